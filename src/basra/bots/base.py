@@ -1,0 +1,63 @@
+"""The bot protocol and the registry of bots by name."""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+
+from basra.moves import Move
+from basra.view import View
+
+__all__ = ["BOTS", "Bot", "BotError", "BotFactory", "make_bot", "register_bot"]
+
+
+class BotError(ValueError):
+    """An unknown bot name, a bad bot option, or a bot that failed to answer."""
+
+
+class Bot(ABC):
+    """A player that chooses a move from its seat's view, and nothing else.
+
+    Subclasses implement :meth:`choose`. ``seed`` makes a bot deterministic:
+    the same seed, budget and sequence of views give the same moves.
+    """
+
+    name: str = "bot"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    @abstractmethod
+    def choose(self, view: View) -> Move:
+        """The move to play; ``view.is_my_turn`` is true and a legal move exists."""
+
+    def close(self) -> None:  # noqa: B027 - most bots hold nothing
+        """Release what the bot holds (a process, a file). Safe to call twice."""
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"
+
+
+BotFactory = Callable[[str, "int | None"], Bot]
+"""Makes a bot from the option text after ``name:`` (may be empty) and a seed."""
+
+BOTS: dict[str, BotFactory] = {}
+
+
+def register_bot(name: str, factory: BotFactory) -> None:
+    """Make a bot available by name to :func:`make_bot` (and so to every command)."""
+    BOTS[name] = factory
+
+
+def make_bot(spec: str, seed: int | None = None) -> Bot:
+    """A bot from its name, optionally with options: ``greedy``, ``ismcts:iterations=500``.
+
+    >>> make_bot("random", seed=1).name
+    'random'
+    """
+    name, _, options = spec.strip().partition(":")
+    factory = BOTS.get(name)
+    if factory is None:
+        raise BotError(f"unknown bot {name!r}; the bots are: {', '.join(sorted(BOTS))}")
+    return factory(options, seed)

@@ -1,0 +1,71 @@
+"""The simplest bots: ``random`` and ``greedy`` (best immediate points)."""
+
+from __future__ import annotations
+
+from basra.bots.base import Bot, BotError, register_bot
+from basra.captures import clear_basra
+from basra.cards import cards_of
+from basra.moves import Move
+from basra.view import View
+
+__all__ = ["GreedyBot", "RandomBot", "immediate_points"]
+
+
+class RandomBot(Bot):
+    """Plays a uniformly random legal move."""
+
+    name = "random"
+
+    def choose(self, view: View) -> Move:
+        moves = view.legal_moves()
+        return moves[int(self.rng.random() * len(moves))]
+
+
+def immediate_points(view: View, move: Move) -> int:
+    """The basra points and point-card points a move scores at once."""
+    card, take = move
+    if not take:
+        return 0
+    rules = view.rules
+    points = rules.card_points[card] + sum(rules.card_points[c] for c in cards_of(take))
+    if take == view.floor and not (view.is_last_play and not rules.basra_on_last_play):
+        points += clear_basra(rules, card, take, view.lone_trail)
+    return points
+
+
+class GreedyBot(Bot):
+    """Takes the most immediate points (basras, point cards), then the most cards.
+
+    When nothing can be taken it trails the card that gives away least: no
+    point card, and a low numeral before a picture card. Ties are broken at
+    random by its seed.
+    """
+
+    name = "greedy"
+
+    def choose(self, view: View) -> Move:
+        moves = view.legal_moves()
+        rules = view.rules
+
+        def score(move: Move) -> float:
+            card, take = move
+            if take:
+                return 1000 + 10 * immediate_points(view, move) + take.bit_count()
+            return -10 * rules.card_points[card] - (card >> 2 == 10) * 50
+
+        best = max(score(m) for m in moves)
+        choices = [m for m in moves if score(m) == best]
+        return choices[int(self.rng.random() * len(choices))]
+
+
+def _no_options(kind: type[Bot]) -> object:
+    def factory(options: str, seed: int | None) -> Bot:
+        if options:
+            raise BotError(f"bot {kind.name!r} takes no options, not {options!r}")
+        return kind(seed)
+
+    return factory
+
+
+register_bot("random", _no_options(RandomBot))  # type: ignore[arg-type]
+register_bot("greedy", _no_options(GreedyBot))  # type: ignore[arg-type]

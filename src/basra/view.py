@@ -1,0 +1,321 @@
+"""What one seat may know, and full states consistent with it (for search bots).
+
+:func:`view_of` is the one place a per-seat view is built: the seat's own hand,
+the floor, every play of the round, the cards turned up at the deal and those
+re-buried (they were face up, so their place at the bottom of the stock, and
+later the hand they were dealt to, is known to all), pile contents (every
+capture is public), hand sizes, the stock size, basras and scores. Nothing
+else: no other hand, no stock order.
+
+:func:`determinize` turns a view back into a full :class:`GameState` by dealing
+the unseen cards at random, so that a bot can search it.
+
+>>> import random
+>>> from basra.state import GameState
+>>> state = GameState("egyptian")
+>>> state.deal(rng=random.Random(1))
+>>> view = view_of(state, 0)
+>>> view.hand == state.hands[0], view.hand_sizes
+(True, (4, 4))
+>>> sample = determinize(view, random.Random(2))
+>>> sample.hands[0] == state.hands[0] and sample.floor == state.floor
+True
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from basra.cards import CARD_NAMES, Card, cards_of, pack_mask
+from basra.moves import Move, Play
+from basra.rules import Rules
+from basra.scoring import RoundScore
+from basra.state import PHASE_PLAY, GameState, RoundLog, generate_moves
+
+__all__ = ["View", "determinize", "view_of"]
+
+
+class View:
+    """A snapshot of the game as one seat sees it.
+
+    Every field is an int, a card mask, a tuple or the frozen rules, so a view
+    can be handed to a bot without giving it any way into the game. Masks are
+    card bit masks (see :mod:`basra.cards`); per-side tuples are indexed by side,
+    per-seat tuples by seat.
+    """
+
+    __slots__ = (
+        "basra_points",
+        "basras",
+        "buried",
+        "captured",
+        "carry",
+        "dealer",
+        "floor",
+        "gone",
+        "hand",
+        "hand_sizes",
+        "initial_floor",
+        "known",
+        "last_capture_side",
+        "lone_trail",
+        "past_rounds",
+        "phase",
+        "players",
+        "plays",
+        "round_index",
+        "rules",
+        "scores",
+        "seat",
+        "side_of",
+        "stock_bottom",
+        "stock_size",
+        "teams",
+        "turn",
+        "variant",
+    )
+
+    variant: str
+    rules: Rules
+    players: int
+    teams: bool
+    side_of: tuple[int, ...]
+    seat: int
+    phase: str
+    round_index: int
+    dealer: int
+    turn: int
+    """The seat to move (meaningful while ``phase`` is ``"play"``)."""
+    hand: int
+    hand_sizes: tuple[int, ...]
+    known: tuple[int, ...]
+    """Per seat, the cards known to be in that hand (all of it for this seat;
+    for others, re-buried cards dealt to them and not yet played)."""
+    floor: int
+    stock_size: int
+    stock_bottom: tuple[Card, ...]
+    """Re-buried cards still in the stock: its last cards, in this order."""
+    initial_floor: tuple[Card, ...]
+    buried: tuple[Card, ...]
+    plays: tuple[Play, ...]
+    captured: tuple[int, ...]
+    basras: tuple[int, ...]
+    basra_points: tuple[int, ...]
+    last_capture_side: int | None
+    lone_trail: bool
+    scores: tuple[int, ...]
+    carry: int
+    past_rounds: tuple[RoundScore, ...]
+    gone: int
+    """Cards out of play (only in positions built with ``from_position``)."""
+
+    @property
+    def side(self) -> int:
+        """The side this seat plays for."""
+        return self.side_of[self.seat]
+
+    @property
+    def is_my_turn(self) -> bool:
+        """True when this seat is to move."""
+        return self.phase == PHASE_PLAY and self.turn == self.seat
+
+    @property
+    def is_last_play(self) -> bool:
+        """True when the next play is the round's last card."""
+        return self.stock_size == 0 and sum(self.hand_sizes) == 1
+
+    def legal_moves(self) -> list[Move]:
+        """This seat's legal moves when it is to move, else an empty list."""
+        if self.phase != PHASE_PLAY or self.turn != self.seat:
+            return []
+        return generate_moves(self.rules, cards_of(self.hand), self.floor)
+
+    def unseen(self) -> int:
+        """The cards this seat cannot place: in other hands or the stock, where unknown."""
+        located = self.floor | self.gone
+        for mask in self.known:
+            located |= mask
+        for mask in self.captured:
+            located |= mask
+        for card in self.stock_bottom:
+            located |= 1 << card
+        return pack_mask(self.rules.pack) & ~located
+
+    def key(self) -> tuple[object, ...]:
+        """An information-state key: equal exactly when the seat knows the same things."""
+        return (
+            self.seat,
+            self.round_index,
+            self.scores,
+            self.carry,
+            self.hand,
+            self.initial_floor,
+            self.buried,
+            tuple((p.seat, p.move.card, p.move.take) for p in self.plays),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The view as JSON values with card text (for the bot protocol and the web)."""
+
+        def texts(mask: int) -> list[str]:
+            return [CARD_NAMES[c] for c in cards_of(mask)]
+
+        return {
+            "variant": self.variant,
+            "rules": self.rules.to_dict(),
+            "players": self.players,
+            "teams": self.teams,
+            "seat": self.seat,
+            "side": self.side,
+            "phase": self.phase,
+            "round": self.round_index,
+            "dealer": self.dealer,
+            "turn": self.turn if self.phase == PHASE_PLAY else None,
+            "hand": texts(self.hand),
+            "hand_sizes": list(self.hand_sizes),
+            "known": [texts(m) for m in self.known],
+            "floor": texts(self.floor),
+            "stock": self.stock_size,
+            "stock_bottom": [CARD_NAMES[c] for c in self.stock_bottom],
+            "initial_floor": [CARD_NAMES[c] for c in self.initial_floor],
+            "buried": [CARD_NAMES[c] for c in self.buried],
+            "plays": [
+                {"seat": p.seat, "move": p.move.text(), "basra": p.basra} for p in self.plays
+            ],
+            "captured": [texts(m) for m in self.captured],
+            "pile_sizes": [m.bit_count() for m in self.captured],
+            "basras": list(self.basras),
+            "basra_points": list(self.basra_points),
+            "last_capture_side": self.last_capture_side,
+            "scores": list(self.scores),
+            "carry": self.carry,
+            "past_rounds": [r.to_json() for r in self.past_rounds],
+            "legal": [m.text() for m in self.legal_moves()],
+        }
+
+    def __repr__(self) -> str:
+        return (
+            f"<View seat {self.seat} round {self.round_index} {self.phase}: "
+            f"hand [{' '.join(texts_of(self.hand))}] floor [{' '.join(texts_of(self.floor))}]>"
+        )
+
+
+def texts_of(mask: int) -> list[str]:
+    """Card texts of a mask in canonical order."""
+    return [CARD_NAMES[c] for c in cards_of(mask)]
+
+
+def view_of(state: GameState, seat: int) -> View:
+    """What ``seat`` may know of ``state`` (see the module docstring)."""
+    if not 0 <= seat < state.players:
+        raise ValueError(f"seat must be from 0 to {state.players - 1}, not {seat!r}")
+    view = View.__new__(View)
+    hands = state.hands
+    view.variant = state.variant
+    view.rules = state.rules
+    view.players = state.players
+    view.teams = state.teams
+    view.side_of = state.side_of
+    view.seat = seat
+    view.phase = state.phase
+    view.round_index = len(state.rounds) - 1
+    view.dealer = state.dealer
+    view.turn = state.turn
+    view.hand = hands[seat]
+    view.hand_sizes = tuple([h.bit_count() for h in hands])
+    view.floor = state.floor
+    view.stock_size = len(state.stock) - state.stock_pos
+    view.captured = tuple(state.piles)
+    view.basras = tuple(state.basras)
+    view.basra_points = tuple(state.basra_points)
+    view.last_capture_side = state.last_capture_side
+    view.lone_trail = state.lone_trail
+    view.scores = tuple(state.scores)
+    view.carry = state.carry
+    if state.rounds:
+        current = state.rounds[-1]
+        view.initial_floor = current.initial_floor
+        view.buried = current.buried
+        view.plays = tuple(current.plays)
+        view.past_rounds = tuple([r.result for r in state.rounds if r.result is not None])
+    else:
+        view.initial_floor = view.buried = view.plays = view.past_rounds = ()
+    known = [0] * state.players
+    known[seat] = view.hand
+    bottom: list[Card] = []
+    if view.buried:
+        in_stock = set(state.stock[state.stock_pos :])
+        for card in view.buried:
+            if card in in_stock:
+                bottom.append(card)
+                continue
+            for other in range(state.players):
+                if hands[other] >> card & 1:
+                    known[other] |= 1 << card
+    view.known = tuple(known)
+    view.stock_bottom = tuple(bottom)
+    view.gone = state.out_of_play
+    return view
+
+
+def determinize(view: View, rng: random.Random) -> GameState:
+    """A full state consistent with ``view``: unseen cards dealt uniformly at random.
+
+    Other seats get their known cards plus random unseen ones up to their hand
+    sizes; the stock is the remaining unseen cards in random order above the
+    re-buried cards still at its bottom. The state's current round carries the
+    view's plays, but :meth:`GameState.pop` cannot go back before this point.
+    """
+    unseen = cards_of(view.unseen())
+    rng.shuffle(unseen)
+    hands = []
+    pos = 0
+    for seat in range(view.players):
+        if seat == view.seat:
+            hands.append(view.hand)
+            continue
+        mask = view.known[seat]
+        need = view.hand_sizes[seat] - mask.bit_count()
+        for card in unseen[pos : pos + need]:
+            mask |= 1 << card
+        pos += need
+        hands.append(mask)
+    stock = unseen[pos:] + list(view.stock_bottom)
+    if len(stock) != view.stock_size:
+        raise ValueError("the view is inconsistent: unseen cards do not fill the hands and stock")
+    n = view.players
+    first_dealer = (view.dealer - view.round_index) % n
+    rounds = [
+        RoundLog((first_dealer + i) % n, None, (), (), [], result)
+        for i, result in enumerate(view.past_rounds)
+    ]
+    if view.round_index >= len(rounds):
+        rounds.append(
+            RoundLog(view.dealer, None, view.initial_floor, view.buried, list(view.plays))
+        )
+    elif rounds:
+        rounds[-1] = RoundLog(
+            view.dealer, None, view.initial_floor, view.buried, list(view.plays), rounds[-1].result
+        )
+    return GameState.assemble(
+        variant=view.variant,
+        rules=view.rules,
+        players=n,
+        teams=view.teams,
+        first_dealer=first_dealer,
+        phase=view.phase,
+        rounds=rounds,
+        turn=view.turn,
+        hands=hands,
+        floor=view.floor,
+        stock=stock,
+        piles=list(view.captured),
+        basras=list(view.basras),
+        basra_points=list(view.basra_points),
+        last_capture_side=view.last_capture_side,
+        lone_trail=view.lone_trail,
+        scores=list(view.scores),
+        carry=view.carry,
+        out_of_play=view.gone,
+    )
