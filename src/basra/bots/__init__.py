@@ -6,15 +6,19 @@ Every bot is made by name through :func:`make_bot` (``random``, ``greedy``,
 """
 
 from basra.bots.base import BOTS, Bot, BotError, make_bot, register_bot
+from basra.bots.levels import LEVELS, Hint, hint
 from basra.bots.runner import play_game, play_round
 from basra.bots.simple import GreedyBot, RandomBot
 
 __all__ = [
     "BOTS",
+    "LEVELS",
     "Bot",
     "BotError",
     "GreedyBot",
+    "Hint",
     "RandomBot",
+    "hint",
     "make_bot",
     "play_game",
     "play_round",
