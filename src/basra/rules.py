@@ -125,6 +125,10 @@ class Rules:
     floor for a sweeper; same rank and smaller numerals for a numeral)."""
     combiners: int = field(init=False, repr=False, compare=False)
     """The cards that may capture by summing: numerals, except a sweeping 7♦."""
+    grab: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    """For each card, which single floor card in its reach it takes: its own rank
+    for a summing numeral, anything for a sweeper or a picture (whose reach is
+    only its rank)."""
     capture_cache: dict[int, Any] = field(init=False, repr=False, compare=False)
     """The engine's cache of capture moves, shared by all rules that capture alike."""
     point_masks: tuple[tuple[int, int], ...] = field(init=False, repr=False, compare=False)
@@ -216,6 +220,10 @@ def _derive(rules: Rules) -> dict[str, Any]:
         "lone_seven": rules.seven_diamonds == "ethiopian",
         "reach": tuple(reach),
         "combiners": ((1 << 40) - 1) & ~sweepers,
+        "grab": tuple(
+            0b1111 << (4 * (card >> 2)) if card < 40 and not sweepers >> card & 1 else (1 << 52) - 1
+            for card in range(52)
+        ),
         "capture_cache": _CAPTURE_CACHES.setdefault(kind, {}),
         "point_masks": tuple(sorted(by_points.items())),
     }

@@ -144,13 +144,13 @@ def generate_moves(rules: Rules, cards: Iterable[Card], floor: int) -> list[Move
     if len(cache) > _CAPTURE_CACHE_LIMIT:
         cache.clear()
     reach = rules.reach
-    combiners = rules.combiners
+    grab = rules.grab
     get_move = _MOVES.get
     out: list[Move] = []
     for card in cards:
         near = floor & reach[card]
         if near & (near - 1):  # two or more floor cards within reach
-            if combiners >> card & 1:
+            if rules.combiners >> card & 1:
                 moves = cache.get(near << 6 | card)
                 if moves is None:
                     moves = cache[near << 6 | card] = tuple(
@@ -161,7 +161,7 @@ def generate_moves(rules: Rules, cards: Iterable[Card], floor: int) -> list[Move
                 out.append(_new_tuple(Move, (card, near)))
             continue
         # No card or one card within reach: a numeral takes it only if it has its rank.
-        take = near & _SAME_RANK[card] if combiners >> card & 1 else near
+        take = near & grab[card]
         move = get_move(take << 6 | card)
         out.append(move if move is not None else _move(card, take))
     return out
