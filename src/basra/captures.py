@@ -193,12 +193,12 @@ def _group_shapes(value: int) -> tuple[tuple[tuple[int, int], ...], ...]:
     return tuple(shapes)
 
 
-def clear_basra(rules: Rules, card: Card, floor: int, lone_trail: bool) -> int:
+def clear_basra(rules: Rules, card: Card, floor: int, lone_trail: int) -> int:
     """Basra points for ``card`` taking the whole non-empty ``floor``.
 
     Only a capture that takes the whole floor can be a basra in any variant
     (a lone card is a whole floor too), so the engine calls this just then.
-    ``lone_trail`` says the floor is lone_plus_trail(X, Y) (C12): a card
+    ``lone_trail`` (true or non-zero) says the floor is lone_plus_trail(X, Y) (C12): a card
     trailed onto a lone card. ``basra_on_last_play`` is the caller's concern.
     """
     if card >> 2 == JACK:

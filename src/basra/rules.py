@@ -81,7 +81,7 @@ _CAPTURE_CACHES: dict[tuple[str, bool], dict[int, Any]] = {}
 STANDARD_POINTS: Mapping[str, int] = {"A": 1, "J": 1, "2C": 2, "10D": 3}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Rules:
     """One complete set of rule settings (RULES.md B4).
 

@@ -93,7 +93,7 @@ class Outcome:
         return self.winner is None
 
 
-@dataclass
+@dataclass(slots=True)
 class RoundLog:
     """What happened in one round: the pack, the first floor, the plays and the score."""
 
@@ -116,6 +116,7 @@ _SAME_RANK = tuple(RANK_MASKS[c >> 2] for c in range(52))
 # The numerals worth less than each numeral: the cards it could take by summing.
 _BELOW_CARD = tuple((1 << (c & ~3)) - 1 if c < 40 else 0 for c in range(52))
 _new_tuple = tuple.__new__
+_BIT = tuple(1 << card for card in range(52))
 
 
 def _move(card: Card, take: int) -> Move:
@@ -138,33 +139,38 @@ def generate_moves(rules: Rules, cards: Iterable[Card], floor: int) -> list[Move
     one floor card within reach, and the sum search is cached on the cards in
     reach, which repeat far more often than whole floors.
     """
-    if floor == _SEVEN_BIT and rules.lone_seven:
+    if rules.lone_seven and floor == _SEVEN_BIT:
         return [_move(card, take) for card in cards for take in capture_options(rules, card, floor)]
-    cache = rules.capture_cache
-    if len(cache) > _CAPTURE_CACHE_LIMIT:
-        cache.clear()
     reach = rules.reach
     grab = rules.grab
     get_move = _MOVES.get
     out: list[Move] = []
+    append = out.append
     for card in cards:
         near = floor & reach[card]
         if near & (near - 1):  # two or more floor cards within reach
             if rules.combiners >> card & 1:
-                moves = cache.get(near << 6 | card)
+                key = near << 6 | card
+                moves = rules.capture_cache.get(key)
                 if moves is None:
-                    moves = cache[near << 6 | card] = tuple(
-                        _move(card, take) for take in capture_options(rules, card, near)
-                    )
+                    moves = _cache_captures(rules, card, near, key)
                 out += moves
             else:  # a sweep, or a picture pairing two or more of its rank
-                out.append(_new_tuple(Move, (card, near)))
+                append(_new_tuple(Move, (card, near)))
             continue
         # No card or one card within reach: a numeral takes it only if it has its rank.
         take = near & grab[card]
-        move = get_move(take << 6 | card)
-        out.append(move if move is not None else _move(card, take))
+        append(get_move(take << 6 | card) or _move(card, take))
     return out
+
+
+def _cache_captures(rules: Rules, card: Card, near: int, key: int) -> tuple[Move, ...]:
+    """Compute and cache the capture moves of ``card`` with the floor cards ``near`` in reach."""
+    cache = rules.capture_cache
+    if len(cache) >= _CAPTURE_CACHE_LIMIT:
+        cache.clear()
+    moves = cache[key] = tuple(_move(card, take) for take in capture_options(rules, card, near))
+    return moves
 
 
 class _RoundEnd:
@@ -204,6 +210,7 @@ class GameState:
 
     __slots__ = (
         "_hand_cards",
+        "_lone_last",
         "_next_seat",
         "_outcome",
         "_plays",
@@ -217,8 +224,6 @@ class GameState:
         "floor",
         "hands",
         "in_hands",
-        "last_capture_side",
-        "lone_trail",
         "out_of_play",
         "phase",
         "piles",
@@ -256,8 +261,7 @@ class GameState:
     piles: list[int]
     basras: list[int]
     basra_points: list[int]
-    last_capture_side: int | None
-    lone_trail: bool
+    _lone_last: int
     scores: list[int]
     carry: int
     out_of_play: int
@@ -321,8 +325,7 @@ class GameState:
         self.piles = [0] * n_sides
         self.basras = [0] * n_sides
         self.basra_points = [0] * n_sides
-        self.last_capture_side = None
-        self.lone_trail = False
+        self._lone_last = 0
         self.scores = [0] * n_sides
         self.carry = 0
         self.out_of_play = 0
@@ -357,32 +360,38 @@ class GameState:
         size = len(cards)
         extra = (size - 4) % n
         hand = rules.hand_size
-        pos = 0
         hands = [0] * n
         hand_cards: list[list[Card]] = [[] for _ in range(n)]
+        bit = _BIT.__getitem__
         for i in range(n):
-            batch = sorted(cards[pos : pos + hand])
-            mask = 0
-            for card in batch:
-                mask |= 1 << card
-            hands[(first + i) % n] = mask
-            hand_cards[(first + i) % n] = batch
-            pos += hand
-        floor = list(cards[pos : pos + 4 + extra])
+            batch = sorted(cards[i * hand : (i + 1) * hand])
+            seat = (first + i) % n
+            hands[seat] = sum(map(bit, batch))
+            hand_cards[seat] = batch
+        pos = n * hand
+        floor = cards[pos : pos + 4 + extra]
         initial_floor = tuple(floor)
-        stock = list(cards[pos + 4 + extra :])
+        stock = cards[pos + 4 + extra :]
         buried: list[Card] = []
         bury = rules.bury_mask
-        while True:
-            index = next((i for i, c in enumerate(floor) if bury >> c & 1), None)
-            if index is None:
-                break
-            buried.append(floor[index])
-            stock.append(floor[index])
-            floor[index] = stock.pop(0)
+        floor_mask = sum(map(bit, floor))
+        if floor_mask & bury:
+            # Each re-buried card goes to the bottom of the stock and the top card
+            # of the stock takes its place, until no buried rank is left (A3).
+            index = 0
+            while index < len(floor):
+                card = floor[index]
+                if bury >> card & 1:
+                    buried.append(card)
+                    stock.append(card)
+                    floor[index] = stock.pop(0)
+                    index = 0
+                else:
+                    index += 1
+            floor_mask = sum(map(bit, floor))
         self.hands = hands
         self._hand_cards = hand_cards
-        self.floor = sum(1 << c for c in floor)
+        self.floor = floor_mask
         self.stock = stock
         self.stock_pos = 0
         self.in_hands = n * hand
@@ -390,13 +399,13 @@ class GameState:
         self.piles = [0] * n_sides
         self.basras = [0] * n_sides
         self.basra_points = [0] * n_sides
-        self.last_capture_side = None
-        self.lone_trail = False
+        self._lone_last = 0
         self.turn = first
         self.phase = PHASE_PLAY
         self._undo = []
-        self.rounds.append(RoundLog(self.dealer, tuple(cards), initial_floor, tuple(buried)))
-        self._plays = self.rounds[-1].plays
+        log = RoundLog(self.dealer, tuple(cards), initial_floor, tuple(buried))
+        self.rounds.append(log)
+        self._plays = log.plays
 
     def _deal_next(self) -> int:
         """A later deal from the stock; returns the cards each player got."""
@@ -407,13 +416,12 @@ class GameState:
         hands = self.hands
         hand_cards = self._hand_cards
         first = self.first_player
+        bit = _BIT.__getitem__
         for i in range(n):
             batch = sorted(stock[pos : pos + each])
-            mask = 0
-            for card in batch:
-                mask |= 1 << card
-            hands[(first + i) % n] = mask
-            hand_cards[(first + i) % n] = batch
+            seat = (first + i) % n
+            hands[seat] = sum(map(bit, batch))
+            hand_cards[seat] = batch
             pos += each
         self.stock_pos = pos
         self.in_hands = n * each
@@ -483,42 +491,37 @@ class GameState:
         floor = self.floor
         self.hands[seat] ^= 1 << card
         self._hand_cards[seat].remove(card)
-        lone_trail = self.lone_trail
-        last = self.last_capture_side
+        lone_last = self._lone_last
         basra = 0
         if take:
             side = self.side_of[seat]
             if take == floor:
-                basra = clear_basra(self.rules, card, floor, lone_trail)
+                basra = clear_basra(self.rules, card, floor, lone_last & 1)
             self.floor = floor ^ take
             self.piles[side] |= take | 1 << card
-            self.last_capture_side = side
-            self.lone_trail = False
+            self._lone_last = side + 1 << 1  # the last capturer; no lone trail
         else:
             self.floor = floor | 1 << card
             # C12: a card trailed onto a lone card makes lone_plus_trail(X, Y).
-            self.lone_trail = floor != 0 and not floor & (floor - 1)
+            self._lone_last = lone_last & ~1 | (floor != 0 and not floor & (floor - 1))
         in_hands = self.in_hands = self.in_hands - 1
         if basra:
-            if (
-                not in_hands
-                and self.stock_pos == len(self.stock)
-                and not self.rules.basra_on_last_play
-            ):
+            last_play = not in_hands and self.stock_pos == len(self.stock)
+            if last_play and not self.rules.basra_on_last_play:
                 basra = 0
             else:
                 self.basras[side] += 1
                 self.basra_points[side] += basra
         self._plays.append(_new_tuple(Play, (seat, move, basra)))
         self.turn = self._next_seat[seat]
-        # The undo entry: lone_trail and the last capturer packed in a small int,
-        # or a tuple with what a deal or the end of the round changed.
+        # The undo entry is the packed lone-trail flag and last capturer, with
+        # what a deal or the end of the round changed when there was one.
         if in_hands:
-            self._undo.append(last << 1 | lone_trail if last is not None else -2 | lone_trail)
+            self._undo.append(lone_last)
         elif self.stock_pos < len(self.stock):
-            self._undo.append((lone_trail, last, self._deal_next()))
+            self._undo.append((lone_last, self._deal_next()))
         else:
-            self._undo.append((lone_trail, last, self._end_round()))
+            self._undo.append((lone_last, self._end_round()))
 
     def pop(self) -> Move:
         """Undo the last play of the current round and return its move."""
@@ -526,11 +529,10 @@ class GameState:
             raise IndexError("no play of this round to undo")
         entry = self._undo.pop()
         if type(entry) is int:
-            lone_trail = bool(entry & 1)
-            last = entry >> 1 if entry >= 0 else None
+            lone_last = entry
         else:
             assert isinstance(entry, tuple)
-            lone_trail, last, event = entry
+            lone_last, event = entry
             if isinstance(event, int):
                 self.hands = [0] * self.players
                 self._hand_cards = [[] for _ in range(self.players)]
@@ -560,8 +562,7 @@ class GameState:
         if basra:
             self.basras[side] -= 1
             self.basra_points[side] -= basra
-        self.lone_trail = lone_trail
-        self.last_capture_side = last
+        self._lone_last = lone_last
         self.in_hands += 1
         self.turn = seat
         return move
@@ -624,6 +625,16 @@ class GameState:
         """True when the next play is the round's last card."""
         return self.in_hands == 1 and self.stock_pos == len(self.stock)
 
+    @property
+    def lone_trail(self) -> bool:
+        """True when the floor is lone_plus_trail(X, Y): a card trailed onto a lone card (C12)."""
+        return bool(self._lone_last & 1)
+
+    @property
+    def last_capture_side(self) -> int | None:
+        """The side that made the round's last capture so far (``None``: nobody yet)."""
+        return (self._lone_last >> 1) - 1 if self._lone_last > 1 else None
+
     def side(self, seat: int) -> int:
         """The side a seat plays for."""
         return self.side_of[seat]
@@ -673,8 +684,7 @@ class GameState:
             tuple(self.piles),
             tuple(self.basras),
             tuple(self.basra_points),
-            self.last_capture_side,
-            self.lone_trail,
+            self._lone_last,
             tuple(self.scores),
             self.carry,
             self.out_of_play,
@@ -747,8 +757,7 @@ class GameState:
         state.piles = piles
         state.basras = basras
         state.basra_points = basra_points
-        state.last_capture_side = last_capture_side
-        state.lone_trail = lone_trail
+        state._lone_last = _pack_lone_last(lone_trail, last_capture_side)
         state.scores = scores
         state.carry = carry
         state.out_of_play = out_of_play
@@ -816,8 +825,7 @@ class GameState:
         state.turn = turn
         state.dealer = (turn - 1) % players if dealer is None else dealer
         state.first_player = (state.dealer + 1) % players
-        state.lone_trail = lone_trail
-        state.last_capture_side = last_capture_side
+        state._lone_last = _pack_lone_last(lone_trail, last_capture_side)
         if scores is not None:
             state.scores = list(scores)
         state.carry = carry
@@ -828,6 +836,11 @@ class GameState:
         if state.in_hands == 0:
             raise SetupError("every hand is empty: nobody can play")
         return state
+
+
+def _pack_lone_last(lone_trail: bool, last_capture_side: int | None) -> int:
+    """The state's packed lone-trail flag and last capturer (see ``GameState.push``)."""
+    return (0 if last_capture_side is None else last_capture_side + 1 << 1) | lone_trail
 
 
 def _to_card(item: Card | str) -> Card:
@@ -842,10 +855,15 @@ def _check_pack(rules: Rules, pack: Sequence[Card | str]) -> list[Card]:
     """The pack as card ints, if it is exactly the effective pack of ``rules``."""
     if isinstance(pack, (str, bytes)) or not isinstance(pack, Sequence):
         raise DealError("a pack must be a list of cards")
-    try:
-        cards = [_to_card(item) for item in pack]
-    except CardError as exc:
-        raise DealError(f"the pack has a bad card: {exc}") from None
+    if all(type(item) is int and 0 <= item < 52 for item in pack):
+        cards = list(pack)  # type: ignore[arg-type]
+        if len(cards) == rules.pack and sum(map(_BIT.__getitem__, cards)) == pack_mask(rules.pack):
+            return cards  # the effective pack, each card once
+    else:
+        try:
+            cards = [_to_card(item) for item in pack]
+        except CardError as exc:
+            raise DealError(f"the pack has a bad card: {exc}") from None
     expected = pack_mask(rules.pack)
     seen = 0
     for card in cards:
