@@ -855,8 +855,9 @@ def _check_pack(rules: Rules, pack: Sequence[Card | str]) -> list[Card]:
     """The pack as card ints, if it is exactly the effective pack of ``rules``."""
     if isinstance(pack, (str, bytes)) or not isinstance(pack, Sequence):
         raise DealError("a pack must be a list of cards")
+    cards: list[Card]
     if all(type(item) is int and 0 <= item < 52 for item in pack):
-        cards = list(pack)  # type: ignore[arg-type]
+        cards = [item for item in pack if isinstance(item, int)]
         if len(cards) == rules.pack and sum(map(_BIT.__getitem__, cards)) == pack_mask(rules.pack):
             return cards  # the effective pack, each card once
     else:
