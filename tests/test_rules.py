@@ -149,6 +149,10 @@ def test_rules_files(tmp_path: Path) -> None:
     broken.write_text("{", encoding="utf-8")
     with pytest.raises(RulesError, match="is not valid"):
         load_rules_file(broken)
+    dated = tmp_path / "dated.toml"
+    dated.write_text("[rules]\ntarget = 1979-05-27\nend_tie = 1979-05-27\n", encoding="utf-8")
+    with pytest.raises(RulesError, match="'target' must be a positive integer, not datetime"):
+        resolve_rules(None, str(dated))
     extra = tmp_path / "extra.toml"
     extra.write_text('variant = "egyptian"\ntarget = 5\n', encoding="utf-8")
     with pytest.raises(RulesError, match="unknown key"):

@@ -291,6 +291,9 @@ def read_records(path: str | Path) -> Iterator[Record | RecordError]:
         except json.JSONDecodeError as exc:
             yield RecordError(f"not valid JSON: {exc}", game=index)
             continue
+        except RecursionError:
+            yield RecordError("not a record: JSON nested too deeply", game=index)
+            continue
         try:
             yield Record.from_json(data)
         except RecordError as exc:

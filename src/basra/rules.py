@@ -230,7 +230,15 @@ def _derive(rules: Rules) -> dict[str, Any]:
 
 
 def _setting_error(name: str, value: Any, allowed: str) -> RulesError:
-    return RulesError(f"setting {name!r} must be {allowed}, not {json.dumps(value)}")
+    return RulesError(f"setting {name!r} must be {allowed}, not {_shown(value)}")
+
+
+def _shown(value: Any) -> str:
+    """A setting's value as its JSON text (TOML can hold dates, which JSON cannot)."""
+    try:
+        return json.dumps(value)
+    except (TypeError, ValueError):
+        return repr(value)
 
 
 def _is_int(value: Any) -> bool:
@@ -245,10 +253,8 @@ def _check_setting(name: Any, value: Any) -> Any:
         choices = _CHOICES[name]
         if not any(value == c and type(value) is type(c) for c in choices):
             allowed = ", ".join(json.dumps(c).replace('"', "'") for c in choices)
-            raise RulesError(
-                f"setting {name!r} must be one of {allowed}, not "
-                f"{json.dumps(value).replace(chr(34), chr(39))}"
-            )
+            shown = _shown(value).replace('"', "'")
+            raise RulesError(f"setting {name!r} must be one of {allowed}, not {shown}")
         return value
     if name in _INTEGERS:
         minimum = 1 if name == "target" else 0
