@@ -459,13 +459,15 @@ class BasraApp(App[str | None]):
         move = suggestion.move
         self.hinted = move
         self.selected = cards_of(view.hand).index(move.card)
-        what = describe_move(move, self.session.basra_of(move))
-        self._say(
-            Text.assemble(
-                ("Hint: ", "bold"),
-                f"play {card_label(move.card)}, which {what}: {suggestion.reason}.",
-            )
-        )
+        card = card_label(move.card)
+        if move.take:
+            what = f"play {card} to take {' '.join(card_label(c) for c in move.taken())}"
+            basra = self.session.basra_of(move)
+            if basra:
+                what += f" (a basra worth {basra})"
+        else:
+            what = f"lay {card} on the floor"
+        self._say(Text.assemble(("Hint: ", "bold"), f"{what}. Why: {suggestion.reason}."))
 
     # ------------------------------------------------------------- dialogs
 
@@ -478,7 +480,8 @@ class BasraApp(App[str | None]):
         notes = []
         if result.last_capture_side is not None:
             notes.append(
-                f"Cards left on the floor went to {sides[result.last_capture_side]}, who took last."
+                f"{sides[result.last_capture_side]} took the cards left on the floor "
+                "(the last to take)."
             )
         if result.carry:
             notes.append(
@@ -645,7 +648,7 @@ class BasraApp(App[str | None]):
             who = Text()
             for index, seat in enumerate(seats):
                 if index:
-                    who.append("  ")
+                    who.append(" ")
                 to_move = playing and view.turn == seat
                 who.append("▶ " if to_move else "  ", style="bold yellow")
                 who.append(session.seats[seat].name, style="bold" if to_move else "")
@@ -654,7 +657,7 @@ class BasraApp(App[str | None]):
                     who.append(f" ({level})", style="dim")
                 count = view.hand_sizes[seat]
                 who.append(f" · {count} card{'s' if count != 1 else ''}", style="dim")
-                if seat == view.dealer:
+                if seat == view.dealer and not session.state.teams:
                     who.append(" · deals", style="dim italic")
             basras = view.basras[side]
             table.add_row(
@@ -685,11 +688,12 @@ class BasraApp(App[str | None]):
 
     def _log_text(self, view: View, height: int) -> Text:
         names = self.session.names
+        header: list[Text] = []
         lines: list[Text] = []
         if view.round_index >= 0:
             dealer = names[view.dealer]
             first = names[(view.dealer + 1) % view.players]
-            lines.append(
+            header.append(
                 Text(
                     f"Round {view.round_index + 1}: {dealer} dealt; {first} played first.",
                     style="dim",
@@ -701,7 +705,16 @@ class BasraApp(App[str | None]):
             if play.basra:
                 style += " yellow"
             lines.append(Text(describe_play(play, names), style=style.strip()))
-        return Text("\n").join(lines[-max(1, height) :])
+        room = max(1, height) - len(header)
+        if room < 1:
+            return Text("\n").join(lines[-1:] or header)
+        if len(lines) > room:
+            lines = (
+                [Text(f"… {len(lines) - room + 1} earlier plays", style="dim"), *lines[-room + 1 :]]
+                if room > 1
+                else lines[-1:]
+            )
+        return Text("\n").join(header + lines)
 
     def _status(self, view: View, my_view: View | None, preview: list[Move]) -> Text:
         session = self.session

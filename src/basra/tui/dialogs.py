@@ -32,10 +32,11 @@ __all__ = [
 DIALOG_CSS = """
 {name} {{ align: center middle; }}
 {name} > Vertical {{
-    width: auto; max-width: 96%; min-width: 40; height: auto; max-height: 96%;
+    width: auto; max-width: 76; min-width: 40; height: auto; max-height: 100%;
     border: thick $accent; background: $panel; padding: 0 2;
 }}
-{name} .title {{ text-style: bold; width: auto; margin-bottom: 1; }}
+{name} Static {{ width: auto; max-width: 72; }}
+{name} .title {{ text-style: bold; margin-bottom: 1; }}
 {name} .note {{ color: $text-muted; width: auto; }}
 {name} Horizontal {{ height: auto; width: auto; margin-top: 1; }}
 {name} Button {{ margin-right: 1; }}
