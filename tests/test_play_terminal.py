@@ -24,6 +24,7 @@ class Terminal:
     def __init__(self, socket: str, cwd: Path) -> None:
         self.socket = socket
         self.cwd = cwd
+        self.target = "play"
         self.env = {**os.environ, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-256color"}
 
     def tmux(self, *args: str) -> str:
@@ -38,20 +39,21 @@ class Terminal:
         assert run.returncode == 0, run.stderr
         return run.stdout
 
-    def start(self, command: str, width: int = 80, height: int = 24) -> None:
-        """Run ``command`` in a new window; the shell stays to show how it ended."""
+    def start(self, command: str, name: str = "play", width: int = 80, height: int = 24) -> None:
+        """Run ``command`` in a new session; the shell stays to show how it ended."""
         shell = f"{command}; echo EXITED=$?; sleep 120"
-        self.tmux("new-session", "-d", "-s", "play", "-x", str(width), "-y", str(height))
-        self.tmux("set-option", "-t", "play", "status", "off")
-        self.tmux("respawn-pane", "-k", "-t", "play", "-c", str(self.cwd), shell)
+        self.target = name
+        self.tmux("new-session", "-d", "-s", name, "-x", str(width), "-y", str(height))
+        self.tmux("set-option", "-t", name, "status", "off")
+        self.tmux("respawn-pane", "-k", "-t", name, "-c", str(self.cwd), shell)
 
     def screen(self) -> str:
         """What a person sees now."""
-        return self.tmux("capture-pane", "-p", "-t", "play")
+        return self.tmux("capture-pane", "-p", "-t", self.target)
 
     def keys(self, *keys: str) -> None:
         """Type keys (tmux key names: Enter, C-c, Right ...)."""
-        self.tmux("send-keys", "-t", "play", *keys)
+        self.tmux("send-keys", "-t", self.target, *keys)
 
     def wait_for(self, *texts: str, timeout: float = 20.0) -> str:
         """The screen, once one of ``texts`` is on it."""
@@ -93,7 +95,7 @@ def test_play_save_and_resume_in_a_real_terminal(terminal: Terminal, tmp_path: P
     assert screen.count("▲1") == 1
 
     terminal.keys("h")
-    print(terminal.wait_for("Hint: play"))
+    assert "Why: " in terminal.wait_for("Hint: ")
     terminal.keys("Enter")
     terminal.wait_for("You played", "You laid")
     terminal.wait_for("Your turn")  # the bot answered, one move shown at a time
@@ -119,8 +121,7 @@ def test_play_save_and_resume_in_a_real_terminal(terminal: Terminal, tmp_path: P
     )
     assert check.returncode == 0 and "You vs Karim" in check.stdout
 
-    terminal.close()
-    terminal.start(f"{basra} --resume game.json --pace 0")
+    terminal.start(f"{basra} --resume game.json --pace 0", name="resume")
     screen = terminal.wait_for("Your turn")
     assert "round 1" in screen and ("You played" in screen or "You laid" in screen)
     terminal.keys("q")

@@ -30,6 +30,7 @@ from basra.tui.dialogs import (
     SaveScreen,
 )
 from basra.tui.session import Seat, Session
+from basra.tui.text import card_label
 
 Test = Callable[[BasraApp, Pilot[Any]], Coroutine[Any, Any, None]]
 
@@ -173,7 +174,8 @@ def test_a_hint_names_the_move_and_why() -> None:
         expected = hint(view)
         await pilot.press("h")
         text = status(app)
-        assert text.startswith("Hint: play ") and expected.reason in text
+        assert text.startswith("Hint: ") and expected.reason in text
+        assert card_label(expected.move.card) in text
         assert app.hinted == expected.move
         assert hand_row(app).cards[hand_row(app).selected or 0] == expected.move.card
         plays = len(session.state.plays)
