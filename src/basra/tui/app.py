@@ -553,7 +553,7 @@ class BasraApp(App[str | None]):
         state = self.session.state
         description = VARIANT_DESCRIPTIONS.get(state.variant, "")
         rules = (
-            f"{variant_title(state.variant)}: {description}\n\n"
+            f"{description}\n\n"
             "Play a card: it takes the floor cards of its rank and, if it is a number, "
             "cards that add up to it. A jack takes the whole floor. A card that can take "
             "must take; otherwise it stays on the floor. A basra scores extra points. "
@@ -721,9 +721,11 @@ class BasraApp(App[str | None]):
         state = session.state
         if self.pending is not None:
             seat, move, basra = self.pending
+            name = session.seats[seat].name
+            if not move.take:
+                return Text(f"{name} lays {card_label(move.card)} on the floor.", style="bold")
             return Text(
-                f"{session.seats[seat].name} plays {card_label(move.card)} and "
-                f"{describe_move(move, basra)}.",
+                f"{name} plays {card_label(move.card)} and {describe_move(move, basra)}.",
                 style="bold",
             )
         if self.thinking is not None:

@@ -10,7 +10,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, OptionList, Static
 from textual.widgets.option_list import Option
@@ -293,7 +293,11 @@ class HelpScreen(ModalScreen[None]):
     DEFAULT_CSS = (
         DIALOG_CSS.format(name="HelpScreen")
         + """
-    HelpScreen > Vertical { max-width: 90; }
+    HelpScreen > VerticalScroll {
+        width: 76; max-width: 100%; height: auto; max-height: 100%;
+        border: thick $accent; background: $panel; padding: 0 2;
+    }
+    HelpScreen Static { width: 100%; max-width: 100%; }
     """
     )
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -325,10 +329,9 @@ class HelpScreen(ModalScreen[None]):
             ("Ctrl+C ", "bold"),
             "leave (you can save first)",
         )
-        with Vertical():
-            yield Static("How to play", classes="title")
+        with VerticalScroll():
+            yield Static("How to play (Esc to close)", classes="title")
             yield Static(Group(keys, Text(""), Text(self.rules_text)))
-            yield Static("Esc to close", classes="note")
 
     def action_close(self) -> None:
         """Back to the table."""
