@@ -66,7 +66,8 @@ def hand_row(app: BasraApp) -> CardRow:
     return app.table.query_one("#hand", CardRow)
 
 
-def test_a_whole_game_against_bots_to_the_end() -> None:
+def test_a_whole_game_against_bots_to_the_end(tmp_path: Path) -> None:
+    path = tmp_path / "finished.json"
     session = Session.new(overrides={"target": 40}, seats=["person", "easy"], seed=21)
     app = BasraApp(session, pace=0)
     rng = random.Random(4)
@@ -101,13 +102,18 @@ def test_a_whole_game_against_bots_to_the_end() -> None:
         assert str(max(state.scores)) in app.screen.headline
         assert seen["rounds"] == len(state.rounds)
         assert seen["plays"] == sum(1 for r in state.rounds for p in r.plays if p.seat == 0)
+        app.save_path = path
+        await pilot.press("s")  # save the finished game, then back to the end screen
+        assert isinstance(app.screen, SaveScreen)
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
         await pilot.press("q")
         await until(pilot, lambda: not app.is_running)
 
     drive(app, test)
-    assert app.return_value is None
-    record = Record.from_json(app.session.to_json())
-    assert record.replay().fingerprint() == app.session.state.fingerprint()
+    assert app.return_value == f"Game saved to {path}. Continue with: basra play --resume {path}"
+    finished = Session.load(path).state
+    assert finished.is_over and finished.fingerprint() == app.session.state.fingerprint()
 
 
 def choice_position() -> Session:
@@ -260,7 +266,10 @@ def test_ctrl_c_offers_to_save(tmp_path: Path) -> None:
         await pilot.press("escape")
         assert app.at_table and app.is_running
         await pilot.press("enter")
+        await pilot.press("s")  # Ctrl+C still leaves while typing a file name
+        assert isinstance(app.screen, SaveScreen)
         await pilot.press("ctrl+c")
+        assert isinstance(app.screen, LeaveScreen)
         await pilot.press("s")
         await until(pilot, lambda: not app.is_running)
 

@@ -292,6 +292,7 @@ class BasraApp(App[str | None]):
             if session is not self.session:
                 return
             self.pending = None
+            self.message = None
             session.play(move)
         except BotError as exc:
             self.message = Text(f"The bot in seat {seat} failed: {exc}", style="bold red")
