@@ -302,8 +302,9 @@ class BasraApp(App[str | None]):
         finally:
             if session is self.session:
                 self._bot_task = None
+        # No await between these two, so no frame shows the table half updated.
         self.refresh_table()
-        self.call_later(self.advance)
+        self.advance()
 
     def _stop_bots(self) -> None:
         if self._bot_task is not None:
