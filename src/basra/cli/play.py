@@ -131,6 +131,7 @@ def make_session(args: argparse.Namespace) -> Any:
 
 
 def run_play(args: argparse.Namespace) -> int:
+    """Play until the person leaves; print where the game was saved, if it was."""
     session = make_session(args)
     try:
         import textual  # noqa: F401

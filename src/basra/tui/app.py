@@ -92,6 +92,7 @@ class TableScreen(Screen[None]):
     ]
 
     def compose(self) -> ComposeResult:
+        """The widgets of this screen."""
         yield Static(id="title")
         yield Static(id="seats")
         yield Static(id="floor-label", classes="label")

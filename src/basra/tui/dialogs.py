@@ -60,6 +60,7 @@ class PassScreen(ModalScreen[None]):
         self.previous = previous
 
     def compose(self) -> ComposeResult:
+        """The widgets of this screen."""
         with Vertical():
             yield Static(f"Pass the keyboard to {self.person}", classes="title")
             before = f"{self.previous}, look away now. " if self.previous else ""
@@ -98,6 +99,7 @@ class ChoiceScreen(ModalScreen["Move | None"]):
         self.first = first
 
     def compose(self) -> ComposeResult:
+        """The widgets of this screen."""
         card = card_label(self.moves[0].card)
         with Vertical():
             yield Static(f"{card} can take different cards. Which set?", classes="title")
@@ -147,6 +149,7 @@ class RoundScreen(ModalScreen[None]):
         self.go_on = go_on
 
     def compose(self) -> ComposeResult:
+        """The widgets of this screen."""
         with Vertical():
             yield Static(self.title_text, classes="title")
             yield Static(self.sheet, id="sheet")
@@ -182,6 +185,7 @@ class GameOverScreen(ModalScreen[str]):
         self.saved = saved
 
     def compose(self) -> ComposeResult:
+        """The widgets of this screen."""
         with Vertical():
             yield Static("Game over", classes="title")
             yield Static(Text(self.headline, style="bold"))
@@ -223,6 +227,7 @@ class LeaveScreen(ModalScreen[str]):
         self.path = path
 
     def compose(self) -> ComposeResult:
+        """The widgets of this screen."""
         with Vertical():
             yield Static("Leave the game?", classes="title")
             yield Static(f"Save it to {self.path} and continue later with")
@@ -263,6 +268,7 @@ class SaveScreen(ModalScreen["Path | None"]):
         self.path = path
 
     def compose(self) -> ComposeResult:
+        """The widgets of this screen."""
         with Vertical():
             yield Static("Save the game", classes="title")
             yield Static("File name (Enter to save, Esc to cancel):")
@@ -311,6 +317,7 @@ class HelpScreen(ModalScreen[None]):
         self.rules_text = rules_text
 
     def compose(self) -> ComposeResult:
+        """The widgets of this screen."""
         keys = Text.assemble(
             ("1-6 ", "bold"),
             "or ",
