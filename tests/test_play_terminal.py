@@ -25,6 +25,7 @@ class Terminal:
         self.socket = socket
         self.cwd = cwd
         self.target = "play"
+        self.socket_path = ""
         self.env = {**os.environ, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-256color"}
 
     def tmux(self, *args: str) -> str:
@@ -44,6 +45,7 @@ class Terminal:
         shell = f"{command}; echo EXITED=$?; sleep 120"
         self.target = name
         self.tmux("new-session", "-d", "-s", name, "-x", str(width), "-y", str(height))
+        self.socket_path = self.tmux("display-message", "-p", "#{socket_path}").strip()
         self.tmux("set-option", "-t", name, "status", "off")
         self.tmux("respawn-pane", "-k", "-t", name, "-c", str(self.cwd), shell)
 
@@ -67,9 +69,12 @@ class Terminal:
             time.sleep(0.1)
 
     def close(self) -> None:
+        """Stop this test's tmux server (and the app in it) and remove its socket."""
         subprocess.run(
             [str(TMUX), "-L", self.socket, "kill-server"], capture_output=True, timeout=30
         )
+        if self.socket_path:
+            Path(self.socket_path).unlink(missing_ok=True)
 
 
 @pytest.fixture
