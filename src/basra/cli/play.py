@@ -1,0 +1,152 @@
+"""``basra play``: play Basra in the terminal against bots or friends."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from basra.cli import CliError
+from basra.cli.common import add_rules_options, rules_from_args
+
+__all__ = ["register"]
+
+THEMES = {"dark": "textual-dark", "light": "textual-light"}
+
+
+def register(subparsers: Any) -> None:
+    """Add the command of this module."""
+    p = subparsers.add_parser(
+        "play",
+        help="play in the terminal against bots, or with friends at one keyboard",
+        description="Play Basra in the terminal. Plain `basra play` is a 2-player Egyptian "
+        "game against a medium bot. Keys: 1-6 or arrows pick a card, Enter plays it, "
+        "h gives a hint, s saves, ? shows help, q or Ctrl+C leaves (offering to save).",
+        epilog="examples:\n"
+        "  basra play --variant lebanese --players 4 --teams --level hard\n"
+        "  basra play --players 3 --seats you,easy,expert --target 61\n"
+        "  basra play --seats you,you          # two people take turns at one keyboard\n"
+        "  basra play --resume basra-20250101-120000.json",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_rules_options(p)
+    p.add_argument(
+        "--players", "-n", type=int, choices=(2, 3, 4), help="2, 3 or 4 players (default 2)"
+    )
+    p.add_argument("--teams", action="store_true", help="4 players as two teams (seats 1+3, 2+4)")
+    p.add_argument(
+        "--seats",
+        metavar="S1,S2,...",
+        help="who plays each seat in turn order: 'you' for a person, or a bot level "
+        "(easy, medium, hard, expert); several 'you' share the keyboard. "
+        "Default: you, then bots",
+    )
+    p.add_argument(
+        "--level",
+        default="medium",
+        metavar="LEVEL",
+        help="the level of every bot when --seats is not given (default medium)",
+    )
+    p.add_argument("--names", metavar="N1,N2,...", help="a name for each seat")
+    p.add_argument(
+        "--target", type=int, metavar="POINTS", help="points to win (default: the variant's)"
+    )
+    p.add_argument(
+        "--seed", type=int, metavar="S", help="seed of the deals and bots (default: random)"
+    )
+    p.add_argument(
+        "--pace",
+        type=float,
+        default=1.0,
+        metavar="SECONDS",
+        help="how long each bot move takes to show (default 1; 0 for at once)",
+    )
+    p.add_argument(
+        "--save", metavar="FILE", help="where to save the game (default basra-DATE.json)"
+    )
+    p.add_argument("--resume", metavar="FILE", help="continue a saved game (or any game record)")
+    p.add_argument("--theme", choices=sorted(THEMES), help="dark or light colours")
+    p.set_defaults(run=run_play)
+
+
+def make_session(args: argparse.Namespace) -> Any:
+    """The :class:`~basra.tui.session.Session` the options describe (new or resumed)."""
+    from basra.bots import LEVELS
+    from basra.tui.session import Session, SessionError, parse_seats
+
+    names = args.names.split(",") if args.names else None
+    if args.pace < 0:
+        raise CliError("--pace must be 0 or more seconds")
+    try:
+        if args.resume:
+            given = [
+                flag
+                for flag, value in (
+                    ("--variant", args.variant),
+                    ("--rules", args.rules),
+                    ("--players", args.players),
+                    ("--teams", args.teams or None),
+                    ("--target", args.target),
+                    ("--seed", args.seed),
+                )
+                if value is not None
+            ]
+            if given:
+                raise CliError(
+                    f"{', '.join(given)} cannot change a saved game; --resume takes the "
+                    "table, rules and seed from the file"
+                )
+            if not Path(args.resume).exists():
+                raise CliError(f"no saved game at {args.resume!r}")
+            session = Session.load(args.resume, names=names)
+            if args.seats:
+                seats = parse_seats(args.seats, session.state.players)
+                session = Session.load(args.resume, seats=seats, names=names)
+            return session
+        variant, overrides, _ = rules_from_args(args)
+        if args.target is not None:
+            if args.target < 1:
+                raise CliError("--target must be 1 or more points")
+            overrides = {**overrides, "target": args.target}
+        players = args.players
+        if args.teams and players is None:
+            players = 4
+        if args.seats:
+            seats = parse_seats(args.seats, players or len(args.seats.split(",")))
+        else:
+            if args.level not in LEVELS:
+                raise CliError(f"unknown level {args.level!r}; the levels are: {', '.join(LEVELS)}")
+            seats = ["person"] + [args.level] * ((players or 2) - 1)
+        return Session.new(
+            variant,
+            overrides,
+            players=players or len(seats),
+            teams=args.teams,
+            seats=seats,
+            names=names,
+            seed=args.seed,
+        )
+    except SessionError as exc:
+        raise CliError(str(exc)) from None
+
+
+def run_play(args: argparse.Namespace) -> int:
+    """Play until the person leaves; print where the game was saved, if it was."""
+    session = make_session(args)
+    try:
+        import textual  # noqa: F401
+    except ModuleNotFoundError:
+        raise CliError(
+            "terminal play needs Textual: install it with pip install 'basra[tui]'"
+        ) from None
+    from basra.tui import run
+
+    message = run(
+        session,
+        pace=args.pace,
+        save_path=Path(args.save or args.resume) if (args.save or args.resume) else None,
+        theme_name=THEMES[args.theme] if args.theme else None,
+    )
+    if message:
+        print(message)
+    return 0

@@ -1,0 +1,764 @@
+"""The terminal app: the table screen and the flow of a game.
+
+:class:`BasraApp` plays a :class:`~basra.tui.session.Session`. After every
+change it calls :meth:`BasraApp.advance`, which does the one next thing: deal,
+show the score sheet, let a bot move (after a pause, showing what it takes
+before it takes it), ask the next person to take the keyboard, or wait for the
+person to move. Whatever the screen shows comes from the view of the seat at
+the keyboard, so a hand is only ever seen by its owner.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from datetime import datetime
+from pathlib import Path
+from typing import ClassVar
+
+from rich.table import Table
+from rich.text import Text
+from textual import events
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from basra.bots import BotError
+from basra.cards import cards_of
+from basra.moves import Move, Play
+from basra.rules import VARIANT_DESCRIPTIONS
+from basra.state import PHASE_OVER, PHASE_PLAY
+from basra.tui.cards import CardRow
+from basra.tui.dialogs import (
+    ChoiceScreen,
+    GameOverScreen,
+    HelpScreen,
+    LeaveScreen,
+    PassScreen,
+    RoundScreen,
+    SaveScreen,
+    choice_label,
+)
+from basra.tui.session import Session, SessionError
+from basra.tui.text import (
+    card_label,
+    describe_move,
+    describe_play,
+    point_cards_text,
+    score_sheet,
+    variant_title,
+)
+from basra.view import View
+
+__all__ = ["BasraApp", "TableScreen", "default_save_path"]
+
+TAKES = "#a8e6a0"
+"""The face colour of floor cards the selected card would take."""
+BOT_TAKES = "#9fd3ff"
+"""The face colour of floor cards a bot is about to take."""
+BIG_SIZE = (100, 36)
+"""From this terminal size (columns, lines) up, cards are drawn big."""
+
+
+def default_save_path() -> Path:
+    """``basra-YYYYMMDD-HHMMSS.json`` in the current directory."""
+    return Path(f"basra-{datetime.now():%Y%m%d-%H%M%S}.json")
+
+
+class TableScreen(Screen[None]):
+    """The table: seats and scores, the floor, the last plays, your hand, what to do."""
+
+    DEFAULT_CSS = """
+    TableScreen { layout: vertical; }
+    #title { height: 1; background: $primary-muted; color: $text; text-style: bold; padding: 0 1; }
+    #seats { height: auto; padding: 0 1; }
+    .label { height: 1; padding: 0 1; color: $text-muted; }
+    #floor, #hand { padding: 0 1; }
+    #log { height: 1fr; min-height: 1; padding: 0 1; }
+    #status { height: 2; padding: 0 1; background: $boost; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "play", "Play"),
+        Binding("space", "play", show=False),
+        Binding("t", "trail", "Lay down"),
+        Binding("left", "move(-1)", show=False),
+        Binding("right", "move(1)", show=False),
+        Binding("h", "hint", "Hint"),
+        Binding("s", "save", "Save"),
+        Binding("question_mark", "help", "Help"),
+        Binding("q", "leave", "Quit"),
+        *[Binding(str(n), f"pick({n})", show=False) for n in range(1, 10)],
+    ]
+
+    def compose(self) -> ComposeResult:
+        """The widgets of this screen."""
+        yield Static(id="title")
+        yield Static(id="seats")
+        yield Static(id="floor-label", classes="label")
+        yield CardRow(id="floor")
+        yield Static(id="log")
+        yield Static(id="hand-label", classes="label")
+        yield CardRow(numbered=True, id="hand")
+        yield Static(id="status")
+        yield Footer()
+
+    @property
+    def basra_app(self) -> BasraApp:
+        """The app, typed."""
+        app = self.app
+        assert isinstance(app, BasraApp)
+        return app
+
+    def on_mount(self) -> None:
+        """Draw the table once it exists."""
+        self.basra_app.refresh_table()
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Big cards on big terminals; redraw the log for its new height."""
+        big = event.size.width >= BIG_SIZE[0] and event.size.height >= BIG_SIZE[1]
+        for row in self.query(CardRow):
+            row.set_big(big)
+        self.call_after_refresh(self.basra_app.refresh_table)
+
+    def on_card_row_picked(self, event: CardRow.Picked) -> None:
+        """A click on a card of the hand picks it; a click on the picked card plays it."""
+        if event.row.id == "hand":
+            self.basra_app.click_card(event.index)
+
+    def action_play(self) -> None:
+        """Play the selected card."""
+        self.basra_app.play_selected()
+
+    def action_trail(self) -> None:
+        """Lay the selected card on the floor (or say why it cannot be)."""
+        self.basra_app.trail_selected()
+
+    def action_move(self, delta: int) -> None:
+        """Select the card left or right of the selected one."""
+        self.basra_app.move_selection(delta)
+
+    def action_pick(self, number: int) -> None:
+        """Select the card with this number."""
+        self.basra_app.select(number - 1)
+
+    def action_hint(self) -> None:
+        """Ask for a hint."""
+        self.basra_app.ask_hint()
+
+    def action_save(self) -> None:
+        """Save the game."""
+        self.basra_app.open_save()
+
+    def action_help(self) -> None:
+        """Show the keys and rules."""
+        self.basra_app.open_help()
+
+    def action_leave(self) -> None:
+        """Leave, offering to save."""
+        self.basra_app.action_leave()
+
+
+class BasraApp(App[str | None]):
+    """Basra at one table in the terminal: people and bots, one game after another.
+
+    ``pace`` is the time in seconds a bot's move takes to show (half before it
+    is announced, half before it is made); 0 plays at once. The app's result is
+    a message for the shell (where the game was saved), or ``None``.
+    """
+
+    TITLE = "Basra"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+c", "leave", "Quit", show=False, priority=True),
+        Binding("ctrl+q", "leave", "Quit", show=False, priority=True),
+    ]
+
+    def __init__(
+        self,
+        session: Session,
+        *,
+        pace: float = 1.0,
+        save_path: Path | None = None,
+        theme_name: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.session = session
+        self.pace = max(0.0, pace)
+        self.save_path = save_path if save_path is not None else default_save_path()
+        self.theme_name = theme_name
+        self.table = TableScreen()
+        self.viewer: int | None = None
+        self.selected: int | None = None
+        self.message: Text | None = None
+        self.thinking: int | None = None
+        self.pending: Play | None = None
+        self.hinted: Move | None = None
+        self.saved_to: Path | None = None
+        self.acknowledged = -1
+        self._bot_task: asyncio.Task[None] | None = None
+        self._reset_viewer()
+
+    # ------------------------------------------------------------- the flow
+
+    def on_mount(self) -> None:
+        """Show the table and start the game."""
+        if self.theme_name is not None:
+            self.theme = self.theme_name
+        self.push_screen(self.table)
+        self.call_after_refresh(self.advance)
+
+    def _reset_viewer(self) -> None:
+        people = self.session.people
+        self.viewer = people[0] if len(people) == 1 else None
+
+    @property
+    def at_table(self) -> bool:
+        """True when no dialog covers the table."""
+        return self.screen is self.table
+
+    def advance(self) -> None:
+        """Do the next thing the game needs (see the module docstring)."""
+        if not self.at_table or self._bot_task is not None:
+            return
+        session = self.session
+        state = session.state
+        if state.phase == PHASE_PLAY:
+            seat = state.turn
+            if not session.seats[seat].is_person:
+                self._bot_task = asyncio.create_task(self._bot_turn(session))
+                return
+            if self.viewer != seat:
+                previous = self.viewer
+                self.viewer = None
+                self.selected = None
+                self.refresh_table()
+                self.push_screen(
+                    PassScreen(
+                        session.seats[seat].name,
+                        session.seats[previous].name if previous is not None else None,
+                    ),
+                    callback=lambda _: self._take_keyboard(seat),
+                )
+                return
+            if self.selected is None:
+                self.selected = 0
+            self.refresh_table()
+            return
+        last = len(state.rounds) - 1
+        result = state.rounds[last].result if last >= 0 else None
+        if result is not None and self.acknowledged < last:
+            self.acknowledged = last
+            self.refresh_table()
+            self._show_round(last)
+            return
+        if state.phase == PHASE_OVER:
+            self._show_game_over()
+            return
+        session.deal()
+        self.selected = None
+        self.hinted = None
+        self.refresh_table()
+        self.advance()
+
+    def _take_keyboard(self, seat: int) -> None:
+        self.viewer = seat
+        self.selected = 0
+        self.message = None
+        self.refresh_table()
+        self.advance()
+
+    async def _wait(self, seconds: float) -> None:
+        """Sleep, then wait while a dialog covers the table (a bot waits for people)."""
+        if seconds > 0:
+            await asyncio.sleep(seconds)
+        while not self.at_table:
+            await asyncio.sleep(0.05)
+
+    async def _bot_turn(self, session: Session) -> None:
+        """One bot move: think, show what it takes, then make it."""
+        try:
+            seat = session.state.turn
+            view = session.view(seat)
+            self.thinking = seat
+            self.refresh_table()
+            started = time.monotonic()
+            move = await asyncio.to_thread(session.bot_move, view)
+            await self._wait(self.pace / 2 - (time.monotonic() - started))
+            if session is not self.session:
+                return
+            self.thinking = None
+            self.pending = Play(seat, move, session.basra_of(move))
+            self.refresh_table()
+            await self._wait(self.pace / 2)
+            if session is not self.session:
+                return
+            self.pending = None
+            self.message = None
+            session.play(move)
+        except BotError as exc:
+            self.message = Text(f"The bot in seat {seat} failed: {exc}", style="bold red")
+            self.thinking = self.pending = None
+            self.refresh_table()
+            return
+        finally:
+            if session is self.session:
+                self._bot_task = None
+        # No await between these two, so no frame shows the table half updated.
+        self.refresh_table()
+        self.advance()
+
+    def _stop_bots(self) -> None:
+        if self._bot_task is not None:
+            self._bot_task.cancel()
+            self._bot_task = None
+        self.thinking = self.pending = None
+
+    def new_game(self, session: Session) -> None:
+        """Play ``session`` from where it is (a new game, or one just resumed)."""
+        self._stop_bots()
+        self.session.close()
+        self.session = session
+        self.save_path = default_save_path()
+        self.saved_to = None
+        self.acknowledged = -1
+        self.selected = None
+        self.message = None
+        self.hinted = None
+        self._reset_viewer()
+        self.refresh_table()
+        self.advance()
+
+    # ------------------------------------------------------------ the person
+
+    def my_view(self) -> View | None:
+        """The view of the person to move, when they have the keyboard and may move."""
+        state = self.session.state
+        if (
+            state.phase != PHASE_PLAY
+            or self.viewer != state.turn
+            or not self.session.seats[state.turn].is_person
+            or self._bot_task is not None
+            or not self.at_table
+        ):
+            return None
+        return self.session.view(state.turn)
+
+    def _say(self, text: str | Text, style: str = "") -> None:
+        self.message = text if isinstance(text, Text) else Text(text, style=style)
+        self.refresh_table()
+
+    def _not_your_turn(self) -> None:
+        if self.session.state.phase == PHASE_PLAY:
+            name = self.session.seats[self.session.state.turn].name
+            self._say(f"Wait: it is {name}'s turn.", "italic")
+
+    def select(self, index: int) -> None:
+        """Select the card at ``index`` of the hand."""
+        view = self.my_view()
+        if view is None:
+            self._not_your_turn()
+            return
+        hand = cards_of(view.hand)
+        if not 0 <= index < len(hand):
+            self._say(f"There is no card {index + 1}: your hand has {len(hand)}.", "italic")
+            return
+        self.selected = index
+        self.message = None
+        self.refresh_table()
+
+    def move_selection(self, delta: int) -> None:
+        """Select the next card to the left (-1) or right (+1)."""
+        view = self.my_view()
+        if view is None:
+            return
+        size = view.hand.bit_count()
+        current = self.selected if self.selected is not None else 0
+        self.select((current + delta) % size)
+
+    def click_card(self, index: int) -> None:
+        """A click selects a card, and a click on the selected card plays it."""
+        if index == self.selected and self.my_view() is not None:
+            self.play_selected()
+        else:
+            self.select(index)
+
+    def _selected_card(self, view: View) -> int | None:
+        hand = cards_of(view.hand)
+        if self.selected is None or not 0 <= self.selected < len(hand):
+            return None
+        return hand[self.selected]
+
+    def play_selected(self) -> None:
+        """Play the selected card; ask which set to take when there are several."""
+        view = self.my_view()
+        if view is None:
+            self._not_your_turn()
+            return
+        card = self._selected_card(view)
+        if card is None:
+            self._say("Pick a card first: its number, ← →, or a click.", "italic")
+            return
+        moves = [m for m in view.legal_moves() if m.card == card]
+        if len(moves) == 1:
+            self.make_move(moves[0])
+            return
+        labels = [
+            choice_label(m, self.session.basra_of(m), point_cards_text(view.rules, m.taken()))
+            for m in moves
+        ]
+        first = moves.index(self.hinted) if self.hinted in moves else 0
+        self.push_screen(
+            ChoiceScreen(moves, labels, first), callback=self._chosen, wait_for_dismiss=False
+        )
+
+    def _chosen(self, move: Move | None) -> None:
+        if move is not None:
+            self.make_move(move)
+        else:
+            self.refresh_table()
+
+    def trail_selected(self) -> None:
+        """Lay the selected card on the floor, or explain why it must take."""
+        view = self.my_view()
+        if view is None:
+            self._not_your_turn()
+            return
+        card = self._selected_card(view)
+        if card is None:
+            return
+        moves = [m for m in view.legal_moves() if m.card == card]
+        if moves[0].take:
+            takes = " or ".join(" ".join(card_label(c) for c in m.taken()) for m in moves)
+            self._say(
+                f"{card_label(card)} can take {takes}, so it must: in Basra a card that "
+                "can take cards cannot be laid on the floor. Press Enter to take.",
+                "bold",
+            )
+            return
+        self.make_move(moves[0])
+
+    def make_move(self, move: Move) -> None:
+        """Play a legal move for the person to move."""
+        if self.my_view() is None:
+            return
+        self.session.play(move)
+        self.selected = None
+        self.message = None
+        self.hinted = None
+        self.refresh_table()
+        self.advance()
+
+    def ask_hint(self) -> None:
+        """Show what the strongest bot would play here, and why; select that card."""
+        view = self.my_view()
+        if view is None:
+            self._say("Hints are for your turn.", "italic")
+            return
+        try:
+            suggestion = self.session.hint(view.seat)
+        except BotError as exc:
+            self._say(f"No hint: {exc}", "italic")
+            return
+        move = suggestion.move
+        self.hinted = move
+        self.selected = cards_of(view.hand).index(move.card)
+        card = card_label(move.card)
+        if move.take:
+            what = f"play {card} to take {' '.join(card_label(c) for c in move.taken())}"
+            basra = self.session.basra_of(move)
+            if basra:
+                what += f" (a basra worth {basra})"
+        else:
+            what = f"lay {card} on the floor"
+        self._say(Text.assemble(("Hint: ", "bold"), f"{what}. Why: {suggestion.reason}."))
+
+    # ------------------------------------------------------------- dialogs
+
+    def _show_round(self, index: int) -> None:
+        session = self.session
+        state = session.state
+        result = state.rounds[index].result
+        assert result is not None
+        sides = [session.side_name(s) for s in range(len(state.sides))]
+        notes = []
+        if result.last_capture_side is not None:
+            notes.append(
+                f"{sides[result.last_capture_side]} took the cards left on the floor "
+                "(the last to take)."
+            )
+        if result.carry:
+            notes.append(
+                f"A tie for most cards: {result.carry} points wait for the next round's winner."
+            )
+        elif not any(result.majority) and max(result.cards) == sorted(result.cards)[-2]:
+            notes.append("A tie for most cards: nobody gets those points.")
+        go_on = "See who won (Enter)" if state.is_over else "Deal the next round (Enter)"
+        sheet = score_sheet(result, sides, state.rules, state.rules.target)
+        self.push_screen(
+            RoundScreen(f"Round {index + 1} is over", sheet, notes, go_on),
+            callback=lambda _: self.advance(),
+        )
+
+    def _show_game_over(self) -> None:
+        session = self.session
+        state = session.state
+        outcome = state.outcome()
+        assert outcome is not None
+        sides = [session.side_name(s) for s in range(len(state.sides))]
+        order = sorted(range(len(sides)), key=lambda s: -state.scores[s])
+        if outcome.winner is None:
+            headline = f"It's a draw at {state.scores[0]} all."
+        else:
+            name = sides[outcome.winner]
+            others = " and ".join(str(state.scores[s]) for s in order if s != outcome.winner)
+            verb = "win" if name == "You" or " & " in name else "wins"
+            headline = f"{name} {verb} with {state.scores[outcome.winner]} to {others}!"
+        lines = [f"{sides[s]}: {state.scores[s]}" for s in order]
+        lines.append(f"{len(state.rounds)} round{'s' if len(state.rounds) != 1 else ''} played.")
+        self.push_screen(GameOverScreen(headline, lines, self.saved_to), callback=self._after_game)
+
+    def _after_game(self, choice: str | None) -> None:
+        if choice == "again":
+            self.new_game(self.session.again())
+        elif choice == "save":
+
+            def saved(path: Path | None) -> None:
+                if path is not None:
+                    self.saved_to = self.save_path = path
+                self._show_game_over()
+
+            self.push_screen(SaveScreen(self.session, self.save_path), callback=saved)
+        else:
+            self.exit(self._farewell())
+
+    def _farewell(self) -> str | None:
+        if self.saved_to is None:
+            return None
+        return f"Game saved to {self.saved_to}. Continue with: basra play --resume {self.saved_to}"
+
+    def open_save(self) -> None:
+        """Ask for a file name and save the game there."""
+        if not self.at_table:
+            return
+
+        def saved(path: Path | None) -> None:
+            if path is not None:
+                self.saved_to = self.save_path = path
+                self._say(f"Saved to {path}. Continue it later with: basra play --resume {path}")
+            self.advance()
+
+        self.push_screen(SaveScreen(self.session, self.save_path), callback=saved)
+
+    def open_help(self) -> None:
+        """Show the keys and the rules of this variant."""
+        if not self.at_table:
+            return
+        state = self.session.state
+        description = VARIANT_DESCRIPTIONS.get(state.variant, "")
+        rules = (
+            f"{description}\n\n"
+            "Play a card: it takes the floor cards of its rank and, if it is a number, "
+            "cards that add up to it. A jack takes the whole floor. A card that can take "
+            "must take; otherwise it stays on the floor. A basra scores extra points. "
+            f"Points come from point cards, most cards, and basras; first to "
+            f"{state.rules.target} wins."
+        )
+        self.push_screen(HelpScreen(rules), callback=lambda _: self.advance())
+
+    def action_leave(self) -> None:
+        """Ctrl+C, Ctrl+Q or q: offer to save, then leave."""
+        if isinstance(self.screen, LeaveScreen):
+            return
+
+        def chosen(choice: str | None) -> None:
+            if choice == "save":
+                try:
+                    path = self.session.save(self.save_path)
+                except SessionError as exc:
+                    self._say(f"Could not save: {exc}", "bold red")
+                    return
+                self.saved_to = path
+                self.exit(self._farewell())
+            elif choice == "quit":
+                self.exit(None)
+            else:
+                self.advance()
+
+        self.push_screen(LeaveScreen(self.save_path), callback=chosen)
+
+    # ---------------------------------------------------------------- drawing
+
+    def refresh_table(self) -> None:
+        """Redraw the table from the view of the seat at the keyboard."""
+        if not self.table.is_mounted:
+            return
+        session = self.session
+        view = session.view(self.viewer if self.viewer is not None else 0)
+        query = self.table.query_one
+        query("#title", Static).update(self._title(view))
+        query("#seats", Static).update(self._seats(view))
+        query("#floor-label", Static).update(self._floor_label(view))
+        floor_faces: dict[int, str] = {}
+        my_view = self.my_view()
+        preview: list[Move] = []
+        if self.pending is not None:
+            floor_faces = dict.fromkeys(self.pending.move.taken(), BOT_TAKES)
+        elif my_view is not None:
+            card = self._selected_card(my_view)
+            if card is not None:
+                preview = [m for m in my_view.legal_moves() if m.card == card]
+                for move in preview:
+                    floor_faces.update(dict.fromkeys(move.taken(), TAKES))
+        query("#floor", CardRow).show(
+            cards_of(view.floor), faces=floor_faces, empty_text="The floor is empty."
+        )
+        log = query("#log", Static)
+        query("#log", Static).update(self._log_text(view, log.size.height or 4))
+        query("#hand-label", Static).update(self._hand_label(view))
+        hand = query("#hand", CardRow)
+        if self.viewer is None:
+            hidden = (
+                "Every seat is a bot: you are watching."
+                if not session.people
+                else "Hands are hidden until the next player takes the keyboard."
+            )
+            hand.show([], empty_text=hidden)
+        else:
+            hand.show(
+                cards_of(view.hand),
+                selected=self.selected if my_view is not None else None,
+                empty_text="No cards in hand.",
+            )
+        query("#status", Static).update(self._status(view, my_view, preview))
+
+    def _title(self, view: View) -> Text:
+        state = self.session.state
+        table = f"{state.players} players" + (" in teams" if state.teams else "")
+        text = Text(f"Basra · {variant_title(state.variant)} · {table} · to {view.rules.target}")
+        if view.round_index >= 0:
+            text.append(f" · round {view.round_index + 1}")
+        return text
+
+    def _seats(self, view: View) -> Table:
+        session = self.session
+        table = Table(box=None, padding=(0, 1), expand=True, show_edge=False)
+        table.add_column("Player", ratio=1, no_wrap=True, overflow="ellipsis")
+        table.add_column("Taken", justify="right")
+        table.add_column("Basras", justify="right")
+        table.add_column("Score", justify="right")
+        playing = view.phase == PHASE_PLAY
+        for side, seats in enumerate(session.state.sides):
+            who = Text()
+            for index, seat in enumerate(seats):
+                if index:
+                    who.append(" ")
+                to_move = playing and view.turn == seat
+                who.append("▶ " if to_move else "  ", style="bold yellow")
+                who.append(session.seats[seat].name, style="bold" if to_move else "")
+                level = session.seats[seat].level
+                if level is not None:
+                    who.append(f" ({level})", style="dim")
+                count = view.hand_sizes[seat]
+                who.append(f" · {count} card{'s' if count != 1 else ''}", style="dim")
+                if seat == view.dealer and not session.state.teams:
+                    who.append(" · deals", style="dim italic")
+            basras = view.basras[side]
+            table.add_row(
+                who,
+                str(view.captured[side].bit_count()),
+                f"{basras} (+{view.basra_points[side]})" if basras else "0",
+                Text(str(view.scores[side]), style="bold"),
+            )
+        return table
+
+    def _floor_label(self, view: View) -> Table:
+        grid = Table.grid(expand=True)
+        grid.add_column()
+        grid.add_column(justify="right")
+        count = view.floor.bit_count()
+        right = f"Stock: {view.stock_size} cards"
+        if view.carry:
+            right += f" · {view.carry} for most cards held over"
+        grid.add_row(f"Floor · {count} card{'s' if count != 1 else ''}", right)
+        return grid
+
+    def _hand_label(self, view: View) -> Text:
+        if self.viewer is None:
+            return Text("Hand")
+        name = self.session.seats[self.viewer].name
+        label = "Your hand" if name == "You" else f"{name}'s hand"
+        return Text(f"{label} · 1-{max(1, view.hand.bit_count())} or ← → to pick, Enter to play")
+
+    def _log_text(self, view: View, height: int) -> Text:
+        names = self.session.names
+        header: list[Text] = []
+        lines: list[Text] = []
+        if view.round_index >= 0:
+            dealer = names[view.dealer]
+            first = names[(view.dealer + 1) % view.players]
+            header.append(
+                Text(
+                    f"Round {view.round_index + 1}: {dealer} dealt; {first} played first.",
+                    style="dim",
+                )
+            )
+        plays = view.plays
+        for index, play in enumerate(plays):
+            style = "bold" if index == len(plays) - 1 else ""
+            if play.basra:
+                style += " yellow"
+            lines.append(Text(describe_play(play, names), style=style.strip()))
+        room = max(1, height) - len(header)
+        if room < 1:
+            return Text("\n").join(lines[-1:] or header)
+        if len(lines) > room:
+            lines = (
+                [Text(f"… {len(lines) - room + 1} earlier plays", style="dim"), *lines[-room + 1 :]]
+                if room > 1
+                else lines[-1:]
+            )
+        return Text("\n").join(header + lines)
+
+    def _status(self, view: View, my_view: View | None, preview: list[Move]) -> Text:
+        session = self.session
+        state = session.state
+        if self.pending is not None:
+            seat, move, basra = self.pending
+            name = session.seats[seat].name
+            if not move.take:
+                return Text(f"{name} lays {card_label(move.card)} on the floor.", style="bold")
+            return Text(
+                f"{name} plays {card_label(move.card)} and {describe_move(move, basra)}.",
+                style="bold",
+            )
+        if self.thinking is not None:
+            return Text(f"{session.seats[self.thinking].name} is thinking…", style="italic")
+        if self.message is not None:
+            return self.message
+        if state.phase == PHASE_OVER:
+            return Text("The game is over.")
+        if my_view is None:
+            return Text("")
+        name = session.seats[my_view.seat].name
+        turn = "Your turn" if name == "You" else f"{name}, your turn"
+        if not preview:
+            return Text(f"{turn}: pick a card (1-{my_view.hand.bit_count()}, ← → or a click).")
+        card = card_label(preview[0].card)
+        if len(preview) > 1:
+            return Text.assemble(
+                (f"{turn}. ", "bold"),
+                f"{card} can take {len(preview)} different sets of cards (green): "
+                "Enter to choose one.",
+            )
+        move = preview[0]
+        if not move.take:
+            return Text.assemble(
+                (f"{turn}. ", "bold"), f"{card} takes nothing here: Enter lays it on the floor."
+            )
+        basra = session.basra_of(move)
+        points = point_cards_text(my_view.rules, [move.card, *move.taken()])
+        text = Text.assemble((f"{turn}. ", "bold"), f"{card} {describe_move(move, basra)}")
+        if points:
+            text.append(f" ({points})")
+        text.append(". Enter to play it.")
+        return text

@@ -1,0 +1,356 @@
+"""The dialogs over the table: pass the keyboard, capture choice, score sheets, save, leave."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from basra.moves import Move
+from basra.tui.session import Session, SessionError
+from basra.tui.text import card_label, cards_chips
+
+__all__ = [
+    "ChoiceScreen",
+    "GameOverScreen",
+    "HelpScreen",
+    "LeaveScreen",
+    "PassScreen",
+    "RoundScreen",
+    "SaveScreen",
+]
+
+DIALOG_CSS = """
+{name} {{ align: center middle; }}
+{name} > Vertical {{
+    width: auto; max-width: 76; min-width: 40; height: auto; max-height: 100%;
+    border: thick $accent; background: $panel; padding: 0 2;
+}}
+{name} Static {{ width: auto; max-width: 72; }}
+{name} .title {{ text-style: bold; margin-bottom: 1; }}
+{name} .note {{ color: $text-muted; width: auto; }}
+{name} Horizontal {{ height: auto; width: auto; margin-top: 1; }}
+{name} Button {{ margin-right: 1; }}
+"""
+
+
+class PassScreen(ModalScreen[None]):
+    """Covers the table until the next person at the keyboard says they are ready."""
+
+    DEFAULT_CSS = (
+        DIALOG_CSS.format(name="PassScreen") + "PassScreen { background: $background 100%; }"
+    )
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "ready", "I'm ready"),
+        Binding("space", "ready", show=False),
+    ]
+
+    def __init__(self, name: str, previous: str | None) -> None:
+        super().__init__()
+        self.person = name
+        self.previous = previous
+
+    def compose(self) -> ComposeResult:
+        """The widgets of this screen."""
+        with Vertical():
+            yield Static(f"Pass the keyboard to {self.person}", classes="title")
+            before = f"{self.previous}, look away now. " if self.previous else ""
+            yield Static(f"{before}{self.person}, press Enter when you are ready to see your hand.")
+            with Horizontal():
+                yield Button(f"I'm {self.person}: show my hand", id="ready", variant="primary")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """The ready button."""
+        self.dismiss(None)
+
+    def action_ready(self) -> None:
+        """Show the hand."""
+        self.dismiss(None)
+
+
+class ChoiceScreen(ModalScreen["Move | None"]):
+    """Choose which cards a card takes when the rules allow several sets."""
+
+    DEFAULT_CSS = (
+        DIALOG_CSS.format(name="ChoiceScreen")
+        + """
+    ChoiceScreen { align: center bottom; background: $background 30%; }
+    ChoiceScreen OptionList { height: auto; max-height: 12; width: auto; min-width: 36; }
+    """
+    )
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Pick another card"),
+        *[Binding(str(n), f"pick({n})", show=False) for n in range(1, 10)],
+    ]
+
+    def __init__(self, moves: Sequence[Move], labels: Sequence[Text], first: int = 0) -> None:
+        super().__init__()
+        self.moves = list(moves)
+        self.labels = list(labels)
+        self.first = first
+
+    def compose(self) -> ComposeResult:
+        """The widgets of this screen."""
+        card = card_label(self.moves[0].card)
+        with Vertical():
+            yield Static(f"{card} can take different cards. Which set?", classes="title")
+            options = []
+            for index, label in enumerate(self.labels):
+                prompt = Text(f"{index + 1}  ")
+                prompt.append_text(label)
+                options.append(Option(prompt, id=str(index)))
+            yield OptionList(*options)
+            yield Static("↑↓ and Enter, or the number · Esc to pick another card", classes="note")
+
+    def on_mount(self) -> None:
+        """Highlight the first (or hinted) option."""
+        options = self.query_one(OptionList)
+        options.highlighted = self.first
+        options.focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """Play the chosen set."""
+        self.dismiss(self.moves[event.option_index])
+
+    def action_pick(self, number: int) -> None:
+        """Play the set with this number."""
+        if 1 <= number <= len(self.moves):
+            self.dismiss(self.moves[number - 1])
+
+    def action_cancel(self) -> None:
+        """Back to the hand."""
+        self.dismiss(None)
+
+
+class RoundScreen(ModalScreen[None]):
+    """The score sheet at the end of a round."""
+
+    DEFAULT_CSS = DIALOG_CSS.format(name="RoundScreen")
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "close", "Continue"),
+        Binding("space", "close", show=False),
+        Binding("escape", "close", show=False),
+    ]
+
+    def __init__(self, title: str, sheet: RenderableType, notes: Sequence[str], go_on: str) -> None:
+        super().__init__()
+        self.title_text = title
+        self.sheet = sheet
+        self.notes = list(notes)
+        self.go_on = go_on
+
+    def compose(self) -> ComposeResult:
+        """The widgets of this screen."""
+        with Vertical():
+            yield Static(self.title_text, classes="title")
+            yield Static(self.sheet, id="sheet")
+            for note in self.notes:
+                yield Static(note, classes="note")
+            with Horizontal():
+                yield Button(self.go_on, id="continue", variant="primary")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """The continue button."""
+        self.dismiss(None)
+
+    def action_close(self) -> None:
+        """Go on."""
+        self.dismiss(None)
+
+
+class GameOverScreen(ModalScreen[str]):
+    """The end of the game: who won, and what next (``again``, ``save`` or ``quit``)."""
+
+    DEFAULT_CSS = DIALOG_CSS.format(name="GameOverScreen")
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("n", "choose('again')", "New game"),
+        Binding("s", "choose('save')", "Save"),
+        Binding("q", "choose('quit')", "Quit"),
+        Binding("escape", "choose('quit')", show=False),
+    ]
+
+    def __init__(self, headline: str, lines: Sequence[str], saved: Path | None) -> None:
+        super().__init__()
+        self.headline = headline
+        self.lines = list(lines)
+        self.saved = saved
+
+    def compose(self) -> ComposeResult:
+        """The widgets of this screen."""
+        with Vertical():
+            yield Static("Game over", classes="title")
+            yield Static(Text(self.headline, style="bold"))
+            yield Static("\n".join(self.lines))
+            if self.saved is not None:
+                yield Static(f"Saved to {self.saved}", classes="note")
+            yield Static("Play again?", classes="note")
+            with Horizontal():
+                yield Button("New game (n)", id="again", variant="primary")
+                yield Button("Save (s)", id="save")
+                yield Button("Quit (q)", id="quit")
+
+    def on_mount(self) -> None:
+        """Focus the new game button."""
+        self.query_one("#again", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """One of the three buttons."""
+        self.dismiss(event.button.id or "quit")
+
+    def action_choose(self, what: str) -> None:
+        """Answer with ``what``."""
+        self.dismiss(what)
+
+
+class LeaveScreen(ModalScreen[str]):
+    """Ctrl+C or q: leave the game, offering to save it (``save``, ``quit`` or ``stay``)."""
+
+    DEFAULT_CSS = DIALOG_CSS.format(name="LeaveScreen")
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s", "choose('save')", "Save and quit"),
+        Binding("q", "choose('quit')", "Quit without saving"),
+        Binding("escape", "choose('stay')", "Keep playing"),
+        Binding("k", "choose('stay')", show=False),
+    ]
+
+    def __init__(self, path: Path) -> None:
+        super().__init__()
+        self.path = path
+
+    def compose(self) -> ComposeResult:
+        """The widgets of this screen."""
+        with Vertical():
+            yield Static("Leave the game?", classes="title")
+            yield Static(f"Save it to {self.path} and continue later with")
+            yield Static(f"  basra play --resume {self.path}", classes="note")
+            with Horizontal():
+                yield Button("Save and quit (s)", id="save", variant="primary")
+                yield Button("Quit without saving (q)", id="quit", variant="error")
+                yield Button("Keep playing (Esc)", id="stay")
+
+    def on_mount(self) -> None:
+        """Focus saving, the safe choice."""
+        self.query_one("#save", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """One of the three buttons."""
+        self.dismiss(event.button.id or "stay")
+
+    def action_choose(self, what: str) -> None:
+        """Answer with ``what``."""
+        self.dismiss(what)
+
+
+class SaveScreen(ModalScreen["Path | None"]):
+    """Ask where to save the game, save it, and answer with the path (``None``: cancelled)."""
+
+    DEFAULT_CSS = (
+        DIALOG_CSS.format(name="SaveScreen")
+        + """
+    SaveScreen Input { width: 60; max-width: 100%; }
+    SaveScreen #error { color: $error; }
+    """
+    )
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, session: Session, path: Path) -> None:
+        super().__init__()
+        self.session = session
+        self.path = path
+
+    def compose(self) -> ComposeResult:
+        """The widgets of this screen."""
+        with Vertical():
+            yield Static("Save the game", classes="title")
+            yield Static("File name (Enter to save, Esc to cancel):")
+            yield Input(str(self.path), id="path")
+            yield Static("", id="error")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Save to the file named, or say why not."""
+        text = event.value.strip()
+        if not text:
+            self.query_one("#error", Static).update("Give a file name.")
+            return
+        try:
+            path = self.session.save(Path(text))
+        except SessionError as exc:
+            self.query_one("#error", Static).update(str(exc))
+            return
+        self.dismiss(path)
+
+    def action_cancel(self) -> None:
+        """Do not save."""
+        self.dismiss(None)
+
+
+class HelpScreen(ModalScreen[None]):
+    """The keys and the rules of the variant being played."""
+
+    DEFAULT_CSS = (
+        DIALOG_CSS.format(name="HelpScreen")
+        + """
+    HelpScreen > VerticalScroll {
+        width: 76; max-width: 100%; height: auto; max-height: 100%;
+        border: thick $accent; background: $panel; padding: 0 2;
+    }
+    HelpScreen Static { width: 100%; max-width: 100%; }
+    """
+    )
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "Close"),
+        Binding("enter", "close", show=False),
+        Binding("question_mark", "close", show=False),
+    ]
+
+    def __init__(self, rules_text: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.rules_text = rules_text
+
+    def compose(self) -> ComposeResult:
+        """The widgets of this screen."""
+        keys = Text.assemble(
+            ("1-6 ", "bold"),
+            "or ",
+            ("← →", "bold"),
+            " pick a card (or click it)\n",
+            ("Enter ", "bold"),
+            "play it (click it again)\n",
+            ("t ", "bold"),
+            "lay it on the floor, if it takes nothing\n",
+            ("h ", "bold"),
+            "hint: what the best bot would play, and why\n",
+            ("s ", "bold"),
+            "save the game · ",
+            ("q ", "bold"),
+            "or ",
+            ("Ctrl+C ", "bold"),
+            "leave (you can save first)",
+        )
+        with VerticalScroll():
+            yield Static("How to play (Esc to close)", classes="title")
+            yield Static(Group(keys, Text(""), Text(self.rules_text)))
+
+    def action_close(self) -> None:
+        """Back to the table."""
+        self.dismiss(None)
+
+
+def choice_label(move: Move, basra: int, points: str) -> Text:
+    """One capture set for :class:`ChoiceScreen`: its cards as chips, basra and points."""
+    label = Text("takes ")
+    label.append_text(cards_chips(move.taken()))
+    if basra:
+        label.append(f"  basra +{basra}", style="bold")
+    if points:
+        label.append(f"  ({points})", style="dim")
+    return label

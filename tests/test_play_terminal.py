@@ -1,0 +1,135 @@
+"""`basra play` in a real terminal: tmux runs it, we type keys and read the screen."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("textual")
+TMUX = shutil.which("tmux")
+pytestmark = pytest.mark.skipif(TMUX is None, reason="needs tmux (scripts/system-deps)")
+
+
+class Terminal:
+    """A detached tmux session of a fixed size, on a private tmux server."""
+
+    def __init__(self, socket: str, cwd: Path) -> None:
+        self.socket = socket
+        self.cwd = cwd
+        self.target = "play"
+        self.socket_path = ""
+        self.env = {**os.environ, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-256color"}
+
+    def tmux(self, *args: str) -> str:
+        assert TMUX is not None
+        run = subprocess.run(
+            [TMUX, "-L", self.socket, *args],
+            capture_output=True,
+            text=True,
+            env=self.env,
+            timeout=30,
+        )
+        assert run.returncode == 0, run.stderr
+        return run.stdout
+
+    def start(self, command: str, name: str = "play", width: int = 80, height: int = 24) -> None:
+        """Run ``command`` in a new session; the shell stays to show how it ended."""
+        shell = f"{command}; echo EXITED=$?; sleep 120"
+        self.target = name
+        self.tmux("new-session", "-d", "-s", name, "-x", str(width), "-y", str(height))
+        self.socket_path = self.tmux("display-message", "-p", "#{socket_path}").strip()
+        self.tmux("set-option", "-t", name, "status", "off")
+        self.tmux("respawn-pane", "-k", "-t", name, "-c", str(self.cwd), shell)
+
+    def screen(self) -> str:
+        """What a person sees now."""
+        return self.tmux("capture-pane", "-p", "-t", self.target)
+
+    def keys(self, *keys: str) -> None:
+        """Type keys (tmux key names: Enter, C-c, Right ...)."""
+        self.tmux("send-keys", "-t", self.target, *keys)
+
+    def wait_for(self, *texts: str, timeout: float = 20.0) -> str:
+        """The screen, once one of ``texts`` is on it."""
+        deadline = time.monotonic() + timeout
+        while True:
+            screen = self.screen()
+            if any(text in screen for text in texts):
+                return screen
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{texts!r} never appeared; the screen is:\n{screen}")
+            time.sleep(0.1)
+
+    def close(self) -> None:
+        """Stop this test's tmux server (and the app in it) and remove its socket."""
+        subprocess.run(
+            [str(TMUX), "-L", self.socket, "kill-server"], capture_output=True, timeout=30
+        )
+        if self.socket_path:
+            Path(self.socket_path).unlink(missing_ok=True)
+
+
+@pytest.fixture
+def terminal(tmp_path: Path) -> Iterator[Terminal]:
+    term = Terminal(f"basra-test-{os.getpid()}-{time.monotonic_ns()}", tmp_path)
+    try:
+        yield term
+    finally:
+        term.close()
+
+
+def test_play_save_and_resume_in_a_real_terminal(terminal: Terminal, tmp_path: Path) -> None:
+    basra = f"{shlex.quote(sys.executable)} -m basra play"
+    terminal.start(f"{basra} --seed 3 --pace 0.2 --level easy --save game.json")
+
+    screen = terminal.wait_for("Your turn")
+    lines = screen.splitlines()
+    assert len(lines) <= 24 and all(len(line) <= 80 for line in lines)
+    assert "Basra · Egyptian · 2 players · to 101 · round 1" in screen
+    assert "Karim (easy)" in screen and "Your hand" in screen and "Stock:" in screen
+    assert "╭───╮" in screen and "Hint" in screen  # cards drawn, keys in the footer
+    # Only the person's hand is drawn: one row of cards with key numbers under it.
+    assert screen.count("▲1") == 1
+
+    terminal.keys("h")
+    assert "Why: " in terminal.wait_for("Hint: ")
+    terminal.keys("Enter")
+    terminal.wait_for("You played", "You laid")
+    terminal.wait_for("Your turn")  # the bot answered, one move shown at a time
+
+    terminal.tmux("resize-window", "-t", "play", "-x", "120", "-y", "40")
+    big = terminal.wait_for("╭─────╮")  # big cards on a big terminal
+    assert len(big.splitlines()) > 24 and "Your hand" in big
+    terminal.tmux("resize-window", "-t", "play", "-x", "80", "-y", "24")
+    small = terminal.wait_for("╭───╮")
+    assert "Your hand" in small
+
+    terminal.keys("C-c")
+    assert "Save it to game.json" in terminal.wait_for("Leave the game?")
+    terminal.keys("s")
+    screen = terminal.wait_for("EXITED=0")
+    assert "Game saved to game.json" in screen
+    saved = tmp_path / "game.json"
+    check = subprocess.run(
+        [sys.executable, "-m", "basra", "replay", str(saved)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert check.returncode == 0 and "You vs Karim" in check.stdout
+
+    terminal.start(f"{basra} --resume game.json --pace 0", name="resume")
+    screen = terminal.wait_for("Your turn")
+    assert "round 1" in screen and ("You played" in screen or "You laid" in screen)
+    terminal.keys("q")
+    terminal.wait_for("Leave the game?")
+    terminal.keys("q")
+    terminal.wait_for("EXITED=0")
