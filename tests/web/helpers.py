@@ -40,9 +40,7 @@ class ServerThread:
         self.port = free_port()
         self.app = create_app(config)
         self.server = uvicorn.Server(
-            uvicorn.Config(
-                self.app, host="127.0.0.1", port=self.port, log_level="warning"
-            )
+            uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning")
         )
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
@@ -114,9 +112,7 @@ def wait_http(url: str, timeout: float) -> None:
         time.sleep(0.1)
 
 
-def http(
-    url: str, body: Any = None, headers: dict[str, str] | None = None
-) -> tuple[int, Any]:
+def http(url: str, body: Any = None, headers: dict[str, str] | None = None) -> tuple[int, Any]:
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(url, data=data, headers=headers or {})
     if data is not None:
@@ -148,7 +144,7 @@ class Player:
         self.name = name
         self.table_id = table
         self.ws: ClientConnection = connect(
-            base.replace("http", "ws") + f"/ws/{table}", open_timeout=10
+            base.replace("http", "ws") + f"/ws/{table}", open_timeout=10, legacy=True, proxy=None
         )
         self.frames: list[str] = []
         self.table: dict[str, Any] = {}
@@ -221,6 +217,23 @@ class Player:
 
     def close(self) -> None:
         self.ws.close()
+
+
+def next_mover(players: list[Player], timeout: float = 20) -> Player | None:
+    """Read until one of the players is to move (None once the game is over)."""
+    deadline = time.time() + timeout
+    while True:
+        for player in players:
+            if player.my_turn():
+                return player
+        if any(p.view.get("over") for p in players):
+            return None
+        assert time.time() < deadline, "nobody came to move"
+        for player in players:
+            try:
+                player.recv(0.02)
+            except TimeoutError:
+                pass
 
 
 def play_to_end(players: list[Player], timeout: float = 120) -> None:

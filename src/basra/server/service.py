@@ -713,6 +713,8 @@ class MatchService:
                     if kind == "stand_in" and live.present(seat, time.monotonic()):
                         return
                     move = await self._bot_move(live, seat, kind)
+                    if kind == "stand_in":
+                        self._send_table(live)  # shows that a bot stands in
                     await self._commit_play(live, seat, move)
             if live.plan == plan:
                 live.plan = None
