@@ -13,7 +13,7 @@ import threading
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -230,10 +230,8 @@ def next_mover(players: list[Player], timeout: float = 20) -> Player | None:
             return None
         assert time.time() < deadline, "nobody came to move"
         for player in players:
-            try:
+            with suppress(TimeoutError):
                 player.recv(0.02)
-            except TimeoutError:
-                pass
 
 
 def play_to_end(players: list[Player], timeout: float = 120) -> None:
@@ -246,10 +244,8 @@ def play_to_end(players: list[Player], timeout: float = 120) -> None:
                 player.state["_sent"] = player.version
                 player.play_first_legal()
         for player in players:
-            try:
+            with suppress(TimeoutError):
                 player.recv(0.02)
-            except TimeoutError:
-                pass
         for player in players:
             assert not player.errors, player.errors
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from dataclasses import replace
@@ -151,7 +152,7 @@ def test_ambiguous_and_disallowed_captures_name_the_options(tmp_path: Path) -> N
     with ServerThread(config) as server:
         # Play until some seat holds a card with a choice of capture sets, or give up.
         for _ in range(6):
-            table, amal, badr = seated_pair(server.url, variant="cypriot_bastra")
+            _table, amal, badr = seated_pair(server.url, variant="cypriot_bastra")
             found = False
             for _step in range(200):
                 if amal.view.get("over") or badr.view.get("over"):
@@ -203,7 +204,7 @@ def test_spectators_see_no_hand(server: ServerThread) -> None:
 def test_reconnect_and_second_device_find_the_game_as_it_was(server: ServerThread) -> None:
     table, amal, badr = seated_pair(server.url)
     for _ in range(3):
-        first, second = mover(amal, badr)
+        first, _second = mover(amal, badr)
         version = first.version
         first.play_first_legal()
         for player in (amal, badr):
@@ -236,10 +237,8 @@ def test_a_stand_in_bot_plays_for_a_person_gone_past_the_grace(tmp_path: Path) -
             if badr.my_turn() and badr.state.get("_sent") != badr.version:
                 badr.state["_sent"] = badr.version
                 badr.play_first_legal()
-            try:
+            with contextlib.suppress(TimeoutError):
                 badr.recv(0.05)
-            except TimeoutError:
-                pass
         assert (
             any(s["stand_in"] for s in badr.table["seats"] if s["seat"] == 0) or badr.view["over"]
         )
@@ -286,12 +285,12 @@ def test_rematch_seats_everyone_again(server: ServerThread) -> None:
 
 
 def test_hints_only_where_the_table_allows(server: ServerThread) -> None:
-    table, amal, badr = seated_pair(server.url, hints=True)
+    _, amal, badr = seated_pair(server.url, hints=True)
     first, _ = mover(amal, badr)
     first.send({"type": "hint", "version": first.version})
     advice = first.wait_type("hint")
     assert advice["move"] in first.view["legal"]
-    table, amal, badr = seated_pair(server.url, hints=False)
+    _table, amal, badr = seated_pair(server.url, hints=False)
     first, _ = mover(amal, badr)
     first.send({"type": "hint", "version": first.version})
     assert first.wait_type("error")["code"] == "hints_off"

@@ -198,9 +198,11 @@ def redis() -> Iterator[str]:
 @pytest.mark.services
 def test_two_processes_on_postgresql_and_redis_play_a_game(postgres: str, redis: str) -> None:
     options = ("--redis", redis, "--bot-delay", "0", "--round-pause", "0")
-    with server_process(postgres, *options) as (_, one):
-        with server_process(postgres, *options) as (_, two):
-            two_process_game(one, two)
+    with (
+        server_process(postgres, *options) as (_, one),
+        server_process(postgres, *options) as (_, two),
+    ):
+        two_process_game(one, two)
 
 
 @pytest.mark.services
