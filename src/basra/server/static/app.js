@@ -75,7 +75,7 @@ function backImg() {
 
 /** A card as text: rank and suit, isolated so it reads the same in Arabic. */
 function cardLabel(text) {
-  return h("bdi", { class: "card-text" + (isRed(text) ? " suit-red" : ""), title: cardName(text, app.lang) }, cardShort(text));
+  return h("bdi", { dir: "ltr", class: "card-text" + (isRed(text) ? " suit-red" : ""), title: cardName(text, app.lang) }, cardShort(text));
 }
 
 function cardsLabel(texts) {
@@ -452,7 +452,7 @@ class TablePage {
   seatName(seat) {
     const info = this.table?.seats?.[seat];
     if (!info) return t("seat_n", { n: seat + 1 });
-    if (info.kind === "bot") return `${t("bot")} (${t("level_" + info.level)})`;
+    if (info.kind === "bot") return `${t("bot")} ${n(seat + 1)}`;
     return info.name || t("open_seat");
   }
 
@@ -507,9 +507,10 @@ class TablePage {
       h("div", { class: "name" },
         info.kind === "person" ? h("span", { class: "dot" + (away ? " away" : ""), title: away ? t("away") : "" }) : null,
         bdi(this.seatName(seat)),
-        view.dealer === seat ? h("span", { class: "dealer-chip", title: t("dealer") }, "D") : null),
+        view.dealer === seat ? h("span", { class: "dealer-chip", title: t("dealer") }, t("dealer_short")) : null),
       h("div", { class: "backs", "aria-label": t("cards_n", { n: count }) }, Array.from({ length: count }, () => backImg())),
       h("div", { class: "meta" },
+        info.kind === "bot" ? h("span", { class: "tag" }, t("level_" + info.level)) : null,
         h("span", {}, t("pile", { n: view.pile_sizes[sideIndex] })),
         view.basras[sideIndex] ? h("span", {}, t("basras", { n: view.basras[sideIndex] })) : null,
         away && info.stand_in ? h("span", {}, t("stand_in")) : away ? h("span", {}, t("away")) : null));
@@ -568,7 +569,7 @@ class TablePage {
       hand,
       h("div", { class: "seat" + (myTurn ? " turn" : "") },
         h("div", { class: "name" }, bdi(info?.name || ""), h("span", { class: "tag" }, t("you")),
-          view.dealer === seat ? h("span", { class: "dealer-chip", title: t("dealer") }, "D") : null),
+          view.dealer === seat ? h("span", { class: "dealer-chip", title: t("dealer") }, t("dealer_short")) : null),
         h("div", { class: "meta" }, h("span", {}, t("pile", { n: view.pile_sizes[sideIndex] })),
           view.basras[sideIndex] ? h("span", {}, t("basras", { n: view.basras[sideIndex] })) : null)),
       hintLine, controls);
