@@ -24,7 +24,12 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 pytestmark = pytest.mark.browser
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+]
 SCREENS = ROOT / "out" / "screens"
 
 
@@ -187,7 +192,11 @@ def test_the_arabic_page_reads_right_to_left(browser: Any, site: str) -> None:
     assert text[0] in "A23456789JQK1" and text[-1] in "♠♥♦♣"
     assert label_box.get_attribute("dir") == "ltr"
     shot(page, "table-ar")
-    page.goto(page.url.split("?")[0].replace("/t/", "/rules/") if False else f"{site}/rules/egyptian?lang=ar")
+    page.goto(
+        page.url.split("?")[0].replace("/t/", "/rules/")
+        if False
+        else f"{site}/rules/egyptian?lang=ar"
+    )
     page.wait_for_selector(".rules h3")
     assert "البصرة" in page.inner_text("main")
     shot(page, "rules-ar")

@@ -70,7 +70,7 @@ def check_frames(player: Player, states: list[GameState], seat: int | None) -> i
         # Rule settings name cards (point cards, buried ranks) without dealing them.
         if message["type"] == "state":
             version = message["version"]
-            del message["view"]["rules"]
+            message["view"].pop("rules", None)
         elif message["type"] == "table":
             del message["table"]["rules"], message["table"]["overrides"]
         found = {rank + suit for rank, suit in CARD.findall(json.dumps(message))}

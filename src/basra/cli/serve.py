@@ -69,5 +69,13 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(config)
     where = "memory only" if args.database == "memory" else args.database
     print(f"basra: serving on http://{args.host}:{args.port}/  (games in {where})", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    # No per-message compression: snapshots are small, and deflating every frame
+    # costs more CPU than the bandwidth it saves on loopback or a LAN.
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+        ws_per_message_deflate=False,
+    )
     return 0

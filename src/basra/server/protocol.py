@@ -36,8 +36,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from basra.cards import CARD_NAMES, cards_of
-from basra.state import GameState
-from basra.view import view_of
+from basra.state import PHASE_PLAY, GameState
+from basra.view import View, view_of
 
 __all__ = [
     "CLIENT_TYPES",
@@ -157,9 +157,53 @@ def parse_client_message(text: str | bytes) -> dict[str, Any]:
     return out
 
 
+RECENT_PLAYS = 12
+"""How many of the round's latest plays a snapshot carries (for the play log)."""
+
+
+def _texts(mask: int) -> list[str]:
+    return [CARD_NAMES[c] for c in cards_of(mask)]
+
+
+def view_json(view: View, *, spectator: bool = False) -> dict[str, Any]:
+    """A snapshot for the page, built from one seat's :class:`~basra.view.View` only.
+
+    It is a subset of :meth:`View.to_json`: the rules travel once in the table
+    message, piles travel as sizes, and only the latest plays of the round are
+    listed (``plays_from`` is the index of the first one).
+    """
+    plays = view.plays[-RECENT_PLAYS:]
+    return {
+        "variant": view.variant,
+        "players": view.players,
+        "teams": view.teams,
+        "seat": None if spectator else view.seat,
+        "side": None if spectator else view.side,
+        "phase": view.phase,
+        "round": view.round_index,
+        "dealer": view.dealer,
+        "turn": view.turn if view.phase == PHASE_PLAY else None,
+        "hand": [] if spectator else _texts(view.hand),
+        "hand_sizes": list(view.hand_sizes),
+        "known": [_texts(m) for m in view.known],
+        "floor": _texts(view.floor),
+        "stock": view.stock_size,
+        "plays_from": len(view.plays) - len(plays),
+        "plays": [{"seat": p.seat, "move": p.move.text(), "basra": p.basra} for p in plays],
+        "pile_sizes": [m.bit_count() for m in view.captured],
+        "basras": list(view.basras),
+        "basra_points": list(view.basra_points),
+        "last_capture_side": view.last_capture_side,
+        "scores": list(view.scores),
+        "carry": view.carry,
+        "past_rounds": [r.to_json() for r in view.past_rounds],
+        "legal": [] if spectator else [m.text() for m in view.legal_moves()],
+    }
+
+
 def seat_view_json(state: GameState, seat: int) -> dict[str, Any]:
-    """What ``seat`` sees: :func:`basra.view.view_of` as JSON, plus the outcome."""
-    out = view_of(state, seat).to_json()
+    """What ``seat`` sees: its :func:`basra.view.view_of`, plus the outcome."""
+    out = view_json(view_of(state, seat))
     _add_outcome(out, state)
     return out
 
@@ -167,20 +211,14 @@ def seat_view_json(state: GameState, seat: int) -> dict[str, Any]:
 def spectator_view_json(state: GameState) -> dict[str, Any]:
     """What a spectator sees: no hand at all, only what every seat knows.
 
-    Built from the seats' views: the public part of one view, and for each
+    Built from the seats' views: the public part of seat 0's view, and for each
     seat the cards every other seat knows it holds (re-buried cards dealt to
-    it), taken from another seat's view.
+    it), taken from the next seat's view.
     """
     n = state.players
     views = [view_of(state, seat) for seat in range(n)]
-    out = views[0].to_json()
-    out["seat"] = None
-    out["side"] = None
-    out["hand"] = []
-    out["legal"] = []
-    out["known"] = [
-        [CARD_NAMES[c] for c in cards_of(views[(seat + 1) % n].known[seat])] for seat in range(n)
-    ]
+    out = view_json(views[0], spectator=True)
+    out["known"] = [_texts(views[(seat + 1) % n].known[seat]) for seat in range(n)]
     _add_outcome(out, state)
     return out
 

@@ -9,6 +9,7 @@ writer already took that step, so the log can never fork.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import Sequence
@@ -264,6 +265,9 @@ class SqlStore:
         self.url = database_url(url)
         self._engine: Any = None
         self._sqlite = self.url.startswith("sqlite")
+        self._pending: list[tuple[str, Event, asyncio.Future[bool]]] = []
+        self._writer: asyncio.Task[None] | None = None
+        self._insert_ignore: Any = None
 
     async def start(self) -> None:
         """Create the engine and run the migrations."""
@@ -274,7 +278,11 @@ class SqlStore:
             path = self.url.split(":///", 1)[1] if ":///" in self.url else ""
             if path and path != ":memory:":
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
-            engine = create_async_engine(self.url, connect_args={"timeout": 30})
+            # One connection: SQLite writes one at a time anyway, and every new
+            # aiosqlite connection costs a thread and the pragmas below.
+            engine = create_async_engine(
+                self.url, connect_args={"timeout": 30}, pool_size=1, max_overflow=0, pool_timeout=60
+            )
 
             @event.listens_for(engine.sync_engine, "connect")
             def _pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -290,9 +298,21 @@ class SqlStore:
         self._engine = engine
         async with engine.begin() as connection:
             await connection.run_sync(_upgrade)
+        from basra.server import models
+
+        if self._sqlite:
+            from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+            self._insert_ignore = sqlite_insert(models.events).on_conflict_do_nothing()
+        else:
+            from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+            self._insert_ignore = pg_insert(models.events).on_conflict_do_nothing()
 
     async def close(self) -> None:
-        """Dispose of the engine."""
+        """Finish pending writes, then dispose of the engine."""
+        if self._writer is not None and not self._writer.done():
+            await asyncio.wait([self._writer], timeout=10)
         if self._engine is not None:
             await self._engine.dispose()
             self._engine = None
@@ -375,38 +395,54 @@ class SqlStore:
         return [Event(r.seq, r.kind, r.data) for r in rows]
 
     async def append_event(self, table_id: str, event: Event) -> bool:
-        """Insert the event; a taken ``seq`` (or a gap) is a conflict."""
-        from sqlalchemy import func, select
-        from sqlalchemy.exc import IntegrityError
+        """Insert the event; False when that step is already taken by another writer.
 
+        Appends from every table are committed together (group commit): each
+        caller waits for the transaction that holds its row, so a move is on
+        disk before anyone is told of it, at a fraction of a commit each.
+        """
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[bool] = loop.create_future()
+        self._pending.append((table_id, event, done))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_pending())
+        return await done
+
+    async def _write_pending(self) -> None:
         from basra.server import models
 
         e = models.events
-        try:
-            async with self._engine.begin() as conn:
-                if event.seq > 0:
-                    # Refuse gaps too: the previous step must be stored.
-                    count = (
-                        await conn.execute(
-                            select(func.count())
-                            .select_from(e)
-                            .where(e.c.table_id == table_id, e.c.seq == event.seq - 1)
-                        )
-                    ).scalar_one()
-                    if not count:
-                        return False
-                await conn.execute(
-                    e.insert().values(
-                        table_id=table_id,
-                        seq=event.seq,
-                        kind=event.kind,
-                        data=event.data,
-                        at=time.time(),
+        while self._pending:
+            batch, self._pending = self._pending, []
+            rows = [
+                {
+                    "table_id": table_id,
+                    "seq": event.seq,
+                    "kind": event.kind,
+                    "data": event.data,
+                    "at": time.time(),
+                }
+                for table_id, event, _ in batch
+            ]
+            try:
+                async with self._engine.begin() as conn:
+                    # One INSERT of every row, skipping steps already taken;
+                    # RETURNING names the rows that went in.
+                    result = await conn.execute(
+                        self._insert_ignore.returning(e.c.table_id, e.c.seq), rows
                     )
-                )
-        except IntegrityError:
-            return False
-        return True
+                    inserted = {(r.table_id, r.seq) for r in result}
+            except Exception as exc:
+                for _, _, done in batch:
+                    if not done.done():
+                        done.set_exception(exc)
+                continue
+            for table_id, event, done in batch:
+                key = (table_id, event.seq)
+                ours = key in inserted
+                inserted.discard(key)  # a second writer of one step in a batch loses
+                if not done.done():
+                    done.set_result(ours)
 
     async def claim_seat(self, table_id: str, seat: int, player_key: str, name: str) -> bool:
         """An atomic UPDATE on the open seat."""

@@ -5,7 +5,7 @@
 
 import {
   CHOICE_LABELS, SETTING_CHOICES, SETTING_LABELS, VARIANT_NAMES,
-  cardName, cardShort, isRed, num, rulesText, translate,
+  cardName, cardShort, isRed, iso, num, rulesText, translate,
 } from "./i18n.js";
 
 const LS = window.localStorage;
@@ -418,7 +418,7 @@ class TablePage {
   seatPosition(seat) {
     const view = this.msg.view;
     const me = view.seat ?? 0;
-    const order = POSITIONS[view.players][view.rules.direction] || POSITIONS[view.players].ccw;
+    const order = POSITIONS[view.players][this.table.rules.direction] || POSITIONS[view.players].ccw;
     return order[(seat - me + view.players) % view.players];
   }
 
@@ -529,7 +529,7 @@ class TablePage {
         h("span", { class: "stock-pile" }, view.stock ? backImg() : null),
         h("span", {}, t("stock", { n: view.stock })),
         h("span", {}, t("round_n", { n: view.round + 1 })),
-        h("span", {}, t("target", { n: view.rules.target }))),
+        h("span", {}, t("target", { n: this.table.rules.target }))),
       floor,
       h("div", { class: "playline" }, last));
   }
@@ -844,7 +844,7 @@ async function rulesPage(root, name, custom) {
   }
   const shown = (key, value) => {
     if (Array.isArray(value)) return CHOICE_LABELS[app.lang][value.join(",")] || value.join(", ");
-    if (typeof value === "object") return Object.entries(value).map(([k, v]) => `${k}: ${n(v)}`).join(" · ") || "—";
+    if (typeof value === "object") return Object.entries(value).map(([k, v]) => `${iso(k)}: ${n(v)}`).join(" · ") || "—";
     if (typeof value === "number") return n(value);
     return CHOICE_LABELS[app.lang][String(value)] || String(value);
   };

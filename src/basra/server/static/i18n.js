@@ -128,6 +128,11 @@ export function cardShort(text) {
   return rank + SUITS[suit];
 }
 
+/** Left-to-right isolated text for use inside sentences ("7♦" never turns into "♦7"). */
+export function iso(text) {
+  return "\u2066" + text + "\u2069";
+}
+
 /** A card's full name for screen readers and titles. */
 export function cardName(text, lang) {
   const { rank, suit } = splitCard(text);
@@ -163,7 +168,7 @@ export function translate(lang, key, params = {}) {
 function pointsText(points, lang) {
   const parts = Object.entries(points).map(([key, value]) => {
     const isCard = /[SHDC]$/.test(key);
-    const label = isCard ? cardShort(key) : key;
+    const label = iso(isCard ? cardShort(key) : key);
     if (lang === "ar") return `${isCard ? "" : "كل "}${label} = ${num(value, "ar")}`;
     return `${isCard ? "" : "each "}${label} = ${value}`;
   });
@@ -176,7 +181,7 @@ export function rulesText(rules, players, lang) {
   const n = (v) => num(v, lang);
   const s = [];
   const pictures = rules.pack === 44;
-  const seven = cardShort("7D");
+  const seven = iso(cardShort("7D"));
   const sweepSeven = rules.seven_diamonds !== "plain";
   // The pack and the deal
   const deal = [];
