@@ -147,6 +147,17 @@ def test_malformed_and_hostile_messages_change_nothing(server: ServerThread) -> 
     second.wait(lambda m: m["type"] == "state" and m["version"] == version + 1)
 
 
+def test_a_flood_of_messages_is_refused(server: ServerThread) -> None:
+    _, amal, _ = seated_pair(server.url)
+    for _ in range(120):
+        amal.send({"type": "ping"})
+    amal.drain(0.3)
+    codes = [e["code"] for e in amal.errors]
+    assert "rate_limited" in codes
+    pongs = [m for m in amal.others if m["type"] == "pong"]
+    assert 50 <= len(pongs) < 120
+
+
 def test_ambiguous_and_disallowed_captures_name_the_options(tmp_path: Path) -> None:
     config = AppConfig(database=str(tmp_path / "x.db"), service=FAST)
     with ServerThread(config) as server:

@@ -48,6 +48,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default=6.0,
         help="seconds the round's score sheet shows before the next deal (6)",
     )
+    parser.add_argument(
+        "--bot-processes",
+        type=int,
+        default=1,
+        help="worker processes where bots think, off the server's loop (1; 0 for threads)",
+    )
     parser.add_argument("--log-level", default="warning", help="uvicorn log level (warning)")
     parser.set_defaults(run=run)
 
@@ -63,7 +69,10 @@ def run(args: argparse.Namespace) -> int:
         database=args.database,
         redis=args.redis,
         service=ServiceConfig(
-            grace=args.grace, bot_delay=args.bot_delay, round_pause=args.round_pause
+            grace=args.grace,
+            bot_delay=args.bot_delay,
+            round_pause=args.round_pause,
+            bot_processes=args.bot_processes,
         ),
     )
     app = create_app(config)

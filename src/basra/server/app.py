@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,6 +44,10 @@ log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).parent / "static"
 HELLO_TIMEOUT = 15.0
+RATE = 20.0
+"""Messages a connection may send per second, on average..."""
+BURST = 60
+"""...and at once."""
 PAGE_ROUTES = ("/", "/t/{table_id}", "/games", "/replay/{table_id}", "/rules", "/rules/{name}")
 
 
@@ -224,11 +229,19 @@ async def _serve_socket(match: MatchService, websocket: WebSocket, table_id: str
             await websocket.send_text(text)
 
     sending = asyncio.create_task(writer())
+    allowance, checked = float(BURST), time.monotonic()
     try:
         while True:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
+            now = time.monotonic()
+            allowance = min(float(BURST), allowance + (now - checked) * RATE)
+            checked = now
+            if allowance < 1:
+                client.send(error_message(ProtocolError("rate_limited", "too many messages")))
+                continue
+            allowance -= 1
             raw = message.get("text")
             if raw is None:
                 raw = message.get("bytes") or b""

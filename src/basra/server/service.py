@@ -28,11 +28,10 @@ import random
 import secrets
 import time
 import uuid
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from basra.bots import LEVELS, Bot, hint, make_bot
+from basra.bots import LEVELS
 from basra.cards import CARD_NAMES, cards_of
 from basra.moves import Move
 from basra.notation import (
@@ -56,6 +55,7 @@ from basra.server.protocol import (
 )
 from basra.server.pubsub import Hub
 from basra.server.store import Event, SeatRow, Store, TableRow
+from basra.server.workers import bot_hint, bot_move, make_executor
 from basra.state import PHASE_DEAL, PHASE_PLAY, GameError, GameState, shuffled_pack
 from basra.view import view_of
 
@@ -90,6 +90,8 @@ class ServiceConfig:
     """The bot level that plays for a person who is gone."""
     hint_level: str = "expert"
     bot_threads: int = 2
+    bot_processes: int = 0
+    """Worker processes for bots and hints (0: threads in the server process)."""
     presence_ttl: float = 30.0
     """Seconds another process's presence report stays valid without a heartbeat."""
     heartbeat: float = 10.0
@@ -142,7 +144,6 @@ class LiveTable:
     absent_since: dict[int, float] = field(default_factory=dict)
     timer: asyncio.Task[None] | None = None
     plan: tuple[str, int] | None = None
-    bots: dict[int, Bot] = field(default_factory=dict)
     event: dict[str, Any] | None = None
 
     def present(self, seat: int, now: float) -> bool:
@@ -199,9 +200,7 @@ class MatchService:
         self.rng = rng or random.SystemRandom()
         self.live: dict[str, LiveTable] = {}
         self._loading: dict[str, asyncio.Lock] = {}
-        self._executor = ThreadPoolExecutor(
-            max_workers=self.config.bot_threads, thread_name_prefix="basra-bot"
-        )
+        self._executor = make_executor(self.config.bot_processes, self.config.bot_threads)
         self._tasks: set[asyncio.Task[Any]] = set()
         self._heartbeat: asyncio.Task[None] | None = None
         self.moves = 0
@@ -237,7 +236,7 @@ class MatchService:
         await asyncio.gather(*self._tasks, return_exceptions=True)
         await self.hub.close()
         await self.store.close()
-        self._executor.shutdown(wait=False, cancel_futures=True)
+        await asyncio.to_thread(self._executor.shutdown, wait=True, cancel_futures=True)
 
     def _spawn(self, coro: Any) -> asyncio.Task[Any]:
         task = asyncio.create_task(coro)
@@ -619,7 +618,7 @@ class MatchService:
             view = view_of(live.state, seat)
         level = self.config.hint_level
         loop = asyncio.get_running_loop()
-        suggestion = await loop.run_in_executor(self._executor, hint, view, level)
+        suggestion = await loop.run_in_executor(self._executor, bot_hint, level, view)
         move = suggestion.move
         client.send(
             {
@@ -732,13 +731,12 @@ class MatchService:
     async def _bot_move(self, live: LiveTable, seat: int, kind: str) -> Move:
         row = live.row.seats[seat]
         level = row.level if kind == "bot" and row.level else self.config.stand_in_level
-        bot = live.bots.get(seat)
-        if bot is None or bot.name != level:
-            seed = int.from_bytes(hashlib.sha256(f"{live.row.id}:{seat}".encode()).digest()[:4])
-            bot = live.bots[seat] = make_bot(level, seed)
+        key = f"{live.row.id}:{seat}:{live.version}".encode()
+        seed = int.from_bytes(hashlib.sha256(key).digest()[:4])
         view = view_of(live.state, seat)
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, bot.choose, view)
+        move = await loop.run_in_executor(self._executor, bot_move, level, seed, view)
+        return Move(*move)
 
     # ---------------------------------------------------------------- fan-out
 

@@ -46,6 +46,7 @@ const EN = {
   err_not_over: "The game is not over yet.", err_bad_name: "Choose a name of 1 to 24 characters.",
   err_bad_settings: "Those settings are not valid.", err_too_large: "That message is too large.",
   err_storage: "The move could not be saved; try again.", err_no_such_table: "There is no such table.",
+  err_rate_limited: "Slow down: too many messages.",
 };
 
 const AR = {
@@ -91,6 +92,7 @@ const AR = {
   err_not_over: "لم تنتهِ اللعبة بعد.", err_bad_name: "اختر اسمًا من ١ إلى ٢٤ حرفًا.",
   err_bad_settings: "هذه الإعدادات غير صالحة.", err_too_large: "الرسالة كبيرة جدًا.",
   err_storage: "تعذّر حفظ اللعبة؛ حاول مجددًا.", err_no_such_table: "لا توجد طاولة بهذا الرابط.",
+  err_rate_limited: "تمهّل: رسائل كثيرة جدًا.",
 };
 
 export const DICTS = { en: EN, ar: AR };
