@@ -23,7 +23,7 @@ from websockets.sync.client import ClientConnection, connect
 from basra.server.app import AppConfig, create_app
 from basra.server.service import ServiceConfig
 
-FAST = ServiceConfig(grace=60.0, bot_delay=0.0, round_pause=0.0)
+FAST = ServiceConfig(grace=60.0, bot_delay=0.0, round_pause=0.0, message_rate=10_000.0)
 CARD = re.compile(r"(?<![0-9A-Za-z])(10|[2-9AJQK])([SHDC])(?![A-Za-z0-9])")
 
 
@@ -78,6 +78,8 @@ def server_process(
             str(port),
             "--database",
             database,
+            "--message-rate",
+            "10000",
             *extra,
         ],
         stdout=subprocess.PIPE,

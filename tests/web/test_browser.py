@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.web.helpers import FAST, ROOT, ServerThread
 
 from basra.server.app import AppConfig
-from tests.web.helpers import FAST, ROOT, ServerThread
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 

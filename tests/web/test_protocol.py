@@ -147,7 +147,13 @@ def test_malformed_and_hostile_messages_change_nothing(server: ServerThread) -> 
     second.wait(lambda m: m["type"] == "state" and m["version"] == version + 1)
 
 
-def test_a_flood_of_messages_is_refused(server: ServerThread) -> None:
+def test_a_flood_of_messages_is_refused(tmp_path: Path) -> None:
+    config = AppConfig(database=str(tmp_path / "f.db"), service=replace(FAST, message_rate=20.0))
+    with ServerThread(config) as server:
+        flood(server)
+
+
+def flood(server: ServerThread) -> None:
     _, amal, _ = seated_pair(server.url)
     for _ in range(120):
         amal.send({"type": "ping"})

@@ -25,6 +25,7 @@ from tests.web.helpers import (
     free_port,
     http,
     new_secret,
+    next_mover,
     play_to_end,
     server_process,
 )
@@ -212,8 +213,8 @@ def test_postgresql_resumes_a_game_after_a_restart(postgres: str) -> None:
         secret = new_secret()
         table = create_table(url, secret, seats=[{"kind": "person"}, {"kind": "bot"}])
         amal = Player(url, table, secret)
-        amal.wait(lambda m: m["type"] == "state" and m["view"]["phase"] == "play")
-        amal.drain(0.3)
+        # Stop when it is Amal's turn: then nothing moves until she plays.
+        assert next_mover([amal], timeout=30) is amal
         version, hand = amal.version, amal.view["hand"]
     with server_process(postgres, *options) as (_, url):
         back = Player(url, table, secret)

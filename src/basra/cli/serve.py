@@ -54,6 +54,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default=1,
         help="worker processes where bots think, off the server's loop (1; 0 for threads)",
     )
+    parser.add_argument(
+        "--message-rate",
+        type=float,
+        default=20.0,
+        help="messages per second one connection may send on average (20)",
+    )
     parser.add_argument("--log-level", default="warning", help="uvicorn log level (warning)")
     parser.set_defaults(run=run)
 
@@ -73,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
             bot_delay=args.bot_delay,
             round_pause=args.round_pause,
             bot_processes=args.bot_processes,
+            message_rate=args.message_rate,
         ),
     )
     app = create_app(config)

@@ -44,10 +44,6 @@ log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).parent / "static"
 HELLO_TIMEOUT = 15.0
-RATE = 20.0
-"""Messages a connection may send per second, on average..."""
-BURST = 60
-"""...and at once."""
 PAGE_ROUTES = ("/", "/t/{table_id}", "/games", "/replay/{table_id}", "/rules", "/rules/{name}")
 
 
@@ -229,14 +225,15 @@ async def _serve_socket(match: MatchService, websocket: WebSocket, table_id: str
             await websocket.send_text(text)
 
     sending = asyncio.create_task(writer())
-    allowance, checked = float(BURST), time.monotonic()
+    rate, burst = match.config.message_rate, float(match.config.message_burst)
+    allowance, checked = burst, time.monotonic()
     try:
         while True:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
             now = time.monotonic()
-            allowance = min(float(BURST), allowance + (now - checked) * RATE)
+            allowance = min(burst, allowance + (now - checked) * rate)
             checked = now
             if allowance < 1:
                 client.send(error_message(ProtocolError("rate_limited", "too many messages")))

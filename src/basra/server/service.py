@@ -92,6 +92,10 @@ class ServiceConfig:
     bot_threads: int = 2
     bot_processes: int = 0
     """Worker processes for bots and hints (0: threads in the server process)."""
+    message_rate: float = 20.0
+    """Messages a connection may send per second on average (more are refused)..."""
+    message_burst: int = 60
+    """...and at once."""
     presence_ttl: float = 30.0
     """Seconds another process's presence report stays valid without a heartbeat."""
     heartbeat: float = 10.0
