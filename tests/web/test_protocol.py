@@ -364,3 +364,17 @@ def test_the_migrations_build_the_schema_of_the_models(tmp_path: Path) -> None:
         return list(diff)
 
     assert asyncio.run(check()) == []
+
+
+def test_basra_serve_is_a_command() -> None:
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-m", "basra", "serve", "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    for option in ("--host", "--port", "--database", "--redis", "--grace", "--bot-processes"):
+        assert option in out

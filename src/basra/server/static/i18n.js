@@ -14,7 +14,7 @@ const EN = {
   create: "Create table", creating: "Creating…", read_rules: "How to play this variant",
   open_tables: "Tables to join or watch", no_tables: "No tables right now: create one!",
   join: "Join", watch: "Watch", open_seats: "{n} open", in_play: "in play", waiting: "waiting",
-  seat_n: "Seat {n}", you: "you", bot: "bot", open_seat: "open seat", sit_here: "Sit here",
+  seat_n: "Seat {n}", you: "you", bot: "Bot", open_seat: "open seat", sit_here: "Sit here",
   invite: "Invite friends with this link", copy: "Copy", copied: "Copied!",
   other_device: "Continue on another device (keeps your seat)",
   waiting_for: "Waiting for {n} more to join…", starts_when_full: "The game starts when every seat is taken.",
