@@ -444,6 +444,11 @@ class MatchService:
         if live is None or client not in live.clients:
             return
         live.clients.discard(client)
+        if not live.clients and (live.state.is_over or live.row.status == "open"):
+            # Nothing runs at an idle table: let it go (the store keeps it).
+            if live.timer is None or live.timer.done():
+                self.live.pop(live.row.id, None)
+            return
         if client.seat is not None:
             count = live.local.get(client.seat, 0) - 1
             live.local[client.seat] = max(count, 0)
