@@ -735,7 +735,11 @@ class MatchService:
                 live.plan = None
             self._schedule(live)
         except Exception:
-            log.exception("automatic action on table %s failed", live.row.id)
+            log.exception("automatic action on table %s failed; trying again", live.row.id)
+            if live.plan == plan:
+                live.plan = None
+            await asyncio.sleep(1.0)
+            self._schedule(live)
 
     async def _bot_move(self, live: LiveTable, seat: int, kind: str) -> Move:
         row = live.row.seats[seat]
