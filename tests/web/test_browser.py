@@ -134,6 +134,7 @@ def test_two_people_play_a_whole_game_in_two_browsers(browser: Any, site: str) -
     amal.wait_for_selector("#replay-step")
     amal.click("#replay-next")
     assert "2" in amal.inner_text("#replay-where")
+    shot(amal, "replay-en")
     amal.goto(f"{site}/games")
     amal.wait_for_selector(f'li[data-game="{table}"]')
     amal.context.close()

@@ -781,7 +781,7 @@ class ReplayPage {
       h("div", { class: "seat-hand" + (frame.turn === seat ? " turn" : "") }, h("strong", {}, bdi(names[seat])),
         hand.map((c) => h("span", { class: "mini" }, cardImg(c))))));
     const sideName = (s) => sides[s].map((seat) => names[seat]).join(" & ");
-    this.root.replaceChildren(h("div", { class: "page" },
+    this.root.replaceChildren(h("div", { class: "page replay" },
       h("h1", {}, t("replay"), " · ", variantName(table.variant)),
       h("div", { class: "replay-controls" },
         h("button", { type: "button", class: "secondary", id: "replay-prev", onclick: () => this.go(-1) }, t("prev")),
