@@ -255,24 +255,29 @@ class MatchService:
         live = self.live.get(table_id)
         if live is not None:
             return live
+        if len(table_id) > 32:
+            return None
         lock = self._loading.setdefault(table_id, asyncio.Lock())
-        async with lock:
-            live = self.live.get(table_id)
-            if live is not None:
+        try:
+            async with lock:
+                live = self.live.get(table_id)
+                if live is not None:
+                    return live
+                row = await self.store.load_table(table_id)
+                if row is None:
+                    return None
+                state = _new_game(row)
+                live = LiveTable(row=row, state=state, version=0)
+                now = time.monotonic()
+                live.absent_since = {s.seat: now for s in row.seats if s.kind == "person"}
+                for event in await self.store.events(table_id):
+                    live.event = _apply(state, event)
+                    live.version += 1
+                self.live[table_id] = live
                 return live
-            row = await self.store.load_table(table_id)
-            if row is None:
-                return None
-            state = _new_game(row)
-            live = LiveTable(row=row, state=state, version=0)
-            now = time.monotonic()
-            live.absent_since = {s.seat: now for s in row.seats if s.kind == "person"}
-            for event in await self.store.events(table_id):
-                live.event = _apply(state, event)
-                live.version += 1
-            self.live[table_id] = live
-        self._loading.pop(table_id, None)
-        return live
+        finally:
+            if not lock.locked():
+                self._loading.pop(table_id, None)
 
     async def _catch_up(self, live: LiveTable) -> list[dict[str, Any]]:
         """Apply events other processes stored (call with the table's lock held)."""
