@@ -1,0 +1,97 @@
+"""``basra serve``: the web app (play with friends and bots in the browser)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+__all__ = ["register"]
+
+DEFAULT_DATABASE = "var/basra.db"
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``serve`` command."""
+    parser = subparsers.add_parser(
+        "serve",
+        help="start the web app",
+        description="Start the web app: create tables, invite friends by link, add bots, "
+        "play any variant in English or Arabic. Games are kept in a SQLite file by default.",
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, help="port (8000)")
+    parser.add_argument(
+        "--database",
+        metavar="URL",
+        default=os.environ.get("BASRA_DATABASE", DEFAULT_DATABASE),
+        help="a SQLite file path, sqlite:///PATH, postgresql://USER@HOST/DB, or 'memory' "
+        f"(default {DEFAULT_DATABASE})",
+    )
+    parser.add_argument(
+        "--redis",
+        metavar="URL",
+        default=os.environ.get("BASRA_REDIS") or None,
+        help="redis://HOST:PORT to share tables between several server processes",
+    )
+    parser.add_argument(
+        "--grace",
+        type=float,
+        default=60.0,
+        help="seconds before a bot plays for a person who left (60)",
+    )
+    parser.add_argument(
+        "--bot-delay", type=float, default=0.9, help="seconds a bot waits before playing (0.9)"
+    )
+    parser.add_argument(
+        "--round-pause",
+        type=float,
+        default=6.0,
+        help="seconds the round's score sheet shows before the next deal (6)",
+    )
+    parser.add_argument(
+        "--bot-processes",
+        type=int,
+        default=1,
+        help="worker processes where bots think, off the server's loop (1; 0 for threads)",
+    )
+    parser.add_argument(
+        "--message-rate",
+        type=float,
+        default=20.0,
+        help="messages per second one connection may send on average (20)",
+    )
+    parser.add_argument("--log-level", default="warning", help="uvicorn log level (warning)")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Start uvicorn with the app."""
+    import uvicorn
+
+    from basra.server.app import AppConfig, create_app
+    from basra.server.service import ServiceConfig
+
+    config = AppConfig(
+        database=args.database,
+        redis=args.redis,
+        service=ServiceConfig(
+            grace=args.grace,
+            bot_delay=args.bot_delay,
+            round_pause=args.round_pause,
+            bot_processes=args.bot_processes,
+            message_rate=args.message_rate,
+        ),
+    )
+    app = create_app(config)
+    where = "memory only" if args.database == "memory" else args.database
+    print(f"basra: serving on http://{args.host}:{args.port}/  (games in {where})", flush=True)
+    # No per-message compression: snapshots are small, and deflating every frame
+    # costs more CPU than the bandwidth it saves on loopback or a LAN.
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+        ws_per_message_deflate=False,
+    )
+    return 0

@@ -1,0 +1,859 @@
+// The Basra page: a small single-page app with no build step.
+// Pages: home (create a table, tables to join), table (play or watch over a
+// WebSocket), my games, replay, rules. Everything shown of a game comes from
+// the snapshot the server built for this seat.
+
+import {
+  CHOICE_LABELS, SETTING_CHOICES, SETTING_LABELS, VARIANT_NAMES,
+  cardName, cardShort, isRed, iso, num, rulesText, translate,
+} from "./i18n.js";
+
+const LS = window.localStorage;
+const params = new URLSearchParams(location.search);
+const app = {
+  lang: params.get("lang") || LS.getItem("basra.lang") || ((navigator.language || "").startsWith("ar") ? "ar" : "en"),
+  secret: LS.getItem("basra.secret"),
+  name: LS.getItem("basra.name") || "",
+  variants: null,
+  levels: ["easy", "medium", "hard", "expert"],
+  page: null,
+  fast: params.get("anim") === "fast",
+};
+if (!["en", "ar"].includes(app.lang)) app.lang = "en";
+adoptSecretFromLink();
+if (!app.secret) {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  app.secret = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  LS.setItem("basra.secret", app.secret);
+}
+
+/** A link made with "continue on another device" carries the identity in its fragment. */
+function adoptSecretFromLink() {
+  const match = location.hash.match(/k=([0-9a-f]{32,128})/);
+  if (!match) return;
+  app.secret = match[1];
+  LS.setItem("basra.secret", app.secret);
+  const name = location.hash.match(/n=([^&]+)/);
+  if (name) { app.name = decodeURIComponent(name[1]); LS.setItem("basra.name", app.name); }
+  history.replaceState(null, "", location.pathname + location.search);
+}
+
+const t = (key, p) => translate(app.lang, key, p);
+const n = (v) => num(v, app.lang);
+
+// ------------------------------------------------------------------ DOM helpers
+
+function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (key === "text") node.textContent = value;
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+function cardFile(text) {
+  const rank = text.slice(0, -1);
+  return `/static/cards/${rank === "10" ? "T" : rank}${text.slice(-1)}.svg`;
+}
+
+function cardImg(text) {
+  return h("img", { src: cardFile(text), alt: cardName(text, app.lang), title: cardName(text, app.lang), draggable: "false" });
+}
+
+function backImg() {
+  return h("img", { src: "/static/cards/back.svg", alt: "", draggable: "false" });
+}
+
+/** A card as text: rank and suit, isolated so it reads the same in Arabic. */
+function cardLabel(text) {
+  return h("bdi", { dir: "ltr", class: "card-text" + (isRed(text) ? " suit-red" : ""), title: cardName(text, app.lang) }, cardShort(text));
+}
+
+function cardsLabel(texts) {
+  const out = [];
+  texts.forEach((c, i) => { if (i) out.push(app.lang === "ar" ? "، " : ", "); out.push(cardLabel(c)); });
+  return out;
+}
+
+function fill(text, params) {
+  // translate() with nodes: "{name} plays {card}" -> [text, node, text]
+  const parts = text.split(/(\{\w+\})/);
+  return parts.map((part) => {
+    const m = part.match(/^\{(\w+)\}$/);
+    if (!m) return part;
+    const value = params[m[1]];
+    if (typeof value === "number") return n(value);
+    return value;
+  });
+}
+const tn = (key, params) => fill(translate(app.lang, key, {}), params);
+
+function bdi(text) { return h("bdi", {}, text); }
+
+async function api(path, options = {}) {
+  const response = await fetch(path, {
+    ...options,
+    headers: { "Content-Type": "application/json", "X-Basra-Secret": app.secret, ...(options.headers || {}) },
+  });
+  const body = await response.json().catch(() => null);
+  if (!response.ok) throw Object.assign(new Error(body?.message || response.statusText), { code: body?.error, status: response.status });
+  return body;
+}
+
+async function variants() {
+  if (!app.variants) {
+    const data = await api("/api/variants");
+    app.variants = Object.fromEntries(data.variants.map((v) => [v.name, v]));
+    app.levels = data.levels;
+  }
+  return app.variants;
+}
+
+const variantName = (name) => VARIANT_NAMES[app.lang][name] || name;
+
+function setLanguage(lang) {
+  app.lang = lang;
+  LS.setItem("basra.lang", lang);
+  document.documentElement.lang = lang;
+  document.documentElement.dir = lang === "ar" ? "rtl" : "ltr";
+  document.title = t("app_name");
+  for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);
+  document.getElementById("lang").textContent = lang === "ar" ? "English" : "عربي";
+}
+
+function banner(text) {
+  const node = document.getElementById("banner");
+  node.hidden = !text;
+  node.textContent = text || "";
+}
+
+let toastTimer = null;
+function toast(text) {
+  banner(text);
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => banner(""), 3500);
+}
+
+// ------------------------------------------------------------------ router
+
+function navigate(path) {
+  history.pushState(null, "", path);
+  route();
+}
+
+document.addEventListener("click", (event) => {
+  const link = event.target.closest("a[data-link]");
+  if (link && !event.ctrlKey && !event.metaKey && link.origin === location.origin) {
+    event.preventDefault();
+    navigate(link.pathname + link.search);
+  }
+});
+window.addEventListener("popstate", () => route());
+document.getElementById("lang").addEventListener("click", () => {
+  setLanguage(app.lang === "ar" ? "en" : "ar");
+  if (app.page && app.page.relabel) app.page.relabel(); else route();
+});
+
+function route() {
+  if (app.page && app.page.close) app.page.close();
+  app.page = null;
+  banner("");
+  const root = document.getElementById("app");
+  root.replaceChildren();
+  const path = location.pathname;
+  let m;
+  if ((m = path.match(/^\/t\/([\w-]+)$/))) app.page = new TablePage(root, m[1]);
+  else if (path === "/games") gamesPage(root);
+  else if ((m = path.match(/^\/replay\/([\w-]+)$/))) app.page = new ReplayPage(root, m[1]);
+  else if (path === "/rules") rulesIndex(root);
+  else if ((m = path.match(/^\/rules\/([\w]+)$/))) rulesPage(root, m[1], params.get("rules"));
+  else homePage(root);
+}
+
+// ------------------------------------------------------------------ home
+
+function saveName(value) {
+  app.name = value.trim().slice(0, 24);
+  LS.setItem("basra.name", app.name);
+}
+
+async function homePage(root) {
+  const all = await variants();
+  const form = { variant: "egyptian", players: 2, teams: false, hints: true, seats: ["me", "bot:medium", "bot:medium", "bot:medium"], custom: {} };
+  const page = h("div", { class: "page" });
+  root.append(page);
+  const nameInput = h("input", { id: "name", value: app.name, maxlength: "24", placeholder: t("name_placeholder"), autocomplete: "nickname", oninput: (e) => saveName(e.target.value) });
+  const error = h("p", { class: "error", role: "alert" });
+  const settingsBox = h("div", { class: "settings-grid" });
+  const seatsBox = h("div", { class: "seat-rows" });
+  const rulesLink = h("a", { href: "/rules/egyptian", "data-link": true, id: "rules-link" }, t("read_rules"));
+  const variantSelect = h("select", { id: "variant", onchange: (e) => { form.variant = e.target.value; form.custom = {}; drawSettings(); drawRulesLink(); } },
+    Object.keys(all).map((name) => h("option", { value: name, selected: name === form.variant }, variantName(name))));
+  const playersSelect = h("select", { id: "players", onchange: (e) => { form.players = Number(e.target.value); teamsBox.disabled = form.players !== 4; if (form.players !== 4) { teamsBox.checked = false; form.teams = false; } drawSeats(); } },
+    [2, 3, 4].map((v) => h("option", { value: v }, n(v))));
+  const teamsBox = h("input", { type: "checkbox", id: "teams", disabled: true, onchange: (e) => { form.teams = e.target.checked; } });
+  const hintsBox = h("input", { type: "checkbox", id: "hints", checked: true, onchange: (e) => { form.hints = e.target.checked; } });
+
+  function overrides() {
+    return form.custom;
+  }
+  function drawRulesLink() {
+    const custom = Object.keys(form.custom).length ? `?rules=${encodeURIComponent(JSON.stringify(form.custom))}` : "";
+    rulesLink.href = `/rules/${form.variant}${custom}`;
+  }
+  function drawSeats() {
+    seatsBox.replaceChildren();
+    for (let i = 0; i < form.players; i++) {
+      const value = form.seats[i];
+      const options = [
+        h("option", { value: "me", selected: value === "me" }, t("seat_me")),
+        h("option", { value: "open", selected: value === "open" }, t("seat_open")),
+        ...app.levels.map((level) => h("option", { value: `bot:${level}`, selected: value === `bot:${level}` }, t("seat_bot", { level: t("level_" + level) }))),
+      ];
+      seatsBox.append(h("div", { class: "seat-row" }, h("span", { class: "muted" }, t("seat_n", { n: i + 1 })),
+        h("select", { "data-seat": i, onchange: (e) => {
+          if (e.target.value === "me") form.seats = form.seats.map((s) => (s === "me" ? "open" : s));
+          form.seats[i] = e.target.value; drawSeats();
+        } }, options)));
+    }
+  }
+  function drawSettings() {
+    settingsBox.replaceChildren();
+    const base = all[form.variant].rules;
+    for (const [key, label] of Object.entries(SETTING_LABELS[app.lang])) {
+      const current = key in form.custom ? form.custom[key] : base[key];
+      let control;
+      if (SETTING_CHOICES[key]) {
+        control = h("select", { "data-setting": key, onchange: (e) => setSetting(key, JSON.parse(e.target.value)) },
+          SETTING_CHOICES[key].map((choice) => h("option", { value: JSON.stringify(choice), selected: JSON.stringify(choice) === JSON.stringify(current) },
+            typeof choice === "number" ? n(choice) : (CHOICE_LABELS[app.lang][String(choice)] || String(choice)))));
+      } else if (typeof current === "number") {
+        control = h("input", { type: "number", min: "0", value: current, "data-setting": key, onchange: (e) => setSetting(key, Number(e.target.value)) });
+      } else {
+        control = h("input", { value: JSON.stringify(current), dir: "ltr", "data-setting": key, onchange: (e) => { try { setSetting(key, JSON.parse(e.target.value)); } catch { error.textContent = t("err_bad_settings"); } } });
+      }
+      settingsBox.append(h("label", {}, label, control));
+    }
+  }
+  function setSetting(key, value) {
+    const base = all[form.variant].rules;
+    if (JSON.stringify(base[key]) === JSON.stringify(value)) delete form.custom[key];
+    else form.custom[key] = value;
+    error.textContent = "";
+    drawRulesLink();
+  }
+  async function create() {
+    error.textContent = "";
+    saveName(nameInput.value);
+    if (!app.name) { error.textContent = t("name_needed"); nameInput.focus(); return; }
+    const seats = form.seats.slice(0, form.players).map((s) => (s.startsWith("bot:") ? { kind: "bot", level: s.slice(4) } : { kind: "person" }));
+    const mine = form.seats.slice(0, form.players).indexOf("me");
+    button.disabled = true; button.textContent = t("creating");
+    try {
+      const body = await api("/api/tables", { method: "POST", body: JSON.stringify({
+        secret: app.secret, name: app.name, variant: form.variant, rules: overrides(), players: form.players,
+        teams: form.teams, hints: form.hints, seats, my_seat: mine >= 0 ? mine : null,
+      }) });
+      navigate(body.url);
+    } catch (err) {
+      error.textContent = `${t("err_" + (err.code || "bad_settings"))} ${err.message}`;
+      button.disabled = false; button.textContent = t("create");
+    }
+  }
+  const button = h("button", { id: "create", type: "button", onclick: create }, t("create"));
+  drawSeats(); drawSettings(); drawRulesLink();
+  page.append(
+    h("section", { class: "hero" },
+      h("div", { class: "hero-cards" }, cardImg("7D"), cardImg("JS"), cardImg("AH")),
+      h("h1", {}, t("app_name")), h("p", {}, t("tagline"))),
+    h("section", { class: "panel" },
+      h("h2", {}, t("new_table")),
+      h("div", { class: "form-grid" },
+        h("label", { for: "name" }, t("your_name")), nameInput,
+        h("label", { for: "variant" }, t("variant")), h("div", {}, variantSelect, " ", rulesLink),
+        h("label", { for: "players" }, t("players")), playersSelect,
+        h("span"), h("label", {}, teamsBox, " ", t("teams")),
+        h("span"), h("label", {}, hintsBox, " ", t("hints")),
+        h("label", {}, t("seats")), seatsBox),
+      h("details", {}, h("summary", {}, t("custom")), h("p", { class: "muted" }, t("custom_help")), settingsBox),
+      h("div", { class: "actions" }, button), error),
+  );
+  const lobbyPanel = h("section", { class: "panel" }, h("h2", {}, t("open_tables")));
+  page.append(lobbyPanel);
+  try {
+    const { tables } = await api("/api/tables");
+    if (!tables.length) lobbyPanel.append(h("p", { class: "muted" }, t("no_tables")));
+    const list = h("ul", { class: "list" });
+    for (const table of tables) {
+      const names = table.names.map((name, i) => name || (table.kinds[i] === "bot" ? `${t("bot")} (${t("level_" + table.levels[i])})` : "—"));
+      list.append(h("li", {},
+        h("span", {}, h("strong", {}, variantName(table.variant)), " · ", names.map((x, i) => [i ? " · " : "", bdi(x)])),
+        h("span", {}, h("span", { class: "tag" }, table.status === "open" ? t("open_seats", { n: table.open }) : t("in_play")), " ",
+          h("a", { href: `/t/${table.id}`, "data-link": true }, table.status === "open" ? t("join") : t("watch")))));
+    }
+    lobbyPanel.append(list);
+  } catch { /* the list is a convenience */ }
+}
+
+// ------------------------------------------------------------------ the table
+
+const POSITIONS = {
+  2: { cw: ["bottom", "top"], ccw: ["bottom", "top"] },
+  3: { cw: ["bottom", "left", "right"], ccw: ["bottom", "right", "left"] },
+  4: { cw: ["bottom", "left", "top", "right"], ccw: ["bottom", "right", "top", "left"] },
+};
+const FROM = { top: ["0px", "-160px"], left: ["-200px", "0px"], right: ["200px", "0px"], bottom: ["0px", "200px"] };
+
+class TablePage {
+  constructor(root, id) {
+    this.root = root;
+    this.id = id;
+    this.table = null;
+    this.msg = null;
+    this.queue = [];
+    this.busy = false;
+    this.sheetShown = 0;
+    this.hint = null;
+    this.selected = null;
+    this.sent = -1;
+    this.closed = false;
+    this.retry = 0;
+    this.root.append(h("p", { class: "muted" }, "…"));
+    this.connect();
+  }
+
+  close() {
+    this.closed = true;
+    if (this.ws) this.ws.close();
+    document.querySelector(".overlay")?.remove();
+  }
+
+  relabel() { this.render(); }
+
+  connect() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${scheme}://${location.host}/ws/${this.id}`);
+    this.ws = ws;
+    ws.onopen = () => {
+      this.retry = 0;
+      banner("");
+      ws.send(JSON.stringify({ type: "hello", secret: app.secret, name: app.name || undefined }));
+    };
+    ws.onmessage = (event) => this.receive(JSON.parse(event.data));
+    ws.onclose = (event) => {
+      if (this.closed) return;
+      if (event.code === 4004) { this.root.replaceChildren(h("p", { class: "panel" }, t("no_table"))); return; }
+      banner(t("reconnecting"));
+      this.retry = Math.min(this.retry + 1, 6);
+      setTimeout(() => { if (!this.closed) this.connect(); }, 300 * 2 ** this.retry);
+    };
+  }
+
+  send(message) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(message));
+  }
+
+  receive(message) {
+    switch (message.type) {
+      case "table":
+        this.table = message.table;
+        if (!this.busy) this.render();
+        break;
+      case "state":
+        this.queue.push(message);
+        this.pump();
+        break;
+      case "error":
+        if (message.code === "no_such_table") { this.root.replaceChildren(h("p", { class: "panel" }, t("no_table"))); return; }
+        toast(t("err_" + message.code) + (message.code === "bad_move" ? ` (${message.message})` : ""));
+        this.sent = -1;
+        if (!this.busy) this.render();
+        break;
+      case "hint":
+        this.hint = message;
+        this.render();
+        break;
+      case "rematch":
+        if (this.table && this.table.you !== null) { toast(t("rematch_wait")); navigate(`/t/${message.table}`); }
+        else this.table.rematch = message.table;
+        break;
+      default:
+    }
+  }
+
+  duration() {
+    if (this.queue.length > 2) return 60;
+    return app.fast ? 90 : 850;
+  }
+
+  async pump() {
+    if (this.busy) return;
+    this.busy = true;
+    try {
+      while (this.queue.length) {
+        const next = this.queue.shift();
+        const previous = this.msg;
+        if (previous && next.event && next.event.kind === "play" && next.version === previous.version + 1 && this.root.querySelector(".floor")) {
+          await this.animate(previous, next);
+        }
+        this.msg = next;
+        this.hint = this.hint && this.hint.version === next.version ? this.hint : null;
+        this.render();
+        if (next.event && next.event.kind === "play" && next.event.basra && !this.queue.length) this.stamp(next.event.basra);
+      }
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  seatPosition(seat) {
+    const view = this.msg.view;
+    const me = view.seat ?? 0;
+    const order = POSITIONS[view.players][this.table.rules.direction] || POSITIONS[view.players].ccw;
+    return order[(seat - me + view.players) % view.players];
+  }
+
+  async animate(previous, next) {
+    const { seat, move } = next.event;
+    const [card, takes] = move.split("x");
+    const taken = takes ? takes.split(",") : [];
+    const floor = this.root.querySelector(".floor");
+    floor.querySelector(".floor-empty")?.remove();
+    for (const node of floor.querySelectorAll(".card")) {
+      if (taken.includes(node.dataset.card)) node.classList.add("taken");
+    }
+    const where = this.seatPosition(seat);
+    const played = h("span", { class: "card played arrive", "data-card": card }, cardImg(card));
+    played.style.setProperty("--from-x", FROM[where][0]);
+    played.style.setProperty("--from-y", FROM[where][1]);
+    floor.append(played);
+    const handCard = this.root.querySelector(`.hand [data-card="${card}"]`);
+    if (handCard && seat === previous.view.seat) handCard.style.visibility = "hidden";
+    const line = this.root.querySelector(".playline");
+    if (line) line.replaceChildren(...this.playText(next.event));
+    await new Promise((resolve) => setTimeout(resolve, this.duration()));
+  }
+
+  stamp(points) {
+    const center = this.root.querySelector(".center");
+    if (!center) return;
+    center.append(h("div", { class: "basra-stamp" }, t("basra_pts", { n: points })));
+  }
+
+  seatName(seat) {
+    const info = this.table?.seats?.[seat];
+    if (!info) return t("seat_n", { n: seat + 1 });
+    if (info.kind === "bot") return `${t("bot")} ${n(seat + 1)}`;
+    return info.name || t("open_seat");
+  }
+
+  sideName(side) {
+    const view = this.msg.view;
+    if (!view.teams) return this.seatName(view.sides[side][0]);
+    return view.sides[side].map((s) => this.seatName(s)).join(" & ");
+  }
+
+  playText(event) {
+    const [card, takes] = event.move.split("x");
+    const out = tn("plays", { name: bdi(this.seatName(event.seat)), card: cardLabel(card) });
+    if (takes) out.push(" ", ...tn("takes", { cards: h("span", {}, cardsLabel(takes.split(","))) }));
+    if (event.basra) out.push(" — ", h("strong", { class: "your-turn" }, t("basra_pts", { n: event.basra })));
+    return out;
+  }
+
+  // -------------------------------------------------------------- rendering
+
+  render() {
+    if (this.closed || !this.table || !this.msg) return;
+    const table = this.table;
+    const view = this.msg.view;
+    this.root.replaceChildren();
+    if (table.status === "open") { this.renderWaiting(); return; }
+    const felt = h("section", { class: "felt", "aria-label": t("floor") });
+    const me = view.seat;
+    for (let seat = 0; seat < view.players; seat++) {
+      if (seat === me) continue;
+      const where = this.seatPosition(seat);
+      if (where === "bottom") { felt.append(this.renderOpponent(seat, "bottom-seat")); continue; }
+      felt.append(this.renderOpponent(seat, where));
+    }
+    felt.append(this.renderCenter(view));
+    felt.append(me === null || me === undefined ? h("div", { class: "me" }, h("div", { class: "status-line" }, t("spectating"))) : this.renderMe(view));
+    const bottomSeat = felt.querySelector(".bottom-seat");
+    if (bottomSeat) { bottomSeat.remove(); felt.querySelector(".me").prepend(bottomSeat); }
+    const side = h("aside", { class: "side" }, this.renderScores(view), this.renderInvite(), this.renderLog(view));
+    this.root.append(h("div", { class: "table-wrap" }, felt, side));
+    this.renderSheets(view);
+  }
+
+  renderOpponent(seat, where) {
+    const view = this.msg.view;
+    const info = this.table.seats[seat];
+    const count = view.hand_sizes[seat];
+    const sideIndex = view.teams ? seat % 2 : seat;
+    const away = info.kind === "person" && info.present === false;
+    const classes = ["seat", where];
+    if (view.phase === "play" && view.turn === seat) classes.push("turn");
+    return h("div", { class: classes.join(" "), "data-seat": seat },
+      h("div", { class: "name" },
+        info.kind === "person" ? h("span", { class: "dot" + (away ? " away" : ""), title: away ? t("away") : "" }) : null,
+        bdi(this.seatName(seat)),
+        view.dealer === seat ? h("span", { class: "dealer-chip", title: t("dealer") }, t("dealer_short")) : null),
+      h("div", { class: "backs", "aria-label": t("cards_n", { n: count }) }, Array.from({ length: count }, () => backImg())),
+      h("div", { class: "meta" },
+        info.kind === "bot" ? h("span", { class: "tag" }, t("level_" + info.level)) : null,
+        h("span", {}, t("pile", { n: view.pile_sizes[sideIndex] })),
+        view.basras[sideIndex] ? h("span", {}, t("basras", { n: view.basras[sideIndex] })) : null,
+        away && info.stand_in ? h("span", {}, t("stand_in")) : away ? h("span", {}, t("away")) : null));
+  }
+
+  renderCenter(view) {
+    const floor = h("div", { class: "floor", "aria-label": t("floor") },
+      view.floor.length ? view.floor.map((c) => h("span", { class: "card", "data-card": c }, cardImg(c))) : h("span", { class: "floor-empty" }, t("floor_empty")));
+    if (this.selected) {
+      const option = this.selected.options[this.selected.focus ?? -1];
+      if (option) for (const node of floor.querySelectorAll(".card")) if (option.includes(node.dataset.card)) node.classList.add("taken");
+    }
+    const last = this.msg.event && this.msg.event.kind === "play" ? this.playText(this.msg.event) : view.phase === "deal" && !view.over ? [t("dealing")] : [];
+    return h("div", { class: "center" },
+      h("div", { class: "stockline" },
+        h("span", { class: "stock-pile" }, view.stock ? backImg() : null),
+        h("span", {}, t("stock", { n: view.stock })),
+        h("span", {}, t("round_n", { n: view.round + 1 })),
+        h("span", {}, t("target", { n: this.table.rules.target }))),
+      floor,
+      h("div", { class: "playline" }, last));
+  }
+
+  renderMe(view) {
+    const seat = view.seat;
+    const myTurn = view.phase === "play" && view.turn === seat && !view.over;
+    const waiting = this.sent === this.msg.version;
+    const legal = view.legal || [];
+    const sideIndex = view.side;
+    const hand = h("div", { class: "hand" + (myTurn ? "" : " waiting"), "aria-label": t("hand") });
+    for (const card of view.hand) {
+      const options = legal.filter((m) => m === card || m.startsWith(card + "x"));
+      const suggested = this.hint && this.hint.card === card;
+      const button = h("button", {
+        class: "card" + (this.selected?.card === card ? " selected" : "") + (suggested ? " suggested" : ""),
+        type: "button", "data-card": card, disabled: !myTurn || waiting || !options.length,
+        "aria-label": cardName(card, app.lang),
+        onclick: () => this.choose(card, options),
+      }, cardImg(card));
+      hand.append(button);
+    }
+    const status = view.over ? t("game_over")
+      : myTurn ? t("your_turn")
+      : view.phase === "play" ? fill(translate(app.lang, "turn_of"), { name: bdi(this.seatName(view.turn)) })
+      : t("dealing");
+    const info = this.table.seats[seat];
+    const controls = h("div", { class: "actions" });
+    if (this.table.hints && myTurn && !waiting) {
+      controls.append(h("button", { type: "button", class: "secondary", id: "hint", onclick: () => this.send({ type: "hint", version: this.msg.version }) }, t("hint")));
+    }
+    const hintLine = this.hint ? h("div", { class: "muted" }, ...tn("hint_says", { move: h("span", {}, this.moveLabel(this.hint.move)) }),
+      " — ", this.hint.take.length ? t("hint_takes", { n: this.hint.take.length }) : t("hint_trail")) : null;
+    return h("div", { class: "me" + (myTurn ? " turn" : ""), "data-seat": seat },
+      h("div", { class: "status-line" + (myTurn ? " your-turn" : "") }, status),
+      this.selected ? this.renderChoices() : null,
+      hand,
+      h("div", { class: "seat" + (myTurn ? " turn" : "") },
+        h("div", { class: "name" }, bdi(info?.name || ""), h("span", { class: "tag" }, t("you")),
+          view.dealer === seat ? h("span", { class: "dealer-chip", title: t("dealer") }, t("dealer_short")) : null),
+        h("div", { class: "meta" }, h("span", {}, t("pile", { n: view.pile_sizes[sideIndex] })),
+          view.basras[sideIndex] ? h("span", {}, t("basras", { n: view.basras[sideIndex] })) : null)),
+      hintLine, controls);
+  }
+
+  moveLabel(move) {
+    const [card, takes] = move.split("x");
+    const out = [cardLabel(card)];
+    if (takes) out.push(" × ", ...cardsLabel(takes.split(",")));
+    return out;
+  }
+
+  choose(card, options) {
+    if (options.length === 1) { this.play(options[0]); return; }
+    this.selected = { card, options: options.map((m) => m.split("x")[1].split(",")), moves: options, focus: null };
+    this.render();
+  }
+
+  renderChoices() {
+    const { card, options, moves } = this.selected;
+    return h("div", { class: "panel choices-panel" },
+      h("div", {}, ...tn("choose_take", { card: cardLabel(card) })),
+      h("div", { class: "choices" },
+        options.map((take, i) => h("button", {
+          type: "button", class: "choice", "data-move": moves[i],
+          onmouseenter: () => { this.selected.focus = i; this.highlight(take); },
+          onclick: () => this.play(moves[i]),
+        }, take.map((c) => h("span", { class: "mini" }, cardImg(c))))),
+        h("button", { type: "button", class: "secondary", onclick: () => { this.selected = null; this.render(); } }, t("cancel"))));
+  }
+
+  highlight(take) {
+    for (const node of this.root.querySelectorAll(".floor .card")) node.classList.toggle("taken", take.includes(node.dataset.card));
+  }
+
+  play(move) {
+    this.selected = null;
+    this.sent = this.msg.version;
+    this.send({ type: "move", move, version: this.msg.version });
+    this.render();
+  }
+
+  renderScores(view) {
+    const rows = view.scores.map((score, side) => h("tr", { class: view.side === side ? "mine" : "" },
+      h("td", {}, view.teams ? t("team_n", { n: side + 1 }) + " · " : "", bdi(this.sideName(side))),
+      h("td", { class: "num" }, n(score))));
+    return h("section", { class: "panel scores" }, h("h3", {}, t("scores")),
+      h("table", {}, h("tbody", {}, rows)),
+      view.carry ? h("p", { class: "muted" }, t("carry", { n: view.carry })) : null,
+      h("p", {}, h("a", { href: `/rules/${view.variant}${Object.keys(this.table.overrides).length ? "?rules=" + encodeURIComponent(JSON.stringify(this.table.overrides)) : ""}`, target: "_blank" }, variantName(view.variant))));
+  }
+
+  renderInvite() {
+    const link = `${location.origin}/t/${this.id}`;
+    const copy = (text) => () => { navigator.clipboard?.writeText(text).then(() => toast(t("copied")), () => {}); };
+    const box = h("section", { class: "panel" }, h("h3", {}, t("invite")),
+      h("div", { class: "invite" }, h("input", { readonly: true, value: link, id: "invite-link", onclick: (e) => e.target.select() }),
+        h("button", { type: "button", class: "secondary", onclick: copy(link) }, t("copy"))));
+    if (this.table.you !== null) {
+      const device = `${link}#k=${app.secret}&n=${encodeURIComponent(app.name)}`;
+      box.append(h("p", { class: "muted" }, h("a", { href: device, id: "device-link", onclick: (e) => { e.preventDefault(); copy(device)(); } }, t("other_device"))));
+    }
+    if (this.table.you === null) box.append(h("p", { class: "muted" }, t("spectating")));
+    return box;
+  }
+
+  renderLog(view) {
+    const log = h("div", { class: "log" });
+    for (const play of view.plays.slice().reverse()) {
+      log.append(h("div", {}, this.playText(play)));
+    }
+    return h("section", { class: "panel" }, h("h3", {}, t("log")), log);
+  }
+
+  renderWaiting() {
+    const table = this.table;
+    const seated = table.you !== null;
+    const open = table.seats.filter((s) => s.open).length;
+    const list = h("div", { class: "seat-list" });
+    for (const seat of table.seats) {
+      let right;
+      if (seat.kind === "bot") right = h("span", { class: "tag" }, `${t("bot")} · ${t("level_" + seat.level)}`);
+      else if (seat.open) right = seated ? h("span", { class: "muted" }, t("open_seat")) : h("button", { type: "button", "data-join": seat.seat, onclick: () => this.join(seat.seat) }, t("sit_here"));
+      else right = h("span", {}, h("span", { class: "dot" + (seat.present === false ? " away" : "") }), " ", seat.seat === table.you ? h("span", { class: "tag" }, t("you")) : null);
+      list.append(h("div", { class: "seat-item" }, h("span", {}, t("seat_n", { n: seat.seat + 1 }), " · ", bdi(seat.kind === "bot" ? t("bot") : seat.name || "—")), right));
+    }
+    const nameInput = h("input", { id: "join-name", value: app.name, maxlength: "24", placeholder: t("name_placeholder"), oninput: (e) => saveName(e.target.value) });
+    this.root.append(h("div", { class: "page waiting-room" },
+      h("section", { class: "panel" }, h("h2", {}, variantName(table.variant)),
+        h("p", {}, t("waiting_for", { n: open }), " ", h("span", { class: "muted" }, t("starts_when_full"))),
+        seated ? null : h("p", {}, h("label", { for: "join-name" }, t("your_name"), " "), nameInput),
+        list),
+      this.renderInvite()));
+  }
+
+  join(seat) {
+    if (!app.name) { toast(t("name_needed")); document.getElementById("join-name")?.focus(); return; }
+    this.send({ type: "join", seat, name: app.name });
+  }
+
+  renderSheets(view) {
+    document.querySelector(".overlay")?.remove();
+    const rounds = view.past_rounds.length;
+    if (view.over) { document.body.append(this.gameOver(view)); return; }
+    if (rounds > this.sheetShown && view.phase === "deal") {
+      const overlay = h("div", { class: "overlay soft" }, h("div", { class: "sheet", role: "dialog" },
+        h("h2", {}, t("round_over", { n: rounds })), this.sheetTable(view),
+        h("div", { class: "actions" }, h("button", { type: "button", id: "continue", onclick: () => { this.sheetShown = rounds; overlay.remove(); } }, t("continue")))));
+      document.body.append(overlay);
+    } else if (view.phase === "play") {
+      this.sheetShown = rounds;
+    }
+  }
+
+  sheetTable(view) {
+    const last = view.past_rounds[view.past_rounds.length - 1];
+    if (!last) return null;
+    const sides = view.scores.map((_, i) => i);
+    const row = (label, values) => h("tr", {}, h("th", {}, label), values.map((v) => h("td", { class: "num" }, n(v))));
+    return h("table", {},
+      h("thead", {}, h("tr", {}, h("th"), sides.map((s) => h("th", { class: "num" }, bdi(this.sideName(s)))))),
+      h("tbody", {},
+        row(t("col_cards"), last.cards), row(t("col_points"), last.card_points), row(t("col_majority"), last.majority),
+        row(t("col_basras"), last.basras), row(t("col_basra_points"), last.basra_points), row(t("col_round"), last.points),
+        row(t("col_total"), last.score)));
+  }
+
+  gameOver(view) {
+    let headline;
+    if (view.winner === null || view.winner === undefined) headline = t("draw");
+    else if (view.side === view.winner) headline = view.teams ? t("your_team_wins") : t("you_win");
+    else headline = fill(translate(app.lang, "wins"), { name: bdi(this.sideName(view.winner)) });
+    const actions = h("div", { class: "actions" });
+    if (this.table.you !== null) actions.append(h("button", { type: "button", id: "rematch", onclick: () => this.send({ type: "rematch" }) }, t("rematch")));
+    else if (this.table.rematch) actions.append(h("a", { href: `/t/${this.table.rematch}`, "data-link": true }, t("watch")));
+    actions.append(
+      h("a", { href: `/api/games/${this.id}/record`, download: `basra-${this.id}.json`, id: "download" }, t("download")),
+      h("a", { href: `/replay/${this.id}`, "data-link": true, id: "replay-link" }, t("replay")),
+      h("a", { href: "/", "data-link": true }, t("home")));
+    return h("div", { class: "overlay", id: "game-over" }, h("div", { class: "sheet", role: "dialog" },
+      h("h2", {}, t("game_over")), h("div", { class: "winner" }, headline), this.sheetTable(view), actions));
+  }
+}
+
+// ------------------------------------------------------------------ my games
+
+async function gamesPage(root) {
+  const page = h("div", { class: "page" }, h("h1", {}, t("my_games")));
+  root.append(page);
+  const { games } = await api("/api/games");
+  if (!games.length) { page.append(h("p", { class: "panel muted" }, t("no_games"))); return; }
+  const list = h("ul", { class: "list panel" });
+  for (const game of games) {
+    const when = new Date(game.created_at * 1000).toLocaleString(app.lang === "ar" ? "ar-EG" : "en");
+    const mySide = game.teams ? game.seat % 2 : game.seat;
+    const tag = game.status === "over"
+      ? h("span", { class: "tag" + (game.winner === mySide ? " win" : "") }, game.winner === mySide ? t("you_win") : t("game_over_tag"))
+      : h("span", { class: "tag" }, game.status === "open" ? t("game_open") : t("game_in_play"));
+    const links = game.status === "over"
+      ? [h("a", { href: `/replay/${game.id}`, "data-link": true }, t("replay")), " · ", h("a", { href: `/api/games/${game.id}/record`, download: `basra-${game.id}.json` }, t("download"))]
+      : [h("a", { href: `/t/${game.id}`, "data-link": true }, t("rejoin"))];
+    list.append(h("li", { "data-game": game.id },
+      h("span", {}, h("strong", {}, variantName(game.variant)), " · ", game.names.map((x, i) => [i ? " · " : "", bdi(x || "—")]),
+        h("br"), h("span", { class: "muted" }, when, game.scores.length ? " · " + game.scores.map(n).join(" – ") : "")),
+      h("span", {}, tag, " ", links)));
+  }
+  page.append(list);
+}
+
+// ------------------------------------------------------------------ replay
+
+class ReplayPage {
+  constructor(root, id) {
+    this.root = root;
+    this.id = id;
+    this.step = 0;
+    this.timer = null;
+    this.load();
+  }
+
+  close() { clearInterval(this.timer); }
+  relabel() { this.render(); }
+
+  async load() {
+    try {
+      this.data = await api(`/api/games/${this.id}/replay`);
+    } catch (err) {
+      this.root.replaceChildren(h("p", { class: "panel" }, t("err_" + (err.code || "no_such_table"))));
+      return;
+    }
+    this.render();
+  }
+
+  render() {
+    const { frames, names, table, sides } = this.data;
+    const frame = frames[this.step];
+    const slider = h("input", { type: "range", min: "0", max: String(frames.length - 1), value: String(this.step), id: "replay-step",
+      oninput: (e) => { this.step = Number(e.target.value); this.render(); } });
+    const toggle = h("button", { type: "button", class: "secondary", id: "replay-play", onclick: () => this.toggle() }, this.timer ? t("pause") : t("play_all"));
+    const event = frame.event;
+    let line = t("dealing");
+    if (event.kind === "play") {
+      const [card, takes] = event.move.split("x");
+      line = [...tn("plays", { name: bdi(names[event.seat]), card: cardLabel(card) })];
+      if (takes) line.push(" ", ...tn("takes", { cards: h("span", {}, cardsLabel(takes.split(","))) }));
+      if (event.basra) line.push(" — ", t("basra_pts", { n: event.basra }));
+    }
+    const hands = h("div", { class: "replay-hands" }, frame.hands.map((hand, seat) =>
+      h("div", { class: "seat-hand" + (frame.turn === seat ? " turn" : "") }, h("strong", {}, bdi(names[seat])),
+        hand.map((c) => h("span", { class: "mini" }, cardImg(c))))));
+    const sideName = (s) => sides[s].map((seat) => names[seat]).join(" & ");
+    this.root.replaceChildren(h("div", { class: "page replay" },
+      h("h1", {}, t("replay"), " · ", variantName(table.variant)),
+      h("div", { class: "replay-controls" },
+        h("button", { type: "button", class: "secondary", id: "replay-prev", onclick: () => this.go(-1) }, t("prev")),
+        slider, toggle,
+        h("button", { type: "button", class: "secondary", id: "replay-next", onclick: () => this.go(1) }, t("next"))),
+      h("p", { class: "muted", id: "replay-where" }, t("step", { n: this.step + 1, m: frames.length }), " · ", t("round_n", { n: event.round + 1 })),
+      h("section", { class: "felt", style: "display:block;min-height:0" },
+        h("div", { class: "playline" }, line),
+        h("div", { class: "floor" }, frame.floor.length ? frame.floor.map((c) => h("span", { class: "card", "data-card": c }, cardImg(c))) : h("span", { class: "floor-empty" }, t("floor_empty"))),
+        h("p", { class: "stockline" }, t("stock", { n: frame.stock }))),
+      h("section", { class: "panel" }, hands),
+      h("section", { class: "panel scores" }, h("table", {}, h("tbody", {}, frame.scores.map((score, side) =>
+        h("tr", {}, h("td", {}, bdi(sideName(side))), h("td", { class: "num" }, t("pile", { n: frame.piles[side] })), h("td", { class: "num" }, n(score))))))),
+      h("p", {}, h("a", { href: `/api/games/${this.id}/record`, download: `basra-${this.id}.json` }, t("download")))));
+  }
+
+  go(delta) {
+    this.step = Math.max(0, Math.min(this.data.frames.length - 1, this.step + delta));
+    this.render();
+  }
+
+  toggle() {
+    if (this.timer) { clearInterval(this.timer); this.timer = null; }
+    else this.timer = setInterval(() => { if (this.step >= this.data.frames.length - 1) this.toggle(); else this.go(1); }, 700);
+    this.render();
+  }
+}
+
+// ------------------------------------------------------------------ rules
+
+async function rulesIndex(root) {
+  const all = await variants();
+  root.append(h("div", { class: "page" }, h("h1", {}, t("rules_index")),
+    h("ul", { class: "list panel" }, Object.keys(all).map((name) =>
+      h("li", {}, h("a", { href: `/rules/${name}`, "data-link": true }, variantName(name)),
+        app.lang === "en" ? h("span", { class: "muted" }, all[name].description) : null)))));
+}
+
+async function rulesPage(root, name, custom) {
+  const all = await variants();
+  let rules = all[name]?.rules;
+  let overrides = {};
+  const page = h("div", { class: "page rules" });
+  root.append(page);
+  if (!rules) { page.append(h("p", { class: "panel" }, t("err_bad_settings"))); return; }
+  if (custom) {
+    try {
+      const checked = await api("/api/rules", { method: "POST", body: JSON.stringify({ variant: name, rules: JSON.parse(custom) }) });
+      rules = checked.rules;
+      overrides = checked.overrides;
+    } catch (err) {
+      page.append(h("p", { class: "panel error" }, t("err_bad_settings"), " ", err.message));
+    }
+  }
+  const customized = Object.keys(overrides).length > 0;
+  page.append(h("h1", {}, t("rules_title", { name: variantName(name) }), customized ? h("small", { class: "muted" }, " · ", t("rules_custom")) : null),
+    h("p", { class: "muted" }, t("rules_help")));
+  for (const section of rulesText(rules, 2, app.lang)) {
+    page.append(h("section", { class: "panel" }, h("h3", {}, section.title), h("ul", {}, section.items.map((item) => h("li", {}, item)))));
+  }
+  const shown = (key, value) => {
+    if (Array.isArray(value)) return CHOICE_LABELS[app.lang][value.join(",")] || value.join(", ");
+    if (typeof value === "object") return Object.entries(value).map(([k, v]) => `${iso(k)}: ${n(v)}`).join(" · ") || "—";
+    if (typeof value === "number") return n(value);
+    return CHOICE_LABELS[app.lang][String(value)] || String(value);
+  };
+  page.append(h("section", { class: "panel" }, h("h3", {}, t("settings_table")),
+    h("table", { class: "sheet" }, h("tbody", {}, Object.entries(SETTING_LABELS[app.lang]).map(([key, label]) =>
+      h("tr", { class: key in overrides ? "changed" : "" }, h("th", {}, label), h("td", {}, h("bdi", {}, shown(key, rules[key])), key in overrides ? " *" : "")))))));
+}
+
+// ------------------------------------------------------------------ start
+
+setLanguage(app.lang);
+route();

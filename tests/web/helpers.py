@@ -1,0 +1,260 @@
+"""Helpers of the web tests: a real server on a free loopback port, and socket players."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+from websockets.sync.client import ClientConnection, connect
+
+from basra.server.app import AppConfig, create_app
+from basra.server.service import ServiceConfig
+
+FAST = ServiceConfig(grace=60.0, bot_delay=0.0, round_pause=0.0, message_rate=10_000.0)
+CARD = re.compile(r"(?<![0-9A-Za-z])(10|[2-9AJQK])([SHDC])(?![A-Za-z0-9])")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class ServerThread:
+    """uvicorn serving the app in a thread of this process."""
+
+    def __init__(self, config: AppConfig) -> None:
+        self.port = free_port()
+        self.app = create_app(config)
+        self.server = uvicorn.Server(
+            uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning")
+        )
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def __enter__(self) -> ServerThread:
+        self.thread.start()
+        deadline = time.time() + 20
+        while not self.server.started:
+            if time.time() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the server did not start")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=20)
+
+
+@contextmanager
+def server_process(
+    database: str, *extra: str, port: int | None = None
+) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+    """``basra serve`` as a child process (killed at the end)."""
+    port = port or free_port()
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "basra",
+            "serve",
+            "--port",
+            str(port),
+            "--database",
+            database,
+            "--message-rate",
+            "10000",
+            *extra,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_http(url + "/healthz", 30)
+        yield proc, url
+    finally:
+        if proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+def wait_http(url: str, timeout: float) -> None:
+    deadline = time.time() + timeout
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            pass
+        if time.time() > deadline:
+            raise RuntimeError(f"{url} did not answer")
+        time.sleep(0.1)
+
+
+def http(url: str, body: Any = None, headers: dict[str, str] | None = None) -> tuple[int, Any]:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, headers=headers or {})
+    if data is not None:
+        request.add_header("Content-Type", "application/json")
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, json.loads(response.read() or b"null")
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read() or b"null")
+
+
+def new_secret() -> str:
+    return secrets.token_hex(16)
+
+
+def create_table(base: str, secret: str, name: str = "Amal", **form: Any) -> str:
+    status, body = http(base + "/api/tables", {"secret": secret, "name": name, **form})
+    assert status == 201, body
+    return str(body["id"])
+
+
+class Player:
+    """A socket client that keeps the latest table and state it was sent."""
+
+    def __init__(
+        self, base: str, table: str, secret: str | None = None, name: str | None = "Amal"
+    ) -> None:
+        self.secret = secret or new_secret()
+        self.name = name
+        self.table_id = table
+        self.ws: ClientConnection = connect(
+            base.replace("http", "ws") + f"/ws/{table}", open_timeout=10, legacy=True, proxy=None
+        )
+        self.frames: list[str] = []
+        self.table: dict[str, Any] = {}
+        self.state: dict[str, Any] = {}
+        self.errors: list[dict[str, Any]] = []
+        self.others: list[dict[str, Any]] = []
+        hello: dict[str, Any] = {"type": "hello", "secret": self.secret}
+        if name is not None:
+            hello["name"] = name
+        self.send(hello)
+
+    def send(self, message: dict[str, Any] | str) -> None:
+        self.ws.send(message if isinstance(message, str) else json.dumps(message))
+
+    def recv(self, timeout: float = 10) -> dict[str, Any]:
+        text = self.ws.recv(timeout=timeout)
+        assert isinstance(text, str)
+        self.frames.append(text)
+        message: dict[str, Any] = json.loads(text)
+        kind = message["type"]
+        if kind == "table":
+            self.table = message["table"]
+        elif kind == "state":
+            self.state = message
+        elif kind == "error":
+            self.errors.append(message)
+        else:
+            self.others.append(message)
+        return message
+
+    def wait(
+        self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 20
+    ) -> dict[str, Any]:
+        deadline = time.time() + timeout
+        while True:
+            left = deadline - time.time()
+            if left <= 0:
+                raise TimeoutError("no such message")
+            message = self.recv(left)
+            if predicate(message):
+                return message
+
+    def wait_type(self, kind: str, timeout: float = 20) -> dict[str, Any]:
+        return self.wait(lambda m: m["type"] == kind, timeout)
+
+    def drain(self, quiet: float = 0.05) -> None:
+        """Read whatever arrives until the socket is quiet for ``quiet`` seconds."""
+        while True:
+            try:
+                self.recv(quiet)
+            except TimeoutError:
+                return
+
+    @property
+    def view(self) -> dict[str, Any]:
+        return dict(self.state.get("view", {}))
+
+    @property
+    def version(self) -> int:
+        return int(self.state.get("version", -1))
+
+    def my_turn(self) -> bool:
+        view = self.view
+        return bool(view) and view["phase"] == "play" and view["turn"] == view["seat"]
+
+    def play_first_legal(self) -> str:
+        move = self.view["legal"][0]
+        self.send({"type": "move", "move": move, "version": self.version})
+        return str(move)
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+def next_mover(players: list[Player], timeout: float = 20) -> Player | None:
+    """Read until one of the players is to move (None once the game is over)."""
+    deadline = time.time() + timeout
+    while True:
+        for player in players:
+            if player.my_turn():
+                return player
+        if any(p.view.get("over") for p in players):
+            return None
+        assert time.time() < deadline, "nobody came to move"
+        for player in players:
+            with suppress(TimeoutError):
+                player.recv(0.02)
+
+
+def play_to_end(players: list[Player], timeout: float = 120) -> None:
+    """Each player plays its first legal move when it is its turn, until the game is over."""
+    deadline = time.time() + timeout
+    while not all(p.view.get("over") for p in players):
+        assert time.time() < deadline, "the game did not end in time"
+        for player in players:
+            if player.my_turn() and player.state.get("_sent") != player.version:
+                player.state["_sent"] = player.version
+                player.play_first_legal()
+        for player in players:
+            with suppress(TimeoutError):
+                player.recv(0.02)
+        for player in players:
+            assert not player.errors, player.errors
+
+
+def hidden_cards(frame: str) -> set[str]:
+    """Every card text in a frame."""
+    return {rank + suit for rank, suit in CARD.findall(frame)}
+
+
+ROOT = Path(__file__).resolve().parents[2]

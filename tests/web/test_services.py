@@ -1,0 +1,223 @@
+"""Several server processes sharing tables: in memory, and on real PostgreSQL and Redis.
+
+The PostgreSQL cluster and the Redis server are started here, in temporary
+directories on free loopback ports, and stopped at the end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import glob
+import os
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+import uvicorn
+from tests.web.helpers import (
+    FAST,
+    Player,
+    create_table,
+    free_port,
+    http,
+    new_secret,
+    next_mover,
+    play_to_end,
+    server_process,
+)
+
+from basra.server.app import create_app
+from basra.server.pubsub import MemoryHub
+from basra.server.service import MatchService
+from basra.server.store import MemoryStore
+
+
+class TwoServers:
+    """Two apps with their own services on one store and one in-memory hub, in one loop."""
+
+    def __init__(self) -> None:
+        store = MemoryStore()
+        hub = MemoryHub()
+        self.services = [
+            MatchService(store, hub, FAST, origin="one"),
+            MatchService(_SharedStore(store), hub.attach(), FAST, origin="two"),
+        ]
+        self.ports = [free_port(), free_port()]
+        self.servers = [
+            uvicorn.Server(
+                uvicorn.Config(create_app(service=s), host="127.0.0.1", port=p, log_level="warning")
+            )
+            for s, p in zip(self.services, self.ports, strict=True)
+        ]
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        async def both() -> None:
+            await asyncio.gather(*(s.serve() for s in self.servers))
+
+        asyncio.run(both())
+
+    def __enter__(self) -> list[str]:
+        self.thread.start()
+        deadline = time.time() + 20
+        while not all(s.started for s in self.servers):
+            assert time.time() < deadline
+            time.sleep(0.02)
+        return [f"http://127.0.0.1:{p}" for p in self.ports]
+
+    def __exit__(self, *_: object) -> None:
+        for server in self.servers:
+            server.should_exit = True
+        self.thread.join(20)
+
+
+class _SharedStore(MemoryStore):
+    """The same memory store seen by a second service (start and close are no-ops)."""
+
+    def __init__(self, inner: MemoryStore) -> None:
+        self.__dict__ = inner.__dict__
+
+
+def two_process_game(one: str, two: str) -> None:
+    """Amal plays on the first server, Badr on the second, to the end of the game."""
+    secret = new_secret()
+    table = create_table(one, secret, rules={"target": 30}, seats=[{"kind": "person"}] * 2)
+    amal = Player(one, table, secret, "Amal")
+    badr = Player(two, table, None, "Badr")
+    badr.wait_type("state")
+    badr.send({"type": "join", "seat": 1})
+    amal.wait(lambda m: m["type"] == "table" and m["table"]["seats"][1]["name"] == "Badr")
+    play_to_end([amal, badr])
+    assert amal.view["scores"] == badr.view["scores"]
+    watcher = Player(two, table, None, "W")
+    assert watcher.wait_type("state")["view"]["over"]
+    status, record = http(f"{two}/api/games/{table}/record")
+    assert status == 200 and record["names"] == ["Amal", "Badr"]
+
+
+def test_two_services_share_tables_through_the_hub() -> None:
+    with TwoServers() as (one, two):
+        two_process_game(one, two)
+
+
+# ------------------------------------------------------------------ real services
+
+
+def _postgres_bin() -> str | None:
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    if found:
+        return os.path.dirname(found[-1])
+    initdb = shutil.which("initdb")
+    return os.path.dirname(initdb) if initdb else None
+
+
+@pytest.fixture(scope="module")
+def postgres() -> Iterator[str]:
+    """A PostgreSQL cluster in a temporary directory; yields its URL."""
+    bindir = _postgres_bin()
+    if bindir is None:
+        pytest.fail("PostgreSQL is not installed (scripts/system-deps installs it)")
+    root = tempfile.mkdtemp(prefix="basra-pg-")
+    port = free_port()
+    as_user: list[str] = []
+    if os.geteuid() == 0:  # initdb refuses root: run the cluster as the postgres user
+        shutil.chown(root, "postgres")
+        as_user = ["runuser", "-u", "postgres", "--"]
+    data = os.path.join(root, "data")
+    subprocess.run(
+        [*as_user, f"{bindir}/initdb", "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8"],
+        check=True,
+        capture_output=True,
+    )
+    options = f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off"
+    subprocess.run(
+        [
+            *as_user,
+            f"{bindir}/pg_ctl",
+            "-D",
+            data,
+            "-o",
+            options,
+            "-l",
+            f"{root}/log",
+            "-w",
+            "start",
+        ],
+        check=True,
+        capture_output=True,
+    )
+    try:
+        subprocess.run(
+            [f"{bindir}/createdb", "-h", "127.0.0.1", "-p", str(port), "-U", "postgres", "basra"],
+            check=True,
+            capture_output=True,
+        )
+        yield f"postgresql://postgres@127.0.0.1:{port}/basra"
+    finally:
+        subprocess.run(
+            [*as_user, f"{bindir}/pg_ctl", "-D", data, "-m", "immediate", "stop"],
+            capture_output=True,
+        )
+        shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def redis() -> Iterator[str]:
+    """A Redis server on a free port; yields its URL."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        pytest.fail("redis-server is not installed (scripts/system-deps installs it)")
+    port = free_port()
+    root = tempfile.mkdtemp(prefix="basra-redis-")
+    proc = subprocess.Popen(
+        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--dir", root],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.time() + 10
+        import socket
+
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    break
+            except OSError:
+                assert time.time() < deadline, "redis did not start"
+                time.sleep(0.05)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.mark.services
+def test_two_processes_on_postgresql_and_redis_play_a_game(postgres: str, redis: str) -> None:
+    options = ("--redis", redis, "--bot-delay", "0", "--round-pause", "0")
+    with (
+        server_process(postgres, *options) as (_, one),
+        server_process(postgres, *options) as (_, two),
+    ):
+        two_process_game(one, two)
+
+
+@pytest.mark.services
+def test_postgresql_resumes_a_game_after_a_restart(postgres: str) -> None:
+    options = ("--bot-delay", "0", "--round-pause", "0")
+    with server_process(postgres, *options) as (_, url):
+        secret = new_secret()
+        table = create_table(url, secret, seats=[{"kind": "person"}, {"kind": "bot"}])
+        amal = Player(url, table, secret)
+        # Stop when it is Amal's turn: then nothing moves until she plays.
+        assert next_mover([amal], timeout=30) is amal
+        version, hand = amal.version, amal.view["hand"]
+    with server_process(postgres, *options) as (_, url):
+        back = Player(url, table, secret)
+        snapshot = back.wait_type("state")
+        assert snapshot["version"] == version and snapshot["view"]["hand"] == hand
+        play_to_end([back])
