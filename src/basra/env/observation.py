@@ -1,0 +1,301 @@
+"""The one observation encoding of the research API, built from a seat's view only.
+
+:class:`ObservationEncoder` turns a :class:`basra.view.View` (what one seat may
+know, nothing more) into a flat ``float32`` vector with every value in
+``[0, 1]``. Seats and sides are *relative* to the observer: slot 0 is the
+observer (or its side), slot 1 the next seat (side) in turn order, and so on;
+slots for seats or sides the table does not have are zero. So one encoding
+fits every table size and the same agent can play any seat. The layout is the
+same for every variant and table, only the values differ, and
+:meth:`ObservationEncoder.blocks` lists it (docs/ENV.md prints the table).
+
+With ``history=True`` the encoder appends the round so far (the information
+state, for OpenSpiel's information-state tensor): the first floor, the
+re-buried cards, and for every card who played it, when, and which play took
+it. The observation is then a prefix of the information state.
+
+>>> import random
+>>> from basra.state import GameState
+>>> from basra.view import view_of
+>>> state = GameState("egyptian")
+>>> state.deal(rng=random.Random(1))
+>>> encoder = ObservationEncoder(state.rules, players=2, teams=False)
+>>> vector = encoder.encode(view_of(state, 0))
+>>> vector.shape, vector.dtype, float(vector.min()), float(vector.max())
+((931,), dtype('float32'), 0.0, 1.0)
+>>> int(vector[encoder.slice("hand")].sum()), int(vector[encoder.slice("floor")].sum())
+(4, 4)
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from basra.cards import cards_of
+from basra.rules import Rules
+from basra.state import PHASE_DEAL, PHASE_OVER, PHASE_PLAY
+from basra.view import View
+
+__all__ = ["Block", "ObservationEncoder"]
+
+Vector = npt.NDArray[np.float32]
+
+_CARDS = 52
+_SEATS = 4
+_BIT_BLOCKS: tuple[tuple[str, int, str], ...] = (
+    ("hand", 1, "the observer's hand"),
+    ("floor", 1, "the floor"),
+    ("captured", _SEATS, "cards captured this round, per relative side (own side first)"),
+    ("known", _SEATS - 1, "cards known to be in the hands of relative seats 1-3 (re-buried cards)"),
+    ("stock_bottom", 1, "re-buried cards still at the bottom of the stock"),
+    ("unseen", 1, "cards the observer cannot place (other hands or the stock)"),
+    ("last_card", 1, "the card of the round's last play"),
+    ("last_take", 1, "the floor cards the round's last play took"),
+)
+_FLAGS: tuple[tuple[str, int, str], ...] = (
+    ("phase", 3, "one-hot: deal (between rounds), play, over"),
+    ("turn", _SEATS, "one-hot relative seat to play (during play)"),
+    ("my_turn", 1, "1 when the observer is to play"),
+    ("dealer", _SEATS, "one-hot relative seat of the dealer"),
+    ("last_player", _SEATS, "one-hot relative seat of the round's last play"),
+    ("lone_trail", 1, "1 when the floor is a card trailed onto a lone card (C12)"),
+    ("last_capture", _SEATS, "one-hot relative side that captured last this round"),
+    ("last_play_of_round", 1, "1 when the next play is the round's last card"),
+)
+_NUMBERS: tuple[tuple[str, int, str], ...] = (
+    ("hand_sizes", _SEATS, "cards in hand per relative seat / 6"),
+    ("stock_size", 1, "cards left in the stock / 52"),
+    ("basras", _SEATS, "basras this round per relative side / 10 (at most 1)"),
+    ("basra_points", _SEATS, "basra points this round per relative side / target (at most 1)"),
+    ("scores", _SEATS, "game score per relative side / target (at most 1)"),
+    ("carry", 1, "majority bonus held in abeyance / target (at most 1)"),
+)
+_CONSTANTS: tuple[tuple[str, int, str], ...] = (
+    ("players", 3, "one-hot table size: 2, 3, 4"),
+    ("teams", 1, "1 for two teams of two"),
+    ("pack_44", 1, "1 for the 44-card pack"),
+    ("hand_size", 3, "one-hot hand size: 4, 5, 6"),
+    ("sweeping_seven", 1, "1 when the 7♦ sweeps like a jack"),
+    ("seven_diamonds", 5, "one-hot: plain, egyptian, yemeni, ethiopian, no_basra"),
+    ("basra_mode", 3, "one-hot: clear, lone_match, lone_match_or_sum"),
+    ("any_maximal", 1, "1 for capture_policy any_maximal"),
+    ("basra_on_last_play", 1, "1 when a basra on the round's last card counts"),
+    ("jack_on_lone_jack", 1, "points for a jack taking a lone jack / 50 (at most 1)"),
+    ("majority_bonus", 1, "majority bonus / 30 (at most 1)"),
+    ("majority_tie", 3, "one-hot: each, none, abeyance"),
+    ("target", 1, "target score / 200 (at most 1)"),
+    ("card_points", _CARDS, "points of each card at the end of a round / 5 (at most 1)"),
+    ("basra_values", _CARDS, "basra points of a clear by each card / 20 (at most 1)"),
+)
+_HISTORY: tuple[tuple[str, int, str], ...] = (
+    ("initial_floor", _CARDS, "cards first turned up to the floor this round"),
+    ("buried", _CARDS, "cards re-buried at this round's deal"),
+    ("played_by", _SEATS * _CARDS, "per relative seat, the cards it played this round"),
+    ("played_at", _CARDS, "per card, (index of the play that played it + 1) / 64"),
+    ("taken_at", _CARDS, "per card, (index of the play that took it + 1) / 64"),
+)
+
+
+class Block(NamedTuple):
+    """A named part of the vector: ``vector[start:start + size]``."""
+
+    name: str
+    start: int
+    size: int
+    meaning: str
+
+
+def _one_hot(size: int, index: int) -> list[float]:
+    out = [0.0] * size
+    if 0 <= index < size:
+        out[index] = 1.0
+    return out
+
+
+class ObservationEncoder:
+    """Encodes views of one table (rules, players, teams) as flat vectors.
+
+    Build one per environment and call :meth:`encode` for every observation;
+    the constant parts (table and rule settings) are computed once here.
+    """
+
+    def __init__(self, rules: Rules, players: int, teams: bool, *, history: bool = False) -> None:
+        self.rules = rules
+        self.players = players
+        self.teams = teams
+        self.history = history
+        self.sides = 2 if teams else players
+        blocks: list[Block] = []
+        start = 0
+        for group in (_BIT_BLOCKS, _FLAGS):
+            for name, count, meaning in group:
+                size = count * _CARDS if group is _BIT_BLOCKS else count
+                blocks.append(Block(name, start, size, meaning))
+                start += size
+        self._bits = start
+        for group in (_NUMBERS, _CONSTANTS):
+            if group is _CONSTANTS:
+                self._numbers_end = start
+            for name, size, meaning in group:
+                blocks.append(Block(name, start, size, meaning))
+                start += size
+        self.observation_size = start
+        """The length of the observation part (all of it without ``history``)."""
+        if history:
+            for name, size, meaning in _HISTORY:
+                blocks.append(Block(name, start, size, meaning))
+                start += size
+        self.size = start
+        """The length of the vectors :meth:`encode` returns."""
+        self._blocks = {block.name: block for block in blocks}
+        self._template = np.zeros(self.size, dtype=np.float32)
+        self._template[self._numbers_end : self.observation_size] = self._constants()
+        self._n_bytes = (self._bits + 7) // 8
+        at = {block.name: block.start for block in blocks}
+        self._at = at
+        # Relative slot k of each seat and side, seen from each seat.
+        self._seat_order = tuple(
+            tuple((me + k) % players for k in range(players)) for me in range(players)
+        )
+        self._side_order = tuple(
+            tuple((side + k) % self.sides for k in range(self.sides)) for side in range(self.sides)
+        )
+        self._padding = [0.0] * (_SEATS - self.sides)
+        self._seat_padding = [0.0] * (_SEATS - players)
+
+    def blocks(self) -> list[Block]:
+        """The named parts of the vector in order (the layout docs/ENV.md shows)."""
+        return list(self._blocks.values())
+
+    def slice(self, name: str) -> slice:
+        """Where the block ``name`` lies in the vector."""
+        block = self._blocks[name]
+        return slice(block.start, block.start + block.size)
+
+    def _constants(self) -> list[float]:
+        r = self.rules
+        values: list[float] = []
+        values += _one_hot(3, self.players - 2)
+        values.append(float(self.teams))
+        values.append(float(r.pack == 44))
+        values += _one_hot(3, r.hand_size - 4)
+        values.append(float(r.sweeping_seven))
+        modes = ("plain", "egyptian", "yemeni", "ethiopian", "no_basra")
+        values += _one_hot(5, modes.index(r.seven_diamonds))
+        values += _one_hot(3, ("clear", "lone_match", "lone_match_or_sum").index(r.basra_mode))
+        values.append(float(r.capture_policy == "any_maximal"))
+        values.append(float(r.basra_on_last_play))
+        values.append(min(r.jack_on_lone_jack / 50, 1.0))
+        values.append(min(r.majority_bonus / 30, 1.0))
+        values += _one_hot(3, ("each", "none", "abeyance").index(r.majority_tie))
+        values.append(min(r.target / 200, 1.0))
+        values += [min(p / 5, 1.0) for p in r.card_points]
+        values += [min(v / 20, 1.0) for v in r.basra_values]
+        return values
+
+    def encode(self, view: View, out: Vector | None = None) -> Vector:
+        """The vector of ``view`` (a new array, or written into ``out``)."""
+        if out is None:
+            out = self._template.copy()
+        else:
+            out[:] = self._template
+        at = self._at
+        n = self.players
+        me = view.seat
+        seats = self._seat_order[me]
+        my_side = view.side_of[me]
+        sides = self._side_order[my_side]
+        # Every card mask and flag goes into one big int, unpacked by one numpy call.
+        bits = view.hand | view.floor << 52
+        shift = at["captured"]
+        captured = view.captured
+        for k, side in enumerate(sides):
+            bits |= captured[side] << (shift + 52 * k)
+        shift = at["known"] - 52
+        known = view.known
+        for k in range(1, n):
+            bits |= known[seats[k]] << (shift + 52 * k)
+        bottom = 0
+        for card in view.stock_bottom:
+            bottom |= 1 << card
+        bits |= bottom << at["stock_bottom"] | view.unseen() << at["unseen"]
+        plays = view.plays
+        if plays:
+            seat, (card, take), _basra = plays[-1]
+            bits |= (
+                1 << (at["last_card"] + card)
+                | take << at["last_take"]
+                | 1 << (at["last_player"] + (seat - me) % n)
+            )
+        phase = view.phase
+        if phase == PHASE_PLAY:
+            turn = (view.turn - me) % n
+            bits |= 1 << (at["phase"] + 1) | 1 << (at["turn"] + turn)
+            if turn == 0:
+                bits |= 1 << at["my_turn"]
+            if view.is_last_play:
+                bits |= 1 << at["last_play_of_round"]
+        else:
+            bits |= 1 << (at["phase"] + (0 if phase == PHASE_DEAL else 2))
+        bits |= 1 << (at["dealer"] + (view.dealer - me) % n)
+        if view.lone_trail:
+            bits |= 1 << at["lone_trail"]
+        last_side = view.last_capture_side
+        if last_side is not None:
+            bits |= 1 << (at["last_capture"] + sides.index(last_side))
+        out[: self._bits] = np.unpackbits(
+            np.frombuffer(bits.to_bytes(self._n_bytes, "little"), dtype=np.uint8),
+            count=self._bits,
+            bitorder="little",
+        )
+        target = self.rules.target
+        sizes = view.hand_sizes
+        basras, basra_points, scores = view.basras, view.basra_points, view.scores
+        pad = self._padding
+        numbers = [sizes[s] / 6 for s in seats]
+        numbers += self._seat_padding
+        numbers.append(view.stock_size / 52)
+        numbers += [min(basras[s] / 10, 1.0) for s in sides]
+        numbers += pad
+        numbers += [min(basra_points[s] / target, 1.0) for s in sides]
+        numbers += pad
+        numbers += [min(scores[s] / target, 1.0) for s in sides]
+        numbers += pad
+        numbers.append(min(view.carry / target, 1.0))
+        out[self._bits : self._numbers_end] = numbers
+        if self.history:
+            self._encode_history(view, out)
+        return out
+
+    def _encode_history(self, view: View, out: Vector) -> None:
+        n = self.players
+        me = view.seat
+        start = self.observation_size
+        initial = 0
+        for card in view.initial_floor:
+            initial |= 1 << card
+        buried = 0
+        for card in view.buried:
+            buried |= 1 << card
+        played_by = [0] * _SEATS
+        played_at = [0.0] * _CARDS
+        taken_at = [0.0] * _CARDS
+        for index, (seat, (card, take), _basra) in enumerate(view.plays):
+            played_by[(seat - me) % n] |= 1 << card
+            played_at[card] = (index + 1) / 64
+            for taken in cards_of(take):
+                taken_at[taken] = (index + 1) / 64
+        bits = initial | buried << 52
+        for k in range(_SEATS):
+            bits |= played_by[k] << (104 + 52 * k)
+        count = 6 * _CARDS
+        out[start : start + count] = np.unpackbits(
+            np.frombuffer(bits.to_bytes(count // 8, "little"), dtype=np.uint8),
+            count=count,
+            bitorder="little",
+        )
+        out[start + count : start + count + _CARDS] = played_at
+        out[start + count + _CARDS : start + count + 2 * _CARDS] = taken_at
