@@ -80,7 +80,7 @@ def gym_env(
 
 
 def register_openspiel() -> None:
-    """Register ``python_basra`` with OpenSpiel (safe to call again; see :mod:`basra.env.openspiel`)."""
+    """Register ``python_basra`` with OpenSpiel (safe to call again; :mod:`basra.env.openspiel`)."""
     from basra.env.openspiel import register
 
     register()

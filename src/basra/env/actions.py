@@ -150,7 +150,9 @@ def action_of(rules: Rules, floor: int, move: Move) -> int:
 def move_of(rules: Rules, hand: int, floor: int, action: int) -> Move:
     """The move an action stands for, given the mover's hand and the floor (checked)."""
     if not isinstance(action, int) or not 0 <= action < num_actions(rules):
-        raise ActionError(f"action must be an int from 0 to {num_actions(rules) - 1}, not {action!r}")
+        raise ActionError(
+            f"action must be an int from 0 to {num_actions(rules) - 1}, not {action!r}"
+        )
     option, card = divmod(action, CARDS)
     if not hand >> card & 1:
         raise ActionError(f"action {action} plays {CARD_NAMES[card]}, which is not in the hand")
@@ -175,26 +177,30 @@ def max_options(capture_policy: str, floor_cards_at_deal: int = 5) -> int:
     Only numerals below the card's value can make options differ.
     """
     rules = Rules(capture_policy=capture_policy)
-    best = 1
-    for value in range(2, 11):
-        card = (value - 1) * 4
-        ranks = value - 1
+    return max(
+        len(capture_options(rules, (len(counts)) * 4, _floor_of(counts)))
+        for value in range(2, 11)
+        for counts in _rank_counts(value - 1, floor_cards_at_deal)
+    )
 
-        def walk(rank: int, counts: list[int], duplicated: int) -> None:
-            nonlocal best
-            if rank == ranks:
-                floor = 0
-                for r, count in enumerate(counts):
-                    for suit in range(count):
-                        floor |= 1 << (r * 4 + suit)
-                best = max(best, len(capture_options(rules, card, floor)))
-                return
-            for count in range(5):
-                extra = duplicated + (count if count >= 2 else 0)
-                if extra <= floor_cards_at_deal:
-                    counts.append(count)
-                    walk(rank + 1, counts, extra)
-                    counts.pop()
 
-        walk(0, [], 0)
-    return best
+def _rank_counts(ranks: int, duplicates: int) -> Iterable[list[int]]:
+    """Counts (0-4) of each of ``ranks`` ranks, ranks held twice or more holding at most
+    ``duplicates`` cards in all."""
+    if ranks == 0:
+        yield []
+        return
+    for rest in _rank_counts(ranks - 1, duplicates):
+        used = sum(c for c in rest if c >= 2)
+        for count in range(5):
+            if count < 2 or used + count <= duplicates:
+                yield [*rest, count]
+
+
+def _floor_of(counts: Sequence[int]) -> int:
+    """A floor with ``counts[r]`` cards of rank ``r`` (suits from spades on)."""
+    floor = 0
+    for rank, count in enumerate(counts):
+        for suit in range(count):
+            floor |= 1 << (rank * 4 + suit)
+    return floor

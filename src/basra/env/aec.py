@@ -52,6 +52,8 @@ from basra.view import view_of
 
 __all__ = ["BasraAECEnv", "aec_env"]
 
+RENDER_MODES = ("human", "ansi")
+
 Observation = dict[str, Vector | np.ndarray[Any, np.dtype[np.int8]]]
 
 
@@ -64,7 +66,7 @@ class BasraAECEnv(AECEnv):  # type: ignore[misc]
     """
 
     metadata = {  # noqa: RUF012 - PettingZoo reads it from the class
-        "render_modes": ["human", "ansi"],
+        "render_modes": list(RENDER_MODES),
         "name": "basra_v0",
         "is_parallelizable": False,
         "render_fps": 1,
@@ -87,7 +89,7 @@ class BasraAECEnv(AECEnv):  # type: ignore[misc]
         self.episode = check_choice("episode", episode, EPISODES)
         self.reward_kind = check_choice("reward", reward, REWARDS)
         if render_mode is not None:
-            check_choice("render_mode", render_mode, self.metadata["render_modes"])
+            check_choice("render_mode", render_mode, RENDER_MODES)
         if not isinstance(max_rounds, int) or max_rounds < 1:
             raise SetupError(f"max_rounds must be a positive integer, not {max_rounds!r}")
         self.max_rounds = max_rounds
@@ -167,10 +169,10 @@ class BasraAECEnv(AECEnv):  # type: ignore[misc]
         """The move a legal action of the agent to move stands for."""
         move = self._actions.get(int(action))
         if move is None:
+            what = action_text(int(action)) if 0 <= action < self._n_actions else "out of range"
+            legal = ", ".join(f"{a} ({self._actions[a].text()})" for a in sorted(self._actions))
             raise ActionError(
-                f"action {action} ({action_text(int(action)) if 0 <= action < self._n_actions else 'out of range'}) "
-                f"is not legal for {self.agent_selection}; legal: "
-                + ", ".join(f"{a} ({self._actions[a].text()})" for a in sorted(self._actions))
+                f"action {action} ({what}) is not legal for {self.agent_selection}; legal: {legal}"
             )
         return move
 
@@ -214,7 +216,8 @@ class BasraAECEnv(AECEnv):  # type: ignore[misc]
         self._actions = {}
         if over:
             if self.reward_kind == "win":
-                for seat, value in enumerate(win_rewards(table, episode_winner(game, self.episode))):
+                winner = episode_winner(game, self.episode)
+                for seat, value in enumerate(win_rewards(table, winner)):
                     self.rewards[names[seat]] += value
             self.terminations = dict.fromkeys(self.agents, True)
         else:
@@ -226,7 +229,9 @@ class BasraAECEnv(AECEnv):  # type: ignore[misc]
         ``render_mode="human"`` prints it, ``"ansi"`` returns it.
         """
         if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render_mode (use 'human' or 'ansi')")
+            gymnasium.logger.warn(
+                "render() was called without a render_mode (use 'human' or 'ansi')"
+            )
             return None
         text = render_table(self.game, self.possible_agents)
         if self.render_mode == "ansi":

@@ -36,7 +36,7 @@ import numpy.typing as npt
 
 from basra.cards import cards_of
 from basra.rules import Rules
-from basra.state import PHASE_DEAL, PHASE_OVER, PHASE_PLAY
+from basra.state import PHASE_DEAL, PHASE_PLAY
 from basra.view import View
 
 __all__ = ["Block", "ObservationEncoder"]

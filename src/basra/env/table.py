@@ -61,6 +61,9 @@ class Table:
         state = GameState(variant, players, teams=teams, rules=rules)
         return cls(variant, players, teams, state.rules)
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Table:
+        return self  # immutable, and its rules share caches that must not be copied
+
     @property
     def sides(self) -> int:
         """How many sides score: 2 with teams, else one per player."""
@@ -73,7 +76,11 @@ class Table:
     def new_game(self, first_dealer: int = 0) -> GameState:
         """A new game at this table, waiting for its first deal."""
         return GameState(
-            self.variant, self.players, teams=self.teams, first_dealer=first_dealer, rules=self.rules
+            self.variant,
+            self.players,
+            teams=self.teams,
+            first_dealer=first_dealer,
+            rules=self.rules,
         )
 
 
@@ -152,7 +159,9 @@ def render_table(state: GameState, names: Sequence[str] | None = None) -> str:
         lines.append(f"last   {names[play.seat]} played {play.move.text()}{basra}")
     outcome = state.outcome()
     if outcome is not None:
-        lines.append("over   " + ("draw" if outcome.winner is None else f"side {outcome.winner} won"))
+        lines.append(
+            "over   " + ("draw" if outcome.winner is None else f"side {outcome.winner} won")
+        )
     return "\n".join(lines)
 
 
