@@ -23,6 +23,7 @@ from basra.env.actions import (
 from basra.moves import Move
 from basra.rules import VARIANT_NAMES, preset
 from basra.state import GameState
+
 from .conftest import TABLES
 
 

@@ -2,6 +2,8 @@
 
 The agent plays ``seat`` (or a random seat each episode with ``seat=None``);
 every other seat is a bot that sees only its own view (:mod:`basra.bots`).
+``gymnasium.make("basra/Basra-v0", variant=..., opponents=[...])`` works
+once this module is imported (``basra.env.gym_env`` imports it).
 Bots are named by ``opponents`` and given to the other seats in seat order
 after the agent's, cycling through the list (with teams, the agent's partner is
 the second of them). Deals and bots are seeded from the environment's seed.
@@ -53,7 +55,10 @@ from basra.rules import Rules
 from basra.state import PHASE_PLAY, GameState, SetupError
 from basra.view import view_of
 
-__all__ = ["DEFAULT_OPPONENTS", "BasraGymEnv"]
+__all__ = ["DEFAULT_OPPONENTS", "ENV_ID", "BasraGymEnv"]
+
+ENV_ID = "basra/Basra-v0"
+"""The id under which importing this module registers the environment with Gymnasium."""
 
 DEFAULT_OPPONENTS: tuple[str, ...] = ("heuristic",)
 """The bots the agent plays against unless told otherwise."""
@@ -217,3 +222,7 @@ class BasraGymEnv(gymnasium.Env[Vector, np.int64]):
         for bot in self.bots:
             if bot is not None:
                 bot.close()
+
+
+if ENV_ID not in gymnasium.registry:
+    gymnasium.register(ENV_ID, entry_point=BasraGymEnv, disable_env_checker=True)
