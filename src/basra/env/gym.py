@@ -225,4 +225,4 @@ class BasraGymEnv(gymnasium.Env[Vector, np.int64]):
 
 
 if ENV_ID not in gymnasium.registry:
-    gymnasium.register(ENV_ID, entry_point=BasraGymEnv, disable_env_checker=True)
+    gymnasium.register(ENV_ID, entry_point="basra.env.gym:BasraGymEnv", disable_env_checker=True)
