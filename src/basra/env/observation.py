@@ -155,7 +155,6 @@ class ObservationEncoder:
         self._template[self._numbers_end : self.observation_size] = self._constants()
         self._n_bytes = (self._bits + 7) // 8
         at = {block.name: block.start for block in blocks}
-        self._at = at
         # Relative slot k of each seat and side, seen from each seat.
         self._seat_order = tuple(
             tuple((me + k) % players for k in range(players)) for me in range(players)
@@ -163,8 +162,29 @@ class ObservationEncoder:
         self._side_order = tuple(
             tuple((side + k) % self.sides for k in range(self.sides)) for side in range(self.sides)
         )
-        self._padding = [0.0] * (_SEATS - self.sides)
-        self._seat_padding = [0.0] * (_SEATS - players)
+        self.side_of_seat = tuple(seat % 2 if teams else seat for seat in range(players))
+        self._shifts = (
+            at["captured"],
+            at["known"] - 52,  # relative seat k >= 1 goes to slot k - 1
+            at["stock_bottom"],
+            at["unseen"],
+            at["last_card"],
+            at["last_take"],
+            at["last_player"],
+        )
+        phase_play = 1 << (at["phase"] + 1)
+        self._flags = tuple(
+            phase_play | 1 << (at["turn"] + k) | (1 << at["my_turn"] if k == 0 else 0)
+            for k in range(players)
+        )
+        self._deal_flag = 1 << at["phase"]
+        self._over_flag = 1 << (at["phase"] + 2)
+        self._last_play_flag = 1 << at["last_play_of_round"]
+        self._dealer_flags = tuple(1 << (at["dealer"] + k) for k in range(players))
+        self._lone_trail_flag = 1 << at["lone_trail"]
+        self._last_capture_flags = tuple(1 << (at["last_capture"] + k) for k in range(self.sides))
+        self._table_numbers: dict[tuple[object, ...], list[float]] = {}
+        self._score_numbers: dict[tuple[object, ...], list[float]] = {}
 
     def blocks(self) -> list[Block]:
         """The named parts of the vector in order (the layout docs/ENV.md shows)."""
@@ -202,73 +222,91 @@ class ObservationEncoder:
             out = self._template.copy()
         else:
             out[:] = self._template
-        at = self._at
         n = self.players
         me = view.seat
         seats = self._seat_order[me]
-        my_side = view.side_of[me]
-        sides = self._side_order[my_side]
+        sides = self._side_order[view.side_of[me]]
+        (captured_at, known_at, bottom_at, unseen_at, card_at, take_at, player_at) = self._shifts
         # Every card mask and flag goes into one big int, unpacked by one numpy call.
         bits = view.hand | view.floor << 52
-        shift = at["captured"]
         captured = view.captured
         for k, side in enumerate(sides):
-            bits |= captured[side] << (shift + 52 * k)
-        shift = at["known"] - 52
+            bits |= captured[side] << (captured_at + 52 * k)
         known = view.known
         for k in range(1, n):
-            bits |= known[seats[k]] << (shift + 52 * k)
-        bottom = 0
-        for card in view.stock_bottom:
-            bottom |= 1 << card
-        bits |= bottom << at["stock_bottom"] | view.unseen() << at["unseen"]
+            bits |= known[seats[k]] << (known_at + 52 * k)
+        if view.stock_bottom:
+            bottom = 0
+            for card in view.stock_bottom:
+                bottom |= 1 << card
+            bits |= bottom << bottom_at
+        bits |= view.unseen() << unseen_at
         plays = view.plays
         if plays:
             seat, (card, take), _basra = plays[-1]
-            bits |= (
-                1 << (at["last_card"] + card)
-                | take << at["last_take"]
-                | 1 << (at["last_player"] + (seat - me) % n)
-            )
+            bits |= 1 << (card_at + card) | take << take_at | 1 << (player_at + (seat - me) % n)
+        flags = self._flags
         phase = view.phase
         if phase == PHASE_PLAY:
             turn = (view.turn - me) % n
-            bits |= 1 << (at["phase"] + 1) | 1 << (at["turn"] + turn)
-            if turn == 0:
-                bits |= 1 << at["my_turn"]
+            bits |= flags[turn]
             if view.is_last_play:
-                bits |= 1 << at["last_play_of_round"]
+                bits |= self._last_play_flag
         else:
-            bits |= 1 << (at["phase"] + (0 if phase == PHASE_DEAL else 2))
-        bits |= 1 << (at["dealer"] + (view.dealer - me) % n)
+            bits |= self._deal_flag if phase == PHASE_DEAL else self._over_flag
+        bits |= self._dealer_flags[(view.dealer - me) % n]
         if view.lone_trail:
-            bits |= 1 << at["lone_trail"]
+            bits |= self._lone_trail_flag
         last_side = view.last_capture_side
         if last_side is not None:
-            bits |= 1 << (at["last_capture"] + sides.index(last_side))
+            bits |= self._last_capture_flags[sides.index(last_side)]
         out[: self._bits] = np.unpackbits(
             np.frombuffer(bits.to_bytes(self._n_bytes, "little"), dtype=np.uint8),
             count=self._bits,
             bitorder="little",
         )
-        target = self.rules.target
-        sizes = view.hand_sizes
-        basras, basra_points, scores = view.basras, view.basra_points, view.scores
-        pad = self._padding
-        numbers = [sizes[s] / 6 for s in seats]
-        numbers += self._seat_padding
-        numbers.append(view.stock_size / 52)
-        numbers += [min(basras[s] / 10, 1.0) for s in sides]
-        numbers += pad
-        numbers += [min(basra_points[s] / target, 1.0) for s in sides]
-        numbers += pad
-        numbers += [min(scores[s] / target, 1.0) for s in sides]
-        numbers += pad
-        numbers.append(min(view.carry / target, 1.0))
-        out[self._bits : self._numbers_end] = numbers
+        # The numbers change a few times a round: they are looked up, not recomputed.
+        key = (me, view.hand_sizes, view.stock_size)
+        table = self._table_numbers
+        numbers = table.get(key)
+        if numbers is None:
+            if len(table) > 4096:
+                table.clear()
+            numbers = table[key] = self._table_numbers_of(*key)
+        key = (me, view.basras, view.basra_points, view.scores, view.carry)
+        scores = self._score_numbers
+        more = scores.get(key)
+        if more is None:
+            if len(scores) > 4096:
+                scores.clear()
+            more = scores[key] = self._score_numbers_of(*key)
+        out[self._bits : self._numbers_end] = numbers + more
         if self.history:
             self._encode_history(view, out)
         return out
+
+    def _table_numbers_of(self, me: int, sizes: tuple[int, ...], stock: int) -> list[float]:
+        numbers = [sizes[seat] / 6 for seat in self._seat_order[me]]
+        numbers += [0.0] * (_SEATS - self.players)
+        numbers.append(stock / 52)
+        return numbers
+
+    def _score_numbers_of(
+        self,
+        me: int,
+        basras: tuple[int, ...],
+        basra_points: tuple[int, ...],
+        scores: tuple[int, ...],
+        carry: int,
+    ) -> list[float]:
+        target = self.rules.target
+        sides = self._side_order[self.side_of_seat[me]]
+        pad = [0.0] * (_SEATS - self.sides)
+        numbers = [min(basras[s] / 10, 1.0) for s in sides] + pad
+        numbers += [min(basra_points[s] / target, 1.0) for s in sides] + pad
+        numbers += [min(scores[s] / target, 1.0) for s in sides] + pad
+        numbers.append(min(carry / target, 1.0))
+        return numbers
 
     def _encode_history(self, view: View, out: Vector) -> None:
         n = self.players
