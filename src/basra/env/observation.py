@@ -183,8 +183,8 @@ class ObservationEncoder:
         self._dealer_flags = tuple(1 << (at["dealer"] + k) for k in range(players))
         self._lone_trail_flag = 1 << at["lone_trail"]
         self._last_capture_flags = tuple(1 << (at["last_capture"] + k) for k in range(self.sides))
-        self._table_numbers: dict[tuple[object, ...], list[float]] = {}
-        self._score_numbers: dict[tuple[object, ...], list[float]] = {}
+        self._table_numbers: dict[tuple[object, ...], Vector] = {}
+        self._score_numbers: dict[tuple[object, ...], Vector] = {}
 
     def blocks(self) -> list[Block]:
         """The named parts of the vector in order (the layout docs/ENV.md shows)."""
@@ -266,30 +266,32 @@ class ObservationEncoder:
             bitorder="little",
         )
         # The numbers change a few times a round: they are looked up, not recomputed.
-        key = (me, view.hand_sizes, view.stock_size)
+        table_key = (me, view.hand_sizes, view.stock_size)
         table = self._table_numbers
-        numbers = table.get(key)
+        numbers = table.get(table_key)
         if numbers is None:
             if len(table) > 4096:
                 table.clear()
-            numbers = table[key] = self._table_numbers_of(*key)
-        key = (me, view.basras, view.basra_points, view.scores, view.carry)
+            numbers = table[table_key] = self._table_numbers_of(*table_key)
+        score_key = (me, view.basras, view.basra_points, view.scores, view.carry)
         scores = self._score_numbers
-        more = scores.get(key)
+        more = scores.get(score_key)
         if more is None:
             if len(scores) > 4096:
                 scores.clear()
-            more = scores[key] = self._score_numbers_of(*key)
-        out[self._bits : self._numbers_end] = numbers + more
+            more = scores[score_key] = self._score_numbers_of(*score_key)
+        middle = self._bits + _SEATS + 1
+        out[self._bits : middle] = numbers
+        out[middle : self._numbers_end] = more
         if self.history:
             self._encode_history(view, out)
         return out
 
-    def _table_numbers_of(self, me: int, sizes: tuple[int, ...], stock: int) -> list[float]:
+    def _table_numbers_of(self, me: int, sizes: tuple[int, ...], stock: int) -> Vector:
         numbers = [sizes[seat] / 6 for seat in self._seat_order[me]]
         numbers += [0.0] * (_SEATS - self.players)
         numbers.append(stock / 52)
-        return numbers
+        return np.array(numbers, dtype=np.float32)
 
     def _score_numbers_of(
         self,
@@ -298,7 +300,7 @@ class ObservationEncoder:
         basra_points: tuple[int, ...],
         scores: tuple[int, ...],
         carry: int,
-    ) -> list[float]:
+    ) -> Vector:
         target = self.rules.target
         sides = self._side_order[self.side_of_seat[me]]
         pad = [0.0] * (_SEATS - self.sides)
@@ -306,7 +308,7 @@ class ObservationEncoder:
         numbers += [min(basra_points[s] / target, 1.0) for s in sides] + pad
         numbers += [min(scores[s] / target, 1.0) for s in sides] + pad
         numbers.append(min(carry / target, 1.0))
-        return numbers
+        return np.array(numbers, dtype=np.float32)
 
     def _encode_history(self, view: View, out: Vector) -> None:
         n = self.players
