@@ -153,3 +153,29 @@ def test_bad_parameters_say_what_is_wrong() -> None:
 def test_44_card_packs_draw_44_cards() -> None:
     state = _load("palestinian", 3).new_initial_state()
     assert len(state.chance_outcomes()) == 44
+
+
+def test_observers_without_private_or_public_information() -> None:
+    game = _load()
+    state = game.new_initial_state()
+    _to_play(state, random.Random(6))
+    state.apply_action(state.legal_actions()[0])
+    public = game.make_py_observer(
+        pyspiel.IIGObservationType(
+            perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE
+        )
+    )
+    public.set_from(state, 0)
+    assert not public.dict["hand"].any() and not public.dict["unseen"].any()
+    assert public.dict["floor"].any()
+    assert "hand [" not in public.string_from(state, 0)
+    private = game.make_py_observer(
+        pyspiel.IIGObservationType(
+            perfect_recall=False,
+            public_info=False,
+            private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER,
+        )
+    )
+    private.set_from(state, 0)
+    assert private.dict["hand"].sum() == state.game.hands[0].bit_count()
+    assert private.tensor.sum() == private.dict["hand"].sum()
