@@ -22,7 +22,7 @@ it. The observation is then a prefix of the information state.
 >>> encoder = ObservationEncoder(state.rules, players=2, teams=False)
 >>> vector = encoder.encode(view_of(state, 0))
 >>> vector.shape, vector.dtype, float(vector.min()), float(vector.max())
-((931,), dtype('float32'), 0.0, 1.0)
+((845,), dtype('float32'), 0.0, 1.0)
 >>> int(vector[encoder.slice("hand")].sum()), int(vector[encoder.slice("floor")].sum())
 (4, 4)
 """
