@@ -117,6 +117,7 @@ class BasraAECEnv(AECEnv):  # type: ignore[misc]
         self._seeded = False
         self.game: GameState = self.table.new_game()
         self._actions: dict[int, Move] = {}
+        self._rewarded = False
         self.rewards: dict[str, float] = {}
         self._cumulative_rewards: dict[str, float] = {}
         self.terminations: dict[str, bool] = {}
@@ -146,6 +147,7 @@ class BasraAECEnv(AECEnv):  # type: ignore[misc]
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {agent: {} for agent in self.agents}
+        self._rewarded = False
         self._next_turn()
 
     def _next_turn(self) -> None:
@@ -184,18 +186,21 @@ class BasraAECEnv(AECEnv):  # type: ignore[misc]
             return
         if action is None:
             raise ActionError(f"{agent} is to move: None is only for agents whose episode is over")
-        move = self.move_of(action)
+        move = self._actions.get(action)
+        if move is None:
+            move = self.move_of(action)  # an int-like action, or an illegal one (raises)
         self._cumulative_rewards[agent] = 0.0
-        rewards = self.rewards
-        for name in rewards:
-            rewards[name] = 0.0
+        if self._rewarded:  # rewards are rare (round ends): skip the loops otherwise
+            self._clear_rewards()
+            self._rewarded = False
         game = self.game
         game.push(move)
         if game.phase == PHASE_PLAY:
             self._next_turn()
         else:
             self._end_round()
-        self._accumulate_rewards()
+            self._rewarded = True
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
