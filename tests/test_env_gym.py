@@ -129,3 +129,30 @@ def test_render_modes() -> None:
     env.reset(seed=0)
     text = env.render()
     assert text is not None and "agent" in text and "greedy" in text
+
+
+def test_bots_it_makes_are_closed_and_given_bots_are_not() -> None:
+    from basra.bots import BOTS, Bot, register_bot
+
+    closed: list[str] = []
+
+    class Closing(Bot):
+        name = "closing"
+
+        def choose(self, view):  # type: ignore[no-untyped-def]
+            return view.legal_moves()[0]
+
+        def close(self) -> None:
+            closed.append(self.name)
+
+    register_bot("_closing_test", lambda options, seed: Closing(seed))
+    try:
+        given = Closing()
+        given.name = "given"
+        env = BasraGymEnv("egyptian", 3, opponents=["_closing_test", given])
+        env.reset(seed=0)
+        env.reset(seed=1)
+        env.close()
+        assert closed == ["closing", "closing", "closing"]  # the check at make, two episodes
+    finally:
+        del BOTS["_closing_test"]

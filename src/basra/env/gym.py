@@ -98,7 +98,7 @@ class BasraGymEnv(gymnasium.Env[Vector, np.int64]):
         self.opponents = list(opponents)
         for spec in self.opponents:
             if isinstance(spec, str):
-                make_bot(spec, seed=0)  # an unknown name fails now, with the list of bots
+                make_bot(spec, seed=0).close()  # an unknown name fails now, listing the bots
         self.render_mode = render_mode
         self.fixed_seat = seat
         self.max_rounds = max_rounds
@@ -113,6 +113,7 @@ class BasraGymEnv(gymnasium.Env[Vector, np.int64]):
         self.seat = 0 if seat is None else seat
         self.game: GameState = self.table.new_game()
         self.bots: list[Bot | None] = [None] * players
+        self._own_bots: list[Bot] = []
         self._actions: dict[int, Move] = {}
         self._done = True
 
@@ -124,13 +125,17 @@ class BasraGymEnv(gymnasium.Env[Vector, np.int64]):
         rng = self._rng = random.Random(int(self.np_random.integers(2**63)))
         players = self.table.players
         self.seat = self.fixed_seat if self.fixed_seat is not None else rng.randrange(players)
+        self._close_own_bots()
         self.bots = [None] * players
         for k in range(1, players):
             spec = self.opponents[(k - 1) % len(self.opponents)]
             seat = (self.seat + k) % players
-            self.bots[seat] = (
-                make_bot(spec, seed=rng.getrandbits(32)) if isinstance(spec, str) else spec
-            )
+            if isinstance(spec, str):
+                bot = make_bot(spec, seed=rng.getrandbits(32))
+                self._own_bots.append(bot)
+            else:
+                bot = spec
+            self.bots[seat] = bot
         self.game = self.table.new_game(first_dealer=rng.randrange(players))
         self.game.deal(rng=rng)
         self._done = False
@@ -217,11 +222,14 @@ class BasraGymEnv(gymnasium.Env[Vector, np.int64]):
         print(text + "\n")
         return None
 
+    def _close_own_bots(self) -> None:
+        for bot in self._own_bots:
+            bot.close()
+        self._own_bots = []
+
     def close(self) -> None:
-        """Release what the bots hold."""
-        for bot in self.bots:
-            if bot is not None:
-                bot.close()
+        """Release what the bots it made hold (bots given as objects are the caller's)."""
+        self._close_own_bots()
 
 
 if ENV_ID not in gymnasium.registry:
