@@ -5,16 +5,19 @@
     nice python examples/train_maskable_ppo.py --minutes 3
 
 The agent plays one seat of a 2-player table against a bot (``--opponent``,
-the ``heuristic`` bot when it exists, else ``greedy``), one round per episode,
-rewarded with its round points minus the opponent's (scaled by 1/20). It sees
-only its seat's view, in the encoding of docs/ENV.md, and picks among legal
-actions only (``action_masks()``).
+the ``heuristic`` bot when it exists, else ``greedy``), in a random seat, one
+round per episode, rewarded with its points minus the opponent's as they are
+scored (``reward="dense"``, scaled by 1/20). It sees only its seat's view, in
+the encoding of docs/ENV.md, and picks among legal actions only
+(``action_masks()``). The hyperparameters are options; the defaults are a
+starting point, not a tuned recipe.
 
 Evaluation uses paired deals: every deal is played twice with the same pack,
 the agent in each seat in turn, against each bot in ``--eval-against``; the
 margin is the agent's round points minus the bot's, averaged over the pair,
-with a 95% confidence interval over the pairs. The untrained network is
-evaluated on the same deals first, for comparison. This is a small paired
+with a 95% confidence interval over the pairs (``heuristic`` joins the list
+when it exists). The untrained network is evaluated on the same deals first,
+for comparison, and greedy against random last, for scale. This is a small paired
 evaluation of its own (the bots work adds an arena with a library API; this
 example does not depend on it).
 """
@@ -49,6 +52,7 @@ import gymnasium
 from basra.bots import BOTS, Bot, make_bot
 from basra.env import gym_env
 from basra.env.bot import PolicyBot
+from basra.env.table import Table
 from basra.rules import Rules
 from basra.state import PHASE_PLAY, GameState, shuffled_pack
 from basra.view import view_of
@@ -71,7 +75,10 @@ class TimeBudget(BaseCallback):  # type: ignore[misc]
         if elapsed >= self.next_report:
             self.next_report += self.every
             episodes = list(self.model.ep_info_buffer)
-            mean = statistics.fmean(e["r"] for e in episodes) / REWARD_SCALE if episodes else 0.0
+            # Rewards are points minus the mean over both sides: half the margin.
+            mean = (
+                2 * statistics.fmean(e["r"] for e in episodes) / REWARD_SCALE if episodes else 0.0
+            )
             print(
                 f"  {elapsed:5.0f}s  {self.num_timesteps:>8,} steps  "
                 f"mean round margin (last {len(episodes)} rounds) {mean:+6.2f} points",
@@ -146,6 +153,12 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=1, help="PyTorch threads")
     parser.add_argument("--envs", type=int, default=8, help="environments stepped together")
+    parser.add_argument("--rollout", type=int, default=2048, help="steps per PPO update")
+    parser.add_argument("--batch", type=int, default=256, help="minibatch size")
+    parser.add_argument("--lr", type=float, default=3e-4, help="learning rate")
+    parser.add_argument("--epochs", type=int, default=5, help="PPO epochs per rollout")
+    parser.add_argument("--ent", type=float, default=0.01, help="entropy coefficient")
+    parser.add_argument("--gamma", type=float, default=0.995, help="discount per step")
     parser.add_argument("--save", default=None, help="save the trained model to this file")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
@@ -155,23 +168,22 @@ def main() -> int:
 
     def make_env() -> gymnasium.Env[Any, Any]:
         env = gym_env(
-            args.variant, opponents=[args.opponent], seat=None, episode="round", reward="points"
+            args.variant, opponents=[args.opponent], seat=None, episode="round", reward="dense"
         )
         return gymnasium.wrappers.TransformReward(env, lambda r: float(r) * REWARD_SCALE)
 
     # Several environments in step: the network then sees a batch per call, not one view.
     envs = make_vec_env(make_env, n_envs=args.envs, seed=args.seed)
-    env = gym_env(args.variant, opponents=[args.opponent])
-    rules = env.table.rules
+    rules = Table.make(args.variant).rules
     model = MaskablePPO(
         "MlpPolicy",
         envs,
-        learning_rate=3e-4,
-        n_steps=2048 // args.envs,
-        batch_size=256,
-        n_epochs=5,
-        gamma=0.995,
-        ent_coef=0.01,
+        learning_rate=args.lr,
+        n_steps=max(1, args.rollout // args.envs),
+        batch_size=args.batch,
+        n_epochs=args.epochs,
+        gamma=args.gamma,
+        ent_coef=args.ent,
         policy_kwargs={"net_arch": [256, 256]},
         seed=args.seed,
         device="cpu",
@@ -179,7 +191,7 @@ def main() -> int:
     )
     print(
         f"Basra {args.variant}, 2 players; MaskablePPO vs {args.opponent}; "
-        f"observation {env.observation_space.shape[0]}, actions {env.action_space.n}; "
+        f"observation {envs.observation_space.shape[0]}, actions {envs.action_space.n}; "
         f"{args.envs} envs; torch {torch.__version__}, {args.threads} thread(s)"
     )
     evaluate("untrained network", model, rules, args, against)

@@ -172,3 +172,13 @@ def test_bad_options_fail_when_made() -> None:
         aec_env(episode="hand")
     with pytest.raises(SetupError, match="capture_policy"):
         aec_env(rules={"capture_policy": "most"})
+
+
+@pytest.mark.parametrize(("players", "teams"), TABLES)
+def test_dense_rewards_add_up_to_the_points_reward(players: int, teams: bool) -> None:
+    for variant in ("egyptian", "lebanese", "syrian"):
+        dense = BasraAECEnv(variant, players, teams, episode="round", reward="dense")
+        points = BasraAECEnv(variant, players, teams, episode="round", reward="points")
+        totals = _play_out(dense, seed=3, check=False)
+        assert totals == pytest.approx(_play_out(points, seed=3, check=False))
+        assert dense.game.rounds[-1].plays == points.game.rounds[-1].plays

@@ -156,3 +156,21 @@ def test_bots_it_makes_are_closed_and_given_bots_are_not() -> None:
         assert closed == ["closing", "closing", "closing"]  # the check at make, two episodes
     finally:
         del BOTS["_closing_test"]
+
+
+@pytest.mark.parametrize(("players", "teams"), TABLES)
+def test_dense_rewards_add_up_to_the_points_reward(players: int, teams: bool) -> None:
+    for seat in range(players):
+        totals = []
+        for reward in ("dense", "points"):
+            env = BasraGymEnv(
+                "egyptian",
+                players,
+                teams,
+                opponents=OPPONENTS,
+                seat=seat,
+                episode="round",
+                reward=reward,
+            )
+            totals.append(_play(env, seed=seat)[1])
+        assert totals[0] == pytest.approx(totals[1])

@@ -79,7 +79,7 @@ def test_vectors_are_in_range_and_sized_alike(players: int, teams: bool) -> None
             vector = encoder.encode(view_of(state, seat))
             assert vector.dtype == np.float32
             assert vector.min() >= 0.0 and vector.max() <= 1.0
-    assert sizes == {(845, 845 + 416)}
+    assert sizes == {(949, 949 + 416)}
 
 
 def test_seats_and_sides_are_relative_to_the_observer() -> None:
@@ -142,3 +142,26 @@ def test_docs_list_the_layout() -> None:
         row = re.search(rf"^\| `{block.name}` \| (\d+) \| (\d+) \|", text, re.MULTILINE)
         assert row is not None, f"docs/ENV.md has no row for {block.name}"
         assert (int(row[1]), int(row[2])) == (block.start, block.size), block.name
+
+
+@pytest.mark.parametrize("variant", VARIANT_NAMES)
+def test_the_preview_is_what_each_card_would_take_and_score(variant: str) -> None:
+    from basra.bots.simple import immediate_points
+
+    for players, teams in TABLES:
+        state = random_game(variant, players, teams, seed=2, stop_after=5)
+        encoder = ObservationEncoder(state.rules, players, teams)
+        view = view_of(state, state.turn)
+        vector = encoder.encode(view)
+        sizes = vector[encoder.slice("take_size")]
+        points = vector[encoder.slice("take_points")]
+        first = {}
+        for move in view.legal_moves():
+            first.setdefault(move.card, move)
+        for card in range(52):
+            move = first.get(card)
+            if move is None:
+                assert sizes[card] == points[card] == 0
+                continue
+            assert sizes[card] == pytest.approx(min(move.take.bit_count() / 10, 1))
+            assert points[card] == pytest.approx(min(immediate_points(view, move) / 20, 1))

@@ -114,8 +114,8 @@ def test_tensors_and_strings_come_from_the_view_only() -> None:
         )
         assert after == before[seat]
     state._engine.game = real
-    assert len(before[0][0]) == game.observation_tensor_size() == 845
-    assert len(before[0][1]) == game.information_state_tensor_size() == 845 + 416
+    assert len(before[0][0]) == game.observation_tensor_size() == 949
+    assert len(before[0][1]) == game.information_state_tensor_size() == 949 + 416
 
 
 def test_clones_are_independent() -> None:

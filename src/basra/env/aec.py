@@ -18,7 +18,7 @@ it; out-of-range actions assert; calls out of order raise).
 >>> env.reset(seed=1)
 >>> observation, reward, termination, truncation, info = env.last()
 >>> observation["observation"].shape, int(observation["action_mask"].sum()) > 0
-((845,), True)
+((949,), True)
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from basra.env.observation import ObservationEncoder, Vector
 from basra.env.table import (
     EPISODES,
     REWARDS,
+    PointLedger,
     Table,
     check_choice,
     episode_winner,
@@ -88,12 +89,14 @@ class BasraAECEnv(AECEnv):  # type: ignore[misc]
         self.table = Table.make(variant, players, teams, rules)
         self.episode = check_choice("episode", episode, EPISODES)
         self.reward_kind = check_choice("reward", reward, REWARDS)
+        self._dense = reward == "dense"
         if render_mode is not None:
             check_choice("render_mode", render_mode, RENDER_MODES)
         if not isinstance(max_rounds, int) or max_rounds < 1:
             raise SetupError(f"max_rounds must be a positive integer, not {max_rounds!r}")
         self.max_rounds = max_rounds
         self.render_mode = render_mode
+        self._ledger = PointLedger(self.table)
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self.agents: list[str] = []
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
@@ -141,6 +144,7 @@ class BasraAECEnv(AECEnv):  # type: ignore[misc]
         rng = self._rng
         self.game = self.table.new_game(first_dealer=rng.randrange(self.table.players))
         self.game.deal(rng=rng)
+        self._ledger.new_round()
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -195,11 +199,18 @@ class BasraAECEnv(AECEnv):  # type: ignore[misc]
             self._rewarded = False
         game = self.game
         game.push(move)
+        if self._dense:
+            names = self.possible_agents
+            for seat, value in enumerate(self._ledger.rewards(game)):
+                if value:
+                    self.rewards[names[seat]] += value
+                    self._rewarded = True
         if game.phase == PHASE_PLAY:
             self._next_turn()
         else:
             self._end_round()
             self._rewarded = True
+        if self._rewarded:
             self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
@@ -216,6 +227,7 @@ class BasraAECEnv(AECEnv):  # type: ignore[misc]
         over = game.is_over or self.episode == "round"
         if not over and len(game.rounds) < self.max_rounds:
             game.deal(rng=self._rng)
+            self._ledger.new_round()
             self._next_turn()
             return
         self._actions = {}

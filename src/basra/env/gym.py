@@ -19,7 +19,7 @@ raise). Rewards are those of :mod:`basra.env.table`, for the agent's side.
 >>> env = BasraGymEnv("egyptian", opponents=["greedy"])
 >>> observation, info = env.reset(seed=3)
 >>> observation.shape, env.action_space
-((845,), Discrete(780))
+((949,), Discrete(780))
 >>> action = int(info["action_mask"].nonzero()[0][0])
 >>> observation, reward, terminated, truncated, info = env.step(action)
 >>> terminated, truncated
@@ -43,6 +43,7 @@ from basra.env.observation import ObservationEncoder, Vector
 from basra.env.table import (
     EPISODES,
     REWARDS,
+    PointLedger,
     Table,
     check_choice,
     episode_winner,
@@ -102,6 +103,7 @@ class BasraGymEnv(gymnasium.Env[Vector, np.int64]):
         self.render_mode = render_mode
         self.fixed_seat = seat
         self.max_rounds = max_rounds
+        self._ledger = PointLedger(self.table)
         self.illegal_reward = float(illegal_reward)
         rules_ = self.table.rules
         self._slots = option_slots(rules_)
@@ -114,6 +116,7 @@ class BasraGymEnv(gymnasium.Env[Vector, np.int64]):
         self.game: GameState = self.table.new_game()
         self.bots: list[Bot | None] = [None] * players
         self._own_bots: list[Bot] = []
+        self._pending = 0.0
         self._actions: dict[int, Move] = {}
         self._done = True
 
@@ -138,8 +141,10 @@ class BasraGymEnv(gymnasium.Env[Vector, np.int64]):
             self.bots[seat] = bot
         self.game = self.table.new_game(first_dealer=rng.randrange(players))
         self.game.deal(rng=rng)
+        self._ledger.new_round()
         self._done = False
-        self._play_bots()
+        # Points the bots score before the agent's first move count in its first step.
+        self._pending, _terminated, _truncated = self._play_bots()
         return self._observe(), self._info()
 
     def step(
@@ -156,7 +161,10 @@ class BasraGymEnv(gymnasium.Env[Vector, np.int64]):
             info["illegal_action"] = True
             return self._observe(), self.illegal_reward, True, False, info
         self.game.push(move)
-        reward, terminated, truncated = self._play_bots()
+        reward = self._pending + self._dense_reward()
+        self._pending = 0.0
+        more, terminated, truncated = self._play_bots()
+        reward += more
         return self._observe(), reward, terminated, truncated, self._info()
 
     def _play_bots(self) -> tuple[float, bool, bool]:
@@ -173,6 +181,7 @@ class BasraGymEnv(gymnasium.Env[Vector, np.int64]):
                 bot = self.bots[turn]
                 assert bot is not None
                 game.play(bot.choose(view_of(game, turn)))
+                reward += self._dense_reward()
                 continue
             result = game.rounds[-1].result
             assert result is not None
@@ -181,12 +190,19 @@ class BasraGymEnv(gymnasium.Env[Vector, np.int64]):
             over = game.is_over or self.episode == "round"
             if not over and len(game.rounds) < self.max_rounds:
                 game.deal(rng=self._rng)
+                self._ledger.new_round()
                 continue
             self._done = True
             self._actions = {}
             if over and self.reward_kind == "win":
                 reward += win_rewards(self.table, episode_winner(game, self.episode))[me]
             return reward, over, not over
+
+    def _dense_reward(self) -> float:
+        """The agent's ``"dense"`` reward for the play just made (0 for other rewards)."""
+        if self.reward_kind != "dense":
+            return 0.0
+        return self._ledger.rewards(self.game)[self.seat]
 
     def _observe(self) -> Vector:
         return self.encoder.encode(view_of(self.game, self.seat))

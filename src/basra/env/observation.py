@@ -22,7 +22,7 @@ it. The observation is then a prefix of the information state.
 >>> encoder = ObservationEncoder(state.rules, players=2, teams=False)
 >>> vector = encoder.encode(view_of(state, 0))
 >>> vector.shape, vector.dtype, float(vector.min()), float(vector.max())
-((845,), dtype('float32'), 0.0, 1.0)
+((949,), dtype('float32'), 0.0, 1.0)
 >>> int(vector[encoder.slice("hand")].sum()), int(vector[encoder.slice("floor")].sum())
 (4, 4)
 """
@@ -34,9 +34,10 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from basra.captures import clear_basra
 from basra.cards import cards_of
 from basra.rules import Rules
-from basra.state import PHASE_DEAL, PHASE_PLAY
+from basra.state import PHASE_DEAL, PHASE_PLAY, generate_moves
 from basra.view import View
 
 __all__ = ["Block", "ObservationEncoder"]
@@ -72,6 +73,14 @@ _NUMBERS: tuple[tuple[str, int, str], ...] = (
     ("basra_points", _SEATS, "basra points this round per relative side / target (at most 1)"),
     ("scores", _SEATS, "game score per relative side / target (at most 1)"),
     ("carry", 1, "majority bonus held in abeyance / target (at most 1)"),
+)
+_PREVIEW: tuple[tuple[str, int, str], ...] = (
+    ("take_size", _CARDS, "per card in hand: floor cards its option 0 takes / 10 (at most 1)"),
+    (
+        "take_points",
+        _CARDS,
+        "per card in hand: points its option 0 scores at once / 20 (at most 1)",
+    ),
 )
 _CONSTANTS: tuple[tuple[str, int, str], ...] = (
     ("players", 3, "one-hot table size: 2, 3, 4"),
@@ -136,9 +145,11 @@ class ObservationEncoder:
                 blocks.append(Block(name, start, size, meaning))
                 start += size
         self._bits = start
-        for group in (_NUMBERS, _CONSTANTS):
-            if group is _CONSTANTS:
+        for group in (_NUMBERS, _PREVIEW, _CONSTANTS):
+            if group is _PREVIEW:
                 self._numbers_end = start
+            if group is _CONSTANTS:
+                self._preview_end = start
             for name, size, meaning in group:
                 blocks.append(Block(name, start, size, meaning))
                 start += size
@@ -152,7 +163,7 @@ class ObservationEncoder:
         """The length of the vectors :meth:`encode` returns."""
         self._blocks = {block.name: block for block in blocks}
         self._template = np.zeros(self.size, dtype=np.float32)
-        self._template[self._numbers_end : self.observation_size] = self._constants()
+        self._template[self._preview_end : self.observation_size] = self._constants()
         self._n_bytes = (self._bits + 7) // 8
         at = {block.name: block.start for block in blocks}
         # Relative slot k of each seat and side, seen from each seat.
@@ -283,9 +294,33 @@ class ObservationEncoder:
         middle = self._bits + _SEATS + 1
         out[self._bits : middle] = numbers
         out[middle : self._numbers_end] = more
+        self._preview(view, out)
         if self.history:
             self._encode_history(view, out)
         return out
+
+    def _preview(self, view: View, out: Vector) -> None:
+        """What each card in hand would take now, and the points it would score at once."""
+        rules = self.rules
+        floor = view.floor
+        sizes = self._numbers_end
+        points_at = sizes + _CARDS
+        card_points = rules.card_points
+        point_masks = rules.point_masks
+        no_basra = view.is_last_play and not rules.basra_on_last_play
+        previous = -1
+        for card, take in generate_moves(rules, cards_of(view.hand), floor):
+            if card == previous or not take:  # option 0 only; a trail scores nothing
+                previous = card
+                continue
+            previous = card
+            points = card_points[card]
+            for value, mask in point_masks:
+                points += value * (take & mask).bit_count()
+            if take == floor and not no_basra:
+                points += clear_basra(rules, card, floor, view.lone_trail)
+            out[sizes + card] = min(take.bit_count() / 10, 1.0)
+            out[points_at + card] = min(points / 20, 1.0)
 
     def _table_numbers_of(self, me: int, sizes: tuple[int, ...], stock: int) -> Vector:
         numbers = [sizes[seat] / 6 for seat in self._seat_order[me]]

@@ -11,6 +11,10 @@ Rewards are per side and zero-sum, and every seat gets its side's reward:
   other side -1/(sides-1); a draw gives 0 to all.
 - ``"points"``: at the end of every round each side gets its round points (card
   points, majority bonus, basras) minus the mean of all sides' round points.
+- ``"dense"``: the same points credited as they are scored: point cards and
+  basras with each capture, the majority bonus and the leftovers at the end of
+  the round (each minus the mean over sides). A round's dense rewards add up
+  to its ``"points"`` reward; they only arrive sooner.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from basra.state import PHASE_PLAY, GameState, SetupError
 __all__ = [
     "EPISODES",
     "REWARDS",
+    "PointLedger",
     "Table",
     "points_rewards",
     "render_table",
@@ -36,8 +41,8 @@ __all__ = [
 
 EPISODES = ("game", "round")
 """An episode is a whole game (to the target score) or a single round."""
-REWARDS = ("win", "points")
-"""Terminal win/loss, or each round's point margin (see the module docstring)."""
+REWARDS = ("win", "points", "dense")
+"""Terminal win/loss, each round's point margin, or that margin as it is scored."""
 
 
 @dataclass(frozen=True)
@@ -111,6 +116,40 @@ def points_rewards(table: Table, result: RoundScore) -> list[float]:
     """Per seat: its side's round points minus the mean round points of all sides."""
     mean = sum(result.points) / table.sides
     return [float(result.points[table.side_of(seat)] - mean) for seat in range(table.players)]
+
+
+class PointLedger:
+    """Each side's points of the current round so far, for ``"dense"`` rewards.
+
+    Call :meth:`rewards` after every play (it also handles the play that ends a
+    round) and :meth:`new_round` after every deal.
+    """
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.so_far = [0] * table.sides
+
+    def new_round(self) -> None:
+        """Start counting a new round from zero."""
+        self.so_far = [0] * self.table.sides
+
+    def rewards(self, game: GameState) -> list[float]:
+        """Per seat: the points its side scored since the last call, minus the mean over sides."""
+        if game.phase == PHASE_PLAY:
+            point_masks = game.rules.point_masks
+            now = [
+                sum(points * (pile & mask).bit_count() for points, mask in point_masks) + basras
+                for pile, basras in zip(game.piles, game.basra_points, strict=True)
+            ]
+        else:
+            result = game.rounds[-1].result
+            assert result is not None
+            now = list(result.points)
+        table = self.table
+        deltas = [new - old for new, old in zip(now, self.so_far, strict=True)]
+        self.so_far = now
+        mean = sum(deltas) / table.sides
+        return [float(deltas[table.side_of(seat)] - mean) for seat in range(table.players)]
 
 
 def episode_winner(state: GameState, episode: str) -> int | None:
