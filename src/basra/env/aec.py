@@ -62,8 +62,8 @@ class BasraAECEnv(AECEnv):  # type: ignore[misc]
     """The raw AEC environment (see the module docstring; use :func:`aec_env`).
 
     ``episode`` is ``"game"`` (to the target score) or ``"round"``; ``reward``
-    is ``"win"`` or ``"points"``; a game still going after ``max_rounds`` rounds
-    is truncated.
+    is ``"win"``, ``"points"`` or ``"dense"`` (:mod:`basra.env.table`); a game
+    still going after ``max_rounds`` rounds is truncated.
     """
 
     metadata = {  # noqa: RUF012 - PettingZoo reads it from the class

@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from basra.cards import CARD_NAMES, format_cards
+from basra.cards import format_cards
 from basra.rules import Rules
 from basra.scoring import RoundScore
 from basra.state import PHASE_PLAY, GameState, SetupError
@@ -34,8 +34,12 @@ __all__ = [
     "REWARDS",
     "PointLedger",
     "Table",
+    "check_choice",
+    "episode_winner",
     "points_rewards",
     "render_table",
+    "round_winner",
+    "seed_rng",
     "win_rewards",
 ]
 
@@ -202,8 +206,3 @@ def render_table(state: GameState, names: Sequence[str] | None = None) -> str:
             "over   " + ("draw" if outcome.winner is None else f"side {outcome.winner} won")
         )
     return "\n".join(lines)
-
-
-def card_name(card: int) -> str:
-    """Canonical text of a card int."""
-    return CARD_NAMES[card]
