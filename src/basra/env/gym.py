@@ -2,11 +2,11 @@
 
 The agent plays ``seat`` (or a random seat each episode with ``seat=None``);
 every other seat is a bot that sees only its own view (:mod:`basra.bots`).
-``gymnasium.make("basra/Basra-v0", variant=..., opponents=[...])`` works
-once this module is imported (``basra.env.gym_env`` imports it).
 Bots are named by ``opponents`` and given to the other seats in seat order
 after the agent's, cycling through the list (with teams, the agent's partner is
 the second of them). Deals and bots are seeded from the environment's seed.
+``gymnasium.make("basra/Basra-v0", variant=..., opponents=[...])`` works
+once this module is imported (``basra.env.gym_env`` imports it).
 
 Observations are the agent's view in the shared encoding
 (:mod:`basra.env.observation`), a ``float32`` Box in [0, 1]. Actions are
@@ -14,7 +14,9 @@ Observations are the agent's view in the shared encoding
 gives the legal ones, as sb3-contrib's MaskablePPO expects, and ``info`` carries
 the same mask as ``"action_mask"``. An illegal action ends the episode with
 ``illegal_reward`` (Gymnasium's checker plays random actions, so it must not
-raise). Rewards are those of :mod:`basra.env.table`, for the agent's side.
+raise). Rewards are those of :mod:`basra.env.table`, for the agent's side;
+with ``"dense"`` rewards, what the bots score before the agent's first move
+counts in its first step.
 
 >>> env = BasraGymEnv("egyptian", opponents=["greedy"])
 >>> observation, info = env.reset(seed=3)
