@@ -179,3 +179,15 @@ def test_observers_without_private_or_public_information() -> None:
     private.set_from(state, 0)
     assert private.dict["hand"].sum() == state.game.hands[0].bit_count()
     assert private.tensor.sum() == private.dict["hand"].sum()
+
+
+def test_no_observer_shows_other_players_hidden_cards() -> None:
+    game = _load()
+    with pytest.raises(ValueError, match="hidden cards"):
+        game.make_py_observer(
+            pyspiel.IIGObservationType(
+                perfect_recall=False,
+                public_info=True,
+                private_info=pyspiel.PrivateInfoType.ALL_PLAYERS,
+            )
+        )

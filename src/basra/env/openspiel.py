@@ -138,6 +138,10 @@ class BasraGame(pyspiel.Game):  # type: ignore[misc]
         """An observer: observations by default, information states with ``perfect_recall``."""
         if params:
             raise ValueError(f"python_basra observers take no parameters, not {params!r}")
+        if iig_obs_type is not None and (
+            iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS
+        ):
+            raise ValueError("python_basra observers show no seat's hidden cards but its own")
         return BasraObserver(
             self.table, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False)
         )
