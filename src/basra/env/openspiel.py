@@ -4,15 +4,13 @@
 then ``pyspiel.load_game("python_basra", {"variant": "lebanese", "players": 4,
 "teams": True})`` loads it. Parameters:
 
-=============== ============ ==================================================
-``variant``     ``egyptian`` a preset name (RULES.md B4)
-``players``     ``2``        2, 3 or 4
-``teams``       ``False``    4 players as two teams (seats 0+2 against 1+3)
-``rules``       ``""``       rule overrides as a JSON object, e.g. ``{"target": 61}``
-``first_dealer````0``        the seat that deals the first round
-``max_rounds``  ``100``      a game still going after this many rounds ends:
-                             the leading side wins, a shared lead is a draw
-=============== ============ ==================================================
+- ``variant`` (``"egyptian"``): a preset name (RULES.md B4);
+- ``players`` (``2``): 2, 3 or 4;
+- ``teams`` (``False``): 4 players as two teams (seats 0+2 against 1+3);
+- ``rules`` (``""``): rule overrides as a JSON object, e.g. ``{"target": 61}``;
+- ``first_dealer`` (``0``): the seat that deals the first round;
+- ``max_rounds`` (``100``): a game still going after this many rounds ends,
+  the leading side winning (a shared lead is a draw).
 
 Every round starts with chance nodes, one per card of the pack, top card
 first: each draws one of the cards not yet drawn, uniformly. Once the whole
