@@ -171,6 +171,20 @@ def test_a_reload_mid_game_finds_the_game_as_it_was(browser: Any, site: str) -> 
     page.context.close()
 
 
+def test_the_table_fits_the_window_at_every_width(browser: Any, site: str) -> None:
+    page = new_page(browser, site)
+    create(page, "Amal", seats=["me", "bot:medium"])
+    page.wait_for_selector(".hand button.card")
+    for width in (1280, 1200, 1024, 820, 390):
+        page.set_viewport_size({"width": width, "height": 860})
+        page.wait_for_timeout(100)
+        overflow = page.evaluate(
+            "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+        )
+        assert overflow <= 0, f"the page scrolls sideways by {overflow}px at {width}px"
+    page.context.close()
+
+
 def test_the_arabic_page_reads_right_to_left(browser: Any, site: str) -> None:
     page = new_page(browser, site, lang="ar")
     page.wait_for_selector("#create")
