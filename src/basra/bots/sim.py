@@ -316,7 +316,6 @@ def suspect_cards(view: View) -> list[tuple[int, int]]:
         floors[index] = floor
     out: list[tuple[int, int]] = []
     later = [0] * view.players
-    hidden_cards = cards_of(hidden)
     for index in range(len(plays) - 1, start - 1, -1):
         play = plays[index]
         seat = play.seat
@@ -330,7 +329,8 @@ def suspect_cards(view: View) -> list[tuple[int, int]]:
                 and not floors[index - 1] & (floors[index - 1] - 1)
             )
             mask = 0
-            for card, take in generate_moves(rules, hidden_cards, before):
+            held = cards_of(hidden | later[seat])  # what that seat may have held then
+            for card, take in generate_moves(rules, held, before):
                 if take == before and clear_basra(rules, card, before, lone) > 0:
                     mask |= 1 << card
             if mask and not later[seat] & mask:
