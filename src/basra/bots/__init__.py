@@ -6,6 +6,7 @@ Every bot is made by name through :func:`make_bot` (``random``, ``greedy``,
 """
 
 from basra.bots.base import BOTS, Bot, BotError, OmniscientBot, make_bot, register_bot
+from basra.bots.external import ExternalBot
 from basra.bots.heuristic import HeuristicBot
 from basra.bots.ismcts import CheaterBot, IsmctsBot
 from basra.bots.levels import LEVELS, Hint, hint
@@ -18,6 +19,7 @@ __all__ = [
     "Bot",
     "BotError",
     "CheaterBot",
+    "ExternalBot",
     "GreedyBot",
     "HeuristicBot",
     "Hint",

@@ -13,7 +13,10 @@ from basra.view import View
 if TYPE_CHECKING:
     from basra.state import GameState
 
-__all__ = ["BOTS", "Bot", "BotError", "BotFactory", "OmniscientBot", "make_bot", "register_bot"]
+__all__ = [
+    "BOTS",
+    "BOT_DESCRIPTIONS",
+    "Bot", "BotError", "BotFactory", "OmniscientBot", "make_bot", "register_bot"]
 
 
 class BotError(ValueError):
@@ -68,11 +71,14 @@ BotFactory = Callable[[str, "int | None"], Bot]
 """Makes a bot from the option text after ``name:`` (may be empty) and a seed."""
 
 BOTS: dict[str, BotFactory] = {}
+BOT_DESCRIPTIONS: dict[str, str] = {}
+"""A line on each registered bot, for ``basra bots``."""
 
 
-def register_bot(name: str, factory: BotFactory) -> None:
+def register_bot(name: str, factory: BotFactory, description: str = "") -> None:
     """Make a bot available by name to :func:`make_bot` (and so to every command)."""
     BOTS[name] = factory
+    BOT_DESCRIPTIONS[name] = description
 
 
 def make_bot(spec: str, seed: int | None = None) -> Bot:

@@ -288,5 +288,10 @@ def _factory(options: str, seed: int | None) -> Bot:
     return HeuristicBot(seed, parse_weights(options))
 
 
-register_bot("heuristic", _factory)
+register_bot(
+    "heuristic",
+    _factory,
+    "the seed's strategy as weighted terms: points now, the opponent's likely reply, "
+    "jacks kept, low cards first; options: weights, e.g. heuristic:reply=0.8",
+)
 

@@ -434,5 +434,14 @@ def _cheater(options: str, seed: int | None) -> Bot:
     return CheaterBot(seed, parse_settings(options))
 
 
-register_bot("ismcts", _ismcts)
-register_bot("cheater", _cheater)
+register_bot(
+    "ismcts",
+    _ismcts,
+    "information-set Monte Carlo tree search on the seat's view; options: "
+    "iterations=N or seconds=S, c, eps, infer, mu, horizon",
+)
+register_bot(
+    "cheater",
+    _cheater,
+    "MEASURING STICK ONLY: the same search seeing every hand; never an opponent",
+)
