@@ -7,7 +7,6 @@ import random
 import pytest
 
 from basra.bots.sim import Sampler, Sim, deal_starts, suspect_cards
-from basra.cards import cards_of
 from basra.notation import parse_move
 from basra.state import GameState
 from basra.view import view_of
@@ -91,7 +90,7 @@ def test_deal_starts() -> None:
 def test_a_seat_that_passed_up_a_basra_probably_lacks_the_card() -> None:
     # Seat 1 plays first and trails KD on 2H 3H 4H 5S, where a plain 7 would
     # have cleared the floor (3+4, 2+5) for a basra.
-    top = "KD 9C 9D QC  6S 7S 8S AH  2H 3H 4H 5S".split()
+    top = ["KD", "9C", "9D", "QC", "6S", "7S", "8S", "AH", "2H", "3H", "4H", "5S"]
     rest = [c for c in range(52) if not cards(" ".join(top)) >> c & 1]
     state = GameState("egyptian")
     state.deal(top + rest)  # type: ignore[operator]
@@ -112,7 +111,7 @@ def test_a_seat_that_passed_up_a_basra_probably_lacks_the_card() -> None:
 
 
 def test_a_seat_that_later_plays_the_card_showed_it_held_it() -> None:
-    top = "KD 7H 9D QC  6S 8S AH 10S  2H 3H 4H 5S".split()
+    top = ["KD", "7H", "9D", "QC", "6S", "8S", "AH", "10S", "2H", "3H", "4H", "5S"]
     rest = [c for c in range(52) if not cards(" ".join(top)) >> c & 1]
     state = GameState("egyptian")
     state.deal(top + rest)  # type: ignore[operator]

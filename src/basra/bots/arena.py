@@ -32,7 +32,7 @@ from itertools import combinations
 from typing import Any
 
 from basra.bots.base import Bot, BotError, make_bot
-from basra.bots.runner import play_game, play_round
+from basra.bots.runner import play_round
 from basra.rules import Rules
 from basra.state import GameState, shuffled_pack
 
@@ -164,7 +164,7 @@ def bradley_terry(
     to every pair that met so that unbeaten players stay finite.
 
     >>> [round(r) for r in bradley_terry({(0, 1): 3.0, (1, 0): 1.0}, 2)]
-    [70, -70]
+    [74, -74]
     """
     w = [[0.0] * players for _ in range(players)]
     for (i, j), count in wins.items():

@@ -16,7 +16,13 @@ if TYPE_CHECKING:
 __all__ = [
     "BOTS",
     "BOT_DESCRIPTIONS",
-    "Bot", "BotError", "BotFactory", "OmniscientBot", "make_bot", "register_bot"]
+    "Bot",
+    "BotError",
+    "BotFactory",
+    "OmniscientBot",
+    "make_bot",
+    "register_bot",
+]
 
 
 class BotError(ValueError):

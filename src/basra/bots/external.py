@@ -20,6 +20,7 @@ asks the program to quit, then kills it (and its process group) if it does not.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
@@ -132,7 +133,8 @@ class ExternalBot(Bot):
             )
         except OSError as exc:
             raise BotError(f"bot {self.name!r} could not start: {exc}") from None
-        assert self.process.stdout is not None and self.process.stderr is not None
+        assert self.process.stdout is not None
+        assert self.process.stderr is not None
         for target, stream in (
             (self._read_lines, self.process.stdout),
             (self._read_errors, self.process.stderr),
@@ -157,7 +159,8 @@ class ExternalBot(Bot):
             self.errors.append(line.rstrip("\n"))
 
     def _send(self, message: dict[str, Any]) -> None:
-        assert self.process is not None and self.process.stdin is not None
+        assert self.process is not None
+        assert self.process.stdin is not None
         try:
             self.process.stdin.write(json.dumps(message, separators=(",", ":")) + "\n")
             self.process.stdin.flush()
@@ -219,16 +222,12 @@ class ExternalBot(Bot):
                 os.killpg(process.pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError, AttributeError):
                 process.kill()
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             process.wait(timeout=5.0)
-        except subprocess.TimeoutExpired:  # pragma: no cover - a process that ignores SIGKILL
-            pass
         for stream in (process.stdin, process.stdout, process.stderr):
             if stream is not None:
-                try:
+                with contextlib.suppress(OSError):
                     stream.close()
-                except OSError:
-                    pass
 
     # --------------------------------------------------------------- bot
 
@@ -268,10 +267,8 @@ class ExternalBot(Bot):
         self.process = None
 
     def __del__(self) -> None:
-        try:
+        with contextlib.suppress(Exception):
             self.close()
-        except Exception:  # noqa: BLE001, S110 - best effort at interpreter exit
-            pass
 
 
 def _factory(options: str, seed: int | None) -> Bot:

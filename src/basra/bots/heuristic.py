@@ -294,4 +294,3 @@ register_bot(
     "the seed's strategy as weighted terms: points now, the opponent's likely reply, "
     "jacks kept, low cards first; options: weights, e.g. heuristic:reply=0.8",
 )
-

@@ -79,6 +79,8 @@ register_bot(
     _no_options(RandomBot),  # type: ignore[arg-type]
     "a uniformly random legal move",
 )
+
+
 def _greedy(options: str, seed: int | None) -> Bot:
     if not options:
         return GreedyBot(seed)
