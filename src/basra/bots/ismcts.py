@@ -65,7 +65,7 @@ DEFAULT_ITERATIONS = 1000
 class SearchSettings:
     """The knobs of the search (bot options ``name=value``, comma separated)."""
 
-    __slots__ = ("c", "eps", "horizon", "infer", "iterations", "mu", "seconds")
+    __slots__ = ("c", "eps", "horizon", "infer", "iterations", "mu", "seconds", "tail")
 
     def __init__(
         self,
@@ -76,6 +76,7 @@ class SearchSettings:
         infer: float = 0.3,
         mu: float = 0.5,
         horizon: int = 1,
+        tail: int = 0,
     ) -> None:
         self.iterations = iterations
         """Iterations per decision (``None``: only the time budget counts)."""
@@ -92,6 +93,8 @@ class SearchSettings:
         self.horizon = horizon
         """Deals to play out before the round is valued by :func:`expected_points`
         (0: play the round to its end)."""
+        self.tail = tail
+        """Plays made past the horizon's deal before valuing (a look into the next deal)."""
 
     def text(self) -> str:
         """The options that give these settings."""
@@ -126,7 +129,7 @@ def parse_settings(options: str) -> SearchSettings:
             raise BotError(f"search option {name} must be a number, not {value!r}") from None
         if number < 0 or (name in ("iterations", "seconds") and number <= 0):
             raise BotError(f"search option {name} must be positive, not {value!r}")
-        if name in ("iterations", "horizon"):
+        if name in ("iterations", "horizon", "tail"):
             if number != int(number):
                 raise BotError(f"{name} must be a whole number, not {value!r}")
             setattr(settings, name, int(number))
@@ -206,11 +209,11 @@ def expected_points(sim: Sim) -> list[float]:
     return out
 
 
-def rollout(sim: Sim, rng: random.Random, eps: float, horizon: int = 0) -> None:
+def rollout(sim: Sim, rng: random.Random, eps: float, horizon: int = 0, tail: int = 0) -> None:
     """Play the simulation on with the fast heuristic policy.
 
     To the end of the round, or with ``horizon`` > 0 until that many new deals
-    have been made since the simulation started.
+    have been made since the simulation started, and ``tail`` plays more.
     """
     rules = sim.rules
     points = rules.card_points
@@ -219,7 +222,11 @@ def rollout(sim: Sim, rng: random.Random, eps: float, horizon: int = 0) -> None:
     last_counts = rules.basra_on_last_play
     random_ = rng.random
     stop = horizon if horizon > 0 else 1 << 30
-    while sim.result is None and sim.deals < stop:
+    while sim.result is None:
+        if sim.deals >= stop:
+            if tail <= 0:
+                break
+            tail -= 1
         moves = sim.moves()
         if len(moves) == 1:
             card, take = moves[0]
@@ -284,6 +291,7 @@ def search(
     c = settings.c
     eps = settings.eps
     horizon = settings.horizon
+    tail = settings.tail
     limit = settings.iterations if settings.iterations is not None else 1 << 62
     deadline = time.perf_counter() + settings.seconds if settings.seconds is not None else None
     log = math.log
@@ -324,7 +332,7 @@ def search(
             node = children[chosen]
             sim.play(*chosen)
             path.append(node)
-        rollout(sim, rng, eps, horizon)
+        rollout(sim, rng, eps, horizon, tail)
         result = sim.result
         if result is not None:
             rewards = reward(result.points, result.score)
@@ -438,7 +446,7 @@ register_bot(
     "ismcts",
     _ismcts,
     "information-set Monte Carlo tree search on the seat's view; options: "
-    "iterations=N or seconds=S, c, eps, infer, mu, horizon",
+    "iterations=N or seconds=S, c, eps, infer, mu, horizon, tail",
 )
 register_bot(
     "cheater",
