@@ -66,7 +66,7 @@ def measure(
 
 def ismcts_step(settings: SearchSettings) -> Callable[[View, random.Random], int]:
     def step(view: View, rng: random.Random) -> int:
-        sampler = Sampler(view, settings.infer)
+        sampler = Sampler(view, settings.read, settings.pool)
         _, iterations = search(
             lambda: sampler.sample(rng), view.rules, len(view.scores), settings, rng
         )

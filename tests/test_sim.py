@@ -6,7 +6,9 @@ import random
 
 import pytest
 
-from basra.bots.sim import Sampler, Sim, deal_starts, suspect_cards
+from basra.bots.sim import Decision, Sampler, Sim, deal_decisions, deal_starts, likelihood
+from basra.cards import parse_card
+from basra.moves import Move
 from basra.notation import parse_move
 from basra.state import GameState
 from basra.view import view_of
@@ -57,7 +59,7 @@ def test_samples_change_only_hidden_cards(variant: str, players: int, teams: boo
         state.push(rng.choice(state.legal_moves()))
     seat = state.turn
     view = view_of(state, seat)
-    sampler = Sampler(view, infer=0.3)
+    sampler = Sampler(view, read=0.3)
     for _ in range(20):
         sim = sampler.sample(rng)
         assert sim.hands[seat] == state.hands[seat]
@@ -87,34 +89,57 @@ def test_deal_starts() -> None:
     assert deal_starts(GameState("palestinian").rules, 3) == [0, 12, 24, 36]
 
 
+def deal_of(text: str) -> GameState:
+    """An Egyptian round dealt from a pack whose first cards are ``text``."""
+    top = text.split()
+    rest = [c for c in range(52) if not cards(text) >> c & 1]
+    state = GameState("egyptian")
+    state.deal(top + rest)  # type: ignore[operator]
+    return state
+
+
+def share_holding(sampler: Sampler, seat: int, mask: int, n: int = 400) -> float:
+    rng = random.Random(1)
+    return sum(bool(sampler.sample(rng).hands[seat] & mask) for _ in range(n)) / n
+
+
 def test_a_seat_that_passed_up_a_basra_probably_lacks_the_card() -> None:
     # Seat 1 plays first and trails KD on 2H 3H 4H 5S, where a plain 7 would
     # have cleared the floor (3+4, 2+5) for a basra.
-    top = ["KD", "9C", "9D", "QC", "6S", "7S", "8S", "AH", "2H", "3H", "4H", "5S"]
-    rest = [c for c in range(52) if not cards(" ".join(top)) >> c & 1]
-    state = GameState("egyptian")
-    state.deal(top + rest)  # type: ignore[operator]
+    state = deal_of("KD KH QC QH  6S 7S 8S AH  2H 3H 4H 5S")
     assert state.turn == 1
     state.play(parse_move(state, "KD"))
     view = view_of(state, 0)
-    assert suspect_cards(view) == [(1, cards("7H 7C"))]
-    # samples rarely give seat 1 one of those sevens
-    sampler = Sampler(view, infer=0.0)
-    rng = random.Random(1)
-    for _ in range(50):
-        assert not sampler.sample(rng).hands[1] & cards("7H 7C")
-    # a seat that plays the suspect card later shows it held it: nothing is inferred
-    # plays that show nothing keep the inference
-    for text in ("8S", "QC", "6S"):
+    [decision] = deal_decisions(view)
+    assert (decision.seat, decision.floor, decision.later) == (1, cards("2H 3H 4H 5S"), 0)
+    sevens = cards("7H 7C")
+    blind = share_holding(Sampler(view), 1, sevens)
+    read = share_holding(Sampler(view, read=0.2), 1, sevens)
+    assert blind > 0.1 and read < blind / 2
+    # the evidence stays while that seat plays on without showing a seven
+    for text in ("8S", "QC", "AH"):
         state.play(parse_move(state, text))
-    assert suspect_cards(view_of(state, 0)) == [(1, cards("7H 7C"))]
+    assert [d.seat for d in deal_decisions(view_of(state, 0))] == [1, 1]
 
 
 def test_a_seat_that_later_plays_the_card_showed_it_held_it() -> None:
-    top = ["KD", "7H", "9D", "QC", "6S", "8S", "AH", "10S", "2H", "3H", "4H", "5S"]
-    rest = [c for c in range(52) if not cards(" ".join(top)) >> c & 1]
-    state = GameState("egyptian")
-    state.deal(top + rest)  # type: ignore[operator]
+    state = deal_of("KD 7H 9D QC  6S 8S AH 10S  2H 3H 4H 5S")
     for text in ("KD", "8S", "7H"):
         state.play(parse_move(state, text))
-    assert suspect_cards(view_of(state, 0)) == []
+    first, second = deal_decisions(view_of(state, 0))
+    assert first.later == cards("7H") and second.later == 0
+    # the sample always has seat 1 holding what it must have held: consistent hands only
+    sampler = Sampler(view_of(state, 0), read=0.3)
+    rng = random.Random(2)
+    for _ in range(20):
+        sim = sampler.sample(rng)
+        assert sim.hands[1].bit_count() == 2
+
+
+def test_likelihood_prefers_hands_that_explain_the_play() -> None:
+    rules = GameState("egyptian").rules
+    decision = Decision(1, cards("2H 3H 4H 5S"), False, Move(parse_card("KD"), 0), 0)
+    with_seven = likelihood(rules, cards("KD 7H 9C QC"), decision, 0.3)
+    without = likelihood(rules, cards("KD KH QC QH"), decision, 0.3)
+    assert with_seven < without / 3
+    assert with_seven > 0.0 and without <= 1.0

@@ -42,8 +42,7 @@ from collections.abc import Callable, Sequence
 
 from basra.bots.base import Bot, BotError, OmniscientBot, register_bot
 from basra.bots.heuristic import majority_chance
-from basra.bots.sim import Sampler, Sim
-from basra.captures import clear_basra
+from basra.bots.sim import Sampler, Sim, policy_value
 from basra.moves import Move
 from basra.rules import Rules
 from basra.state import GameState
@@ -65,7 +64,7 @@ DEFAULT_ITERATIONS = 1000
 class SearchSettings:
     """The knobs of the search (bot options ``name=value``, comma separated)."""
 
-    __slots__ = ("c", "eps", "horizon", "infer", "iterations", "mu", "seconds", "tail")
+    __slots__ = ("c", "eps", "horizon", "iterations", "mu", "pool", "read", "seconds", "tail")
 
     def __init__(
         self,
@@ -73,7 +72,8 @@ class SearchSettings:
         seconds: float | None = None,
         c: float = 0.7,
         eps: float = 0.1,
-        infer: float = 0.3,
+        read: float = 0.15,
+        pool: int = 200,
         mu: float = 0.5,
         horizon: int = 1,
         tail: int = 0,
@@ -86,8 +86,11 @@ class SearchSettings:
         """UCB1 exploration constant (rewards are in [0, 1])."""
         self.eps = eps
         """Share of playout moves made at random."""
-        self.infer = infer
-        """Likelihood factor of a card an opponent would have used for a passed-up basra."""
+        self.read = read
+        """How sharply opponents are assumed to pick the moves the playout policy likes
+        when their hands are read from their plays (0: no hand reading)."""
+        self.pool = pool
+        """Deals of the hidden hands weighted once per decision when reading hands."""
         self.mu = mu
         """Weight of the match-win chance in the reward (the rest is the round margin)."""
         self.horizon = horizon
@@ -129,7 +132,7 @@ def parse_settings(options: str) -> SearchSettings:
             raise BotError(f"search option {name} must be a number, not {value!r}") from None
         if number < 0 or (name in ("iterations", "seconds") and number <= 0):
             raise BotError(f"search option {name} must be positive, not {value!r}")
-        if name in ("iterations", "horizon", "tail"):
+        if name in ("iterations", "horizon", "tail", "pool"):
             if number != int(number):
                 raise BotError(f"{name} must be a whole number, not {value!r}")
             setattr(settings, name, int(number))
@@ -210,16 +213,13 @@ def expected_points(sim: Sim) -> list[float]:
 
 
 def rollout(sim: Sim, rng: random.Random, eps: float, horizon: int = 0, tail: int = 0) -> None:
-    """Play the simulation on with the fast heuristic policy.
+    """Play the simulation on with the fast heuristic policy (:func:`~basra.bots.sim.policy_value`).
 
     To the end of the round, or with ``horizon`` > 0 until that many new deals
-    have been made since the simulation started, and ``tail`` plays more.
+    have been made since the simulation started, and ``tail`` plays more. A
+    share ``eps`` of the moves is random.
     """
     rules = sim.rules
-    points = rules.card_points
-    sweepers = rules.sweepers
-    card_weight = 0.5 + rules.majority_bonus / 20.0
-    last_counts = rules.basra_on_last_play
     random_ = rng.random
     stop = horizon if horizon > 0 else 1 << 30
     while sim.result is None:
@@ -234,30 +234,11 @@ def rollout(sim: Sim, rng: random.Random, eps: float, horizon: int = 0, tail: in
             card, take = moves[int(random_() * len(moves))]
         else:
             floor = sim.floor
+            lone = sim.lone
             best = -1e9
             card = take = -1
             for c, t in moves:
-                if t:
-                    value = 10.0 + card_weight * (t.bit_count() + 1) + points[c]
-                    t_ = t
-                    while t_:
-                        low = t_ & -t_
-                        value += points[low.bit_length() - 1]
-                        t_ ^= low
-                    if t == floor:
-                        if last_counts or not sim.is_last_play:
-                            value += clear_basra(rules, c, floor, sim.lone)
-                    elif sweepers >> c & 1:
-                        value -= 4.0
-                else:
-                    value = -1.5 * points[c]
-                    if sweepers >> c & 1:
-                        value -= 8.0
-                    elif not floor:
-                        value -= 5.0
-                    elif c < 40:
-                        value += 0.1 * (9 - (c >> 2))
-                value += random_() * 0.01
+                value = policy_value(rules, c, t, floor, lone) + random_() * 0.01
                 if value > best:
                     best = value
                     card, take = c, t
@@ -383,7 +364,7 @@ class IsmctsBot(Bot):
         if len(moves) == 1:
             return moves[0]
         rng = self.decision_rng(view)
-        sampler = Sampler(view, self.settings.infer)
+        sampler = Sampler(view, self.settings.read, self.settings.pool)
         children, iterations = search(
             lambda: sampler.sample(rng), view.rules, len(view.scores), self.settings, rng
         )
@@ -446,7 +427,7 @@ register_bot(
     "ismcts",
     _ismcts,
     "information-set Monte Carlo tree search on the seat's view; options: "
-    "iterations=N or seconds=S, c, eps, infer, mu, horizon, tail",
+    "iterations=N or seconds=S, c, eps, read, pool, mu, horizon, tail",
 )
 register_bot(
     "cheater",

@@ -10,9 +10,10 @@ it against the engine in every variant and table).
 
 :class:`Sampler` is :func:`basra.view.determinize` for search: it deals the
 cards a seat cannot see at random, as ``determinize`` does, straight into a
-:class:`Sim`, and it tracks cards: an opponent who passed up a basra earlier in
-this deal probably did not hold a card that made it, so such deals are made
-less likely (``infer``, a likelihood factor; 1 turns it off).
+:class:`Sim`, and it reads hands: an opponent who passed up a basra earlier in
+this deal probably did not hold a card that made it, and one who trailed
+probably had nothing worth taking: deals are weighted by how likely the hands
+they give made the plays seen in this deal (``read``; 0 turns it off).
 
 >>> import random
 >>> from basra.state import GameState
@@ -26,7 +27,9 @@ less likely (``infer``, a likelihood factor; 1 turns it off).
 
 from __future__ import annotations
 
+import math
 import random
+from typing import NamedTuple
 
 from basra.captures import clear_basra
 from basra.cards import cards_of
@@ -36,7 +39,15 @@ from basra.scoring import RoundScore, score_round
 from basra.state import PHASE_PLAY, GameState, generate_moves
 from basra.view import View
 
-__all__ = ["Sampler", "Sim", "deal_starts"]
+__all__ = [
+    "Decision",
+    "Sampler",
+    "Sim",
+    "deal_decisions",
+    "deal_starts",
+    "likelihood",
+    "policy_value",
+]
 
 
 class Sim:
@@ -211,21 +222,115 @@ def deal_starts(rules: Rules, players: int) -> list[int]:
     return starts
 
 
+def policy_value(rules: Rules, card: int, take: int, floor: int, lone: bool) -> float:
+    """How much the fast playout policy likes a move, in rough points.
+
+    Captures score 10 plus their cards (weighted by the majority bonus), point
+    cards and basra; a jack (or sweeping 7♦) spent on a small take loses 4.
+    Trails lose their point cards, 8 for a jack and 5 for a lone card left on
+    an empty floor, and a low numeral is slightly preferred. The playouts of
+    :func:`basra.bots.ismcts.rollout` and the hand reading of :class:`Sampler`
+    both use it as their model of how a player chooses.
+    """
+    points = rules.card_points
+    if take:
+        value = 10.0 + (0.5 + rules.majority_bonus / 20.0) * (take.bit_count() + 1) + points[card]
+        rest = take
+        while rest:
+            low = rest & -rest
+            value += points[low.bit_length() - 1]
+            rest ^= low
+        if take == floor:
+            value += clear_basra(rules, card, floor, lone)
+        elif rules.sweepers >> card & 1:
+            value -= 4.0
+        return value
+    value = -1.5 * points[card]
+    if rules.sweepers >> card & 1:
+        value -= 8.0
+    elif not floor:
+        value -= 5.0
+    elif card < 40:
+        value += 0.1 * (9 - (card >> 2))
+    return value
+
+
+class Decision(NamedTuple):
+    """A play of another seat earlier in the current deal, as evidence about its hand."""
+
+    seat: int
+    floor: int
+    lone: bool
+    move: Move
+    later: int
+    """The cards that seat played after this one, in this deal (it held them then)."""
+
+
+def deal_decisions(view: View) -> list[Decision]:
+    """The plays of other seats in the current deal, with the floor each was made on."""
+    rules = view.rules
+    plays = view.plays
+    starts = deal_starts(rules, view.players)
+    if len(plays) > starts[-1] + view.players * rules.hand_size:
+        return []  # a position set up by hand: no deal history to read
+    start = max(s for s in starts if s <= len(plays))
+    floors = [0] * len(plays)
+    floor = view.floor
+    for index in range(len(plays) - 1, -1, -1):
+        card, take = plays[index].move
+        floor = floor | take if take else floor ^ (1 << card)
+        floors[index] = floor
+    out: list[Decision] = []
+    later = [0] * view.players
+    for index in range(len(plays) - 1, start - 1, -1):
+        play = plays[index]
+        seat = play.seat
+        if seat != view.seat:
+            previous = plays[index - 1].move if index else None
+            before = floors[index - 1] if index else 0
+            lone = previous is not None and not previous.take and before != 0
+            lone = lone and not before & (before - 1)
+            out.append(Decision(seat, floors[index], lone, play.move, later[seat]))
+        later[seat] |= 1 << play.move.card
+    out.reverse()
+    return out
+
+
+def likelihood(rules: Rules, hand: int, decision: Decision, sharpness: float) -> float:
+    """The chance a player holding ``hand`` then made ``decision``'s move.
+
+    A softmax of :func:`policy_value` over the legal moves of that hand with
+    ``sharpness`` per point, mixed with a tenth of a uniform choice so that no
+    hand is ruled out by one surprising play.
+    """
+    moves = generate_moves(rules, cards_of(hand), decision.floor)
+    values = [
+        policy_value(rules, card, take, decision.floor, decision.lone) for card, take in moves
+    ]
+    top = max(values)
+    weights = [math.exp(sharpness * (v - top)) for v in values]
+    chosen = weights[moves.index(decision.move)] if decision.move in moves else 0.0
+    return 0.98 * chosen / sum(weights) + 0.02 / len(moves)
+
+
 class Sampler:
     """Deals the cards hidden from a view's seat at random, straight into a :class:`Sim`.
 
-    The same distribution as :func:`basra.view.determinize` when ``infer`` is 1.
-    With ``infer`` < 1, each earlier decision of this deal where another seat
-    could have made a basra but did not multiplies the weight of a deal that
-    gives that seat a card that made it by ``infer``; samples are accepted with
-    probability equal to their weight (up to ``tries`` draws).
+    With ``read`` = 0 this is the distribution of :func:`basra.view.determinize`.
+    With ``read`` > 0 it reads hands: a pool of ``pool`` random deals of the
+    other hands is drawn once, each weighted by the chance that those hands
+    made the plays seen so far in this deal (:func:`likelihood`, with
+    sharpness ``read``), and each sample picks a deal from the pool by weight
+    and shuffles the rest of the unseen cards into the stock. Only the
+    current deal is evidence: earlier hands have all been played face up.
     """
 
-    def __init__(self, view: View, infer: float = 1.0, tries: int = 8) -> None:
+    def __init__(self, view: View, read: float = 0.0, pool: int = 200) -> None:
         if view.phase != PHASE_PLAY:
             raise ValueError("a view of a round being played is needed")
         self.view = view
-        self.unseen = cards_of(view.unseen())
+        self.unseen_mask = view.unseen()
+        self.unseen = cards_of(self.unseen_mask)
         self.needs = [
             0 if seat == view.seat else view.hand_sizes[seat] - view.known[seat].bit_count()
             for seat in range(view.players)
@@ -234,34 +339,63 @@ class Sampler:
         if sum(self.needs) + view.stock_size - len(self.bottom) != len(self.unseen):
             raise ValueError("the view is inconsistent: unseen cards do not fill hands and stock")
         self.first = (view.dealer + 1) % view.players
-        self.tries = tries
-        self.infer = infer
-        self.suspects = suspect_cards(view) if infer < 1.0 else []
+        self.read = read
+        self.pool_size = pool
+        self.decisions = deal_decisions(view) if read > 0 else []
+        self.pool: list[list[int]] | None = None
+        self.cumulative: list[float] = []
+
+    def _deal_hands(self, rng: random.Random) -> tuple[list[int], list[int], int]:
+        order = sorted(self.unseen, key=lambda _: rng.random())
+        hands = list(self.view.known)
+        pos = 0
+        for seat, need in enumerate(self.needs):
+            if need:
+                mask = hands[seat]
+                for card in order[pos : pos + need]:
+                    mask |= 1 << card
+                hands[seat] = mask
+                pos += need
+        return hands, order, pos
+
+    def _build_pool(self, rng: random.Random) -> None:
+        rules = self.view.rules
+        pool = []
+        cumulative = []
+        total = 0.0
+        for _ in range(self.pool_size):
+            hands, _, _ = self._deal_hands(rng)
+            weight = 1.0
+            for decision in self.decisions:
+                held = hands[decision.seat] | decision.later | 1 << decision.move.card
+                weight *= likelihood(rules, held, decision, self.read)
+            total += weight
+            pool.append(hands)
+            cumulative.append(total)
+        self.pool = pool
+        self.cumulative = cumulative
+
+    def weights(self) -> list[float]:
+        """The pool's weights (empty when no hand is read), for tests and tuning."""
+        cumulative = self.cumulative
+        return [b - a for a, b in zip([0.0, *cumulative[:-1]], cumulative, strict=True)]
 
     def sample(self, rng: random.Random) -> Sim:
         """A new simulation of the rest of the round, hidden cards dealt at random."""
         view = self.view
-        unseen = self.unseen
-        hands: list[int] = []
-        for attempt in range(self.tries):
-            order = sorted(unseen, key=lambda _: rng.random())
-            hands = list(view.known)
-            pos = 0
-            for seat, need in enumerate(self.needs):
-                if need:
-                    mask = hands[seat]
-                    for card in order[pos : pos + need]:
-                        mask |= 1 << card
-                    hands[seat] = mask
-                    pos += need
-            if not self.suspects or attempt == self.tries - 1:
-                break
-            weight = 1.0
-            for seat, mask in self.suspects:
-                if hands[seat] & mask:
-                    weight *= self.infer
-            if weight >= 1.0 or rng.random() < weight:
-                break
+        if self.decisions:
+            if self.pool is None:
+                self._build_pool(rng)
+            assert self.pool is not None
+            hands = list(rng.choices(self.pool, cum_weights=self.cumulative)[0])
+            dealt = 0
+            for seat, hand in enumerate(hands):
+                if seat != view.seat:
+                    dealt |= hand
+            stock = sorted(cards_of(self.unseen_mask & ~dealt), key=lambda _: rng.random())
+        else:
+            hands, order, pos = self._deal_hands(rng)
+            stock = order[pos:]
         sim = Sim.__new__(Sim)
         sim.rules = view.rules
         sim.players = view.players
@@ -270,7 +404,7 @@ class Sampler:
         sim.hands = hands
         sim.cards = [cards_of(h) for h in hands]
         sim.floor = view.floor
-        sim.stock = order[pos:] + self.bottom
+        sim.stock = stock + self.bottom
         sim.pos = 0
         sim.in_hands = sum(view.hand_sizes)
         sim.piles = list(view.captured)
@@ -285,55 +419,3 @@ class Sampler:
         sim.deals = 0
         sim.result = None
         return sim
-
-
-def suspect_cards(view: View) -> list[tuple[int, int]]:
-    """Cards other seats probably do not hold: ``(seat, mask)`` pairs.
-
-    For every play of the current deal by another seat that scored no basra
-    while some card would have scored one on that floor, the mask holds the
-    cards that would have, minus any that seat has played since (it held one
-    of them and chose otherwise, so nothing is learned) and minus cards
-    whose place is known. Only cards of the current deal matter: a seat's
-    earlier hands have all been played face up.
-    """
-    rules = view.rules
-    plays = view.plays
-    starts = deal_starts(rules, view.players)
-    if len(plays) > starts[-1] + view.players * rules.hand_size:
-        return []  # a position set up by hand: no deal history to read
-    start = max(s for s in starts if s <= len(plays))
-    if start == len(plays):
-        return []
-    hidden = view.unseen()
-    # The floor before each play of the round, rebuilt backwards from now
-    # (deals never change the floor), and the lone_trail flag each play saw.
-    floors = [0] * len(plays)
-    floor = view.floor
-    for index in range(len(plays) - 1, -1, -1):
-        card, take = plays[index].move
-        floor = floor | take if take else floor ^ (1 << card)
-        floors[index] = floor
-    out: list[tuple[int, int]] = []
-    later = [0] * view.players
-    for index in range(len(plays) - 1, start - 1, -1):
-        play = plays[index]
-        seat = play.seat
-        if seat != view.seat and not play.basra:
-            before = floors[index]
-            previous = plays[index - 1].move if index else None
-            lone = (
-                previous is not None
-                and not previous.take
-                and floors[index - 1] != 0
-                and not floors[index - 1] & (floors[index - 1] - 1)
-            )
-            mask = 0
-            held = cards_of(hidden | later[seat])  # what that seat may have held then
-            for card, take in generate_moves(rules, held, before):
-                if take == before and clear_basra(rules, card, before, lone) > 0:
-                    mask |= 1 << card
-            if mask and not later[seat] & mask:
-                out.append((seat, mask))
-        later[seat] |= 1 << play.move.card
-    return out
