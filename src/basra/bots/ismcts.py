@@ -6,9 +6,9 @@ IEEE TCIAIG 4(2)). Each iteration:
 
 1. **determinizes**: deals the cards this seat has not seen at random
    (:class:`basra.bots.sim.Sampler`, the fast form of
-   :func:`basra.view.determinize`), making less likely the deals that give an
-   opponent a card they would have used for a basra they passed up (card
-   tracking, ``infer``);
+   :func:`basra.view.determinize`: every card played, captured, turned up or
+   re-buried is tracked), weighting the deals of the other hands by how
+   likely they made the plays seen in this deal (hand reading, ``read``);
 2. **selects** down one tree keyed by moves, shared by every determinization:
    only the moves legal in this determinization compete, by UCB1 with
    availability counts (``c``), each seat maximizing its own side's reward;
@@ -64,7 +64,18 @@ DEFAULT_ITERATIONS = 1000
 class SearchSettings:
     """The knobs of the search (bot options ``name=value``, comma separated)."""
 
-    __slots__ = ("c", "eps", "horizon", "iterations", "mu", "pool", "read", "seconds", "tail")
+    __slots__ = (
+        "c",
+        "eps",
+        "horizon",
+        "iterations",
+        "model",
+        "mu",
+        "pool",
+        "read",
+        "seconds",
+        "tail",
+    )
 
     def __init__(
         self,
@@ -77,6 +88,7 @@ class SearchSettings:
         mu: float = 0.5,
         horizon: int = 1,
         tail: int = 0,
+        model: int = 0,
     ) -> None:
         self.iterations = iterations
         """Iterations per decision (``None``: only the time budget counts)."""
@@ -98,6 +110,9 @@ class SearchSettings:
         (0: play the round to its end)."""
         self.tail = tail
         """Plays made past the horizon's deal before valuing (a look into the next deal)."""
+        self.model = model
+        """1: the other sides play the playout policy in the tree instead of searching
+        (they cannot exploit this seat's hand, which every determinization shares)."""
 
     def text(self) -> str:
         """The options that give these settings."""
@@ -132,7 +147,7 @@ def parse_settings(options: str) -> SearchSettings:
             raise BotError(f"search option {name} must be a number, not {value!r}") from None
         if number < 0 or (name in ("iterations", "seconds") and number <= 0):
             raise BotError(f"search option {name} must be positive, not {value!r}")
-        if name in ("iterations", "horizon", "tail", "pool"):
+        if name in ("iterations", "horizon", "tail", "pool", "model"):
             if number != int(number):
                 raise BotError(f"{name} must be a whole number, not {value!r}")
             setattr(settings, name, int(number))
@@ -245,6 +260,18 @@ def rollout(sim: Sim, rng: random.Random, eps: float, horizon: int = 0, tail: in
         sim.play(card, take)
 
 
+def _policy_move(sim: Sim, moves: list[Move], random_: Callable[[], float], eps: float) -> Move:
+    """The playout policy's move (a share ``eps`` at random)."""
+    if len(moves) == 1:
+        return moves[0]
+    if random_() < eps:
+        return moves[int(random_() * len(moves))]
+    rules = sim.rules
+    floor = sim.floor
+    lone = sim.lone
+    return max(moves, key=lambda m: policy_value(rules, m[0], m[1], floor, lone) + random_() * 0.01)
+
+
 class _Node:
     __slots__ = ("avail", "children", "side", "total", "visits")
 
@@ -269,6 +296,7 @@ def search(
     """
     root = _Node(-1)
     reward = Reward(rules, sides, settings.mu)
+    model = settings.model
     c = settings.c
     eps = settings.eps
     horizon = settings.horizon
@@ -285,11 +313,20 @@ def search(
         iterations += 1
         sim = sample()
         side_of = sim.side_of
+        me = side_of[sim.turn]
         node = root
         path = []
         while sim.result is None and not sim.deals:
             moves = sim.moves()
             children = node.children
+            if model and side_of[sim.turn] != me:
+                move = _policy_move(sim, moves, random_, eps)
+                child = children.get(move)
+                if child is None:
+                    child = children[move] = _Node(side_of[sim.turn])
+                sim.play(*move)
+                node = child
+                continue
             untried = [m for m in moves if m not in children]
             if untried:
                 move = untried[int(random_() * len(untried))]
