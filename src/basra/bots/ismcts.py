@@ -445,7 +445,9 @@ class CheaterBot(OmniscientBot):
             sim.piles = list(base.piles)
             sim.basras = list(base.basras)
             sim.basra_points = list(base.basra_points)
-            sim.stock = sorted(hidden_stock, key=lambda _: rng.random()) + fixed
+            sim.stock = hidden_stock + fixed
+            sim.unshuffled = len(hidden_stock)
+            sim.rng = rng
             return sim
 
         children, _ = search(sample, state.rules, len(state.scores), self.settings, rng)

@@ -28,7 +28,7 @@ LEVELS: dict[str, str] = {
     "easy": "greedy:blunder=0.33",
     "medium": "heuristic",
     "hard": "ismcts:iterations=200",
-    "expert": "ismcts:iterations=3000",
+    "expert": "ismcts:iterations=4000",
 }
 """Level name -> bot spec (see :func:`basra.bots.make_bot`)."""
 

@@ -65,6 +65,7 @@ class Sim:
         "cards",
         "carry",
         "deals",
+        "due",
         "first",
         "floor",
         "hands",
@@ -75,11 +76,13 @@ class Sim:
         "players",
         "pos",
         "result",
+        "rng",
         "rules",
         "scores",
         "side_of",
         "stock",
         "turn",
+        "unshuffled",
     )
 
     rules: Rules
@@ -101,10 +104,18 @@ class Sim:
     scores: list[int]
     carry: int
     deals: int
+    due: bool
+    """All hands are empty and the next deal is still to be made."""
     result: RoundScore | None
+    unshuffled: int
+    """The first cards of ``stock`` are still in canonical order: they are shuffled
+    with ``rng`` at the first deal (most playouts end before it, so it is saved)."""
+    rng: random.Random | None
 
     def moves(self) -> list[Move]:
-        """The legal moves of the seat to move."""
+        """The legal moves of the seat to move (dealing first if a deal is due)."""
+        if self.due:
+            self._deal()
         return generate_moves(self.rules, self.cards[self.turn], self.floor)
 
     @property
@@ -115,9 +126,13 @@ class Sim:
     def play(self, card: int, take: int) -> int:
         """Make a legal move (unchecked) and return the basra points it scored.
 
-        Deals the next hands when all are empty; after the round's last play,
+        When all hands are empty the next deal is counted in :attr:`deals` and
+        made at the next :meth:`moves` or :meth:`play` (a playout that stops at
+        the end of the deal never pays for it); after the round's last play,
         gives the leftovers to the last capturer and sets :attr:`result`.
         """
+        if self.due:
+            self._deal()
         seat = self.turn
         floor = self.floor
         self.hands[seat] ^= 1 << card
@@ -148,7 +163,8 @@ class Sim:
         self.turn = (seat + 1) % self.players
         if not self.in_hands:
             if self.pos < len(self.stock):
-                self._deal()
+                self.due = True
+                self.deals += 1
             else:
                 self._finish()
         return basra
@@ -156,6 +172,12 @@ class Sim:
     def _deal(self) -> None:
         n = self.players
         stock = self.stock
+        if self.unshuffled:
+            assert self.rng is not None
+            random_ = self.rng.random
+            head = stock[: self.unshuffled]
+            stock[: self.unshuffled] = sorted(head, key=lambda _: random_())
+            self.unshuffled = 0
         pos = self.pos
         each = min(self.rules.hand_size, (len(stock) - pos) // n)
         for i in range(n):
@@ -169,7 +191,7 @@ class Sim:
             pos += each
         self.pos = pos
         self.in_hands = n * each
-        self.deals += 1
+        self.due = False
 
     def _finish(self) -> None:
         last = self.last
@@ -205,7 +227,10 @@ class Sim:
         sim.scores = list(state.scores)
         sim.carry = state.carry
         sim.deals = 0
+        sim.due = False
         sim.result = None
+        sim.unshuffled = 0
+        sim.rng = None
         return sim
 
 
@@ -342,21 +367,23 @@ class Sampler:
         self.read = read
         self.pool_size = pool
         self.decisions = deal_decisions(view) if read > 0 else []
+        self.dealt = sum(self.needs)
         self.pool: list[list[int]] | None = None
         self.cumulative: list[float] = []
 
-    def _deal_hands(self, rng: random.Random) -> tuple[list[int], list[int], int]:
-        order = sorted(self.unseen, key=lambda _: rng.random())
+    def _deal_hands(self, rng: random.Random) -> list[int]:
+        """The other hands: known cards plus unseen ones drawn at random."""
+        chosen = rng.sample(self.unseen, self.dealt)
         hands = list(self.view.known)
         pos = 0
         for seat, need in enumerate(self.needs):
             if need:
                 mask = hands[seat]
-                for card in order[pos : pos + need]:
+                for card in chosen[pos : pos + need]:
                     mask |= 1 << card
                 hands[seat] = mask
                 pos += need
-        return hands, order, pos
+        return hands
 
     def _build_pool(self, rng: random.Random) -> None:
         rules = self.view.rules
@@ -364,7 +391,7 @@ class Sampler:
         cumulative = []
         total = 0.0
         for _ in range(self.pool_size):
-            hands, _, _ = self._deal_hands(rng)
+            hands = self._deal_hands(rng)
             weight = 1.0
             for decision in self.decisions:
                 held = hands[decision.seat] | decision.later | 1 << decision.move.card
@@ -388,14 +415,13 @@ class Sampler:
                 self._build_pool(rng)
             assert self.pool is not None
             hands = list(rng.choices(self.pool, cum_weights=self.cumulative)[0])
-            dealt = 0
-            for seat, hand in enumerate(hands):
-                if seat != view.seat:
-                    dealt |= hand
-            stock = sorted(cards_of(self.unseen_mask & ~dealt), key=lambda _: rng.random())
         else:
-            hands, order, pos = self._deal_hands(rng)
-            stock = order[pos:]
+            hands = self._deal_hands(rng)
+        dealt = 0
+        for seat, hand in enumerate(hands):
+            if seat != view.seat:
+                dealt |= hand
+        stock = [card for card in self.unseen if not dealt >> card & 1]
         sim = Sim.__new__(Sim)
         sim.rules = view.rules
         sim.players = view.players
@@ -404,6 +430,8 @@ class Sampler:
         sim.hands = hands
         sim.cards = [cards_of(h) for h in hands]
         sim.floor = view.floor
+        sim.unshuffled = len(stock)
+        sim.rng = rng
         sim.stock = stock + self.bottom
         sim.pos = 0
         sim.in_hands = sum(view.hand_sizes)
@@ -417,5 +445,6 @@ class Sampler:
         sim.scores = list(view.scores)
         sim.carry = view.carry
         sim.deals = 0
+        sim.due = False
         sim.result = None
         return sim
