@@ -214,3 +214,14 @@ def test_majority_chance_and_reward() -> None:
     won, lost = reward([40, 10], [120, 90])  # the round ends the game
     assert won > ahead and lost < behind
     assert reward([20, 20], [20, 20]) == pytest.approx([0.5, 0.5])
+
+
+def test_the_bots_command_lists_bots_and_levels(capsys: pytest.CaptureFixture[str]) -> None:
+    from basra.cli import main
+
+    assert main(["bots"]) == 0
+    out = capsys.readouterr().out
+    assert "MEASURING STICK" in out and "cmd:PROGRAM ARGS" in out
+    assert "expert" in out.split("levels")[1]
+    assert main(["bots", "--json"]) == 0
+    assert '"levels"' in capsys.readouterr().out
