@@ -5,7 +5,10 @@ Every bot is made by name through :func:`make_bot` (``random``, ``greedy``,
 :func:`play_game` plays a whole game between bots.
 """
 
-from basra.bots.base import BOTS, Bot, BotError, make_bot, register_bot
+from basra.bots.base import BOTS, Bot, BotError, OmniscientBot, make_bot, register_bot
+from basra.bots.external import ExternalBot
+from basra.bots.heuristic import HeuristicBot
+from basra.bots.ismcts import CheaterBot, IsmctsBot
 from basra.bots.levels import LEVELS, Hint, hint
 from basra.bots.runner import play_game, play_round
 from basra.bots.simple import GreedyBot, RandomBot
@@ -15,8 +18,13 @@ __all__ = [
     "LEVELS",
     "Bot",
     "BotError",
+    "CheaterBot",
+    "ExternalBot",
     "GreedyBot",
+    "HeuristicBot",
     "Hint",
+    "IsmctsBot",
+    "OmniscientBot",
     "RandomBot",
     "hint",
     "make_bot",

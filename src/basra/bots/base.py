@@ -5,11 +5,24 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from basra.moves import Move
 from basra.view import View
 
-__all__ = ["BOTS", "Bot", "BotError", "BotFactory", "make_bot", "register_bot"]
+if TYPE_CHECKING:
+    from basra.state import GameState
+
+__all__ = [
+    "BOTS",
+    "BOT_DESCRIPTIONS",
+    "Bot",
+    "BotError",
+    "BotFactory",
+    "OmniscientBot",
+    "make_bot",
+    "register_bot",
+]
 
 
 class BotError(ValueError):
@@ -39,15 +52,39 @@ class Bot(ABC):
         return f"<{type(self).__name__} {self.name}>"
 
 
+class OmniscientBot(Bot):
+    """A bot that sees the whole game: **a measuring stick, never an opponent**.
+
+    It breaks the rule every other bot keeps (a bot sees only its seat's view),
+    so it is never behind a level and front ends must not offer it. The runner
+    (:func:`basra.bots.play_round`) hands it the full state.
+    """
+
+    omniscient = True
+
+    @abstractmethod
+    def choose_with_state(self, state: GameState, view: View) -> Move:
+        """The move to play, knowing every hand (``state`` must not be changed)."""
+
+    def choose(self, view: View) -> Move:
+        raise BotError(
+            f"{self.name!r} sees every hand and cannot play from a view alone; "
+            "it is a measuring stick for basra arena, not an opponent"
+        )
+
+
 BotFactory = Callable[[str, "int | None"], Bot]
 """Makes a bot from the option text after ``name:`` (may be empty) and a seed."""
 
 BOTS: dict[str, BotFactory] = {}
+BOT_DESCRIPTIONS: dict[str, str] = {}
+"""A line on each registered bot, for ``basra bots``."""
 
 
-def register_bot(name: str, factory: BotFactory) -> None:
+def register_bot(name: str, factory: BotFactory, description: str = "") -> None:
     """Make a bot available by name to :func:`make_bot` (and so to every command)."""
     BOTS[name] = factory
+    BOT_DESCRIPTIONS[name] = description
 
 
 def make_bot(spec: str, seed: int | None = None) -> Bot:

@@ -38,14 +38,21 @@ class GreedyBot(Bot):
 
     When nothing can be taken it trails the card that gives away least: no
     point card, and a low numeral before a picture card. Ties are broken at
-    random by its seed.
+    random by its seed. With ``blunder`` (option ``greedy:blunder=0.3``) it
+    plays a random legal move that share of the time: the ``easy`` level.
     """
 
     name = "greedy"
 
+    def __init__(self, seed: int | None = None, blunder: float = 0.0) -> None:
+        super().__init__(seed)
+        self.blunder = blunder
+
     def choose(self, view: View) -> Move:
         moves = view.legal_moves()
         rules = view.rules
+        if self.blunder and self.rng.random() < self.blunder:
+            return moves[int(self.rng.random() * len(moves))]
 
         def score(move: Move) -> float:
             card, take = move
@@ -67,5 +74,29 @@ def _no_options(kind: type[Bot]) -> object:
     return factory
 
 
-register_bot("random", _no_options(RandomBot))  # type: ignore[arg-type]
-register_bot("greedy", _no_options(GreedyBot))  # type: ignore[arg-type]
+register_bot(
+    "random",
+    _no_options(RandomBot),  # type: ignore[arg-type]
+    "a uniformly random legal move",
+)
+
+
+def _greedy(options: str, seed: int | None) -> Bot:
+    if not options:
+        return GreedyBot(seed)
+    name, sep, value = options.partition("=")
+    try:
+        blunder = float(value) if sep and name.strip() == "blunder" else -1.0
+    except ValueError:
+        blunder = -1.0
+    if not 0.0 <= blunder <= 1.0:
+        raise BotError(f"greedy takes one option, blunder=P with P from 0 to 1, not {options!r}")
+    return GreedyBot(seed, blunder)
+
+
+register_bot(
+    "greedy",
+    _greedy,
+    "the most immediate points (basras, point cards), then the most cards; "
+    "trails the card that gives away least",
+)

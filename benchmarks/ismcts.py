@@ -1,0 +1,115 @@
+"""ISMCTS speed: iterations per second on one core, against a same-run baseline.
+
+    python benchmarks/ismcts.py [--seconds 5] [--variant egyptian] [--players 2]
+
+Searches a fixed set of positions (random 2-player Egyptian rounds, stopped at
+every stage of the round) with the ``ismcts`` bot's default settings and
+prints iterations per second, then the same with full-round playouts
+(``horizon=0``). The baseline, measured in the same run on the same
+positions, is the raw engine: ``determinize`` the view and play uniformly
+random legal moves (``legal_moves`` + ``push``) to the end of the round. The
+machine is shared and noisy: compare the ratio to the baseline across runs,
+and read the best batch as the least disturbed. The issue's goal is 5,000
+iterations per second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Callable
+
+from basra.bots.ismcts import SearchSettings, search
+from basra.bots.sim import Sampler
+from basra.state import PHASE_PLAY, GameState
+from basra.view import View, determinize, view_of
+
+
+def positions(variant: str, players: int, count: int = 24) -> list[View]:
+    """Views of the seat to move, at every stage of random rounds (seeded)."""
+    rng = random.Random(2012)
+    views = []
+    while len(views) < count:
+        state = GameState(variant, players)
+        state.deal(rng=rng)
+        stop = len(views) * 2 % 44
+        for _ in range(stop):
+            if state.phase != PHASE_PLAY:
+                break
+            state.push(rng.choice(state.legal_moves()))
+        if state.phase == PHASE_PLAY and len(state.legal_moves()) > 1:
+            views.append(view_of(state, state.turn))
+    return views
+
+
+def measure(
+    step: Callable[[View, random.Random], int], views: list[View], seconds: float
+) -> tuple[float, float]:
+    """(mean, best batch) units per second of ``step`` over the positions."""
+    rng = random.Random(1)
+    step(views[0], rng)  # warm up caches
+    done = 0
+    spent = 0.0
+    best = 0.0
+    while spent < seconds:
+        for view in views:
+            started = time.perf_counter()
+            units = step(view, rng)
+            elapsed = time.perf_counter() - started
+            spent += elapsed
+            done += units
+            best = max(best, units / elapsed)
+    return done / spent, best
+
+
+def ismcts_step(settings: SearchSettings) -> Callable[[View, random.Random], int]:
+    def step(view: View, rng: random.Random) -> int:
+        sampler = Sampler(view, settings.read, settings.pool)
+        _, iterations = search(
+            lambda: sampler.sample(rng), view.rules, len(view.scores), settings, rng
+        )
+        return iterations
+
+    return step
+
+
+def random_playouts(view: View, rng: random.Random) -> int:
+    """The baseline: 100 determinize + uniformly random playouts to the round's end."""
+    for _ in range(100):
+        state = determinize(view, rng)
+        while state.phase == PHASE_PLAY:
+            moves = state.legal_moves()
+            state.push(moves[int(rng.random() * len(moves))])
+    return 100
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--variant", default="egyptian")
+    parser.add_argument("--players", type=int, default=2)
+    args = parser.parse_args()
+    views = positions(args.variant, args.players)
+    default = SearchSettings(iterations=1000)
+    full = SearchSettings(iterations=300, horizon=0)
+    rows = [
+        ("ismcts (default: horizon=1)", measure(ismcts_step(default), views, args.seconds)),
+        ("ismcts (horizon=0: whole round)", measure(ismcts_step(full), views, args.seconds)),
+        ("baseline: determinize+random", measure(random_playouts, views, args.seconds)),
+    ]
+    print(f"{args.variant}, {args.players} players, {len(views)} positions, one core")
+    for label, (mean, best) in rows:
+        print(f"{label:<34} {mean:>9,.0f} /s   (best position {best:,.0f} /s)")
+    ismcts, _ = rows[0][1]
+    baseline, _ = rows[2][1]
+    print(
+        f"ismcts iterations / baseline playouts: {ismcts / baseline:.1f}x; "
+        f"goal 5,000 iterations/s: {'met' if ismcts >= 5000 else 'not met'}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

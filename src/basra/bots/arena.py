@@ -1,0 +1,532 @@
+"""Measuring bots honestly: paired deals, confidence intervals, ratings.
+
+``basra arena`` (:mod:`basra.cli.arena`) runs :func:`run_arena`. Every deal is
+played once per rotation of the bots around the table (two bots: once each
+way round), from the same shuffled pack, so the luck of the cards cancels out
+of the comparison; all of a deal's rotations form one sample, and confidence
+intervals are taken over deals (a paired, clustered design).
+
+- Points per round: the mean over a bot's deals of its points per round, with
+  a 95% Student-t interval over deals.
+- Win rates (rounds, and matches with ``matches=True``): the same over deals,
+  a tie at the top counting as a share; when every deal gives the same value
+  (no spread to estimate from), the Wilson score interval of the raw count.
+- ``margin`` (two bots): the first bot's points per round minus the second's,
+  paired by deal.
+- Ratings: a Bradley-Terry fit (Elo scale, standard library) and, when the
+  ``arena`` extra is installed, openskill's Plackett-Luce model.
+
+The statistics functions are public and tested on known inputs.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any
+
+from basra.bots.base import Bot, BotError, make_bot
+from basra.bots.runner import play_round
+from basra.rules import Rules
+from basra.state import GameState, shuffled_pack
+
+__all__ = [
+    "ArenaConfig",
+    "GameResult",
+    "Interval",
+    "bradley_terry",
+    "mean_interval",
+    "rate_interval",
+    "run_arena",
+    "summarize",
+    "t_quantile",
+    "tables_for",
+    "wilson",
+]
+
+
+# --------------------------------------------------------------- statistics
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A mean and its confidence interval."""
+
+    mean: float
+    low: float
+    high: float
+
+    def to_json(self, digits: int = 4) -> dict[str, float]:
+        """``{"mean", "low", "high"}`` rounded for results.json."""
+        return {
+            "mean": round(self.mean, digits),
+            "low": round(self.low, digits),
+            "high": round(self.high, digits),
+        }
+
+    def text(self, digits: int = 2) -> str:
+        """``+4.21 [3.10, 5.32]``."""
+        return f"{self.mean:+.{digits}f} [{self.low:+.{digits}f}, {self.high:+.{digits}f}]"
+
+
+def t_quantile(p: float, df: int) -> float:
+    """The ``p`` quantile of Student's t with ``df`` degrees of freedom.
+
+    Exact for 1 and 2 degrees of freedom, a Cornish-Fisher expansion (error
+    below 0.002 at the 97.5% point) from 3 on.
+
+    >>> round(t_quantile(0.975, 10), 3)
+    2.228
+    """
+    if not 0.0 < p < 1.0 or df < 1:
+        raise ValueError("p must be in (0, 1) and df at least 1")
+    if df == 1:
+        return math.tan(math.pi * (p - 0.5))
+    if df == 2:
+        return (2 * p - 1) / math.sqrt(2 * p * (1 - p))
+    z = statistics.NormalDist().inv_cdf(p)
+    v = float(df)
+    z3, z5, z7, z9 = z**3, z**5, z**7, z**9
+    return (
+        z
+        + (z3 + z) / (4 * v)
+        + (5 * z5 + 16 * z3 + 3 * z) / (96 * v**2)
+        + (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / (384 * v**3)
+        + (79 * z9 + 776 * z7 + 1482 * z5 - 1920 * z3 - 945 * z) / (92160 * v**4)
+    )
+
+
+def mean_interval(values: Sequence[float], confidence: float = 0.95) -> Interval:
+    """The mean of ``values`` with a Student-t confidence interval.
+
+    >>> mean_interval([1.0, 2.0, 3.0]).text()
+    '+2.00 [-0.48, +4.48]'
+    """
+    n = len(values)
+    if n == 0:
+        return Interval(math.nan, math.nan, math.nan)
+    mean = math.fsum(values) / n
+    if n == 1:
+        return Interval(mean, -math.inf, math.inf)
+    half = t_quantile(0.5 + confidence / 2, n - 1) * statistics.stdev(values) / math.sqrt(n)
+    return Interval(mean, mean - half, mean + half)
+
+
+def wilson(successes: float, trials: int, confidence: float = 0.95) -> Interval:
+    """A proportion with its Wilson score interval.
+
+    >>> wilson(0, 10).text(3)
+    '+0.000 [+0.000, +0.278]'
+    """
+    if trials <= 0:
+        return Interval(math.nan, math.nan, math.nan)
+    z = statistics.NormalDist().inv_cdf(0.5 + confidence / 2)
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    center = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return Interval(p, max(0.0, center - half), min(1.0, center + half))
+
+
+def rate_interval(
+    per_deal: Sequence[float], games_per_deal: int = 1, confidence: float = 0.95
+) -> Interval:
+    """A win rate from per-deal rates: Student-t over deals, clipped to [0, 1].
+
+    When every deal gives the same rate the t interval is empty, so the Wilson
+    interval of all games pooled is used instead.
+
+    >>> rate_interval([1.0, 1.0, 1.0, 1.0], games_per_deal=2).text(3)
+    '+1.000 [+0.676, +1.000]'
+    """
+    if not per_deal:
+        return Interval(math.nan, math.nan, math.nan)
+    if len(per_deal) == 1 or len(set(per_deal)) == 1:
+        games = len(per_deal) * games_per_deal
+        return wilson(math.fsum(per_deal) * games_per_deal, games, confidence)
+    interval = mean_interval(per_deal, confidence)
+    return Interval(interval.mean, max(0.0, interval.low), min(1.0, interval.high))
+
+
+def bradley_terry(
+    wins: dict[tuple[int, int], float], players: int, iterations: int = 200
+) -> list[float]:
+    """Bradley-Terry strengths on the Elo scale (mean 0) from pairwise wins.
+
+    ``wins[i, j]`` is how many games ``i`` won against ``j`` (ties as halves).
+    Fitted by the MM algorithm (Hunter 2004), with half a win added each way
+    to every pair that met so that unbeaten players stay finite.
+
+    >>> [round(r) for r in bradley_terry({(0, 1): 3.0, (1, 0): 1.0}, 2)]
+    [74, -74]
+    """
+    w = [[0.0] * players for _ in range(players)]
+    for (i, j), count in wins.items():
+        w[i][j] += count
+    for i in range(players):
+        for j in range(players):
+            if i != j and (w[i][j] or w[j][i]):
+                w[i][j] += 0.5
+    strength = [1.0] * players
+    for _ in range(iterations):
+        new = []
+        for i in range(players):
+            total_wins = sum(w[i])
+            denominator = sum(
+                (w[i][j] + w[j][i]) / (strength[i] + strength[j])
+                for j in range(players)
+                if j != i and (w[i][j] or w[j][i])
+            )
+            new.append(total_wins / denominator if denominator else strength[i])
+        mean_log = sum(math.log(s) for s in new if s > 0) / players
+        strength = [s / math.exp(mean_log) for s in new]
+    return [400.0 * math.log10(s) for s in strength]
+
+
+# --------------------------------------------------------------- the games
+
+
+@dataclass(frozen=True)
+class ArenaConfig:
+    """What to play: see ``basra arena --help``."""
+
+    variant: str
+    rules: Rules
+    players: int
+    teams: bool
+    bots: tuple[str, ...]
+    deals: int
+    seed: int = 0
+    matches: bool = False
+    jobs: int = 1
+
+    @property
+    def sides(self) -> int:
+        """Sides at the table: the players, or 2 with teams."""
+        return 2 if self.teams else self.players
+
+
+@dataclass
+class GameResult:
+    """One round (or match) of one deal in one rotation."""
+
+    table: int
+    deal: int
+    rotation: int
+    side_bots: tuple[int, ...]
+    """The index in ``bots`` of the bot playing each side."""
+    points: tuple[int, ...]
+    """Points each side scored (over the whole match with ``matches``)."""
+    rounds: int
+    wins: tuple[float, ...]
+    """Each side's share of the win: 1 to the winner, split on a tie."""
+    times: dict[int, list[float]] = field(default_factory=dict)
+    """Seconds per decision by bot index: decisions with more than one legal move."""
+    forced: dict[int, int] = field(default_factory=dict)
+    """Decisions with a single legal move, by bot index."""
+
+
+def tables_for(bots: int, sides: int) -> list[tuple[int, ...]]:
+    """The bot lineups (one bot index per side) of a run.
+
+    As many bots as sides: one table. More: every combination (a round robin).
+    Fewer, when they divide the sides: each bot repeated around the table.
+
+    >>> tables_for(2, 2), tables_for(3, 2), tables_for(2, 4)
+    ([(0, 1)], [(0, 1), (0, 2), (1, 2)], [(0, 1, 0, 1)])
+    """
+    if bots == sides:
+        return [tuple(range(bots))]
+    if bots > sides:
+        return list(combinations(range(bots), sides))
+    if bots >= 1 and sides % bots == 0:
+        return [tuple(i % bots for i in range(sides))]
+    raise ValueError(f"{bots} bots cannot share {sides} sides evenly")
+
+
+def _shares(values: Sequence[float]) -> tuple[float, ...]:
+    top = max(values)
+    leaders = [i for i, v in enumerate(values) if v == top]
+    return tuple(1.0 / len(leaders) if i in leaders else 0.0 for i in range(len(values)))
+
+
+def play_deal(config: ArenaConfig, table_index: int, deal: int) -> list[GameResult]:
+    """Play one deal of one table in every rotation (the unit of work of a job)."""
+    lineup = tables_for(len(config.bots), config.sides)[table_index]
+    k = config.sides
+    deal_rng = random.Random(f"basra-arena/{config.seed}/{deal}")
+    first_dealer = deal_rng.randrange(config.players)
+    pack_seed = deal_rng.getrandbits(64)
+    results = []
+    for rotation in range(k):
+        side_bots = tuple(lineup[(side + rotation) % k] for side in range(k))
+        state = GameState(
+            config.variant,
+            config.players,
+            teams=config.teams,
+            first_dealer=first_dealer,
+            rules=config.rules,
+        )
+        bot_rng = random.Random(f"basra-arena/{config.seed}/{table_index}/{deal}/{rotation}")
+        bots: list[Bot] = []
+        try:
+            for seat in range(config.players):
+                index = side_bots[state.side_of[seat]]
+                bots.append(make_bot(config.bots[index], seed=bot_rng.getrandbits(63)))
+            result = _play(config, state, bots, side_bots, pack_seed)
+        except BotError as exc:
+            raise BotError(
+                f"deal {deal}, rotation {rotation}, table "
+                f"{' v '.join(config.bots[i] for i in side_bots)}: {exc}"
+            ) from None
+        finally:
+            for bot in bots:
+                bot.close()
+        result.table, result.deal, result.rotation = table_index, deal, rotation
+        results.append(result)
+    return results
+
+
+def _play(
+    config: ArenaConfig,
+    state: GameState,
+    bots: list[Bot],
+    side_bots: tuple[int, ...],
+    pack_seed: int,
+) -> GameResult:
+    times: dict[int, list[float]] = {}
+    forced: dict[int, int] = {}
+
+    def clock(seat: int, seconds: float, choices: int) -> None:
+        index = side_bots[state.side_of[seat]]
+        if choices > 1:
+            times.setdefault(index, []).append(seconds)
+        else:
+            forced[index] = forced.get(index, 0) + 1
+
+    rules = config.rules
+    rounds = 0
+    unused = random.Random(0)  # every pack is dealt here, so play_round never shuffles
+    while True:
+        pack = shuffled_pack(rules, random.Random(f"{pack_seed}/{rounds}"))
+        state.deal(pack)
+        play_round(state, bots, unused, clock=clock)
+        rounds += 1
+        if not config.matches or state.is_over:
+            break
+        if rounds >= 1000:
+            raise RuntimeError("a match did not end in 1000 rounds")
+    if config.matches:
+        points = tuple(state.scores)
+        outcome = state.outcome()
+        if outcome is None or outcome.winner is None:
+            wins = _shares(points)
+        else:
+            wins = tuple(1.0 if side == outcome.winner else 0.0 for side in range(config.sides))
+    else:
+        result = state.rounds[-1].result
+        assert result is not None
+        points = result.points
+        wins = _shares(points)
+    return GameResult(-1, -1, -1, side_bots, points, rounds, wins, times, forced)
+
+
+# ------------------------------------------------------------------ a run
+
+Progress = Callable[[int, int], None]
+"""Called with (deals done, deals in all) as the run goes."""
+
+
+def run_arena(
+    config: ArenaConfig, progress: Progress | None = None
+) -> tuple[list[GameResult], float]:
+    """Play every deal of every table; returns the games (in a fixed order) and seconds.
+
+    With ``jobs`` > 1 the deals are spread over processes; the results do not
+    depend on ``jobs``.
+    """
+    tables = tables_for(len(config.bots), config.sides)
+    units = [(t, d) for d in range(config.deals) for t in range(len(tables))]
+    started = time.perf_counter()
+    results: list[GameResult] = []
+    if progress is not None:
+        progress(0, len(units))
+    if config.jobs <= 1:
+        for done, (t, d) in enumerate(units, 1):
+            results.extend(play_deal(config, t, d))
+            if progress is not None:
+                progress(done, len(units))
+    else:
+        with ProcessPoolExecutor(max_workers=config.jobs) as pool:
+            pending: set[Future[list[GameResult]]] = set()
+            queue = iter(units)
+            done = 0
+            for t, d in queue:
+                pending.add(pool.submit(play_deal, config, t, d))
+                if len(pending) >= 4 * config.jobs:
+                    break
+            while pending:
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    try:
+                        results.extend(future.result())
+                    except BaseException:
+                        for other in pending:
+                            other.cancel()
+                        raise
+                    done += 1
+                    if progress is not None:
+                        progress(done, len(units))
+                    nxt = next(queue, None)
+                    if nxt is not None:
+                        pending.add(pool.submit(play_deal, config, *nxt))
+    results.sort(key=lambda r: (r.deal, r.table, r.rotation))
+    return results, time.perf_counter() - started
+
+
+def _bot_labels(bots: Sequence[str]) -> list[str]:
+    """Unique names for results: a repeated spec gets ``#2``, ``#3`` ..."""
+    labels: list[str] = []
+    for spec in bots:
+        label = spec
+        count = 2
+        while label in labels:
+            label = f"{spec}#{count}"
+            count += 1
+        labels.append(label)
+    return labels
+
+
+def _openskill(config: ArenaConfig, games: Sequence[GameResult]) -> list[dict[str, float]] | None:
+    try:
+        from openskill.models import PlackettLuce
+    except ImportError:
+        return None
+    model = PlackettLuce()
+    ratings = [model.rating(name=str(i)) for i in range(len(config.bots))]
+    for game in games:
+        teams = [[ratings[index]] for index in game.side_bots]
+        if len(set(game.side_bots)) != len(game.side_bots):
+            continue  # a bot against itself teaches nothing
+        scores = [float(p) for p in game.points]
+        if config.matches:
+            scores = list(game.wins)
+        new = model.rate(teams, scores=scores)
+        for index, team in zip(game.side_bots, new, strict=True):
+            ratings[index] = team[0]
+    return [
+        {"mu": round(r.mu, 3), "sigma": round(r.sigma, 3), "ordinal": round(r.ordinal(), 3)}
+        for r in ratings
+    ]
+
+
+def summarize(config: ArenaConfig, games: Sequence[GameResult], seconds: float) -> dict[str, Any]:
+    """The results.json document of a run (see docs/BOTS.md for every field)."""
+    labels = _bot_labels(config.bots)
+    n_bots = len(config.bots)
+    tables = tables_for(n_bots, config.sides)
+    # Per bot and deal (all tables and rotations of the deal): points per round and wins.
+    points: list[dict[int, list[float]]] = [{} for _ in range(n_bots)]
+    round_wins: list[dict[int, list[float]]] = [{} for _ in range(n_bots)]
+    rounds = [0] * n_bots
+    pairwise: dict[tuple[int, int], float] = {}
+    times: list[list[float]] = [[] for _ in range(n_bots)]
+    forced = [0] * n_bots
+    for game in games:
+        for side, index in enumerate(game.side_bots):
+            points[index].setdefault(game.deal, []).append(game.points[side] / game.rounds)
+            round_wins[index].setdefault(game.deal, []).append(game.wins[side])
+            rounds[index] += game.rounds
+        for a, b in combinations(range(len(game.side_bots)), 2):
+            i, j = game.side_bots[a], game.side_bots[b]
+            if i == j:
+                continue
+            wa, wb = game.wins[a], game.wins[b]
+            share = 0.5 if wa == wb else (1.0 if wa > wb else 0.0)
+            pairwise[i, j] = pairwise.get((i, j), 0.0) + share
+            pairwise[j, i] = pairwise.get((j, i), 0.0) + 1.0 - share
+        for index, values in game.times.items():
+            times[index].extend(values)
+        for index, count in game.forced.items():
+            forced[index] += count
+    elo = bradley_terry(pairwise, n_bots) if n_bots > 1 else [0.0]
+    skill = _openskill(config, games)
+    rotations = config.sides
+    bots_out: dict[str, Any] = {}
+    for index, label in enumerate(labels):
+        per_deal_points = [statistics.fmean(v) for _, v in sorted(points[index].items())]
+        per_deal_wins = [statistics.fmean(v) for _, v in sorted(round_wins[index].items())]
+        games_per_deal = len(round_wins[index][min(round_wins[index])]) if per_deal_wins else 1
+        entry: dict[str, Any] = {
+            "spec": config.bots[index],
+            "deals": len(per_deal_points),
+            "rounds": rounds[index],
+            "points_per_round": mean_interval(per_deal_points).to_json(),
+        }
+        if config.matches:
+            entry["matches"] = sum(len(v) for v in round_wins[index].values())
+            entry["match_win_rate"] = rate_interval(per_deal_wins, games_per_deal).to_json()
+        else:
+            entry["round_win_rate"] = rate_interval(per_deal_wins, games_per_deal).to_json()
+        entry["elo"] = round(elo[index], 1)
+        if skill is not None:
+            entry["rating"] = skill[index]
+        decisions = sorted(times[index])
+        entry["decision_seconds"] = _time_summary(decisions, forced[index])
+        bots_out[label] = entry
+    out: dict[str, Any] = {
+        "variant": config.variant,
+        "rules": config.rules.to_dict(),
+        "players": config.players,
+        "teams": config.teams,
+        "seed": config.seed,
+        "deals": config.deals,
+        "matches": config.matches,
+        "rotations": rotations,
+        "tables": [[labels[i] for i in table] for table in tables],
+        "bots": bots_out,
+    }
+    if n_bots == 2 and labels[0] != labels[1]:
+        out["margin"] = _margin(games, 0, 1, labels)
+    elif n_bots > 2 and config.sides == 2:
+        out["pairs"] = [_margin(games, i, j, labels) for i, j in combinations(range(n_bots), 2)]
+    out["seconds"] = round(seconds, 2)
+    return out
+
+
+def _margin(games: Sequence[GameResult], i: int, j: int, labels: list[str]) -> dict[str, Any]:
+    """Bot ``i``'s points per round minus bot ``j``'s, paired by deal."""
+    per_deal: dict[int, list[float]] = {}
+    for game in games:
+        if i in game.side_bots and j in game.side_bots:
+            a = game.points[game.side_bots.index(i)] / game.rounds
+            b = game.points[game.side_bots.index(j)] / game.rounds
+            per_deal.setdefault(game.deal, []).append(a - b)
+    values = [statistics.fmean(v) for _, v in sorted(per_deal.items())]
+    return {
+        "first": labels[i],
+        "second": labels[j],
+        "deals": len(values),
+        **mean_interval(values).to_json(),
+    }
+
+
+def _time_summary(decisions: list[float], forced: int) -> dict[str, float | int]:
+    if not decisions:
+        return {"decisions": 0, "forced": forced}
+    every = sorted(decisions + [0.0] * forced)
+    return {
+        "decisions": len(decisions),
+        "forced": forced,
+        "median": round(statistics.median(decisions), 5),
+        "mean": round(statistics.fmean(decisions), 5),
+        "p90": round(decisions[min(len(decisions) - 1, int(0.9 * len(decisions)))], 5),
+        "max": round(decisions[-1], 5),
+        "median_all": round(statistics.median(every), 5),
+    }

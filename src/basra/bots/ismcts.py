@@ -1,0 +1,475 @@
+"""The ``ismcts`` bot and the ``cheater`` measuring stick.
+
+``ismcts`` is single-observer information-set Monte Carlo tree search
+(Cowling, Powley & Whitehouse 2012, "Information Set Monte Carlo Tree Search",
+IEEE TCIAIG 4(2)). Each iteration:
+
+1. **determinizes**: deals the cards this seat has not seen at random
+   (:class:`basra.bots.sim.Sampler`, the fast form of
+   :func:`basra.view.determinize`: every card played, captured, turned up or
+   re-buried is tracked), weighting the deals of the other hands by how
+   likely they made the plays seen in this deal (hand reading, ``read``);
+2. **selects** down one tree keyed by moves, shared by every determinization:
+   only the moves legal in this determinization compete, by UCB1 with
+   availability counts (``c``), each seat maximizing its own side's reward;
+   the tree stops at the end of the current deal (new hands are a chance event
+   with too many outcomes to branch on);
+3. **expands** one untried move and **plays out** the rest of the round with a
+   fast heuristic policy (take basras and point cards, take many cards when
+   the majority is worth a lot, keep jacks, do not leave a lone card or a small
+   floor; a share ``eps`` of moves at random);
+4. **backs up** a reward that knows the match score (:class:`Reward`): a blend
+   of the round's point margin and the chance of winning the match from the
+   scores after the round, so near the target the points that cross it count
+   most.
+
+The move played is the root move visited most. The budget is a number of
+iterations or of seconds (a time budget makes the bot depend on the
+machine's speed); for a given seed and iteration budget the bot is
+deterministic, and its choice depends only on the view.
+
+``cheater`` runs the same search on the true hands (only the order of the
+stock is sampled). It sees what no player may see: it is a measuring stick for
+how much hidden information costs, never an opponent.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+
+from basra.bots.base import Bot, BotError, OmniscientBot, register_bot
+from basra.bots.heuristic import majority_chance
+from basra.bots.sim import Sampler, Sim, policy_value
+from basra.moves import Move
+from basra.rules import Rules
+from basra.state import GameState
+from basra.view import View
+
+__all__ = [
+    "CheaterBot",
+    "IsmctsBot",
+    "Reward",
+    "SearchSettings",
+    "expected_points",
+    "parse_settings",
+    "rollout",
+]
+
+DEFAULT_ITERATIONS = 1000
+
+
+class SearchSettings:
+    """The knobs of the search (bot options ``name=value``, comma separated)."""
+
+    __slots__ = (
+        "c",
+        "eps",
+        "horizon",
+        "iterations",
+        "model",
+        "mu",
+        "pool",
+        "read",
+        "seconds",
+        "tail",
+    )
+
+    def __init__(
+        self,
+        iterations: int | None = DEFAULT_ITERATIONS,
+        seconds: float | None = None,
+        c: float = 0.7,
+        eps: float = 0.1,
+        read: float = 0.15,
+        pool: int = 200,
+        mu: float = 0.5,
+        horizon: int = 1,
+        tail: int = 0,
+        model: int = 0,
+    ) -> None:
+        self.iterations = iterations
+        """Iterations per decision (``None``: only the time budget counts)."""
+        self.seconds = seconds
+        """Seconds per decision (``None``: only the iteration budget counts)."""
+        self.c = c
+        """UCB1 exploration constant (rewards are in [0, 1])."""
+        self.eps = eps
+        """Share of playout moves made at random."""
+        self.read = read
+        """How sharply opponents are assumed to pick the moves the playout policy likes
+        when their hands are read from their plays (0: no hand reading)."""
+        self.pool = pool
+        """Deals of the hidden hands weighted once per decision when reading hands."""
+        self.mu = mu
+        """Weight of the match-win chance in the reward (the rest is the round margin)."""
+        self.horizon = horizon
+        """Deals to play out before the round is valued by :func:`expected_points`
+        (0: play the round to its end)."""
+        self.tail = tail
+        """Plays made past the horizon's deal before valuing (a look into the next deal)."""
+        self.model = model
+        """1: the other sides play the playout policy in the tree instead of searching
+        (they cannot exploit this seat's hand, which every determinization shares)."""
+
+    def text(self) -> str:
+        """The options that give these settings."""
+        return ",".join(f"{name}={getattr(self, name)}" for name in self.__slots__)
+
+
+def parse_settings(options: str) -> SearchSettings:
+    """Settings from bot options: ``iterations=500``, ``seconds=0.2``, ``c=0.7`` ...
+
+    ``seconds`` alone means a time budget only; ``iterations`` and ``seconds``
+    together stop at whichever comes first.
+    """
+    settings = SearchSettings()
+    if not options:
+        return settings
+    given: dict[str, str] = {}
+    for item in options.split(","):
+        name, sep, value = item.partition("=")
+        name = name.strip()
+        if not sep or name not in SearchSettings.__slots__:
+            raise BotError(
+                f"search options are NAME=NUMBER separated by commas, with names "
+                f"{', '.join(SearchSettings.__slots__)}; not {item!r}"
+            )
+        given[name] = value.strip()
+    if "seconds" in given and "iterations" not in given:
+        settings.iterations = None
+    for name, value in given.items():
+        try:
+            number = float(value)
+        except ValueError:
+            raise BotError(f"search option {name} must be a number, not {value!r}") from None
+        if number < 0 or (name in ("iterations", "seconds") and number <= 0):
+            raise BotError(f"search option {name} must be positive, not {value!r}")
+        if name in ("iterations", "horizon", "tail", "pool", "model"):
+            if number != int(number):
+                raise BotError(f"{name} must be a whole number, not {value!r}")
+            setattr(settings, name, int(number))
+        else:
+            setattr(settings, name, number)
+    return settings
+
+
+class Reward:
+    """What a finished round is worth to each side, in [0, 1], knowing the match score.
+
+    ``mu`` of it is the chance of winning the match from the scores after the
+    round: 1 or 0 when the round ends the game, otherwise a normal model in
+    which each later round moves the lead by about ``spread`` points (a
+    majority bonus and basras) and about ``(target - best score) / pace``
+    rounds are left. The rest is the round's point margin against the best
+    other side, scaled by ``scale`` (about the most a round can swing).
+    """
+
+    def __init__(self, rules: Rules, sides: int, mu: float) -> None:
+        self.mu = mu
+        self.sides = sides
+        self.target = rules.target
+        card_points = sum(rules.card_points[: rules.pack])
+        self.scale = float(rules.majority_bonus + card_points + 2 * rules.basra_points)
+        self.pace = max((card_points + rules.majority_bonus + rules.basra_points) / sides, 1.0)
+        self.spread = math.sqrt(
+            (0.8 * rules.majority_bonus) ** 2 + (1.5 * rules.basra_points) ** 2 + 16.0
+        )
+        self.draw = rules.end_tie == "draw"
+
+    def __call__(self, points: Sequence[float], score: Sequence[float]) -> list[float]:
+        """Rewards from each side's points in the round and scores after it."""
+        sides = self.sides
+        mu = self.mu
+        out = []
+        best = max(score)
+        for side in range(sides):
+            others = max(points[s] for s in range(sides) if s != side)
+            margin = 0.5 + (points[side] - others) / (2 * self.scale)
+            margin = 0.0 if margin < 0.0 else 1.0 if margin > 1.0 else margin
+            if mu:
+                lead = score[side] - max(score[s] for s in range(sides) if s != side)
+                if best >= self.target:
+                    win = 1.0 if lead > 0 else 0.0 if lead < 0 else 0.5
+                else:
+                    rounds = max((self.target - best) / self.pace, 1.0)
+                    z = lead / (self.spread * math.sqrt(rounds))
+                    win = 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
+                out.append(mu * win + (1.0 - mu) * margin)
+            else:
+                out.append(margin)
+        return out
+
+
+def expected_points(sim: Sim) -> list[float]:
+    """Each side's expected points for the round from a position in its middle.
+
+    Point cards and basras already taken, plus the majority bonus (and any
+    abeyance carry) times the chance of winning the majority
+    (:func:`basra.bots.heuristic.majority_chance`).
+    """
+    rules = sim.rules
+    piles = sim.piles
+    counts = [p.bit_count() for p in piles]
+    remaining = sim.floor.bit_count() + sim.in_hands + len(sim.stock) - sim.pos
+    bonus = rules.majority_bonus + sim.carry
+    out = []
+    for side, pile in enumerate(piles):
+        value = float(sim.basra_points[side])
+        for points, mask in rules.point_masks:
+            value += points * (pile & mask).bit_count()
+        if bonus:
+            lead = counts[side] - max(c for s, c in enumerate(counts) if s != side)
+            value += bonus * majority_chance(lead, remaining)
+        out.append(value)
+    return out
+
+
+def rollout(sim: Sim, rng: random.Random, eps: float, horizon: int = 0, tail: int = 0) -> None:
+    """Play the simulation on with the fast heuristic policy (:func:`~basra.bots.sim.policy_value`).
+
+    To the end of the round, or with ``horizon`` > 0 until that many new deals
+    have been made since the simulation started, and ``tail`` plays more. A
+    share ``eps`` of the moves is random.
+    """
+    rules = sim.rules
+    random_ = rng.random
+    stop = horizon if horizon > 0 else 1 << 30
+    while sim.result is None:
+        if sim.deals >= stop:
+            if tail <= 0:
+                break
+            tail -= 1
+        moves = sim.moves()
+        if len(moves) == 1:
+            card, take = moves[0]
+        elif random_() < eps:
+            card, take = moves[int(random_() * len(moves))]
+        else:
+            floor = sim.floor
+            lone = sim.lone
+            best = -1e9
+            card = take = -1
+            for c, t in moves:
+                value = policy_value(rules, c, t, floor, lone) + random_() * 0.01
+                if value > best:
+                    best = value
+                    card, take = c, t
+        sim.play(card, take)
+
+
+def _policy_move(sim: Sim, moves: list[Move], random_: Callable[[], float], eps: float) -> Move:
+    """The playout policy's move (a share ``eps`` at random)."""
+    if len(moves) == 1:
+        return moves[0]
+    if random_() < eps:
+        return moves[int(random_() * len(moves))]
+    rules = sim.rules
+    floor = sim.floor
+    lone = sim.lone
+    return max(moves, key=lambda m: policy_value(rules, m[0], m[1], floor, lone) + random_() * 0.01)
+
+
+class _Node:
+    __slots__ = ("avail", "children", "side", "total", "visits")
+
+    def __init__(self, side: int) -> None:
+        self.children: dict[Move, _Node] = {}
+        self.visits = 0
+        self.avail = 1
+        self.total = 0.0
+        self.side = side
+
+
+def search(
+    sample: Callable[[], Sim],
+    rules: Rules,
+    sides: int,
+    settings: SearchSettings,
+    rng: random.Random,
+) -> tuple[dict[Move, _Node], int]:
+    """Run ISMCTS from a root whose determinizations ``sample`` makes.
+
+    Returns the root's children by move and the iterations run.
+    """
+    root = _Node(-1)
+    reward = Reward(rules, sides, settings.mu)
+    model = settings.model
+    c = settings.c
+    eps = settings.eps
+    horizon = settings.horizon
+    tail = settings.tail
+    limit = settings.iterations if settings.iterations is not None else 1 << 62
+    deadline = time.perf_counter() + settings.seconds if settings.seconds is not None else None
+    log = math.log
+    sqrt = math.sqrt
+    random_ = rng.random
+    iterations = 0
+    while iterations < limit:
+        if deadline is not None and iterations & 15 == 0 and time.perf_counter() > deadline:
+            break
+        iterations += 1
+        sim = sample()
+        side_of = sim.side_of
+        me = side_of[sim.turn]
+        node = root
+        path = []
+        while sim.result is None and not sim.deals:
+            moves = sim.moves()
+            children = node.children
+            if model and side_of[sim.turn] != me:
+                move = _policy_move(sim, moves, random_, eps)
+                child = children.get(move)
+                if child is None:
+                    child = children[move] = _Node(side_of[sim.turn])
+                sim.play(*move)
+                node = child
+                continue
+            untried = [m for m in moves if m not in children]
+            if untried:
+                move = untried[int(random_() * len(untried))]
+                child = children[move] = _Node(side_of[sim.turn])
+                for m in moves:
+                    other = children.get(m)
+                    if other is not None and other is not child:
+                        other.avail += 1
+                sim.play(*move)
+                path.append(child)
+                break
+            best_value = -1.0
+            chosen = moves[0]
+            for m in moves:
+                other = children[m]
+                other.avail += 1
+                value = other.total / other.visits + c * sqrt(log(other.avail) / other.visits)
+                if value > best_value:
+                    best_value = value
+                    chosen = m
+            node = children[chosen]
+            sim.play(*chosen)
+            path.append(node)
+        rollout(sim, rng, eps, horizon, tail)
+        result = sim.result
+        if result is not None:
+            rewards = reward(result.points, result.score)
+        else:
+            points = expected_points(sim)
+            rewards = reward(points, [s + p for s, p in zip(sim.scores, points, strict=True)])
+        for visited in path:
+            visited.visits += 1
+            visited.total += rewards[visited.side]
+    return root.children, iterations
+
+
+def _best(children: dict[Move, _Node], moves: list[Move]) -> Move:
+    """The most visited legal root move (then the best mean, then the first)."""
+    best = moves[0]
+    key = (-1, -1.0)
+    for move in moves:
+        node = children.get(move)
+        if node is None:
+            continue
+        score = (node.visits, node.total / node.visits if node.visits else 0.0)
+        if score > key:
+            key = score
+            best = move
+    return best
+
+
+class IsmctsBot(Bot):
+    """Information-set MCTS on the seat's view (see the module docstring)."""
+
+    name = "ismcts"
+
+    def __init__(self, seed: int | None = None, settings: SearchSettings | None = None) -> None:
+        super().__init__(seed)
+        self.seed = seed
+        self.settings = settings if settings is not None else SearchSettings()
+        self.last_iterations = 0
+        self.iteration_log: list[int] = []
+
+    def decision_rng(self, view: View) -> random.Random:
+        """The generator of one decision: from the seed and the view alone."""
+        if self.seed is None:
+            return random.Random(self.rng.getrandbits(64))
+        return random.Random(hash((self.seed, view.key())))
+
+    def choose(self, view: View) -> Move:
+        moves = view.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        rng = self.decision_rng(view)
+        sampler = Sampler(view, self.settings.read, self.settings.pool)
+        children, iterations = search(
+            lambda: sampler.sample(rng), view.rules, len(view.scores), self.settings, rng
+        )
+        self.last_iterations = iterations
+        return _best(children, moves)
+
+
+class CheaterBot(OmniscientBot):
+    """The same search on the true hands: **a measuring stick that sees every hand**.
+
+    Only the order of the stock, which nobody knows, is sampled. Never offered
+    as an opponent (it is not behind any level).
+    """
+
+    name = "cheater"
+
+    def __init__(self, seed: int | None = None, settings: SearchSettings | None = None) -> None:
+        super().__init__(seed)
+        self.seed = seed
+        self.settings = settings if settings is not None else SearchSettings()
+
+    def choose_with_state(self, state: GameState, view: View) -> Move:
+        moves = state.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        if self.seed is None:
+            rng = random.Random(self.rng.getrandbits(64))
+        else:
+            rng = random.Random(hash((self.seed, view.key(), tuple(state.hands))))
+        base = Sim.from_state(state)
+        bottom = len(view.stock_bottom)
+        hidden_stock = base.stock[: len(base.stock) - bottom]
+        fixed = base.stock[len(base.stock) - bottom :]
+
+        def sample() -> Sim:
+            sim = Sim.__new__(Sim)
+            for name in Sim.__slots__:
+                setattr(sim, name, getattr(base, name))
+            sim.hands = list(base.hands)
+            sim.cards = [list(c) for c in base.cards]
+            sim.piles = list(base.piles)
+            sim.basras = list(base.basras)
+            sim.basra_points = list(base.basra_points)
+            sim.stock = hidden_stock + fixed
+            sim.unshuffled = len(hidden_stock)
+            sim.rng = rng
+            return sim
+
+        children, _ = search(sample, state.rules, len(state.scores), self.settings, rng)
+        return _best(children, moves)
+
+
+def _ismcts(options: str, seed: int | None) -> Bot:
+    return IsmctsBot(seed, parse_settings(options))
+
+
+def _cheater(options: str, seed: int | None) -> Bot:
+    return CheaterBot(seed, parse_settings(options))
+
+
+register_bot(
+    "ismcts",
+    _ismcts,
+    "information-set Monte Carlo tree search on the seat's view; options: "
+    "iterations=N or seconds=S, c, eps, read, pool, mu, horizon, tail",
+)
+register_bot(
+    "cheater",
+    _cheater,
+    "MEASURING STICK ONLY: the same search seeing every hand; never an opponent",
+)

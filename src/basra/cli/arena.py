@@ -1,0 +1,266 @@
+"""``basra arena``: measure bots against each other on paired deals."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+from pathlib import Path
+from typing import IO, Any
+
+from basra.cli import CliError
+from basra.cli.common import add_rules_options, rules_from_args
+
+__all__ = ["Progress", "register", "write_chart"]
+
+
+def register(subparsers: Any) -> None:
+    """Add the command of this module."""
+    p = subparsers.add_parser(
+        "arena",
+        help="measure bots on paired deals: points per round, win rates, ratings",
+        description="Play bots against each other. Every deal is played again with the bots "
+        "rotated around the table (paired, duplicate deals), so the luck of the cards "
+        "cancels. With more bots than sides, every lineup plays (a round robin). Prints "
+        "points per round and win rates with 95%% confidence intervals and ratings; --out "
+        "writes results.json and results.png.",
+        epilog="Bots: see `basra bots`; `cmd:PROGRAM ARGS` runs an external bot "
+        "(docs/PROTOCOL.md). Example: basra arena --bots ismcts,heuristic --deals 200 --jobs 2",
+    )
+    add_rules_options(p)
+    p.add_argument("--players", "-n", type=int, default=2, choices=(2, 3, 4), help="default 2")
+    p.add_argument("--teams", action="store_true", help="4 players as two teams (seats 0+2, 1+3)")
+    p.add_argument(
+        "--bots",
+        required=True,
+        metavar="A,B[,C...]",
+        help="the bots, one per side; more bots than sides make a round robin",
+    )
+    p.add_argument("--deals", "-k", type=int, default=100, metavar="K", help="default 100")
+    p.add_argument("--seed", "-s", type=int, default=0, metavar="S", help="default 0")
+    p.add_argument(
+        "--jobs", "-j", type=int, default=1, metavar="J", help="processes to use (default 1)"
+    )
+    p.add_argument(
+        "--matches",
+        action="store_true",
+        help="play whole matches to the target instead of single rounds",
+    )
+    p.add_argument("--out", "-o", metavar="DIR", help="write results.json and results.png here")
+    p.add_argument(
+        "--time-limit",
+        type=float,
+        metavar="SECONDS",
+        help="seconds an external bot may take per move (default 10)",
+    )
+    p.add_argument("--json", action="store_true", help="print results.json to stdout")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    p.set_defaults(run=run_arena_command)
+
+
+class Progress:
+    """A one-line progress bar with an ETA on a terminal; a line per 10% otherwise."""
+
+    def __init__(self, stream: IO[str], label: str, width: int = 28) -> None:
+        self.stream = stream
+        self.label = label
+        self.width = width
+        self.started = time.monotonic()
+        self.tty = stream.isatty()
+        self.last_tenth = -1
+        self.last_draw = 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        elapsed = now - self.started
+        fraction = done / total if total else 1.0
+        if self.tty:
+            if done < total and now - self.last_draw < 0.1:
+                return
+            self.last_draw = now
+            filled = int(self.width * fraction)
+            bar = "#" * filled + "." * (self.width - filled)
+            line = (
+                f"\r{self.label} [{bar}] {done}/{total} {100 * fraction:3.0f}% "
+                f"{_clock(elapsed)} elapsed, ETA {self.eta(done, total, elapsed)}  "
+            )
+            self.stream.write(line)
+            if done == total:
+                self.stream.write("\n")
+            self.stream.flush()
+            return
+        tenth = int(10 * fraction)
+        if tenth > self.last_tenth:
+            self.last_tenth = tenth
+            self.stream.write(
+                f"{self.label}: {done}/{total} ({100 * fraction:.0f}%), {_clock(elapsed)} "
+                f"elapsed, ETA {self.eta(done, total, elapsed)}\n"
+            )
+            self.stream.flush()
+
+    @staticmethod
+    def eta(done: int, total: int, elapsed: float) -> str:
+        """Time left at the pace so far (``--:--`` before the first deal is done)."""
+        if done == 0:
+            return "--:--"
+        return _clock(elapsed / done * (total - done))
+
+
+def _clock(seconds: float) -> str:
+    seconds = round(seconds)
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+def run_arena_command(args: argparse.Namespace) -> int:
+    from basra.bots import BotError, make_bot
+    from basra.bots.arena import ArenaConfig, run_arena, summarize, tables_for
+    from basra.state import GameError, GameState
+
+    variant, _, rules = rules_from_args(args)
+    if args.deals < 1:
+        raise CliError("--deals must be 1 or more")
+    if args.jobs < 1:
+        raise CliError("--jobs must be 1 or more")
+    if args.time_limit is not None:
+        if not args.time_limit > 0:
+            raise CliError("--time-limit must be a positive number of seconds")
+        os.environ["BASRA_BOT_TIME_LIMIT"] = str(args.time_limit)  # read by cmd: bots
+    names = [b.strip() for b in args.bots.split(",") if b.strip()]
+    if len(names) < 2:
+        raise CliError("--bots needs at least two bots (the same one twice is allowed)")
+    sides = 2 if args.teams else args.players
+    try:
+        GameState(variant, args.players, teams=args.teams, rules=rules)
+        tables_for(len(names), sides)
+        for name in dict.fromkeys(names):
+            make_bot(name, seed=0).close()
+    except (GameError, BotError) as exc:
+        raise CliError(str(exc)) from None
+    except ValueError as exc:
+        raise CliError(f"--bots: {exc}") from None
+    config = ArenaConfig(
+        variant=variant,
+        rules=rules,
+        players=args.players,
+        teams=args.teams,
+        bots=tuple(names),
+        deals=args.deals,
+        seed=args.seed,
+        matches=args.matches,
+        jobs=args.jobs,
+    )
+    out_dir = Path(args.out) if args.out else None
+    if out_dir is not None:
+        try:
+            out_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise CliError(f"--out: cannot make {out_dir}: {exc}") from None
+    progress = None if args.quiet else Progress(sys.stderr, "arena")
+    try:
+        games, seconds = run_arena(config, progress)
+    except BotError as exc:
+        if progress is not None and progress.tty:
+            sys.stderr.write("\n")
+        raise CliError(str(exc)) from None
+    summary = summarize(config, games, seconds)
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    else:
+        print(report(summary))
+    if out_dir is not None:
+        (out_dir / "results.json").write_text(json.dumps(summary, indent=2) + "\n")
+        try:
+            write_chart(summary, out_dir / "results.png")
+            chart = " and results.png"
+        except ImportError:
+            chart = " (no chart: install the arena extra for matplotlib)"
+        if not args.json:
+            print(f"results.json{chart} written to {out_dir}")
+    return 0
+
+
+def _pct(interval: dict[str, float]) -> str:
+    return (
+        f"{100 * interval['mean']:5.1f}% [{100 * interval['low']:5.1f}, "
+        f"{100 * interval['high']:5.1f}]"
+    )
+
+
+def _pts(interval: dict[str, float]) -> str:
+    def fmt(x: float) -> str:
+        return f"{x:6.2f}" if math.isfinite(x) else "     -"
+
+    return f"{fmt(interval['mean'])} [{fmt(interval['low'])}, {fmt(interval['high'])}]"
+
+
+def report(summary: dict[str, Any]) -> str:
+    """The text report of a results.json document."""
+    teams = ", teams" if summary["teams"] else ""
+    unit = "matches" if summary["matches"] else "rounds"
+    lines = [
+        f"{summary['variant']}, {summary['players']} players{teams}: {summary['deals']} deals x "
+        f"{summary['rotations']} rotations (paired) per lineup, {unit}, seed {summary['seed']}, "
+        f"{summary['seconds']:.0f} s",
+    ]
+    width = max(12, *(len(name) for name in summary["bots"]))
+    rate = "match_win_rate" if summary["matches"] else "round_win_rate"
+    header = "match wins" if summary["matches"] else "round wins"
+    lines.append(
+        f"{'bot':<{width}} {'rounds':>7}  {'points/round [95% CI]':<26} "
+        f"{header + ' [95% CI]':<24} {'elo':>6} {'median s':>9}"
+    )
+    for name, entry in summary["bots"].items():
+        times = entry["decision_seconds"]
+        median = f"{times['median']:.4f}" if "median" in times else "-"
+        lines.append(
+            f"{name:<{width}} {entry['rounds']:>7}  {_pts(entry['points_per_round']):<26} "
+            f"{_pct(entry[rate]):<24} {entry['elo']:>+6.0f} {median:>9}"
+        )
+    margins = [summary["margin"]] if "margin" in summary else summary.get("pairs", [])
+    for margin in margins:
+        lines.append(
+            f"margin {margin['first']} - {margin['second']}: {margin['mean']:+.2f} "
+            f"[{margin['low']:+.2f}, {margin['high']:+.2f}] points per round, "
+            f"paired over {margin['deals']} deals"
+        )
+    return "\n".join(lines)
+
+
+def write_chart(summary: dict[str, Any], path: Path) -> None:
+    """A PNG of points per round and win rates with their 95% intervals (matplotlib)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = list(summary["bots"])
+    rate = "match_win_rate" if summary["matches"] else "round_win_rate"
+    fig, axes = plt.subplots(1, 2, figsize=(max(8.0, 1.6 * len(names) + 4), 4.2))
+    for ax, key, title, scale in (
+        (axes[0], "points_per_round", "points per round", 1.0),
+        (axes[1], rate, rate.replace("_", " ") + " (%)", 100.0),
+    ):
+        means = [scale * summary["bots"][n][key]["mean"] for n in names]
+        lows = [scale * summary["bots"][n][key]["low"] for n in names]
+        highs = [scale * summary["bots"][n][key]["high"] for n in names]
+        errors = [
+            [max(m - lo, 0.0) for m, lo in zip(means, lows, strict=True)],
+            [max(h - m, 0.0) for m, h in zip(means, highs, strict=True)],
+        ]
+        ax.bar(names, means, yerr=errors, capsize=6, color="#4c72b0")
+        ax.set_title(f"{title}, 95% CI")
+        ax.tick_params(axis="x", labelrotation=20)
+        ax.grid(axis="y", alpha=0.3)
+    teams = ", teams" if summary["teams"] else ""
+    fig.suptitle(
+        f"basra arena: {summary['variant']}, {summary['players']} players{teams}, "
+        f"{summary['deals']} paired deals"
+    )
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
