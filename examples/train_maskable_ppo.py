@@ -5,32 +5,29 @@
     nice python examples/train_maskable_ppo.py --minutes 3
 
 The agent plays one seat of a 2-player table against a bot (``--opponent``,
-the ``heuristic`` bot when it exists, else ``greedy``), in a random seat, one
+``heuristic`` by default), in a random seat, one
 round per episode, rewarded with its points minus the opponent's as they are
 scored (``reward="dense"``, scaled by 1/20). It sees only its seat's view, in
 the encoding of docs/ENV.md, and picks among legal actions only
 (``action_masks()``). The hyperparameters are options; the defaults are a
 starting point, not a tuned recipe.
 
-Evaluation uses paired deals: every deal is played twice with the same pack,
-the agent in each seat in turn, against each bot in ``--eval-against``; the
-margin is the agent's round points minus the bot's, averaged over the pair,
-with a 95% confidence interval over the pairs (``heuristic`` joins the list
-when it exists). The untrained network is evaluated on the same deals first,
-for comparison, and greedy against random last, for scale. This is a small paired
-evaluation of its own (the bots work adds an arena with a library API; this
-example does not depend on it).
+Evaluation is the arena's (``basra.bots.arena``, as ``basra arena``): the
+network is registered as the bot ``ppo`` and every deal is played twice with
+the same pack, the agent in each seat in turn, against each bot in
+``--eval-against`` (``heuristic`` is always added); the margin is the agent's
+round points minus the bot's, paired by deal, with a 95% confidence interval.
+The untrained network is evaluated on the same deals first, for comparison,
+and greedy against random last, for scale.
 """
 
 from __future__ import annotations
 
 import argparse
-import math
-import random
 import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -49,13 +46,12 @@ except ImportError:  # pragma: no cover - a message for people without the extra
 
 import gymnasium
 
-from basra.bots import BOTS, Bot, make_bot
+from basra.bots import Bot, register_bot
+from basra.bots.arena import ArenaConfig, run_arena, summarize
 from basra.env import gym_env
 from basra.env.bot import PolicyBot
 from basra.env.table import Table
 from basra.rules import Rules
-from basra.state import PHASE_PLAY, GameState, shuffled_pack
-from basra.view import view_of
 
 REWARD_SCALE = 1 / 20
 
@@ -87,63 +83,42 @@ class TimeBudget(BaseCallback):  # type: ignore[misc]
         return elapsed < self.seconds
 
 
-def play_round(state: GameState, bots: Sequence[Bot]) -> None:
-    """Play the dealt round to its end."""
-    while state.phase == PHASE_PLAY:
-        seat = state.turn
-        state.play(bots[seat].choose(view_of(state, seat)))
+def arena_margin(
+    variant: str, rules: Rules, first: str, second: str, deals: int, seed: int
+) -> dict[str, Any]:
+    """``first``'s points per round minus ``second``'s over paired deals, from the arena."""
+    config = ArenaConfig(variant, rules, 2, False, (first, second), deals, seed)
+    games, seconds = run_arena(config)
+    margin: dict[str, Any] = summarize(config, games, seconds)["margin"]
+    return margin
 
 
-def paired_margins(
-    variant: str, rules: Rules, agent: Bot, opponent: Callable[[int], Bot], deals: int, seed: int
-) -> list[float]:
-    """The agent's round margin on each deal, averaged over both seatings of the deal."""
-    margins = []
-    for deal in range(deals):
-        pack = shuffled_pack(rules, random.Random(seed * 1_000_003 + deal))
-        pair = []
-        for agent_seat in (0, 1):
-            bots = [agent, opponent(deal)] if agent_seat == 0 else [opponent(deal), agent]
-            state = GameState(variant, 2, first_dealer=deal % 2, rules=rules)
-            state.deal(pack)
-            play_round(state, bots)
-            result = state.rounds[-1].result
-            assert result is not None
-            pair.append(result.points[agent_seat] - result.points[1 - agent_seat])
-        margins.append(statistics.fmean(pair))
-    return margins
-
-
-def summary(margins: list[float]) -> str:
-    mean = statistics.fmean(margins)
-    half = 1.96 * statistics.stdev(margins) / math.sqrt(len(margins))
-    wins = sum(m > 0 for m in margins) / len(margins)
-    return f"{mean:+6.2f} ± {half:4.2f} points/round  (agent ahead on {wins:4.0%} of pairs)"
+def summary(margin: dict[str, Any]) -> str:
+    half = (margin["high"] - margin["low"]) / 2
+    return f"{margin['mean']:+6.2f} ± {half:4.2f} points/round over {margin['deals']} paired deals"
 
 
 def evaluate(
     label: str, model: Any, rules: Rules, args: argparse.Namespace, against: Sequence[str]
 ) -> None:
+    """Register the network as the bot ``ppo`` and measure it in the arena."""
+
     def predict(observation: Any, mask: Any) -> int:
         action, _state = model.predict(observation, action_masks=mask, deterministic=True)
         return int(action)
 
-    agent = PolicyBot(predict, rules, players=2, teams=False, name="ppo")
+    def factory(options: str, seed: int | None) -> Bot:
+        return PolicyBot(predict, rules, players=2, teams=False, name="ppo")
+
+    register_bot("ppo", factory, "the network being trained (this example only)")
     print(f"{label} ({args.eval_deals} paired deals, {args.variant}):")
     for name in against:
-        margins = paired_margins(
-            args.variant,
-            rules,
-            agent,
-            lambda deal, name=name: make_bot(name, seed=deal),
-            args.eval_deals,
-            args.seed + 1,
-        )
-        print(f"  vs {name:<10} {summary(margins)}", flush=True)
+        margin = arena_margin(args.variant, rules, "ppo", name, args.eval_deals, args.seed + 1)
+        print(f"  vs {name:<10} {summary(margin)}", flush=True)
 
 
 def main() -> int:
-    default_opponent = "heuristic" if "heuristic" in BOTS else "greedy"
+    default_opponent = "heuristic"
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--variant", default="egyptian")
     parser.add_argument("--minutes", type=float, default=3.0, help="training time budget")
@@ -163,7 +138,7 @@ def main() -> int:
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     against = [name for name in args.eval_against.split(",") if name]
-    if "heuristic" in BOTS and "heuristic" not in against:
+    if "heuristic" not in against:
         against.append("heuristic")
 
     def make_env() -> gymnasium.Env[Any, Any]:
@@ -208,13 +183,8 @@ def main() -> int:
     if args.save:
         model.save(args.save)
         print(f"saved to {args.save}")
-    reference = paired_margins(
-        args.variant,
-        rules,
-        make_bot("greedy", seed=1),
-        lambda d: make_bot("random", seed=d),
-        args.eval_deals,
-        args.seed + 1,
+    reference = arena_margin(
+        args.variant, rules, "greedy", "random", args.eval_deals, args.seed + 1
     )
     print(f"reference: greedy vs random {summary(reference)}")
     return 0

@@ -14,6 +14,9 @@ from basra.state import GameState
 DATA = Path(__file__).parent / "data"
 CONFORMANCE = DATA / "conformance"
 
+collect_ignore_glob = ["data/*"]
+"""Test data holds programs (bots driven over a pipe), not tests or doctests."""
+
 TABLES = [(2, False), (3, False), (4, False), (4, True)]
 """Every table the rules allow: 2, 3 or 4 players, 4 as individuals or teams."""
 

@@ -179,6 +179,7 @@ def test_a_hint_names_the_move_and_why() -> None:
         assert view is not None
         expected = hint(view)
         await pilot.press("h")
+        await until(pilot, lambda: status(app).startswith("Hint: "))
         text = status(app)
         assert text.startswith("Hint: ") and expected.reason in text
         assert card_label(expected.move.card) in text

@@ -142,9 +142,9 @@ class TableScreen(Screen[None]):
         """Select the card with this number."""
         self.basra_app.select(number - 1)
 
-    def action_hint(self) -> None:
-        """Ask for a hint."""
-        self.basra_app.ask_hint()
+    async def action_hint(self) -> None:
+        """Ask for a hint (the search runs in a thread; the screen stays live)."""
+        await self.basra_app.ask_hint()
 
     def action_save(self) -> None:
         """Save the game."""
@@ -448,16 +448,25 @@ class BasraApp(App[str | None]):
         self.refresh_table()
         self.advance()
 
-    def ask_hint(self) -> None:
-        """Show what the strongest bot would play here, and why; select that card."""
+    async def ask_hint(self) -> None:
+        """Show what the strongest bot would play here, and why; select that card.
+
+        The expert searches for a fraction of a second: that runs in a worker
+        thread, and a hint that arrives after the position changed is dropped.
+        """
         view = self.my_view()
         if view is None:
             self._say("Hints are for your turn.", "italic")
             return
+        session = self.session
+        plays = len(session.state.plays)
+        self._say("Thinking about a hint…", "italic")
         try:
-            suggestion = self.session.hint(view.seat)
+            suggestion = await asyncio.to_thread(session.hint, view.seat)
         except BotError as exc:
             self._say(f"No hint: {exc}", "italic")
+            return
+        if session is not self.session or len(session.state.plays) != plays:
             return
         move = suggestion.move
         self.hinted = move
