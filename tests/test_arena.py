@@ -88,7 +88,25 @@ def game(deal: int, rotation: int, sides: tuple[int, ...], points: tuple[int, ..
     top = max(points)
     winners = [i for i, p in enumerate(points) if p == top]
     wins = tuple(1.0 / len(winners) if i in winners else 0.0 for i in range(len(points)))
-    return GameResult(0, deal, rotation, sides, points, 1, wins, {0: [0.1, 0.3]}, {})
+    return GameResult(0, deal, rotation, sides, points, 1, wins, times={0: [0.1, 0.3]})
+
+
+def test_match_summary_counts_matches_and_their_rounds() -> None:
+    config = ArenaConfig("egyptian", preset("egyptian"), 2, False, ("a", "b"), 2, matches=True)
+    games = [  # deal 0: a wins both matches, 2 rounds of 3 and 3 of 4; deal 1: they split
+        GameResult(0, 0, 0, (0, 1), (110, 60), 3, (1.0, 0.0), (2.0, 1.0)),
+        GameResult(0, 0, 1, (1, 0), (80, 105), 4, (0.0, 1.0), (1.0, 3.0)),
+        GameResult(0, 1, 0, (0, 1), (101, 99), 2, (1.0, 0.0), (1.0, 1.0)),
+        GameResult(0, 1, 1, (1, 0), (120, 40), 2, (1.0, 0.0), (2.0, 0.0)),
+    ]
+    a = summarize(config, games, 1.0)["bots"]["a"]
+    assert a["matches"] == 4 and a["rounds"] == 11
+    assert a["match_win_rate"]["mean"] == pytest.approx(0.75)
+    # per deal: (2/3 + 3/4) / 2 and (1/2 + 0/2) / 2, then the mean over deals
+    assert a["round_win_rate"]["mean"] == pytest.approx(((2 / 3 + 3 / 4) / 2 + 0.25) / 2, abs=1e-4)
+    assert a["points_per_round"]["mean"] == pytest.approx(
+        ((110 / 3 + 105 / 4) / 2 + (101 / 2 + 40 / 2) / 2) / 2, abs=1e-4
+    )
 
 
 def test_summary_on_known_games() -> None:
@@ -190,6 +208,7 @@ def test_arena_matches_and_round_robin(tmp_path: Path) -> None:
     for entry in results["bots"].values():
         assert entry["matches"] == 4
         assert set(entry["match_win_rate"]) == {"mean", "low", "high"}
+        assert set(entry["round_win_rate"]) == {"mean", "low", "high"}
     out = tmp_path / "rr"
     code = main(
         ["arena", "--bots", "greedy,random,heuristic", "--deals", "2", "-o", str(out), "-q"]

@@ -44,6 +44,34 @@ def test_seats_and_names() -> None:
         Session.new(seats=["person", "easy"], names=["A", "A"])
 
 
+EXAMPLE_BOT = Path(__file__).parents[1] / "examples" / "external_bot.py"
+
+
+def test_any_bot_can_take_a_seat_but_never_the_cheater() -> None:
+    assert parse_seats("you,ismcts:iterations=50,c=0.5,greedy", 3) == [
+        "person",
+        "ismcts:iterations=50,c=0.5",
+        "greedy",
+    ]
+    with pytest.raises(SessionError, match="measuring stick"):
+        parse_seats("you,cheater", 2)
+    with pytest.raises(SessionError, match="measuring stick"):
+        Session.new(seats=["person", "cheater:iterations=10"])
+    with pytest.raises(SessionError, match="iterations"):
+        Session.new(seats=["person", "ismcts:iterations=-1"])
+
+
+def test_an_external_bot_plays_a_seat() -> None:
+    spec = f"cmd:{sys.executable} {EXAMPLE_BOT}"
+    session = Session.new(seats=parse_seats(f"you,{spec}", 2), seed=5)
+    try:
+        assert session.seats[1].kind == spec
+        play_to(session, 30, random.Random(1))
+        assert len(session.state.plays) >= 20
+    finally:
+        session.close()
+
+
 def test_default_table_is_two_player_egyptian_against_medium() -> None:
     session = Session.new(seed=1)
     assert session.state.variant == "egyptian" and session.state.players == 2

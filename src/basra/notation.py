@@ -32,6 +32,7 @@ __all__ = [
     "NotInHandError",
     "parse_move",
     "parse_move_text",
+    "select_move",
 ]
 
 
@@ -120,6 +121,15 @@ def parse_move(state: GameState, text: str) -> Move:
             f"{CARD_NAMES[card]} is not in the hand of seat {state.turn} ({format_cards(hand)})"
         )
     options = [Move(card, take) for take in capture_options(state.rules, card, state.floor)]
+    return select_move(card, taken, options)
+
+
+def select_move(card: Card, taken: list[Card] | None, options: list[Move]) -> Move:
+    """The move of ``options`` (every legal move of ``card``) that ``taken`` names.
+
+    ``taken`` is ``None`` for a bare card: a trail, or the one capture allowed.
+    Raises :class:`AmbiguousMoveError` or :class:`CaptureNotAllowedError`.
+    """
     if taken is None:
         if len(options) == 1:
             return options[0]

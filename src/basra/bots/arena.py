@@ -226,6 +226,8 @@ class GameResult:
     rounds: int
     wins: tuple[float, ...]
     """Each side's share of the win: 1 to the winner, split on a tie."""
+    round_wins: tuple[float, ...] = ()
+    """Each side's round wins (shares, as ``wins``), summed over the rounds played."""
     times: dict[int, list[float]] = field(default_factory=dict)
     """Seconds per decision by bot index: decisions with more than one legal move."""
     forced: dict[int, int] = field(default_factory=dict)
@@ -312,12 +314,17 @@ def _play(
 
     rules = config.rules
     rounds = 0
+    round_wins = [0.0] * config.sides
     unused = random.Random(0)  # every pack is dealt here, so play_round never shuffles
     while True:
         pack = shuffled_pack(rules, random.Random(f"{pack_seed}/{rounds}"))
         state.deal(pack)
         play_round(state, bots, unused, clock=clock)
         rounds += 1
+        played = state.rounds[-1].result
+        assert played is not None
+        for side, share in enumerate(_shares(played.points)):
+            round_wins[side] += share
         if not config.matches or state.is_over:
             break
         if rounds >= 1000:
@@ -334,7 +341,9 @@ def _play(
         assert result is not None
         points = result.points
         wins = _shares(points)
-    return GameResult(-1, -1, -1, side_bots, points, rounds, wins, times, forced)
+    return GameResult(
+        -1, -1, -1, side_bots, points, rounds, wins, tuple(round_wins), times, forced
+    )
 
 
 # ------------------------------------------------------------------ a run
@@ -434,6 +443,7 @@ def summarize(config: ArenaConfig, games: Sequence[GameResult], seconds: float) 
     # Per bot and deal (all tables and rotations of the deal): points per round and wins.
     points: list[dict[int, list[float]]] = [{} for _ in range(n_bots)]
     round_wins: list[dict[int, list[float]]] = [{} for _ in range(n_bots)]
+    match_wins: list[dict[int, list[float]]] = [{} for _ in range(n_bots)]
     rounds = [0] * n_bots
     pairwise: dict[tuple[int, int], float] = {}
     times: list[list[float]] = [[] for _ in range(n_bots)]
@@ -441,7 +451,10 @@ def summarize(config: ArenaConfig, games: Sequence[GameResult], seconds: float) 
     for game in games:
         for side, index in enumerate(game.side_bots):
             points[index].setdefault(game.deal, []).append(game.points[side] / game.rounds)
-            round_wins[index].setdefault(game.deal, []).append(game.wins[side])
+            # Rounds won over rounds played (a match's rounds are the games then).
+            won = game.round_wins[side] if game.round_wins else game.wins[side]
+            round_wins[index].setdefault(game.deal, []).append(won / game.rounds)
+            match_wins[index].setdefault(game.deal, []).append(game.wins[side])
             rounds[index] += game.rounds
         for a, b in combinations(range(len(game.side_bots)), 2):
             i, j = game.side_bots[a], game.side_bots[b]
@@ -462,18 +475,23 @@ def summarize(config: ArenaConfig, games: Sequence[GameResult], seconds: float) 
     for index, label in enumerate(labels):
         per_deal_points = [statistics.fmean(v) for _, v in sorted(points[index].items())]
         per_deal_wins = [statistics.fmean(v) for _, v in sorted(round_wins[index].items())]
-        games_per_deal = len(round_wins[index][min(round_wins[index])]) if per_deal_wins else 1
+        per_deal_matches = [statistics.fmean(v) for _, v in sorted(match_wins[index].items())]
+        n_matches = sum(len(v) for v in match_wins[index].values())
+        deals = max(1, len(per_deal_points))
         entry: dict[str, Any] = {
             "spec": config.bots[index],
             "deals": len(per_deal_points),
             "rounds": rounds[index],
             "points_per_round": mean_interval(per_deal_points).to_json(),
+            "round_win_rate": rate_interval(
+                per_deal_wins, max(1, round(rounds[index] / deals))
+            ).to_json(),
         }
         if config.matches:
-            entry["matches"] = sum(len(v) for v in round_wins[index].values())
-            entry["match_win_rate"] = rate_interval(per_deal_wins, games_per_deal).to_json()
-        else:
-            entry["round_win_rate"] = rate_interval(per_deal_wins, games_per_deal).to_json()
+            entry["matches"] = n_matches
+            entry["match_win_rate"] = rate_interval(
+                per_deal_matches, max(1, round(n_matches / deals))
+            ).to_json()
         entry["elo"] = round(elo[index], 1)
         if skill is not None:
             entry["rating"] = skill[index]

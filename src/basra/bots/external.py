@@ -36,7 +36,7 @@ from typing import IO, Any, NoReturn
 from basra.bots.base import Bot, BotError, register_bot
 from basra.cards import CARD_NAMES, format_cards
 from basra.moves import Move
-from basra.notation import MoveTextError, parse_move_text
+from basra.notation import AmbiguousMoveError, MoveTextError, parse_move_text, select_move
 from basra.view import View
 
 __all__ = ["PROTOCOL", "ExternalBot", "move_from_text"]
@@ -74,21 +74,14 @@ def move_from_text(view: View, text: str) -> Move:
             f"answered {text!r}, but {CARD_NAMES[card]} is not in its hand "
             f"({format_cards(view.hand)}); legal moves: {allowed}"
         )
-    options = [m for m in legal if m.card == card]
-    if taken is None:
-        if len(options) == 1:
-            return options[0]
+    try:
+        return select_move(card, taken, [m for m in legal if m.card == card])
+    except AmbiguousMoveError as exc:
+        raise BotError(f"answered {text!r}, but {exc}") from None
+    except MoveTextError as exc:
         raise BotError(
-            f"answered {text!r}, which can take different cards here; "
-            f"say which: {' or '.join(m.text() for m in options)}"
-        )
-    mask = 0
-    for c in taken:
-        mask |= 1 << c
-    for move in options:
-        if move.take == mask:
-            return move
-    raise BotError(f"answered {text!r}, which is not a legal move; legal moves: {allowed}")
+            f"answered {text!r}, which is not a legal move: {exc}; legal moves: {allowed}"
+        ) from None
 
 
 class ExternalBot(Bot):

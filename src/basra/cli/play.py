@@ -37,8 +37,9 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--seats",
         metavar="S1,S2,...",
-        help="who plays each seat in turn order: 'you' for a person, or a bot level "
-        "(easy, medium, hard, expert); several 'you' share the keyboard. "
+        help="who plays each seat in turn order: 'you' for a person, a bot level "
+        "(easy, medium, hard, expert), or any bot of `basra bots` with its options, "
+        "an external one included (cmd:PROGRAM ARGS); several 'you' share the keyboard. "
         "Default: you, then bots",
     )
     p.add_argument(

@@ -666,7 +666,8 @@ class BasraApp(App[str | None]):
                 who.append(session.seats[seat].name, style="bold" if to_move else "")
                 level = session.seats[seat].level
                 if level is not None:
-                    who.append(f" ({level})", style="dim")
+                    short = level if len(level) <= 20 else level[:19] + "…"
+                    who.append(f" ({short})", style="dim")
                 count = view.hand_sizes[seat]
                 who.append(f" · {count} card{'s' if count != 1 else ''}", style="dim")
                 if seat == view.dealer and not session.state.teams:

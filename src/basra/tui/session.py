@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from basra.bots import LEVELS, Bot, BotError, Hint, hint, make_bot
+from basra.bots import BOTS, LEVELS, Bot, BotError, Hint, hint, make_bot
 from basra.moves import Move, Play
 from basra.record import Record, RecordError, read_records, record_of
 from basra.rules import DEFAULT_VARIANT, preset
@@ -91,27 +91,56 @@ class Seat:
 def parse_seats(text: str, players: int) -> list[str]:
     """Seat kinds from ``--seats`` text such as ``you,medium`` (one per seat).
 
+    A seat is ``you`` (a person), a level, or any bot spec of ``basra bots``,
+    options included (``ismcts:iterations=500,c=0.5``; a ``key=value`` item
+    after a spec belongs to it) or an external program (``cmd:python3 bot.py``).
+
     >>> parse_seats("you, Hard ,p", 3)
     ['person', 'hard', 'person']
+    >>> parse_seats("you,ismcts:iterations=300,c=0.5,greedy", 3)
+    ['person', 'ismcts:iterations=300,c=0.5', 'greedy']
     """
-    kinds = [item.strip().lower() for item in text.split(",")]
-    if len(kinds) != players:
+    items: list[str] = []
+    for item in (part.strip() for part in text.split(",")):
+        if items and ":" in items[-1] and "=" in item and ":" not in item:
+            items[-1] += "," + item
+        else:
+            items.append(item)
+    if len(items) != players:
         raise SessionError(
-            f"--seats names {len(kinds)} seat(s) for {players} players; "
+            f"--seats names {len(items)} seat(s) for {players} players; "
             f"give one per seat, like 'you,{','.join(['medium'] * (players - 1))}'"
         )
     out = []
-    for kind in kinds:
+    for item in items:
+        kind = item.lower() if ":" not in item else item
         if kind in PERSON_WORDS:
             out.append(PERSON)
-        elif kind in LEVELS:
-            out.append(kind)
         else:
-            raise SessionError(
-                f"{kind!r} is not a seat: use 'you' for a person or a bot level "
-                f"({', '.join(LEVELS)})"
-            )
+            check_seat_kind(kind)
+            out.append(kind)
     return out
+
+
+def check_seat_kind(kind: str) -> None:
+    """Raise :class:`SessionError` unless ``kind`` is a person, a level or a bot spec.
+
+    The ``cheater`` sees every hand: it measures bots and never sits at a table.
+    """
+    if kind == PERSON or kind in LEVELS:
+        return
+    name = kind.partition(":")[0]
+    if name == "cheater":
+        raise SessionError(
+            "the cheater sees every hand; it is a measuring stick for the arena, "
+            "never an opponent"
+        )
+    if name not in BOTS:
+        raise SessionError(
+            f"{kind!r} is not a seat: use 'you' for a person, a bot level "
+            f"({', '.join(LEVELS)}), or a bot of `basra bots` "
+            f"({', '.join(sorted(b for b in BOTS if b not in LEVELS and b != 'cheater'))})"
+        )
 
 
 def default_names(kinds: Sequence[str]) -> list[str]:
@@ -184,8 +213,7 @@ class Session:
         if len(kinds) != players:
             raise SessionError(f"{players} players need {players} seats, not {len(kinds)}")
         for kind in kinds:
-            if kind != PERSON and kind not in LEVELS:
-                raise SessionError(f"unknown seat kind {kind!r}")
+            check_seat_kind(kind)
         if seed is None:
             seed = random.SystemRandom().randrange(1, 1_000_000)
         rng = random.Random(f"basra-play/{seed}/dealer")
@@ -373,10 +401,12 @@ class Session:
         kinds = list(seats) if seats is not None else saved_seats
         if kinds is None:
             kinds = [PERSON] + ["medium"] * (state.players - 1)
-        if len(kinds) != state.players or any(k != PERSON and k not in LEVELS for k in kinds):
+        if len(kinds) != state.players:
             raise SessionError(
                 f"the saved seats {kinds!r} do not fit a table of {state.players} players"
             )
+        for kind in kinds:
+            check_seat_kind(kind)
         if names:
             seat_names = _check_names(names, state.players)
         elif record.names is not None and len(set(record.names)) == state.players:
