@@ -341,9 +341,7 @@ def _play(
         assert result is not None
         points = result.points
         wins = _shares(points)
-    return GameResult(
-        -1, -1, -1, side_bots, points, rounds, wins, tuple(round_wins), times, forced
-    )
+    return GameResult(-1, -1, -1, side_bots, points, rounds, wins, tuple(round_wins), times, forced)
 
 
 # ------------------------------------------------------------------ a run

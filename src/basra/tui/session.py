@@ -132,8 +132,7 @@ def check_seat_kind(kind: str) -> None:
     name = kind.partition(":")[0]
     if name == "cheater":
         raise SessionError(
-            "the cheater sees every hand; it is a measuring stick for the arena, "
-            "never an opponent"
+            "the cheater sees every hand; it is a measuring stick for the arena, never an opponent"
         )
     if name not in BOTS:
         raise SessionError(
