@@ -277,7 +277,7 @@ def _check_setting(name: Any, value: Any) -> Any:
 
 def _check_bury(value: Any) -> tuple[str, ...]:
     allowed = 'a list of "J" and/or "7D"'
-    if not isinstance(value, list):
+    if not isinstance(value, list) or not value:
         raise _setting_error("bury", value, allowed)
     names = set()
     for item in value:
@@ -289,14 +289,12 @@ def _check_bury(value: Any) -> tuple[str, ...]:
 
 def _check_face_values(value: Any) -> tuple[tuple[str, int], ...]:
     allowed = 'an object like {"Q": 3, "K": 4} (keys Q and K, integers >= 0)'
-    if value is None:
-        return ()
     if not isinstance(value, Mapping):
         raise _setting_error("face_values", value, allowed)
     out = {}
     for key, points in value.items():
         rank = key.strip().upper() if isinstance(key, str) else None
-        if rank not in ("Q", "K") or not _is_int(points) or points < 0:
+        if rank not in ("Q", "K") or not _is_int(points) or points < 0 or rank in out:
             raise _setting_error("face_values", value, allowed)
         out[rank] = points
     return tuple(sorted(out.items(), key=lambda kv: kv[0] == "K"))
@@ -312,17 +310,18 @@ def _check_point_cards(value: Any) -> tuple[tuple[str, int], ...]:
         if not isinstance(key, str) or not _is_int(points) or points < 0:
             raise _setting_error("point_cards", value, allowed)
         try:
-            ranks[RANK_NAMES[parse_rank(key)]] = points
-            continue
+            name, names = RANK_NAMES[parse_rank(key)], ranks
         except CardError:
-            pass
-        try:
-            cards[card_text(parse_card(key))] = points
-        except CardError:
-            raise RulesError(
-                f"setting 'point_cards' has key {key!r}, which is neither a rank "
-                "(A 2 ... 10 J Q K) nor a card (like 10D)"
-            ) from None
+            try:
+                name, names = card_text(parse_card(key)), cards
+            except CardError:
+                raise RulesError(
+                    f"setting 'point_cards' has key {key!r}, which is neither a rank "
+                    "(A 2 ... 10 J Q K) nor a card (like 10D)"
+                ) from None
+        if name in names:
+            raise RulesError(f"setting 'point_cards' names {name} twice (again as {key!r})")
+        names[name] = points
     order = {name: i for i, name in enumerate(RANK_NAMES)}
     ranked = sorted(ranks.items(), key=lambda kv: order[kv[0]])
     carded = sorted(cards.items(), key=lambda kv: parse_card(kv[0]))

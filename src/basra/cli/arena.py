@@ -25,7 +25,7 @@ def register(subparsers: Any) -> None:
         description="Play bots against each other. Every deal is played again with the bots "
         "rotated around the table (paired, duplicate deals), so the luck of the cards "
         "cancels. With more bots than sides, every lineup plays (a round robin). Prints "
-        "points per round and win rates with 95%% confidence intervals and ratings; --out "
+        "points per round and win rates with 95% confidence intervals and ratings; --out "
         "writes results.json and results.png.",
         epilog="Bots: see `basra bots`; `cmd:PROGRAM ARGS` runs an external bot "
         "(docs/PROTOCOL.md). Example: basra arena --bots ismcts,heuristic --deals 200 --jobs 2",
