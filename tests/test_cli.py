@@ -73,6 +73,17 @@ def test_selfplay_with_a_rules_file(tmp_path: Path) -> None:
     assert record["variant"] == "palestinian" and record["rules"] == {"target": 30, "hand_size": 5}
 
 
+def test_selfplay_bots_go_round_the_table(tmp_path: Path) -> None:
+    out = tmp_path / "g.jsonl"
+    args = ["--players", "4", "--teams", "--games", "1", "--out", str(out)]
+    assert basra("selfplay", "--bots", "random,greedy", *args).returncode == 0
+    assert json.loads(out.read_text())["names"] == ["random", "greedy", "random", "greedy"]
+    assert basra("selfplay", "--bots", "greedy", *args).returncode == 0
+    assert json.loads(out.read_text())["names"] == ["greedy"] * 4
+    too_many = basra("selfplay", "--players", "2", "--bots", "random,random,random")
+    assert too_many.returncode == 2 and "one bot per seat (2)" in too_many.stderr
+
+
 def test_selfplay_errors() -> None:
     bad_bot = basra("selfplay", "--bots", "random,oracle")
     assert bad_bot.returncode == 2 and "unknown bot 'oracle'" in bad_bot.stderr

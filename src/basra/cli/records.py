@@ -44,7 +44,9 @@ def register(subparsers: Any) -> None:
         "--bots",
         default="random",
         metavar="B1,B2,...",
-        help="one bot per seat, or one for all (default random); see `basra bots`",
+        help="one bot per seat in seat order; fewer names go round the table (one name "
+        "for all seats; with --teams, two names give one bot per side). Default random; "
+        "see `basra bots`",
     )
     p.add_argument(
         "--out", "-o", metavar="FILE.jsonl", help="where to write the records (- for stdout)"
@@ -129,10 +131,12 @@ def run_selfplay(args: argparse.Namespace) -> int:
     if args.games < 0:
         raise CliError("--games must be 0 or more")
     names = [b.strip() for b in args.bots.split(",")]
-    if len(names) == 1:
-        names = names * args.players
-    if len(names) != args.players:
-        raise CliError(f"--bots names {len(names)} bots for {args.players} seats")
+    if len(names) > args.players or not all(names):
+        raise CliError(
+            f"--bots must name one bot per seat ({args.players}), or fewer to go round "
+            f"the table, not {args.bots!r}"
+        )
+    names = [names[seat % len(names)] for seat in range(args.players)]
     try:
         GameState(variant, args.players, teams=args.teams, rules=rules)
         for name in set(names):

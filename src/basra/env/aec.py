@@ -120,6 +120,7 @@ class BasraAECEnv(AECEnv):  # type: ignore[misc]
         self._seeded = False
         self.game: GameState = self.table.new_game()
         self._actions: dict[int, Move] = {}
+        self._moves: list[Move] = []
         self._rewarded = False
         self.rewards: dict[str, float] = {}
         self._cumulative_rewards: dict[str, float] = {}
@@ -156,16 +157,19 @@ class BasraAECEnv(AECEnv):  # type: ignore[misc]
 
     def _next_turn(self) -> None:
         game = self.game
-        self._actions = actions_of_moves(game.legal_moves(), self._slots)
+        self._moves = game.legal_moves()
+        self._actions = actions_of_moves(self._moves, self._slots)
         self.agent_selection = self.possible_agents[game.turn]
 
     def observe(self, agent: str) -> Observation:
         """What ``agent`` sees now: its encoded view and its action mask."""
         view = view_of(self.game, self._seat[agent])
         mask = np.zeros(self._n_actions, dtype=np.int8)
+        moves = None
         if agent == self.agent_selection and self._actions:
             mask[list(self._actions)] = 1
-        return {"observation": self.encoder.encode(view), "action_mask": mask}
+            moves = self._moves
+        return {"observation": self.encoder.encode(view, moves=moves), "action_mask": mask}
 
     def legal_actions(self) -> list[int]:
         """The legal actions of the agent to move, in increasing order (empty when over)."""

@@ -29,6 +29,7 @@ it. The observation is then a prefix of the information state.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -36,6 +37,7 @@ import numpy.typing as npt
 
 from basra.captures import clear_basra
 from basra.cards import cards_of
+from basra.moves import Move
 from basra.rules import Rules
 from basra.state import PHASE_DEAL, PHASE_PLAY, generate_moves
 from basra.view import View
@@ -227,8 +229,14 @@ class ObservationEncoder:
         values += [min(v / 20, 1.0) for v in r.basra_values]
         return values
 
-    def encode(self, view: View, out: Vector | None = None) -> Vector:
-        """The vector of ``view`` (a new array, or written into ``out``)."""
+    def encode(
+        self, view: View, out: Vector | None = None, moves: Sequence[Move] | None = None
+    ) -> Vector:
+        """The vector of ``view`` (a new array, or written into ``out``).
+
+        ``moves`` may pass the legal moves of the view's hand on its floor when
+        the caller has them already (the seat to move), to save finding them again.
+        """
         if out is None:
             out = self._template.copy()
         else:
@@ -294,12 +302,12 @@ class ObservationEncoder:
         middle = self._bits + _SEATS + 1
         out[self._bits : middle] = numbers
         out[middle : self._numbers_end] = more
-        self._preview(view, out)
+        self._preview(view, out, moves)
         if self.history:
             self._encode_history(view, out)
         return out
 
-    def _preview(self, view: View, out: Vector) -> None:
+    def _preview(self, view: View, out: Vector, moves: Sequence[Move] | None) -> None:
         """What each card in hand would take now, and the points it would score at once."""
         rules = self.rules
         floor = view.floor
@@ -309,7 +317,9 @@ class ObservationEncoder:
         point_masks = rules.point_masks
         no_basra = view.is_last_play and not rules.basra_on_last_play
         previous = -1
-        for card, take in generate_moves(rules, cards_of(view.hand), floor):
+        if moves is None:
+            moves = generate_moves(rules, cards_of(view.hand), floor)
+        for card, take in moves:
             if card == previous or not take:  # option 0 only; a trail scores nothing
                 previous = card
                 continue

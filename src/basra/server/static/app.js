@@ -5,7 +5,7 @@
 
 import {
   CHOICE_LABELS, SETTING_CHOICES, SETTING_LABELS, VARIANT_NAMES,
-  cardName, cardShort, isRed, iso, num, rulesText, translate,
+  cardName, cardShort, isRed, num, rulesText, translate,
 } from "./i18n.js";
 
 const LS = window.localStorage;
@@ -820,6 +820,8 @@ async function rulesIndex(root) {
         app.lang === "en" ? h("span", { class: "muted" }, all[name].description) : null)))));
 }
 
+const isMapping = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
+
 async function rulesPage(root, name, custom) {
   const all = await variants();
   let rules = all[name]?.rules;
@@ -844,13 +846,16 @@ async function rulesPage(root, name, custom) {
   }
   const shown = (key, value) => {
     if (Array.isArray(value)) return CHOICE_LABELS[app.lang][value.join(",")] || value.join(", ");
-    if (typeof value === "object") return Object.entries(value).map(([k, v]) => `${iso(k)}: ${n(v)}`).join(" · ") || "—";
+    if (typeof value === "object") {
+      const label = (k) => (/^(A|[2-9]|10|J|Q|K)[SHDC]$/.test(k) ? cardShort(k) : k);
+      return Object.entries(value).map(([k, v]) => `${label(k)}: ${n(v)}`).join(" · ") || "—";
+    }
     if (typeof value === "number") return n(value);
     return CHOICE_LABELS[app.lang][String(value)] || String(value);
   };
   page.append(h("section", { class: "panel" }, h("h3", {}, t("settings_table")),
     h("table", { class: "sheet" }, h("tbody", {}, Object.entries(SETTING_LABELS[app.lang]).map(([key, label]) =>
-      h("tr", { class: key in overrides ? "changed" : "" }, h("th", {}, label), h("td", {}, h("bdi", {}, shown(key, rules[key])), key in overrides ? " *" : "")))))));
+      h("tr", { class: key in overrides ? "changed" : "" }, h("th", {}, label), h("td", {}, h("bdi", isMapping(rules[key]) ? { dir: "ltr" } : {}, shown(key, rules[key])), key in overrides ? " *" : "")))))));
 }
 
 // ------------------------------------------------------------------ start
