@@ -7,7 +7,8 @@ each level is in docs/BOTS.md.
 - ``easy``: greedy, with a random move a third of the time;
 - ``medium``: the heuristic bot (the seed's strategy);
 - ``hard``: ISMCTS with a small budget (200 iterations, a few ms a move);
-- ``expert``: ISMCTS with 4,000 iterations (about 0.15 s a move on one core).
+- ``expert``: ISMCTS with 3,000 iterations (about 0.2 s a move on one core of the
+  development machine).
 
 The ``cheater`` sees every hand and is never a level.
 """
@@ -28,7 +29,7 @@ LEVELS: dict[str, str] = {
     "easy": "greedy:blunder=0.33",
     "medium": "heuristic",
     "hard": "ismcts:iterations=200",
-    "expert": "ismcts:iterations=4000",
+    "expert": "ismcts:iterations=3000",
 }
 """Level name -> bot spec (see :func:`basra.bots.make_bot`)."""
 
@@ -48,7 +49,7 @@ _LEVEL_TEXT = {
     "easy": "for beginners: takes what it sees, and often plays at random",
     "medium": "plays the seed's strategy: keeps jacks, avoids setting up basras",
     "hard": "searches a little (ISMCTS, 200 iterations a move)",
-    "expert": "searches more (ISMCTS, 4000 iterations a move): the strongest level",
+    "expert": "searches more (ISMCTS, 3000 iterations a move): the strongest level",
 }
 
 for _name in LEVELS:
