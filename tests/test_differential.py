@@ -50,7 +50,7 @@ def random_overrides(rng: random.Random) -> dict[str, Any]:
     choices: dict[str, Any] = {
         "pack": lambda: rng.choice([52, 44]),
         "hand_size": lambda: rng.choice([4, 5, 6]),
-        "bury": lambda: rng.choice([["J"], ["J", "7D"], ["7d", "j"]]),
+        "bury": lambda: rng.choice([["J"], ["J", "7D"], ["7d", "j"], ["7D"], []]),
         "capture_policy": lambda: rng.choice(["max_cards", "any_maximal"]),
         "seven_diamonds": lambda: rng.choice(
             ["plain", "egyptian", "yemeni", "ethiopian", "no_basra"]
@@ -58,7 +58,7 @@ def random_overrides(rng: random.Random) -> dict[str, Any]:
         "basra_mode": lambda: rng.choice(["clear", "lone_match", "lone_match_or_sum"]),
         "basra_value": lambda: rng.choice(["flat", "double_face"]),
         "basra_points": lambda: rng.randrange(0, 25),
-        "face_values": lambda: rng.choice([{}, {"Q": 3, "K": 4}, {"K": 7}, {"q": 0}]),
+        "face_values": lambda: rng.choice([{}, {"Q": 3, "K": 4}, {"K": 7}, {"q": 0}, None]),
         "jack_on_lone_jack": lambda: rng.choice([0, 10, 20, 25, 30, 50, 7]),
         "basra_on_last_play": lambda: rng.choice([True, False]),
         "point_cards": lambda: rng.choice(

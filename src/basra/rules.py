@@ -277,7 +277,7 @@ def _check_setting(name: Any, value: Any) -> Any:
 
 def _check_bury(value: Any) -> tuple[str, ...]:
     allowed = 'a list of "J" and/or "7D"'
-    if not isinstance(value, list) or not value:
+    if not isinstance(value, list):
         raise _setting_error("bury", value, allowed)
     names = set()
     for item in value:
@@ -289,6 +289,8 @@ def _check_bury(value: Any) -> tuple[str, ...]:
 
 def _check_face_values(value: Any) -> tuple[tuple[str, int], ...]:
     allowed = 'an object like {"Q": 3, "K": 4} (keys Q and K, integers >= 0)'
+    if value is None:
+        return ()  # absent (B4): Q and K clears score basra_points
     if not isinstance(value, Mapping):
         raise _setting_error("face_values", value, allowed)
     out = {}

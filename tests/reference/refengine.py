@@ -310,17 +310,20 @@ def _check_setting(name: str, value):
             bad("must be a JSON boolean")
         return value
     if name == "bury":
-        if not isinstance(value, list) or not value:
-            bad('must be a non-empty list of "J" and/or "7D"')
+        # Project decision: any list whose entries are J or 7D (empty: nothing is
+        # buried; an entry named twice is the same entry).
+        if not isinstance(value, list):
+            bad('must be a list of "J" and/or "7D"')
         out = []
         for e in value:
             if not isinstance(e, str) or e.upper() not in ("J", "7D"):
                 bad('entries must be "J" or "7D"')
-            if e.upper() in out:
-                bad("entry named twice")
-            out.append(e.upper())
+            if e.upper() not in out:
+                out.append(e.upper())
         return out
     if name == "face_values":
+        if value is None:
+            return None  # project decision: null is "absent" (B4)
         if not isinstance(value, dict):
             bad("must be an object with keys Q and/or K")
         out = {}
