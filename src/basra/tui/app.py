@@ -706,11 +706,10 @@ class BasraApp(App[str | None]):
         if view.round_index >= 0:
             dealer = names[view.dealer]
             first = names[(view.dealer + 1) % view.players]
+            dealt = "you dealt" if dealer == "You" else f"{dealer} dealt"
+            leads = "you play" if first == "You" else f"{first} plays"
             header.append(
-                Text(
-                    f"Round {view.round_index + 1}: {dealer} dealt; {first} played first.",
-                    style="dim",
-                )
+                Text(f"Round {view.round_index + 1}: {dealt}; {leads} first.", style="dim")
             )
         plays = view.plays
         for index, play in enumerate(plays):
