@@ -100,9 +100,9 @@ def lockstep_game(seed: int, overrides: bool) -> None:
         ref.deal(pack)
         while ours.phase == "play":
             assert ref.phase == "play" and ref.turn == ours.turn, where
-            legal = [m.text() for m in ours.legal_moves()]
-            assert legal == ref.legal_moves(), f"{where}; floor {ref.floor}"
-            move = ours.legal_moves()[rng.randrange(len(legal))]
+            moves = ours.legal_moves()
+            assert [m.text() for m in moves] == ref.legal_moves(), f"{where}; floor {ref.floor}"
+            move = moves[rng.randrange(len(moves))]
             ours.push(move)
             basra = ref.play(move.text())
             assert ours.plays[-1].basra == basra, f"{where}; {move.text()}"

@@ -5,7 +5,7 @@
 
 import {
   CHOICE_LABELS, SETTING_CHOICES, SETTING_LABELS, VARIANT_NAMES,
-  cardName, cardShort, isRed, num, rulesText, translate,
+  cardName, cardShort, isRed, num, rulesText, settingKeyLabel, translate,
 } from "./i18n.js";
 
 const LS = window.localStorage;
@@ -846,10 +846,7 @@ async function rulesPage(root, name, custom) {
   }
   const shown = (key, value) => {
     if (Array.isArray(value)) return CHOICE_LABELS[app.lang][value.join(",")] || value.join(", ");
-    if (typeof value === "object") {
-      const label = (k) => (/^(A|[2-9]|10|J|Q|K)[SHDC]$/.test(k) ? cardShort(k) : k);
-      return Object.entries(value).map(([k, v]) => `${label(k)}: ${n(v)}`).join(" · ") || "—";
-    }
+    if (typeof value === "object") return Object.entries(value).map(([k, v]) => `${settingKeyLabel(k)}: ${n(v)}`).join(" · ") || "—";
     if (typeof value === "number") return n(value);
     return CHOICE_LABELS[app.lang][String(value)] || String(value);
   };

@@ -130,6 +130,11 @@ export function cardShort(text) {
   return rank + SUITS[suit];
 }
 
+/** A point_cards or face_values key as shown: a card (10D) as its short label, a rank (10, Q) as is. */
+export function settingKeyLabel(key) {
+  return /[SHDC]$/.test(key) ? cardShort(key) : key;
+}
+
 /** Left-to-right isolated text for use inside sentences ("7♦" never turns into "♦7"). */
 export function iso(text) {
   return "\u2066" + text + "\u2069";
@@ -170,7 +175,7 @@ export function translate(lang, key, params = {}) {
 function pointsText(points, lang) {
   const parts = Object.entries(points).map(([key, value]) => {
     const isCard = /[SHDC]$/.test(key);
-    const label = iso(isCard ? cardShort(key) : key);
+    const label = iso(settingKeyLabel(key));
     if (lang === "ar") return `${isCard ? "" : "كل "}${label} = ${num(value, "ar")}`;
     return `${isCard ? "" : "each "}${label} = ${value}`;
   });
