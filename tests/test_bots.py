@@ -67,28 +67,40 @@ def swapped_twin(state: GameState, seat: int, rng: random.Random) -> GameState:
     twin = state.copy()
     view = view_of(state, seat)
     others = [s for s in range(state.players) if s != seat]
+    hands = list(twin.hands)
+    stock = twin.stock[twin.stock_pos :]
     # exchange one hidden card of another hand with a hidden card of the stock or another hand
-    hidden_stock = [
-        i for i in range(twin.stock_pos, len(twin.stock)) if twin.stock[i] not in view.stock_bottom
-    ]
+    hidden_stock = [i for i, card in enumerate(stock) if card not in view.stock_bottom]
     other = rng.choice(others)
-    hand_cards = cards_of(twin.hands[other] & ~view.known[other])
+    hand_cards = cards_of(hands[other] & ~view.known[other])
     if not hand_cards:
         return twin
     card = rng.choice(hand_cards)
     if hidden_stock:
         index = rng.choice(hidden_stock)
-        twin.stock[index], new = card, twin.stock[index]
+        stock[index], new = card, stock[index]
     else:
-        third = [s for s in others if s != other and twin.hands[s] & ~view.known[s]]
+        third = [s for s in others if s != other and hands[s] & ~view.known[s]]
         if not third:
             return twin
         s = third[0]
-        new = cards_of(twin.hands[s] & ~view.known[s])[0]
-        twin.hands[s] ^= 1 << new | 1 << card
-        twin._hand_cards[s] = cards_of(twin.hands[s])
-    twin.hands[other] ^= 1 << card | 1 << new
-    twin._hand_cards[other] = cards_of(twin.hands[other])
+        new = cards_of(hands[s] & ~view.known[s])[0]
+        hands[s] ^= 1 << new | 1 << card
+    hands[other] ^= 1 << card | 1 << new
+    twin.load_round(
+        hands=hands,
+        floor=twin.floor,
+        stock=stock,
+        first_player=twin.first_player,
+        turn=twin.turn,
+        piles=twin.piles,
+        basras=twin.basras,
+        basra_points=twin.basra_points,
+        lone_last=twin.lone_last,
+        scores=twin.scores,
+        carry=twin.carry,
+        plays=twin.plays,
+    )
     return twin
 
 

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from basra.cards import RANK_MASKS, mask_of, parse_card, parse_cards
+from basra.cards import RANK_MASKS, cards_of, mask_of, parse_card, parse_cards
 from basra.env.actions import (
     CARDS,
     MAX_OPTIONS,
@@ -54,7 +54,7 @@ def _check_round_trip(state: GameState) -> int:
     assert len(actions) == len(moves), "two moves share an action"
     assert set(actions.values()) == set(moves)
     hand, floor = state.hands[state.turn], state.floor
-    assert actions == action_map(rules, state._hand_cards[state.turn], floor)
+    assert actions == action_map(rules, cards_of(state.hands[state.turn]), floor)
     several = 0
     for action, move in actions.items():
         assert 0 <= action < num_actions(rules)

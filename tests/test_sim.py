@@ -1,4 +1,5 @@
-"""The search bots' simulator plays exactly like the engine; the sampler deals only hidden cards."""
+"""The search bots' simulator (the one transition, dealing lazily) plays like the engine;
+the sampler deals only hidden cards."""
 
 from __future__ import annotations
 
@@ -22,8 +23,7 @@ def same(sim: Sim, state: GameState) -> None:
     assert sim.piles == state.piles
     assert sim.basras == state.basras
     assert sim.basra_points == state.basra_points
-    assert sim.last == state.last_capture_side
-    assert sim.lone == state.lone_trail
+    assert sim.lone_last == state.lone_last
     assert sim.turn == state.turn
 
 

@@ -15,11 +15,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from basra.captures import capture_options, clear_basra
+from basra.captures import capture_options
 from basra.cards import CARD_NAMES, Card, CardError, cards_of, pack_mask, parse_card
 from basra.notation import MoveTextError, parse_move, parse_move_text
 from basra.rules import Rules, RulesError, resolve_rules
 from basra.state import GameError, GameState
+from basra.transition import play_basra
 
 __all__ = ["QueryError", "capture_query"]
 
@@ -92,6 +93,7 @@ def capture_query(
     now = state.floor
     options: list[dict[str, Any]] = []
     for take in capture_options(full, played, now):  # in canonical order
-        basra = clear_basra(full, played, now, state.lone_trail) if take and take == now else 0
+        # RECORD.md: a query is never the round's last play.
+        basra = play_basra(full, played, take, now, lone_trail=state.lone_trail, last_play=False)
         options.append({"take": [CARD_NAMES[c] for c in cards_of(take)], "basra": basra})
     return options

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from basra.rules import Rules
 
-__all__ = ["RoundScore", "score_round"]
+__all__ = ["RoundScore", "pile_points", "score_round"]
 
 
 @dataclass(frozen=True)
@@ -39,6 +39,17 @@ class RoundScore:
         }
 
 
+def pile_points(rules: Rules, cards: int) -> int:
+    """The points of the point cards (A9) in a set of cards: a pile, or a capture.
+
+    >>> from basra.cards import mask_of, parse_cards
+    >>> from basra.rules import preset
+    >>> pile_points(preset("egyptian"), mask_of(parse_cards("AH 2C 10D 5S")))
+    6
+    """
+    return sum(points * (cards & mask).bit_count() for points, mask in rules.point_masks)
+
+
 def score_round(
     rules: Rules,
     piles: Sequence[int],
@@ -53,10 +64,7 @@ def score_round(
     ``carry`` is the majority bonus held in abeyance by earlier tied rounds.
     """
     cards = tuple(pile.bit_count() for pile in piles)
-    point_masks = rules.point_masks
-    card_points = tuple(
-        sum(points * (pile & mask).bit_count() for points, mask in point_masks) for pile in piles
-    )
+    card_points = tuple(pile_points(rules, pile) for pile in piles)
     most = max(cards)
     leaders = [side for side, count in enumerate(cards) if count == most]
     majority = [0] * len(piles)

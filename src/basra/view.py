@@ -33,7 +33,7 @@ from basra.rules import Rules
 from basra.scoring import RoundScore
 from basra.state import PHASE_PLAY, GameState, RoundLog, generate_moves
 
-__all__ = ["View", "determinize", "view_of"]
+__all__ = ["Unseen", "View", "determinize", "shuffle_cards", "view_of"]
 
 
 class View:
@@ -259,31 +259,83 @@ def view_of(state: GameState, seat: int) -> View:
     return view
 
 
+class Unseen:
+    """How the cards a view's seat cannot see may lie: the one place hidden cards are dealt.
+
+    Every other seat holds the cards known to be in its hand (re-buried cards
+    dealt to it) plus unseen cards up to its hand size; the stock is the rest
+    of the unseen cards, in random order, above the re-buried cards still at
+    its bottom. :func:`determinize` and the search's sampler
+    (:class:`basra.bots.sim.Sampler`) both deal through this class.
+    """
+
+    __slots__ = ("bottom", "cards", "dealt", "needs", "view")
+
+    def __init__(self, view: View) -> None:
+        self.view = view
+        self.cards = cards_of(view.unseen())
+        """The unseen cards in canonical order."""
+        self.needs = [
+            0 if seat == view.seat else view.hand_sizes[seat] - view.known[seat].bit_count()
+            for seat in range(view.players)
+        ]
+        """Per seat, how many unseen cards its hand holds."""
+        self.dealt = sum(self.needs)
+        self.bottom = list(view.stock_bottom)
+        if self.dealt + view.stock_size - len(self.bottom) != len(self.cards):
+            raise ValueError(
+                "the view is inconsistent: unseen cards do not fill the hands and stock"
+            )
+
+    def hands(self, rng: random.Random) -> list[int]:
+        """Every hand: this seat's own, the others' known cards plus unseen ones at random."""
+        chosen = rng.sample(self.cards, self.dealt)
+        view = self.view
+        hands = list(view.known)
+        hands[view.seat] = view.hand
+        pos = 0
+        for seat, need in enumerate(self.needs):
+            if need:
+                mask = hands[seat]
+                for card in chosen[pos : pos + need]:
+                    mask |= 1 << card
+                hands[seat] = mask
+                pos += need
+        return hands
+
+    def stock(self, hands: list[int], rng: random.Random | None) -> list[Card]:
+        """The stock, top first, given the hands: the unseen cards in no hand, shuffled by
+        ``rng`` (``None``: left in canonical order for the caller to shuffle), then the
+        re-buried cards at the bottom."""
+        held = 0
+        for seat, hand in enumerate(hands):
+            if seat != self.view.seat:
+                held |= hand
+        rest = [card for card in self.cards if not held >> card & 1]
+        if rng is not None:
+            shuffle_cards(rest, rng)
+        return rest + self.bottom
+
+
+def shuffle_cards(cards: list[Card], rng: random.Random) -> None:
+    """Shuffle ``cards`` in place, uniformly (sorting by random keys; see
+    :func:`basra.state.shuffled_pack`)."""
+    random_ = rng.random
+    cards.sort(key=lambda _: random_())
+
+
 def determinize(view: View, rng: random.Random) -> GameState:
     """A full state consistent with ``view``: unseen cards dealt uniformly at random.
 
     Other seats get their known cards plus random unseen ones up to their hand
     sizes; the stock is the remaining unseen cards in random order above the
-    re-buried cards still at its bottom. The state's current round carries the
-    view's plays, but :meth:`GameState.pop` cannot go back before this point.
+    re-buried cards still at its bottom (:class:`Unseen`). The state's current
+    round carries the view's plays, but :meth:`GameState.pop` cannot go back
+    before this point.
     """
-    unseen = cards_of(view.unseen())
-    rng.shuffle(unseen)
-    hands = []
-    pos = 0
-    for seat in range(view.players):
-        if seat == view.seat:
-            hands.append(view.hand)
-            continue
-        mask = view.known[seat]
-        need = view.hand_sizes[seat] - mask.bit_count()
-        for card in unseen[pos : pos + need]:
-            mask |= 1 << card
-        pos += need
-        hands.append(mask)
-    stock = unseen[pos:] + list(view.stock_bottom)
-    if len(stock) != view.stock_size:
-        raise ValueError("the view is inconsistent: unseen cards do not fill the hands and stock")
+    unseen = Unseen(view)
+    hands = unseen.hands(rng)
+    stock = unseen.stock(hands, rng)
     n = view.players
     first_dealer = (view.dealer - view.round_index) % n
     rounds = [

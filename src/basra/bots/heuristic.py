@@ -30,10 +30,10 @@ import math
 from dataclasses import dataclass, fields, replace
 
 from basra.bots.base import Bot, BotError, register_bot
-from basra.captures import clear_basra
 from basra.cards import cards_of
 from basra.moves import Move
-from basra.state import generate_moves
+from basra.scoring import pile_points
+from basra.transition import generate_moves, lone_after, play_basra
 from basra.view import View
 
 __all__ = [
@@ -165,13 +165,13 @@ class _Context:
         """The most a card is worth played on ``floor`` now (0 for a trail)."""
         rules = self.rules
         best = 0.0
-        points = rules.card_points
         for _, take in generate_moves(rules, (card,), floor):
             if not take:
                 continue
-            value = weights.points * (points[card] + sum(points[c] for c in cards_of(take)))
-            if take == floor:
-                value += weights.basra * clear_basra(rules, card, floor, lone)
+            value = weights.points * pile_points(rules, take | 1 << card)
+            value += weights.basra * play_basra(
+                rules, card, take, floor, lone_trail=lone, last_play=False
+            )
             value += weights.cards * self.card_gain(side, take.bit_count() + 1)
             if value > best:
                 best = value
@@ -197,7 +197,6 @@ def evaluate_moves(view: View, weights: Weights = DEFAULT_WEIGHTS) -> list[MoveV
     """Every legal move of the view with its value and terms, best first."""
     context = _Context(view)
     rules = view.rules
-    points = rules.card_points
     floor = view.floor
     lone = view.lone_trail
     last_play = view.is_last_play
@@ -209,15 +208,11 @@ def evaluate_moves(view: View, weights: Weights = DEFAULT_WEIGHTS) -> list[MoveV
         gained_points = 0
         cards_value = 0.0
         if take:
-            gained_points = points[card] + sum(points[c] for c in cards_of(take))
-            if take == floor and not (last_play and not rules.basra_on_last_play):
-                basra = clear_basra(rules, card, floor, lone)
+            gained_points = pile_points(rules, take | 1 << card)
+            basra = play_basra(rules, card, take, floor, lone_trail=lone, last_play=last_play)
             cards_value = context.card_gain(context.side, take.bit_count() + 1)
-            new_floor = floor ^ take
-            new_lone = False
-        else:
-            new_floor = floor | 1 << card
-            new_lone = floor != 0 and not floor & (floor - 1)
+        new_floor = floor ^ take if take else floor | 1 << card
+        new_lone = lone_after(floor, take)
         # The next player's best reply, over the cards they may hold.
         reply = 0.0
         if context.next_plays and not last_play and new_floor:

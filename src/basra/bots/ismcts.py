@@ -45,6 +45,7 @@ from basra.bots.heuristic import majority_chance
 from basra.bots.sim import Sampler, Sim, policy_value
 from basra.moves import Move
 from basra.rules import Rules
+from basra.scoring import pile_points
 from basra.state import GameState
 from basra.view import View
 
@@ -213,13 +214,11 @@ def expected_points(sim: Sim) -> list[float]:
     rules = sim.rules
     piles = sim.piles
     counts = [p.bit_count() for p in piles]
-    remaining = sim.floor.bit_count() + sim.in_hands + len(sim.stock) - sim.pos
+    remaining = sim.floor.bit_count() + sim.in_hands + sim.stock_size
     bonus = rules.majority_bonus + sim.carry
     out = []
     for side, pile in enumerate(piles):
-        value = float(sim.basra_points[side])
-        for points, mask in rules.point_masks:
-            value += points * (pile & mask).bit_count()
+        value = float(sim.basra_points[side] + pile_points(rules, pile))
         if bonus:
             lead = counts[side] - max(c for s, c in enumerate(counts) if s != side)
             value += bonus * majority_chance(lead, remaining)
@@ -249,7 +248,7 @@ def rollout(sim: Sim, rng: random.Random, eps: float, horizon: int = 0, tail: in
             card, take = moves[int(random_() * len(moves))]
         else:
             floor = sim.floor
-            lone = sim.lone
+            lone = sim.lone_trail
             best = -1e9
             card = take = -1
             for c, t in moves:
@@ -268,7 +267,7 @@ def _policy_move(sim: Sim, moves: list[Move], random_: Callable[[], float], eps:
         return moves[int(random_() * len(moves))]
     rules = sim.rules
     floor = sim.floor
-    lone = sim.lone
+    lone = sim.lone_trail
     return max(moves, key=lambda m: policy_value(rules, m[0], m[1], floor, lone) + random_() * 0.01)
 
 
@@ -437,18 +436,7 @@ class CheaterBot(OmniscientBot):
         fixed = base.stock[len(base.stock) - bottom :]
 
         def sample() -> Sim:
-            sim = Sim.__new__(Sim)
-            for name in Sim.__slots__:
-                setattr(sim, name, getattr(base, name))
-            sim.hands = list(base.hands)
-            sim.cards = [list(c) for c in base.cards]
-            sim.piles = list(base.piles)
-            sim.basras = list(base.basras)
-            sim.basra_points = list(base.basra_points)
-            sim.stock = hidden_stock + fixed
-            sim.unshuffled = len(hidden_stock)
-            sim.rng = rng
-            return sim
+            return base.clone(hidden_stock + fixed, len(hidden_stock), rng)
 
         children, _ = search(sample, state.rules, len(state.scores), self.settings, rng)
         return _best(children, moves)

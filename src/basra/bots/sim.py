@@ -1,16 +1,13 @@
 """A lean round simulator and hidden-card sampler for the search bots.
 
 Search needs thousands of playouts per decision. :class:`Sim` plays the rest
-of one round on plain ints and lists, with no undo log, no play records and no
-checks: it calls the engine's own move generator
-(:func:`basra.state.generate_moves`), basra rule (:func:`basra.captures.clear_basra`)
-and scorer (:func:`basra.scoring.score_round`), and copies only the
-bookkeeping of :meth:`basra.state.GameState.push` (``tests/test_sim.py`` plays
-it against the engine in every variant and table).
+of one round with no undo log, no play records and no checks: it is a
+:class:`basra.transition.Round`, so a play is the engine's one transition
+(:meth:`~basra.transition.Round.apply`), dealt and scored as the engine does.
 
 :class:`Sampler` is :func:`basra.view.determinize` for search: it deals the
-cards a seat cannot see at random, as ``determinize`` does, straight into a
-:class:`Sim`, and it reads hands: an opponent who passed up a basra earlier in
+cards a seat cannot see through the same :class:`basra.view.Unseen`,
+straight into a :class:`Sim`, and it reads hands: an opponent who passed up a basra earlier in
 this deal probably did not hold a card that made it, and one who trailed
 probably had nothing worth taking: deals are weighted by how likely the hands
 they give made the plays seen in this deal (``read``; 0 turns it off).
@@ -29,15 +26,16 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from typing import NamedTuple
 
-from basra.captures import clear_basra
 from basra.cards import cards_of
 from basra.moves import Move
 from basra.rules import Rules
-from basra.scoring import RoundScore, score_round
-from basra.state import PHASE_PLAY, GameState, generate_moves
-from basra.view import View
+from basra.scoring import RoundScore
+from basra.state import PHASE_PLAY, GameState
+from basra.transition import Round, deal_schedule, generate_moves, pack_lone_last, play_basra
+from basra.view import Unseen, View, shuffle_cards
 
 __all__ = [
     "Decision",
@@ -50,59 +48,18 @@ __all__ = [
 ]
 
 
-class Sim:
+class Sim(Round):
     """The rest of one round, for playouts: ``play`` until ``result`` is set.
 
-    Fields mirror :class:`~basra.state.GameState` (hands and piles are masks,
-    ``cards`` holds each hand in canonical order). ``deals`` counts the later
-    deals made since the simulation started, so a search can tell where the
-    current deal ends.
+    A :class:`~basra.transition.Round` with no history: :meth:`play` is the
+    one transition, with the next deal made lazily (a playout that stops at
+    the end of a deal never pays for it) and the round scored after its last
+    play. ``deals`` counts the later deals since the simulation started, so a
+    search can tell where the current deal ends.
     """
 
-    __slots__ = (
-        "basra_points",
-        "basras",
-        "cards",
-        "carry",
-        "deals",
-        "due",
-        "first",
-        "floor",
-        "hands",
-        "in_hands",
-        "last",
-        "lone",
-        "piles",
-        "players",
-        "pos",
-        "result",
-        "rng",
-        "rules",
-        "scores",
-        "side_of",
-        "stock",
-        "turn",
-        "unshuffled",
-    )
+    __slots__ = ("deals", "due", "result", "rng", "unshuffled")
 
-    rules: Rules
-    players: int
-    side_of: tuple[int, ...]
-    hands: list[int]
-    cards: list[list[int]]
-    floor: int
-    stock: list[int]
-    pos: int
-    in_hands: int
-    piles: list[int]
-    basras: list[int]
-    basra_points: list[int]
-    last: int | None
-    lone: bool
-    turn: int
-    first: int
-    scores: list[int]
-    carry: int
     deals: int
     due: bool
     """All hands are empty and the next deal is still to be made."""
@@ -116,135 +73,131 @@ class Sim:
         """The legal moves of the seat to move (dealing first if a deal is due)."""
         if self.due:
             self._deal()
-        return generate_moves(self.rules, self.cards[self.turn], self.floor)
-
-    @property
-    def is_last_play(self) -> bool:
-        """True when the next play is the round's last card."""
-        return self.in_hands == 1 and self.pos == len(self.stock)
+        return generate_moves(self.rules, self.hand_cards[self.turn], self.floor)
 
     def play(self, card: int, take: int) -> int:
         """Make a legal move (unchecked) and return the basra points it scored.
 
         When all hands are empty the next deal is counted in :attr:`deals` and
-        made at the next :meth:`moves` or :meth:`play` (a playout that stops at
-        the end of the deal never pays for it); after the round's last play,
-        gives the leftovers to the last capturer and sets :attr:`result`.
+        made at the next :meth:`moves` or :meth:`play`; after the round's last
+        play, gives the leftovers to the last capturer and sets :attr:`result`.
         """
         if self.due:
             self._deal()
-        seat = self.turn
-        floor = self.floor
-        self.hands[seat] ^= 1 << card
-        self.cards[seat].remove(card)
-        basra = 0
-        if take:
-            side = self.side_of[seat]
-            if take == floor:
-                basra = clear_basra(self.rules, card, floor, self.lone)
-            self.floor = floor ^ take
-            self.piles[side] |= take | 1 << card
-            self.last = side
-            self.lone = False
-        else:
-            self.floor = floor | 1 << card
-            self.lone = floor != 0 and not floor & (floor - 1)
-        self.in_hands -= 1
-        if basra:
-            if (
-                not self.in_hands
-                and self.pos == len(self.stock)
-                and not self.rules.basra_on_last_play
-            ):
-                basra = 0
-            else:
-                self.basras[side] += 1
-                self.basra_points[side] += basra
-        self.turn = (seat + 1) % self.players
+        basra = self.apply(card, take)
         if not self.in_hands:
-            if self.pos < len(self.stock):
+            if self.stock_pos < len(self.stock):
                 self.due = True
                 self.deals += 1
             else:
-                self._finish()
+                self.result = self.finish()
         return basra
 
     def _deal(self) -> None:
-        n = self.players
-        stock = self.stock
         if self.unshuffled:
             assert self.rng is not None
-            random_ = self.rng.random
-            head = stock[: self.unshuffled]
-            stock[: self.unshuffled] = sorted(head, key=lambda _: random_())
+            head = self.stock[: self.unshuffled]
+            shuffle_cards(head, self.rng)
+            self.stock[: self.unshuffled] = head
             self.unshuffled = 0
-        pos = self.pos
-        each = min(self.rules.hand_size, (len(stock) - pos) // n)
-        for i in range(n):
-            seat = (self.first + i) % n
-            batch = sorted(stock[pos : pos + each])
-            mask = 0
-            for card in batch:
-                mask |= 1 << card
-            self.hands[seat] = mask
-            self.cards[seat] = batch
-            pos += each
-        self.pos = pos
-        self.in_hands = n * each
+        self.deal_next()
         self.due = False
 
-    def _finish(self) -> None:
-        last = self.last
-        if last is not None:
-            self.piles[last] |= self.floor
-            self.floor = 0
-        self.result = score_round(
-            self.rules, self.piles, self.basras, self.basra_points, last, self.scores, self.carry
-        )
+    @classmethod
+    def start(
+        cls,
+        rules: Rules,
+        players: int,
+        side_of: tuple[int, ...],
+        *,
+        hands: list[int],
+        floor: int,
+        stock: list[int],
+        first_player: int,
+        turn: int,
+        piles: Sequence[int],
+        basras: Sequence[int],
+        basra_points: Sequence[int],
+        lone_last: int,
+        scores: Sequence[int],
+        carry: int,
+        rng: random.Random | None = None,
+        unshuffled: int = 0,
+    ) -> Sim:
+        """A simulation from a round's fields (``stock``: the cards still to deal, top first;
+        its first ``unshuffled`` cards are shuffled with ``rng`` at the first deal)."""
+        sim = cls.__new__(cls)
+        sim.rules = rules
+        sim.players = players
+        sim.side_of = side_of
+        sim.hands = hands
+        sim.hand_cards = [cards_of(h) for h in hands]
+        sim.floor = floor
+        sim.stock = stock
+        sim.stock_pos = 0
+        sim.in_hands = sum(h.bit_count() for h in hands)
+        sim.piles = list(piles)
+        sim.basras = list(basras)
+        sim.basra_points = list(basra_points)
+        sim.lone_last = lone_last
+        sim.turn = turn
+        sim.first_player = first_player
+        sim.scores = list(scores)
+        sim.carry = carry
+        sim.deals = 0
+        sim.due = False
+        sim.result = None
+        sim.unshuffled = unshuffled
+        sim.rng = rng
+        return sim
 
     @classmethod
     def from_state(cls, state: GameState) -> Sim:
         """The current round of a full state (stock order included), for the cheater."""
         if state.phase != PHASE_PLAY:
             raise ValueError("a simulation starts in a round being played")
-        sim = cls.__new__(cls)
-        sim.rules = state.rules
-        sim.players = state.players
-        sim.side_of = state.side_of
-        sim.hands = list(state.hands)
-        sim.cards = [cards_of(h) for h in state.hands]
-        sim.floor = state.floor
-        sim.stock = list(state.stock[state.stock_pos :])
-        sim.pos = 0
-        sim.in_hands = state.in_hands
-        sim.piles = list(state.piles)
-        sim.basras = list(state.basras)
-        sim.basra_points = list(state.basra_points)
-        sim.last = state.last_capture_side
-        sim.lone = state.lone_trail
-        sim.turn = state.turn
-        sim.first = state.first_player
-        sim.scores = list(state.scores)
-        sim.carry = state.carry
-        sim.deals = 0
-        sim.due = False
-        sim.result = None
-        sim.unshuffled = 0
-        sim.rng = None
-        return sim
+        return cls.start(
+            state.rules,
+            state.players,
+            state.side_of,
+            hands=list(state.hands),
+            floor=state.floor,
+            stock=list(state.stock[state.stock_pos :]),
+            first_player=state.first_player,
+            turn=state.turn,
+            piles=state.piles,
+            basras=state.basras,
+            basra_points=state.basra_points,
+            lone_last=state.lone_last,
+            scores=state.scores,
+            carry=state.carry,
+        )
+
+    def clone(self, stock: list[int], unshuffled: int, rng: random.Random) -> Sim:
+        """A copy with another stock (the cheater samples only the stock's order)."""
+        return Sim.start(
+            self.rules,
+            self.players,
+            self.side_of,
+            hands=list(self.hands),
+            floor=self.floor,
+            stock=stock,
+            first_player=self.first_player,
+            turn=self.turn,
+            piles=self.piles,
+            basras=self.basras,
+            basra_points=self.basra_points,
+            lone_last=self.lone_last,
+            scores=self.scores,
+            carry=self.carry,
+            rng=rng,
+            unshuffled=unshuffled,
+        )
 
 
 def deal_starts(rules: Rules, players: int) -> list[int]:
     """How many plays of a round come before each deal (``[0, 8, 16, ...]`` for 2 players)."""
-    remaining = rules.pack - players * rules.hand_size - 4 - (rules.pack - 4) % players
-    starts = [0]
-    plays = players * rules.hand_size
-    while remaining > 0:
-        starts.append(plays)
-        each = min(rules.hand_size, remaining // players)
-        plays += players * each
-        remaining -= players * each
-    return starts
+    return list(deal_schedule(rules, players).starts)
 
 
 def policy_value(rules: Rules, card: int, take: int, floor: int, lone: bool) -> float:
@@ -266,7 +219,7 @@ def policy_value(rules: Rules, card: int, take: int, floor: int, lone: bool) -> 
             value += points[low.bit_length() - 1]
             rest ^= low
         if take == floor:
-            value += clear_basra(rules, card, floor, lone)
+            value += play_basra(rules, card, take, floor, lone_trail=lone, last_play=False)
         elif rules.sweepers >> card & 1:
             value -= 4.0
         return value
@@ -341,49 +294,27 @@ def likelihood(rules: Rules, hand: int, decision: Decision, sharpness: float) ->
 class Sampler:
     """Deals the cards hidden from a view's seat at random, straight into a :class:`Sim`.
 
-    With ``read`` = 0 this is the distribution of :func:`basra.view.determinize`.
-    With ``read`` > 0 it reads hands: a pool of ``pool`` random deals of the
-    other hands is drawn once, each weighted by the chance that those hands
-    made the plays seen so far in this deal (:func:`likelihood`, with
-    sharpness ``read``), and each sample picks a deal from the pool by weight
-    and shuffles the rest of the unseen cards into the stock. Only the
-    current deal is evidence: earlier hands have all been played face up.
+    With ``read`` = 0 this is the distribution of :func:`basra.view.determinize`
+    (both deal through :class:`basra.view.Unseen`). With ``read`` > 0 it reads
+    hands: a pool of ``pool`` random deals of the other hands is drawn once,
+    each weighted by the chance that those hands made the plays seen so far in
+    this deal (:func:`likelihood`, with sharpness ``read``), and each sample
+    picks a deal from the pool by weight and shuffles the rest of the unseen
+    cards into the stock. Only the current deal is evidence: earlier hands
+    have all been played face up.
     """
 
     def __init__(self, view: View, read: float = 0.0, pool: int = 200) -> None:
         if view.phase != PHASE_PLAY:
             raise ValueError("a view of a round being played is needed")
         self.view = view
-        self.unseen_mask = view.unseen()
-        self.unseen = cards_of(self.unseen_mask)
-        self.needs = [
-            0 if seat == view.seat else view.hand_sizes[seat] - view.known[seat].bit_count()
-            for seat in range(view.players)
-        ]
-        self.bottom = list(view.stock_bottom)
-        if sum(self.needs) + view.stock_size - len(self.bottom) != len(self.unseen):
-            raise ValueError("the view is inconsistent: unseen cards do not fill hands and stock")
+        self.unseen = Unseen(view)
         self.first = (view.dealer + 1) % view.players
         self.read = read
         self.pool_size = pool
         self.decisions = deal_decisions(view) if read > 0 else []
-        self.dealt = sum(self.needs)
         self.pool: list[list[int]] | None = None
         self.cumulative: list[float] = []
-
-    def _deal_hands(self, rng: random.Random) -> list[int]:
-        """The other hands: known cards plus unseen ones drawn at random."""
-        chosen = rng.sample(self.unseen, self.dealt)
-        hands = list(self.view.known)
-        pos = 0
-        for seat, need in enumerate(self.needs):
-            if need:
-                mask = hands[seat]
-                for card in chosen[pos : pos + need]:
-                    mask |= 1 << card
-                hands[seat] = mask
-                pos += need
-        return hands
 
     def _build_pool(self, rng: random.Random) -> None:
         rules = self.view.rules
@@ -391,7 +322,7 @@ class Sampler:
         cumulative = []
         total = 0.0
         for _ in range(self.pool_size):
-            hands = self._deal_hands(rng)
+            hands = self.unseen.hands(rng)
             weight = 1.0
             for decision in self.decisions:
                 held = hands[decision.seat] | decision.later | 1 << decision.move.card
@@ -416,35 +347,23 @@ class Sampler:
             assert self.pool is not None
             hands = list(rng.choices(self.pool, cum_weights=self.cumulative)[0])
         else:
-            hands = self._deal_hands(rng)
-        dealt = 0
-        for seat, hand in enumerate(hands):
-            if seat != view.seat:
-                dealt |= hand
-        stock = [card for card in self.unseen if not dealt >> card & 1]
-        sim = Sim.__new__(Sim)
-        sim.rules = view.rules
-        sim.players = view.players
-        sim.side_of = view.side_of
-        hands[view.seat] = view.hand
-        sim.hands = hands
-        sim.cards = [cards_of(h) for h in hands]
-        sim.floor = view.floor
-        sim.unshuffled = len(stock)
-        sim.rng = rng
-        sim.stock = stock + self.bottom
-        sim.pos = 0
-        sim.in_hands = sum(view.hand_sizes)
-        sim.piles = list(view.captured)
-        sim.basras = list(view.basras)
-        sim.basra_points = list(view.basra_points)
-        sim.last = view.last_capture_side
-        sim.lone = view.lone_trail
-        sim.turn = view.turn
-        sim.first = self.first
-        sim.scores = list(view.scores)
-        sim.carry = view.carry
-        sim.deals = 0
-        sim.due = False
-        sim.result = None
-        return sim
+            hands = self.unseen.hands(rng)
+        stock = self.unseen.stock(hands, None)
+        return Sim.start(
+            view.rules,
+            view.players,
+            view.side_of,
+            hands=hands,
+            floor=view.floor,
+            stock=stock,
+            first_player=self.first,
+            turn=view.turn,
+            piles=view.captured,
+            basras=view.basras,
+            basra_points=view.basra_points,
+            lone_last=pack_lone_last(view.lone_trail, view.last_capture_side),
+            scores=view.scores,
+            carry=view.carry,
+            rng=rng,
+            unshuffled=len(stock) - len(self.unseen.bottom),
+        )

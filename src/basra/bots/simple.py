@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
+from basra import transition
 from basra.bots.base import Bot, BotError, register_bot
-from basra.captures import clear_basra
-from basra.cards import cards_of
 from basra.moves import Move
 from basra.view import View
 
@@ -23,14 +22,14 @@ class RandomBot(Bot):
 
 def immediate_points(view: View, move: Move) -> int:
     """The basra points and point-card points a move scores at once."""
-    card, take = move
-    if not take:
-        return 0
-    rules = view.rules
-    points = rules.card_points[card] + sum(rules.card_points[c] for c in cards_of(take))
-    if take == view.floor and not (view.is_last_play and not rules.basra_on_last_play):
-        points += clear_basra(rules, card, take, view.lone_trail)
-    return points
+    return transition.immediate_points(
+        view.rules,
+        move.card,
+        move.take,
+        view.floor,
+        lone_trail=view.lone_trail,
+        last_play=view.is_last_play,
+    )
 
 
 class GreedyBot(Bot):

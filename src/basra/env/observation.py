@@ -35,11 +35,11 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from basra.captures import clear_basra
 from basra.cards import cards_of
 from basra.moves import Move
 from basra.rules import Rules
-from basra.state import PHASE_DEAL, PHASE_PLAY, generate_moves
+from basra.state import PHASE_DEAL, PHASE_PLAY
+from basra.transition import generate_moves, immediate_points, seating
 from basra.view import View
 
 __all__ = ["Block", "ObservationEncoder"]
@@ -175,7 +175,7 @@ class ObservationEncoder:
         self._side_order = tuple(
             tuple((side + k) % self.sides for k in range(self.sides)) for side in range(self.sides)
         )
-        self.side_of_seat = tuple(seat % 2 if teams else seat for seat in range(players))
+        self.side_of_seat = seating(players, teams)[1]
         self._shifts = (
             at["captured"],
             at["known"] - 52,  # relative seat k >= 1 goes to slot k - 1
@@ -313,9 +313,8 @@ class ObservationEncoder:
         floor = view.floor
         sizes = self._numbers_end
         points_at = sizes + _CARDS
-        card_points = rules.card_points
-        point_masks = rules.point_masks
-        no_basra = view.is_last_play and not rules.basra_on_last_play
+        last_play = view.is_last_play
+        lone = view.lone_trail
         previous = -1
         if moves is None:
             moves = generate_moves(rules, cards_of(view.hand), floor)
@@ -324,11 +323,9 @@ class ObservationEncoder:
                 previous = card
                 continue
             previous = card
-            points = card_points[card]
-            for value, mask in point_masks:
-                points += value * (take & mask).bit_count()
-            if take == floor and not no_basra:
-                points += clear_basra(rules, card, floor, view.lone_trail)
+            points = immediate_points(
+                rules, card, take, floor, lone_trail=lone, last_play=last_play
+            )
             out[sizes + card] = min(take.bit_count() / 10, 1.0)
             out[points_at + card] = min(points / 20, 1.0)
 

@@ -26,8 +26,9 @@ from typing import Any
 
 from basra.cards import format_cards
 from basra.rules import Rules
-from basra.scoring import RoundScore
+from basra.scoring import RoundScore, pile_points
 from basra.state import PHASE_PLAY, GameState, SetupError
+from basra.transition import seating
 
 __all__ = [
     "EPISODES",
@@ -80,7 +81,7 @@ class Table:
 
     def side_of(self, seat: int) -> int:
         """The side a seat plays for."""
-        return seat % 2 if self.teams else seat
+        return seating(self.players, self.teams)[1][seat]
 
     def new_game(self, first_dealer: int = 0) -> GameState:
         """A new game at this table, waiting for its first deal."""
@@ -140,9 +141,8 @@ class PointLedger:
     def rewards(self, game: GameState) -> list[float]:
         """Per seat: the points its side scored since the last call, minus the mean over sides."""
         if game.phase == PHASE_PLAY:
-            point_masks = game.rules.point_masks
             now = [
-                sum(points * (pile & mask).bit_count() for points, mask in point_masks) + basras
+                pile_points(game.rules, pile) + basras
                 for pile, basras in zip(game.piles, game.basra_points, strict=True)
             ]
         else:

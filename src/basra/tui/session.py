@@ -40,6 +40,7 @@ from basra.moves import Move, Play
 from basra.record import Record, RecordError, read_records, record_of
 from basra.rules import DEFAULT_VARIANT, preset
 from basra.state import PHASE_DEAL, PHASE_PLAY, GameError, GameState, shuffled_pack
+from basra.transition import play_basra
 from basra.view import View, view_of
 
 __all__ = [
@@ -302,9 +303,16 @@ class Session:
         return hint(self.view(seat))
 
     def basra_of(self, move: Move) -> int:
-        """The basra points ``move`` would score now (0 when it makes none)."""
-        trial = self.state.copy()
-        return trial.play(move).basra
+        """The basra points ``move`` (a legal move) would score now (0 when it makes none)."""
+        state = self.state
+        return play_basra(
+            state.rules,
+            move.card,
+            move.take,
+            state.floor,
+            lone_trail=state.lone_trail,
+            last_play=state.is_last_play,
+        )
 
     def close(self) -> None:
         """Release the bots."""
