@@ -50,6 +50,26 @@ def random_game(
     return state
 
 
+def with_hidden(state: GameState, hands: list[int], stock: list[int]) -> GameState:
+    """A copy of ``state`` (a round being played) with other hands and cards still to deal."""
+    twin = state.copy()
+    twin.load_round(
+        hands=hands,
+        floor=twin.floor,
+        stock=stock,
+        first_player=twin.first_player,
+        turn=twin.turn,
+        piles=twin.piles,
+        basras=twin.basras,
+        basra_points=twin.basra_points,
+        lone_last=twin.lone_last,
+        scores=twin.scores,
+        carry=twin.carry,
+        plays=twin.plays,
+    )
+    return twin
+
+
 @pytest.fixture(params=VARIANT_NAMES)
 def variant(request: pytest.FixtureRequest) -> str:
     return str(request.param)

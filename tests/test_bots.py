@@ -24,7 +24,7 @@ from basra.rules import VARIANT_NAMES, preset
 from basra.state import GameState
 from basra.view import view_of
 
-from .conftest import TABLES, random_game
+from .conftest import TABLES, random_game, with_hidden
 
 # Small budgets: the tests check behaviour, the arena measures strength.
 SPECS = [
@@ -87,21 +87,7 @@ def swapped_twin(state: GameState, seat: int, rng: random.Random) -> GameState:
         new = cards_of(hands[s] & ~view.known[s])[0]
         hands[s] ^= 1 << new | 1 << card
     hands[other] ^= 1 << card | 1 << new
-    twin.load_round(
-        hands=hands,
-        floor=twin.floor,
-        stock=stock,
-        first_player=twin.first_player,
-        turn=twin.turn,
-        piles=twin.piles,
-        basras=twin.basras,
-        basra_points=twin.basra_points,
-        lone_last=twin.lone_last,
-        scores=twin.scores,
-        carry=twin.carry,
-        plays=twin.plays,
-    )
-    return twin
+    return with_hidden(state, hands, stock)
 
 
 @pytest.mark.parametrize(

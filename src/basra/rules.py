@@ -133,6 +133,8 @@ class Rules:
     """The engine's cache of capture moves, shared by all rules that capture alike."""
     point_masks: tuple[tuple[int, int], ...] = field(init=False, repr=False, compare=False)
     """(points, mask of the cards worth them) for every non-zero card value."""
+    engine_cache: dict[str, Any] = field(init=False, repr=False, compare=False)
+    """What engines compile from these rules, kept with them (the compiled kernel's tables)."""
 
     def __post_init__(self) -> None:
         derived = _derive(self)
@@ -226,6 +228,7 @@ def _derive(rules: Rules) -> dict[str, Any]:
         ),
         "capture_cache": _CAPTURE_CACHES.setdefault(kind, {}),
         "point_masks": tuple(sorted(by_points.items())),
+        "engine_cache": {},
     }
 
 

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from basra.rules import Rules
 
 __all__ = ["RoundScore", "pile_points", "score_round"]
 
 
-@dataclass(frozen=True)
-class RoundScore:
-    """The result of one completed round, per side (RECORD.md replay output)."""
+class RoundScore(NamedTuple):
+    """The result of one completed round, per side (RECORD.md replay output).
+
+    A named tuple: rounds are scored in every playout of the search, and a
+    tuple is the cheapest immutable record Python has.
+    """
 
     last_capture_side: int | None
     cards: tuple[int, ...]

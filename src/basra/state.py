@@ -33,17 +33,11 @@ from basra.cards import (
     pack_mask,
     parse_card,
 )
+from basra.kernel import Round, generate_moves
 from basra.moves import Move, Play
 from basra.rules import DEFAULT_VARIANT, Rules, RulesError, preset
 from basra.scoring import RoundScore
-from basra.transition import (
-    Round,
-    deal_schedule,
-    generate_moves,
-    intern_move,
-    pack_lone_last,
-    seating,
-)
+from basra.transition import deal_schedule, intern_move, pack_lone_last, seating
 
 __all__ = [
     "PHASE_DEAL",
@@ -377,8 +371,15 @@ class GameState(Round):
                 plays,
                 current.result,
             )
-        self.copy_round_into(other, plays)
+        Round.__init__(other, self.rules, self.players, self.side_of)
+        fields = self.round_fields()
+        fields["plays"] = plays
+        other.set_round_fields(fields)
         return other
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        game = {name: getattr(self, name) for name in GameState.__slots__}
+        return (_restore, (type(self), self.rules, self.players, game, self.round_fields()))
 
     def fingerprint(self) -> tuple[object, ...]:
         """Everything that makes this state what it is, as a comparable value."""
@@ -551,6 +552,22 @@ class GameState(Round):
             plays=log.plays,
         )
         return state
+
+
+def _restore(
+    cls: type[GameState],
+    rules: Rules,
+    players: int,
+    game: dict[str, Any],
+    fields: dict[str, Any],
+) -> GameState:
+    """Unpickle a :class:`GameState` (whichever engine pickled it)."""
+    state = cls.__new__(cls)
+    for name, value in game.items():
+        setattr(state, name, value)
+    Round.__init__(state, rules, players, seating(players, state.teams)[1])
+    state.set_round_fields(fields)
+    return state
 
 
 def _to_card(item: Card | str) -> Card:

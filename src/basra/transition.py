@@ -367,27 +367,47 @@ class Round:
         self.scores = list(scores)
         self.carry = carry
 
-    def copy_round_into(self, other: Round, plays: list[Play]) -> None:
-        """Give ``other`` an independent copy of this round, appending its plays to ``plays``."""
-        other.rules = self.rules
-        other.players = self.players
-        other.side_of = self.side_of
-        other.hands = list(self.hands)
-        other.hand_cards = [list(cards) for cards in self.hand_cards]
-        other.floor = self.floor
-        other.stock = self.stock
-        other.stock_pos = self.stock_pos
-        other.in_hands = self.in_hands
-        other.piles = list(self.piles)
-        other.basras = list(self.basras)
-        other.basra_points = list(self.basra_points)
-        other.lone_last = self.lone_last
-        other.turn = self.turn
-        other.first_player = self.first_player
-        other.scores = list(self.scores)
-        other.carry = self.carry
-        other.plays = plays
-        other.undo_log = list(self.undo_log)
+    def round_fields(self) -> dict[str, Any]:
+        """Every field of the round, undo log included, as plain values (fresh lists).
+
+        With :meth:`set_round_fields` this copies and pickles rounds; the
+        compiled kernel gives and takes exactly the same values.
+        """
+        return {
+            "hands": list(self.hands),
+            "floor": self.floor,
+            "stock": list(self.stock),
+            "stock_pos": self.stock_pos,
+            "piles": list(self.piles),
+            "basras": list(self.basras),
+            "basra_points": list(self.basra_points),
+            "lone_last": self.lone_last,
+            "turn": self.turn,
+            "first_player": self.first_player,
+            "scores": list(self.scores),
+            "carry": self.carry,
+            "plays": self.plays,
+            "undo_log": list(self.undo_log),
+        }
+
+    def set_round_fields(self, fields: dict[str, Any]) -> None:
+        """Set every field from :meth:`round_fields`' values (the lists are kept, not copied)."""
+        self.hands = fields["hands"]
+        self.hand_cards = [cards_of(hand) for hand in self.hands]
+        self.floor = fields["floor"]
+        self.stock = fields["stock"]
+        self.stock_pos = fields["stock_pos"]
+        self.in_hands = sum(hand.bit_count() for hand in self.hands)
+        self.piles = fields["piles"]
+        self.basras = fields["basras"]
+        self.basra_points = fields["basra_points"]
+        self.lone_last = fields["lone_last"]
+        self.turn = fields["turn"]
+        self.first_player = fields["first_player"]
+        self.scores = fields["scores"]
+        self.carry = fields["carry"]
+        self.plays = fields["plays"]
+        self.undo_log = fields["undo_log"]
 
     # ------------------------------------------------------------ reading
 

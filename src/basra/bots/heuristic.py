@@ -31,9 +31,10 @@ from dataclasses import dataclass, fields, replace
 
 from basra.bots.base import Bot, BotError, register_bot
 from basra.cards import cards_of
+from basra.kernel import generate_moves
 from basra.moves import Move
 from basra.scoring import pile_points
-from basra.transition import generate_moves, lone_after, play_basra
+from basra.transition import lone_after, play_basra
 from basra.view import View
 
 __all__ = [

@@ -30,11 +30,12 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from basra.cards import cards_of
+from basra.kernel import generate_moves
 from basra.moves import Move
 from basra.rules import Rules
 from basra.scoring import RoundScore
 from basra.state import PHASE_PLAY, GameState
-from basra.transition import Round, deal_schedule, generate_moves, pack_lone_last, play_basra
+from basra.transition import Round, deal_schedule, pack_lone_last, play_basra
 from basra.view import Unseen, View, shuffle_cards
 
 __all__ = [

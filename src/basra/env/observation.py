@@ -36,10 +36,11 @@ import numpy as np
 import numpy.typing as npt
 
 from basra.cards import cards_of
+from basra.kernel import generate_moves
 from basra.moves import Move
 from basra.rules import Rules
 from basra.state import PHASE_DEAL, PHASE_PLAY
-from basra.transition import generate_moves, immediate_points, seating
+from basra.transition import immediate_points, seating
 from basra.view import View
 
 __all__ = ["Block", "ObservationEncoder"]
