@@ -395,7 +395,7 @@ def run_arena(
     units = [(t, d) for d in range(config.deals) for t in range(len(tables))]
     started = time.perf_counter()
     results: list[GameResult] = []
-    if progress is not None:
+    if progress is not None and config.ray is None:
         progress(0, len(units))
     if config.ray is not None:
         results = _run_on_ray(config, config.ray, units, progress)
@@ -514,12 +514,12 @@ def _run_on_ray(
 
     When this process is already connected to Ray (``ray.is_initialized()``)
     that connection is used and left open; otherwise the run connects to
-    ``address`` (or starts a local instance) and disconnects at the end. A
-    cluster given by address gets this basra shipped with the tasks (Ray's
-    ``py_modules``), so its nodes run the same code as this machine whatever
-    they have installed. The ``BASRA_*`` environment variables (the external
-    bots' time limits) go to the workers, and ``cmd:`` bots start on the
-    workers from this process's directory, which must exist there.
+    ``address`` (or starts a local instance) and disconnects at the end. When
+    it connects to a cluster by address it sends this basra along with the job
+    (Ray's ``py_modules``), so the nodes run the same code as this machine
+    whatever they have installed. The ``BASRA_*`` environment variables (the
+    external bots' time limits) go to the workers, and ``cmd:`` bots start on
+    the workers from this process's directory, which must exist there.
     """
     ray, connected = _connect(address)
     from ray.exceptions import RayError, RayTaskError
@@ -537,6 +537,8 @@ def _run_on_ray(
         task = ray.remote(play_deals).options(**options)
         shared = ray.put(config)
         cwd = os.getcwd() if any(spec.startswith("cmd:") for spec in config.bots) else None
+        if progress is not None:
+            progress(0, len(units))  # once connected: the wait for Ray is not a deal's
 
         def fetch(ref: Any) -> list[GameResult]:
             try:
@@ -594,6 +596,11 @@ def _connect(address: str) -> tuple[Any, bool]:
             reason = f"{_first_line(exc)} (give HOST:PORT, ray://HOST:PORT, auto or local)"
         else:
             reason = _first_line(exc)
+            if os.environ.get("RAY_AUTH_MODE") != "token":
+                reason += (
+                    "; a cluster with token authentication also needs RAY_AUTH_MODE=token "
+                    "and its token (RAY_AUTH_TOKEN, or the file ~/.ray/auth_token) here"
+                )
         raise ClusterError(f"cannot connect to Ray at {address}: {reason}") from None
     return ray, True
 

@@ -84,6 +84,8 @@ class Progress:
 
     def __call__(self, done: int, total: int) -> None:
         now = time.monotonic()
+        if done == 0:
+            self.started = now  # the clock starts with the deals (after Ray is up, with --ray)
         elapsed = now - self.started
         fraction = done / total if total else 1.0
         if self.tty:
@@ -343,9 +345,13 @@ def write_chart(summary: dict[str, Any], path: Path) -> None:
         (axes[0], "points_per_round", "points per round", 1.0),
         (axes[1], rate, rate.replace("_", " ") + " (%)", 100.0),
     ):
-        means = [scale * summary["bots"][n][key]["mean"] for n in names]
-        lows = [scale * summary["bots"][n][key]["low"] for n in names]
-        highs = [scale * summary["bots"][n][key]["high"] for n in names]
+        # No bar around a mean whose interval does not exist (a single deal).
+        intervals = [summary["bots"][n][key] for n in names]
+        means = [scale * (i["mean"] or 0.0) for i in intervals]
+        lows = [scale * i["low"] if i["low"] is not None else scale * i["mean"] for i in intervals]
+        highs = [
+            scale * i["high"] if i["high"] is not None else scale * i["mean"] for i in intervals
+        ]
         errors = [
             [max(m - lo, 0.0) for m, lo in zip(means, lows, strict=True)],
             [max(h - m, 0.0) for m, h in zip(means, highs, strict=True)],
