@@ -101,7 +101,7 @@ def arena_json(out: Path) -> dict[str, Any]:
     return without_timings(json.loads((out / "results.json").read_text()))
 
 
-EXTERNAL = "cmd:python3 examples/external_bot.py"
+EXTERNAL = f"cmd:{sys.executable} examples/external_bot.py"
 
 
 def test_ray_cluster_gives_the_results_json_of_jobs(
@@ -130,18 +130,33 @@ def test_ray_local_starts_and_stops_its_own_instance(tmp_path: Path) -> None:
     assert "Ray" not in run.stderr  # Ray's start-up chatter is kept quiet
 
 
+LIAR = """
+import json, sys
+for line in sys.stdin:
+    kind = json.loads(line).get("type")
+    if kind == "hello":
+        print(json.dumps({"type": "hello", "name": "liar", "protocol": "basra-bot/1"}), flush=True)
+    elif kind == "move":
+        print(json.dumps({"move": "ZZ"}), flush=True)
+    elif kind == "quit":
+        break
+"""
+
+
 def test_a_bot_failing_on_a_ray_worker_fails_the_run_as_it_would_here(
-    cluster: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    cluster: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.chdir(ROOT)
-    lineup = ["--bots", "cmd:python3 -c 'import sys; sys.exit(3)',greedy", "--deals", "1", "-q"]
+    liar = tmp_path / "liar.py"
+    liar.write_text(LIAR)
+    bot = f"cmd:{sys.executable} {liar}"
+    lineup = ["--bots", f"{bot},greedy", "--deals", "1", "-q"]
     assert main(["arena", *lineup]) == 2
     here = capsys.readouterr().err
     run = basra("arena", *lineup, "--ray", cluster)
     assert run.returncode == 2
     assert run.stderr == here
-    assert here.startswith("basra arena: error: deal 0, rotation 0, table cmd:python3")
-    assert "exited with status 3" in here
+    assert here.startswith(f"basra arena: error: deal 0, rotation 0, table {bot} v greedy: ")
+    assert "answered 'ZZ', which is not move text" in here
 
 
 def test_ray_errors_are_one_line(capsys: pytest.CaptureFixture[str]) -> None:
