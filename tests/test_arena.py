@@ -227,3 +227,48 @@ def test_arena_command_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert "unknown bot 'nobody'" in capsys.readouterr().err
     assert main(["arena", "-n", "3", "--bots", "greedy,random", "--deals", "1"]) == 2
     assert make_bot("greedy").name == "greedy"
+
+
+def test_arena_report_reads_plainly(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", "--bots", "greedy,random", "--deals", "4", "-q"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "Egyptian rules, 2 players, single rounds, seed 0"
+    assert lines[1].startswith("4 deals, each played twice with the seats swapped: 8 rounds in ")
+    greedy = next(line for line in lines if line.startswith("greedy "))
+    # greedy decides in microseconds: shown in a unit that keeps its digits, not as 0.0000
+    assert greedy.endswith((" µs", " ms")) and "0.0000" not in greedy
+    assert "[95% CI]" in lines[2]
+    code = main(["arena", "-n", "4", "--teams", "--matches", "--bots", "greedy,random", "-k", "2"])
+    assert code == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == (
+        "Egyptian rules, 4 players in two teams (seats 1+3 against 2+4), "
+        "whole matches to 101, seed 0"
+    )
+    assert lines[1].startswith("2 deals, each played twice with the teams swapped: 4 matches in ")
+
+
+def test_one_deal_gives_no_intervals(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert (
+        main(["arena", "--bots", "greedy,random", "--deals", "1", "-q", "-o", str(tmp_path)]) == 0
+    )
+    out = capsys.readouterr().out
+    assert "inf" not in out and "[" not in out and " -," not in out
+    assert "an interval needs at least 2 deals" in out
+    assert "1 deal, played twice with the seats swapped: 2 rounds in " in out
+    assert "paired over 1 deal\n" in out
+
+    def strict(constant: str) -> None:
+        raise AssertionError(f"results.json holds {constant}, which is not JSON")
+
+    results = json.loads((tmp_path / "results.json").read_text(), parse_constant=strict)
+    assert results["margin"]["low"] is None and results["margin"]["high"] is None
+    assert results["bots"]["greedy"]["points_per_round"]["low"] is None
+
+
+def test_arena_help_counts_seats_from_one(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["arena", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "seats 1+3, 2+4" in text and "0+2" not in text
+    assert "--ray ADDRESS" in text

@@ -16,20 +16,28 @@ intervals are taken over deals (a paired, clustered design).
 - Ratings: a Bradley-Terry fit (Elo scale, standard library) and, when the
   ``arena`` extra is installed, openskill's Plackett-Luce model.
 
+The deals run in this process, in ``jobs`` processes, or on a Ray cluster
+(``ray``: an address, or ``local``; the ``ray`` extra). Every deal is seeded
+from the run's seed alone, so the results are the same wherever it ran; only
+the timings differ. Ray is imported only for a run that asks for it.
+
 The statistics functions are public and tested on known inputs.
 """
 
 from __future__ import annotations
 
+import logging
 import math
+import os
 import random
+import socket
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any
+from typing import Any, TypeVar
 
 from basra.bots.base import Bot, BotError, make_bot
 from basra.bots.runner import play_round
@@ -37,7 +45,9 @@ from basra.rules import Rules
 from basra.state import GameState, shuffled_pack
 
 __all__ = [
+    "LOCAL_RAY",
     "ArenaConfig",
+    "ClusterError",
     "GameResult",
     "Interval",
     "bradley_terry",
@@ -62,17 +72,28 @@ class Interval:
     low: float
     high: float
 
-    def to_json(self, digits: int = 4) -> dict[str, float]:
-        """``{"mean", "low", "high"}`` rounded for results.json."""
+    def to_json(self, digits: int = 4) -> dict[str, float | None]:
+        """``{"mean", "low", "high"}`` rounded for results.json.
+
+        A bound that does not exist (an interval from a single deal is
+        unbounded) is ``null``: JSON has no infinity.
+
+        >>> mean_interval([3.0]).to_json()
+        {'mean': 3.0, 'low': None, 'high': None}
+        """
         return {
-            "mean": round(self.mean, digits),
-            "low": round(self.low, digits),
-            "high": round(self.high, digits),
+            "mean": _finite(self.mean, digits),
+            "low": _finite(self.low, digits),
+            "high": _finite(self.high, digits),
         }
 
     def text(self, digits: int = 2) -> str:
         """``+4.21 [3.10, 5.32]``."""
         return f"{self.mean:+.{digits}f} [{self.low:+.{digits}f}, {self.high:+.{digits}f}]"
+
+
+def _finite(value: float, digits: int) -> float | None:
+    return round(value, digits) if math.isfinite(value) else None
 
 
 def t_quantile(p: float, df: int) -> float:
@@ -205,6 +226,11 @@ class ArenaConfig:
     seed: int = 0
     matches: bool = False
     jobs: int = 1
+    """Processes on this machine (without ``ray``)."""
+    ray: str | None = None
+    """Run the deals on Ray: a cluster's address as ``ray.init`` takes it
+    (``HOST:PORT``, ``ray://HOST:PORT``, ``auto``), or ``local`` (:data:`LOCAL_RAY`)
+    to start a Ray instance on this machine for the run. ``jobs`` is then unused."""
 
     @property
     def sides(self) -> int:
@@ -349,52 +375,251 @@ def _play(
 Progress = Callable[[int, int], None]
 """Called with (deals done, deals in all) as the run goes."""
 
+Unit = tuple[int, int]
+"""A table index and a deal: what :func:`play_deal` plays."""
+
+Handle = TypeVar("Handle", bound=Hashable)
+
 
 def run_arena(
     config: ArenaConfig, progress: Progress | None = None
 ) -> tuple[list[GameResult], float]:
     """Play every deal of every table; returns the games (in a fixed order) and seconds.
 
-    With ``jobs`` > 1 the deals are spread over processes; the results do not
-    depend on ``jobs``.
+    With ``jobs`` > 1 the deals are spread over processes, with ``ray`` over a
+    Ray cluster; the results depend on neither. Raises :class:`BotError` when
+    a bot fails and :class:`ClusterError` when Ray is missing or its cluster
+    cannot be reached.
     """
     tables = tables_for(len(config.bots), config.sides)
     units = [(t, d) for d in range(config.deals) for t in range(len(tables))]
     started = time.perf_counter()
     results: list[GameResult] = []
-    if progress is not None:
+    if progress is not None and config.ray is None:
         progress(0, len(units))
-    if config.jobs <= 1:
+    if config.ray is not None:
+        results = _run_on_ray(config, config.ray, units, progress)
+    elif config.jobs <= 1:
         for done, (t, d) in enumerate(units, 1):
             results.extend(play_deal(config, t, d))
             if progress is not None:
                 progress(done, len(units))
     else:
         with ProcessPoolExecutor(max_workers=config.jobs) as pool:
-            pending: set[Future[list[GameResult]]] = set()
-            queue = iter(units)
-            done = 0
-            for t, d in queue:
-                pending.add(pool.submit(play_deal, config, t, d))
-                if len(pending) >= 4 * config.jobs:
-                    break
-            while pending:
-                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    try:
-                        results.extend(future.result())
-                    except BaseException:
-                        for other in pending:
-                            other.cancel()
-                        raise
-                    done += 1
-                    if progress is not None:
-                        progress(done, len(units))
-                    nxt = next(queue, None)
-                    if nxt is not None:
-                        pending.add(pool.submit(play_deal, config, *nxt))
+
+            def submit(chunk: list[Unit]) -> Future[list[GameResult]]:
+                return pool.submit(play_deals, config, chunk)
+
+            def finished(
+                pending: list[Future[list[GameResult]]],
+            ) -> Iterable[Future[list[GameResult]]]:
+                return wait(pending, return_when=FIRST_COMPLETED).done
+
+            results = _spread(
+                [[unit] for unit in units],
+                4 * config.jobs,
+                submit,
+                finished,
+                lambda future: future.result(),
+                lambda future: future.cancel(),
+                progress,
+            )
     results.sort(key=lambda r: (r.deal, r.table, r.rotation))
     return results, time.perf_counter() - started
+
+
+def play_deals(
+    config: ArenaConfig, units: Sequence[Unit], cwd: str | None = None
+) -> list[GameResult]:
+    """Play some deals (see :func:`play_deal`): the work of one process job or Ray task.
+
+    ``cwd``: the directory to play from (where ``cmd:`` bots start), when the
+    worker may be elsewhere.
+    """
+    previous = None
+    if cwd is not None and cwd != os.getcwd():
+        previous = os.getcwd()
+        try:
+            os.chdir(cwd)
+        except OSError as exc:
+            raise BotError(
+                f"cmd: bots start in the arena's directory {cwd}, which the worker on "
+                f"{socket.gethostname()} cannot enter: {exc.strerror or exc}"
+            ) from None
+    try:
+        results: list[GameResult] = []
+        for table, deal in units:
+            results.extend(play_deal(config, table, deal))
+        return results
+    finally:
+        if previous is not None:
+            os.chdir(previous)
+
+
+def _spread(
+    chunks: Sequence[list[Unit]],
+    window: int,
+    submit: Callable[[list[Unit]], Handle],
+    finished: Callable[[list[Handle]], Iterable[Handle]],
+    fetch: Callable[[Handle], list[GameResult]],
+    cancel: Callable[[Handle], object],
+    progress: Progress | None,
+) -> list[GameResult]:
+    """Run chunks of deals as jobs, at most ``window`` at a time, reporting progress.
+
+    The executor is given as functions: ``submit`` starts a job, ``finished``
+    waits until at least one of the given jobs is done and returns those,
+    ``fetch`` returns a done job's games (raising its error), ``cancel`` stops a
+    job that is no longer wanted.
+    """
+    total = sum(len(chunk) for chunk in chunks)
+    queue = iter(chunks)
+    pending: dict[Handle, int] = {}
+    results: list[GameResult] = []
+    done = 0
+    try:
+        while True:
+            while len(pending) < window:
+                chunk = next(queue, None)
+                if chunk is None:
+                    break
+                pending[submit(chunk)] = len(chunk)
+            if not pending:
+                return results
+            for handle in finished(list(pending)):
+                results.extend(fetch(handle))
+                done += pending.pop(handle)
+                if progress is not None:
+                    progress(done, total)
+    except BaseException:
+        for handle in pending:
+            cancel(handle)
+        raise
+
+
+# ------------------------------------------------------------ on a Ray cluster
+
+LOCAL_RAY = "local"
+"""The ``ray`` address that starts a Ray instance on this machine for the run."""
+
+
+class ClusterError(RuntimeError):
+    """Ray is not installed, its cluster cannot be reached, or the cluster failed."""
+
+
+def _run_on_ray(
+    config: ArenaConfig, address: str, units: list[Unit], progress: Progress | None
+) -> list[GameResult]:
+    """Play the deals as Ray tasks (see :attr:`ArenaConfig.ray`).
+
+    When this process is already connected to Ray (``ray.is_initialized()``)
+    that connection is used and left open; otherwise the run connects to
+    ``address`` (or starts a local instance) and disconnects at the end. When
+    it connects to a cluster by address it sends this basra along with the job
+    (Ray's ``py_modules``), so the nodes run the same code as this machine
+    whatever they have installed. The ``BASRA_*`` environment variables (the
+    external bots' time limits) go to the workers, and ``cmd:`` bots start on
+    the workers from this process's directory, which must exist there.
+    """
+    ray, connected = _connect(address)
+    from ray.exceptions import RayError, RayTaskError
+
+    try:
+        cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        # Chunks of up to 16 deals keep the per-task overhead small for fast
+        # bots while leaving at least four tasks a CPU to balance the load.
+        size = max(1, min(16, len(units) // (4 * cpus)))
+        chunks = [units[i : i + size] for i in range(0, len(units), size)]
+        options: dict[str, Any] = {"num_cpus": 1}
+        env_vars = {k: v for k, v in os.environ.items() if k.startswith("BASRA_")}
+        if env_vars:
+            options["runtime_env"] = {"env_vars": env_vars}
+        task = ray.remote(play_deals).options(**options)
+        shared = ray.put(config)
+        cwd = os.getcwd() if any(spec.startswith("cmd:") for spec in config.bots) else None
+        if progress is not None:
+            progress(0, len(units))  # once connected: the wait for Ray is not a deal's
+
+        def fetch(ref: Any) -> list[GameResult]:
+            try:
+                games: list[GameResult] = ray.get(ref)
+            except RayTaskError as exc:
+                if isinstance(exc.cause, BotError):
+                    raise BotError(str(exc.cause)) from None
+                raise
+            except RayError as exc:
+                raise ClusterError(f"the Ray cluster failed: {_first_line(exc)}") from None
+            return games
+
+        return _spread(
+            chunks,
+            2 * cpus,
+            lambda chunk: task.remote(shared, chunk, cwd),
+            lambda refs: ray.wait(refs, num_returns=1)[0],
+            fetch,
+            ray.cancel,
+            progress,
+        )
+    finally:
+        if connected:
+            ray.shutdown()
+
+
+def _connect(address: str) -> tuple[Any, bool]:
+    """Ray, connected to ``address`` unless already connected; and whether this call connected."""
+    try:
+        import ray
+    except ImportError:
+        raise ClusterError(
+            "Ray is not installed: pip install 'basra[ray]' (the ray extra)"
+        ) from None
+    if ray.is_initialized():
+        return ray, False
+    _check_reachable(address)
+    options: dict[str, Any] = {"log_to_driver": False, "logging_level": logging.ERROR}
+    if address == LOCAL_RAY:
+        options["include_dashboard"] = False
+    else:
+        # The cluster's nodes run this basra, whatever they have installed.
+        import basra
+
+        options["runtime_env"] = {
+            "py_modules": [os.path.dirname(basra.__file__)],
+            "excludes": ["__pycache__"],
+        }
+    try:
+        ray.init(address=address, **options)
+    except (Exception, SystemExit) as exc:  # Ray exits the process on some failures
+        if address == "auto" and isinstance(exc, ConnectionError):
+            reason = "no Ray cluster runs on this machine (start one with `ray start --head`)"
+        elif isinstance(exc, ValueError):
+            reason = f"{_first_line(exc)} (give HOST:PORT, ray://HOST:PORT, auto or local)"
+        else:
+            reason = _first_line(exc)
+            if os.environ.get("RAY_AUTH_MODE") != "token":
+                reason += (
+                    "; a cluster with token authentication also needs RAY_AUTH_MODE=token "
+                    "and its token (RAY_AUTH_TOKEN, or the file ~/.ray/auth_token) here"
+                )
+        raise ClusterError(f"cannot connect to Ray at {address}: {reason}") from None
+    return ray, True
+
+
+def _check_reachable(address: str, timeout: float = 5.0) -> None:
+    """Fail fast when nothing answers at ``HOST:PORT`` (Ray itself waits two minutes)."""
+    host, colon, port = address.removeprefix("ray://").rpartition(":")
+    if not colon or not port.isdigit():
+        return  # local, auto, or an address Ray will explain the trouble with
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except OSError as exc:
+        reason = exc.strerror or str(exc) or type(exc).__name__
+        raise ClusterError(f"cannot reach a Ray cluster at {address}: {reason}") from None
+
+
+def _first_line(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else type(exc).__name__
 
 
 def _bot_labels(bots: Sequence[str]) -> list[str]:
@@ -540,9 +765,9 @@ def _time_summary(decisions: list[float], forced: int) -> dict[str, float | int]
     return {
         "decisions": len(decisions),
         "forced": forced,
-        "median": round(statistics.median(decisions), 5),
-        "mean": round(statistics.fmean(decisions), 5),
-        "p90": round(decisions[min(len(decisions) - 1, int(0.9 * len(decisions)))], 5),
-        "max": round(decisions[-1], 5),
-        "median_all": round(statistics.median(every), 5),
+        "median": round(statistics.median(decisions), 7),
+        "mean": round(statistics.fmean(decisions), 7),
+        "p90": round(decisions[min(len(decisions) - 1, int(0.9 * len(decisions)))], 7),
+        "max": round(decisions[-1], 7),
+        "median_all": round(statistics.median(every), 7),
     }

@@ -14,7 +14,7 @@ from typing import IO, Any
 from basra.cli import CliError
 from basra.cli.common import add_rules_options, rules_from_args
 
-__all__ = ["Progress", "register", "write_chart"]
+__all__ = ["Progress", "duration", "register", "report", "write_chart"]
 
 
 def register(subparsers: Any) -> None:
@@ -28,11 +28,12 @@ def register(subparsers: Any) -> None:
         "points per round and win rates with 95% confidence intervals and ratings; --out "
         "writes results.json and results.png.",
         epilog="Bots: see `basra bots`; `cmd:PROGRAM ARGS` runs an external bot "
-        "(docs/PROTOCOL.md). Example: basra arena --bots ismcts,heuristic --deals 200 --jobs 2",
+        "(docs/PROTOCOL.md). Examples: basra arena --bots ismcts,heuristic --deals 200 --jobs 2; "
+        "basra arena --bots expert,heuristic --deals 2000 --ray HEAD:6379 (docs/BOTS.md).",
     )
     add_rules_options(p)
     p.add_argument("--players", "-n", type=int, default=2, choices=(2, 3, 4), help="default 2")
-    p.add_argument("--teams", action="store_true", help="4 players as two teams (seats 0+2, 1+3)")
+    p.add_argument("--teams", action="store_true", help="4 players as two teams (seats 1+3, 2+4)")
     p.add_argument(
         "--bots",
         required=True,
@@ -42,7 +43,15 @@ def register(subparsers: Any) -> None:
     p.add_argument("--deals", "-k", type=int, default=100, metavar="K", help="default 100")
     p.add_argument("--seed", "-s", type=int, default=0, metavar="S", help="default 0")
     p.add_argument(
-        "--jobs", "-j", type=int, default=1, metavar="J", help="processes to use (default 1)"
+        "--jobs", "-j", type=int, metavar="J", help="processes on this machine (default 1)"
+    )
+    p.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help="run the deals on a Ray cluster instead: its address as ray.init takes it "
+        "(HEAD:6379, ray://HEAD:10001, or auto for the cluster this machine is in), or "
+        "local to start Ray on this machine for the run; same results as --jobs "
+        "(needs the ray extra: pip install 'basra[ray]')",
     )
     p.add_argument(
         "--matches",
@@ -75,6 +84,8 @@ class Progress:
 
     def __call__(self, done: int, total: int) -> None:
         now = time.monotonic()
+        if done == 0:
+            self.started = now  # the clock starts with the deals (after Ray is up, with --ray)
         elapsed = now - self.started
         fraction = done / total if total else 1.0
         if self.tty:
@@ -118,14 +129,22 @@ def _clock(seconds: float) -> str:
 
 def run_arena_command(args: argparse.Namespace) -> int:
     from basra.bots import BotError, make_bot
-    from basra.bots.arena import ArenaConfig, run_arena, summarize, tables_for
+    from basra.bots.arena import ArenaConfig, ClusterError, run_arena, summarize, tables_for
     from basra.state import GameError, GameState
 
     variant, _, rules = rules_from_args(args)
     if args.deals < 1:
         raise CliError("--deals must be 1 or more")
-    if args.jobs < 1:
+    if args.jobs is not None and args.jobs < 1:
         raise CliError("--jobs must be 1 or more")
+    if args.ray is not None:
+        if not args.ray.strip():
+            raise CliError("--ray needs an address, or local to start Ray on this machine")
+        if args.jobs is not None:
+            raise CliError(
+                "--jobs counts processes on this machine; with --ray the deals run on "
+                "every CPU of the Ray cluster, so leave --jobs out"
+            )
     if args.time_limit is not None:
         if not args.time_limit > 0:
             raise CliError("--time-limit must be a positive number of seconds")
@@ -152,7 +171,8 @@ def run_arena_command(args: argparse.Namespace) -> int:
         deals=args.deals,
         seed=args.seed,
         matches=args.matches,
-        jobs=args.jobs,
+        jobs=args.jobs or 1,
+        ray=args.ray.strip() if args.ray is not None else None,
     )
     out_dir = Path(args.out) if args.out else None
     if out_dir is not None:
@@ -163,10 +183,10 @@ def run_arena_command(args: argparse.Namespace) -> int:
     progress = None if args.quiet else Progress(sys.stderr, "arena")
     try:
         games, seconds = run_arena(config, progress)
-    except BotError as exc:
+    except (BotError, ClusterError) as exc:
         if progress is not None and progress.tty:
             sys.stderr.write("\n")
-        raise CliError(str(exc)) from None
+        raise CliError(f"--ray: {exc}" if isinstance(exc, ClusterError) else str(exc)) from None
     summary = summarize(config, games, seconds)
     if args.json:
         print(json.dumps(summary, indent=2))
@@ -184,51 +204,131 @@ def run_arena_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def _pct(interval: dict[str, float]) -> str:
-    return (
-        f"{100 * interval['mean']:5.1f}% [{100 * interval['low']:5.1f}, "
-        f"{100 * interval['high']:5.1f}]"
-    )
-
-
-def _pts(interval: dict[str, float]) -> str:
-    def fmt(x: float) -> str:
-        return f"{x:6.2f}" if math.isfinite(x) else "     -"
-
-    return f"{fmt(interval['mean'])} [{fmt(interval['low'])}, {fmt(interval['high'])}]"
-
-
 def report(summary: dict[str, Any]) -> str:
     """The text report of a results.json document."""
-    teams = ", teams" if summary["teams"] else ""
-    unit = "matches" if summary["matches"] else "rounds"
-    lines = [
-        f"{summary['variant']}, {summary['players']} players{teams}: {summary['deals']} deals x "
-        f"{summary['rotations']} rotations (paired) per lineup, {unit}, seed {summary['seed']}, "
-        f"{summary['seconds']:.0f} s",
-    ]
-    width = max(12, *(len(name) for name in summary["bots"]))
+    deals = summary["deals"]
+    intervals = deals >= 2
     rate = "match_win_rate" if summary["matches"] else "round_win_rate"
-    header = "match wins" if summary["matches"] else "round wins"
-    lines.append(
-        f"{'bot':<{width}} {'rounds':>7}  {'points/round [95% CI]':<26} "
-        f"{header + ' [95% CI]':<24} {'elo':>6} {'median s':>9}"
-    )
+    wins = "match wins" if summary["matches"] else "round wins"
+    ci = " [95% CI]" if intervals else ""
+    width = max(12, *(len(name) for name in summary["bots"]))
+    points_width = 24 if intervals else 12
+    rate_width = 23 if intervals else 10
+    lines = [
+        _setting_line(summary),
+        _run_line(summary),
+        f"{'bot':<{width}} {'rounds':>7}  {'points/round' + ci:<{points_width}}  "
+        f"{wins + ci:<{rate_width}}  {'elo':>5}  {'median time':>11}",
+    ]
     for name, entry in summary["bots"].items():
+        points = _interval(entry["points_per_round"], intervals, "{:.2f}")
+        wins_text = _interval(entry[rate], intervals, "{:.1%}")
         times = entry["decision_seconds"]
-        median = f"{times['median']:.4f}" if "median" in times else "-"
+        median = duration(times["median"]) if "median" in times else "-"
         lines.append(
-            f"{name:<{width}} {entry['rounds']:>7}  {_pts(entry['points_per_round']):<26} "
-            f"{_pct(entry[rate]):<24} {entry['elo']:>+6.0f} {median:>9}"
+            f"{name:<{width}} {entry['rounds']:>7}  {points:<{points_width}}  "
+            f"{wins_text:<{rate_width}}  {entry['elo']:>+5.0f}  {median:>11}"
         )
     margins = [summary["margin"]] if "margin" in summary else summary.get("pairs", [])
     for margin in margins:
         lines.append(
-            f"margin {margin['first']} - {margin['second']}: {margin['mean']:+.2f} "
-            f"[{margin['low']:+.2f}, {margin['high']:+.2f}] points per round, "
-            f"paired over {margin['deals']} deals"
+            f"margin {margin['first']} - {margin['second']}: "
+            f"{_interval(margin, intervals, '{:+.2f}')} points per round, paired over "
+            f"{_plural(margin['deals'], 'deal')}"
         )
+    if not intervals:
+        lines.append("No 95% intervals: an interval needs at least 2 deals (--deals 2 or more).")
+    lines.append("median time: a bot's median time per decision with more than one legal move")
     return "\n".join(lines)
+
+
+def _interval(interval: dict[str, float | None], show: bool, form: str) -> str:
+    """``31.50 [28.12, 34.88]``; the mean alone when not ``show`` or a bound is missing."""
+    mean, low, high = interval["mean"], interval["low"], interval["high"]
+    if mean is None:
+        return "-"
+    text = form.format(mean)
+    if show and low is not None and high is not None:
+        text += f" [{form.format(low)}, {form.format(high)}]"
+    return text
+
+
+def _setting_line(summary: dict[str, Any]) -> str:
+    """``Egyptian rules, 2 players, single rounds, seed 0``."""
+    from basra.rules import preset
+
+    variant = summary["variant"]
+    rules_text = f"{variant.capitalize()} rules"
+    base = preset(variant).to_dict()
+    changed = {k: v for k, v in summary["rules"].items() if base.get(k) != v}
+    if changed:
+        shown = [f"{k}={v}" if isinstance(v, (int, str)) else k for k, v in changed.items()]
+        rules_text += f" (changed: {', '.join(shown)})"
+    players = f"{summary['players']} players"
+    if summary["teams"]:
+        players += " in two teams (seats 1+3 against 2+4)"
+    if summary["matches"]:
+        unit = f"whole matches to {summary['rules']['target']}"
+    else:
+        unit = "single rounds"
+    return f"{rules_text}, {players}, {unit}, seed {summary['seed']}"
+
+
+def _run_line(summary: dict[str, Any]) -> str:
+    """``100 deals, each played twice with the seats swapped: 200 rounds in 1.3 s``."""
+    deals, rotations, lineups = summary["deals"], summary["rotations"], len(summary["tables"])
+    swapped = "the teams swapped" if summary["teams"] else "the seats swapped"
+    if rotations == 2:
+        played = f"twice with {swapped}"
+    else:
+        played = f"{rotations} times, the bots moving one seat round each time"
+    every = "each" if deals > 1 else ""
+    if lineups > 1:
+        every = "every deal"
+    text = f"{_plural(deals, 'deal')}, {every + ' ' if every else ''}played {played}"
+    if lineups > 1:
+        text = f"{lineups} lineups (a round robin) on the same {text}"
+    games = deals * rotations * lineups
+    unit = "match" if summary["matches"] else "round"
+    took = duration(summary["seconds"]) if summary["seconds"] >= 0.01 else "under 10 ms"
+    return f"{text}: {_plural(games, unit)} in {took}"
+
+
+def _plural(count: int, noun: str) -> str:
+    plural = noun + ("es" if noun.endswith("ch") else "s")
+    return f"{count:,} {noun if count == 1 else plural}"
+
+
+def _digits(value: float) -> str:
+    """Three significant digits of a value below 1000, trailing zeros kept: 4.00, 12.1, 184."""
+    if value <= 0:
+        return "0"
+    places = max(0, 2 - math.floor(math.log10(value)))
+    text = f"{value:.{places}f}"
+    if float(text) >= 1000:  # 999.7 rounds up: one more digit is still honest
+        return f"{value:.0f}"
+    return text
+
+
+def duration(seconds: float) -> str:
+    """Seconds for people: three significant digits in µs, ms or s; minutes and hours past 60 s.
+
+    >>> duration(0.0000382), duration(0.000004), duration(0.00123), duration(0.2334)
+    ('38.2 µs', '4.00 µs', '1.23 ms', '233 ms')
+    >>> duration(1.25), duration(125), duration(3725)
+    ('1.25 s', '2 min 5 s', '1 h 2 min')
+    """
+    if seconds < 1e-3:
+        return f"{_digits(seconds * 1e6)} µs"
+    if seconds < 1:
+        return f"{_digits(seconds * 1e3)} ms"
+    if seconds < 60:
+        return f"{_digits(seconds)} s"
+    minutes, secs = divmod(round(seconds), 60)
+    if minutes < 60:
+        return f"{minutes} min {secs} s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes} min"
 
 
 def write_chart(summary: dict[str, Any], path: Path) -> None:
@@ -245,9 +345,13 @@ def write_chart(summary: dict[str, Any], path: Path) -> None:
         (axes[0], "points_per_round", "points per round", 1.0),
         (axes[1], rate, rate.replace("_", " ") + " (%)", 100.0),
     ):
-        means = [scale * summary["bots"][n][key]["mean"] for n in names]
-        lows = [scale * summary["bots"][n][key]["low"] for n in names]
-        highs = [scale * summary["bots"][n][key]["high"] for n in names]
+        # No bar around a mean whose interval does not exist (a single deal).
+        intervals = [summary["bots"][n][key] for n in names]
+        means = [scale * (i["mean"] or 0.0) for i in intervals]
+        lows = [scale * i["low"] if i["low"] is not None else scale * i["mean"] for i in intervals]
+        highs = [
+            scale * i["high"] if i["high"] is not None else scale * i["mean"] for i in intervals
+        ]
         errors = [
             [max(m - lo, 0.0) for m, lo in zip(means, lows, strict=True)],
             [max(h - m, 0.0) for m, h in zip(means, highs, strict=True)],
