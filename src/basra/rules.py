@@ -146,6 +146,10 @@ class Rules:
         """True when a played 7♦ sweeps the floor like a jack."""
         return self.seven_diamonds != "plain"
 
+    def __reduce__(self) -> tuple[Any, tuple[dict[str, Any]]]:
+        # Pickled as its settings: the derived tables and engine caches are rebuilt.
+        return _from_settings, (self.to_dict(),)
+
     def to_dict(self) -> dict[str, Any]:
         """Every setting as JSON values, by the names records and files use."""
         out: dict[str, Any] = {}
@@ -176,6 +180,11 @@ class Rules:
 
 
 SETTING_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Rules) if f.init)
+
+
+def _from_settings(settings: dict[str, Any]) -> Rules:
+    """Rules from :meth:`Rules.to_dict` (unpickling)."""
+    return Rules().with_overrides(settings)
 
 
 def _derive(rules: Rules) -> dict[str, Any]:
