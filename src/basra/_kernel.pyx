@@ -26,8 +26,6 @@ from basra.moves import Move as _Move, Play as _Play
 from basra.scoring import score_round as _score_round
 from basra import transition as _transition
 
-ctypedef uint64_t mask_t
-
 cdef extern from *:
     """
     static inline int k_popcount(unsigned long long x) { return __builtin_popcountll(x); }
@@ -62,25 +60,9 @@ cdef mask_t JACKS = (<mask_t>0b1111) << 40
 cdef mask_t TENS_AND_PICTURES = ((<mask_t>0b1111) << 36) | ((<mask_t>0b1111) << 44) | ((<mask_t>0b1111) << 48)
 cdef mask_t PACK52 = ((<mask_t>1) << 52) - 1
 
-# seven_diamonds, basra_mode and majority_tie as small ints
-cdef enum:
-    SEVEN_PLAIN = 0
-    SEVEN_EGYPTIAN = 1
-    SEVEN_YEMENI = 2
-    SEVEN_ETHIOPIAN = 3
-    SEVEN_NO_BASRA = 4
-    MODE_CLEAR = 0
-    MODE_LONE_MATCH = 1
-    MODE_LONE_MATCH_OR_SUM = 2
-    TIE_EACH = 0
-    TIE_NONE = 1
-    TIE_ABEYANCE = 2
-
 # A basra's value is looked up by a code: the capturing card + 1, or JACK_CODE for a
 # jack on a lone jack (0: no basra). Rule integers may be any size (B5.2), so the
 # values themselves stay Python ints where they do not fit in 62 bits.
-cdef enum:
-    JACK_CODE = 53
 cdef int64_t BIG = (<int64_t>1) << 62
 
 
@@ -94,36 +76,8 @@ cdef inline int value_of(int card) noexcept nogil:
 
 # ---------------------------------------------------------------- the rules
 
-cdef struct RulesC:
-    int pack
-    int hand_size
-    bint max_cards
-    int seven
-    int basra_mode
-    bint basra_on_last_play
-    int majority_tie
-    bint end_tie_draw
-    bint lone_seven
-    mask_t sweepers
-    mask_t combiners
-    mask_t bury_mask
-    mask_t reach[52]
-    mask_t grab[52]
-    int64_t basra_value[54]      # by code; BIG when it does not fit
-    int64_t card_points[52]      # BIG when it does not fit
-    int64_t majority_bonus       # BIG when it does not fit
-    double basra_value_f[54]     # the same, as doubles for the search (clamped)
-    double card_points_f[52]
-    double majority_bonus_f
-
-
 cdef class KRules:
     """The C tables of one :class:`basra.rules.Rules` (kept in its ``engine_cache``)."""
-
-    cdef RulesC c
-    cdef readonly object rules
-    cdef readonly object basra_values_py   # by code, Python ints
-    cdef readonly bint big
 
     def __cinit__(self, rules):
         cdef int card
@@ -154,6 +108,7 @@ cdef class KRules:
             c.card_points[card] = self._fit(rules.card_points[card])
             c.card_points_f[card] = <double>min(rules.card_points[card], 10 ** 9)
         c.majority_bonus = self._fit(rules.majority_bonus)
+        c.target = self._fit(rules.target)
         c.majority_bonus_f = <double>min(rules.majority_bonus, 10 ** 9)
 
     cdef int64_t _fit(self, value) except? -1:
@@ -163,7 +118,7 @@ cdef class KRules:
         return value
 
 
-cpdef KRules krules(rules):
+cpdef KRules krules(object rules):
     """The kernel's tables for ``rules`` (built once per rules object)."""
     cache = rules.engine_cache
     kr = cache.get("kernel")
@@ -501,12 +456,6 @@ cdef int cached_options(const RulesC* r, int card, mask_t near, int* offset) exc
 
 # ---------------------------------------------------------------- the moves
 
-cdef struct MoveBuf:
-    int cards[256]
-    mask_t takes[256]
-    int n
-
-
 cdef int gen_moves(const RulesC* r, mask_t hand, mask_t floor, MoveBuf* out) except -1:
     """Mirror of :func:`basra.transition.generate_moves`: the legal moves, by card."""
     cdef int card, i, n, offset
@@ -529,7 +478,7 @@ cdef int gen_moves(const RulesC* r, mask_t hand, mask_t floor, MoveBuf* out) exc
             if r.combiners >> card & 1:
                 n = cached_options(r, card, near, &offset)
                 cache = &OPTIONS[1 if r.max_cards else 0]
-                if out.n + n > 256:
+                if out.n + n > MAX_MOVES:
                     raise OverflowError("more than 256 legal moves")
                 for i in range(n):
                     out.cards[out.n] = card
@@ -540,6 +489,8 @@ cdef int gen_moves(const RulesC* r, mask_t hand, mask_t floor, MoveBuf* out) exc
             out.takes[out.n] = near
             out.n += 1
             continue
+        if out.n >= MAX_MOVES:
+            raise OverflowError("more than 256 legal moves")
         out.cards[out.n] = card
         out.takes[out.n] = near & r.grab[card]
         out.n += 1
@@ -694,44 +645,253 @@ def play_basra(rules, int card, mask_t take, mask_t floor, *, bint lone_trail, b
     return kr.basra_values_py[play_basra_code(&kr.c, card, take, floor, lone_trail, last_play)]
 
 
+# ------------------------------------------------------------ the random source
+#
+# xoshiro256** (Blackman & Vigna), seeded by splitmix64: for what runs wholly in
+# C (the vector environments). The search and the bots draw from Python's
+# random.Random so that both engines make the same choices.
+
+cdef inline uint64_t rotl(uint64_t x, int k) noexcept nogil:
+    return (x << k) | (x >> (64 - k))
+
+
+cdef void rng_seed(Rng* rng, uint64_t seed) noexcept nogil:
+    cdef int i
+    cdef uint64_t z
+    for i in range(4):
+        seed += <uint64_t>0x9E3779B97F4A7C15
+        z = seed
+        z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+        z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
+        rng.s[i] = z ^ (z >> 31)
+
+
+cdef uint64_t rng_next(Rng* rng) noexcept nogil:
+    cdef uint64_t result = rotl(rng.s[1] * 5, 7) * 9
+    cdef uint64_t t = rng.s[1] << 17
+    rng.s[2] ^= rng.s[0]
+    rng.s[3] ^= rng.s[1]
+    rng.s[1] ^= rng.s[2]
+    rng.s[0] ^= rng.s[3]
+    rng.s[2] ^= t
+    rng.s[3] = rotl(rng.s[3], 45)
+    return result
+
+
+cdef double rng_uniform(Rng* rng) noexcept nogil:
+    """A double in [0, 1)."""
+    return (rng_next(rng) >> 11) * (1.0 / 9007199254740992.0)
+
+
+cdef int rng_below(Rng* rng, int n) noexcept nogil:
+    """An int in [0, n) (n > 0)."""
+    return <int>(rng_uniform(rng) * n)
+
+
+cdef void rng_shuffle(Rng* rng, int* cards, int n) noexcept nogil:
+    """Fisher-Yates."""
+    cdef int i, j, t
+    i = n - 1
+    while i > 0:
+        j = rng_below(rng, i + 1)
+        t = cards[i]
+        cards[i] = cards[j]
+        cards[j] = t
+        i -= 1
+
+
+# ------------------------------------------------------------- a round in C
+#
+# RoundC and these functions are the mirror of basra.transition.Round; the
+# Round class below wraps one for Python, and search and the vector
+# environments use them directly.
+
+cdef void round_table(RoundC* g, const RulesC* r, int players, bint teams) noexcept nogil:
+    """Seat a table (basra.transition.seating) and clear the round."""
+    cdef int seat
+    memset(g, 0, sizeof(RoundC))
+    g.r = r
+    g.players = players
+    for seat in range(players):
+        g.side[seat] = seat % 2 if teams else seat
+    g.n_sides = 2 if teams else players
+
+
+cdef int round_apply(RoundC* g, int card, mask_t take) except -1:
+    """Mirror of :meth:`basra.transition.Round.apply`; returns the basra code (0: none)."""
+    cdef int seat = g.turn, side, code = 0
+    cdef mask_t floor = g.floor
+    g.hands[seat] ^= (<mask_t>1) << card
+    g.in_hands -= 1
+    if take:
+        side = g.side[seat]
+        if take == floor and (g.in_hands or g.stock_pos < g.stock_len
+                              or g.r.basra_on_last_play):
+            code = basra_code(g.r, card, floor, g.lone_last & 1)
+            if code and g.r.basra_value[code] == 0:
+                code = 0
+            if code:
+                g.basras[side] += 1
+                g.basra_pts[side] += g.r.basra_value[code]
+        g.floor = floor ^ take
+        g.piles[side] |= take | ((<mask_t>1) << card)
+        g.lone_last = (side + 1) << 1
+    else:
+        g.floor = floor | ((<mask_t>1) << card)
+        g.lone_last = (g.lone_last & ~1) | (floor != 0 and not (floor & (floor - 1)))
+    g.turn = seat + 1 if seat + 1 < g.players else 0
+    return code
+
+
+cdef int round_deal_next(RoundC* g) noexcept nogil:
+    """Mirror of :meth:`basra.transition.Round.deal_next`."""
+    cdef int n = g.players, each, i, j, seat, pos = g.stock_pos
+    cdef mask_t mask
+    each = (g.stock_len - pos) // n
+    if each > g.r.hand_size:
+        each = g.r.hand_size
+    for i in range(n):
+        seat = (g.first + i) % n
+        mask = 0
+        for j in range(each):
+            mask |= (<mask_t>1) << g.stock[pos + j]
+        g.hands[seat] = mask
+        pos += each
+    g.stock_pos = pos
+    g.in_hands = n * each
+    return each
+
+
+cdef void round_finish(RoundC* g, ScoreC* out) noexcept nogil:
+    """Mirror of :meth:`basra.transition.Round.finish` and basra.scoring.score_round."""
+    cdef int last = (g.lone_last >> 1) - 1, side, most = -1, leaders = 0, leader = 0
+    cdef mask_t rest
+    cdef int64_t points
+    if last >= 0:
+        g.piles[last] |= g.floor
+        g.floor = 0
+    out.last_capture_side = last
+    out.carry = g.carry
+    for side in range(g.n_sides):
+        out.cards[side] = k_popcount(g.piles[side])
+        points = 0
+        rest = g.piles[side]
+        while rest:
+            points += g.r.card_points[k_ctz(rest)]
+            rest &= rest - 1
+        out.card_points[side] = points
+        out.majority[side] = 0
+        if out.cards[side] > most:
+            most = out.cards[side]
+            leaders = 1
+            leader = side
+        elif out.cards[side] == most:
+            leaders += 1
+    if leaders == 1:
+        out.majority[leader] = g.r.majority_bonus + out.carry
+        out.carry = 0
+    elif g.r.majority_tie == TIE_EACH:
+        for side in range(g.n_sides):
+            if out.cards[side] == most:
+                out.majority[side] = g.r.majority_bonus
+    elif g.r.majority_tie == TIE_ABEYANCE:
+        out.carry += g.r.majority_bonus
+    for side in range(g.n_sides):
+        out.points[side] = out.card_points[side] + out.majority[side] + g.basra_pts[side]
+        out.score[side] = g.scores[side] + out.points[side]
+
+
+cdef int round_deal(RoundC* g, const int* pack, int dealer, int* buried) except -1:
+    """Mirror of :meth:`basra.state.GameState.deal` for ``pack`` (top first, r.pack cards).
+
+    Deals the hands from the first player, turns up the floor and re-buries
+    (A3); the round's fields start afresh (scores and carry are kept). Writes
+    the re-buried cards to ``buried`` (may be NULL) and returns how many.
+    """
+    cdef const RulesC* r = g.r
+    cdef int n = g.players, hand = r.hand_size, size = r.pack, first = (dealer + 1) % n
+    cdef int i, j, seat, pos, floor_n, card, index, head, tail, count = 0
+    cdef int floor[8]
+    cdef int queue[104]
+    for i in range(n):
+        seat = (first + i) % n
+        g.hands[seat] = 0
+        for j in range(hand):
+            g.hands[seat] |= (<mask_t>1) << pack[i * hand + j]
+    for i in range(n, 4):
+        g.hands[i] = 0
+    pos = n * hand
+    floor_n = 4 + (size - 4) % n
+    for i in range(floor_n):
+        floor[i] = pack[pos + i]
+    head = 0
+    tail = 0
+    for i in range(pos + floor_n, size):
+        queue[tail] = pack[i]
+        tail += 1
+    index = 0
+    while index < floor_n:
+        card = floor[index]
+        if r.bury_mask >> card & 1:
+            if buried != NULL:
+                buried[count] = card
+            count += 1
+            if count > 52:
+                raise RuntimeError("the stock holds only buried cards")
+            queue[tail] = card
+            tail += 1
+            floor[index] = queue[head]
+            head += 1
+            index = 0
+        else:
+            index += 1
+    g.floor = 0
+    for i in range(floor_n):
+        g.floor |= (<mask_t>1) << floor[i]
+    g.stock_len = tail - head
+    for i in range(g.stock_len):
+        g.stock[i] = queue[head + i]
+    g.stock_pos = 0
+    g.in_hands = n * hand
+    for i in range(4):
+        g.piles[i] = 0
+        g.basras[i] = 0
+        g.basra_pts[i] = 0
+    g.lone_last = 0
+    g.first = first
+    g.turn = first
+    return count
+
+
+def deal_pack(rules, int players, int dealer, pack):
+    """Mirror of the canonical deal (for the differential tests): hands, floor, stock, buried."""
+    cdef KRules kr = krules(rules)
+    cdef RoundC g
+    cdef int cards[52]
+    cdef int buried[64]
+    cdef int i, n
+    round_table(&g, &kr.c, players, False)
+    for i in range(kr.c.pack):
+        cards[i] = pack[i]
+    n = round_deal(&g, cards, dealer, buried)
+    return (
+        [g.hands[i] for i in range(players)],
+        g.floor,
+        [g.stock[i] for i in range(g.stock_len)],
+        [buried[i] for i in range(n)],
+    )
+
+
 # ---------------------------------------------------------------- the round
 
 cdef class Round:
-    """Mirror of :class:`basra.transition.Round` on C fields.
+    """Mirror of :class:`basra.transition.Round` on a :c:type:`RoundC`.
 
-    The same methods and readable fields; lists and tuples read from it are
-    fresh copies. ``scores``, ``carry`` and the basra points stay Python ints
-    (rule integers may be of any size); everything played move by move is C.
+    The same methods and readable fields; lists read from it are fresh copies
+    (``scores`` and ``plays`` excepted, as in the reference). ``scores``,
+    ``carry`` and the basra points stay Python ints (rule integers may be of
+    any size); everything played move by move is C.
     """
-
-    cdef KRules kr
-    cdef const RulesC* r
-    cdef int n_players
-    cdef int n_sides
-    cdef int side_c[4]
-    cdef object _side_of
-    cdef mask_t hands_c[4]
-    cdef mask_t floor_c
-    cdef int stock_c[52]
-    cdef int stock_len
-    cdef int stock_pos_c
-    cdef int in_hands_c
-    cdef mask_t piles_c[4]
-    cdef int basras_c[4]
-    cdef list _basra_points
-    cdef int lone_last_c
-    cdef int turn_c
-    cdef int first_c
-    cdef list _scores
-    cdef object _carry
-    cdef list _plays
-    # the undo log: per pushed play (the plays list has the play itself), the
-    # lone/last field before it and what it caused (0 nothing, > 0 a deal of that
-    # many cards each, -1 the end of the round, whose token is in _round_ends)
-    cdef int u_lone[64]
-    cdef int u_event[64]
-    cdef int u_n
-    cdef list _round_ends
 
     def __cinit__(self, *args, **kwargs):
         self._side_of = ()
@@ -743,20 +903,20 @@ cdef class Round:
 
     def __init__(self, rules, int players, tuple side_of):
         self._set_table(rules, players, side_of)
-        self._basra_points = [0] * self.n_sides
-        self._scores = [0] * self.n_sides
+        self._basra_points = [0] * self.g.n_sides
+        self._scores = [0] * self.g.n_sides
         self._carry = 0
         self._plays = []
 
-    cdef _set_table(self, rules, int players, tuple side_of):
+    cdef _set_table(self, object rules, int players, tuple side_of):
         cdef int seat
         self.kr = krules(rules)
-        self.r = &self.kr.c
-        self.n_players = players
+        self.g.r = &self.kr.c
+        self.g.players = players
         self._side_of = side_of
         for seat in range(players):
-            self.side_c[seat] = side_of[seat]
-        self.n_sides = max(side_of) + 1
+            self.g.side[seat] = side_of[seat]
+        self.g.n_sides = max(side_of) + 1
 
     # ------------------------------------------------------------ reading
 
@@ -764,13 +924,9 @@ cdef class Round:
     def rules(self):
         return self.kr.rules
 
-    @rules.setter
-    def rules(self, value):
-        self._set_table(value, self.n_players, self._side_of)
-
     @property
     def players(self):
-        return self.n_players
+        return self.g.players
 
     @property
     def side_of(self):
@@ -778,35 +934,35 @@ cdef class Round:
 
     @property
     def hands(self):
-        return [self.hands_c[i] for i in range(self.n_players)]
+        return [self.g.hands[i] for i in range(self.g.players)]
 
     @property
     def hand_cards(self):
-        return [_py_cards_of(self.hands_c[i]) for i in range(self.n_players)]
+        return [_py_cards_of(self.g.hands[i]) for i in range(self.g.players)]
 
     @property
     def floor(self):
-        return self.floor_c
+        return self.g.floor
 
     @property
     def stock(self):
-        return [self.stock_c[i] for i in range(self.stock_len)]
+        return [self.g.stock[i] for i in range(self.g.stock_len)]
 
     @property
     def stock_pos(self):
-        return self.stock_pos_c
+        return self.g.stock_pos
 
     @property
     def in_hands(self):
-        return self.in_hands_c
+        return self.g.in_hands
 
     @property
     def piles(self):
-        return [self.piles_c[i] for i in range(self.n_sides)]
+        return [self.g.piles[i] for i in range(self.g.n_sides)]
 
     @property
     def basras(self):
-        return [self.basras_c[i] for i in range(self.n_sides)]
+        return [self.g.basras[i] for i in range(self.g.n_sides)]
 
     @property
     def basra_points(self):
@@ -814,23 +970,23 @@ cdef class Round:
 
     @property
     def lone_last(self):
-        return self.lone_last_c
+        return self.g.lone_last
 
     @property
     def turn(self):
-        return self.turn_c
+        return self.g.turn
 
     @turn.setter
     def turn(self, int value):
-        self.turn_c = value
+        self.g.turn = value
 
     @property
     def first_player(self):
-        return self.first_c
+        return self.g.first
 
     @first_player.setter
     def first_player(self, int value):
-        self.first_c = value
+        self.g.first = value
 
     @property
     def scores(self):
@@ -854,51 +1010,54 @@ cdef class Round:
 
     @property
     def lone_trail(self):
-        return bool(self.lone_last_c & 1)
+        return bool(self.g.lone_last & 1)
 
     @property
     def last_capture_side(self):
-        return (self.lone_last_c >> 1) - 1 if self.lone_last_c > 1 else None
+        return (self.g.lone_last >> 1) - 1 if self.g.lone_last > 1 else None
 
     @property
     def stock_size(self):
-        return self.stock_len - self.stock_pos_c
+        return self.g.stock_len - self.g.stock_pos
 
     @property
     def is_last_play(self):
-        return self.in_hands_c == 1 and self.stock_pos_c == self.stock_len
+        return self.g.in_hands == 1 and self.g.stock_pos == self.g.stock_len
 
     cpdef list legal_moves(self):
         """Every legal move of the seat to move, by card in canonical order."""
         cdef MoveBuf buf
-        gen_moves(self.r, self.hands_c[self.turn_c], self.floor_c, &buf)
+        gen_moves(self.g.r, self.g.hands[self.g.turn], self.g.floor, &buf)
         return moves_list(&buf)
 
     # ------------------------------------------------------------ loading
 
     def start_round(self, hands, mask_t floor, stock, int first_player, list plays):
+        cdef int side
         self._load(hands, floor, stock, first_player, first_player, plays)
-        for side in range(self.n_sides):
-            self.piles_c[side] = 0
-            self.basras_c[side] = 0
-        self._basra_points = [0] * self.n_sides
-        self.lone_last_c = 0
+        for side in range(self.g.n_sides):
+            self.g.piles[side] = 0
+            self.g.basras[side] = 0
+            self.g.basra_pts[side] = 0
+        self._basra_points = [0] * self.g.n_sides
+        self.g.lone_last = 0
 
-    cdef _load(self, hands, mask_t floor, stock, int first_player, int turn, list plays):
+    cdef _load(self, object hands, mask_t floor, object stock, int first_player, int turn,
+               list plays):
         cdef int i, n = 0
         if len(stock) > 52:
             raise ValueError("a stock of more than 52 cards")
-        for i in range(self.n_players):
-            self.hands_c[i] = hands[i]
-            n += k_popcount(self.hands_c[i])
-        self.in_hands_c = n
-        self.floor_c = floor
-        self.stock_len = len(stock)
-        for i in range(self.stock_len):
-            self.stock_c[i] = stock[i]
-        self.stock_pos_c = 0
-        self.first_c = first_player
-        self.turn_c = turn
+        for i in range(self.g.players):
+            self.g.hands[i] = hands[i]
+            n += k_popcount(self.g.hands[i])
+        self.g.in_hands = n
+        self.g.floor = floor
+        self.g.stock_len = len(stock)
+        for i in range(self.g.stock_len):
+            self.g.stock[i] = stock[i]
+        self.g.stock_pos = 0
+        self.g.first = first_player
+        self.g.turn = turn
         self._plays = plays
         self.u_n = 0
         self._round_ends = []
@@ -907,11 +1066,12 @@ cdef class Round:
                    basras, basra_points, int lone_last, scores, carry, list plays):
         cdef int side
         self._load(hands, floor, stock, first_player, turn, plays)
-        for side in range(self.n_sides):
-            self.piles_c[side] = piles[side]
-            self.basras_c[side] = basras[side]
+        for side in range(self.g.n_sides):
+            self.g.piles[side] = piles[side]
+            self.g.basras[side] = basras[side]
+            self.g.basra_pts[side] = min(basra_points[side], BIG)
         self._basra_points = list(basra_points)
-        self.lone_last_c = lone_last
+        self.g.lone_last = lone_last
         self._scores = list(scores)
         self._carry = carry
 
@@ -929,15 +1089,15 @@ cdef class Round:
                 undo.append((self.u_lone[i], next(ends)))
         return {
             "hands": self.hands,
-            "floor": self.floor_c,
+            "floor": self.g.floor,
             "stock": self.stock,
-            "stock_pos": self.stock_pos_c,
+            "stock_pos": self.g.stock_pos,
             "piles": self.piles,
             "basras": self.basras,
             "basra_points": list(self._basra_points),
-            "lone_last": self.lone_last_c,
-            "turn": self.turn_c,
-            "first_player": self.first_c,
+            "lone_last": self.g.lone_last,
+            "turn": self.g.turn,
+            "first_player": self.g.first,
             "scores": list(self._scores),
             "carry": self._carry,
             "plays": self._plays,
@@ -949,12 +1109,13 @@ cdef class Round:
         cdef int i, side
         self._load(fields["hands"], fields["floor"], fields["stock"], fields["first_player"],
                    fields["turn"], fields["plays"])
-        self.stock_pos_c = fields["stock_pos"]
-        for side in range(self.n_sides):
-            self.piles_c[side] = fields["piles"][side]
-            self.basras_c[side] = fields["basras"][side]
+        self.g.stock_pos = fields["stock_pos"]
+        for side in range(self.g.n_sides):
+            self.g.piles[side] = fields["piles"][side]
+            self.g.basras[side] = fields["basras"][side]
+            self.g.basra_pts[side] = min(fields["basra_points"][side], BIG)
         self._basra_points = fields["basra_points"]
-        self.lone_last_c = fields["lone_last"]
+        self.g.lone_last = fields["lone_last"]
         self._scores = fields["scores"]
         self._carry = fields["carry"]
         undo = fields["undo_log"]
@@ -975,119 +1136,79 @@ cdef class Round:
 
     # --------------------------------------------------------- the transition
 
-    cdef int c_apply(self, int card, mask_t take) except -1:
-        """The transition; returns the basra code (the caller adds its points)."""
-        cdef int seat = self.turn_c, side, code = 0
-        cdef mask_t floor = self.floor_c
-        self.hands_c[seat] ^= (<mask_t>1) << card
-        self.in_hands_c -= 1
-        if take:
-            side = self.side_c[seat]
-            if take == floor:
-                code = basra_code(self.r, card, floor, self.lone_last_c & 1) if (
-                    self.in_hands_c or self.stock_pos_c < self.stock_len
-                    or self.r.basra_on_last_play) else 0
-                if code and self.kr.c.basra_value[code] == 0:
-                    code = 0
-            self.floor_c = floor ^ take
-            self.piles_c[side] |= take | ((<mask_t>1) << card)
-            self.lone_last_c = (side + 1) << 1
-        else:
-            self.floor_c = floor | ((<mask_t>1) << card)
-            self.lone_last_c = (self.lone_last_c & ~1) | (floor != 0 and not (floor & (floor - 1)))
-        self.turn_c = seat + 1 if seat + 1 < self.n_players else 0
-        return code
-
     cdef object _score(self, int seat, int code):
-        """Count a basra of ``code`` for ``seat``'s side; returns its points."""
+        """The exact points of a basra of ``code`` by ``seat`` (counted in the Python list)."""
         cdef int side
         if not code:
             return 0
         value = self.kr.basra_values_py[code]
-        side = self.side_c[seat]
-        self.basras_c[side] += 1
+        side = self.g.side[seat]
         self._basra_points[side] = self._basra_points[side] + value
         return value
 
     def apply(self, int card, mask_t take):
         """Mirror of :meth:`basra.transition.Round.apply`."""
-        cdef int seat = self.turn_c
-        return self._score(seat, self.c_apply(card, take))
+        cdef int seat = self.g.turn
+        return self._score(seat, round_apply(&self.g, card, take))
 
     def unapply(self, int seat, int card, mask_t take, basra, int lone_last):
         """Mirror of :meth:`basra.transition.Round.unapply`."""
-        cdef int side = self.side_c[seat]
+        cdef int side = self.g.side[seat]
         cdef mask_t bit = (<mask_t>1) << card
-        self.hands_c[seat] |= bit
+        self.g.hands[seat] |= bit
         if take:
-            self.floor_c |= take
-            self.piles_c[side] ^= take | bit
+            self.g.floor |= take
+            self.g.piles[side] ^= take | bit
         else:
-            self.floor_c ^= bit
+            self.g.floor ^= bit
         if basra:
-            self.basras_c[side] -= 1
+            self.g.basras[side] -= 1
             self._basra_points[side] = self._basra_points[side] - basra
-        self.lone_last_c = lone_last
-        self.in_hands_c += 1
-        self.turn_c = seat
-
-    cdef int c_deal_next(self) noexcept nogil:
-        cdef int n = self.n_players, each, i, j, seat, pos = self.stock_pos_c
-        cdef mask_t mask
-        each = (self.stock_len - pos) // n
-        if each > self.r.hand_size:
-            each = self.r.hand_size
-        for i in range(n):
-            seat = (self.first_c + i) % n
-            mask = 0
-            for j in range(each):
-                mask |= (<mask_t>1) << self.stock_c[pos + j]
-            self.hands_c[seat] = mask
-            pos += each
-        self.stock_pos_c = pos
-        self.in_hands_c = n * each
-        return each
+            self.g.basra_pts[side] = min(self._basra_points[side], BIG)
+        self.g.lone_last = lone_last
+        self.g.in_hands += 1
+        self.g.turn = seat
 
     def deal_next(self):
         """Mirror of :meth:`basra.transition.Round.deal_next`."""
-        return self.c_deal_next()
+        return round_deal_next(&self.g)
 
     def finish(self):
         """Mirror of :meth:`basra.transition.Round.finish` (the pure scorer scores)."""
-        cdef int last = (self.lone_last_c >> 1) - 1
+        cdef int last = (self.g.lone_last >> 1) - 1
         if last >= 0:
-            self.piles_c[last] |= self.floor_c
-            self.floor_c = 0
+            self.g.piles[last] |= self.g.floor
+            self.g.floor = 0
         return _score_round(
             self.kr.rules, self.piles, self.basras, self._basra_points,
             last if last >= 0 else None, self._scores, self._carry,
         )
 
     def restore_leftovers(self, mask_t floor, mask_t pile):
-        cdef int last = (self.lone_last_c >> 1) - 1
-        self.floor_c = floor
+        cdef int last = (self.g.lone_last >> 1) - 1
+        self.g.floor = floor
         if last >= 0:
-            self.piles_c[last] = pile
+            self.g.piles[last] = pile
 
     # ------------------------------------------------------------ history
 
-    cpdef push(self, move):
+    cpdef push(self, object move):
         """Mirror of :meth:`basra.transition.Round.push`."""
-        cdef int card, seat = self.turn_c, lone = self.lone_last_c, code, i = self.u_n
+        cdef int card, seat = self.g.turn, lone = self.g.lone_last, code, i = self.u_n
         cdef mask_t take
         card = <int>(<object>PyTuple_GET_ITEM(move, 0))
         take = PyLong_AsUnsignedLongLong(<object>PyTuple_GET_ITEM(move, 1))
         if i >= 64:
             raise OverflowError("more than 64 plays in a round")
-        code = self.c_apply(card, take)
+        code = round_apply(&self.g, card, take)
         basra = self._score(seat, code)
         PyList_Append(self._plays, k_tuple3(_Play, seat, move, basra))
         self.u_lone[i] = lone
         self.u_n = i + 1
-        if self.in_hands_c:
+        if self.g.in_hands:
             self.u_event[i] = 0
-        elif self.stock_pos_c < self.stock_len:
-            self.u_event[i] = self.c_deal_next()
+        elif self.g.stock_pos < self.g.stock_len:
+            self.u_event[i] = round_deal_next(&self.g)
         else:
             self.u_event[i] = -1
             self._round_ends.append(self._end_round())
@@ -1100,10 +1221,10 @@ cdef class Round:
         i = self.u_n - 1
         event = self.u_event[i]
         if event > 0:
-            for other in range(self.n_players):
-                self.hands_c[other] = 0
-            self.stock_pos_c -= event * self.n_players
-            self.in_hands_c = 0
+            for other in range(self.g.players):
+                self.g.hands[other] = 0
+            self.g.stock_pos -= event * self.g.players
+            self.g.in_hands = 0
         elif event < 0:
             self._reopen_round(self._round_ends.pop())
         self.u_n = i
@@ -1113,10 +1234,9 @@ cdef class Round:
 
     def _end_round(self):
         last = self.last_capture_side
-        token = (self.floor_c, self.piles_c[last] if last is not None else 0)
+        token = (self.g.floor, self.g.piles[last] if last is not None else 0)
         self.finish()
         return token
 
     def _reopen_round(self, token):
         self.restore_leftovers(*token)
-
