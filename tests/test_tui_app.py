@@ -62,6 +62,10 @@ def status(app: BasraApp) -> str:
     return str(app.table.query_one("#status").render())
 
 
+def log_text(app: BasraApp) -> str:
+    return str(app.table.query_one("#log-text").render())
+
+
 def hand_row(app: BasraApp) -> CardRow:
     return app.table.query_one("#hand", CardRow)
 
@@ -147,7 +151,7 @@ def test_choosing_among_capture_sets() -> None:
         await pilot.press("enter", "down", "enter")
         await until(pilot, lambda: len(app.session.state.plays) >= 1)
         assert app.session.state.plays[0].move.text() == "7SxAH,6D"
-        assert "You played 7♠ and took A♥ 6♦." in str(app.table.query_one("#log").render())
+        assert "You played 7♠ and took A♥ 6♦." in log_text(app)
 
     drive(app, test)
 
