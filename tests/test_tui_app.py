@@ -61,6 +61,10 @@ def my_turn(app: BasraApp) -> Callable[[], bool]:
     return lambda: app.my_view() is not None and app.selected is not None
 
 
+def ready(screen: PassScreen) -> Callable[[], bool]:
+    return lambda: screen.is_ready
+
+
 def status(app: BasraApp) -> str:
     return str(app.table.query_one("#status").render())
 
@@ -315,7 +319,7 @@ def test_people_pass_the_keyboard_and_see_only_their_own_hand() -> None:
             seat = session.state.turn
             assert screen.person == f"Player {seat + 1}"
             assert hand_row(app).cards == []  # nobody's hand under the pass screen
-            await until(pilot, lambda: screen.is_ready)
+            await until(pilot, ready(screen))
             await pilot.press("enter")
             await until(pilot, my_turn(app))
             assert hand_row(app).cards == cards_of(session.state.hands[seat])
@@ -340,7 +344,7 @@ def test_enter_twice_never_skips_the_pass_screen(monkeypatch: pytest.MonkeyPatch
         assert isinstance(first, PassScreen)
         await pilot.press("enter", "enter", "space")  # too soon: the screen stays
         assert app.screen is first and hand_row(app).cards == []
-        await until(pilot, lambda: first.is_ready)
+        await until(pilot, ready(first))
         await pilot.press("enter")
         await until(pilot, my_turn(app))
         player = session.state.turn
@@ -354,7 +358,7 @@ def test_enter_twice_never_skips_the_pass_screen(monkeypatch: pytest.MonkeyPatch
         await pilot.pause(0.1)
         assert app.screen is second and not second.is_ready
         assert hand_row(app).cards == [] and app.viewer is None
-        await until(pilot, lambda: second.is_ready)
+        await until(pilot, ready(second))
         await pilot.click("#ready")
         await until(pilot, my_turn(app))
         assert app.viewer == session.state.turn != player
@@ -373,7 +377,7 @@ def test_a_key_typed_before_the_pass_screen_showed_does_nothing() -> None:
         await until(pilot, lambda: isinstance(app.screen, PassScreen))
         screen = app.screen
         assert isinstance(screen, PassScreen)
-        await until(pilot, lambda: screen.is_ready)
+        await until(pilot, ready(screen))
         early = events.Key("enter", "\r")
         early.time = screen.shown_at - 0.01
         app.post_message(early)
@@ -459,21 +463,28 @@ def test_the_round_sheet_says_who_took_the_leftovers_only_when_there_were_some()
             break
     assert set(found) == {True, False}
     for some, session in found.items():
-        app = BasraApp(session, pace=0)
+        drive(BasraApp(session, pace=0), round_notes_test(some))
 
-        async def test(app: BasraApp, pilot: Pilot[Any]) -> None:
-            await until(pilot, lambda: isinstance(app.screen, RoundScreen))
-            notes = " ".join(app.screen.notes)  # type: ignore[attr-defined]
-            taker = app.session.state.rounds[0].result.last_capture_side  # type: ignore[union-attr]
-            left = app.session.leftovers(0)
-            if some:
-                cards = "the card" if left == 1 else f"the {left} cards"
-                name = app.session.side_name(taker)
-                assert f"{name} took {cards} left on the floor" in notes
-            else:
-                assert "left on the floor" not in notes
 
-        drive(app, test)
+def round_notes_test(some: bool) -> Test:
+    """The round sheet's notes name the leftovers when ``some`` were left, else not."""
+
+    async def test(app: BasraApp, pilot: Pilot[Any]) -> None:
+        await until(pilot, lambda: isinstance(app.screen, RoundScreen))
+        screen = app.screen
+        assert isinstance(screen, RoundScreen)
+        notes = " ".join(screen.notes)
+        result = app.session.state.rounds[0].result
+        assert result is not None and result.last_capture_side is not None
+        left = app.session.leftovers(0)
+        if some:
+            cards = "the card" if left == 1 else f"the {left} cards"
+            name = app.session.side_name(result.last_capture_side)
+            assert f"{name} took {cards} left on the floor" in notes
+        else:
+            assert "left on the floor" not in notes
+
+    return test
 
 
 def test_the_whole_round_is_in_the_log_and_it_scrolls() -> None:

@@ -146,7 +146,7 @@ def test_saving_never_replaces_a_file_unless_asked(tmp_path: Path) -> None:
     session.deal()
     precious = tmp_path / "game.json"
     precious.write_text("my other game")
-    with pytest.raises(SaveExistsError, match="game.json' already exists"):
+    with pytest.raises(SaveExistsError, match=r"game\.json' already exists"):
         session.save(precious)
     assert precious.read_text() == "my other game"
     assert free_path(precious) == tmp_path / "game-2.json"

@@ -104,6 +104,7 @@ class TableScreen(Screen[None]):
     #title { height: 1; background: $primary-muted; color: $text; text-style: bold; padding: 0 1; }
     #seats { height: auto; padding: 0 1; }
     .label { height: 1; padding: 0 1; color: $text-muted; }
+    #floor-label { max-width: 82; }
     #floor, #hand { padding: 0 1; }
     #status { height: 2; padding: 0 1; background: $boost; }
     """

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import ClassVar, TypeVar
 
 from rich.console import Group, RenderableType
+from rich.table import Table
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -96,7 +97,8 @@ class PassScreen(Dialog[None]):
             before = f"{self.previous}, look away now. " if self.previous else ""
             yield Static(f"{before}{self.person}, press Enter when you are ready to see your hand.")
             with Horizontal():
-                yield Button("Wait…", id="ready", variant="primary", disabled=True)
+                label = f"I'm {self.person}: show my hand"
+                yield Button(label, id="ready", variant="primary", disabled=True)
 
     def on_mount(self) -> None:
         """Enable the ready button once the delay has passed."""
@@ -105,7 +107,6 @@ class PassScreen(Dialog[None]):
 
     def _enable(self) -> None:
         button = self.query_one("#ready", Button)
-        button.label = f"I'm {self.person}: show my hand"
         button.disabled = False
         button.focus()
 
@@ -439,14 +440,18 @@ class HelpScreen(Dialog[None]):
                 "\nPeople take turns at the keyboard: a pass screen hides every hand until "
                 "its owner presses Enter."
             )
-        rules = Text()
+        rules: list[RenderableType] = [Text(""), Text(self.heading, style="bold underline")]
         for section in self.sections:
-            rules.append(f"\n{section.title}\n", style="bold")
+            rules.append(Text(f"\n{section.title}", style="bold"))
+            items = Table.grid(padding=(0, 1))
+            items.add_column(no_wrap=True)
+            items.add_column()
             for item in section.items:
-                rules.append(f"• {item}\n")
+                items.add_row("•", item)
+            rules.append(items)
         with VerticalScroll():
             yield Static("How to play (Esc to close)", classes="title")
-            yield Static(Group(keys, Text(""), Text(self.heading, style="bold underline"), rules))
+            yield Static(Group(keys, *rules))
 
     def action_close(self) -> None:
         """Back to the table."""
