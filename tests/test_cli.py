@@ -40,6 +40,14 @@ def test_replay_errors_go_to_stderr_and_exit_non_zero() -> None:
     assert len(lines) == 7
     assert "game 1, round 0, play 3" in lines[0]
     assert "game 2: unknown setting 'no_such_setting'" in lines[1]
+    # Without --json, people read the same errors counted from 1, as the summaries count.
+    text = basra("replay", str(games / "errors.jsonl"))
+    assert text.returncode != 0
+    lines = text.stderr.splitlines()
+    assert len(lines) == 7
+    assert "errors.jsonl: game 2, round 1, play 4: " in lines[0]
+    assert "errors.jsonl: game 3: unknown setting 'no_such_setting'" in lines[1]
+    assert text.stdout.startswith("game 1: ")
 
 
 def test_replay_text_counts_from_1_and_puts_the_winners_score_first() -> None:

@@ -8,7 +8,7 @@ import random
 import sys
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from basra.cli import CliError
 from basra.cli.common import (
@@ -18,6 +18,9 @@ from basra.cli.common import (
     rules_name_from_args,
     whole_number,
 )
+
+if TYPE_CHECKING:
+    from basra.record import RecordError
 
 __all__ = ["register"]
 
@@ -94,14 +97,13 @@ def run_replay(args: argparse.Namespace) -> int:
     except RecordError as exc:
         raise CliError(str(exc)) from None
     for index, item in enumerate(games):
-        if isinstance(item, RecordError):
-            print(f"basra replay: {args.file}: {item}", file=sys.stderr)
-            failed = True
-            continue
         try:
+            if isinstance(item, RecordError):
+                raise item
             state = item.replay()
         except RecordError as exc:
-            print(f"basra replay: {args.file}: {exc.located(index)}", file=sys.stderr)
+            where = error_text(exc.located(index), from_one=not args.json)
+            print(f"basra replay: {args.file}: {where}", file=sys.stderr)
             failed = True
             continue
         result = result_json(state)
@@ -110,6 +112,25 @@ def run_replay(args: argparse.Namespace) -> int:
         else:
             print(describe_result(index, item.names, result))
     return 1 if failed else 0
+
+
+def error_text(error: RecordError, *, from_one: bool) -> str:
+    """A record's error with where it is: counted from 0 as RECORD.md has it for
+    ``--json``, or from 1 for people, as the summaries count.
+
+    >>> from basra.record import RecordError
+    >>> error = RecordError("no such card", game=0, round=2, play=5)
+    >>> error_text(error, from_one=False), error_text(error, from_one=True)
+    ('game 0, round 2, play 5: no such card', 'game 1, round 3, play 6: no such card')
+    """
+    if not from_one:
+        return str(error)
+    where = [
+        f"{name} {number + 1}"
+        for name, number in (("game", error.game), ("round", error.round), ("play", error.play))
+        if number is not None
+    ]
+    return (", ".join(where) + ": " if where else "") + error.reason
 
 
 def describe_result(index: int, names: list[str] | None, result: dict[str, Any]) -> str:
