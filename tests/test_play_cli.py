@@ -93,23 +93,22 @@ def test_help_starts_without_textual() -> None:
     assert "(seats 1+3, 2+4)" in " ".join(helped.stdout.split())
 
 
-def test_without_a_terminal_it_says_it_needs_one() -> None:
-    run = subprocess.run(
-        [sys.executable, "-m", "basra", "play", "--seed", "1"],
+def play_without_a_terminal(*argv: str) -> subprocess.CompletedProcess[str]:
+    """``basra play`` with its input and output not a terminal."""
+    return subprocess.run(
+        [sys.executable, "-m", "basra", "play", *argv],
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,
         timeout=60,
     )
+
+
+def test_without_a_terminal_it_says_it_needs_one() -> None:
+    run = play_without_a_terminal("--seed", "1")
     assert run.returncode == 2 and run.stdout == ""
-    assert run.stderr.startswith("basra play: error: basra play needs a terminal")
+    assert run.stderr.startswith("basra play: error: a terminal is needed to draw the table")
     assert len(run.stderr.splitlines()) == 1
     # Mistakes in the options are still named first.
-    bad = subprocess.run(
-        [sys.executable, "-m", "basra", "play", "--seats", "you,robot"],
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    bad = play_without_a_terminal("--seats", "you,robot")
     assert bad.returncode == 2 and "'robot' is not a seat" in bad.stderr

@@ -155,7 +155,7 @@ def run_play(args: argparse.Namespace) -> int:
     try:
         if not (sys.stdin.isatty() and sys.stdout.isatty()):
             raise CliError(
-                "basra play needs a terminal to draw the table and read keys: run it in a "
+                "a terminal is needed to draw the table and read keys: run it in a "
                 "terminal window, without redirecting its input or output (to play games "
                 "between bots without a screen, use basra selfplay)"
             )
