@@ -97,7 +97,7 @@ class PlayLog(VerticalScroll, can_focus=False):
 
 
 class TableScreen(Screen[None]):
-    """The table: seats and scores, the floor, the last plays, your hand, what to do."""
+    """The table: seats and scores, the floor, the round's plays, your hand, what to do."""
 
     DEFAULT_CSS = """
     TableScreen { layout: vertical; }
@@ -151,7 +151,7 @@ class TableScreen(Screen[None]):
         return bool(self.basra_app.session.people) or action not in PERSON_ACTIONS
 
     def on_resize(self, event: events.Resize) -> None:
-        """Big cards on big terminals; redraw the log for its new height."""
+        """Big cards on big terminals; redraw the seats' columns for the new width."""
         big = event.size.width >= BIG_SIZE[0] and event.size.height >= BIG_SIZE[1]
         for row in self.query(CardRow):
             row.set_big(big)
@@ -757,7 +757,7 @@ class BasraApp(App[str | None]):
             for seat, suffix in zip(session.seats, suffixes, strict=True)
         )
         partner = 2 if session.state.teams else 0
-        player_width = max(8, min(4 + partner + longest, room))
+        player_width = max(8, min(2 + partner + longest, room))
         table = Table(box=None, padding=(0, 1), pad_edge=False, show_edge=False, expand=False)
         table.add_column("Player", width=player_width, no_wrap=True, overflow="ellipsis")
         for header, minimum in numbers:

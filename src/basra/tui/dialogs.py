@@ -60,11 +60,6 @@ class Dialog(ModalScreen[Result]):
 
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW, "-normal")]  # noqa: RUF012
 
-    def on_mount(self) -> None:
-        """Fit the terminal from the start (the breakpoints apply on the next resize)."""
-        self.set_class(self.app.size.width < NARROW, "-narrow")
-        self.set_class(self.app.size.width >= NARROW, "-normal")
-
 
 class PassScreen(Dialog[None]):
     """Covers the table until the next person at the keyboard says they are ready.
@@ -102,7 +97,6 @@ class PassScreen(Dialog[None]):
 
     def on_mount(self) -> None:
         """Enable the ready button once the delay has passed."""
-        super().on_mount()
         self.set_timer(self.READY_DELAY, self._enable)
 
     def _enable(self) -> None:
@@ -174,7 +168,6 @@ class ChoiceScreen(Dialog["Move | None"]):
 
     def on_mount(self) -> None:
         """Highlight the first (or hinted) option."""
-        super().on_mount()
         options = self.query_one(OptionList)
         options.highlighted = self.first
         options.focus()
@@ -267,7 +260,6 @@ class GameOverScreen(Dialog[str]):
 
     def on_mount(self) -> None:
         """Focus the new game button."""
-        super().on_mount()
         self.query_one("#again", Button).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -314,7 +306,6 @@ class LeaveScreen(Dialog[str]):
 
     def on_mount(self) -> None:
         """Focus saving, the safe choice."""
-        super().on_mount()
         self.query_one("#save", Button).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
