@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from basra.cli import main
 
 from .conftest import CONFORMANCE
@@ -279,3 +281,12 @@ def test_rules_in_words(tmp_path: Path) -> None:
     assert "a side reaches 61" in " ".join(named.split())
     plain = basra("rules").stdout
     assert plain.startswith("How to play: Egyptian Basra\n") and " *" not in plain
+
+
+def test_bench_mistakes_are_explained(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--variant", "mars"]) == 2
+    assert (
+        "basra bench: error: unknown variant 'mars'; the variants are: " in capsys.readouterr().err
+    )
+    assert main(["bench", "--seconds", "0"]) == 2
+    assert capsys.readouterr().err == "basra bench: error: --seconds must be more than 0\n"

@@ -11,6 +11,7 @@ from basra.rules import VARIANT_NAMES, Rules, RulesError, resolve_rules, rules_f
 
 __all__ = [
     "add_rules_options",
+    "check_variant",
     "existing_file",
     "rules_from_args",
     "rules_name_from_args",
@@ -83,12 +84,16 @@ def _rules_file(args: argparse.Namespace) -> str | None:
     return text
 
 
+def check_variant(name: str) -> None:
+    """A :class:`CliError` naming the variants unless ``name`` is one."""
+    if name not in VARIANT_NAMES:
+        raise CliError(f"unknown variant {name!r}; the variants are: {', '.join(VARIANT_NAMES)}")
+
+
 def rules_from_args(args: argparse.Namespace) -> tuple[str, dict[str, Any], Rules]:
     """The variant name, the overrides and the resolved rules of the options."""
-    if args.variant is not None and args.variant not in VARIANT_NAMES:
-        raise CliError(
-            f"unknown variant {args.variant!r}; the variants are: {', '.join(VARIANT_NAMES)}"
-        )
+    if args.variant is not None:
+        check_variant(args.variant)
     _rules_file(args)
     try:
         return resolve_rules(args.variant, args.rules)
