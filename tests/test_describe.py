@@ -113,6 +113,7 @@ def test_the_same_sentences_as_the_web_rules_page(tmp_path: Path) -> None:
         timeout=60,
         check=True,
     )
+    # The page wraps card labels in left-to-right isolates (U+2066 ... U+2069) for Arabic.
     web = json.loads(run.stdout.replace("\u2066", "").replace("\u2069", ""))
     for name, rules in PRESETS.items():
         ours = [{"title": s.title, "items": list(s.items)} for s in rules_sections(rules)]

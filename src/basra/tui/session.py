@@ -12,7 +12,8 @@ from the seed and the position in the game, never from a running generator:
 So a saved game holds no generator state: the record (RECORD.md) plus the
 seats and the seed, under the extra top-level key ``basra_play``, are enough
 for ``basra play --resume`` to continue exactly the game that would have been
-played without the break. The file is still a record that ``basra replay``
+played without the break (the name a custom rules file gave the rules rides
+along there too). The file is still a record that ``basra replay``
 reads (unknown top-level keys are ignored).
 
 >>> session = Session.new(seats=["person", "easy"], seed=4)
