@@ -44,6 +44,12 @@ def test_rules_file(tmp_path: Path) -> None:
     house.write_text('variant = "syrian"\n[rules]\ntarget = 61\n')
     session = session_of("--rules", str(house))
     assert session.state.variant == "syrian" and session.state.rules.target == 61
+    assert session.rules_name is None
+    house.write_text('variant = "egyptian"\nname = "House rules"\n[rules]\ntarget = 61\n')
+    session = session_of("--rules", str(house))
+    assert session.rules_name == "House rules" and session.state.rules.target == 61
+    assert Session.from_json(session.to_json()).rules_name == "House rules"
+    assert session_of("--rules", '{"target": 61}').rules_name is None
 
 
 @pytest.mark.parametrize(
@@ -84,3 +90,25 @@ def test_help_starts_without_textual() -> None:
         timeout=60,
     )
     assert helped.returncode == 0 and "--resume FILE" in helped.stdout
+    assert "(seats 1+3, 2+4)" in " ".join(helped.stdout.split())
+
+
+def play_without_a_terminal(*argv: str) -> subprocess.CompletedProcess[str]:
+    """``basra play`` with its input and output not a terminal."""
+    return subprocess.run(
+        [sys.executable, "-m", "basra", "play", *argv],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_without_a_terminal_it_says_it_needs_one() -> None:
+    run = play_without_a_terminal("--seed", "1")
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr.startswith("basra play: error: a terminal is needed to draw the table")
+    assert len(run.stderr.splitlines()) == 1
+    # Mistakes in the options are still named first.
+    bad = play_without_a_terminal("--seats", "you,robot")
+    assert bad.returncode == 2 and "'robot' is not a seat" in bad.stderr

@@ -93,7 +93,7 @@ def test_play_save_and_resume_in_a_real_terminal(terminal: Terminal, tmp_path: P
     screen = terminal.wait_for("Your turn")
     lines = screen.splitlines()
     assert len(lines) <= 24 and all(len(line) <= 80 for line in lines)
-    assert "Basra · Egyptian · 2 players · to 101 · round 1" in screen
+    assert "Egyptian Basra · 2 players · to 101 · round 1" in screen
     assert "Karim (easy)" in screen and "Your hand" in screen and "Stock:" in screen
     assert "╭───╮" in screen and "Hint" in screen  # cards drawn, keys in the footer
     # Only the person's hand is drawn: one row of cards with key numbers under it.
@@ -108,6 +108,16 @@ def test_play_save_and_resume_in_a_real_terminal(terminal: Terminal, tmp_path: P
     terminal.tmux("resize-window", "-t", "play", "-x", "120", "-y", "40")
     big = terminal.wait_for("╭─────╮")  # big cards on a big terminal
     assert len(big.splitlines()) > 24 and "Your hand" in big
+    terminal.tmux("resize-window", "-t", "play", "-x", "160", "-y", "50")
+    time.sleep(0.5)
+    huge = terminal.wait_for("╭─────╮").splitlines()
+    header = next(line for line in huge if "Player" in line and "Score" in line)
+    assert header.index("Score") < 60  # the scores stay next to the names
+    terminal.tmux("resize-window", "-t", "play", "-x", "60", "-y", "20")
+    time.sleep(0.5)
+    tiny = terminal.wait_for("╭───╮")
+    assert "Your hand" in tiny and "Score" in tiny and "Stock:" in tiny
+    assert all(len(line) <= 60 for line in tiny.splitlines())
     terminal.tmux("resize-window", "-t", "play", "-x", "80", "-y", "24")
     small = terminal.wait_for("╭───╮")
     assert "Your hand" in small
@@ -130,6 +140,37 @@ def test_play_save_and_resume_in_a_real_terminal(terminal: Terminal, tmp_path: P
     screen = terminal.wait_for("Your turn")
     assert "round 1" in screen and ("You played" in screen or "You laid" in screen)
     terminal.keys("q")
+    terminal.wait_for("Leave the game?")
+    terminal.keys("q")
+    terminal.wait_for("EXITED=0")
+
+
+def test_hot_seat_enter_twice_keeps_the_next_hand_hidden(terminal: Terminal) -> None:
+    basra = f"{shlex.quote(sys.executable)} -m basra play"
+    terminal.start(f"{basra} --seats you,you --names Amal,Omar --seed 5")
+    screen = terminal.wait_for("Pass the keyboard to")
+    first, second = ("Amal", "Omar") if "to Amal" in screen else ("Omar", "Amal")
+    terminal.keys("Enter")  # at once: too soon, the screen stays
+    time.sleep(0.3)
+    assert "Pass the keyboard to" in terminal.screen()
+    time.sleep(1)
+    terminal.keys("Enter")
+    screen = terminal.wait_for(f"{first}, your turn")
+    assert screen.count("▲1") == 1
+    # Play, with a second Enter typed straight after: the pass screen stays up.
+    terminal.keys("Enter", "Enter")
+    screen = terminal.wait_for(f"Pass the keyboard to {second}")
+    time.sleep(0.3)
+    screen = terminal.screen()
+    assert f"Pass the keyboard to {second}" in screen and "▲" not in screen
+    time.sleep(1)
+    terminal.keys("Enter")
+    terminal.wait_for(f"{second}, your turn")
+    terminal.keys("C-p")  # the command palette's Quit offers to save, too
+    terminal.wait_for("Search for commands")
+    terminal.keys("q", "u", "i", "t")
+    terminal.wait_for("Leave the game")
+    terminal.keys("Enter")
     terminal.wait_for("Leave the game?")
     terminal.keys("q")
     terminal.wait_for("EXITED=0")

@@ -13,7 +13,16 @@ import pytest
 from basra.cards import parse_card
 from basra.moves import Move, Play
 from basra.record import Record
-from basra.tui.session import Seat, Session, SessionError, default_names, parse_seats
+from basra.state import PHASE_PLAY
+from basra.tui.session import (
+    SaveExistsError,
+    Seat,
+    Session,
+    SessionError,
+    default_names,
+    free_path,
+    parse_seats,
+)
 from basra.tui.text import card_label, describe_play
 
 
@@ -130,6 +139,36 @@ def test_resume_errors(tmp_path: Path) -> None:
         Session.load(path, seats=["person"])
     with pytest.raises(SessionError, match="cannot save"):
         session.save(tmp_path / "missing" / "dir" / "x.json")
+
+
+def test_saving_never_replaces_a_file_unless_asked(tmp_path: Path) -> None:
+    session = Session.new(seats=["person", "easy"], seed=2, rules_name="House rules")
+    session.deal()
+    precious = tmp_path / "game.json"
+    precious.write_text("my other game")
+    with pytest.raises(SaveExistsError, match=r"game\.json' already exists"):
+        session.save(precious)
+    assert precious.read_text() == "my other game"
+    assert free_path(precious) == tmp_path / "game-2.json"
+    (tmp_path / "game-2.json").write_text("another")
+    assert free_path(precious) == tmp_path / "game-3.json"
+    assert session.save(precious, replace=True) == precious
+    resumed = Session.load(precious)
+    assert resumed.state.fingerprint() == session.state.fingerprint()
+    assert resumed.rules_name == "House rules"
+
+
+def test_leftovers_count_the_cards_the_last_capturer_took() -> None:
+    rng = random.Random(3)
+    for players in (2, 3, 4):
+        session = Session.new("palestinian", players=players, seats=["random"] * players, seed=5)
+        session.deal()
+        while session.state.phase == PHASE_PLAY:
+            floor = session.state.floor
+            move = rng.choice(session.state.legal_moves())
+            session.play(move)
+        left = floor & ~move.take if move.take else floor | 1 << move.card
+        assert session.leftovers(0) == left.bit_count()
 
 
 def test_basra_of_previews_without_playing() -> None:

@@ -51,6 +51,7 @@ __all__ = [
     "parse_overrides",
     "preset",
     "resolve_rules",
+    "rules_file_name",
 ]
 
 DEFAULT_VARIANT = "egyptian"
@@ -489,19 +490,7 @@ def load_rules_file(path: str | Path) -> tuple[str | None, dict[str, Any]]:
     when applied.
     """
     path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise RulesError(f"cannot read rules file {str(path)!r}: {exc.strerror}") from None
-    try:
-        if path.suffix.lower() == ".toml":
-            data: Any = tomllib.loads(raw.decode("utf-8"))
-        else:
-            data = json.loads(raw)
-    except (tomllib.TOMLDecodeError, json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise RulesError(f"rules file {str(path)!r} is not valid: {exc}") from None
-    if not isinstance(data, dict):
-        raise RulesError(f"rules file {str(path)!r} must hold an object of settings")
+    data = _read_rules_file(path)
     if "variant" in data or "rules" in data:
         variant = data.get("variant")
         if variant is not None and not isinstance(variant, str):
@@ -517,6 +506,38 @@ def load_rules_file(path: str | Path) -> tuple[str | None, dict[str, Any]]:
             raise RulesError(f"rules file {str(path)!r}: 'rules' must be a table of settings")
         return variant, overrides
     return None, data
+
+
+def rules_file_name(path: str | Path) -> str | None:
+    """The ``name`` a custom variant file gives its rules, for people (``None``: none).
+
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     house = os.path.join(folder, "house.toml")
+    ...     _ = open(house, "w").write('variant = "egyptian"\\nname = "House rules"\\n')
+    ...     rules_file_name(house)
+    'House rules'
+    """
+    name = _read_rules_file(Path(path)).get("name")
+    return (name.strip() or None) if isinstance(name, str) else None
+
+
+def _read_rules_file(path: Path) -> dict[str, Any]:
+    """The object a ``.toml`` or ``.json`` rules file holds (checked to be one)."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise RulesError(f"cannot read rules file {str(path)!r}: {exc.strerror}") from None
+    try:
+        if path.suffix.lower() == ".toml":
+            data: Any = tomllib.loads(raw.decode("utf-8"))
+        else:
+            data = json.loads(raw)
+    except (tomllib.TOMLDecodeError, json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise RulesError(f"rules file {str(path)!r} is not valid: {exc}") from None
+    if not isinstance(data, dict):
+        raise RulesError(f"rules file {str(path)!r} must hold an object of settings")
+    return data
 
 
 def resolve_rules(

@@ -11,8 +11,9 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
-__all__ = ["CliError", "main"]
+__all__ = ["CliError", "Parser", "main"]
 
 # Command modules in the order `basra --help` lists them. Optional front ends
 # (terminal play, web server, arena ...) register here too.
@@ -31,11 +32,24 @@ class CliError(Exception):
     """A user error: printed as ``basra CMD: error: MESSAGE`` with exit status 2."""
 
 
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line, like every other error of ``basra``.
+
+    argparse prints the whole usage before a mistake in an option; the one line
+    here says what was wrong and where the options are listed instead. The
+    subcommands' parsers are of this class too (``add_subparsers`` uses it).
+    """
+
+    def error(self, message: str) -> NoReturn:
+        """Print ``PROG: error: MESSAGE`` and where to read the options, then exit with 2."""
+        self.exit(2, f"{self.prog}: error: {message}; see {self.prog} --help\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every command."""
     from basra import __version__
 
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="basra",
         description="Basra, the fishing card game, in every regional variant.",
     )

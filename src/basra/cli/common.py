@@ -1,14 +1,56 @@
-"""Options shared by the commands that start or check a game."""
+"""Options shared by the commands, and the checks every command makes alike."""
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 from basra.cli import CliError
-from basra.rules import VARIANT_NAMES, Rules, RulesError, resolve_rules
+from basra.rules import VARIANT_NAMES, Rules, RulesError, resolve_rules, rules_file_name
 
-__all__ = ["add_rules_options", "rules_from_args"]
+__all__ = [
+    "add_rules_options",
+    "check_variant",
+    "existing_file",
+    "rules_from_args",
+    "rules_name_from_args",
+    "seconds",
+    "whole_number",
+]
+
+
+def whole_number(text: str) -> int:
+    """An ``argparse`` type: a whole number, or an error saying that it must be one."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+
+
+def seconds(text: str) -> float:
+    """An ``argparse`` type: a number of seconds such as ``0.5``."""
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a number of seconds (such as 1 or 0.5)"
+        ) from None
+
+
+def existing_file(path: str, what: str, hint: str = "") -> Path:
+    """``path`` if it names a file; otherwise a :class:`CliError` in the words of ``what``.
+
+    Every command that reads a file says the same thing when it is not there:
+    ``no saved game at 'x.json'``, ``no record file at 'x.jsonl'``; ``hint``
+    (such as ``; --rules takes ...``) may follow.
+    """
+    file = Path(path)
+    if file.is_dir():
+        raise CliError(f"{path!r} is a folder, not a {what}{hint}")
+    if not file.exists():
+        raise CliError(f"no {what} at {path!r}{hint}")
+    return file
 
 
 def add_rules_options(parser: argparse.ArgumentParser, *, required_variant: bool = False) -> None:
@@ -29,13 +71,42 @@ def add_rules_options(parser: argparse.ArgumentParser, *, required_variant: bool
     )
 
 
+def _rules_file(args: argparse.Namespace) -> str | None:
+    """The ``--rules`` argument when it names a file (not inline JSON)."""
+    text: str | None = args.rules
+    if text is None or not text.strip() or text.lstrip().startswith("{"):
+        return None
+    existing_file(
+        text,
+        "rules file",
+        "; --rules takes a .toml or .json file, or settings as JSON such as '{\"target\": 121}'",
+    )
+    return text
+
+
+def check_variant(name: str) -> None:
+    """A :class:`CliError` naming the variants unless ``name`` is one."""
+    if name not in VARIANT_NAMES:
+        raise CliError(f"unknown variant {name!r}; the variants are: {', '.join(VARIANT_NAMES)}")
+
+
 def rules_from_args(args: argparse.Namespace) -> tuple[str, dict[str, Any], Rules]:
     """The variant name, the overrides and the resolved rules of the options."""
-    if args.variant is not None and args.variant not in VARIANT_NAMES:
-        raise CliError(
-            f"unknown variant {args.variant!r}; the variants are: {', '.join(VARIANT_NAMES)}"
-        )
+    if args.variant is not None:
+        check_variant(args.variant)
+    _rules_file(args)
     try:
         return resolve_rules(args.variant, args.rules)
+    except RulesError as exc:
+        raise CliError(str(exc)) from None
+
+
+def rules_name_from_args(args: argparse.Namespace) -> str | None:
+    """The ``name`` of the custom rules file given with ``--rules``, if it has one."""
+    path = _rules_file(args)
+    if path is None:
+        return None
+    try:
+        return rules_file_name(path)
     except RulesError as exc:
         raise CliError(str(exc)) from None

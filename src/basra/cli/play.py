@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
 from basra.cli import CliError
-from basra.cli.common import add_rules_options, rules_from_args
+from basra.cli.common import (
+    add_rules_options,
+    existing_file,
+    rules_from_args,
+    rules_name_from_args,
+    seconds,
+    whole_number,
+)
 
 __all__ = ["register"]
 
@@ -31,7 +39,11 @@ def register(subparsers: Any) -> None:
     )
     add_rules_options(p)
     p.add_argument(
-        "--players", "-n", type=int, choices=(2, 3, 4), help="2, 3 or 4 players (default 2)"
+        "--players",
+        "-n",
+        type=whole_number,
+        choices=(2, 3, 4),
+        help="2, 3 or 4 players (default 2)",
     )
     p.add_argument("--teams", action="store_true", help="4 players as two teams (seats 1+3, 2+4)")
     p.add_argument(
@@ -50,14 +62,20 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--names", metavar="N1,N2,...", help="a name for each seat")
     p.add_argument(
-        "--target", type=int, metavar="POINTS", help="points to win (default: the variant's)"
+        "--target",
+        type=whole_number,
+        metavar="POINTS",
+        help="points to win (default: the variant's)",
     )
     p.add_argument(
-        "--seed", type=int, metavar="S", help="seed of the deals and bots (default: random)"
+        "--seed",
+        type=whole_number,
+        metavar="S",
+        help="seed of the deals and bots (default: random)",
     )
     p.add_argument(
         "--pace",
-        type=float,
+        type=seconds,
         default=1.0,
         metavar="SECONDS",
         help="how long each bot move takes to show (default 1; 0 for at once)",
@@ -97,8 +115,7 @@ def make_session(args: argparse.Namespace) -> Any:
                     f"{', '.join(given)} cannot change a saved game; --resume takes the "
                     "table, rules and seed from the file"
                 )
-            if not Path(args.resume).exists():
-                raise CliError(f"no saved game at {args.resume!r}")
+            existing_file(args.resume, "saved game")
             session = Session.load(args.resume, names=names)
             if args.seats:
                 seats = parse_seats(args.seats, session.state.players)
@@ -126,6 +143,7 @@ def make_session(args: argparse.Namespace) -> Any:
             seats=seats,
             names=names,
             seed=args.seed,
+            rules_name=rules_name_from_args(args),
         )
     except SessionError as exc:
         raise CliError(str(exc)) from None
@@ -135,17 +153,28 @@ def run_play(args: argparse.Namespace) -> int:
     """Play until the person leaves; print where the game was saved, if it was."""
     session = make_session(args)
     try:
-        import textual  # noqa: F401
-    except ModuleNotFoundError:
-        raise CliError(
-            "terminal play needs Textual: install it with pip install 'basra[tui]'"
-        ) from None
+        if not (sys.stdin.isatty() and sys.stdout.isatty()):
+            raise CliError(
+                "a terminal is needed to draw the table and read keys: run it in a "
+                "terminal window, without redirecting its input or output (to play games "
+                "between bots without a screen, use basra selfplay)"
+            )
+        try:
+            import textual  # noqa: F401
+        except ModuleNotFoundError:
+            raise CliError(
+                "terminal play needs Textual: install it with pip install 'basra[tui]'"
+            ) from None
+    except CliError:
+        session.close()
+        raise
     from basra.tui import run
 
     message = run(
         session,
         pace=args.pace,
         save_path=Path(args.save or args.resume) if (args.save or args.resume) else None,
+        resumed_from=Path(args.resume) if args.resume else None,
         theme_name=THEMES[args.theme] if args.theme else None,
     )
     if message:

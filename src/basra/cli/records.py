@@ -7,10 +7,20 @@ import json
 import random
 import sys
 import time
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from basra.cli import CliError
-from basra.cli.common import add_rules_options, rules_from_args
+from basra.cli.common import (
+    add_rules_options,
+    existing_file,
+    rules_from_args,
+    rules_name_from_args,
+    whole_number,
+)
+
+if TYPE_CHECKING:
+    from basra.record import RecordError
 
 __all__ = ["register"]
 
@@ -34,12 +44,16 @@ def register(subparsers: Any) -> None:
         "The same seed gives the same records.",
     )
     add_rules_options(p)
-    p.add_argument("--players", "-n", type=int, default=2, choices=(2, 3, 4), help="default 2")
-    p.add_argument("--teams", action="store_true", help="4 players as two teams (seats 0+2, 1+3)")
     p.add_argument(
-        "--games", "-k", type=int, default=1, metavar="K", help="games to play (default 1)"
+        "--players", "-n", type=whole_number, default=2, choices=(2, 3, 4), help="default 2"
     )
-    p.add_argument("--seed", "-s", type=int, default=0, metavar="S", help="random seed (default 0)")
+    p.add_argument("--teams", action="store_true", help="4 players as two teams (seats 1+3, 2+4)")
+    p.add_argument(
+        "--games", "-k", type=whole_number, default=1, metavar="K", help="games to play (default 1)"
+    )
+    p.add_argument(
+        "--seed", "-s", type=whole_number, default=0, metavar="S", help="random seed (default 0)"
+    )
     p.add_argument(
         "--bots",
         default="random",
@@ -59,53 +73,83 @@ def register(subparsers: Any) -> None:
 
     p = subparsers.add_parser(
         "rules",
-        help="check rule settings and print them in full",
+        help="the rules of a variant in words, with every setting checked",
         description="Resolve a variant and --rules (file or JSON), check every setting and "
-        "print the complete settings as JSON.",
+        "print the rules in words, written from the settings (the text of the web app's "
+        "rules page), then every setting. --json prints the settings as JSON instead.",
     )
     add_rules_options(p)
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help='print {"variant": ..., "overrides": {...}, "rules": {...}} as JSON',
+    )
     p.set_defaults(run=run_rules)
 
 
 def run_replay(args: argparse.Namespace) -> int:
     from basra.record import RecordError, read_records, result_json
 
+    existing_file(args.file, "record file")
     failed = False
     try:
         games = list(read_records(args.file))
     except RecordError as exc:
         raise CliError(str(exc)) from None
     for index, item in enumerate(games):
-        if isinstance(item, RecordError):
-            print(f"basra replay: {args.file}: {item}", file=sys.stderr)
-            failed = True
-            continue
         try:
+            if isinstance(item, RecordError):
+                raise item
             state = item.replay()
         except RecordError as exc:
-            print(f"basra replay: {args.file}: {exc.located(index)}", file=sys.stderr)
+            where = error_text(exc.located(index), from_one=not args.json)
+            print(f"basra replay: {args.file}: {where}", file=sys.stderr)
             failed = True
             continue
         result = result_json(state)
         if args.json:
             print(json.dumps(result, separators=(",", ":")))
         else:
-            print(_describe(index, item.names, result))
+            print(describe_result(index, item.names, result))
     return 1 if failed else 0
 
 
-def _describe(index: int, names: list[str] | None, result: dict[str, Any]) -> str:
+def error_text(error: RecordError, *, from_one: bool) -> str:
+    """A record's error with where it is: counted from 0 as RECORD.md has it for
+    ``--json``, or from 1 for people, as the summaries count.
+
+    >>> from basra.record import RecordError
+    >>> error = RecordError("no such card", game=0, round=2, play=5)
+    >>> error_text(error, from_one=False), error_text(error, from_one=True)
+    ('game 0, round 2, play 5: no such card', 'game 1, round 3, play 6: no such card')
+    """
+    if not from_one:
+        return str(error)
+    where = [
+        f"{name} {number + 1}"
+        for name, number in (("game", error.game), ("round", error.round), ("play", error.play))
+        if number is not None
+    ]
+    return (", ".join(where) + ": " if where else "") + error.reason
+
+
+def describe_result(index: int, names: list[str] | None, result: dict[str, Any]) -> str:
+    """A replayed game in words for people: games, rounds and seats counted from 1.
+
+    ``result`` is the game's ``basra-result/1`` object; ``names`` the record's.
+    The final line puts the winner's score first.
+    """
+    labels = side_labels(names, result["sides"])
+
     def side_name(side: int) -> str:
-        seats = result["sides"][side]
-        if names:
-            return " & ".join(names[s] for s in seats)
-        return " & ".join(f"seat {s}" for s in seats)
+        return labels[side]
 
     sides = range(len(result["sides"]))
-    lines = [f"game {index}: {result['variant']}, " + " vs ".join(side_name(s) for s in sides)]
-    for number, rnd in enumerate(result["rounds"]):
+    lines = [f"game {index + 1}: {result['variant']}, " + " vs ".join(side_name(s) for s in sides)]
+    for number, rnd in enumerate(result["rounds"], start=1):
         if "score" not in rnd:
-            lines.append(f"  round {number}: cut short after {len(rnd['plays'])} plays")
+            plays = len(rnd["plays"])
+            lines.append(f"  round {number}: cut short after {plays} play{'s' * (plays != 1)}")
             continue
         parts = ", ".join(
             f"{side_name(s)} {rnd['points'][s]} ({rnd['cards'][s]} cards, "
@@ -113,12 +157,19 @@ def _describe(index: int, names: list[str] | None, result: dict[str, Any]) -> st
             for s in sides
         )
         lines.append(f"  round {number}: {parts}; score {'-'.join(map(str, rnd['score']))}")
-    score = "-".join(map(str, result["score"]))
-    if result["finished"]:
-        won = "a draw" if result["winner"] is None else f"{side_name(result['winner'])} won"
-        lines.append(f"  {won}, {score}")
+    score: list[int] = result["score"]
+    if result["finished"] and result["winner"] is not None:
+        winner: int = result["winner"]
+        others = sorted((s for s in sides if s != winner), key=lambda s: -score[s])
+        if len(others) == 1:
+            lines.append(f"  {side_name(winner)} won, {score[winner]}-{score[others[0]]}")
+        else:
+            behind = ", ".join(f"{side_name(s)} {score[s]}" for s in others)
+            lines.append(f"  {side_name(winner)} won with {score[winner]}; {behind}")
+    elif result["finished"]:
+        lines.append(f"  a draw, {'-'.join(map(str, score))}")
     else:
-        lines.append(f"  not finished, {score}")
+        lines.append(f"  not finished, {'-'.join(map(str, score))}")
     return "\n".join(lines)
 
 
@@ -138,15 +189,18 @@ def run_selfplay(args: argparse.Namespace) -> int:
         )
     names = [names[seat % len(names)] for seat in range(args.players)]
     try:
-        GameState(variant, args.players, teams=args.teams, rules=rules)
+        sides = GameState(variant, args.players, teams=args.teams, rules=rules).sides
         for name in set(names):
             make_bot(name, seed=0).close()
     except (GameError, BotError) as exc:
         raise CliError(str(exc)) from None
-    out = sys.stdout if args.out in (None, "-") else open(args.out, "w", encoding="utf-8")  # noqa: SIM115
+    try:
+        out = sys.stdout if args.out in (None, "-") else open(args.out, "w", encoding="utf-8")  # noqa: SIM115
+    except OSError as exc:
+        raise CliError(f"cannot write the records to {args.out!r}: {exc.strerror}") from None
     started = time.perf_counter()
-    rounds = plays = 0
-    wins = [0] * (2 if args.teams else args.players)
+    rounds = plays = draws = 0
+    wins = [0] * len(sides)
     try:
         for game in range(args.games):
             rng = random.Random(f"basra-selfplay/{args.seed}/{game}")
@@ -166,6 +220,8 @@ def run_selfplay(args: argparse.Namespace) -> int:
             outcome = state.outcome()
             if outcome is not None and outcome.winner is not None:
                 wins[outcome.winner] += 1
+            elif outcome is not None:
+                draws += 1
             rounds += len(state.rounds)
             plays += sum(len(r.plays) for r in state.rounds)
             out.write(json.dumps(record_of(state, names).to_json(), separators=(",", ":")) + "\n")
@@ -179,9 +235,52 @@ def run_selfplay(args: argparse.Namespace) -> int:
         rate = rounds / elapsed if elapsed else 0.0
         print(
             f"{args.games} games, {rounds} rounds, {plays} plays in {elapsed:.2f} s "
-            f"({rate:,.0f} rounds/s); wins by side: {wins}; records in {args.out}"
+            f"({rate:,.0f} rounds/s); records in {args.out}"
         )
+        print("wins: " + wins_text(names, sides, wins, draws))
     return 0
+
+
+def side_labels(names: Sequence[str] | None, sides: Sequence[Sequence[int]]) -> list[str]:
+    """Each side in words: its seats' names, and its seats (counted from 1) when names repeat.
+
+    >>> side_labels(["random", "greedy", "random", "greedy"], [(0, 2), (1, 3)])
+    ['random & random', 'greedy & greedy']
+    >>> side_labels(["random", "random"], [(0,), (1,)])
+    ['random (seat 1)', 'random (seat 2)']
+    >>> side_labels(None, [(0,), (1,)])
+    ['seat 1', 'seat 2']
+    """
+    if not names:
+        return [seats_text(seats) for seats in sides]
+    labels = [" & ".join(names[seat] for seat in seats) for seats in sides]
+    if len(set(labels)) == len(labels):
+        return labels
+    return [f"{label} ({seats_text(seats)})" for label, seats in zip(labels, sides, strict=True)]
+
+
+def seats_text(seats: Sequence[int]) -> str:
+    """Seats for people, counted from 1: ``seat 2``, ``seats 1+3``."""
+    return ("seats " if len(seats) > 1 else "seat ") + "+".join(str(s + 1) for s in seats)
+
+
+def wins_text(
+    names: Sequence[str], sides: Sequence[Sequence[int]], wins: Sequence[int], draws: int
+) -> str:
+    """Who won how many games, each side named by its bots and its seats (counted from 1).
+
+    >>> wins_text(["random", "greedy"], [(0,), (1,)], [3, 7], 0)
+    'random (seat 1) 3, greedy (seat 2) 7'
+    >>> wins_text(["a", "b", "a", "b"], [(0, 2), (1, 3)], [4, 5], 1)
+    'a & a (seats 1+3) 4, b & b (seats 2+4) 5, draws 1'
+    """
+    parts = [
+        f"{' & '.join(names[seat] for seat in seats)} ({seats_text(seats)}) {wins[side]}"
+        for side, seats in enumerate(sides)
+    ]
+    if draws:
+        parts.append(f"draws {draws}")
+    return ", ".join(parts)
 
 
 def run_variants(args: argparse.Namespace) -> int:
@@ -198,7 +297,14 @@ def run_variants(args: argparse.Namespace) -> int:
 
 def run_rules(args: argparse.Namespace) -> int:
     variant, overrides, rules = rules_from_args(args)
-    print(
-        json.dumps({"variant": variant, "overrides": overrides, "rules": rules.to_dict()}, indent=2)
-    )
+    if args.json:
+        settings = {"variant": variant, "overrides": overrides, "rules": rules.to_dict()}
+        print(json.dumps(settings, indent=2))
+        return 0
+    import shutil
+
+    from basra.describe import rules_text
+
+    width = min(shutil.get_terminal_size().columns, 100) - 2
+    print(rules_text(variant, rules, name=rules_name_from_args(args), width=max(width, 40)))
     return 0

@@ -22,12 +22,23 @@ def run(
     *,
     pace: float = 1.0,
     save_path: Path | None = None,
+    resumed_from: Path | None = None,
     theme_name: str | None = None,
 ) -> str | None:
-    """Play ``session`` in the terminal until the person leaves; returns a farewell message."""
+    """Play ``session`` in the terminal until the person leaves; returns a farewell message.
+
+    ``resumed_from`` is the file the game was loaded from: saving there again
+    replaces it without asking (any other file is never replaced silently).
+    """
     from basra.tui.app import BasraApp
 
-    app = BasraApp(session, pace=pace, save_path=save_path, theme_name=theme_name)
+    app = BasraApp(
+        session,
+        pace=pace,
+        save_path=save_path,
+        resumed_from=resumed_from,
+        theme_name=theme_name,
+    )
     try:
         return app.run()
     finally:

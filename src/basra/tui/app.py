@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from pathlib import Path
 from typing import ClassVar
@@ -19,15 +20,17 @@ from typing import ClassVar
 from rich.table import Table
 from rich.text import Text
 from textual import events
-from textual.app import App, ComposeResult
+from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from basra.bots import BotError
 from basra.cards import cards_of
+from basra.describe import rules_heading, rules_sections
 from basra.moves import Move, Play
-from basra.rules import VARIANT_DESCRIPTIONS
+from basra.rules import preset
 from basra.state import PHASE_OVER, PHASE_PLAY
 from basra.tui.cards import CardRow
 from basra.tui.dialogs import (
@@ -40,7 +43,7 @@ from basra.tui.dialogs import (
     SaveScreen,
     choice_label,
 )
-from basra.tui.session import Session, SessionError
+from basra.tui.session import Session, SessionError, free_path, same_file
 from basra.tui.text import (
     card_label,
     describe_move,
@@ -51,7 +54,7 @@ from basra.tui.text import (
 )
 from basra.view import View
 
-__all__ = ["BasraApp", "TableScreen", "default_save_path"]
+__all__ = ["BasraApp", "PlayLog", "TableScreen", "default_save_path"]
 
 TAKES = "#a8e6a0"
 """The face colour of floor cards the selected card would take."""
@@ -61,21 +64,48 @@ BIG_SIZE = (100, 36)
 """From this terminal size (columns, lines) up, cards are drawn big."""
 
 
+PERSON_ACTIONS = frozenset({"play", "trail", "move", "pick", "hint"})
+"""The table's actions that make or suggest a person's move (hidden when only bots play)."""
+
+
 def default_save_path() -> Path:
     """``basra-YYYYMMDD-HHMMSS.json`` in the current directory."""
     return Path(f"basra-{datetime.now():%Y%m%d-%H%M%S}.json")
 
 
+class PlayLog(VerticalScroll, can_focus=False):
+    """The plays of the round, all of them, scrolled to the newest.
+
+    It never takes the focus (the arrow keys pick cards); the mouse wheel and
+    Page Up / Page Down scroll it.
+    """
+
+    DEFAULT_CSS = """
+    PlayLog { height: 1fr; min-height: 1; padding: 0 1; scrollbar-size-vertical: 1; }
+    PlayLog > Static { width: 1fr; }
+    """
+
+    def compose(self) -> ComposeResult:
+        """The text of the log."""
+        yield Static(id="log-text")
+
+    def show(self, text: Text, *, follow: bool) -> None:
+        """Show ``text``; with ``follow``, scroll to its end (a new play came)."""
+        self.query_one("#log-text", Static).update(text)
+        if follow:
+            self.call_after_refresh(self.scroll_end, animate=False)
+
+
 class TableScreen(Screen[None]):
-    """The table: seats and scores, the floor, the last plays, your hand, what to do."""
+    """The table: seats and scores, the floor, the round's plays, your hand, what to do."""
 
     DEFAULT_CSS = """
     TableScreen { layout: vertical; }
     #title { height: 1; background: $primary-muted; color: $text; text-style: bold; padding: 0 1; }
     #seats { height: auto; padding: 0 1; }
     .label { height: 1; padding: 0 1; color: $text-muted; }
+    #floor-label { max-width: 82; }
     #floor, #hand { padding: 0 1; }
-    #log { height: 1fr; min-height: 1; padding: 0 1; }
     #status { height: 2; padding: 0 1; background: $boost; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -88,6 +118,8 @@ class TableScreen(Screen[None]):
         Binding("s", "save", "Save"),
         Binding("question_mark", "help", "Help"),
         Binding("q", "leave", "Quit"),
+        Binding("pageup", "scroll_log(-1)", show=False),
+        Binding("pagedown", "scroll_log(1)", show=False),
         *[Binding(str(n), f"pick({n})", show=False) for n in range(1, 10)],
     ]
 
@@ -97,7 +129,7 @@ class TableScreen(Screen[None]):
         yield Static(id="seats")
         yield Static(id="floor-label", classes="label")
         yield CardRow(id="floor")
-        yield Static(id="log")
+        yield PlayLog(id="log")
         yield Static(id="hand-label", classes="label")
         yield CardRow(numbered=True, id="hand")
         yield Static(id="status")
@@ -114,8 +146,12 @@ class TableScreen(Screen[None]):
         """Draw the table once it exists."""
         self.basra_app.refresh_table()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """With nobody but bots at the table, the keys for a person's move are hidden."""
+        return bool(self.basra_app.session.people) or action not in PERSON_ACTIONS
+
     def on_resize(self, event: events.Resize) -> None:
-        """Big cards on big terminals; redraw the log for its new height."""
+        """Big cards on big terminals; redraw the seats' columns for the new width."""
         big = event.size.width >= BIG_SIZE[0] and event.size.height >= BIG_SIZE[1]
         for row in self.query(CardRow):
             row.set_big(big)
@@ -158,6 +194,14 @@ class TableScreen(Screen[None]):
         """Leave, offering to save."""
         self.basra_app.action_leave()
 
+    def action_scroll_log(self, pages: int) -> None:
+        """Scroll the play log a page up (-1) or down (1)."""
+        log = self.query_one(PlayLog)
+        if pages < 0:
+            log.scroll_page_up(animate=False)
+        else:
+            log.scroll_page_down(animate=False)
+
 
 class BasraApp(App[str | None]):
     """Basra at one table in the terminal: people and bots, one game after another.
@@ -179,12 +223,17 @@ class BasraApp(App[str | None]):
         *,
         pace: float = 1.0,
         save_path: Path | None = None,
+        resumed_from: Path | None = None,
         theme_name: str | None = None,
     ) -> None:
         super().__init__()
         self.session = session
         self.pace = max(0.0, pace)
         self.save_path = save_path if save_path is not None else default_save_path()
+        self.own_file = resumed_from
+        """The file that holds this game as it was earlier (resumed from or saved to):
+        saving there again replaces it without asking; any other file is never replaced
+        silently."""
         self.theme_name = theme_name
         self.table = TableScreen()
         self.viewer: int | None = None
@@ -193,8 +242,10 @@ class BasraApp(App[str | None]):
         self.thinking: int | None = None
         self.pending: Play | None = None
         self.hinted: Move | None = None
+        self.choosing: Move | None = None
         self.saved_to: Path | None = None
         self.acknowledged = -1
+        self.logged = (-1, -1)
         self._bot_task: asyncio.Task[None] | None = None
         self._reset_viewer()
 
@@ -296,7 +347,8 @@ class BasraApp(App[str | None]):
             self.message = None
             session.play(move)
         except BotError as exc:
-            self.message = Text(f"The bot in seat {seat} failed: {exc}", style="bold red")
+            name = session.seats[seat].name
+            self.message = Text(f"{name}, a bot, failed to move: {exc}", style="bold red")
             self.thinking = self.pending = None
             self.refresh_table()
             return
@@ -319,7 +371,7 @@ class BasraApp(App[str | None]):
         self.session.close()
         self.session = session
         self.save_path = default_save_path()
-        self.saved_to = None
+        self.own_file = self.saved_to = None
         self.acknowledged = -1
         self.selected = None
         self.message = None
@@ -408,10 +460,18 @@ class BasraApp(App[str | None]):
         ]
         first = moves.index(self.hinted) if self.hinted in moves else 0
         self.push_screen(
-            ChoiceScreen(moves, labels, first), callback=self._chosen, wait_for_dismiss=False
+            ChoiceScreen(moves, labels, first, on_highlight=self._choice_highlighted),
+            callback=self._chosen,
+            wait_for_dismiss=False,
         )
 
+    def _choice_highlighted(self, move: Move) -> None:
+        """The floor shows what the highlighted capture set takes, and only that."""
+        self.choosing = move
+        self.refresh_table()
+
     def _chosen(self, move: Move | None) -> None:
+        self.choosing = None
         if move is not None:
             self.make_move(move)
         else:
@@ -490,9 +550,11 @@ class BasraApp(App[str | None]):
         assert result is not None
         sides = [session.side_name(s) for s in range(len(state.sides))]
         notes = []
-        if result.last_capture_side is not None:
+        left = session.leftovers(index)
+        if result.last_capture_side is not None and left:
+            cards = "the card" if left == 1 else f"the {left} cards"
             notes.append(
-                f"{sides[result.last_capture_side]} took the cards left on the floor "
+                f"{sides[result.last_capture_side]} took {cards} left on the floor "
                 "(the last to take)."
             )
         if result.carry:
@@ -530,13 +592,7 @@ class BasraApp(App[str | None]):
         if choice == "again":
             self.new_game(self.session.again())
         elif choice == "save":
-
-            def saved(path: Path | None) -> None:
-                if path is not None:
-                    self.saved_to = self.save_path = path
-                self._show_game_over()
-
-            self.push_screen(SaveScreen(self.session, self.save_path), callback=saved)
+            self._open_save_screen(lambda _: self._show_game_over())
         else:
             self.exit(self._farewell())
 
@@ -545,55 +601,91 @@ class BasraApp(App[str | None]):
             return None
         return f"Game saved to {self.saved_to}. Continue with: basra play --resume {self.saved_to}"
 
+    def _saved(self, path: Path) -> None:
+        self.saved_to = self.save_path = self.own_file = path
+
+    def _open_save_screen(self, then: Callable[[Path | None], None]) -> None:
+        def saved(path: Path | None) -> None:
+            if path is not None:
+                self._saved(path)
+            then(path)
+
+        screen = SaveScreen(self.session, self.save_path, replaceable=self.own_file)
+        self.push_screen(screen, callback=saved)
+
     def open_save(self) -> None:
         """Ask for a file name and save the game there."""
         if not self.at_table:
             return
 
-        def saved(path: Path | None) -> None:
+        def then(path: Path | None) -> None:
             if path is not None:
-                self.saved_to = self.save_path = path
                 self._say(f"Saved to {path}. Continue it later with: basra play --resume {path}")
             self.advance()
 
-        self.push_screen(SaveScreen(self.session, self.save_path), callback=saved)
+        self._open_save_screen(then)
+
+    def game_title(self) -> str:
+        """The rules being played, for people: a rules file's name, or the variant's."""
+        state = self.session.state
+        if self.session.rules_name:
+            return self.session.rules_name
+        custom = state.rules != preset(state.variant)
+        return variant_title(state.variant) + (" (custom)" if custom else "")
 
     def open_help(self) -> None:
-        """Show the keys and the rules of this variant."""
+        """Show the keys and the rules being played, written from their settings."""
         if not self.at_table:
             return
         state = self.session.state
-        description = VARIANT_DESCRIPTIONS.get(state.variant, "")
-        rules = (
-            f"{description}\n\n"
-            "Play a card: it takes the floor cards of its rank and, if it is a number, "
-            "cards that add up to it. A jack takes the whole floor. A card that can take "
-            "must take; otherwise it stays on the floor. A basra scores extra points. "
-            f"Points come from point cards, most cards, and basras; first to "
-            f"{state.rules.target} wins."
+        heading = rules_heading(state.variant, state.rules, self.session.rules_name)
+        screen = HelpScreen(
+            heading, rules_sections(state.rules), hot_seat=len(self.session.people) > 1
         )
-        self.push_screen(HelpScreen(rules), callback=lambda _: self.advance())
+        self.push_screen(screen, callback=lambda _: self.advance())
+
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        """The command palette's commands; its Quit offers to save, like q and Ctrl+C."""
+        for command in super().get_system_commands(screen):
+            if command.callback == self.action_quit:
+                yield SystemCommand(
+                    "Quit", "Leave the game (offering to save it)", self.action_leave
+                )
+            else:
+                yield command
+
+    async def action_quit(self) -> None:
+        """Whatever asks to quit, the person is offered to save first."""
+        self.action_leave()
 
     def action_leave(self) -> None:
-        """Ctrl+C, Ctrl+Q or q: offer to save, then leave."""
+        """Ctrl+C, Ctrl+Q, q or the palette's Quit: offer to save, then leave.
+
+        The game is saved where it was saved before (or resumed from); a file
+        that holds anything else is never replaced: the save goes to a new name.
+        """
         if isinstance(self.screen, LeaveScreen):
             return
+        wanted = self.save_path
+        mine = self.own_file is not None and same_file(wanted, self.own_file)
+        target = wanted if mine else free_path(wanted)
 
         def chosen(choice: str | None) -> None:
             if choice == "save":
                 try:
-                    path = self.session.save(self.save_path)
+                    path = self.session.save(target, replace=mine)
                 except SessionError as exc:
                     self._say(f"Could not save: {exc}", "bold red")
                     return
-                self.saved_to = path
+                self._saved(path)
                 self.exit(self._farewell())
             elif choice == "quit":
                 self.exit(None)
             else:
                 self.advance()
 
-        self.push_screen(LeaveScreen(self.save_path), callback=chosen)
+        taken = wanted if target != wanted else None
+        self.push_screen(LeaveScreen(target, taken=taken), callback=chosen)
 
     # ---------------------------------------------------------------- drawing
 
@@ -612,6 +704,8 @@ class BasraApp(App[str | None]):
         preview: list[Move] = []
         if self.pending is not None:
             floor_faces = dict.fromkeys(self.pending.move.taken(), BOT_TAKES)
+        elif self.choosing is not None:
+            floor_faces = dict.fromkeys(self.choosing.taken(), TAKES)
         elif my_view is not None:
             card = self._selected_card(my_view)
             if card is not None:
@@ -621,9 +715,10 @@ class BasraApp(App[str | None]):
         query("#floor", CardRow).show(
             cards_of(view.floor), faces=floor_faces, empty_text="The floor is empty."
         )
-        log = query("#log", Static)
-        query("#log", Static).update(self._log_text(view, log.size.height or 4))
-        query("#hand-label", Static).update(self._hand_label(view))
+        logged = (view.round_index, len(view.plays))
+        query("#log", PlayLog).show(self._log_text(view), follow=logged != self.logged)
+        self.logged = logged
+        query("#hand-label", Static).update(self._hand_label(view, my_view))
         hand = query("#hand", CardRow)
         if self.viewer is None:
             hidden = (
@@ -633,9 +728,10 @@ class BasraApp(App[str | None]):
             )
             hand.show([], empty_text=hidden)
         else:
+            choosing = my_view is not None or self.choosing is not None
             hand.show(
                 cards_of(view.hand),
-                selected=self.selected if my_view is not None else None,
+                selected=self.selected if choosing else None,
                 empty_text="No cards in hand.",
             )
         query("#status", Static).update(self._status(view, my_view, preview))
@@ -643,43 +739,67 @@ class BasraApp(App[str | None]):
     def _title(self, view: View) -> Text:
         state = self.session.state
         table = f"{state.players} players" + (" in teams" if state.teams else "")
-        text = Text(f"Basra · {variant_title(state.variant)} · {table} · to {view.rules.target}")
+        text = Text(f"{self.game_title()} · {table} · to {view.rules.target}")
         if view.round_index >= 0:
             text.append(f" · round {view.round_index + 1}")
         return text
 
     def _seats(self, view: View) -> Table:
+        """A row per seat (partners together): who, cards in hand, then the side's
+        cards taken, basras and score, in columns that keep their place."""
         session = self.session
-        table = Table(box=None, padding=(0, 1), expand=True, show_edge=False)
-        table.add_column("Player", ratio=1, no_wrap=True, overflow="ellipsis")
-        table.add_column("Taken", justify="right")
-        table.add_column("Basras", justify="right")
-        table.add_column("Score", justify="right")
+        width = self.table.query_one("#seats").content_size.width or 78
+        numbers = (("Hand", 4), ("Taken", 5), ("Basras", 9), ("Score", 5))
+        room = width - sum(w for _, w in numbers) - 2 * len(numbers)
+        suffixes = [self._seat_suffix(seat, dealer=True) for seat in range(view.players)]
+        longest = max(
+            len(seat.name) + len(suffix)
+            for seat, suffix in zip(session.seats, suffixes, strict=True)
+        )
+        partner = 2 if session.state.teams else 0
+        player_width = max(8, min(2 + partner + longest, room))
+        table = Table(box=None, padding=(0, 1), pad_edge=False, show_edge=False, expand=False)
+        table.add_column("Player", width=player_width, no_wrap=True, overflow="ellipsis")
+        for header, minimum in numbers:
+            table.add_column(header, justify="right", min_width=minimum, no_wrap=True)
         playing = view.phase == PHASE_PLAY
         for side, seats in enumerate(session.state.sides):
-            who = Text()
             for index, seat in enumerate(seats):
-                if index:
-                    who.append(" ")
                 to_move = playing and view.turn == seat
-                who.append("▶ " if to_move else "  ", style="bold yellow")
-                who.append(session.seats[seat].name, style="bold" if to_move else "")
-                level = session.seats[seat].level
-                if level is not None:
-                    short = level if len(level) <= 20 else level[:19] + "…"
-                    who.append(f" ({short})", style="dim")
-                count = view.hand_sizes[seat]
-                who.append(f" · {count} card{'s' if count != 1 else ''}", style="dim")
-                if seat == view.dealer and not session.state.teams:
-                    who.append(" · deals", style="dim italic")
-            basras = view.basras[side]
-            table.add_row(
-                who,
-                str(view.captured[side].bit_count()),
-                f"{basras} (+{view.basra_points[side]})" if basras else "0",
-                Text(str(view.scores[side]), style="bold"),
-            )
+                who = Text("▶ " if to_move else "  ", style="bold yellow")
+                if index:
+                    who.append("& ", style="dim")
+                suffix = self._seat_suffix(seat, dealer=seat == view.dealer)
+                budget = player_width - len(who) - len(suffix.plain)
+                name = session.seats[seat].name
+                if len(name) > budget:
+                    name = name[: max(1, budget - 1)] + "…"
+                who.append(name, style="bold" if to_move else "")
+                who.append_text(suffix)
+                hand = str(view.hand_sizes[seat])
+                if index:
+                    table.add_row(who, hand, "", "", "")
+                    continue
+                basras = view.basras[side]
+                table.add_row(
+                    who,
+                    hand,
+                    str(view.captured[side].bit_count()),
+                    f"{basras} (+{view.basra_points[side]})" if basras else "0",
+                    Text(str(view.scores[side]), style="bold"),
+                )
         return table
+
+    def _seat_suffix(self, seat: int, *, dealer: bool) -> Text:
+        """What follows a seat's name: the bot's level, and whether it deals."""
+        suffix = Text()
+        level = self.session.seats[seat].level
+        if level is not None:
+            short = level if len(level) <= 20 else level[:19] + "…"
+            suffix.append(f" ({short})", style="dim")
+        if dealer:
+            suffix.append(" · deals", style="dim italic")
+        return suffix
 
     def _floor_label(self, view: View) -> Table:
         grid = Table.grid(expand=True)
@@ -692,23 +812,25 @@ class BasraApp(App[str | None]):
         grid.add_row(f"Floor · {count} card{'s' if count != 1 else ''}", right)
         return grid
 
-    def _hand_label(self, view: View) -> Text:
+    def _hand_label(self, view: View, my_view: View | None) -> Text:
         if self.viewer is None:
             return Text("Hand")
         name = self.session.seats[self.viewer].name
         label = "Your hand" if name == "You" else f"{name}'s hand"
-        return Text(f"{label} · 1-{max(1, view.hand.bit_count())} or ← → to pick, Enter to play")
+        if my_view is None:
+            return Text(label)
+        return Text(f"{label} · {pick_keys(my_view.hand.bit_count())}")
 
-    def _log_text(self, view: View, height: int) -> Text:
+    def _log_text(self, view: View) -> Text:
+        """Every play of the round so far, the newest last and in bold."""
         names = self.session.names
-        header: list[Text] = []
         lines: list[Text] = []
         if view.round_index >= 0:
             dealer = names[view.dealer]
             first = names[(view.dealer + 1) % view.players]
             dealt = "you dealt" if dealer == "You" else f"{dealer} dealt"
             leads = "you play" if first == "You" else f"{first} plays"
-            header.append(
+            lines.append(
                 Text(f"Round {view.round_index + 1}: {dealt}; {leads} first.", style="dim")
             )
         plays = view.plays
@@ -717,16 +839,7 @@ class BasraApp(App[str | None]):
             if play.basra:
                 style += " yellow"
             lines.append(Text(describe_play(play, names), style=style.strip()))
-        room = max(1, height) - len(header)
-        if room < 1:
-            return Text("\n").join(lines[-1:] or header)
-        if len(lines) > room:
-            lines = (
-                [Text(f"… {len(lines) - room + 1} earlier plays", style="dim"), *lines[-room + 1 :]]
-                if room > 1
-                else lines[-1:]
-            )
-        return Text("\n").join(header + lines)
+        return Text("\n").join(lines)
 
     def _status(self, view: View, my_view: View | None, preview: list[Move]) -> Text:
         session = self.session
@@ -751,7 +864,7 @@ class BasraApp(App[str | None]):
         name = session.seats[my_view.seat].name
         turn = "Your turn" if name == "You" else f"{name}, your turn"
         if not preview:
-            return Text(f"{turn}: pick a card (1-{my_view.hand.bit_count()}, ← → or a click).")
+            return Text(f"{turn}: {pick_keys(my_view.hand.bit_count())}.")
         card = card_label(preview[0].card)
         if len(preview) > 1:
             return Text.assemble(
@@ -771,3 +884,14 @@ class BasraApp(App[str | None]):
             text.append(f" ({points})")
         text.append(". Enter to play it.")
         return text
+
+
+def pick_keys(cards: int) -> str:
+    """How to pick and play a card from a hand of ``cards`` cards.
+
+    >>> pick_keys(4), pick_keys(1)
+    ('1-4 or ← → to pick, Enter to play', 'Enter to play your last card')
+    """
+    if cards == 1:
+        return "Enter to play your last card"
+    return f"1-{cards} or ← → to pick, Enter to play"

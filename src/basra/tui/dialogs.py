@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import ClassVar, TypeVar
 
 from rich.console import Group, RenderableType
+from rich.table import Table
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -15,8 +18,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from basra.describe import Section
 from basra.moves import Move
-from basra.tui.session import Session, SessionError
+from basra.tui.session import SaveExistsError, Session, SessionError, same_file
 from basra.tui.text import card_label, cards_chips
 
 __all__ = [
@@ -35,7 +39,9 @@ DIALOG_CSS = """
     width: auto; max-width: 76; min-width: 40; height: auto; max-height: 100%;
     border: thick $accent; background: $panel; padding: 0 2;
 }}
+{name}.-narrow > Vertical {{ max-width: 100%; min-width: 0; padding: 0 1; }}
 {name} Static {{ width: auto; max-width: 72; }}
+{name}.-narrow Static {{ max-width: 100%; }}
 {name} .title {{ text-style: bold; margin-bottom: 1; }}
 {name} .note {{ color: $text-muted; width: auto; }}
 {name} Horizontal {{ height: auto; width: auto; margin-top: 1; }}
@@ -43,8 +49,25 @@ DIALOG_CSS = """
 """
 
 
-class PassScreen(ModalScreen[None]):
-    """Covers the table until the next person at the keyboard says they are ready."""
+Result = TypeVar("Result")
+
+NARROW = 80
+"""Below this width (columns) dialogs may take the whole width of the terminal."""
+
+
+class Dialog(ModalScreen[Result]):
+    """A dialog over the table; on a narrow terminal it may use the whole width."""
+
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW, "-normal")]  # noqa: RUF012
+
+
+class PassScreen(Dialog[None]):
+    """Covers the table until the next person at the keyboard says they are ready.
+
+    Keys pressed before it showed (a second Enter typed with the move that
+    ended the last person's turn) and in its first ``READY_DELAY`` seconds do
+    nothing, so nobody skips it by accident and sees the next person's hand.
+    """
 
     DEFAULT_CSS = (
         DIALOG_CSS.format(name="PassScreen") + "PassScreen { background: $background 100%; }"
@@ -53,11 +76,14 @@ class PassScreen(ModalScreen[None]):
         Binding("enter", "ready", "I'm ready"),
         Binding("space", "ready", show=False),
     ]
+    READY_DELAY = 0.8
+    """Seconds after it shows before it can be dismissed."""
 
     def __init__(self, name: str, previous: str | None) -> None:
         super().__init__()
         self.person = name
         self.previous = previous
+        self.shown_at = time.monotonic()
 
     def compose(self) -> ComposeResult:
         """The widgets of this screen."""
@@ -66,18 +92,40 @@ class PassScreen(ModalScreen[None]):
             before = f"{self.previous}, look away now. " if self.previous else ""
             yield Static(f"{before}{self.person}, press Enter when you are ready to see your hand.")
             with Horizontal():
-                yield Button(f"I'm {self.person}: show my hand", id="ready", variant="primary")
+                label = f"I'm {self.person}: show my hand"
+                yield Button(label, id="ready", variant="primary", disabled=True)
+
+    def on_mount(self) -> None:
+        """Enable the ready button once the delay has passed."""
+        self.set_timer(self.READY_DELAY, self._enable)
+
+    def _enable(self) -> None:
+        button = self.query_one("#ready", Button)
+        button.disabled = False
+        button.focus()
+
+    @property
+    def is_ready(self) -> bool:
+        """True once a key or a click may dismiss this screen."""
+        return time.monotonic() - self.shown_at >= self.READY_DELAY
+
+    def on_key(self, event: events.Key) -> None:
+        """Swallow keys typed before this screen was shown (the focused button sees none)."""
+        if event.time < self.shown_at:
+            event.stop()
+            event.prevent_default()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         """The ready button."""
-        self.dismiss(None)
+        self.action_ready()
 
     def action_ready(self) -> None:
-        """Show the hand."""
-        self.dismiss(None)
+        """Show the hand (not in the first moments: see the class docstring)."""
+        if self.is_ready:
+            self.dismiss(None)
 
 
-class ChoiceScreen(ModalScreen["Move | None"]):
+class ChoiceScreen(Dialog["Move | None"]):
     """Choose which cards a card takes when the rules allow several sets."""
 
     DEFAULT_CSS = (
@@ -92,11 +140,18 @@ class ChoiceScreen(ModalScreen["Move | None"]):
         *[Binding(str(n), f"pick({n})", show=False) for n in range(1, 10)],
     ]
 
-    def __init__(self, moves: Sequence[Move], labels: Sequence[Text], first: int = 0) -> None:
+    def __init__(
+        self,
+        moves: Sequence[Move],
+        labels: Sequence[Text],
+        first: int = 0,
+        on_highlight: Callable[[Move], None] | None = None,
+    ) -> None:
         super().__init__()
         self.moves = list(moves)
         self.labels = list(labels)
         self.first = first
+        self.on_highlight = on_highlight
 
     def compose(self) -> ComposeResult:
         """The widgets of this screen."""
@@ -117,6 +172,11 @@ class ChoiceScreen(ModalScreen["Move | None"]):
         options.highlighted = self.first
         options.focus()
 
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        """Tell the table which set is highlighted, so the floor shows just its cards."""
+        if self.on_highlight is not None:
+            self.on_highlight(self.moves[event.option_index])
+
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         """Play the chosen set."""
         self.dismiss(self.moves[event.option_index])
@@ -131,7 +191,7 @@ class ChoiceScreen(ModalScreen["Move | None"]):
         self.dismiss(None)
 
 
-class RoundScreen(ModalScreen[None]):
+class RoundScreen(Dialog[None]):
     """The score sheet at the end of a round."""
 
     DEFAULT_CSS = DIALOG_CSS.format(name="RoundScreen")
@@ -167,7 +227,7 @@ class RoundScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-class GameOverScreen(ModalScreen[str]):
+class GameOverScreen(Dialog[str]):
     """The end of the game: who won, and what next (``again``, ``save`` or ``quit``)."""
 
     DEFAULT_CSS = DIALOG_CSS.format(name="GameOverScreen")
@@ -211,8 +271,12 @@ class GameOverScreen(ModalScreen[str]):
         self.dismiss(what)
 
 
-class LeaveScreen(ModalScreen[str]):
-    """Ctrl+C or q: leave the game, offering to save it (``save``, ``quit`` or ``stay``)."""
+class LeaveScreen(Dialog[str]):
+    """Ctrl+C or q: leave the game, offering to save it (``save``, ``quit`` or ``stay``).
+
+    ``taken`` is the file name wanted first when something else is already
+    there: the game then goes to ``path``, a new name, and the screen says so.
+    """
 
     DEFAULT_CSS = DIALOG_CSS.format(name="LeaveScreen")
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -222,14 +286,17 @@ class LeaveScreen(ModalScreen[str]):
         Binding("k", "choose('stay')", show=False),
     ]
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, taken: Path | None = None) -> None:
         super().__init__()
         self.path = path
+        self.taken = taken
 
     def compose(self) -> ComposeResult:
         """The widgets of this screen."""
         with Vertical():
             yield Static("Leave the game?", classes="title")
+            if self.taken is not None:
+                yield Static(f"{self.taken} already holds another file, which stays as it is.")
             yield Static(f"Save it to {self.path} and continue later with")
             yield Static(f"  basra play --resume {self.path}", classes="note")
             with Horizontal():
@@ -250,8 +317,13 @@ class LeaveScreen(ModalScreen[str]):
         self.dismiss(what)
 
 
-class SaveScreen(ModalScreen["Path | None"]):
-    """Ask where to save the game, save it, and answer with the path (``None``: cancelled)."""
+class SaveScreen(Dialog["Path | None"]):
+    """Ask where to save the game, save it, and answer with the path (``None``: cancelled).
+
+    A file already there is replaced only after the person confirms it (Enter
+    again on the same name), unless it is ``replaceable``: the file this game
+    was resumed from or saved to before.
+    """
 
     DEFAULT_CSS = (
         DIALOG_CSS.format(name="SaveScreen")
@@ -262,10 +334,12 @@ class SaveScreen(ModalScreen["Path | None"]):
     )
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, session: Session, path: Path) -> None:
+    def __init__(self, session: Session, path: Path, replaceable: Path | None = None) -> None:
         super().__init__()
         self.session = session
         self.path = path
+        self.replaceable = replaceable
+        self.confirmed: Path | None = None
 
     def compose(self) -> ComposeResult:
         """The widgets of this screen."""
@@ -281,20 +355,30 @@ class SaveScreen(ModalScreen["Path | None"]):
         if not text:
             self.query_one("#error", Static).update("Give a file name.")
             return
+        path = Path(text)
+        replace = path == self.confirmed or (
+            self.replaceable is not None and same_file(path, self.replaceable)
+        )
         try:
-            path = self.session.save(Path(text))
+            saved = self.session.save(path, replace=replace)
+        except SaveExistsError:
+            self.confirmed = path
+            self.query_one("#error", Static).update(
+                f"{path} already exists. Enter again replaces it; or type another name."
+            )
+            return
         except SessionError as exc:
             self.query_one("#error", Static).update(str(exc))
             return
-        self.dismiss(path)
+        self.dismiss(saved)
 
     def action_cancel(self) -> None:
         """Do not save."""
         self.dismiss(None)
 
 
-class HelpScreen(ModalScreen[None]):
-    """The keys and the rules of the variant being played."""
+class HelpScreen(Dialog[None]):
+    """The keys, and the rules being played in words (written from their settings)."""
 
     DEFAULT_CSS = (
         DIALOG_CSS.format(name="HelpScreen")
@@ -312,9 +396,13 @@ class HelpScreen(ModalScreen[None]):
         Binding("question_mark", "close", show=False),
     ]
 
-    def __init__(self, rules_text: str, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.rules_text = rules_text
+    def __init__(
+        self, heading: str, sections: Sequence[Section], *, hot_seat: bool = False
+    ) -> None:
+        super().__init__()
+        self.heading = heading
+        self.sections = list(sections)
+        self.hot_seat = hot_seat
 
     def compose(self) -> ComposeResult:
         """The widgets of this screen."""
@@ -329,6 +417,8 @@ class HelpScreen(ModalScreen[None]):
             "lay it on the floor, if it takes nothing\n",
             ("h ", "bold"),
             "hint: what the best bot would play, and why\n",
+            ("PgUp PgDn ", "bold"),
+            "scroll the plays of the round (or the mouse wheel)\n",
             ("s ", "bold"),
             "save the game · ",
             ("q ", "bold"),
@@ -336,9 +426,23 @@ class HelpScreen(ModalScreen[None]):
             ("Ctrl+C ", "bold"),
             "leave (you can save first)",
         )
+        if self.hot_seat:
+            keys.append(
+                "\nPeople take turns at the keyboard: a pass screen hides every hand until "
+                "its owner presses Enter."
+            )
+        rules: list[RenderableType] = [Text(""), Text(self.heading, style="bold underline")]
+        for section in self.sections:
+            rules.append(Text(f"\n{section.title}", style="bold"))
+            items = Table.grid(padding=(0, 1))
+            items.add_column(no_wrap=True)
+            items.add_column()
+            for item in section.items:
+                items.add_row("•", item)
+            rules.append(items)
         with VerticalScroll():
             yield Static("How to play (Esc to close)", classes="title")
-            yield Static(Group(keys, Text(""), Text(self.rules_text)))
+            yield Static(Group(keys, *rules))
 
     def action_close(self) -> None:
         """Back to the table."""

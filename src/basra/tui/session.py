@@ -12,7 +12,8 @@ from the seed and the position in the game, never from a running generator:
 So a saved game holds no generator state: the record (RECORD.md) plus the
 seats and the seed, under the extra top-level key ``basra_play``, are enough
 for ``basra play --resume`` to continue exactly the game that would have been
-played without the break. The file is still a record that ``basra replay``
+played without the break (the name a custom rules file gave the rules rides
+along there too). The file is still a record that ``basra replay``
 reads (unknown top-level keys are ignored).
 
 >>> session = Session.new(seats=["person", "easy"], seed=4)
@@ -49,11 +50,14 @@ __all__ = [
     "PERSON_WORDS",
     "SAVE_FORMAT",
     "SAVE_KEY",
+    "SaveExistsError",
     "Seat",
     "Session",
     "SessionError",
     "default_names",
+    "free_path",
     "parse_seats",
+    "same_file",
 ]
 
 PERSON = "person"
@@ -69,6 +73,32 @@ BOT_NAMES = ("Nour", "Karim", "Salma", "Yusuf")
 
 class SessionError(ValueError):
     """Settings that cannot make a table, or a save file that cannot be resumed."""
+
+
+class SaveExistsError(SessionError):
+    """Saving would replace a file that is already there (and was not asked to)."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(f"{str(path)!r} already exists")
+        self.path = path
+
+
+def free_path(path: Path) -> Path:
+    """``path`` if nothing is there, else the first free ``NAME-2.json``, ``NAME-3.json`` ...
+
+    >>> free_path(Path("/no/such/folder/game.json"))
+    PosixPath('/no/such/folder/game.json')
+    """
+    candidate, number = path, 1
+    while candidate.exists():
+        number += 1
+        candidate = path.with_name(f"{path.stem}-{number}{path.suffix}")
+    return candidate
+
+
+def same_file(a: Path, b: Path) -> bool:
+    """True when two paths name the same file (whether or not it exists yet)."""
+    return a.expanduser().resolve() == b.expanduser().resolve()
 
 
 @dataclass(frozen=True)
@@ -172,13 +202,22 @@ class Session:
     state: GameState
     seats: list[Seat]
     seed: int
+    rules_name: str | None
+    """The name a custom rules file gave these rules (``None``: a preset's rules)."""
 
-    def __init__(self, state: GameState, seats: Sequence[Seat], seed: int) -> None:
+    def __init__(
+        self,
+        state: GameState,
+        seats: Sequence[Seat],
+        seed: int,
+        rules_name: str | None = None,
+    ) -> None:
         if len(seats) != state.players:
             raise SessionError(f"{state.players} players need {state.players} seats")
         self.state = state
         self.seats = list(seats)
         self.seed = seed
+        self.rules_name = rules_name
         self._bots: dict[int, Bot] = {}
         try:
             for index, seat in enumerate(self.seats):
@@ -200,12 +239,14 @@ class Session:
         seats: Sequence[str] | None = None,
         names: Sequence[str] | None = None,
         seed: int | None = None,
+        rules_name: str | None = None,
     ) -> Session:
         """A new game, before its first deal.
 
         ``seats`` holds a kind per seat (``person`` or a bot level); the default
-        is a person in seat 0 and ``medium`` bots in the others. The first
-        dealer is drawn from the seed (RULES.md A2: at random).
+        is a person in the first seat and ``medium`` bots in the others. The
+        first dealer is drawn from the seed (RULES.md A2: at random).
+        ``rules_name`` is the name a custom rules file gives its rules.
         """
         if players is None:
             players = len(seats) if seats is not None else 2
@@ -232,7 +273,7 @@ class Session:
             Seat(name, None if kind == PERSON else kind)
             for name, kind in zip(seat_names, kinds, strict=True)
         ]
-        return cls(state, seat_list, seed)
+        return cls(state, seat_list, seed, rules_name)
 
     def again(self) -> Session:
         """A new game at the same table with the next seed."""
@@ -245,6 +286,7 @@ class Session:
             seats=[seat.kind for seat in self.seats],
             names=[seat.name for seat in self.seats],
             seed=self.seed + 1,
+            rules_name=self.rules_name,
         )
 
     # ------------------------------------------------------------------ table
@@ -290,7 +332,7 @@ class Session:
         """
         bot = self._bots.get(view.seat)
         if bot is None:
-            raise SessionError(f"seat {view.seat} is not a bot")
+            raise SessionError(f"{self.seats[view.seat].name} is not a bot")
         bot.rng.seed(f"basra-play/{self.seed}/bot/{view.round_index}/{len(view.plays)}")
         return bot.choose(view)
 
@@ -301,6 +343,19 @@ class Session:
     def hint(self, seat: int) -> Hint:
         """The strongest bot's suggestion for a seat that is to move."""
         return hint(self.view(seat))
+
+    def leftovers(self, index: int) -> int | None:
+        """How many cards were left on the floor when round ``index`` ended.
+
+        The last side to capture took them. Every card of a dealt pack is
+        either taken by a play or left over; ``None`` for a round that did not
+        start from a whole pack (a position set up for analysis).
+        """
+        log = self.state.rounds[index]
+        if log.pack is None or log.result is None:
+            return None
+        taken = sum(1 + move.take.bit_count() for _, move, _ in log.plays if move.take)
+        return len(log.pack) - taken
 
     def basra_of(self, move: Move) -> int:
         """The basra points ``move`` (a legal move) would score now (0 when it makes none)."""
@@ -329,11 +384,19 @@ class Session:
             "seats": [seat.kind for seat in self.seats],
             "seed": self.seed,
         }
+        if self.rules_name is not None:
+            data[SAVE_KEY]["rules_name"] = self.rules_name
         return data
 
-    def save(self, path: str | Path) -> Path:
-        """Write the game to ``path`` (atomically: a failed write leaves the old file)."""
+    def save(self, path: str | Path, *, replace: bool = False) -> Path:
+        """Write the game to ``path`` (atomically: a failed write leaves the old file).
+
+        A file already at ``path`` is replaced only when ``replace`` is true;
+        otherwise :class:`SaveExistsError` is raised and nothing is written.
+        """
         target = Path(path).expanduser()
+        if not replace and target.exists():
+            raise SaveExistsError(target)
         text = json.dumps(self.to_json(), indent=1) + "\n"
         directory = target.parent if str(target.parent) else Path(".")
         try:
@@ -398,7 +461,11 @@ class Session:
     ) -> Session:
         saved_seats: list[str] | None = None
         seed: int | None = None
+        rules_name: str | None = None
         if isinstance(extra, Mapping):
+            raw_name = extra.get("rules_name")
+            if isinstance(raw_name, str) and raw_name.strip():
+                rules_name = raw_name.strip()
             raw_seats = extra.get("seats")
             if isinstance(raw_seats, list) and all(isinstance(s, str) for s in raw_seats):
                 saved_seats = list(raw_seats)
@@ -426,4 +493,4 @@ class Session:
             Seat(name, None if kind == PERSON else kind)
             for name, kind in zip(seat_names, kinds, strict=True)
         ]
-        return cls(state, seat_list, seed)
+        return cls(state, seat_list, seed, rules_name)

@@ -20,7 +20,8 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
-from basra.cards import RANK_NAMES, Card, cards_of
+from basra.cards import Card, cards_of
+from basra.describe import SUIT_SYMBOLS, card_label, variant_title
 from basra.moves import Move, Play
 from basra.rules import Rules
 from basra.scoring import RoundScore
@@ -39,17 +40,11 @@ __all__ = [
     "variant_title",
 ]
 
-SUIT_SYMBOLS = ("♠", "♥", "♦", "♣")
 FACE = "#fbfbf4"
 """The colour of a card's face: every card carries its own background."""
 RED_INK = "#c0001a"
 BLACK_INK = "#111111"
 EDGE = "#8a8a80"
-
-
-def card_label(card: Card) -> str:
-    """A card as people write it: ``7♦``, ``10♠``, ``Q♥``."""
-    return RANK_NAMES[card >> 2] + SUIT_SYMBOLS[card & 3]
 
 
 def is_red(card: Card) -> bool:
@@ -112,11 +107,6 @@ def point_cards_text(rules: Rules, cards: Sequence[Card]) -> str:
         if points:
             parts.append(f"{card_label(card)} {points} pt{'s' if points != 1 else ''}")
     return ", ".join(parts)
-
-
-def variant_title(variant: str) -> str:
-    """A preset name for people: ``egyptian_mona_russel`` -> ``Egyptian Mona Russel``."""
-    return variant.replace("_", " ").title()
 
 
 def score_sheet(result: RoundScore, sides: Sequence[str], rules: Rules, target: int) -> Table:
