@@ -109,6 +109,8 @@ cdef int round_deal_next(RoundC* g) noexcept nogil
 cdef void round_finish(RoundC* g, ScoreC* out) noexcept nogil
 cdef int round_deal(RoundC* g, const int* pack, int dealer, int* buried) except -1
 cdef void round_table(RoundC* g, const RulesC* r, int players, bint teams) noexcept nogil
+cdef double policy_value_c(const RulesC* r, int card, mask_t take, mask_t floor,
+                           bint lone) noexcept
 cdef void rng_seed(Rng* rng, uint64_t seed) noexcept nogil
 cdef uint64_t rng_next(Rng* rng) noexcept nogil
 cdef double rng_uniform(Rng* rng) noexcept nogil

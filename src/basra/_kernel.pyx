@@ -645,6 +645,42 @@ def play_basra(rules, int card, mask_t take, mask_t floor, *, bint lone_trail, b
     return kr.basra_values_py[play_basra_code(&kr.c, card, take, floor, lone_trail, last_play)]
 
 
+# ------------------------------------------------------------- the playout policy
+
+cdef double policy_value_c(const RulesC* r, int card, mask_t take, mask_t floor,
+                           bint lone) noexcept:
+    """Mirror of :func:`basra.bots.sim.policy_value` (how much the playouts like a move)."""
+    cdef double value
+    cdef mask_t rest
+    cdef int code
+    if take:
+        value = (10.0 + (0.5 + r.majority_bonus_f / 20.0) * (k_popcount(take) + 1)
+                 + r.card_points_f[card])
+        rest = take
+        while rest:
+            value += r.card_points_f[k_ctz(rest)]
+            rest &= rest - 1
+        if take == floor:
+            code = basra_code(r, card, floor, lone)
+            value += r.basra_value_f[code]
+        elif r.sweepers >> card & 1:
+            value -= 4.0
+        return value
+    value = -1.5 * r.card_points_f[card]
+    if r.sweepers >> card & 1:
+        value -= 8.0
+    elif not floor:
+        value -= 5.0
+    elif card < 40:
+        value += 0.1 * (9 - (card >> 2))
+    return value
+
+
+def policy_value(rules, int card, mask_t take, mask_t floor, bint lone):
+    """Mirror of :func:`basra.bots.sim.policy_value` (for the differential tests)."""
+    return policy_value_c(&krules(rules).c, card, take, floor, lone)
+
+
 # ------------------------------------------------------------ the random source
 #
 # xoshiro256** (Blackman & Vigna), seeded by splitmix64: for what runs wholly in
