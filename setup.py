@@ -1,4 +1,4 @@
-"""Builds the optional compiled kernel (``basra._kernel``, Cython) with the package.
+"""Builds the optional compiled kernel (``basra._kernel`` and ``basra._search``, Cython).
 
 Everything else is declared in pyproject.toml. The extension is optional: when
 it cannot be built (no C compiler, no Python headers) ``pip install`` still
@@ -20,13 +20,16 @@ def extensions() -> list[Extension]:
         from Cython.Build import cythonize
     except ImportError:  # built without Cython (not from pyproject's build requirements)
         return []
-    kernel = Extension(
-        "basra._kernel",
-        ["src/basra/_kernel.pyx"],
-        optional=True,
-        extra_compile_args=["-O3"],
-    )
-    return cythonize([kernel], quiet=True, language_level=3)
+    modules = [
+        Extension(
+            f"basra.{name}",
+            [f"src/basra/{name}.pyx"],
+            optional=True,
+            extra_compile_args=["-O3"],
+        )
+        for name in ("_kernel", "_search")
+    ]
+    return cythonize(modules, quiet=True, language_level=3, include_path=["src"])
 
 
 setup(ext_modules=extensions())

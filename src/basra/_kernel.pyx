@@ -899,6 +899,40 @@ cdef int round_deal(RoundC* g, const int* pack, int dealer, int* buried) except 
     return count
 
 
+def random_rounds(rules, int players, int rounds, uint64_t seed):
+    """The kernel's own loop: shuffle, deal and play ``rounds`` random rounds wholly in C.
+
+    Uniformly random legal moves with the kernel's generator; dealers go round.
+    Returns the number of plays made (``basra bench`` times it).
+    """
+    cdef KRules kr = krules(rules)
+    cdef RoundC g
+    cdef Rng rng
+    cdef MoveBuf buf
+    cdef ScoreC score
+    cdef int pack[52]
+    cdef int i, r, plays = 0
+    rng_seed(&rng, seed)
+    round_table(&g, &kr.c, players, False)
+    for r in range(rounds):
+        for i in range(kr.c.pack):
+            pack[i] = i
+        rng_shuffle(&rng, pack, kr.c.pack)
+        round_deal(&g, pack, r % players, NULL)
+        while True:
+            gen_moves(g.r, g.hands[g.turn], g.floor, &buf)
+            i = rng_below(&rng, buf.n)
+            round_apply(&g, buf.cards[i], buf.takes[i])
+            plays += 1
+            if not g.in_hands:
+                if g.stock_pos < g.stock_len:
+                    round_deal_next(&g)
+                else:
+                    round_finish(&g, &score)
+                    break
+    return plays
+
+
 def deal_pack(rules, int players, int dealer, pack):
     """Mirror of the canonical deal (for the differential tests): hands, floor, stock, buried."""
     cdef KRules kr = krules(rules)
@@ -1267,6 +1301,22 @@ cdef class Round:
         seat, move, basra = self._plays.pop()
         self.unapply(seat, move[0], move[1], basra, self.u_lone[i])
         return move
+
+    def play_random(self, list draws):
+        """Play the round to its end choosing as :class:`basra.bots.RandomBot` does.
+
+        Seat ``s`` plays ``moves[int(draws[s]() * len(moves))]`` of its legal
+        moves (``draws[s]`` is its bot's ``random.random``), so the plays are
+        exactly those of the bots on their views. Returns how many were made.
+        """
+        cdef MoveBuf buf
+        cdef int i, plays = 0
+        while self.g.in_hands:
+            gen_moves(self.g.r, self.g.hands[self.g.turn], self.g.floor, &buf)
+            i = <int>(<double>draws[self.g.turn]() * buf.n)
+            self.push(move_object(buf.cards[i], buf.takes[i]))
+            plays += 1
+        return plays
 
     def _end_round(self):
         last = self.last_capture_side

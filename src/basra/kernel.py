@@ -32,20 +32,29 @@ from basra.cards import Card
 from basra.moves import Move
 from basra.rules import Rules
 
-__all__ = ["ACTIVE", "Round", "describe", "generate_moves", "kernel_module"]
+__all__ = [
+    "ACTIVE",
+    "Round",
+    "describe",
+    "generate_moves",
+    "kernel_module",
+    "krules",
+    "search_module",
+]
 
 
-def _load() -> tuple[ModuleType | None, str]:
+def _load() -> tuple[ModuleType | None, ModuleType | None, str]:
     if os.environ.get("BASRA_KERNEL", "").strip() == "0":
-        return None, "pure Python (BASRA_KERNEL=0)"
+        return None, None, "pure Python (BASRA_KERNEL=0)"
     try:
         import basra._kernel as _kernel
+        import basra._search as _search
     except ImportError:
-        return None, "pure Python (the kernel is not built)"
-    return _kernel, "compiled kernel (basra._kernel)"
+        return None, None, "pure Python (the kernel is not built)"
+    return _kernel, _search, "compiled kernel (basra._kernel)"
 
 
-_module, _description = _load()
+_module, _search_module, _description = _load()
 
 ACTIVE: bool = _module is not None
 """True when the compiled kernel runs the engine."""
@@ -56,9 +65,21 @@ def kernel_module() -> ModuleType | None:
     return _module
 
 
+def search_module() -> ModuleType | None:
+    """The compiled search module (``basra._search``) when the kernel is active, else ``None``."""
+    return _search_module
+
+
 def describe() -> str:
     """Which engine is active, in words (``basra bench`` prints it)."""
     return _description
+
+
+def krules(rules: Rules) -> object:
+    """The compiled tables of ``rules`` (built once, kept with them); needs the kernel."""
+    if _module is None:
+        raise RuntimeError(f"the compiled kernel is not active: {_description}")
+    return _module.krules(rules)
 
 
 if TYPE_CHECKING:

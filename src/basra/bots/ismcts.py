@@ -42,12 +42,14 @@ from collections.abc import Callable, Sequence
 
 from basra.bots.base import Bot, BotError, OmniscientBot, register_bot
 from basra.bots.heuristic import majority_chance
-from basra.bots.sim import Sampler, Sim, policy_value
+from basra.bots.sim import Sampler, Sim, deal_decisions, policy_value
+from basra.kernel import search_module
 from basra.moves import Move
 from basra.rules import Rules
 from basra.scoring import pile_points
 from basra.state import GameState
-from basra.view import View
+from basra.transition import pack_lone_last
+from basra.view import Unseen, View
 
 __all__ = [
     "CheaterBot",
@@ -70,6 +72,7 @@ class SearchSettings:
         "eps",
         "horizon",
         "iterations",
+        "kernel",
         "model",
         "mu",
         "pool",
@@ -90,6 +93,7 @@ class SearchSettings:
         horizon: int = 1,
         tail: int = 0,
         model: int = 0,
+        kernel: int = 1,
     ) -> None:
         self.iterations = iterations
         """Iterations per decision (``None``: only the time budget counts)."""
@@ -114,6 +118,9 @@ class SearchSettings:
         self.model = model
         """1: the other sides play the playout policy in the tree instead of searching
         (they cannot exploit this seat's hand, which every determinization shares)."""
+        self.kernel = kernel
+        """1: search in the compiled kernel when it is active; 0: the pure-Python search
+        (the same algorithm, slower; its random draws differ)."""
 
     def text(self) -> str:
         """The options that give these settings."""
@@ -148,7 +155,7 @@ def parse_settings(options: str) -> SearchSettings:
             raise BotError(f"search option {name} must be a number, not {value!r}") from None
         if number < 0 or (name in ("iterations", "seconds") and number <= 0):
             raise BotError(f"search option {name} must be positive, not {value!r}")
-        if name in ("iterations", "horizon", "tail", "pool", "model"):
+        if name in ("iterations", "horizon", "tail", "pool", "model", "kernel"):
             if number != int(number):
                 raise BotError(f"{name} must be a whole number, not {value!r}")
             setattr(settings, name, int(number))
@@ -400,12 +407,85 @@ class IsmctsBot(Bot):
         if len(moves) == 1:
             return moves[0]
         rng = self.decision_rng(view)
-        sampler = Sampler(view, self.settings.read, self.settings.pool)
-        children, iterations = search(
-            lambda: sampler.sample(rng), view.rules, len(view.scores), self.settings, rng
-        )
+        if self.settings.kernel and search_module() is not None:
+            children, iterations = kernel_search(view, self.settings, rng)
+        else:
+            sampler = Sampler(view, self.settings.read, self.settings.pool)
+            children, iterations = search(
+                lambda: sampler.sample(rng), view.rules, len(view.scores), self.settings, rng
+            )
         self.last_iterations = iterations
         return _best(children, moves)
+
+
+def kernel_search(
+    view: View, settings: SearchSettings, rng: random.Random
+) -> tuple[dict[Move, _Node], int]:
+    """:func:`search` from ``view`` in the compiled kernel (``basra._search``).
+
+    The same algorithm on the same sampler, playout policy and hand reading,
+    with the kernel's random generator seeded from ``rng``. Needs the compiled
+    modules (built), even where ``BASRA_KERNEL=0`` keeps them out of play.
+    """
+    import basra._search as module
+    unseen = Unseen(view)
+    hands = [0 if seat == view.seat else known for seat, known in enumerate(view.known)]
+    hands[view.seat] = view.hand
+    decisions = (
+        [(d.seat, d.floor, d.lone, d.move.card, d.move.take, d.later) for d in deal_decisions(view)]
+        if settings.read > 0
+        else []
+    )
+    problem = module.Search(
+        _krules(view.rules),
+        view.players,
+        view.side_of,
+        view.seat,
+        hands,
+        view.floor,
+        unseen.cards,
+        unseen.needs,
+        unseen.bottom,
+        list(view.captured),
+        list(view.basras),
+        list(view.basra_points),
+        pack_lone_last(view.lone_trail, view.last_capture_side),
+        view.turn,
+        (view.dealer + 1) % view.players,
+        list(view.scores),
+        view.carry,
+        decisions,
+        settings.read,
+        settings.pool,
+        rng.getrandbits(64),
+    )
+    return _run(problem, settings)
+
+
+def _krules(rules: Rules) -> object:
+    import basra._kernel
+
+    return basra._kernel.krules(rules)
+
+
+def _run(problem: object, settings: SearchSettings) -> tuple[dict[Move, _Node], int]:
+    stats, iterations = problem.run(  # type: ignore[attr-defined]
+        settings.iterations,
+        settings.seconds,
+        settings.c,
+        settings.eps,
+        settings.mu,
+        settings.horizon,
+        settings.tail,
+        settings.model,
+    )
+    children: dict[Move, _Node] = {}
+    for card, take, visits, total in stats:
+        node = _Node(-1)
+        node.visits = visits
+        node.total = total
+        children[Move(card, take)] = node
+    return children, iterations
 
 
 class CheaterBot(OmniscientBot):
@@ -438,7 +518,34 @@ class CheaterBot(OmniscientBot):
         def sample() -> Sim:
             return base.clone(hidden_stock + fixed, len(hidden_stock), rng)
 
-        children, _ = search(sample, state.rules, len(state.scores), self.settings, rng)
+        module = search_module() if self.settings.kernel else None
+        if module is not None:
+            problem = module.Search(
+                _krules(state.rules),
+                state.players,
+                state.side_of,
+                state.turn,
+                list(state.hands),
+                state.floor,
+                hidden_stock,
+                [0] * state.players,
+                fixed,
+                list(state.piles),
+                list(state.basras),
+                list(state.basra_points),
+                state.lone_last,
+                state.turn,
+                state.first_player,
+                list(state.scores),
+                state.carry,
+                [],
+                0.0,
+                0,
+                rng.getrandbits(64),
+            )
+            children, _ = _run(problem, self.settings)
+        else:
+            children, _ = search(sample, state.rules, len(state.scores), self.settings, rng)
         return _best(children, moves)
 
 

@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+import json
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TextIO
 
-from basra.bots.base import Bot, BotError, OmniscientBot
+from basra import kernel
+from basra.bots.base import Bot, BotError, OmniscientBot, make_bot
+from basra.bots.simple import RandomBot
 from basra.moves import Play
+from basra.record import record_of
+from basra.rules import Rules
 from basra.state import PHASE_DEAL, PHASE_PLAY, GameState
 from basra.view import view_of
 
-__all__ = ["Clock", "PlayHook", "play_game", "play_round"]
+__all__ = ["Clock", "PlayHook", "SelfplayTally", "play_game", "play_round", "selfplay"]
 
 PlayHook = Callable[[GameState, Play], None]
 """Called after every play with the state and the play just made."""
@@ -35,6 +42,16 @@ def play_round(
     """
     if state.phase == PHASE_DEAL:
         state.deal(rng=rng)
+    if (
+        kernel.ACTIVE
+        and on_play is None
+        and clock is None
+        and all(type(bot) is RandomBot for bot in bots)
+    ):
+        # Random bots only look at their legal moves: the kernel makes their
+        # choices itself, with their own generators, so the plays are the same.
+        state.play_random([bot.rng.random for bot in bots])  # type: ignore[attr-defined]
+        return
     while state.phase == PHASE_PLAY:
         seat = state.turn
         bot = bots[seat]
@@ -69,3 +86,58 @@ def play_game(
             return state
         play_round(state, bots, rng, on_play, clock)
     raise RuntimeError(f"the game did not end in {max_rounds} rounds")
+
+
+@dataclass
+class SelfplayTally:
+    """What :func:`selfplay` played: games, rounds, plays, and wins by side."""
+
+    games: int = 0
+    rounds: int = 0
+    plays: int = 0
+    wins: list[int] = field(default_factory=list)
+    draws: int = 0
+
+
+def selfplay(
+    variant: str,
+    players: int,
+    bots: Sequence[str],
+    games: int,
+    seed: int | str,
+    out: TextIO | None,
+    *,
+    teams: bool = False,
+    rules: Rules | Mapping[str, Any] | None = None,
+) -> SelfplayTally:
+    """Play ``games`` whole games between bots and write their records (``basra selfplay``).
+
+    Game ``i`` is seeded from ``seed`` and ``i`` alone (its first dealer, its
+    packs and its bots' seeds), so the same arguments give the same records.
+    ``bots`` names one bot per seat; records go to ``out`` one JSON line each.
+    """
+    tally = SelfplayTally()
+    for game in range(games):
+        rng = random.Random(f"basra-selfplay/{seed}/{game}")
+        seated = [make_bot(name, seed=rng.getrandbits(64)) for name in bots]
+        state = GameState(
+            variant, players, teams=teams, first_dealer=rng.randrange(players), rules=rules
+        )
+        try:
+            play_game(state, seated, rng)
+        finally:
+            for bot in seated:
+                bot.close()
+        if not tally.wins:
+            tally.wins = [0] * len(state.sides)
+        outcome = state.outcome()
+        if outcome is not None and outcome.winner is not None:
+            tally.wins[outcome.winner] += 1
+        elif outcome is not None:
+            tally.draws += 1
+        tally.games += 1
+        tally.rounds += len(state.rounds)
+        tally.plays += sum(len(r.plays) for r in state.rounds)
+        if out is not None:
+            out.write(json.dumps(record_of(state, bots).to_json(), separators=(",", ":")) + "\n")
+    return tally

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
 import time
 from collections.abc import Sequence
@@ -174,8 +173,8 @@ def describe_result(index: int, names: list[str] | None, result: dict[str, Any])
 
 
 def run_selfplay(args: argparse.Namespace) -> int:
-    from basra.bots import BotError, make_bot, play_game
-    from basra.record import record_of
+    from basra.bots import BotError, make_bot
+    from basra.bots.runner import selfplay
     from basra.state import GameError, GameState
 
     variant, _, rules = rules_from_args(args)
@@ -199,32 +198,10 @@ def run_selfplay(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise CliError(f"cannot write the records to {args.out!r}: {exc.strerror}") from None
     started = time.perf_counter()
-    rounds = plays = draws = 0
-    wins = [0] * len(sides)
     try:
-        for game in range(args.games):
-            rng = random.Random(f"basra-selfplay/{args.seed}/{game}")
-            bots = [make_bot(name, seed=rng.getrandbits(64)) for name in names]
-            state = GameState(
-                variant,
-                args.players,
-                teams=args.teams,
-                first_dealer=rng.randrange(args.players),
-                rules=rules,
-            )
-            try:
-                play_game(state, bots, rng)
-            finally:
-                for bot in bots:
-                    bot.close()
-            outcome = state.outcome()
-            if outcome is not None and outcome.winner is not None:
-                wins[outcome.winner] += 1
-            elif outcome is not None:
-                draws += 1
-            rounds += len(state.rounds)
-            plays += sum(len(r.plays) for r in state.rounds)
-            out.write(json.dumps(record_of(state, names).to_json(), separators=(",", ":")) + "\n")
+        tally = selfplay(
+            variant, args.players, names, args.games, args.seed, out, teams=args.teams, rules=rules
+        )
     except BotError as exc:
         raise CliError(str(exc)) from None
     finally:
@@ -232,12 +209,12 @@ def run_selfplay(args: argparse.Namespace) -> int:
             out.close()
     elapsed = time.perf_counter() - started
     if out is not sys.stdout:
-        rate = rounds / elapsed if elapsed else 0.0
+        rate = tally.rounds / elapsed if elapsed else 0.0
         print(
-            f"{args.games} games, {rounds} rounds, {plays} plays in {elapsed:.2f} s "
+            f"{args.games} games, {tally.rounds} rounds, {tally.plays} plays in {elapsed:.2f} s "
             f"({rate:,.0f} rounds/s); records in {args.out}"
         )
-        print("wins: " + wins_text(names, sides, wins, draws))
+        print("wins: " + wins_text(names, sides, tally.wins or [0] * len(sides), tally.draws))
     return 0
 
 

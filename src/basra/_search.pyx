@@ -1,0 +1,571 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: initializedcheck=False, nonecheck=False, embedsignature=True
+"""The search bots' inner loop in C: determinization, hand reading, playouts, ISMCTS.
+
+This is the compiled form of :mod:`basra.bots.sim` (the sampler, the playout
+policy and its hand reading) and of the search loop of :mod:`basra.bots.ismcts`,
+built on the kernel's round (:mod:`basra._kernel`: ``RoundC``, the one
+transition, the move generator). The Python bots prepare a :class:`Search`
+from a seat's view and read back the root's statistics; the random draws come
+from the kernel's generator, seeded by the bot's decision generator, so a
+decision is deterministic for a seed and a budget.
+"""
+
+from libc.math cimport erf, exp, log, sqrt
+from libc.stdint cimport int64_t, uint64_t
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memcpy, memset
+
+from basra._kernel cimport (
+    KRules,
+    MoveBuf,
+    Rng,
+    RoundC,
+    RulesC,
+    ScoreC,
+    gen_moves,
+    mask_t,
+    policy_value_c,
+    rng_below,
+    rng_seed,
+    rng_shuffle,
+    rng_uniform,
+    round_apply,
+    round_deal_next,
+    round_finish,
+)
+
+import time
+
+cdef extern from *:
+    """
+    static inline int s_popcount(unsigned long long x) { return __builtin_popcountll(x); }
+    static inline int s_ctz(unsigned long long x) { return __builtin_ctzll(x); }
+    """
+    int s_popcount(unsigned long long x) nogil
+    int s_ctz(unsigned long long x) nogil
+
+
+# ------------------------------------------------------------------ a playout
+
+cdef struct Node:
+    # a node of the search tree: the move that leads to it, and the side that made it
+    int card
+    mask_t take
+    int side
+    int visits
+    int avail
+    double total
+    int first_child
+    int next_sibling
+
+
+cdef struct Sim:
+    RoundC g
+    int deals          # later deals made since the simulation started
+    bint due           # the hands are empty and the next deal is still to be made
+    bint done          # the round is over: result is set
+    int unshuffled     # the first stock cards still in canonical order
+    ScoreC result
+
+
+cdef inline void sim_deal(Sim* s, Rng* rng) noexcept nogil:
+    if s.unshuffled:
+        rng_shuffle(rng, &s.g.stock[s.g.stock_pos], s.unshuffled)
+        s.unshuffled = 0
+    round_deal_next(&s.g)
+    s.due = False
+
+
+cdef inline int sim_moves(Sim* s, Rng* rng, MoveBuf* buf) except -1:
+    """Mirror of ``Sim.moves``."""
+    if s.due:
+        sim_deal(s, rng)
+    return gen_moves(s.g.r, s.g.hands[s.g.turn], s.g.floor, buf)
+
+
+cdef inline int sim_play(Sim* s, Rng* rng, int card, mask_t take) except -1:
+    """Mirror of ``Sim.play``."""
+    cdef int code
+    if s.due:
+        sim_deal(s, rng)
+    code = round_apply(&s.g, card, take)
+    if not s.g.in_hands:
+        if s.g.stock_pos < s.g.stock_len:
+            s.due = True
+            s.deals += 1
+        else:
+            round_finish(&s.g, &s.result)
+            s.done = True
+    return code
+
+
+cdef inline int policy_index(Sim* s, MoveBuf* buf, Rng* rng, double eps) noexcept:
+    """The playout policy's choice (mirror of ``rollout``'s): a share ``eps`` at random."""
+    cdef int i, best_i = 0
+    cdef double value, best = -1e9
+    cdef bint lone = s.g.lone_last & 1
+    if buf.n == 1:
+        return 0
+    if rng_uniform(rng) < eps:
+        return rng_below(rng, buf.n)
+    for i in range(buf.n):
+        value = policy_value_c(s.g.r, buf.cards[i], buf.takes[i], s.g.floor, lone)
+        value += rng_uniform(rng) * 0.01
+        if value > best:
+            best = value
+            best_i = i
+    return best_i
+
+
+cdef int rollout(Sim* s, Rng* rng, double eps, int horizon, int tail) except -1:
+    """Mirror of :func:`basra.bots.ismcts.rollout`."""
+    cdef MoveBuf buf
+    cdef int stop = horizon if horizon > 0 else 1 << 30, i
+    while not s.done:
+        if s.deals >= stop:
+            if tail <= 0:
+                break
+            tail -= 1
+        sim_moves(s, rng, &buf)
+        i = policy_index(s, &buf, rng, eps)
+        sim_play(s, rng, buf.cards[i], buf.takes[i])
+    return 0
+
+
+# ------------------------------------------------------------- the valuation
+
+cdef inline double majority_chance(double lead, int remaining) noexcept nogil:
+    """Mirror of :func:`basra.bots.heuristic.majority_chance`."""
+    cdef double spread = 1.8 * sqrt(remaining + 4)
+    return 0.5 * (1.0 + erf(lead / (spread * sqrt(2.0))))
+
+
+cdef void expected_points(Sim* s, double* out) noexcept nogil:
+    """Mirror of :func:`basra.bots.ismcts.expected_points`."""
+    cdef RoundC* g = &s.g
+    cdef int side, other, remaining, lead_cards, most
+    cdef double bonus = g.r.majority_bonus_f + <double>g.carry, value
+    cdef mask_t rest
+    remaining = s_popcount(g.floor) + g.in_hands + g.stock_len - g.stock_pos
+    for side in range(g.n_sides):
+        value = <double>g.basra_pts[side]
+        rest = g.piles[side]
+        while rest:
+            value += g.r.card_points_f[s_ctz(rest)]
+            rest &= rest - 1
+        if bonus:
+            most = -1
+            for other in range(g.n_sides):
+                if other != side and s_popcount(g.piles[other]) > most:
+                    most = s_popcount(g.piles[other])
+            value += bonus * majority_chance(s_popcount(g.piles[side]) - most, remaining)
+        out[side] = value
+
+
+cdef struct RewardC:
+    double mu
+    int sides
+    double target
+    double scale
+    double pace
+    double spread
+
+
+cdef void reward_of(RewardC* w, double* points, double* score, double* out) noexcept nogil:
+    """Mirror of :class:`basra.bots.ismcts.Reward` (``__call__``)."""
+    cdef int side, s
+    cdef double others, margin, lead, best, rounds, z, win, top_other
+    best = score[0]
+    for s in range(1, w.sides):
+        if score[s] > best:
+            best = score[s]
+    for side in range(w.sides):
+        others = -1e300
+        top_other = -1e300
+        for s in range(w.sides):
+            if s != side:
+                if points[s] > others:
+                    others = points[s]
+                if score[s] > top_other:
+                    top_other = score[s]
+        margin = 0.5 + (points[side] - others) / (2 * w.scale)
+        margin = 0.0 if margin < 0.0 else 1.0 if margin > 1.0 else margin
+        if w.mu:
+            lead = score[side] - top_other
+            if best >= w.target:
+                win = 1.0 if lead > 0 else 0.0 if lead < 0 else 0.5
+            else:
+                rounds = (w.target - best) / w.pace
+                if rounds < 1.0:
+                    rounds = 1.0
+                z = lead / (w.spread * sqrt(rounds))
+                win = 0.5 * (1.0 + erf(z / sqrt(2.0)))
+            out[side] = w.mu * win + (1.0 - w.mu) * margin
+        else:
+            out[side] = margin
+
+
+cdef void value_sim(Sim* s, RewardC* w, double* rewards) noexcept nogil:
+    """The rewards of a playout that finished the round or stopped at its horizon."""
+    cdef double points[4]
+    cdef double score[4]
+    cdef int side
+    if s.done:
+        for side in range(s.g.n_sides):
+            points[side] = <double>s.result.points[side]
+            score[side] = <double>s.result.score[side]
+    else:
+        expected_points(s, points)
+        for side in range(s.g.n_sides):
+            score[side] = <double>s.g.scores[side] + points[side]
+    reward_of(w, points, score, rewards)
+
+
+# -------------------------------------------------------------- the sampler
+
+cdef int64_t clamp(object value):
+    return value if value < (1 << 62) else (1 << 62)
+
+
+cdef class Search:
+    """One decision's search: what the seat knows, the hidden cards, and the tree.
+
+    Built from a view by :func:`basra.bots.ismcts.kernel_search` (or from the
+    true hands, for the cheater). :meth:`run` returns the root moves' visits
+    and total rewards.
+    """
+
+    cdef KRules kr
+    cdef RoundC base          # the position with this seat's hand; other hands hold known cards
+    cdef int me
+    cdef int unseen[52]
+    cdef int n_unseen
+    cdef int needs[4]
+    cdef int dealt
+    cdef int bottom[52]
+    cdef int n_bottom
+    cdef Rng rng
+    # hand reading: decisions seen in this deal, and a pool of weighted deals
+    cdef double read
+    cdef int pool_size
+    cdef int n_decisions
+    cdef int d_seat[64]
+    cdef mask_t d_floor[64]
+    cdef bint d_lone[64]
+    cdef int d_card[64]
+    cdef mask_t d_take[64]
+    cdef mask_t d_later[64]
+    cdef mask_t* pool           # pool_size x 4 hands
+    cdef double* cumulative
+    cdef bint pool_built
+    # the tree
+    cdef Node* nodes
+    cdef int n_nodes
+    cdef int cap_nodes
+
+    def __cinit__(self):
+        self.pool = NULL
+        self.cumulative = NULL
+        self.nodes = NULL
+
+    def __dealloc__(self):
+        free(self.pool)
+        free(self.cumulative)
+        free(self.nodes)
+
+    def __init__(self, KRules kr, int players, tuple side_of, int me, list hands, mask_t floor,
+                 list unseen, list needs, list bottom, list piles, list basras,
+                 list basra_points, int lone_last, int turn, int first, list scores,
+                 carry, list decisions, double read, int pool, uint64_t seed):
+        cdef int i
+        self.kr = kr
+        memset(&self.base, 0, sizeof(RoundC))
+        self.base.r = &kr.c
+        self.base.players = players
+        self.base.n_sides = max(side_of) + 1
+        for i in range(players):
+            self.base.side[i] = side_of[i]
+            self.base.hands[i] = hands[i]
+            self.needs[i] = needs[i]
+        self.base.floor = floor
+        for i in range(self.base.n_sides):
+            self.base.piles[i] = piles[i]
+            self.base.basras[i] = basras[i]
+            self.base.basra_pts[i] = clamp(basra_points[i])
+            self.base.scores[i] = clamp(scores[i])
+        self.base.carry = clamp(carry)
+        self.base.lone_last = lone_last
+        self.base.turn = turn
+        self.base.first = first
+        self.me = me
+        self.n_unseen = len(unseen)
+        for i in range(self.n_unseen):
+            self.unseen[i] = unseen[i]
+        self.dealt = sum(needs)
+        self.n_bottom = len(bottom)
+        for i in range(self.n_bottom):
+            self.bottom[i] = bottom[i]
+        if self.dealt > self.n_unseen:
+            raise ValueError("the view is inconsistent: too few unseen cards for the hands")
+        self.read = read
+        self.pool_size = pool
+        self.n_decisions = min(len(decisions), 64)
+        for i in range(self.n_decisions):
+            seat, dfloor, lone, card, take, later = decisions[i]
+            self.d_seat[i] = seat
+            self.d_floor[i] = dfloor
+            self.d_lone[i] = lone
+            self.d_card[i] = card
+            self.d_take[i] = take
+            self.d_later[i] = later
+        self.pool_built = False
+        rng_seed(&self.rng, seed)
+
+    cdef void deal_hands(self, mask_t* hands) noexcept nogil:
+        """Known cards plus unseen ones at random (mirror of ``Unseen.hands``)."""
+        cdef int cards[52]
+        cdef int i, j, t, seat, pos = 0, k
+        memcpy(cards, self.unseen, self.n_unseen * sizeof(int))
+        for i in range(self.dealt):  # a partial Fisher-Yates: the first `dealt` are the sample
+            j = i + rng_below(&self.rng, self.n_unseen - i)
+            t = cards[i]
+            cards[i] = cards[j]
+            cards[j] = t
+        for seat in range(self.base.players):
+            hands[seat] = self.base.hands[seat]
+            for k in range(self.needs[seat]):
+                hands[seat] |= (<mask_t>1) << cards[pos]
+                pos += 1
+
+    cdef double likelihood(self, mask_t hand, int d) noexcept:
+        """Mirror of :func:`basra.bots.sim.likelihood` for decision ``d``."""
+        cdef MoveBuf buf
+        cdef double values[256]
+        cdef double top = -1e300, total = 0.0, chosen = 0.0, weight
+        cdef int i
+        if gen_moves(self.base.r, hand, self.d_floor[d], &buf) < 0:
+            return 1.0
+        for i in range(buf.n):
+            values[i] = policy_value_c(self.base.r, buf.cards[i], buf.takes[i], self.d_floor[d],
+                                       self.d_lone[d])
+            if values[i] > top:
+                top = values[i]
+        for i in range(buf.n):
+            weight = exp(self.read * (values[i] - top))
+            total += weight
+            if buf.cards[i] == self.d_card[d] and buf.takes[i] == self.d_take[d]:
+                chosen = weight
+        return 0.98 * chosen / total + 0.02 / buf.n
+
+    cdef int build_pool(self) except -1:
+        """Mirror of ``Sampler._build_pool``: deals weighted by how well they explain the plays."""
+        cdef int p, d
+        cdef double weight, total = 0.0
+        cdef mask_t held
+        cdef mask_t* hands
+        self.pool = <mask_t*>malloc(self.pool_size * 4 * sizeof(mask_t))
+        self.cumulative = <double*>malloc(self.pool_size * sizeof(double))
+        if self.pool == NULL or self.cumulative == NULL:
+            raise MemoryError()
+        for p in range(self.pool_size):
+            hands = &self.pool[4 * p]
+            self.deal_hands(hands)
+            weight = 1.0
+            for d in range(self.n_decisions):
+                held = hands[self.d_seat[d]] | self.d_later[d] | ((<mask_t>1) << self.d_card[d])
+                weight *= self.likelihood(held, d)
+            total += weight
+            self.cumulative[p] = total
+        self.pool_built = True
+        return 0
+
+    cdef int sample(self, Sim* s) except -1:
+        """A determinization: the hidden hands (read from the pool) and the stock."""
+        cdef mask_t hands[4]
+        cdef mask_t held = 0
+        cdef double x
+        cdef int lo, hi, mid, i, n = 0, seat
+        if self.n_decisions and self.read > 0:
+            if not self.pool_built:
+                self.build_pool()
+            x = rng_uniform(&self.rng) * self.cumulative[self.pool_size - 1]
+            lo = 0
+            hi = self.pool_size - 1
+            while lo < hi:   # the first cumulative weight above x
+                mid = (lo + hi) // 2
+                if self.cumulative[mid] > x:
+                    hi = mid
+                else:
+                    lo = mid + 1
+            memcpy(hands, &self.pool[4 * lo], 4 * sizeof(mask_t))
+        else:
+            self.deal_hands(hands)
+        memcpy(&s.g, &self.base, sizeof(RoundC))
+        for seat in range(s.g.players):
+            s.g.hands[seat] = hands[seat]
+            s.g.in_hands += s_popcount(hands[seat])
+            if seat != self.me:
+                held |= hands[seat]
+        for i in range(self.n_unseen):
+            if not (held >> self.unseen[i] & 1):
+                s.g.stock[n] = self.unseen[i]
+                n += 1
+        s.unshuffled = n
+        for i in range(self.n_bottom):
+            s.g.stock[n] = self.bottom[i]
+            n += 1
+        s.g.stock_len = n
+        s.g.stock_pos = 0
+        s.deals = 0
+        s.due = False
+        s.done = False
+        return 0
+
+    def weights(self):
+        """The pool's weights (for tests): empty when no hand is read."""
+        cdef int p
+        if not (self.n_decisions and self.read > 0):
+            return []
+        if not self.pool_built:
+            self.build_pool()
+        return [self.cumulative[p] - (self.cumulative[p - 1] if p else 0.0)
+                for p in range(self.pool_size)]
+
+    def sample_hands(self):
+        """One sampled determinization's hands and stock (for tests)."""
+        cdef Sim s
+        self.sample(&s)
+        return ([s.g.hands[i] for i in range(s.g.players)],
+                [s.g.stock[i] for i in range(s.g.stock_len)])
+
+    # ------------------------------------------------------------- the tree
+
+    cdef int new_node(self, int card, mask_t take, int side) except -1:
+        cdef Node* grown
+        cdef Node* node
+        if self.n_nodes == self.cap_nodes:
+            self.cap_nodes = 1024 if self.cap_nodes == 0 else self.cap_nodes * 2
+            grown = <Node*>realloc(self.nodes, self.cap_nodes * sizeof(Node))
+            if grown == NULL:
+                raise MemoryError()
+            self.nodes = grown
+        node = &self.nodes[self.n_nodes]
+        node.card = card
+        node.take = take
+        node.side = side
+        node.visits = 0
+        node.avail = 1
+        node.total = 0.0
+        node.first_child = -1
+        node.next_sibling = -1
+        self.n_nodes += 1
+        return self.n_nodes - 1
+
+    cdef inline int child_of(self, int parent, int card, mask_t take) noexcept nogil:
+        cdef int c = self.nodes[parent].first_child
+        while c >= 0:
+            if self.nodes[c].card == card and self.nodes[c].take == take:
+                return c
+            c = self.nodes[c].next_sibling
+        return -1
+
+    cdef int add_child(self, int parent, int card, mask_t take, int side) except -1:
+        cdef int c = self.new_node(card, take, side)
+        self.nodes[c].next_sibling = self.nodes[parent].first_child
+        self.nodes[parent].first_child = c
+        return c
+
+    def run(self, iterations, seconds, double c=0.7, double eps=0.1, double mu=0.5,
+            int horizon=1, int tail=0, int model=0):
+        """ISMCTS from the root (mirror of :func:`basra.bots.ismcts.search`).
+
+        Returns ``([(card, take, visits, total), ...] for the root's children, iterations)``.
+        """
+        cdef Sim s
+        cdef MoveBuf buf
+        cdef RewardC w
+        cdef double rewards[4]
+        cdef int path[64]
+        cdef int n_path, node, child, i, me_side, side, chosen, other, n_untried, pick, root
+        cdef int untried[256]
+        cdef double best_value, value
+        cdef long long limit = iterations if iterations is not None else (1 << 62)
+        cdef long long done = 0
+        cdef double deadline = 0.0
+        rules = self.kr.rules
+        card_points = sum(rules.card_points[: rules.pack])
+        flat = min(rules.basra_points, 10 ** 9)
+        bonus = min(rules.majority_bonus, 10 ** 9)
+        w.mu = mu
+        w.sides = self.base.n_sides
+        w.target = <double>min(rules.target, 10 ** 15)
+        w.scale = <double>(bonus + min(card_points, 10 ** 9) + 2 * flat)
+        w.pace = max((min(card_points, 10 ** 9) + bonus + flat) / w.sides, 1.0)
+        w.spread = sqrt((0.8 * bonus) ** 2 + (1.5 * flat) ** 2 + 16.0)
+        if seconds is not None:
+            deadline = time.perf_counter() + seconds
+        self.n_nodes = 0
+        root = self.new_node(-1, 0, -1)
+        while done < limit:
+            if seconds is not None and (done & 15) == 0 and time.perf_counter() > deadline:
+                break
+            done += 1
+            self.sample(&s)
+            me_side = s.g.side[s.g.turn]
+            node = root
+            n_path = 0
+            while not s.done and not s.deals:
+                sim_moves(&s, &self.rng, &buf)
+                side = s.g.side[s.g.turn]
+                if model and side != me_side:
+                    i = policy_index(&s, &buf, &self.rng, eps)
+                    child = self.child_of(node, buf.cards[i], buf.takes[i])
+                    if child < 0:
+                        child = self.add_child(node, buf.cards[i], buf.takes[i], side)
+                    sim_play(&s, &self.rng, buf.cards[i], buf.takes[i])
+                    node = child
+                    continue
+                n_untried = 0
+                for i in range(buf.n):
+                    if self.child_of(node, buf.cards[i], buf.takes[i]) < 0:
+                        untried[n_untried] = i
+                        n_untried += 1
+                if n_untried:
+                    pick = untried[rng_below(&self.rng, n_untried)]
+                    child = self.add_child(node, buf.cards[pick], buf.takes[pick], side)
+                    for i in range(buf.n):
+                        other = self.child_of(node, buf.cards[i], buf.takes[i])
+                        if other >= 0 and other != child:
+                            self.nodes[other].avail += 1
+                    sim_play(&s, &self.rng, buf.cards[pick], buf.takes[pick])
+                    path[n_path] = child
+                    n_path += 1
+                    break
+                best_value = -1.0
+                chosen = -1
+                for i in range(buf.n):
+                    other = self.child_of(node, buf.cards[i], buf.takes[i])
+                    self.nodes[other].avail += 1
+                    value = (self.nodes[other].total / self.nodes[other].visits
+                             + c * sqrt(log(self.nodes[other].avail) / self.nodes[other].visits))
+                    if value > best_value:
+                        best_value = value
+                        chosen = other
+                node = chosen
+                sim_play(&s, &self.rng, self.nodes[node].card, self.nodes[node].take)
+                path[n_path] = node
+                n_path += 1
+            rollout(&s, &self.rng, eps, horizon, tail)
+            value_sim(&s, &w, rewards)
+            for i in range(n_path):
+                self.nodes[path[i]].visits += 1
+                self.nodes[path[i]].total += rewards[self.nodes[path[i]].side]
+        out = []
+        child = self.nodes[root].first_child
+        while child >= 0:
+            out.append((self.nodes[child].card, self.nodes[child].take,
+                        self.nodes[child].visits, self.nodes[child].total))
+            child = self.nodes[child].next_sibling
+        return out, done
+

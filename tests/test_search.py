@@ -1,0 +1,145 @@
+"""The compiled search (``basra._search``) against the pure-Python search it mirrors.
+
+Its sampler deals only hidden cards, consistently with the view; its hand
+reading weighs a deal by the same likelihood as :func:`basra.bots.sim.likelihood`;
+and with the same settings its root statistics match the pure search's
+(same means within sampling error, same favourite move).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import basra._search as compiled
+from basra._kernel import krules
+from basra.bots.ismcts import SearchSettings, kernel_search, search
+from basra.bots.sim import Sampler, deal_decisions, likelihood
+from basra.notation import parse_move
+from basra.state import GameState
+from basra.transition import pack_lone_last
+from basra.view import Unseen, View, view_of
+
+from .conftest import TABLES, random_game
+from .test_sim import deal_of
+
+
+def problem(view: View, read: float = 0.3, seed: int = 1) -> compiled.Search:
+    unseen = Unseen(view)
+    hands = [0 if seat == view.seat else known for seat, known in enumerate(view.known)]
+    hands[view.seat] = view.hand
+    decisions = [
+        (d.seat, d.floor, d.lone, d.move.card, d.move.take, d.later) for d in deal_decisions(view)
+    ]
+    return compiled.Search(
+        krules(view.rules),
+        view.players,
+        view.side_of,
+        view.seat,
+        hands,
+        view.floor,
+        unseen.cards,
+        unseen.needs,
+        unseen.bottom,
+        list(view.captured),
+        list(view.basras),
+        list(view.basra_points),
+        pack_lone_last(view.lone_trail, view.last_capture_side),
+        view.turn,
+        (view.dealer + 1) % view.players,
+        list(view.scores),
+        view.carry,
+        decisions,
+        read,
+        200,
+        seed,
+    )
+
+
+@pytest.mark.parametrize(("players", "teams"), TABLES)
+def test_samples_deal_only_hidden_cards(variant: str, players: int, teams: bool) -> None:
+    rng = random.Random(f"search/{variant}/{players}")
+    state = random_game(variant, players, teams, seed=rng.randrange(99), stop_after=0)
+    while state.phase == "deal":
+        state.deal(rng=rng)
+    for _ in range(rng.randrange(30)):
+        if state.phase != "play":
+            break
+        state.push(rng.choice(state.legal_moves()))
+    if state.phase != "play":
+        return
+    view = view_of(state, state.turn)
+    search_problem = problem(view)
+    for _ in range(20):
+        hands, stock = search_problem.sample_hands()
+        assert hands[view.seat] == view.hand
+        assert [h.bit_count() for h in hands] == [h.bit_count() for h in state.hands]
+        hidden = 0
+        for seat, hand in enumerate(hands):
+            assert hand & view.known[seat] == view.known[seat]
+            if seat != view.seat:
+                hidden |= hand & ~view.known[seat]
+        assert len(stock) == state.stock_size
+        assert stock[len(stock) - len(view.stock_bottom) :] == list(view.stock_bottom)
+        for card in stock[: len(stock) - len(view.stock_bottom)]:
+            hidden |= 1 << card
+        assert hidden == view.unseen()
+
+
+def test_hand_reading_weighs_deals_as_the_pure_likelihood() -> None:
+    # Seat 1 trails KD on 2H 3H 4H 5S, where a 7 would have cleared the floor for a basra.
+    state = deal_of("KD KH QC QH  6S 7S 8S AH  2H 3H 4H 5S")
+    state.play(parse_move(state, "KD"))
+    view = view_of(state, 0)
+    search_problem = problem(view, read=0.2)
+    weights = search_problem.weights()
+    assert len(weights) == 200 and all(w > 0 for w in weights)
+    # the same weights as the pure likelihood of each pooled deal: recompute from a sample
+    decisions = deal_decisions(view)
+    rules = view.rules
+    for _ in range(20):
+        hands, _ = search_problem.sample_hands()
+        weight = 1.0
+        for d in decisions:
+            held = hands[d.seat] | d.later | 1 << d.move.card
+            weight *= likelihood(rules, held, d, 0.2)
+        assert any(abs(weight - w) <= 1e-12 * max(w, 1e-300) for w in weights)
+
+
+def test_root_statistics_match_the_pure_search() -> None:
+    rng = random.Random(5)
+    checked = 0
+    while checked < 4:
+        state = GameState("egyptian")
+        state.deal(rng=rng)
+        for _ in range(rng.randrange(0, 30)):
+            state.push(rng.choice(state.legal_moves()))
+        if state.phase != "play" or len(state.legal_moves()) < 2:
+            continue
+        view = view_of(state, state.turn)
+        settings = SearchSettings(iterations=6000)
+        sampler = Sampler(view, settings.read, settings.pool)
+        pure_rng = random.Random(1)
+        pure, _ = search(
+            lambda sampler=sampler, r=pure_rng: sampler.sample(r), view.rules, 2, settings, pure_rng
+        )
+        fast, iterations = kernel_search(view, settings, random.Random(2))
+        assert iterations == 6000
+        assert set(fast) == set(pure)
+        for move, node in pure.items():
+            other = fast[move]
+            if node.visits > 500 and other.visits > 500:
+                assert abs(node.total / node.visits - other.total / other.visits) < 0.03, move
+        checked += 1
+
+
+def test_decisions_are_deterministic_for_a_seed_and_budget() -> None:
+    state = random_game("lebanese", 3, seed=8, stop_after=10)
+    view = view_of(state, state.turn)
+    settings = SearchSettings(iterations=2000)
+    first = kernel_search(view, settings, random.Random(3))
+    again = kernel_search(view, settings, random.Random(3))
+    assert {m: (n.visits, n.total) for m, n in first[0].items()} == {
+        m: (n.visits, n.total) for m, n in again[0].items()
+    }
