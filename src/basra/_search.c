@@ -1815,6 +1815,7 @@ struct __pyx_t_5basra_7_kernel_Rng {
 struct __pyx_t_5basra_7_search_Node;
 struct __pyx_t_5basra_7_search_Sim;
 struct __pyx_t_5basra_7_search_RewardC;
+struct __pyx_t_5basra_7_search_Solver;
 
 /* "basra/_search.pyx":51
  * # ------------------------------------------------------------------ a playout
@@ -1866,6 +1867,20 @@ struct __pyx_t_5basra_7_search_RewardC {
   double spread;
 };
 
+/* "basra/_search.pyx":246
+ * # max^n between three or four. Moves are tried best first by the playout policy.
+ * 
+ * cdef struct Solver:             # <<<<<<<<<<<<<<
+ *     RewardC* w
+ *     long long nodes
+*/
+struct __pyx_t_5basra_7_search_Solver {
+  struct __pyx_t_5basra_7_search_RewardC *w;
+  PY_LONG_LONG nodes;
+  PY_LONG_LONG limit;
+  int aborted;
+};
+
 /* "basra/_kernel.pxd":50
  * 
  * 
@@ -1907,7 +1922,7 @@ struct __pyx_obj_5basra_7_kernel_Round {
 };
 
 
-/* "basra/_search.pyx":231
+/* "basra/_search.pyx":375
  * 
  * 
  * cdef class Search:             # <<<<<<<<<<<<<<
@@ -1979,7 +1994,7 @@ struct __pyx_vtabstruct_5basra_7_kernel_Round {
 static struct __pyx_vtabstruct_5basra_7_kernel_Round *__pyx_vtabptr_5basra_7_kernel_Round;
 
 
-/* "basra/_search.pyx":231
+/* "basra/_search.pyx":375
  * 
  * 
  * cdef class Search:             # <<<<<<<<<<<<<<
@@ -2163,11 +2178,112 @@ static CYTHON_INLINE PyObject* __Pyx_PyObject_GetAttrStrNoError(PyObject* obj, P
 /* GetBuiltinName.proto */
 static PyObject *__Pyx_GetBuiltinName(PyObject *name);
 
+/* FormatTypeName.proto (used by RaiseErrorWithObjectType) */
+#if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX >= 0x030d0000
+typedef PyObject *__Pyx_TypeName;
+#define __Pyx_FMT_TYPENAME "%N"
+#define __Pyx_PyType_GetFullyQualifiedName(tp) Py_NewRef((PyObject*)tp)
+#define __Pyx_DECREF_TypeName(obj) Py_DECREF(obj)
+#elif CYTHON_COMPILING_IN_LIMITED_API
+typedef PyObject *__Pyx_TypeName;
+#define __Pyx_FMT_TYPENAME "%U"
+#define __Pyx_DECREF_TypeName(obj) Py_XDECREF(obj)
+static __Pyx_TypeName __Pyx_PyType_GetFullyQualifiedName(PyTypeObject* tp);
+#else  // !LIMITED_API
+typedef const char *__Pyx_TypeName;
+#define __Pyx_FMT_TYPENAME "%.200s"
+#define __Pyx_PyType_GetFullyQualifiedName(tp) ((tp)->tp_name)
+#define __Pyx_DECREF_TypeName(obj)
+#endif
+
+/* RaiseErrorWithObjectType.proto (used by SliceObject) */
+#define __Pyx_RaiseTypeErrorWithObjectType(message, obj)  __Pyx_RaiseErrorWithObjectType(PyExc_TypeError, message, obj)
+#define __Pyx_RaiseErrorWithObjectType(exc_type, message, obj)  __Pyx_RaiseErrorWithType(exc_type, message, Py_TYPE(obj))
+CYTHON_UNUSED
+static void __Pyx_RaiseErrorWithType(PyObject* exc_type, const char* message, PyTypeObject *type_obj);
+
+/* SliceObject.proto */
+static CYTHON_INLINE PyObject* __Pyx_PyObject_GetSlice(
+        PyObject* obj, Py_ssize_t cstart, Py_ssize_t cstop,
+        PyObject** py_start, PyObject** py_stop, PyObject** py_slice,
+        int has_cstart, int has_cstop, int wraparound);
+
+/* PyObjectCall.proto (used by PyObjectFastCall) */
+#if CYTHON_COMPILING_IN_CPYTHON
+static CYTHON_INLINE PyObject* __Pyx_PyObject_Call(PyObject *func, PyObject *arg, PyObject *kw);
+#else
+#define __Pyx_PyObject_Call(func, arg, kw) PyObject_Call(func, arg, kw)
+#endif
+
+/* PyObjectCallMethO.proto (used by PyObjectFastCall) */
+#if CYTHON_COMPILING_IN_CPYTHON
+static CYTHON_INLINE PyObject* __Pyx_PyObject_CallMethO(PyObject *func, PyObject *arg);
+#endif
+
+/* PyObjectFastCall.proto */
+#define __Pyx_PyObject_FastCall(func, args, nargs)  __Pyx_PyObject_FastCallDict(func, args, (size_t)(nargs), NULL)
+static CYTHON_INLINE PyObject* __Pyx_PyObject_FastCallDict(PyObject *func, PyObject * const*args, size_t nargsf, PyObject *kwargs);
+
 /* IncludeStringH.proto (used by PyObjectCompare) */
 #include <string.h>
 
 /* PyObjectCompare.proto */
+static CYTHON_INLINE int __Pyx_PyObject_CompareBoolLt_int_object(PyObject *op1, PyObject *op2, int pyop);
+
+/* PyObjectCompare.proto */
 static CYTHON_INLINE int __Pyx_PyObject_CompareBoolLt_object_object(PyObject *op1, PyObject *op2, int pyop);
+
+/* RaiseErrorWithObjectTypes.proto (used by PyNumberBinop) */
+#define __Pyx_RaiseErrorWithObjectTypes1(exc_type, message, arg, obj1, obj2) __Pyx_RaiseErrorWithTypes1(exc_type, message, arg, Py_TYPE(obj1), Py_TYPE(obj2))
+#define __Pyx_RaiseTypeErrorWithObjectTypes(message, obj1, obj2) __Pyx_RaiseTypeErrorWithTypes(message, Py_TYPE(obj1), Py_TYPE(obj2))
+#define __Pyx_RaiseTypeErrorWithTypes(message, type_obj1, type_obj2) __Pyx_RaiseErrorWithTypes1(PyExc_TypeError, "%.1s" message, "", type_obj1, type_obj2)
+CYTHON_UNUSED
+static void __Pyx_RaiseErrorWithTypes1(PyObject* exc_type, const char *message, const char *arg, PyTypeObject *type_obj1, PyTypeObject *type_obj2);
+
+/* PyNumberBinop.proto */
+#if CYTHON_COMPILING_IN_PYPY || CYTHON_COMPILING_IN_GRAAL || CYTHON_COMPILING_IN_LIMITED_API
+#define __Pyx_PyNumber_Add_object_object(op1, op2)  PyNumber_Add(op1, op2)
+#define __Pyx_PyNumber_InPlaceAdd_object_object(op1, op2)  PyNumber_InPlaceAdd(op1, op2)
+#else
+#define __Pyx_PyNumber_Add_object_object(op1, op2)  __Pyx__PyNumber_Add_object_object(op1, op2, 0)
+#define __Pyx_PyNumber_InPlaceAdd_object_object(op1, op2)  __Pyx__PyNumber_Add_object_object(op1, op2, 1)
+static CYTHON_INLINE PyObject* __Pyx__PyNumber_Add_object_object(PyObject *op1, PyObject *op2, int inplace);
+#endif
+
+/* PyLongBinop.proto */
+#if !CYTHON_COMPILING_IN_PYPY
+static CYTHON_INLINE PyObject* __Pyx_PyLong_MultiplyCObj(PyObject *op1, PyObject *op2, long intval, int inplace, int zerodivision_check);
+#else
+#define __Pyx_PyLong_MultiplyCObj(op1, op2, intval, inplace, zerodivision_check)\
+    (inplace ? PyNumber_InPlaceMultiply(op1, op2) : PyNumber_Multiply(op1, op2))
+#endif
+
+/* PyObjectCompare.proto */
+static CYTHON_INLINE int __Pyx_PyObject_CompareBoolGt_float_object(PyObject *op1, PyObject *op2, int pyop);
+
+/* PyFloatBinop.proto */
+#if !CYTHON_COMPILING_IN_PYPY
+static PyObject* __Pyx_PyFloat_AddObjC(PyObject *op1, PyObject *op2, double floatval, int inplace, int zerodivision_check);
+#else
+#define __Pyx_PyFloat_AddObjC(op1, op2, floatval, inplace, zerodivision_check)\
+    (inplace ? PyNumber_InPlaceAdd(op1, op2) : PyNumber_Add(op1, op2))
+#endif
+
+/* PyNumberBinop.proto */
+#if CYTHON_COMPILING_IN_PYPY || CYTHON_COMPILING_IN_GRAAL || CYTHON_COMPILING_IN_LIMITED_API
+#define __Pyx_PyNumber_Multiply_float_object(op1, op2)  PyNumber_Multiply(op1, op2)
+#define __Pyx_PyNumber_InPlaceMultiply_float_object(op1, op2)  PyNumber_InPlaceMultiply(op1, op2)
+#else
+#define __Pyx_PyNumber_Multiply_float_object(op1, op2)  __Pyx__PyNumber_Multiply_float_object(op1, op2, 0)
+#define __Pyx_PyNumber_InPlaceMultiply_float_object(op1, op2)  __Pyx__PyNumber_Multiply_float_object(op1, op2, 1)
+static CYTHON_INLINE PyObject* __Pyx__PyNumber_Multiply_float_object(PyObject *op1, PyObject *op2, int inplace);
+#endif
+
+/* FloatExceptionCheck.proto */
+#define __PYX_CHECK_FLOAT_EXCEPTION(value, error_value)\
+    ((error_value) == (error_value) ?\
+     (value) == (error_value) :\
+     (value) != (value))
 
 /* CopyObjectArray.proto (used by TupleOrListFromArrayImpl) */
 #if CYTHON_COMPILING_IN_CPYTHON
@@ -2262,22 +2378,6 @@ static CYTHON_INLINE PyObject* __Pyx_PyDict_Items(PyObject* d);
     ((__Pyx_PyCFunctionFast)(void(*)(void))(PyCFunction)(cfunc)->func)(self, args, nargs)
 #define __Pyx_CallCFunctionFastWithKeywords(cfunc, self, args, nargs, kwnames)\
     ((__Pyx_PyCFunctionFastWithKeywords)(void(*)(void))(PyCFunction)(cfunc)->func)(self, args, nargs, kwnames)
-
-/* PyObjectCall.proto (used by PyObjectFastCall) */
-#if CYTHON_COMPILING_IN_CPYTHON
-static CYTHON_INLINE PyObject* __Pyx_PyObject_Call(PyObject *func, PyObject *arg, PyObject *kw);
-#else
-#define __Pyx_PyObject_Call(func, arg, kw) PyObject_Call(func, arg, kw)
-#endif
-
-/* PyObjectCallMethO.proto (used by PyObjectFastCall) */
-#if CYTHON_COMPILING_IN_CPYTHON
-static CYTHON_INLINE PyObject* __Pyx_PyObject_CallMethO(PyObject *func, PyObject *arg);
-#endif
-
-/* PyObjectFastCall.proto (used by PyObjectCallOneArg) */
-#define __Pyx_PyObject_FastCall(func, args, nargs)  __Pyx_PyObject_FastCallDict(func, args, (size_t)(nargs), NULL)
-static CYTHON_INLINE PyObject* __Pyx_PyObject_FastCallDict(PyObject *func, PyObject * const*args, size_t nargsf, PyObject *kwargs);
 
 /* PyObjectCallOneArg.proto (used by CallUnboundCMethod0) */
 static CYTHON_INLINE PyObject* __Pyx_PyObject_CallOneArg(PyObject *func, PyObject *arg);
@@ -2441,84 +2541,15 @@ static void __Pyx_WriteUnraisable(const char *name, int clineno,
 /* ListCompAppendAndDecref.proto */
 static CYTHON_INLINE int __Pyx_ListComp_AppendAndDecref(PyObject* list, PyObject* x);
 
-/* FormatTypeName.proto (used by RaiseErrorWithObjectType) */
-#if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX >= 0x030d0000
-typedef PyObject *__Pyx_TypeName;
-#define __Pyx_FMT_TYPENAME "%N"
-#define __Pyx_PyType_GetFullyQualifiedName(tp) Py_NewRef((PyObject*)tp)
-#define __Pyx_DECREF_TypeName(obj) Py_DECREF(obj)
-#elif CYTHON_COMPILING_IN_LIMITED_API
-typedef PyObject *__Pyx_TypeName;
-#define __Pyx_FMT_TYPENAME "%U"
-#define __Pyx_DECREF_TypeName(obj) Py_XDECREF(obj)
-static __Pyx_TypeName __Pyx_PyType_GetFullyQualifiedName(PyTypeObject* tp);
-#else  // !LIMITED_API
-typedef const char *__Pyx_TypeName;
-#define __Pyx_FMT_TYPENAME "%.200s"
-#define __Pyx_PyType_GetFullyQualifiedName(tp) ((tp)->tp_name)
-#define __Pyx_DECREF_TypeName(obj)
-#endif
-
-/* RaiseErrorWithObjectType.proto (used by SliceObject) */
-#define __Pyx_RaiseTypeErrorWithObjectType(message, obj)  __Pyx_RaiseErrorWithObjectType(PyExc_TypeError, message, obj)
-#define __Pyx_RaiseErrorWithObjectType(exc_type, message, obj)  __Pyx_RaiseErrorWithType(exc_type, message, Py_TYPE(obj))
-CYTHON_UNUSED
-static void __Pyx_RaiseErrorWithType(PyObject* exc_type, const char* message, PyTypeObject *type_obj);
-
-/* SliceObject.proto */
-static CYTHON_INLINE PyObject* __Pyx_PyObject_GetSlice(
-        PyObject* obj, Py_ssize_t cstart, Py_ssize_t cstop,
-        PyObject** py_start, PyObject** py_stop, PyObject** py_slice,
-        int has_cstart, int has_cstop, int wraparound);
-
-/* PyObjectCompare.proto */
-static CYTHON_INLINE int __Pyx_PyObject_CompareBoolLt_int_object(PyObject *op1, PyObject *op2, int pyop);
-
-/* RaiseErrorWithObjectTypes.proto (used by PyNumberBinop) */
-#define __Pyx_RaiseErrorWithObjectTypes1(exc_type, message, arg, obj1, obj2) __Pyx_RaiseErrorWithTypes1(exc_type, message, arg, Py_TYPE(obj1), Py_TYPE(obj2))
-#define __Pyx_RaiseTypeErrorWithObjectTypes(message, obj1, obj2) __Pyx_RaiseTypeErrorWithTypes(message, Py_TYPE(obj1), Py_TYPE(obj2))
-#define __Pyx_RaiseTypeErrorWithTypes(message, type_obj1, type_obj2) __Pyx_RaiseErrorWithTypes1(PyExc_TypeError, "%.1s" message, "", type_obj1, type_obj2)
-CYTHON_UNUSED
-static void __Pyx_RaiseErrorWithTypes1(PyObject* exc_type, const char *message, const char *arg, PyTypeObject *type_obj1, PyTypeObject *type_obj2);
-
-/* PyNumberBinop.proto */
-#if CYTHON_COMPILING_IN_PYPY || CYTHON_COMPILING_IN_GRAAL || CYTHON_COMPILING_IN_LIMITED_API
-#define __Pyx_PyNumber_Add_object_object(op1, op2)  PyNumber_Add(op1, op2)
-#define __Pyx_PyNumber_InPlaceAdd_object_object(op1, op2)  PyNumber_InPlaceAdd(op1, op2)
+/* PyObjectFastCallMethod.proto */
+#if CYTHON_VECTORCALL
+#define __Pyx_PyObject_FastCallMethod(name, args, nargsf) PyObject_VectorcallMethod(name, args, nargsf, NULL)
 #else
-#define __Pyx_PyNumber_Add_object_object(op1, op2)  __Pyx__PyNumber_Add_object_object(op1, op2, 0)
-#define __Pyx_PyNumber_InPlaceAdd_object_object(op1, op2)  __Pyx__PyNumber_Add_object_object(op1, op2, 1)
-static CYTHON_INLINE PyObject* __Pyx__PyNumber_Add_object_object(PyObject *op1, PyObject *op2, int inplace);
+static PyObject *__Pyx_PyObject_FastCallMethod(PyObject *name, PyObject *const *args, size_t nargsf);
 #endif
 
-/* PyLongBinop.proto */
-#if !CYTHON_COMPILING_IN_PYPY
-static CYTHON_INLINE PyObject* __Pyx_PyLong_MultiplyCObj(PyObject *op1, PyObject *op2, long intval, int inplace, int zerodivision_check);
-#else
-#define __Pyx_PyLong_MultiplyCObj(op1, op2, intval, inplace, zerodivision_check)\
-    (inplace ? PyNumber_InPlaceMultiply(op1, op2) : PyNumber_Multiply(op1, op2))
-#endif
-
-/* PyObjectCompare.proto */
-static CYTHON_INLINE int __Pyx_PyObject_CompareBoolGt_float_object(PyObject *op1, PyObject *op2, int pyop);
-
-/* PyFloatBinop.proto */
-#if !CYTHON_COMPILING_IN_PYPY
-static PyObject* __Pyx_PyFloat_AddObjC(PyObject *op1, PyObject *op2, double floatval, int inplace, int zerodivision_check);
-#else
-#define __Pyx_PyFloat_AddObjC(op1, op2, floatval, inplace, zerodivision_check)\
-    (inplace ? PyNumber_InPlaceAdd(op1, op2) : PyNumber_Add(op1, op2))
-#endif
-
-/* PyNumberBinop.proto */
-#if CYTHON_COMPILING_IN_PYPY || CYTHON_COMPILING_IN_GRAAL || CYTHON_COMPILING_IN_LIMITED_API
-#define __Pyx_PyNumber_Multiply_float_object(op1, op2)  PyNumber_Multiply(op1, op2)
-#define __Pyx_PyNumber_InPlaceMultiply_float_object(op1, op2)  PyNumber_InPlaceMultiply(op1, op2)
-#else
-#define __Pyx_PyNumber_Multiply_float_object(op1, op2)  __Pyx__PyNumber_Multiply_float_object(op1, op2, 0)
-#define __Pyx_PyNumber_InPlaceMultiply_float_object(op1, op2)  __Pyx__PyNumber_Multiply_float_object(op1, op2, 1)
-static CYTHON_INLINE PyObject* __Pyx__PyNumber_Multiply_float_object(PyObject *op1, PyObject *op2, int inplace);
-#endif
+/* PyLongCompare.proto */
+static CYTHON_INLINE int __Pyx_PyLong_BoolEqObjC(PyObject *op1, PyObject *op2, long intval, long inplace);
 
 /* PyDictVersioning.proto (used by GetModuleGlobalName) */
 #if CYTHON_USE_DICT_VERSIONS && CYTHON_USE_TYPE_SLOTS
@@ -2908,6 +2939,9 @@ static CYTHON_INLINE int __Pyx_PyLong_As_int(PyObject *);
 /* CIntFromPy.proto */
 static CYTHON_INLINE uint64_t __Pyx_PyLong_As_uint64_t(PyObject *);
 
+/* CIntFromPy.proto */
+static CYTHON_INLINE PY_LONG_LONG __Pyx_PyLong_As_PY_LONG_LONG(PyObject *);
+
 /* PyObjectVectorcallKwds.proto (used by PyObjectVectorcallMethodKwds) */
 #if CYTHON_VECTORCALL
 #define __Pyx_Object_VectorcallKwds PyObject_Vectorcall
@@ -2928,17 +2962,14 @@ static PyObject *__Pyx_Object_VectorcallMethodKwds(PyObject *name, PyObject *con
 /* CIntToPy.proto */
 static CYTHON_INLINE PyObject* __Pyx_PyLong_From_int(int value);
 
+/* CIntToPy.proto */
+static CYTHON_INLINE PyObject* __Pyx_PyLong_From_long(long value);
+
 /* CIntFromPy.proto */
 static CYTHON_INLINE int64_t __Pyx_PyLong_As_int64_t(PyObject *);
 
 /* CIntToPy.proto */
 static CYTHON_INLINE PyObject* __Pyx_PyLong_From_uint64_t(uint64_t value);
-
-/* CIntFromPy.proto */
-static CYTHON_INLINE PY_LONG_LONG __Pyx_PyLong_As_PY_LONG_LONG(PyObject *);
-
-/* CIntToPy.proto */
-static CYTHON_INLINE PyObject* __Pyx_PyLong_From_long(long value);
 
 /* CIntToPy.proto */
 static CYTHON_INLINE PyObject* __Pyx_PyLong_From_PY_LONG_LONG(PY_LONG_LONG value);
@@ -3073,6 +3104,12 @@ static CYTHON_INLINE double __pyx_f_5basra_7_search_majority_chance(double, int)
 static void __pyx_f_5basra_7_search_expected_points(struct __pyx_t_5basra_7_search_Sim *, double *); /*proto*/
 static void __pyx_f_5basra_7_search_reward_of(struct __pyx_t_5basra_7_search_RewardC *, double *, double *, double *); /*proto*/
 static void __pyx_f_5basra_7_search_value_sim(struct __pyx_t_5basra_7_search_Sim *, struct __pyx_t_5basra_7_search_RewardC *, double *); /*proto*/
+static void __pyx_f_5basra_7_search_reward_setup(struct __pyx_t_5basra_7_search_RewardC *, PyObject *, int, double); /*proto*/
+static int __pyx_f_5basra_7_search_ordered_moves(struct __pyx_t_5basra_7_kernel_RoundC *, struct __pyx_t_5basra_7_kernel_MoveBuf *, int *); /*proto*/
+static int __pyx_f_5basra_7_search_settle(struct __pyx_t_5basra_7_kernel_RoundC *, struct __pyx_t_5basra_7_search_Solver *, double *); /*proto*/
+static double __pyx_f_5basra_7_search_alphabeta(struct __pyx_t_5basra_7_kernel_RoundC *, struct __pyx_t_5basra_7_search_Solver *, double, double); /*proto*/
+static int __pyx_f_5basra_7_search_maxn(struct __pyx_t_5basra_7_kernel_RoundC *, struct __pyx_t_5basra_7_search_Solver *, double *); /*proto*/
+static double __pyx_f_5basra_7_search_exact_value(struct __pyx_t_5basra_7_kernel_RoundC *, struct __pyx_t_5basra_7_search_Solver *, int); /*proto*/
 static int64_t __pyx_f_5basra_7_search_clamp(PyObject *); /*proto*/
 /* #### Code section: typeinfo ### */
 /* #### Code section: before_global_var ### */
@@ -3082,8 +3119,8 @@ int __pyx_module_is_main_basra___search = 0;
 
 /* Implementation of "basra._search" */
 /* #### Code section: global_var ### */
-static PyObject *__pyx_builtin_max;
 static PyObject *__pyx_builtin_sum;
+static PyObject *__pyx_builtin_max;
 /* #### Code section: string_decls ### */
 static const char __pyx_k_The_search_bots_inner_loop_in_C[] = "The search bots\047 inner loop in C: determinization, hand reading, playouts, ISMCTS.\n\nThis is the compiled form of :mod:`basra.bots.sim` (the sampler, the playout\npolicy and its hand reading) and of the search loop of :mod:`basra.bots.ismcts`,\nbuilt on the kernel\047s round (:mod:`basra._kernel`: ``RoundC``, the one\ntransition, the move generator). The Python bots prepare a :class:`Search`\nfrom a seat\047s view and read back the root\047s statistics; the random draws come\nfrom the kernel\047s generator, seeded by the bot\047s decision generator, so a\ndecision is deterministic for a seed and a budget.\n";
 /* #### Code section: decls ### */
@@ -3092,9 +3129,12 @@ static void __pyx_pf_5basra_7_search_6Search_2__dealloc__(struct __pyx_obj_5basr
 static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_search_Search *__pyx_v_self, struct __pyx_obj_5basra_7_kernel_KRules *__pyx_v_kr, int __pyx_v_players, PyObject *__pyx_v_side_of, int __pyx_v_me, PyObject *__pyx_v_hands, __pyx_t_5basra_7_kernel_mask_t __pyx_v_floor, PyObject *__pyx_v_unseen, PyObject *__pyx_v_needs, PyObject *__pyx_v_bottom, PyObject *__pyx_v_piles, PyObject *__pyx_v_basras, PyObject *__pyx_v_basra_points, int __pyx_v_lone_last, int __pyx_v_turn, int __pyx_v_first, PyObject *__pyx_v_scores, PyObject *__pyx_v_carry, PyObject *__pyx_v_decisions, double __pyx_v_read, int __pyx_v_pool, uint64_t __pyx_v_seed); /* proto */
 static PyObject *__pyx_pf_5basra_7_search_6Search_6weights(struct __pyx_obj_5basra_7_search_Search *__pyx_v_self); /* proto */
 static PyObject *__pyx_pf_5basra_7_search_6Search_8sample_hands(struct __pyx_obj_5basra_7_search_Search *__pyx_v_self); /* proto */
-static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_7_search_Search *__pyx_v_self, PyObject *__pyx_v_iterations, PyObject *__pyx_v_seconds, double __pyx_v_c, double __pyx_v_eps, double __pyx_v_mu, int __pyx_v_horizon, int __pyx_v_tail, int __pyx_v_model); /* proto */
-static PyObject *__pyx_pf_5basra_7_search_6Search_12__reduce_cython__(CYTHON_UNUSED struct __pyx_obj_5basra_7_search_Search *__pyx_v_self); /* proto */
-static PyObject *__pyx_pf_5basra_7_search_6Search_14__setstate_cython__(CYTHON_UNUSED struct __pyx_obj_5basra_7_search_Search *__pyx_v_self, CYTHON_UNUSED PyObject *__pyx_v___pyx_state); /* proto */
+static PyObject *__pyx_pf_5basra_7_search_6Search_10hidden(struct __pyx_obj_5basra_7_search_Search *__pyx_v_self); /* proto */
+static PyObject *__pyx_pf_5basra_7_search_6Search_12remaining(struct __pyx_obj_5basra_7_search_Search *__pyx_v_self); /* proto */
+static PyObject *__pyx_pf_5basra_7_search_6Search_14exact(struct __pyx_obj_5basra_7_search_Search *__pyx_v_self, int __pyx_v_samples, double __pyx_v_mu, PY_LONG_LONG __pyx_v_node_limit); /* proto */
+static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_7_search_Search *__pyx_v_self, PyObject *__pyx_v_iterations, PyObject *__pyx_v_seconds, double __pyx_v_c, double __pyx_v_eps, double __pyx_v_mu, int __pyx_v_horizon, int __pyx_v_tail, int __pyx_v_model); /* proto */
+static PyObject *__pyx_pf_5basra_7_search_6Search_18__reduce_cython__(CYTHON_UNUSED struct __pyx_obj_5basra_7_search_Search *__pyx_v_self); /* proto */
+static PyObject *__pyx_pf_5basra_7_search_6Search_20__setstate_cython__(CYTHON_UNUSED struct __pyx_obj_5basra_7_search_Search *__pyx_v_self, CYTHON_UNUSED PyObject *__pyx_v___pyx_state); /* proto */
 static PyObject *__pyx_tp_new__initialisation_5basra_7_search_Search(PyObject *o, 
 #if CYTHON_VECTORCALL_TPNEW
     PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
@@ -3154,10 +3194,10 @@ namespace {
     __Pyx_CachedCFunction __pyx_umethod_PyDict_Type_items;
     __Pyx_CachedCFunction __pyx_umethod_PyDict_Type_pop;
     __Pyx_CachedCFunction __pyx_umethod_PyDict_Type_values;
-    PyObject *__pyx_tuple[1];
-    PyObject *__pyx_codeobj_tab[5];
-    PyObject *__pyx_string_tab[115];
-    PyObject *__pyx_number_tab[11];
+    PyObject *__pyx_tuple[2];
+    PyObject *__pyx_codeobj_tab[8];
+    PyObject *__pyx_string_tab[130];
+    PyObject *__pyx_number_tab[12];
 /* #### Code section: module_state_contents ### */
 /* CommonTypesMetaclass.module_state_decls */
 PyTypeObject *__pyx_CommonTypesMetaclassType;
@@ -3215,107 +3255,122 @@ static __pyx_mstatetype * const __pyx_mstate_global = &__pyx_mstate_global_stati
 #define __pyx_n_u_Search __pyx_string_tab[11]
 #define __pyx_n_u_Search___reduce_cython __pyx_string_tab[12]
 #define __pyx_n_u_Search___setstate_cython __pyx_string_tab[13]
-#define __pyx_n_u_Search_run __pyx_string_tab[14]
-#define __pyx_n_u_Search_sample_hands __pyx_string_tab[15]
-#define __pyx_n_u_Search_weights __pyx_string_tab[16]
-#define __pyx_n_u_Pyx_PyDict_NextRef __pyx_string_tab[17]
-#define __pyx_n_u_annotate __pyx_string_tab[18]
-#define __pyx_n_u_func __pyx_string_tab[19]
-#define __pyx_n_u_getstate __pyx_string_tab[20]
-#define __pyx_n_u_main __pyx_string_tab[21]
-#define __pyx_n_u_module __pyx_string_tab[22]
-#define __pyx_n_u_name __pyx_string_tab[23]
-#define __pyx_n_u_pyx_state __pyx_string_tab[24]
-#define __pyx_n_u_pyx_vtable __pyx_string_tab[25]
-#define __pyx_n_u_qualname __pyx_string_tab[26]
-#define __pyx_n_u_reduce __pyx_string_tab[27]
-#define __pyx_n_u_reduce_cython __pyx_string_tab[28]
-#define __pyx_n_u_reduce_ex __pyx_string_tab[29]
-#define __pyx_n_u_set_name __pyx_string_tab[30]
-#define __pyx_n_u_setstate __pyx_string_tab[31]
-#define __pyx_n_u_setstate_cython __pyx_string_tab[32]
-#define __pyx_n_u_test __pyx_string_tab[33]
-#define __pyx_n_u_is_coroutine __pyx_string_tab[34]
-#define __pyx_n_u_asyncio_coroutines __pyx_string_tab[35]
-#define __pyx_n_u_basra__search __pyx_string_tab[36]
-#define __pyx_n_u_basra_points __pyx_string_tab[37]
-#define __pyx_n_u_basras __pyx_string_tab[38]
-#define __pyx_n_u_best_value __pyx_string_tab[39]
-#define __pyx_n_u_bonus __pyx_string_tab[40]
-#define __pyx_n_u_bottom __pyx_string_tab[41]
-#define __pyx_n_u_buf __pyx_string_tab[42]
-#define __pyx_n_u_c __pyx_string_tab[43]
-#define __pyx_n_u_card_points __pyx_string_tab[44]
-#define __pyx_n_u_carry __pyx_string_tab[45]
-#define __pyx_n_u_child __pyx_string_tab[46]
-#define __pyx_n_u_chosen __pyx_string_tab[47]
-#define __pyx_n_u_cline_in_traceback __pyx_string_tab[48]
-#define __pyx_n_u_deadline __pyx_string_tab[49]
-#define __pyx_n_u_decisions __pyx_string_tab[50]
-#define __pyx_n_u_done __pyx_string_tab[51]
-#define __pyx_n_u_eps __pyx_string_tab[52]
-#define __pyx_n_u_first __pyx_string_tab[53]
-#define __pyx_n_u_flat __pyx_string_tab[54]
-#define __pyx_n_u_floor __pyx_string_tab[55]
-#define __pyx_n_u_hands __pyx_string_tab[56]
-#define __pyx_n_u_horizon __pyx_string_tab[57]
-#define __pyx_n_u_i __pyx_string_tab[58]
-#define __pyx_n_u_items __pyx_string_tab[59]
-#define __pyx_n_u_iterations __pyx_string_tab[60]
-#define __pyx_n_u_kr __pyx_string_tab[61]
-#define __pyx_n_u_limit __pyx_string_tab[62]
-#define __pyx_n_u_lone_last __pyx_string_tab[63]
-#define __pyx_n_u_majority_bonus __pyx_string_tab[64]
-#define __pyx_n_u_max __pyx_string_tab[65]
-#define __pyx_n_u_me __pyx_string_tab[66]
-#define __pyx_n_u_me_side __pyx_string_tab[67]
-#define __pyx_n_u_model __pyx_string_tab[68]
-#define __pyx_n_u_mu __pyx_string_tab[69]
-#define __pyx_n_u_n_path __pyx_string_tab[70]
-#define __pyx_n_u_n_untried __pyx_string_tab[71]
-#define __pyx_n_u_needs __pyx_string_tab[72]
-#define __pyx_n_u_node __pyx_string_tab[73]
-#define __pyx_n_u_other __pyx_string_tab[74]
-#define __pyx_n_u_out __pyx_string_tab[75]
-#define __pyx_n_u_p __pyx_string_tab[76]
-#define __pyx_n_u_pack __pyx_string_tab[77]
-#define __pyx_n_u_path __pyx_string_tab[78]
-#define __pyx_n_u_perf_counter __pyx_string_tab[79]
-#define __pyx_n_u_pick __pyx_string_tab[80]
-#define __pyx_n_u_piles __pyx_string_tab[81]
-#define __pyx_n_u_players __pyx_string_tab[82]
-#define __pyx_n_u_pool __pyx_string_tab[83]
-#define __pyx_n_u_pop __pyx_string_tab[84]
-#define __pyx_n_u_read __pyx_string_tab[85]
-#define __pyx_n_u_rewards __pyx_string_tab[86]
-#define __pyx_n_u_root __pyx_string_tab[87]
-#define __pyx_n_u_rules __pyx_string_tab[88]
-#define __pyx_n_u_run __pyx_string_tab[89]
-#define __pyx_n_u_s __pyx_string_tab[90]
-#define __pyx_n_u_sample_hands __pyx_string_tab[91]
-#define __pyx_n_u_scores __pyx_string_tab[92]
-#define __pyx_n_u_seconds __pyx_string_tab[93]
-#define __pyx_n_u_seed __pyx_string_tab[94]
-#define __pyx_n_u_self __pyx_string_tab[95]
-#define __pyx_n_u_setdefault __pyx_string_tab[96]
-#define __pyx_n_u_side __pyx_string_tab[97]
-#define __pyx_n_u_side_of __pyx_string_tab[98]
-#define __pyx_n_u_sum __pyx_string_tab[99]
-#define __pyx_n_u_tail __pyx_string_tab[100]
-#define __pyx_n_u_target __pyx_string_tab[101]
-#define __pyx_n_u_time __pyx_string_tab[102]
-#define __pyx_n_u_turn __pyx_string_tab[103]
-#define __pyx_n_u_unseen __pyx_string_tab[104]
-#define __pyx_n_u_untried __pyx_string_tab[105]
-#define __pyx_n_u_value __pyx_string_tab[106]
-#define __pyx_n_u_values __pyx_string_tab[107]
-#define __pyx_n_u_w __pyx_string_tab[108]
-#define __pyx_n_u_weights __pyx_string_tab[109]
-#define __pyx_kp_b_double_struct___pyx_t_5basra_7_k __pyx_string_tab[110]
-#define __pyx_kp_b_iso88591_Q __pyx_string_tab[111]
-#define __pyx_kp_b_iso88591_A_5_M_T_r_1_4t1_1_q_Kq_3d_Qb_q_E __pyx_string_tab[112]
-#define __pyx_kp_b_iso88591_A_G1AQ_F_3d_uAQb_F_3d_uAQb __pyx_string_tab[113]
-#define __pyx_kp_b_iso88591_00_q_M_A_a_q_Cq_c_3e1_5_1E_Q_q __pyx_string_tab[114]
+#define __pyx_n_u_Search_exact __pyx_string_tab[14]
+#define __pyx_n_u_Search_hidden __pyx_string_tab[15]
+#define __pyx_n_u_Search_remaining __pyx_string_tab[16]
+#define __pyx_n_u_Search_run __pyx_string_tab[17]
+#define __pyx_n_u_Search_sample_hands __pyx_string_tab[18]
+#define __pyx_n_u_Search_weights __pyx_string_tab[19]
+#define __pyx_n_u_Pyx_PyDict_NextRef __pyx_string_tab[20]
+#define __pyx_n_u_annotate __pyx_string_tab[21]
+#define __pyx_n_u_func __pyx_string_tab[22]
+#define __pyx_n_u_getstate __pyx_string_tab[23]
+#define __pyx_n_u_main __pyx_string_tab[24]
+#define __pyx_n_u_module __pyx_string_tab[25]
+#define __pyx_n_u_name __pyx_string_tab[26]
+#define __pyx_n_u_pyx_state __pyx_string_tab[27]
+#define __pyx_n_u_pyx_vtable __pyx_string_tab[28]
+#define __pyx_n_u_qualname __pyx_string_tab[29]
+#define __pyx_n_u_reduce __pyx_string_tab[30]
+#define __pyx_n_u_reduce_cython __pyx_string_tab[31]
+#define __pyx_n_u_reduce_ex __pyx_string_tab[32]
+#define __pyx_n_u_set_name __pyx_string_tab[33]
+#define __pyx_n_u_setstate __pyx_string_tab[34]
+#define __pyx_n_u_setstate_cython __pyx_string_tab[35]
+#define __pyx_n_u_test __pyx_string_tab[36]
+#define __pyx_n_u_is_coroutine __pyx_string_tab[37]
+#define __pyx_n_u_asyncio_coroutines __pyx_string_tab[38]
+#define __pyx_n_u_basra__search __pyx_string_tab[39]
+#define __pyx_n_u_basra_points __pyx_string_tab[40]
+#define __pyx_n_u_basras __pyx_string_tab[41]
+#define __pyx_n_u_best_value __pyx_string_tab[42]
+#define __pyx_n_u_bottom __pyx_string_tab[43]
+#define __pyx_n_u_buf __pyx_string_tab[44]
+#define __pyx_n_u_c __pyx_string_tab[45]
+#define __pyx_n_u_card_points __pyx_string_tab[46]
+#define __pyx_n_u_carry __pyx_string_tab[47]
+#define __pyx_n_u_child __pyx_string_tab[48]
+#define __pyx_n_u_chosen __pyx_string_tab[49]
+#define __pyx_n_u_cline_in_traceback __pyx_string_tab[50]
+#define __pyx_n_u_deadline __pyx_string_tab[51]
+#define __pyx_n_u_decisions __pyx_string_tab[52]
+#define __pyx_n_u_done __pyx_string_tab[53]
+#define __pyx_n_u_eps __pyx_string_tab[54]
+#define __pyx_n_u_exact __pyx_string_tab[55]
+#define __pyx_n_u_first __pyx_string_tab[56]
+#define __pyx_n_u_floor __pyx_string_tab[57]
+#define __pyx_n_u_hands __pyx_string_tab[58]
+#define __pyx_n_u_held __pyx_string_tab[59]
+#define __pyx_n_u_hidden __pyx_string_tab[60]
+#define __pyx_n_u_holders __pyx_string_tab[61]
+#define __pyx_n_u_horizon __pyx_string_tab[62]
+#define __pyx_n_u_i __pyx_string_tab[63]
+#define __pyx_n_u_items __pyx_string_tab[64]
+#define __pyx_n_u_iterations __pyx_string_tab[65]
+#define __pyx_n_u_k __pyx_string_tab[66]
+#define __pyx_n_u_kr __pyx_string_tab[67]
+#define __pyx_n_u_limit __pyx_string_tab[68]
+#define __pyx_n_u_lone_last __pyx_string_tab[69]
+#define __pyx_n_u_majority_bonus __pyx_string_tab[70]
+#define __pyx_n_u_max __pyx_string_tab[71]
+#define __pyx_n_u_me __pyx_string_tab[72]
+#define __pyx_n_u_me_side __pyx_string_tab[73]
+#define __pyx_n_u_model __pyx_string_tab[74]
+#define __pyx_n_u_mu __pyx_string_tab[75]
+#define __pyx_n_u_n __pyx_string_tab[76]
+#define __pyx_n_u_n_path __pyx_string_tab[77]
+#define __pyx_n_u_n_untried __pyx_string_tab[78]
+#define __pyx_n_u_needs __pyx_string_tab[79]
+#define __pyx_n_u_node __pyx_string_tab[80]
+#define __pyx_n_u_node_limit __pyx_string_tab[81]
+#define __pyx_n_u_other __pyx_string_tab[82]
+#define __pyx_n_u_out __pyx_string_tab[83]
+#define __pyx_n_u_p __pyx_string_tab[84]
+#define __pyx_n_u_pack __pyx_string_tab[85]
+#define __pyx_n_u_path __pyx_string_tab[86]
+#define __pyx_n_u_perf_counter __pyx_string_tab[87]
+#define __pyx_n_u_pick __pyx_string_tab[88]
+#define __pyx_n_u_piles __pyx_string_tab[89]
+#define __pyx_n_u_players __pyx_string_tab[90]
+#define __pyx_n_u_pool __pyx_string_tab[91]
+#define __pyx_n_u_pop __pyx_string_tab[92]
+#define __pyx_n_u_read __pyx_string_tab[93]
+#define __pyx_n_u_remaining __pyx_string_tab[94]
+#define __pyx_n_u_rewards __pyx_string_tab[95]
+#define __pyx_n_u_root __pyx_string_tab[96]
+#define __pyx_n_u_run __pyx_string_tab[97]
+#define __pyx_n_u_s __pyx_string_tab[98]
+#define __pyx_n_u_sample_hands __pyx_string_tab[99]
+#define __pyx_n_u_samples __pyx_string_tab[100]
+#define __pyx_n_u_scores __pyx_string_tab[101]
+#define __pyx_n_u_seat __pyx_string_tab[102]
+#define __pyx_n_u_seconds __pyx_string_tab[103]
+#define __pyx_n_u_seed __pyx_string_tab[104]
+#define __pyx_n_u_self __pyx_string_tab[105]
+#define __pyx_n_u_setdefault __pyx_string_tab[106]
+#define __pyx_n_u_side __pyx_string_tab[107]
+#define __pyx_n_u_side_of __pyx_string_tab[108]
+#define __pyx_n_u_sum __pyx_string_tab[109]
+#define __pyx_n_u_sv __pyx_string_tab[110]
+#define __pyx_n_u_tail __pyx_string_tab[111]
+#define __pyx_n_u_target __pyx_string_tab[112]
+#define __pyx_n_u_time __pyx_string_tab[113]
+#define __pyx_n_u_totals __pyx_string_tab[114]
+#define __pyx_n_u_turn __pyx_string_tab[115]
+#define __pyx_n_u_unseen __pyx_string_tab[116]
+#define __pyx_n_u_untried __pyx_string_tab[117]
+#define __pyx_n_u_value __pyx_string_tab[118]
+#define __pyx_n_u_values __pyx_string_tab[119]
+#define __pyx_n_u_w __pyx_string_tab[120]
+#define __pyx_n_u_weights __pyx_string_tab[121]
+#define __pyx_kp_b_double_struct___pyx_t_5basra_7_k __pyx_string_tab[122]
+#define __pyx_kp_b_iso88591_Q __pyx_string_tab[123]
+#define __pyx_kp_b_iso88591_A_a_HE_e1_Jat5_awb_F_1_uBd_Bd_4q __pyx_string_tab[124]
+#define __pyx_kp_b_iso88591_A_HE_e1_t6_1_4z_D_t83a_1_t1 __pyx_string_tab[125]
+#define __pyx_kp_b_iso88591_A_5_M_T_r_1_4t1_1_q_Kq_3d_Qb_q_E __pyx_string_tab[126]
+#define __pyx_kp_b_iso88591_A_G1AQ_F_3d_uAQb_F_3d_uAQb __pyx_string_tab[127]
+#define __pyx_kp_b_iso88591_EQ_4wc_A_a_AQc_S_E_1_q_1_Q_G1AQ __pyx_string_tab[128]
+#define __pyx_kp_b_iso88591_00_q_M_A_a_q_AQc_S_E_1_87_t_2Q __pyx_string_tab[129]
 #define __pyx_float_0_1 __pyx_number_tab[0]
 #define __pyx_float_0_5 __pyx_number_tab[1]
 #define __pyx_float_0_7 __pyx_number_tab[2]
@@ -3325,8 +3380,9 @@ static __pyx_mstatetype * const __pyx_mstate_global = &__pyx_mstate_global_stati
 #define __pyx_int_0 __pyx_number_tab[6]
 #define __pyx_int_1 __pyx_number_tab[7]
 #define __pyx_int_2 __pyx_number_tab[8]
-#define __pyx_int_0x38d7ea4c68000 __pyx_number_tab[9]
-#define __pyx_int_0x4000000000000000 __pyx_number_tab[10]
+#define __pyx_int_2000000 __pyx_number_tab[9]
+#define __pyx_int_0x38d7ea4c68000 __pyx_number_tab[10]
+#define __pyx_int_0x4000000000000000 __pyx_number_tab[11]
 /* #### Code section: module_state_clear ### */
 #if CYTHON_USE_MODULE_STATE
 static CYTHON_SMALL_CODE int __pyx_m_clear(PyObject *m) {
@@ -3348,10 +3404,10 @@ static CYTHON_SMALL_CODE int __pyx_m_clear(PyObject *m) {
   Py_CLEAR(clear_module_state->__pyx_umethod_PyDict_Type_items.method);
   Py_CLEAR(clear_module_state->__pyx_umethod_PyDict_Type_pop.method);
   Py_CLEAR(clear_module_state->__pyx_umethod_PyDict_Type_values.method);
-  for (int i=0; i<1; ++i) { Py_CLEAR(clear_module_state->__pyx_tuple[i]); }
-  for (int i=0; i<5; ++i) { Py_CLEAR(clear_module_state->__pyx_codeobj_tab[i]); }
-  for (int i=0; i<115; ++i) { Py_CLEAR(clear_module_state->__pyx_string_tab[i]); }
-  for (int i=0; i<11; ++i) { Py_CLEAR(clear_module_state->__pyx_number_tab[i]); }
+  for (int i=0; i<2; ++i) { Py_CLEAR(clear_module_state->__pyx_tuple[i]); }
+  for (int i=0; i<8; ++i) { Py_CLEAR(clear_module_state->__pyx_codeobj_tab[i]); }
+  for (int i=0; i<130; ++i) { Py_CLEAR(clear_module_state->__pyx_string_tab[i]); }
+  for (int i=0; i<12; ++i) { Py_CLEAR(clear_module_state->__pyx_number_tab[i]); }
 /* #### Code section: module_state_clear_contents ### */
 /* CommonTypesMetaclass.module_state_clear */
 Py_CLEAR(clear_module_state->__pyx_CommonTypesMetaclassType);
@@ -3381,10 +3437,10 @@ static CYTHON_SMALL_CODE int __pyx_m_traverse(PyObject *m, visitproc visit, void
   Py_VISIT(traverse_module_state->__pyx_umethod_PyDict_Type_items.method);
   Py_VISIT(traverse_module_state->__pyx_umethod_PyDict_Type_pop.method);
   Py_VISIT(traverse_module_state->__pyx_umethod_PyDict_Type_values.method);
-  for (int i=0; i<1; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_tuple[i]); }
-  for (int i=0; i<5; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_codeobj_tab[i]); }
-  for (int i=0; i<115; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_string_tab[i]); }
-  for (int i=0; i<11; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_number_tab[i]); }
+  for (int i=0; i<2; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_tuple[i]); }
+  for (int i=0; i<8; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_codeobj_tab[i]); }
+  for (int i=0; i<130; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_string_tab[i]); }
+  for (int i=0; i<12; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_number_tab[i]); }
 /* #### Code section: module_state_traverse_contents ### */
 /* CommonTypesMetaclass.module_state_traverse */
 Py_VISIT(traverse_module_state->__pyx_CommonTypesMetaclassType);
@@ -4972,7 +5028,1520 @@ static void __pyx_f_5basra_7_search_value_sim(struct __pyx_t_5basra_7_search_Sim
 
 }
 
-/* "basra/_search.pyx":227
+/* "basra/_search.pyx":225
+ * 
+ * 
+ * cdef void reward_setup(RewardC* w, object rules, int sides, double mu):             # <<<<<<<<<<<<<<
+ *     """Mirror of ``Reward.__init__`` (rule integers clamped for doubles)."""
+ *     card_points = min(sum(rules.card_points[: rules.pack]), 10 ** 9)
+*/
+
+static void __pyx_f_5basra_7_search_reward_setup(struct __pyx_t_5basra_7_search_RewardC *__pyx_v_w, PyObject *__pyx_v_rules, int __pyx_v_sides, double __pyx_v_mu) {
+  PyObject *__pyx_v_card_points = NULL;
+  PyObject *__pyx_v_flat = NULL;
+  PyObject *__pyx_v_bonus = NULL;
+  __Pyx_RefNannyDeclarations
+  long __pyx_t_1;
+  PyObject *__pyx_t_2 = NULL;
+  PyObject *__pyx_t_3 = NULL;
+  PyObject *__pyx_t_4 = NULL;
+  PyObject *__pyx_t_5 = NULL;
+  PyObject *__pyx_t_6 = NULL;
+  size_t __pyx_t_7;
+  int __pyx_t_8;
+  double __pyx_t_9;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("reward_setup", 0);
+
+  /* "basra/_search.pyx":227
+ * cdef void reward_setup(RewardC* w, object rules, int sides, double mu):
+ *     """Mirror of ``Reward.__init__`` (rule integers clamped for doubles)."""
+ *     card_points = min(sum(rules.card_points[: rules.pack]), 10 ** 9)             # <<<<<<<<<<<<<<
+ *     flat = min(rules.basra_points, 10 ** 9)
+ *     bonus = min(rules.majority_bonus, 10 ** 9)
+*/
+
+  __pyx_t_1 = 0x3b9aca00;
+  __pyx_t_3 = NULL;
+  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_v_rules, __pyx_mstate_global->__pyx_n_u_card_points); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 227, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_4);
+  __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_v_rules, __pyx_mstate_global->__pyx_n_u_pack); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 227, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_5);
+  __pyx_t_6 = __Pyx_PyObject_GetSlice(__pyx_t_4, 0, 0, NULL, &__pyx_t_5, NULL, 0, 0, 0); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 227, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_6);
+  __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+  __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+  __pyx_t_7 = 1;
+  {
+    PyObject *__pyx_callargs[2] = {__pyx_t_3, __pyx_t_6};
+    __pyx_t_2 = __Pyx_PyObject_FastCall((PyObject*)__pyx_builtin_sum, __pyx_callargs+__pyx_t_7, (2-__pyx_t_7) | (__pyx_t_7*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
+    __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
+    __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
+    if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 227, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_2);
+  }
+  __pyx_t_3 = __Pyx_PyLong_From_long(__pyx_t_1); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 227, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_3);
+  __pyx_t_8 = __Pyx_PyObject_CompareBoolLt_int_object(__pyx_t_3, __pyx_t_2, Py_LT); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 227, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
+  if (__pyx_t_8) {
+    __pyx_t_3 = __Pyx_PyLong_From_long(__pyx_t_1); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 227, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_3);
+    __pyx_t_6 = __pyx_t_3;
+    __pyx_t_3 = 0;
+  } else {
+    __Pyx_INCREF(__pyx_t_2);
+    __pyx_t_6 = __pyx_t_2;
+  }
+
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+  __pyx_t_2 = __pyx_t_6;
+  __Pyx_INCREF(__pyx_t_2);
+  __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
+  __pyx_v_card_points = __pyx_t_2;
+  __pyx_t_2 = 0;
+
+  /* "basra/_search.pyx":228
+ *     """Mirror of ``Reward.__init__`` (rule integers clamped for doubles)."""
+ *     card_points = min(sum(rules.card_points[: rules.pack]), 10 ** 9)
+ *     flat = min(rules.basra_points, 10 ** 9)             # <<<<<<<<<<<<<<
+ *     bonus = min(rules.majority_bonus, 10 ** 9)
+ *     w.mu = mu
+*/
+
+  __pyx_t_1 = 0x3b9aca00;
+  __pyx_t_2 = __Pyx_PyObject_GetAttrStr(__pyx_v_rules, __pyx_mstate_global->__pyx_n_u_basra_points); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 228, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+  __pyx_t_3 = __Pyx_PyLong_From_long(__pyx_t_1); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 228, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_3);
+  __pyx_t_8 = __Pyx_PyObject_CompareBoolLt_int_object(__pyx_t_3, __pyx_t_2, Py_LT); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 228, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
+  if (__pyx_t_8) {
+    __pyx_t_3 = __Pyx_PyLong_From_long(__pyx_t_1); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 228, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_3);
+    __pyx_t_6 = __pyx_t_3;
+    __pyx_t_3 = 0;
+  } else {
+    __Pyx_INCREF(__pyx_t_2);
+    __pyx_t_6 = __pyx_t_2;
+  }
+
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+  __pyx_t_2 = __pyx_t_6;
+  __Pyx_INCREF(__pyx_t_2);
+  __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
+  __pyx_v_flat = __pyx_t_2;
+  __pyx_t_2 = 0;
+
+  /* "basra/_search.pyx":229
+ *     card_points = min(sum(rules.card_points[: rules.pack]), 10 ** 9)
+ *     flat = min(rules.basra_points, 10 ** 9)
+ *     bonus = min(rules.majority_bonus, 10 ** 9)             # <<<<<<<<<<<<<<
+ *     w.mu = mu
+ *     w.sides = sides
+*/
+
+  __pyx_t_1 = 0x3b9aca00;
+  __pyx_t_2 = __Pyx_PyObject_GetAttrStr(__pyx_v_rules, __pyx_mstate_global->__pyx_n_u_majority_bonus); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 229, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+  __pyx_t_3 = __Pyx_PyLong_From_long(__pyx_t_1); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 229, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_3);
+  __pyx_t_8 = __Pyx_PyObject_CompareBoolLt_int_object(__pyx_t_3, __pyx_t_2, Py_LT); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 229, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
+  if (__pyx_t_8) {
+    __pyx_t_3 = __Pyx_PyLong_From_long(__pyx_t_1); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 229, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_3);
+    __pyx_t_6 = __pyx_t_3;
+    __pyx_t_3 = 0;
+  } else {
+    __Pyx_INCREF(__pyx_t_2);
+    __pyx_t_6 = __pyx_t_2;
+  }
+
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+  __pyx_t_2 = __pyx_t_6;
+  __Pyx_INCREF(__pyx_t_2);
+  __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
+  __pyx_v_bonus = __pyx_t_2;
+  __pyx_t_2 = 0;
+
+  /* "basra/_search.pyx":230
+ *     flat = min(rules.basra_points, 10 ** 9)
+ *     bonus = min(rules.majority_bonus, 10 ** 9)
+ *     w.mu = mu             # <<<<<<<<<<<<<<
+ *     w.sides = sides
+ *     w.target = <double>min(rules.target, 10 ** 15)
+*/
+  __pyx_v_w->mu = __pyx_v_mu;
+
+  /* "basra/_search.pyx":231
+ *     bonus = min(rules.majority_bonus, 10 ** 9)
+ *     w.mu = mu
+ *     w.sides = sides             # <<<<<<<<<<<<<<
+ *     w.target = <double>min(rules.target, 10 ** 15)
+ *     w.scale = <double>(bonus + card_points + 2 * flat)
+*/
+  __pyx_v_w->sides = __pyx_v_sides;
+
+  /* "basra/_search.pyx":232
+ *     w.mu = mu
+ *     w.sides = sides
+ *     w.target = <double>min(rules.target, 10 ** 15)             # <<<<<<<<<<<<<<
+ *     w.scale = <double>(bonus + card_points + 2 * flat)
+ *     w.pace = max((card_points + bonus + flat) / sides, 1.0)
+*/
+  __Pyx_INCREF(__pyx_mstate_global->__pyx_int_0x38d7ea4c68000);
+  __pyx_t_2 = __pyx_mstate_global->__pyx_int_0x38d7ea4c68000;
+  __pyx_t_6 = __Pyx_PyObject_GetAttrStr(__pyx_v_rules, __pyx_mstate_global->__pyx_n_u_target); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 232, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_6);
+  __pyx_t_8 = __Pyx_PyObject_CompareBoolLt_object_object(__pyx_t_2, __pyx_t_6, Py_LT); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 232, __pyx_L1_error)
+  if (__pyx_t_8) {
+    __Pyx_INCREF(__pyx_t_2);
+    __pyx_t_3 = __pyx_t_2;
+  } else {
+    __Pyx_INCREF(__pyx_t_6);
+    __pyx_t_3 = __pyx_t_6;
+  }
+
+  __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+  __pyx_t_9 = __Pyx_PyFloat_AsDouble(__pyx_t_3); if (unlikely((__pyx_t_9 == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 232, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
+  __pyx_v_w->target = ((double)__pyx_t_9);
+
+
+  /* "basra/_search.pyx":233
+ *     w.sides = sides
+ *     w.target = <double>min(rules.target, 10 ** 15)
+ *     w.scale = <double>(bonus + card_points + 2 * flat)             # <<<<<<<<<<<<<<
+ *     w.pace = max((card_points + bonus + flat) / sides, 1.0)
+ *     w.spread = sqrt((0.8 * bonus) ** 2 + (1.5 * flat) ** 2 + 16.0)
+*/
+  __pyx_t_3 = __Pyx_PyNumber_Add_object_object(__pyx_v_bonus, __pyx_v_card_points); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 233, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_3);
+  __pyx_t_2 = __Pyx_PyLong_MultiplyCObj(__pyx_mstate_global->__pyx_int_2, __pyx_v_flat, 2, 0, 0); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 233, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+  __pyx_t_6 = __Pyx_PyNumber_Add_object_object(__pyx_t_3, __pyx_t_2); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 233, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_6);
+  __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+  __pyx_t_9 = __Pyx_PyFloat_AsDouble(__pyx_t_6); if (unlikely((__pyx_t_9 == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 233, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
+  __pyx_v_w->scale = ((double)__pyx_t_9);
+
+
+  /* "basra/_search.pyx":234
+ *     w.target = <double>min(rules.target, 10 ** 15)
+ *     w.scale = <double>(bonus + card_points + 2 * flat)
+ *     w.pace = max((card_points + bonus + flat) / sides, 1.0)             # <<<<<<<<<<<<<<
+ *     w.spread = sqrt((0.8 * bonus) ** 2 + (1.5 * flat) ** 2 + 16.0)
+ * 
+*/
+
+  __pyx_t_9 = 1.0;
+  __pyx_t_6 = __Pyx_PyNumber_Add_object_object(__pyx_v_card_points, __pyx_v_bonus); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 234, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_6);
+  __pyx_t_2 = __Pyx_PyNumber_Add_object_object(__pyx_t_6, __pyx_v_flat); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 234, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+  __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
+  __pyx_t_6 = __Pyx_PyLong_From_int(__pyx_v_sides); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 234, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_6);
+  __pyx_t_3 = __Pyx_PyNumber_Divide(__pyx_t_2, __pyx_t_6); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 234, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_3);
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+  __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
+  __pyx_t_2 = PyFloat_FromDouble(__pyx_t_9); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 234, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+  __pyx_t_8 = __Pyx_PyObject_CompareBoolGt_float_object(__pyx_t_2, __pyx_t_3, Py_GT); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 234, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+  if (__pyx_t_8) {
+    __pyx_t_2 = PyFloat_FromDouble(__pyx_t_9); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 234, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_2);
+    __pyx_t_6 = __pyx_t_2;
+    __pyx_t_2 = 0;
+  } else {
+    __Pyx_INCREF(__pyx_t_3);
+    __pyx_t_6 = __pyx_t_3;
+  }
+
+  __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
+  __pyx_t_9 = __Pyx_PyFloat_AsDouble(__pyx_t_6); if (unlikely((__pyx_t_9 == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 234, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
+  __pyx_v_w->pace = __pyx_t_9;
+
+  /* "basra/_search.pyx":235
+ *     w.scale = <double>(bonus + card_points + 2 * flat)
+ *     w.pace = max((card_points + bonus + flat) / sides, 1.0)
+ *     w.spread = sqrt((0.8 * bonus) ** 2 + (1.5 * flat) ** 2 + 16.0)             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  __pyx_t_6 = __Pyx_PyNumber_Multiply_float_object(__pyx_mstate_global->__pyx_float_0_8, __pyx_v_bonus); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 235, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_6);
+  __pyx_t_3 = PyNumber_Power(__pyx_t_6, __pyx_mstate_global->__pyx_int_2, Py_None); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 235, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_3);
+  __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
+  __pyx_t_6 = __Pyx_PyNumber_Multiply_float_object(__pyx_mstate_global->__pyx_float_1_5, __pyx_v_flat); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 235, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_6);
+  __pyx_t_2 = PyNumber_Power(__pyx_t_6, __pyx_mstate_global->__pyx_int_2, Py_None); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 235, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+  __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
+  __pyx_t_6 = __Pyx_PyNumber_Add_object_object(__pyx_t_3, __pyx_t_2); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 235, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_6);
+  __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+  __pyx_t_2 = __Pyx_PyFloat_AddObjC(__pyx_t_6, __pyx_mstate_global->__pyx_float_16_0, 16.0, 0, 0); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 235, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+  __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
+  __pyx_t_9 = __Pyx_PyFloat_AsDouble(__pyx_t_2); if (unlikely((__pyx_t_9 == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 235, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+  __pyx_v_w->spread = sqrt(__pyx_t_9);
+
+
+  /* "basra/_search.pyx":225
+ * 
+ * 
+ * cdef void reward_setup(RewardC* w, object rules, int sides, double mu):             # <<<<<<<<<<<<<<
+ *     """Mirror of ``Reward.__init__`` (rule integers clamped for doubles)."""
+ *     card_points = min(sum(rules.card_points[: rules.pack]), 10 ** 9)
+*/
+
+  /* function exit code */
+  goto __pyx_L0;
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_2);
+  __Pyx_XDECREF(__pyx_t_3);
+  __Pyx_XDECREF(__pyx_t_4);
+  __Pyx_XDECREF(__pyx_t_5);
+  __Pyx_XDECREF(__pyx_t_6);
+  __Pyx_AddTraceback("basra._search.reward_setup", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_L0:;
+  __Pyx_XDECREF(__pyx_v_card_points);
+  __Pyx_XDECREF(__pyx_v_flat);
+  __Pyx_XDECREF(__pyx_v_bonus);
+
+  __Pyx_RefNannyFinishContext();
+}
+
+/* "basra/_search.pyx":253
+ * 
+ * 
+ * cdef int ordered_moves(RoundC* g, MoveBuf* buf, int* order) except -1:             # <<<<<<<<<<<<<<
+ *     """The legal moves, best first by the playout policy."""
+ *     cdef double values[256]
+*/
+
+static int __pyx_f_5basra_7_search_ordered_moves(struct __pyx_t_5basra_7_kernel_RoundC *__pyx_v_g, struct __pyx_t_5basra_7_kernel_MoveBuf *__pyx_v_buf, int *__pyx_v_order) {
+  double __pyx_v_values[256];
+  double __pyx_v_v;
+  int __pyx_v_i;
+  int __pyx_v_j;
+  int __pyx_v_lone;
+  int __pyx_r;
+  int __pyx_t_1;
+  int __pyx_t_2;
+  int __pyx_t_3;
+  int __pyx_t_4;
+  int __pyx_t_5;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+
+  /* "basra/_search.pyx":258
+ *     cdef double v
+ *     cdef int i, j, k
+ *     cdef bint lone = g.lone_last & 1             # <<<<<<<<<<<<<<
+ *     gen_moves(g.r, g.hands[g.turn], g.floor, buf)
+ *     for i in range(buf.n):
+*/
+  __pyx_v_lone = (__pyx_v_g->lone_last & 1);
+
+  /* "basra/_search.pyx":259
+ *     cdef int i, j, k
+ *     cdef bint lone = g.lone_last & 1
+ *     gen_moves(g.r, g.hands[g.turn], g.floor, buf)             # <<<<<<<<<<<<<<
+ *     for i in range(buf.n):
+ *         v = policy_value_c(g.r, buf.cards[i], buf.takes[i], g.floor, lone)
+*/
+  __pyx_t_1 = __pyx_f_5basra_7_kernel_gen_moves(__pyx_v_g->r, (__pyx_v_g->hands[__pyx_v_g->turn]), __pyx_v_g->floor, __pyx_v_buf); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 259, __pyx_L1_error)
+
+
+  /* "basra/_search.pyx":260
+ *     cdef bint lone = g.lone_last & 1
+ *     gen_moves(g.r, g.hands[g.turn], g.floor, buf)
+ *     for i in range(buf.n):             # <<<<<<<<<<<<<<
+ *         v = policy_value_c(g.r, buf.cards[i], buf.takes[i], g.floor, lone)
+ *         j = i
+*/
+
+  __pyx_t_1 = __pyx_v_buf->n;
+  __pyx_t_2 = __pyx_t_1;
+
+  for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
+    __pyx_v_i = __pyx_t_3;
+
+    /* "basra/_search.pyx":261
+ *     gen_moves(g.r, g.hands[g.turn], g.floor, buf)
+ *     for i in range(buf.n):
+ *         v = policy_value_c(g.r, buf.cards[i], buf.takes[i], g.floor, lone)             # <<<<<<<<<<<<<<
+ *         j = i
+ *         while j > 0 and values[j - 1] < v:
+*/
+    __pyx_v_v = __pyx_f_5basra_7_kernel_policy_value_c(__pyx_v_g->r, (__pyx_v_buf->cards[__pyx_v_i]), (__pyx_v_buf->takes[__pyx_v_i]), __pyx_v_g->floor, __pyx_v_lone);
+
+    /* "basra/_search.pyx":262
+ *     for i in range(buf.n):
+ *         v = policy_value_c(g.r, buf.cards[i], buf.takes[i], g.floor, lone)
+ *         j = i             # <<<<<<<<<<<<<<
+ *         while j > 0 and values[j - 1] < v:
+ *             values[j] = values[j - 1]
+*/
+    __pyx_v_j = __pyx_v_i;
+
+    /* "basra/_search.pyx":263
+ *         v = policy_value_c(g.r, buf.cards[i], buf.takes[i], g.floor, lone)
+ *         j = i
+ *         while j > 0 and values[j - 1] < v:             # <<<<<<<<<<<<<<
+ *             values[j] = values[j - 1]
+ *             order[j] = order[j - 1]
+*/
+    while (1) {
+      __pyx_t_5 = (__pyx_v_j > 0);
+
+      if (__pyx_t_5) {
+
+      } else {
+
+        __pyx_t_4 = __pyx_t_5;
+
+        goto __pyx_L7_bool_binop_done;
+      }
+      __pyx_t_5 = ((__pyx_v_values[(__pyx_v_j - 1)]) < __pyx_v_v);
+
+
+      __pyx_t_4 = __pyx_t_5;
+
+      __pyx_L7_bool_binop_done:;
+
+      if (!__pyx_t_4) break;
+
+      /* "basra/_search.pyx":264
+ *         j = i
+ *         while j > 0 and values[j - 1] < v:
+ *             values[j] = values[j - 1]             # <<<<<<<<<<<<<<
+ *             order[j] = order[j - 1]
+ *             j -= 1
+*/
+      (__pyx_v_values[__pyx_v_j]) = (__pyx_v_values[(__pyx_v_j - 1)]);
+
+      /* "basra/_search.pyx":265
+ *         while j > 0 and values[j - 1] < v:
+ *             values[j] = values[j - 1]
+ *             order[j] = order[j - 1]             # <<<<<<<<<<<<<<
+ *             j -= 1
+ *         values[j] = v
+*/
+      (__pyx_v_order[__pyx_v_j]) = (__pyx_v_order[(__pyx_v_j - 1)]);
+
+      /* "basra/_search.pyx":266
+ *             values[j] = values[j - 1]
+ *             order[j] = order[j - 1]
+ *             j -= 1             # <<<<<<<<<<<<<<
+ *         values[j] = v
+ *         order[j] = i
+*/
+      __pyx_v_j = (__pyx_v_j - 1);
+    }
+
+    /* "basra/_search.pyx":267
+ *             order[j] = order[j - 1]
+ *             j -= 1
+ *         values[j] = v             # <<<<<<<<<<<<<<
+ *         order[j] = i
+ *     return buf.n
+*/
+    (__pyx_v_values[__pyx_v_j]) = __pyx_v_v;
+
+    /* "basra/_search.pyx":268
+ *             j -= 1
+ *         values[j] = v
+ *         order[j] = i             # <<<<<<<<<<<<<<
+ *     return buf.n
+ * 
+*/
+    (__pyx_v_order[__pyx_v_j]) = __pyx_v_i;
+  }
+
+
+  /* "basra/_search.pyx":269
+ *         values[j] = v
+ *         order[j] = i
+ *     return buf.n             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  {
+
+    __pyx_r = __pyx_v_buf->n;
+  }
+  goto __pyx_L0;
+
+  /* "basra/_search.pyx":253
+ * 
+ * 
+ * cdef int ordered_moves(RoundC* g, MoveBuf* buf, int* order) except -1:             # <<<<<<<<<<<<<<
+ *     """The legal moves, best first by the playout policy."""
+ *     cdef double values[256]
+*/
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_AddTraceback("basra._search.ordered_moves", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = -1;
+  __pyx_L0:;
+
+
+
+
+
+
+  return __pyx_r;
+}
+
+/* "basra/_search.pyx":272
+ * 
+ * 
+ * cdef bint settle(RoundC* g, Solver* sv, double* rewards) noexcept:             # <<<<<<<<<<<<<<
+ *     """Deal the next hands when due; at the round's end, score it into ``rewards`` (True)."""
+ *     cdef ScoreC score
+*/
+
+static int __pyx_f_5basra_7_search_settle(struct __pyx_t_5basra_7_kernel_RoundC *__pyx_v_g, struct __pyx_t_5basra_7_search_Solver *__pyx_v_sv, double *__pyx_v_rewards) {
+  struct __pyx_t_5basra_7_kernel_ScoreC __pyx_v_score;
+  double __pyx_v_points[4];
+  double __pyx_v_total[4];
+  int __pyx_v_side;
+  int __pyx_r;
+  int __pyx_t_1;
+  int __pyx_t_2;
+  int __pyx_t_3;
+  int __pyx_t_4;
+
+  /* "basra/_search.pyx":278
+ *     cdef double total[4]
+ *     cdef int side
+ *     while g.in_hands == 0:             # <<<<<<<<<<<<<<
+ *         if g.stock_pos < g.stock_len:
+ *             round_deal_next(g)
+*/
+  while (1) {
+    __pyx_t_1 = (__pyx_v_g->in_hands == 0);
+
+
+    if (!__pyx_t_1) break;
+
+    /* "basra/_search.pyx":279
+ *     cdef int side
+ *     while g.in_hands == 0:
+ *         if g.stock_pos < g.stock_len:             # <<<<<<<<<<<<<<
+ *             round_deal_next(g)
+ *             continue
+*/
+    __pyx_t_1 = (__pyx_v_g->stock_pos < __pyx_v_g->stock_len);
+
+    if (__pyx_t_1) {
+
+
+      /* "basra/_search.pyx":280
+ *     while g.in_hands == 0:
+ *         if g.stock_pos < g.stock_len:
+ *             round_deal_next(g)             # <<<<<<<<<<<<<<
+ *             continue
+ *         round_finish(g, &score)
+*/
+      (void)(__pyx_f_5basra_7_kernel_round_deal_next(__pyx_v_g));
+
+      /* "basra/_search.pyx":281
+ *         if g.stock_pos < g.stock_len:
+ *             round_deal_next(g)
+ *             continue             # <<<<<<<<<<<<<<
+ *         round_finish(g, &score)
+ *         for side in range(g.n_sides):
+*/
+      goto __pyx_L3_continue;
+
+      /* "basra/_search.pyx":279
+ *     cdef int side
+ *     while g.in_hands == 0:
+ *         if g.stock_pos < g.stock_len:             # <<<<<<<<<<<<<<
+ *             round_deal_next(g)
+ *             continue
+*/
+    }
+
+    /* "basra/_search.pyx":282
+ *             round_deal_next(g)
+ *             continue
+ *         round_finish(g, &score)             # <<<<<<<<<<<<<<
+ *         for side in range(g.n_sides):
+ *             points[side] = <double>score.points[side]
+*/
+    __pyx_f_5basra_7_kernel_round_finish(__pyx_v_g, (&__pyx_v_score));
+
+    /* "basra/_search.pyx":283
+ *             continue
+ *         round_finish(g, &score)
+ *         for side in range(g.n_sides):             # <<<<<<<<<<<<<<
+ *             points[side] = <double>score.points[side]
+ *             total[side] = <double>score.score[side]
+*/
+
+    __pyx_t_2 = __pyx_v_g->n_sides;
+    __pyx_t_3 = __pyx_t_2;
+
+    for (__pyx_t_4 = 0; __pyx_t_4 < __pyx_t_3; __pyx_t_4+=1) {
+      __pyx_v_side = __pyx_t_4;
+
+      /* "basra/_search.pyx":284
+ *         round_finish(g, &score)
+ *         for side in range(g.n_sides):
+ *             points[side] = <double>score.points[side]             # <<<<<<<<<<<<<<
+ *             total[side] = <double>score.score[side]
+ *         reward_of(sv.w, points, total, rewards)
+*/
+      (__pyx_v_points[__pyx_v_side]) = ((double)(__pyx_v_score.points[__pyx_v_side]));
+
+      /* "basra/_search.pyx":285
+ *         for side in range(g.n_sides):
+ *             points[side] = <double>score.points[side]
+ *             total[side] = <double>score.score[side]             # <<<<<<<<<<<<<<
+ *         reward_of(sv.w, points, total, rewards)
+ *         return True
+*/
+      (__pyx_v_total[__pyx_v_side]) = ((double)(__pyx_v_score.score[__pyx_v_side]));
+    }
+
+
+    /* "basra/_search.pyx":286
+ *             points[side] = <double>score.points[side]
+ *             total[side] = <double>score.score[side]
+ *         reward_of(sv.w, points, total, rewards)             # <<<<<<<<<<<<<<
+ *         return True
+ *     return False
+*/
+    __pyx_f_5basra_7_search_reward_of(__pyx_v_sv->w, __pyx_v_points, __pyx_v_total, __pyx_v_rewards);
+
+    /* "basra/_search.pyx":287
+ *             total[side] = <double>score.score[side]
+ *         reward_of(sv.w, points, total, rewards)
+ *         return True             # <<<<<<<<<<<<<<
+ *     return False
+ * 
+*/
+    {
+
+      __pyx_r = 1;
+    }
+    goto __pyx_L0;
+    __pyx_L3_continue:;
+  }
+
+  /* "basra/_search.pyx":288
+ *         reward_of(sv.w, points, total, rewards)
+ *         return True
+ *     return False             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  {
+
+    __pyx_r = 0;
+  }
+  goto __pyx_L0;
+
+  /* "basra/_search.pyx":272
+ * 
+ * 
+ * cdef bint settle(RoundC* g, Solver* sv, double* rewards) noexcept:             # <<<<<<<<<<<<<<
+ *     """Deal the next hands when due; at the round's end, score it into ``rewards`` (True)."""
+ *     cdef ScoreC score
+*/
+
+  /* function exit code */
+  __pyx_L0:;
+
+
+
+
+
+  return __pyx_r;
+}
+
+/* "basra/_search.pyx":291
+ * 
+ * 
+ * cdef double alphabeta(RoundC* g, Solver* sv, double alpha, double beta) except? -9.0:             # <<<<<<<<<<<<<<
+ *     """Side 0's reward under perfect play by two sides."""
+ *     cdef RoundC child
+*/
+
+static double __pyx_f_5basra_7_search_alphabeta(struct __pyx_t_5basra_7_kernel_RoundC *__pyx_v_g, struct __pyx_t_5basra_7_search_Solver *__pyx_v_sv, double __pyx_v_alpha, double __pyx_v_beta) {
+  struct __pyx_t_5basra_7_kernel_RoundC __pyx_v_child;
+  struct __pyx_t_5basra_7_kernel_MoveBuf __pyx_v_buf;
+  int __pyx_v_order[256];
+  double __pyx_v_rewards[4];
+  double __pyx_v_v;
+  double __pyx_v_best;
+  int __pyx_v_n;
+  int __pyx_v_k;
+  int __pyx_v_maximizing;
+  double __pyx_r;
+  int __pyx_t_1;
+  int __pyx_t_2;
+  double __pyx_t_3;
+  int __pyx_t_4;
+  int __pyx_t_5;
+  int __pyx_t_6;
+  int __pyx_t_7;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+
+
+
+  /* "basra/_search.pyx":300
+ *     cdef int n, k
+ *     cdef bint maximizing
+ *     if settle(g, sv, rewards):             # <<<<<<<<<<<<<<
+ *         return rewards[0]
+ *     sv.nodes += 1
+*/
+  __pyx_t_1 = __pyx_f_5basra_7_search_settle(__pyx_v_g, __pyx_v_sv, __pyx_v_rewards);
+
+  if (__pyx_t_1) {
+
+
+    /* "basra/_search.pyx":301
+ *     cdef bint maximizing
+ *     if settle(g, sv, rewards):
+ *         return rewards[0]             # <<<<<<<<<<<<<<
+ *     sv.nodes += 1
+ *     if sv.nodes > sv.limit:
+*/
+    {
+
+      __pyx_r = (__pyx_v_rewards[0]);
+    }
+    goto __pyx_L0;
+
+    /* "basra/_search.pyx":300
+ *     cdef int n, k
+ *     cdef bint maximizing
+ *     if settle(g, sv, rewards):             # <<<<<<<<<<<<<<
+ *         return rewards[0]
+ *     sv.nodes += 1
+*/
+  }
+
+  /* "basra/_search.pyx":302
+ *     if settle(g, sv, rewards):
+ *         return rewards[0]
+ *     sv.nodes += 1             # <<<<<<<<<<<<<<
+ *     if sv.nodes > sv.limit:
+ *         sv.aborted = True
+*/
+  __pyx_v_sv->nodes = (__pyx_v_sv->nodes + 1);
+
+  /* "basra/_search.pyx":303
+ *         return rewards[0]
+ *     sv.nodes += 1
+ *     if sv.nodes > sv.limit:             # <<<<<<<<<<<<<<
+ *         sv.aborted = True
+ *         return 0.5
+*/
+  __pyx_t_1 = (__pyx_v_sv->nodes > __pyx_v_sv->limit);
+
+  if (__pyx_t_1) {
+
+
+    /* "basra/_search.pyx":304
+ *     sv.nodes += 1
+ *     if sv.nodes > sv.limit:
+ *         sv.aborted = True             # <<<<<<<<<<<<<<
+ *         return 0.5
+ *     n = ordered_moves(g, &buf, order)
+*/
+    __pyx_v_sv->aborted = 1;
+
+    /* "basra/_search.pyx":305
+ *     if sv.nodes > sv.limit:
+ *         sv.aborted = True
+ *         return 0.5             # <<<<<<<<<<<<<<
+ *     n = ordered_moves(g, &buf, order)
+ *     maximizing = g.side[g.turn] == 0
+*/
+    {
+
+      __pyx_r = 0.5;
+    }
+    goto __pyx_L0;
+
+    /* "basra/_search.pyx":303
+ *         return rewards[0]
+ *     sv.nodes += 1
+ *     if sv.nodes > sv.limit:             # <<<<<<<<<<<<<<
+ *         sv.aborted = True
+ *         return 0.5
+*/
+  }
+
+  /* "basra/_search.pyx":306
+ *         sv.aborted = True
+ *         return 0.5
+ *     n = ordered_moves(g, &buf, order)             # <<<<<<<<<<<<<<
+ *     maximizing = g.side[g.turn] == 0
+ *     best = -1.0 if maximizing else 2.0
+*/
+  __pyx_t_2 = __pyx_f_5basra_7_search_ordered_moves(__pyx_v_g, (&__pyx_v_buf), __pyx_v_order); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 306, __pyx_L1_error)
+  __pyx_v_n = __pyx_t_2;
+
+  /* "basra/_search.pyx":307
+ *         return 0.5
+ *     n = ordered_moves(g, &buf, order)
+ *     maximizing = g.side[g.turn] == 0             # <<<<<<<<<<<<<<
+ *     best = -1.0 if maximizing else 2.0
+ *     for k in range(n):
+*/
+  __pyx_v_maximizing = ((__pyx_v_g->side[__pyx_v_g->turn]) == 0);
+
+  /* "basra/_search.pyx":308
+ *     n = ordered_moves(g, &buf, order)
+ *     maximizing = g.side[g.turn] == 0
+ *     best = -1.0 if maximizing else 2.0             # <<<<<<<<<<<<<<
+ *     for k in range(n):
+ *         memcpy(&child, g, sizeof(RoundC))
+*/
+  if (__pyx_v_maximizing) {
+
+    __pyx_t_3 = -1.0;
+  } else {
+
+    __pyx_t_3 = 2.0;
+  }
+  __pyx_v_best = __pyx_t_3;
+
+  /* "basra/_search.pyx":309
+ *     maximizing = g.side[g.turn] == 0
+ *     best = -1.0 if maximizing else 2.0
+ *     for k in range(n):             # <<<<<<<<<<<<<<
+ *         memcpy(&child, g, sizeof(RoundC))
+ *         round_apply(&child, buf.cards[order[k]], buf.takes[order[k]])
+*/
+
+  __pyx_t_2 = __pyx_v_n;
+  __pyx_t_4 = __pyx_t_2;
+
+  for (__pyx_t_5 = 0; __pyx_t_5 < __pyx_t_4; __pyx_t_5+=1) {
+    __pyx_v_k = __pyx_t_5;
+
+    /* "basra/_search.pyx":310
+ *     best = -1.0 if maximizing else 2.0
+ *     for k in range(n):
+ *         memcpy(&child, g, sizeof(RoundC))             # <<<<<<<<<<<<<<
+ *         round_apply(&child, buf.cards[order[k]], buf.takes[order[k]])
+ *         v = alphabeta(&child, sv, alpha, beta)
+*/
+    (void)(memcpy((&__pyx_v_child), __pyx_v_g, (sizeof(struct __pyx_t_5basra_7_kernel_RoundC))));
+
+    /* "basra/_search.pyx":311
+ *     for k in range(n):
+ *         memcpy(&child, g, sizeof(RoundC))
+ *         round_apply(&child, buf.cards[order[k]], buf.takes[order[k]])             # <<<<<<<<<<<<<<
+ *         v = alphabeta(&child, sv, alpha, beta)
+ *         if maximizing:
+*/
+    __pyx_t_6 = __pyx_f_5basra_7_kernel_round_apply((&__pyx_v_child), (__pyx_v_buf.cards[(__pyx_v_order[__pyx_v_k])]), (__pyx_v_buf.takes[(__pyx_v_order[__pyx_v_k])])); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 311, __pyx_L1_error)
+
+
+    /* "basra/_search.pyx":312
+ *         memcpy(&child, g, sizeof(RoundC))
+ *         round_apply(&child, buf.cards[order[k]], buf.takes[order[k]])
+ *         v = alphabeta(&child, sv, alpha, beta)             # <<<<<<<<<<<<<<
+ *         if maximizing:
+ *             if v > best:
+*/
+    __pyx_t_3 = __pyx_f_5basra_7_search_alphabeta((&__pyx_v_child), __pyx_v_sv, __pyx_v_alpha, __pyx_v_beta); if (unlikely(__PYX_CHECK_FLOAT_EXCEPTION(__pyx_t_3, ((double)(-9.0))) && PyErr_Occurred())) __PYX_ERR(0, 312, __pyx_L1_error)
+    __pyx_v_v = __pyx_t_3;
+
+    /* "basra/_search.pyx":313
+ *         round_apply(&child, buf.cards[order[k]], buf.takes[order[k]])
+ *         v = alphabeta(&child, sv, alpha, beta)
+ *         if maximizing:             # <<<<<<<<<<<<<<
+ *             if v > best:
+ *                 best = v
+*/
+    if (__pyx_v_maximizing) {
+
+      /* "basra/_search.pyx":314
+ *         v = alphabeta(&child, sv, alpha, beta)
+ *         if maximizing:
+ *             if v > best:             # <<<<<<<<<<<<<<
+ *                 best = v
+ *             if best > alpha:
+*/
+      __pyx_t_1 = (__pyx_v_v > __pyx_v_best);
+
+      if (__pyx_t_1) {
+
+
+        /* "basra/_search.pyx":315
+ *         if maximizing:
+ *             if v > best:
+ *                 best = v             # <<<<<<<<<<<<<<
+ *             if best > alpha:
+ *                 alpha = best
+*/
+        __pyx_v_best = __pyx_v_v;
+
+        /* "basra/_search.pyx":314
+ *         v = alphabeta(&child, sv, alpha, beta)
+ *         if maximizing:
+ *             if v > best:             # <<<<<<<<<<<<<<
+ *                 best = v
+ *             if best > alpha:
+*/
+      }
+
+      /* "basra/_search.pyx":316
+ *             if v > best:
+ *                 best = v
+ *             if best > alpha:             # <<<<<<<<<<<<<<
+ *                 alpha = best
+ *         else:
+*/
+      __pyx_t_1 = (__pyx_v_best > __pyx_v_alpha);
+
+      if (__pyx_t_1) {
+
+
+        /* "basra/_search.pyx":317
+ *                 best = v
+ *             if best > alpha:
+ *                 alpha = best             # <<<<<<<<<<<<<<
+ *         else:
+ *             if v < best:
+*/
+        __pyx_v_alpha = __pyx_v_best;
+
+        /* "basra/_search.pyx":316
+ *             if v > best:
+ *                 best = v
+ *             if best > alpha:             # <<<<<<<<<<<<<<
+ *                 alpha = best
+ *         else:
+*/
+      }
+
+      /* "basra/_search.pyx":313
+ *         round_apply(&child, buf.cards[order[k]], buf.takes[order[k]])
+ *         v = alphabeta(&child, sv, alpha, beta)
+ *         if maximizing:             # <<<<<<<<<<<<<<
+ *             if v > best:
+ *                 best = v
+*/
+      goto __pyx_L7;
+    }
+
+    /* "basra/_search.pyx":319
+ *                 alpha = best
+ *         else:
+ *             if v < best:             # <<<<<<<<<<<<<<
+ *                 best = v
+ *             if best < beta:
+*/
+    /*else*/ {
+      __pyx_t_1 = (__pyx_v_v < __pyx_v_best);
+
+      if (__pyx_t_1) {
+
+
+        /* "basra/_search.pyx":320
+ *         else:
+ *             if v < best:
+ *                 best = v             # <<<<<<<<<<<<<<
+ *             if best < beta:
+ *                 beta = best
+*/
+        __pyx_v_best = __pyx_v_v;
+
+        /* "basra/_search.pyx":319
+ *                 alpha = best
+ *         else:
+ *             if v < best:             # <<<<<<<<<<<<<<
+ *                 best = v
+ *             if best < beta:
+*/
+      }
+
+      /* "basra/_search.pyx":321
+ *             if v < best:
+ *                 best = v
+ *             if best < beta:             # <<<<<<<<<<<<<<
+ *                 beta = best
+ *         if alpha >= beta or sv.aborted:
+*/
+      __pyx_t_1 = (__pyx_v_best < __pyx_v_beta);
+
+      if (__pyx_t_1) {
+
+
+        /* "basra/_search.pyx":322
+ *                 best = v
+ *             if best < beta:
+ *                 beta = best             # <<<<<<<<<<<<<<
+ *         if alpha >= beta or sv.aborted:
+ *             break
+*/
+        __pyx_v_beta = __pyx_v_best;
+
+        /* "basra/_search.pyx":321
+ *             if v < best:
+ *                 best = v
+ *             if best < beta:             # <<<<<<<<<<<<<<
+ *                 beta = best
+ *         if alpha >= beta or sv.aborted:
+*/
+      }
+    }
+    __pyx_L7:;
+
+    /* "basra/_search.pyx":323
+ *             if best < beta:
+ *                 beta = best
+ *         if alpha >= beta or sv.aborted:             # <<<<<<<<<<<<<<
+ *             break
+ *     return best
+*/
+    __pyx_t_7 = (__pyx_v_alpha >= __pyx_v_beta);
+
+    if (!__pyx_t_7) {
+
+    } else {
+
+      __pyx_t_1 = __pyx_t_7;
+
+      goto __pyx_L13_bool_binop_done;
+    }
+
+    __pyx_t_1 = __pyx_v_sv->aborted;
+    __pyx_L13_bool_binop_done:;
+    if (__pyx_t_1) {
+
+
+      /* "basra/_search.pyx":324
+ *                 beta = best
+ *         if alpha >= beta or sv.aborted:
+ *             break             # <<<<<<<<<<<<<<
+ *     return best
+ * 
+*/
+      goto __pyx_L6_break;
+
+      /* "basra/_search.pyx":323
+ *             if best < beta:
+ *                 beta = best
+ *         if alpha >= beta or sv.aborted:             # <<<<<<<<<<<<<<
+ *             break
+ *     return best
+*/
+    }
+  }
+  __pyx_L6_break:;
+
+
+  /* "basra/_search.pyx":325
+ *         if alpha >= beta or sv.aborted:
+ *             break
+ *     return best             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  {
+
+    __pyx_r = __pyx_v_best;
+  }
+  goto __pyx_L0;
+
+  /* "basra/_search.pyx":291
+ * 
+ * 
+ * cdef double alphabeta(RoundC* g, Solver* sv, double alpha, double beta) except? -9.0:             # <<<<<<<<<<<<<<
+ *     """Side 0's reward under perfect play by two sides."""
+ *     cdef RoundC child
+*/
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_AddTraceback("basra._search.alphabeta", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = (-9.0);
+  __pyx_L0:;
+
+
+
+
+
+
+
+
+
+
+
+
+  return __pyx_r;
+}
+
+/* "basra/_search.pyx":328
+ * 
+ * 
+ * cdef int maxn(RoundC* g, Solver* sv, double* out) except -1:             # <<<<<<<<<<<<<<
+ *     """Every side's reward under max^n play (each side maximizing its own)."""
+ *     cdef RoundC child
+*/
+
+static int __pyx_f_5basra_7_search_maxn(struct __pyx_t_5basra_7_kernel_RoundC *__pyx_v_g, struct __pyx_t_5basra_7_search_Solver *__pyx_v_sv, double *__pyx_v_out) {
+  struct __pyx_t_5basra_7_kernel_RoundC __pyx_v_child;
+  struct __pyx_t_5basra_7_kernel_MoveBuf __pyx_v_buf;
+  int __pyx_v_order[256];
+  double __pyx_v_values[4];
+  int __pyx_v_n;
+  int __pyx_v_k;
+  int __pyx_v_side;
+  int __pyx_v_mover;
+  int __pyx_r;
+  int __pyx_t_1;
+  int __pyx_t_2;
+  int __pyx_t_3;
+  int __pyx_t_4;
+  int __pyx_t_5;
+  int __pyx_t_6;
+  int __pyx_t_7;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+
+  /* "basra/_search.pyx":335
+ *     cdef double values[4]
+ *     cdef int n, k, side, mover
+ *     if settle(g, sv, out):             # <<<<<<<<<<<<<<
+ *         return 0
+ *     sv.nodes += 1
+*/
+  __pyx_t_1 = __pyx_f_5basra_7_search_settle(__pyx_v_g, __pyx_v_sv, __pyx_v_out);
+
+  if (__pyx_t_1) {
+
+
+    /* "basra/_search.pyx":336
+ *     cdef int n, k, side, mover
+ *     if settle(g, sv, out):
+ *         return 0             # <<<<<<<<<<<<<<
+ *     sv.nodes += 1
+ *     if sv.nodes > sv.limit:
+*/
+    {
+
+      __pyx_r = 0;
+    }
+    goto __pyx_L0;
+
+    /* "basra/_search.pyx":335
+ *     cdef double values[4]
+ *     cdef int n, k, side, mover
+ *     if settle(g, sv, out):             # <<<<<<<<<<<<<<
+ *         return 0
+ *     sv.nodes += 1
+*/
+  }
+
+  /* "basra/_search.pyx":337
+ *     if settle(g, sv, out):
+ *         return 0
+ *     sv.nodes += 1             # <<<<<<<<<<<<<<
+ *     if sv.nodes > sv.limit:
+ *         sv.aborted = True
+*/
+  __pyx_v_sv->nodes = (__pyx_v_sv->nodes + 1);
+
+  /* "basra/_search.pyx":338
+ *         return 0
+ *     sv.nodes += 1
+ *     if sv.nodes > sv.limit:             # <<<<<<<<<<<<<<
+ *         sv.aborted = True
+ *         for side in range(g.n_sides):
+*/
+  __pyx_t_1 = (__pyx_v_sv->nodes > __pyx_v_sv->limit);
+
+  if (__pyx_t_1) {
+
+
+    /* "basra/_search.pyx":339
+ *     sv.nodes += 1
+ *     if sv.nodes > sv.limit:
+ *         sv.aborted = True             # <<<<<<<<<<<<<<
+ *         for side in range(g.n_sides):
+ *             out[side] = 0.5
+*/
+    __pyx_v_sv->aborted = 1;
+
+    /* "basra/_search.pyx":340
+ *     if sv.nodes > sv.limit:
+ *         sv.aborted = True
+ *         for side in range(g.n_sides):             # <<<<<<<<<<<<<<
+ *             out[side] = 0.5
+ *         return 0
+*/
+
+    __pyx_t_2 = __pyx_v_g->n_sides;
+    __pyx_t_3 = __pyx_t_2;
+
+    for (__pyx_t_4 = 0; __pyx_t_4 < __pyx_t_3; __pyx_t_4+=1) {
+      __pyx_v_side = __pyx_t_4;
+
+      /* "basra/_search.pyx":341
+ *         sv.aborted = True
+ *         for side in range(g.n_sides):
+ *             out[side] = 0.5             # <<<<<<<<<<<<<<
+ *         return 0
+ *     n = ordered_moves(g, &buf, order)
+*/
+      (__pyx_v_out[__pyx_v_side]) = 0.5;
+    }
+
+
+    /* "basra/_search.pyx":342
+ *         for side in range(g.n_sides):
+ *             out[side] = 0.5
+ *         return 0             # <<<<<<<<<<<<<<
+ *     n = ordered_moves(g, &buf, order)
+ *     mover = g.side[g.turn]
+*/
+    {
+
+      __pyx_r = 0;
+    }
+    goto __pyx_L0;
+
+    /* "basra/_search.pyx":338
+ *         return 0
+ *     sv.nodes += 1
+ *     if sv.nodes > sv.limit:             # <<<<<<<<<<<<<<
+ *         sv.aborted = True
+ *         for side in range(g.n_sides):
+*/
+  }
+
+  /* "basra/_search.pyx":343
+ *             out[side] = 0.5
+ *         return 0
+ *     n = ordered_moves(g, &buf, order)             # <<<<<<<<<<<<<<
+ *     mover = g.side[g.turn]
+ *     out[mover] = -1.0
+*/
+  __pyx_t_2 = __pyx_f_5basra_7_search_ordered_moves(__pyx_v_g, (&__pyx_v_buf), __pyx_v_order); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 343, __pyx_L1_error)
+  __pyx_v_n = __pyx_t_2;
+
+  /* "basra/_search.pyx":344
+ *         return 0
+ *     n = ordered_moves(g, &buf, order)
+ *     mover = g.side[g.turn]             # <<<<<<<<<<<<<<
+ *     out[mover] = -1.0
+ *     for k in range(n):
+*/
+  __pyx_v_mover = (__pyx_v_g->side[__pyx_v_g->turn]);
+
+  /* "basra/_search.pyx":345
+ *     n = ordered_moves(g, &buf, order)
+ *     mover = g.side[g.turn]
+ *     out[mover] = -1.0             # <<<<<<<<<<<<<<
+ *     for k in range(n):
+ *         memcpy(&child, g, sizeof(RoundC))
+*/
+  (__pyx_v_out[__pyx_v_mover]) = -1.0;
+
+  /* "basra/_search.pyx":346
+ *     mover = g.side[g.turn]
+ *     out[mover] = -1.0
+ *     for k in range(n):             # <<<<<<<<<<<<<<
+ *         memcpy(&child, g, sizeof(RoundC))
+ *         round_apply(&child, buf.cards[order[k]], buf.takes[order[k]])
+*/
+
+  __pyx_t_2 = __pyx_v_n;
+  __pyx_t_3 = __pyx_t_2;
+
+  for (__pyx_t_4 = 0; __pyx_t_4 < __pyx_t_3; __pyx_t_4+=1) {
+    __pyx_v_k = __pyx_t_4;
+
+    /* "basra/_search.pyx":347
+ *     out[mover] = -1.0
+ *     for k in range(n):
+ *         memcpy(&child, g, sizeof(RoundC))             # <<<<<<<<<<<<<<
+ *         round_apply(&child, buf.cards[order[k]], buf.takes[order[k]])
+ *         maxn(&child, sv, values)
+*/
+    (void)(memcpy((&__pyx_v_child), __pyx_v_g, (sizeof(struct __pyx_t_5basra_7_kernel_RoundC))));
+
+    /* "basra/_search.pyx":348
+ *     for k in range(n):
+ *         memcpy(&child, g, sizeof(RoundC))
+ *         round_apply(&child, buf.cards[order[k]], buf.takes[order[k]])             # <<<<<<<<<<<<<<
+ *         maxn(&child, sv, values)
+ *         if values[mover] > out[mover]:
+*/
+    __pyx_t_5 = __pyx_f_5basra_7_kernel_round_apply((&__pyx_v_child), (__pyx_v_buf.cards[(__pyx_v_order[__pyx_v_k])]), (__pyx_v_buf.takes[(__pyx_v_order[__pyx_v_k])])); if (unlikely(__pyx_t_5 == ((int)-1))) __PYX_ERR(0, 348, __pyx_L1_error)
+
+
+    /* "basra/_search.pyx":349
+ *         memcpy(&child, g, sizeof(RoundC))
+ *         round_apply(&child, buf.cards[order[k]], buf.takes[order[k]])
+ *         maxn(&child, sv, values)             # <<<<<<<<<<<<<<
+ *         if values[mover] > out[mover]:
+ *             for side in range(g.n_sides):
+*/
+    __pyx_t_5 = __pyx_f_5basra_7_search_maxn((&__pyx_v_child), __pyx_v_sv, __pyx_v_values); if (unlikely(__pyx_t_5 == ((int)-1))) __PYX_ERR(0, 349, __pyx_L1_error)
+
+
+    /* "basra/_search.pyx":350
+ *         round_apply(&child, buf.cards[order[k]], buf.takes[order[k]])
+ *         maxn(&child, sv, values)
+ *         if values[mover] > out[mover]:             # <<<<<<<<<<<<<<
+ *             for side in range(g.n_sides):
+ *                 out[side] = values[side]
+*/
+    __pyx_t_1 = ((__pyx_v_values[__pyx_v_mover]) > (__pyx_v_out[__pyx_v_mover]));
+
+    if (__pyx_t_1) {
+
+
+      /* "basra/_search.pyx":351
+ *         maxn(&child, sv, values)
+ *         if values[mover] > out[mover]:
+ *             for side in range(g.n_sides):             # <<<<<<<<<<<<<<
+ *                 out[side] = values[side]
+ *         if sv.aborted:
+*/
+
+      __pyx_t_5 = __pyx_v_g->n_sides;
+      __pyx_t_6 = __pyx_t_5;
+
+      for (__pyx_t_7 = 0; __pyx_t_7 < __pyx_t_6; __pyx_t_7+=1) {
+        __pyx_v_side = __pyx_t_7;
+
+        /* "basra/_search.pyx":352
+ *         if values[mover] > out[mover]:
+ *             for side in range(g.n_sides):
+ *                 out[side] = values[side]             # <<<<<<<<<<<<<<
+ *         if sv.aborted:
+ *             break
+*/
+        (__pyx_v_out[__pyx_v_side]) = (__pyx_v_values[__pyx_v_side]);
+      }
+
+
+      /* "basra/_search.pyx":350
+ *         round_apply(&child, buf.cards[order[k]], buf.takes[order[k]])
+ *         maxn(&child, sv, values)
+ *         if values[mover] > out[mover]:             # <<<<<<<<<<<<<<
+ *             for side in range(g.n_sides):
+ *                 out[side] = values[side]
+*/
+    }
+
+    /* "basra/_search.pyx":353
+ *             for side in range(g.n_sides):
+ *                 out[side] = values[side]
+ *         if sv.aborted:             # <<<<<<<<<<<<<<
+ *             break
+ *     return 0
+*/
+    if (__pyx_v_sv->aborted) {
+
+      /* "basra/_search.pyx":354
+ *                 out[side] = values[side]
+ *         if sv.aborted:
+ *             break             # <<<<<<<<<<<<<<
+ *     return 0
+ * 
+*/
+      goto __pyx_L8_break;
+
+      /* "basra/_search.pyx":353
+ *             for side in range(g.n_sides):
+ *                 out[side] = values[side]
+ *         if sv.aborted:             # <<<<<<<<<<<<<<
+ *             break
+ *     return 0
+*/
+    }
+  }
+  __pyx_L8_break:;
+
+
+  /* "basra/_search.pyx":355
+ *         if sv.aborted:
+ *             break
+ *     return 0             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  {
+
+    __pyx_r = 0;
+  }
+  goto __pyx_L0;
+
+  /* "basra/_search.pyx":328
+ * 
+ * 
+ * cdef int maxn(RoundC* g, Solver* sv, double* out) except -1:             # <<<<<<<<<<<<<<
+ *     """Every side's reward under max^n play (each side maximizing its own)."""
+ *     cdef RoundC child
+*/
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_AddTraceback("basra._search.maxn", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = -1;
+  __pyx_L0:;
+
+
+
+
+
+
+
+
+
+  return __pyx_r;
+}
+
+/* "basra/_search.pyx":358
+ * 
+ * 
+ * cdef double exact_value(RoundC* g, Solver* sv, int side) except? -9.0:             # <<<<<<<<<<<<<<
+ *     """``side``'s reward from ``g`` under perfect play."""
+ *     cdef double values[4]
+*/
+
+static double __pyx_f_5basra_7_search_exact_value(struct __pyx_t_5basra_7_kernel_RoundC *__pyx_v_g, struct __pyx_t_5basra_7_search_Solver *__pyx_v_sv, int __pyx_v_side) {
+  double __pyx_v_values[4];
+  double __pyx_v_value;
+  double __pyx_r;
+  int __pyx_t_1;
+  double __pyx_t_2;
+  int __pyx_t_3;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+
+  /* "basra/_search.pyx":362
+ *     cdef double values[4]
+ *     cdef double value
+ *     if g.n_sides == 2:             # <<<<<<<<<<<<<<
+ *         value = alphabeta(g, sv, -1.0, 2.0)
+ *         return value if side == 0 else 1.0 - value
+*/
+  __pyx_t_1 = (__pyx_v_g->n_sides == 2);
+
+  if (__pyx_t_1) {
+
+
+    /* "basra/_search.pyx":363
+ *     cdef double value
+ *     if g.n_sides == 2:
+ *         value = alphabeta(g, sv, -1.0, 2.0)             # <<<<<<<<<<<<<<
+ *         return value if side == 0 else 1.0 - value
+ *     maxn(g, sv, values)
+*/
+    __pyx_t_2 = __pyx_f_5basra_7_search_alphabeta(__pyx_v_g, __pyx_v_sv, -1.0, 2.0); if (unlikely(__PYX_CHECK_FLOAT_EXCEPTION(__pyx_t_2, ((double)(-9.0))) && PyErr_Occurred())) __PYX_ERR(0, 363, __pyx_L1_error)
+    __pyx_v_value = __pyx_t_2;
+
+    /* "basra/_search.pyx":364
+ *     if g.n_sides == 2:
+ *         value = alphabeta(g, sv, -1.0, 2.0)
+ *         return value if side == 0 else 1.0 - value             # <<<<<<<<<<<<<<
+ *     maxn(g, sv, values)
+ *     return values[side]
+*/
+    __pyx_t_1 = (__pyx_v_side == 0);
+
+    if (__pyx_t_1) {
+
+      __pyx_t_2 = __pyx_v_value;
+    } else {
+
+      __pyx_t_2 = (1.0 - __pyx_v_value);
+    }
+
+    {
+      __pyx_r = __pyx_t_2;
+    }
+    goto __pyx_L0;
+
+    /* "basra/_search.pyx":362
+ *     cdef double values[4]
+ *     cdef double value
+ *     if g.n_sides == 2:             # <<<<<<<<<<<<<<
+ *         value = alphabeta(g, sv, -1.0, 2.0)
+ *         return value if side == 0 else 1.0 - value
+*/
+  }
+
+  /* "basra/_search.pyx":365
+ *         value = alphabeta(g, sv, -1.0, 2.0)
+ *         return value if side == 0 else 1.0 - value
+ *     maxn(g, sv, values)             # <<<<<<<<<<<<<<
+ *     return values[side]
+ * 
+*/
+  __pyx_t_3 = __pyx_f_5basra_7_search_maxn(__pyx_v_g, __pyx_v_sv, __pyx_v_values); if (unlikely(__pyx_t_3 == ((int)-1))) __PYX_ERR(0, 365, __pyx_L1_error)
+
+
+  /* "basra/_search.pyx":366
+ *         return value if side == 0 else 1.0 - value
+ *     maxn(g, sv, values)
+ *     return values[side]             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  {
+
+    __pyx_r = (__pyx_v_values[__pyx_v_side]);
+  }
+  goto __pyx_L0;
+
+  /* "basra/_search.pyx":358
+ * 
+ * 
+ * cdef double exact_value(RoundC* g, Solver* sv, int side) except? -9.0:             # <<<<<<<<<<<<<<
+ *     """``side``'s reward from ``g`` under perfect play."""
+ *     cdef double values[4]
+*/
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_AddTraceback("basra._search.exact_value", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = (-9.0);
+  __pyx_L0:;
+
+
+
+  return __pyx_r;
+}
+
+/* "basra/_search.pyx":371
  * # -------------------------------------------------------------- the sampler
  * 
  * cdef int64_t clamp(object value):             # <<<<<<<<<<<<<<
@@ -4989,16 +6558,16 @@ static int64_t __pyx_f_5basra_7_search_clamp(PyObject *__pyx_v_value) {
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
 
-  /* "basra/_search.pyx":228
+  /* "basra/_search.pyx":372
  * 
  * cdef int64_t clamp(object value):
  *     return value if value < (1 << 62) else (1 << 62)             # <<<<<<<<<<<<<<
  * 
  * 
 */
-  __pyx_t_2 = __Pyx_PyObject_CompareBoolLt_object_object(__pyx_v_value, __pyx_mstate_global->__pyx_int_0x4000000000000000, Py_LT); if (unlikely((__pyx_t_2 < 0))) __PYX_ERR(0, 228, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyObject_CompareBoolLt_object_object(__pyx_v_value, __pyx_mstate_global->__pyx_int_0x4000000000000000, Py_LT); if (unlikely((__pyx_t_2 < 0))) __PYX_ERR(0, 372, __pyx_L1_error)
   if (__pyx_t_2) {
-    __pyx_t_3 = __Pyx_PyLong_As_int64_t(__pyx_v_value); if (unlikely((__pyx_t_3 == ((int64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 228, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyLong_As_int64_t(__pyx_v_value); if (unlikely((__pyx_t_3 == ((int64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 372, __pyx_L1_error)
     __pyx_t_1 = __pyx_t_3;
   } else {
 
@@ -5010,7 +6579,7 @@ static int64_t __pyx_f_5basra_7_search_clamp(PyObject *__pyx_v_value) {
   }
   goto __pyx_L0;
 
-  /* "basra/_search.pyx":227
+  /* "basra/_search.pyx":371
  * # -------------------------------------------------------------- the sampler
  * 
  * cdef int64_t clamp(object value):             # <<<<<<<<<<<<<<
@@ -5027,7 +6596,7 @@ static int64_t __pyx_f_5basra_7_search_clamp(PyObject *__pyx_v_value) {
   return __pyx_r;
 }
 
-/* "basra/_search.pyx":267
+/* "basra/_search.pyx":411
  *     cdef int cap_nodes
  * 
  *     def __cinit__(self):             # <<<<<<<<<<<<<<
@@ -5079,7 +6648,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
 static int __pyx_pf_5basra_7_search_6Search___cinit__(struct __pyx_obj_5basra_7_search_Search *__pyx_v_self) {
   int __pyx_r;
 
-  /* "basra/_search.pyx":268
+  /* "basra/_search.pyx":412
  * 
  *     def __cinit__(self):
  *         self.pool = NULL             # <<<<<<<<<<<<<<
@@ -5088,7 +6657,7 @@ static int __pyx_pf_5basra_7_search_6Search___cinit__(struct __pyx_obj_5basra_7_
 */
   __pyx_v_self->pool = NULL;
 
-  /* "basra/_search.pyx":269
+  /* "basra/_search.pyx":413
  *     def __cinit__(self):
  *         self.pool = NULL
  *         self.cumulative = NULL             # <<<<<<<<<<<<<<
@@ -5097,7 +6666,7 @@ static int __pyx_pf_5basra_7_search_6Search___cinit__(struct __pyx_obj_5basra_7_
 */
   __pyx_v_self->cumulative = NULL;
 
-  /* "basra/_search.pyx":270
+  /* "basra/_search.pyx":414
  *         self.pool = NULL
  *         self.cumulative = NULL
  *         self.nodes = NULL             # <<<<<<<<<<<<<<
@@ -5106,7 +6675,7 @@ static int __pyx_pf_5basra_7_search_6Search___cinit__(struct __pyx_obj_5basra_7_
 */
   __pyx_v_self->nodes = NULL;
 
-  /* "basra/_search.pyx":267
+  /* "basra/_search.pyx":411
  *     cdef int cap_nodes
  * 
  *     def __cinit__(self):             # <<<<<<<<<<<<<<
@@ -5120,7 +6689,7 @@ static int __pyx_pf_5basra_7_search_6Search___cinit__(struct __pyx_obj_5basra_7_
   return __pyx_r;
 }
 
-/* "basra/_search.pyx":272
+/* "basra/_search.pyx":416
  *         self.nodes = NULL
  * 
  *     def __dealloc__(self):             # <<<<<<<<<<<<<<
@@ -5143,7 +6712,7 @@ static void __pyx_pw_5basra_7_search_6Search_3__dealloc__(PyObject *__pyx_v_self
 
 static void __pyx_pf_5basra_7_search_6Search_2__dealloc__(struct __pyx_obj_5basra_7_search_Search *__pyx_v_self) {
 
-  /* "basra/_search.pyx":273
+  /* "basra/_search.pyx":417
  * 
  *     def __dealloc__(self):
  *         free(self.pool)             # <<<<<<<<<<<<<<
@@ -5152,7 +6721,7 @@ static void __pyx_pf_5basra_7_search_6Search_2__dealloc__(struct __pyx_obj_5basr
 */
   free(__pyx_v_self->pool);
 
-  /* "basra/_search.pyx":274
+  /* "basra/_search.pyx":418
  *     def __dealloc__(self):
  *         free(self.pool)
  *         free(self.cumulative)             # <<<<<<<<<<<<<<
@@ -5161,7 +6730,7 @@ static void __pyx_pf_5basra_7_search_6Search_2__dealloc__(struct __pyx_obj_5basr
 */
   free(__pyx_v_self->cumulative);
 
-  /* "basra/_search.pyx":275
+  /* "basra/_search.pyx":419
  *         free(self.pool)
  *         free(self.cumulative)
  *         free(self.nodes)             # <<<<<<<<<<<<<<
@@ -5170,7 +6739,7 @@ static void __pyx_pf_5basra_7_search_6Search_2__dealloc__(struct __pyx_obj_5basr
 */
   free(__pyx_v_self->nodes);
 
-  /* "basra/_search.pyx":272
+  /* "basra/_search.pyx":416
  *         self.nodes = NULL
  * 
  *     def __dealloc__(self):             # <<<<<<<<<<<<<<
@@ -5182,7 +6751,7 @@ static void __pyx_pf_5basra_7_search_6Search_2__dealloc__(struct __pyx_obj_5basr
 
 }
 
-/* "basra/_search.pyx":277
+/* "basra/_search.pyx":421
  *         free(self.nodes)
  * 
  *     def __init__(self, KRules kr, int players, tuple side_of, int me, list hands, mask_t floor,             # <<<<<<<<<<<<<<
@@ -5248,172 +6817,172 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_kr,&__pyx_mstate_global->__pyx_n_u_players,&__pyx_mstate_global->__pyx_n_u_side_of,&__pyx_mstate_global->__pyx_n_u_me,&__pyx_mstate_global->__pyx_n_u_hands,&__pyx_mstate_global->__pyx_n_u_floor,&__pyx_mstate_global->__pyx_n_u_unseen,&__pyx_mstate_global->__pyx_n_u_needs,&__pyx_mstate_global->__pyx_n_u_bottom,&__pyx_mstate_global->__pyx_n_u_piles,&__pyx_mstate_global->__pyx_n_u_basras,&__pyx_mstate_global->__pyx_n_u_basra_points,&__pyx_mstate_global->__pyx_n_u_lone_last,&__pyx_mstate_global->__pyx_n_u_turn,&__pyx_mstate_global->__pyx_n_u_first,&__pyx_mstate_global->__pyx_n_u_scores,&__pyx_mstate_global->__pyx_n_u_carry,&__pyx_mstate_global->__pyx_n_u_decisions,&__pyx_mstate_global->__pyx_n_u_read,&__pyx_mstate_global->__pyx_n_u_pool,&__pyx_mstate_global->__pyx_n_u_seed,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL_TPNEW(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 277, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 421, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case 21:
         values[20] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 20);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[20])) __PYX_ERR(0, 277, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[20])) __PYX_ERR(0, 421, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case 20:
         values[19] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 19);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[19])) __PYX_ERR(0, 277, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[19])) __PYX_ERR(0, 421, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case 19:
         values[18] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 18);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[18])) __PYX_ERR(0, 277, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[18])) __PYX_ERR(0, 421, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case 18:
         values[17] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 17);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[17])) __PYX_ERR(0, 277, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[17])) __PYX_ERR(0, 421, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case 17:
         values[16] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 16);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[16])) __PYX_ERR(0, 277, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[16])) __PYX_ERR(0, 421, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case 16:
         values[15] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 15);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[15])) __PYX_ERR(0, 277, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[15])) __PYX_ERR(0, 421, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case 15:
         values[14] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 14);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[14])) __PYX_ERR(0, 277, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[14])) __PYX_ERR(0, 421, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case 14:
         values[13] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 13);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[13])) __PYX_ERR(0, 277, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[13])) __PYX_ERR(0, 421, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case 13:
         values[12] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 12);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[12])) __PYX_ERR(0, 277, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[12])) __PYX_ERR(0, 421, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case 12:
         values[11] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 11);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[11])) __PYX_ERR(0, 277, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[11])) __PYX_ERR(0, 421, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case 11:
         values[10] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 10);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[10])) __PYX_ERR(0, 277, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[10])) __PYX_ERR(0, 421, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case 10:
         values[9] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 9);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[9])) __PYX_ERR(0, 277, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[9])) __PYX_ERR(0, 421, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  9:
         values[8] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 8);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[8])) __PYX_ERR(0, 277, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[8])) __PYX_ERR(0, 421, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  8:
         values[7] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 7);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[7])) __PYX_ERR(0, 277, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[7])) __PYX_ERR(0, 421, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  7:
         values[6] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 6);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 277, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 421, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  6:
         values[5] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 5);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 277, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 421, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  5:
         values[4] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 4);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 277, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 421, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 277, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 421, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 277, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 421, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 277, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 421, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 277, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 421, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "__init__", 0) < (0)) __PYX_ERR(0, 277, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "__init__", 0) < (0)) __PYX_ERR(0, 421, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 21; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("__init__", 1, 21, 21, i); __PYX_ERR(0, 277, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("__init__", 1, 21, 21, i); __PYX_ERR(0, 421, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 21)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 277, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 421, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 277, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 421, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 277, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 421, __pyx_L3_error)
       values[3] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 3);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 277, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 421, __pyx_L3_error)
       values[4] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 4);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 277, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 421, __pyx_L3_error)
       values[5] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 5);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 277, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 421, __pyx_L3_error)
       values[6] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 6);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 277, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 421, __pyx_L3_error)
       values[7] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 7);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[7])) __PYX_ERR(0, 277, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[7])) __PYX_ERR(0, 421, __pyx_L3_error)
       values[8] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 8);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[8])) __PYX_ERR(0, 277, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[8])) __PYX_ERR(0, 421, __pyx_L3_error)
       values[9] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 9);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[9])) __PYX_ERR(0, 277, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[9])) __PYX_ERR(0, 421, __pyx_L3_error)
       values[10] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 10);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[10])) __PYX_ERR(0, 277, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[10])) __PYX_ERR(0, 421, __pyx_L3_error)
       values[11] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 11);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[11])) __PYX_ERR(0, 277, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[11])) __PYX_ERR(0, 421, __pyx_L3_error)
       values[12] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 12);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[12])) __PYX_ERR(0, 277, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[12])) __PYX_ERR(0, 421, __pyx_L3_error)
       values[13] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 13);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[13])) __PYX_ERR(0, 277, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[13])) __PYX_ERR(0, 421, __pyx_L3_error)
       values[14] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 14);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[14])) __PYX_ERR(0, 277, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[14])) __PYX_ERR(0, 421, __pyx_L3_error)
       values[15] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 15);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[15])) __PYX_ERR(0, 277, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[15])) __PYX_ERR(0, 421, __pyx_L3_error)
       values[16] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 16);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[16])) __PYX_ERR(0, 277, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[16])) __PYX_ERR(0, 421, __pyx_L3_error)
       values[17] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 17);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[17])) __PYX_ERR(0, 277, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[17])) __PYX_ERR(0, 421, __pyx_L3_error)
       values[18] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 18);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[18])) __PYX_ERR(0, 277, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[18])) __PYX_ERR(0, 421, __pyx_L3_error)
       values[19] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 19);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[19])) __PYX_ERR(0, 277, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[19])) __PYX_ERR(0, 421, __pyx_L3_error)
       values[20] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 20);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[20])) __PYX_ERR(0, 277, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[20])) __PYX_ERR(0, 421, __pyx_L3_error)
     }
     __pyx_v_kr = ((struct __pyx_obj_5basra_7_kernel_KRules *)values[0]);
-    __pyx_v_players = __Pyx_PyLong_As_int(values[1]); if (unlikely((__pyx_v_players == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 277, __pyx_L3_error)
+    __pyx_v_players = __Pyx_PyLong_As_int(values[1]); if (unlikely((__pyx_v_players == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 421, __pyx_L3_error)
     __pyx_v_side_of = ((PyObject*)values[2]);
-    __pyx_v_me = __Pyx_PyLong_As_int(values[3]); if (unlikely((__pyx_v_me == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 277, __pyx_L3_error)
+    __pyx_v_me = __Pyx_PyLong_As_int(values[3]); if (unlikely((__pyx_v_me == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 421, __pyx_L3_error)
     __pyx_v_hands = ((PyObject*)values[4]);
-    __pyx_v_floor = __Pyx_PyLong_As_uint64_t(values[5]); if (unlikely((__pyx_v_floor == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 277, __pyx_L3_error)
+    __pyx_v_floor = __Pyx_PyLong_As_uint64_t(values[5]); if (unlikely((__pyx_v_floor == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 421, __pyx_L3_error)
     __pyx_v_unseen = ((PyObject*)values[6]);
     __pyx_v_needs = ((PyObject*)values[7]);
     __pyx_v_bottom = ((PyObject*)values[8]);
     __pyx_v_piles = ((PyObject*)values[9]);
     __pyx_v_basras = ((PyObject*)values[10]);
     __pyx_v_basra_points = ((PyObject*)values[11]);
-    __pyx_v_lone_last = __Pyx_PyLong_As_int(values[12]); if (unlikely((__pyx_v_lone_last == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 279, __pyx_L3_error)
-    __pyx_v_turn = __Pyx_PyLong_As_int(values[13]); if (unlikely((__pyx_v_turn == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 279, __pyx_L3_error)
-    __pyx_v_first = __Pyx_PyLong_As_int(values[14]); if (unlikely((__pyx_v_first == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 279, __pyx_L3_error)
+    __pyx_v_lone_last = __Pyx_PyLong_As_int(values[12]); if (unlikely((__pyx_v_lone_last == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 423, __pyx_L3_error)
+    __pyx_v_turn = __Pyx_PyLong_As_int(values[13]); if (unlikely((__pyx_v_turn == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 423, __pyx_L3_error)
+    __pyx_v_first = __Pyx_PyLong_As_int(values[14]); if (unlikely((__pyx_v_first == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 423, __pyx_L3_error)
     __pyx_v_scores = ((PyObject*)values[15]);
     __pyx_v_carry = values[16];
     __pyx_v_decisions = ((PyObject*)values[17]);
-    __pyx_v_read = __Pyx_PyFloat_AsDouble(values[18]); if (unlikely((__pyx_v_read == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 280, __pyx_L3_error)
-    __pyx_v_pool = __Pyx_PyLong_As_int(values[19]); if (unlikely((__pyx_v_pool == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 280, __pyx_L3_error)
-    __pyx_v_seed = __Pyx_PyLong_As_uint64_t(values[20]); if (unlikely((__pyx_v_seed == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 280, __pyx_L3_error)
+    __pyx_v_read = __Pyx_PyFloat_AsDouble(values[18]); if (unlikely((__pyx_v_read == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 424, __pyx_L3_error)
+    __pyx_v_pool = __Pyx_PyLong_As_int(values[19]); if (unlikely((__pyx_v_pool == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 424, __pyx_L3_error)
+    __pyx_v_seed = __Pyx_PyLong_As_uint64_t(values[20]); if (unlikely((__pyx_v_seed == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 424, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("__init__", 1, 21, 21, __pyx_nargs); __PYX_ERR(0, 277, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("__init__", 1, 21, 21, __pyx_nargs); __PYX_ERR(0, 421, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -5424,17 +6993,17 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return -1;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_kr), __pyx_mstate_global->__pyx_ptype_5basra_7_kernel_KRules, 1, "kr", 0))) __PYX_ERR(0, 277, __pyx_L1_error)
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_side_of), (&PyTuple_Type), 1, "side_of", 1))) __PYX_ERR(0, 277, __pyx_L1_error)
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_hands), (&PyList_Type), 1, "hands", 1))) __PYX_ERR(0, 277, __pyx_L1_error)
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_unseen), (&PyList_Type), 1, "unseen", 1))) __PYX_ERR(0, 278, __pyx_L1_error)
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_needs), (&PyList_Type), 1, "needs", 1))) __PYX_ERR(0, 278, __pyx_L1_error)
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_bottom), (&PyList_Type), 1, "bottom", 1))) __PYX_ERR(0, 278, __pyx_L1_error)
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_piles), (&PyList_Type), 1, "piles", 1))) __PYX_ERR(0, 278, __pyx_L1_error)
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_basras), (&PyList_Type), 1, "basras", 1))) __PYX_ERR(0, 278, __pyx_L1_error)
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_basra_points), (&PyList_Type), 1, "basra_points", 1))) __PYX_ERR(0, 279, __pyx_L1_error)
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_scores), (&PyList_Type), 1, "scores", 1))) __PYX_ERR(0, 279, __pyx_L1_error)
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_decisions), (&PyList_Type), 1, "decisions", 1))) __PYX_ERR(0, 280, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_kr), __pyx_mstate_global->__pyx_ptype_5basra_7_kernel_KRules, 1, "kr", 0))) __PYX_ERR(0, 421, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_side_of), (&PyTuple_Type), 1, "side_of", 1))) __PYX_ERR(0, 421, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_hands), (&PyList_Type), 1, "hands", 1))) __PYX_ERR(0, 421, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_unseen), (&PyList_Type), 1, "unseen", 1))) __PYX_ERR(0, 422, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_needs), (&PyList_Type), 1, "needs", 1))) __PYX_ERR(0, 422, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_bottom), (&PyList_Type), 1, "bottom", 1))) __PYX_ERR(0, 422, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_piles), (&PyList_Type), 1, "piles", 1))) __PYX_ERR(0, 422, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_basras), (&PyList_Type), 1, "basras", 1))) __PYX_ERR(0, 422, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_basra_points), (&PyList_Type), 1, "basra_points", 1))) __PYX_ERR(0, 423, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_scores), (&PyList_Type), 1, "scores", 1))) __PYX_ERR(0, 423, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_decisions), (&PyList_Type), 1, "decisions", 1))) __PYX_ERR(0, 424, __pyx_L1_error)
   __pyx_r = __pyx_pf_5basra_7_search_6Search_4__init__(((struct __pyx_obj_5basra_7_search_Search *)__pyx_v_self), __pyx_v_kr, __pyx_v_players, __pyx_v_side_of, __pyx_v_me, __pyx_v_hands, __pyx_v_floor, __pyx_v_unseen, __pyx_v_needs, __pyx_v_bottom, __pyx_v_piles, __pyx_v_basras, __pyx_v_basra_points, __pyx_v_lone_last, __pyx_v_turn, __pyx_v_first, __pyx_v_scores, __pyx_v_carry, __pyx_v_decisions, __pyx_v_read, __pyx_v_pool, __pyx_v_seed);
 
   /* function exit code */
@@ -5498,7 +7067,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("__init__", 0);
 
-  /* "basra/_search.pyx":282
+  /* "basra/_search.pyx":426
  *                  carry, list decisions, double read, int pool, uint64_t seed):
  *         cdef int i
  *         self.kr = kr             # <<<<<<<<<<<<<<
@@ -5510,7 +7079,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
   __Pyx_GOTREF((PyObject *)__pyx_v_self->kr);
   __Pyx_DECREF_SET(__pyx_v_self->kr, __pyx_v_kr);
 
-  /* "basra/_search.pyx":283
+  /* "basra/_search.pyx":427
  *         cdef int i
  *         self.kr = kr
  *         memset(&self.base, 0, sizeof(RoundC))             # <<<<<<<<<<<<<<
@@ -5519,7 +7088,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
 */
   (void)(memset((&__pyx_v_self->base), 0, (sizeof(struct __pyx_t_5basra_7_kernel_RoundC))));
 
-  /* "basra/_search.pyx":284
+  /* "basra/_search.pyx":428
  *         self.kr = kr
  *         memset(&self.base, 0, sizeof(RoundC))
  *         self.base.r = &kr.c             # <<<<<<<<<<<<<<
@@ -5528,7 +7097,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
 */
   __pyx_v_self->base.r = (&__pyx_v_kr->c);
 
-  /* "basra/_search.pyx":285
+  /* "basra/_search.pyx":429
  *         memset(&self.base, 0, sizeof(RoundC))
  *         self.base.r = &kr.c
  *         self.base.players = players             # <<<<<<<<<<<<<<
@@ -5537,7 +7106,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
 */
   __pyx_v_self->base.players = __pyx_v_players;
 
-  /* "basra/_search.pyx":286
+  /* "basra/_search.pyx":430
  *         self.base.r = &kr.c
  *         self.base.players = players
  *         self.base.n_sides = max(side_of) + 1             # <<<<<<<<<<<<<<
@@ -5550,17 +7119,17 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
     PyObject *__pyx_callargs[2] = {__pyx_t_2, __pyx_v_side_of};
     __pyx_t_1 = __Pyx_PyObject_FastCall((PyObject*)__pyx_builtin_max, __pyx_callargs+__pyx_t_3, (2-__pyx_t_3) | (__pyx_t_3*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
     __Pyx_XDECREF(__pyx_t_2); __pyx_t_2 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 286, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 430, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
-  __pyx_t_2 = __Pyx_PyLong_AddObjC(__pyx_t_1, __pyx_mstate_global->__pyx_int_1, 1, 0, 0); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 286, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyLong_AddObjC(__pyx_t_1, __pyx_mstate_global->__pyx_int_1, 1, 0, 0); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 430, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-  __pyx_t_4 = __Pyx_PyLong_As_int(__pyx_t_2); if (unlikely((__pyx_t_4 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 286, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyLong_As_int(__pyx_t_2); if (unlikely((__pyx_t_4 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 430, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
   __pyx_v_self->base.n_sides = __pyx_t_4;
 
-  /* "basra/_search.pyx":287
+  /* "basra/_search.pyx":431
  *         self.base.players = players
  *         self.base.n_sides = max(side_of) + 1
  *         for i in range(players):             # <<<<<<<<<<<<<<
@@ -5574,7 +7143,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
   for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
     __pyx_v_i = __pyx_t_6;
 
-    /* "basra/_search.pyx":288
+    /* "basra/_search.pyx":432
  *         self.base.n_sides = max(side_of) + 1
  *         for i in range(players):
  *             self.base.side[i] = side_of[i]             # <<<<<<<<<<<<<<
@@ -5583,13 +7152,13 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
 */
     if (unlikely(__pyx_v_side_of == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-      __PYX_ERR(0, 288, __pyx_L1_error)
+      __PYX_ERR(0, 432, __pyx_L1_error)
     }
-    __pyx_t_7 = __Pyx_PyLong_As_int(__Pyx_PyTuple_GET_ITEM(__pyx_v_side_of, __pyx_v_i)); if (unlikely((__pyx_t_7 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 288, __pyx_L1_error)
+    __pyx_t_7 = __Pyx_PyLong_As_int(__Pyx_PyTuple_GET_ITEM(__pyx_v_side_of, __pyx_v_i)); if (unlikely((__pyx_t_7 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 432, __pyx_L1_error)
     (__pyx_v_self->base.side[__pyx_v_i]) = __pyx_t_7;
 
 
-    /* "basra/_search.pyx":289
+    /* "basra/_search.pyx":433
  *         for i in range(players):
  *             self.base.side[i] = side_of[i]
  *             self.base.hands[i] = hands[i]             # <<<<<<<<<<<<<<
@@ -5598,13 +7167,13 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
 */
     if (unlikely(__pyx_v_hands == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-      __PYX_ERR(0, 289, __pyx_L1_error)
+      __PYX_ERR(0, 433, __pyx_L1_error)
     }
-    __pyx_t_8 = __Pyx_PyLong_As_uint64_t(__Pyx_PyList_GET_ITEM(__pyx_v_hands, __pyx_v_i)); if (unlikely((__pyx_t_8 == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 289, __pyx_L1_error)
+    __pyx_t_8 = __Pyx_PyLong_As_uint64_t(__Pyx_PyList_GET_ITEM(__pyx_v_hands, __pyx_v_i)); if (unlikely((__pyx_t_8 == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 433, __pyx_L1_error)
     (__pyx_v_self->base.hands[__pyx_v_i]) = __pyx_t_8;
 
 
-    /* "basra/_search.pyx":290
+    /* "basra/_search.pyx":434
  *             self.base.side[i] = side_of[i]
  *             self.base.hands[i] = hands[i]
  *             self.needs[i] = needs[i]             # <<<<<<<<<<<<<<
@@ -5613,15 +7182,15 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
 */
     if (unlikely(__pyx_v_needs == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-      __PYX_ERR(0, 290, __pyx_L1_error)
+      __PYX_ERR(0, 434, __pyx_L1_error)
     }
-    __pyx_t_7 = __Pyx_PyLong_As_int(__Pyx_PyList_GET_ITEM(__pyx_v_needs, __pyx_v_i)); if (unlikely((__pyx_t_7 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 290, __pyx_L1_error)
+    __pyx_t_7 = __Pyx_PyLong_As_int(__Pyx_PyList_GET_ITEM(__pyx_v_needs, __pyx_v_i)); if (unlikely((__pyx_t_7 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 434, __pyx_L1_error)
     (__pyx_v_self->needs[__pyx_v_i]) = __pyx_t_7;
 
   }
 
 
-  /* "basra/_search.pyx":291
+  /* "basra/_search.pyx":435
  *             self.base.hands[i] = hands[i]
  *             self.needs[i] = needs[i]
  *         self.base.floor = floor             # <<<<<<<<<<<<<<
@@ -5630,7 +7199,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
 */
   __pyx_v_self->base.floor = __pyx_v_floor;
 
-  /* "basra/_search.pyx":292
+  /* "basra/_search.pyx":436
  *             self.needs[i] = needs[i]
  *         self.base.floor = floor
  *         for i in range(self.base.n_sides):             # <<<<<<<<<<<<<<
@@ -5644,7 +7213,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
   for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
     __pyx_v_i = __pyx_t_6;
 
-    /* "basra/_search.pyx":293
+    /* "basra/_search.pyx":437
  *         self.base.floor = floor
  *         for i in range(self.base.n_sides):
  *             self.base.piles[i] = piles[i]             # <<<<<<<<<<<<<<
@@ -5653,13 +7222,13 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
 */
     if (unlikely(__pyx_v_piles == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-      __PYX_ERR(0, 293, __pyx_L1_error)
+      __PYX_ERR(0, 437, __pyx_L1_error)
     }
-    __pyx_t_8 = __Pyx_PyLong_As_uint64_t(__Pyx_PyList_GET_ITEM(__pyx_v_piles, __pyx_v_i)); if (unlikely((__pyx_t_8 == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 293, __pyx_L1_error)
+    __pyx_t_8 = __Pyx_PyLong_As_uint64_t(__Pyx_PyList_GET_ITEM(__pyx_v_piles, __pyx_v_i)); if (unlikely((__pyx_t_8 == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 437, __pyx_L1_error)
     (__pyx_v_self->base.piles[__pyx_v_i]) = __pyx_t_8;
 
 
-    /* "basra/_search.pyx":294
+    /* "basra/_search.pyx":438
  *         for i in range(self.base.n_sides):
  *             self.base.piles[i] = piles[i]
  *             self.base.basras[i] = basras[i]             # <<<<<<<<<<<<<<
@@ -5668,13 +7237,13 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
 */
     if (unlikely(__pyx_v_basras == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-      __PYX_ERR(0, 294, __pyx_L1_error)
+      __PYX_ERR(0, 438, __pyx_L1_error)
     }
-    __pyx_t_7 = __Pyx_PyLong_As_int(__Pyx_PyList_GET_ITEM(__pyx_v_basras, __pyx_v_i)); if (unlikely((__pyx_t_7 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 294, __pyx_L1_error)
+    __pyx_t_7 = __Pyx_PyLong_As_int(__Pyx_PyList_GET_ITEM(__pyx_v_basras, __pyx_v_i)); if (unlikely((__pyx_t_7 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 438, __pyx_L1_error)
     (__pyx_v_self->base.basras[__pyx_v_i]) = __pyx_t_7;
 
 
-    /* "basra/_search.pyx":295
+    /* "basra/_search.pyx":439
  *             self.base.piles[i] = piles[i]
  *             self.base.basras[i] = basras[i]
  *             self.base.basra_pts[i] = clamp(basra_points[i])             # <<<<<<<<<<<<<<
@@ -5683,16 +7252,16 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
 */
     if (unlikely(__pyx_v_basra_points == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-      __PYX_ERR(0, 295, __pyx_L1_error)
+      __PYX_ERR(0, 439, __pyx_L1_error)
     }
     __pyx_t_2 = __Pyx_PyList_GET_ITEM(__pyx_v_basra_points, __pyx_v_i);
     __Pyx_INCREF(__pyx_t_2);
-    __pyx_t_9 = __pyx_f_5basra_7_search_clamp(__pyx_t_2); if (unlikely(__pyx_t_9 == ((int64_t)-1L) && PyErr_Occurred())) __PYX_ERR(0, 295, __pyx_L1_error)
+    __pyx_t_9 = __pyx_f_5basra_7_search_clamp(__pyx_t_2); if (unlikely(__pyx_t_9 == ((int64_t)-1L) && PyErr_Occurred())) __PYX_ERR(0, 439, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
     (__pyx_v_self->base.basra_pts[__pyx_v_i]) = __pyx_t_9;
 
 
-    /* "basra/_search.pyx":296
+    /* "basra/_search.pyx":440
  *             self.base.basras[i] = basras[i]
  *             self.base.basra_pts[i] = clamp(basra_points[i])
  *             self.base.scores[i] = clamp(scores[i])             # <<<<<<<<<<<<<<
@@ -5701,28 +7270,28 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
 */
     if (unlikely(__pyx_v_scores == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-      __PYX_ERR(0, 296, __pyx_L1_error)
+      __PYX_ERR(0, 440, __pyx_L1_error)
     }
     __pyx_t_2 = __Pyx_PyList_GET_ITEM(__pyx_v_scores, __pyx_v_i);
     __Pyx_INCREF(__pyx_t_2);
-    __pyx_t_9 = __pyx_f_5basra_7_search_clamp(__pyx_t_2); if (unlikely(__pyx_t_9 == ((int64_t)-1L) && PyErr_Occurred())) __PYX_ERR(0, 296, __pyx_L1_error)
+    __pyx_t_9 = __pyx_f_5basra_7_search_clamp(__pyx_t_2); if (unlikely(__pyx_t_9 == ((int64_t)-1L) && PyErr_Occurred())) __PYX_ERR(0, 440, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
     (__pyx_v_self->base.scores[__pyx_v_i]) = __pyx_t_9;
 
   }
 
 
-  /* "basra/_search.pyx":297
+  /* "basra/_search.pyx":441
  *             self.base.basra_pts[i] = clamp(basra_points[i])
  *             self.base.scores[i] = clamp(scores[i])
  *         self.base.carry = clamp(carry)             # <<<<<<<<<<<<<<
  *         self.base.lone_last = lone_last
  *         self.base.turn = turn
 */
-  __pyx_t_9 = __pyx_f_5basra_7_search_clamp(__pyx_v_carry); if (unlikely(__pyx_t_9 == ((int64_t)-1L) && PyErr_Occurred())) __PYX_ERR(0, 297, __pyx_L1_error)
+  __pyx_t_9 = __pyx_f_5basra_7_search_clamp(__pyx_v_carry); if (unlikely(__pyx_t_9 == ((int64_t)-1L) && PyErr_Occurred())) __PYX_ERR(0, 441, __pyx_L1_error)
   __pyx_v_self->base.carry = __pyx_t_9;
 
-  /* "basra/_search.pyx":298
+  /* "basra/_search.pyx":442
  *             self.base.scores[i] = clamp(scores[i])
  *         self.base.carry = clamp(carry)
  *         self.base.lone_last = lone_last             # <<<<<<<<<<<<<<
@@ -5731,7 +7300,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
 */
   __pyx_v_self->base.lone_last = __pyx_v_lone_last;
 
-  /* "basra/_search.pyx":299
+  /* "basra/_search.pyx":443
  *         self.base.carry = clamp(carry)
  *         self.base.lone_last = lone_last
  *         self.base.turn = turn             # <<<<<<<<<<<<<<
@@ -5740,7 +7309,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
 */
   __pyx_v_self->base.turn = __pyx_v_turn;
 
-  /* "basra/_search.pyx":300
+  /* "basra/_search.pyx":444
  *         self.base.lone_last = lone_last
  *         self.base.turn = turn
  *         self.base.first = first             # <<<<<<<<<<<<<<
@@ -5749,7 +7318,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
 */
   __pyx_v_self->base.first = __pyx_v_first;
 
-  /* "basra/_search.pyx":301
+  /* "basra/_search.pyx":445
  *         self.base.turn = turn
  *         self.base.first = first
  *         self.me = me             # <<<<<<<<<<<<<<
@@ -5758,7 +7327,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
 */
   __pyx_v_self->me = __pyx_v_me;
 
-  /* "basra/_search.pyx":302
+  /* "basra/_search.pyx":446
  *         self.base.first = first
  *         self.me = me
  *         self.n_unseen = len(unseen)             # <<<<<<<<<<<<<<
@@ -5767,12 +7336,12 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
 */
   if (unlikely(__pyx_v_unseen == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
-    __PYX_ERR(0, 302, __pyx_L1_error)
+    __PYX_ERR(0, 446, __pyx_L1_error)
   }
-  __pyx_t_10 = __Pyx_PyList_GET_SIZE(__pyx_v_unseen); if (unlikely(__pyx_t_10 == ((Py_ssize_t)-1))) __PYX_ERR(0, 302, __pyx_L1_error)
+  __pyx_t_10 = __Pyx_PyList_GET_SIZE(__pyx_v_unseen); if (unlikely(__pyx_t_10 == ((Py_ssize_t)-1))) __PYX_ERR(0, 446, __pyx_L1_error)
   __pyx_v_self->n_unseen = __pyx_t_10;
 
-  /* "basra/_search.pyx":303
+  /* "basra/_search.pyx":447
  *         self.me = me
  *         self.n_unseen = len(unseen)
  *         for i in range(self.n_unseen):             # <<<<<<<<<<<<<<
@@ -5786,7 +7355,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
   for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
     __pyx_v_i = __pyx_t_6;
 
-    /* "basra/_search.pyx":304
+    /* "basra/_search.pyx":448
  *         self.n_unseen = len(unseen)
  *         for i in range(self.n_unseen):
  *             self.unseen[i] = unseen[i]             # <<<<<<<<<<<<<<
@@ -5795,15 +7364,15 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
 */
     if (unlikely(__pyx_v_unseen == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-      __PYX_ERR(0, 304, __pyx_L1_error)
+      __PYX_ERR(0, 448, __pyx_L1_error)
     }
-    __pyx_t_7 = __Pyx_PyLong_As_int(__Pyx_PyList_GET_ITEM(__pyx_v_unseen, __pyx_v_i)); if (unlikely((__pyx_t_7 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 304, __pyx_L1_error)
+    __pyx_t_7 = __Pyx_PyLong_As_int(__Pyx_PyList_GET_ITEM(__pyx_v_unseen, __pyx_v_i)); if (unlikely((__pyx_t_7 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 448, __pyx_L1_error)
     (__pyx_v_self->unseen[__pyx_v_i]) = __pyx_t_7;
 
   }
 
 
-  /* "basra/_search.pyx":305
+  /* "basra/_search.pyx":449
  *         for i in range(self.n_unseen):
  *             self.unseen[i] = unseen[i]
  *         self.dealt = sum(needs)             # <<<<<<<<<<<<<<
@@ -5816,14 +7385,14 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
     PyObject *__pyx_callargs[2] = {__pyx_t_1, __pyx_v_needs};
     __pyx_t_2 = __Pyx_PyObject_FastCall((PyObject*)__pyx_builtin_sum, __pyx_callargs+__pyx_t_3, (2-__pyx_t_3) | (__pyx_t_3*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
     __Pyx_XDECREF(__pyx_t_1); __pyx_t_1 = 0;
-    if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 305, __pyx_L1_error)
+    if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 449, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_2);
   }
-  __pyx_t_4 = __Pyx_PyLong_As_int(__pyx_t_2); if (unlikely((__pyx_t_4 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 305, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyLong_As_int(__pyx_t_2); if (unlikely((__pyx_t_4 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 449, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
   __pyx_v_self->dealt = __pyx_t_4;
 
-  /* "basra/_search.pyx":306
+  /* "basra/_search.pyx":450
  *             self.unseen[i] = unseen[i]
  *         self.dealt = sum(needs)
  *         self.n_bottom = len(bottom)             # <<<<<<<<<<<<<<
@@ -5832,12 +7401,12 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
 */
   if (unlikely(__pyx_v_bottom == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
-    __PYX_ERR(0, 306, __pyx_L1_error)
+    __PYX_ERR(0, 450, __pyx_L1_error)
   }
-  __pyx_t_10 = __Pyx_PyList_GET_SIZE(__pyx_v_bottom); if (unlikely(__pyx_t_10 == ((Py_ssize_t)-1))) __PYX_ERR(0, 306, __pyx_L1_error)
+  __pyx_t_10 = __Pyx_PyList_GET_SIZE(__pyx_v_bottom); if (unlikely(__pyx_t_10 == ((Py_ssize_t)-1))) __PYX_ERR(0, 450, __pyx_L1_error)
   __pyx_v_self->n_bottom = __pyx_t_10;
 
-  /* "basra/_search.pyx":307
+  /* "basra/_search.pyx":451
  *         self.dealt = sum(needs)
  *         self.n_bottom = len(bottom)
  *         for i in range(self.n_bottom):             # <<<<<<<<<<<<<<
@@ -5851,7 +7420,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
   for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
     __pyx_v_i = __pyx_t_6;
 
-    /* "basra/_search.pyx":308
+    /* "basra/_search.pyx":452
  *         self.n_bottom = len(bottom)
  *         for i in range(self.n_bottom):
  *             self.bottom[i] = bottom[i]             # <<<<<<<<<<<<<<
@@ -5860,15 +7429,15 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
 */
     if (unlikely(__pyx_v_bottom == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-      __PYX_ERR(0, 308, __pyx_L1_error)
+      __PYX_ERR(0, 452, __pyx_L1_error)
     }
-    __pyx_t_7 = __Pyx_PyLong_As_int(__Pyx_PyList_GET_ITEM(__pyx_v_bottom, __pyx_v_i)); if (unlikely((__pyx_t_7 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 308, __pyx_L1_error)
+    __pyx_t_7 = __Pyx_PyLong_As_int(__Pyx_PyList_GET_ITEM(__pyx_v_bottom, __pyx_v_i)); if (unlikely((__pyx_t_7 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 452, __pyx_L1_error)
     (__pyx_v_self->bottom[__pyx_v_i]) = __pyx_t_7;
 
   }
 
 
-  /* "basra/_search.pyx":309
+  /* "basra/_search.pyx":453
  *         for i in range(self.n_bottom):
  *             self.bottom[i] = bottom[i]
  *         if self.dealt > self.n_unseen:             # <<<<<<<<<<<<<<
@@ -5880,7 +7449,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
   if (unlikely(__pyx_t_11)) {
 
 
-    /* "basra/_search.pyx":310
+    /* "basra/_search.pyx":454
  *             self.bottom[i] = bottom[i]
  *         if self.dealt > self.n_unseen:
  *             raise ValueError("the view is inconsistent: too few unseen cards for the hands")             # <<<<<<<<<<<<<<
@@ -5893,14 +7462,14 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
       PyObject *__pyx_callargs[2] = {__pyx_t_1, __pyx_mstate_global->__pyx_kp_u_the_view_is_inconsistent_too_few};
       __pyx_t_2 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_3, (2-__pyx_t_3) | (__pyx_t_3*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_1); __pyx_t_1 = 0;
-      if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 310, __pyx_L1_error)
+      if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 454, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_2);
     }
     __Pyx_Raise(__pyx_t_2, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-    __PYX_ERR(0, 310, __pyx_L1_error)
+    __PYX_ERR(0, 454, __pyx_L1_error)
 
-    /* "basra/_search.pyx":309
+    /* "basra/_search.pyx":453
  *         for i in range(self.n_bottom):
  *             self.bottom[i] = bottom[i]
  *         if self.dealt > self.n_unseen:             # <<<<<<<<<<<<<<
@@ -5909,7 +7478,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
 */
   }
 
-  /* "basra/_search.pyx":311
+  /* "basra/_search.pyx":455
  *         if self.dealt > self.n_unseen:
  *             raise ValueError("the view is inconsistent: too few unseen cards for the hands")
  *         self.read = read             # <<<<<<<<<<<<<<
@@ -5918,7 +7487,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
 */
   __pyx_v_self->read = __pyx_v_read;
 
-  /* "basra/_search.pyx":312
+  /* "basra/_search.pyx":456
  *             raise ValueError("the view is inconsistent: too few unseen cards for the hands")
  *         self.read = read
  *         self.pool_size = pool             # <<<<<<<<<<<<<<
@@ -5927,7 +7496,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
 */
   __pyx_v_self->pool_size = __pyx_v_pool;
 
-  /* "basra/_search.pyx":313
+  /* "basra/_search.pyx":457
  *         self.read = read
  *         self.pool_size = pool
  *         self.n_decisions = min(len(decisions), 64)             # <<<<<<<<<<<<<<
@@ -5938,9 +7507,9 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
   __pyx_t_12 = 64;
   if (unlikely(__pyx_v_decisions == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
-    __PYX_ERR(0, 313, __pyx_L1_error)
+    __PYX_ERR(0, 457, __pyx_L1_error)
   }
-  __pyx_t_10 = __Pyx_PyList_GET_SIZE(__pyx_v_decisions); if (unlikely(__pyx_t_10 == ((Py_ssize_t)-1))) __PYX_ERR(0, 313, __pyx_L1_error)
+  __pyx_t_10 = __Pyx_PyList_GET_SIZE(__pyx_v_decisions); if (unlikely(__pyx_t_10 == ((Py_ssize_t)-1))) __PYX_ERR(0, 457, __pyx_L1_error)
   __pyx_t_11 = (__pyx_t_12 < __pyx_t_10);
 
   if (__pyx_t_11) {
@@ -5955,7 +7524,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
   __pyx_v_self->n_decisions = __pyx_t_13;
 
 
-  /* "basra/_search.pyx":314
+  /* "basra/_search.pyx":458
  *         self.pool_size = pool
  *         self.n_decisions = min(len(decisions), 64)
  *         for i in range(self.n_decisions):             # <<<<<<<<<<<<<<
@@ -5969,7 +7538,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
   for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
     __pyx_v_i = __pyx_t_6;
 
-    /* "basra/_search.pyx":315
+    /* "basra/_search.pyx":459
  *         self.n_decisions = min(len(decisions), 64)
  *         for i in range(self.n_decisions):
  *             seat, dfloor, lone, card, take, later = decisions[i]             # <<<<<<<<<<<<<<
@@ -5978,7 +7547,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
 */
     if (unlikely(__pyx_v_decisions == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-      __PYX_ERR(0, 315, __pyx_L1_error)
+      __PYX_ERR(0, 459, __pyx_L1_error)
     }
     __pyx_t_2 = __Pyx_PyList_GET_ITEM(__pyx_v_decisions, __pyx_v_i);
     __Pyx_INCREF(__pyx_t_2);
@@ -5988,7 +7557,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
       if (unlikely(size != 6)) {
         if (size > 6) __Pyx_RaiseTooManyValuesError(6);
         else if (size >= 0) __Pyx_RaiseNeedMoreValuesError(size);
-        __PYX_ERR(0, 315, __pyx_L1_error)
+        __PYX_ERR(0, 459, __pyx_L1_error)
       }
       #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
       if (likely(PyTuple_CheckExact(sequence))) {
@@ -6006,22 +7575,22 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
         __Pyx_INCREF(__pyx_t_18);
       } else {
         __pyx_t_1 = __Pyx_PyList_GET_ITEM_REF(sequence, 0, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 315, __pyx_L1_error)
+        if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 459, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_1);
         __pyx_t_14 = __Pyx_PyList_GET_ITEM_REF(sequence, 1, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 315, __pyx_L1_error)
+        if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 459, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_14);
         __pyx_t_15 = __Pyx_PyList_GET_ITEM_REF(sequence, 2, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 315, __pyx_L1_error)
+        if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 459, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_15);
         __pyx_t_16 = __Pyx_PyList_GET_ITEM_REF(sequence, 3, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 315, __pyx_L1_error)
+        if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 459, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_16);
         __pyx_t_17 = __Pyx_PyList_GET_ITEM_REF(sequence, 4, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_17)) __PYX_ERR(0, 315, __pyx_L1_error)
+        if (unlikely(!__pyx_t_17)) __PYX_ERR(0, 459, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_17);
         __pyx_t_18 = __Pyx_PyList_GET_ITEM_REF(sequence, 5, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_18)) __PYX_ERR(0, 315, __pyx_L1_error)
+        if (unlikely(!__pyx_t_18)) __PYX_ERR(0, 459, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_18);
       }
       #else
@@ -6029,7 +7598,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
         Py_ssize_t i;
         PyObject** temps[6] = {&__pyx_t_1,&__pyx_t_14,&__pyx_t_15,&__pyx_t_16,&__pyx_t_17,&__pyx_t_18};
         for (i=0; i < 6; i++) {
-          PyObject* item = __Pyx_PySequence_ITEM(sequence, i); if (unlikely(!item)) __PYX_ERR(0, 315, __pyx_L1_error)
+          PyObject* item = __Pyx_PySequence_ITEM(sequence, i); if (unlikely(!item)) __PYX_ERR(0, 459, __pyx_L1_error)
           __Pyx_GOTREF(item);
           *(temps[i]) = item;
         }
@@ -6039,7 +7608,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
     } else {
       Py_ssize_t index = -1;
       PyObject** temps[6] = {&__pyx_t_1,&__pyx_t_14,&__pyx_t_15,&__pyx_t_16,&__pyx_t_17,&__pyx_t_18};
-      __pyx_t_19 = PyObject_GetIter(__pyx_t_2); if (unlikely(!__pyx_t_19)) __PYX_ERR(0, 315, __pyx_L1_error)
+      __pyx_t_19 = PyObject_GetIter(__pyx_t_2); if (unlikely(!__pyx_t_19)) __PYX_ERR(0, 459, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_19);
       __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
       __pyx_t_20 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_19);
@@ -6048,7 +7617,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
         __Pyx_GOTREF(item);
         *(temps[index]) = item;
       }
-      if (__Pyx_IternextUnpackEndCheck(__pyx_t_20(__pyx_t_19), 6) < (0)) __PYX_ERR(0, 315, __pyx_L1_error)
+      if (__Pyx_IternextUnpackEndCheck(__pyx_t_20(__pyx_t_19), 6) < (0)) __PYX_ERR(0, 459, __pyx_L1_error)
       __pyx_t_20 = NULL;
       __Pyx_DECREF(__pyx_t_19); __pyx_t_19 = 0;
       goto __pyx_L15_unpacking_done;
@@ -6056,7 +7625,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
       __Pyx_DECREF(__pyx_t_19); __pyx_t_19 = 0;
       __pyx_t_20 = NULL;
       if (__Pyx_IterFinish() == 0) __Pyx_RaiseNeedMoreValuesError(index);
-      __PYX_ERR(0, 315, __pyx_L1_error)
+      __PYX_ERR(0, 459, __pyx_L1_error)
       __pyx_L15_unpacking_done:;
     }
     __Pyx_XDECREF_SET(__pyx_v_seat, __pyx_t_1);
@@ -6072,75 +7641,75 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
     __Pyx_XDECREF_SET(__pyx_v_later, __pyx_t_18);
     __pyx_t_18 = 0;
 
-    /* "basra/_search.pyx":316
+    /* "basra/_search.pyx":460
  *         for i in range(self.n_decisions):
  *             seat, dfloor, lone, card, take, later = decisions[i]
  *             self.d_seat[i] = seat             # <<<<<<<<<<<<<<
  *             self.d_floor[i] = dfloor
  *             self.d_lone[i] = lone
 */
-    __pyx_t_7 = __Pyx_PyLong_As_int(__pyx_v_seat); if (unlikely((__pyx_t_7 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 316, __pyx_L1_error)
+    __pyx_t_7 = __Pyx_PyLong_As_int(__pyx_v_seat); if (unlikely((__pyx_t_7 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 460, __pyx_L1_error)
     (__pyx_v_self->d_seat[__pyx_v_i]) = __pyx_t_7;
 
 
-    /* "basra/_search.pyx":317
+    /* "basra/_search.pyx":461
  *             seat, dfloor, lone, card, take, later = decisions[i]
  *             self.d_seat[i] = seat
  *             self.d_floor[i] = dfloor             # <<<<<<<<<<<<<<
  *             self.d_lone[i] = lone
  *             self.d_card[i] = card
 */
-    __pyx_t_8 = __Pyx_PyLong_As_uint64_t(__pyx_v_dfloor); if (unlikely((__pyx_t_8 == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 317, __pyx_L1_error)
+    __pyx_t_8 = __Pyx_PyLong_As_uint64_t(__pyx_v_dfloor); if (unlikely((__pyx_t_8 == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 461, __pyx_L1_error)
     (__pyx_v_self->d_floor[__pyx_v_i]) = __pyx_t_8;
 
 
-    /* "basra/_search.pyx":318
+    /* "basra/_search.pyx":462
  *             self.d_seat[i] = seat
  *             self.d_floor[i] = dfloor
  *             self.d_lone[i] = lone             # <<<<<<<<<<<<<<
  *             self.d_card[i] = card
  *             self.d_take[i] = take
 */
-    __pyx_t_11 = __Pyx_PyObject_IsTrue(__pyx_v_lone); if (unlikely((__pyx_t_11 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 318, __pyx_L1_error)
+    __pyx_t_11 = __Pyx_PyObject_IsTrue(__pyx_v_lone); if (unlikely((__pyx_t_11 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 462, __pyx_L1_error)
     (__pyx_v_self->d_lone[__pyx_v_i]) = __pyx_t_11;
 
 
-    /* "basra/_search.pyx":319
+    /* "basra/_search.pyx":463
  *             self.d_floor[i] = dfloor
  *             self.d_lone[i] = lone
  *             self.d_card[i] = card             # <<<<<<<<<<<<<<
  *             self.d_take[i] = take
  *             self.d_later[i] = later
 */
-    __pyx_t_7 = __Pyx_PyLong_As_int(__pyx_v_card); if (unlikely((__pyx_t_7 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 319, __pyx_L1_error)
+    __pyx_t_7 = __Pyx_PyLong_As_int(__pyx_v_card); if (unlikely((__pyx_t_7 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 463, __pyx_L1_error)
     (__pyx_v_self->d_card[__pyx_v_i]) = __pyx_t_7;
 
 
-    /* "basra/_search.pyx":320
+    /* "basra/_search.pyx":464
  *             self.d_lone[i] = lone
  *             self.d_card[i] = card
  *             self.d_take[i] = take             # <<<<<<<<<<<<<<
  *             self.d_later[i] = later
  *         self.pool_built = False
 */
-    __pyx_t_8 = __Pyx_PyLong_As_uint64_t(__pyx_v_take); if (unlikely((__pyx_t_8 == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 320, __pyx_L1_error)
+    __pyx_t_8 = __Pyx_PyLong_As_uint64_t(__pyx_v_take); if (unlikely((__pyx_t_8 == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 464, __pyx_L1_error)
     (__pyx_v_self->d_take[__pyx_v_i]) = __pyx_t_8;
 
 
-    /* "basra/_search.pyx":321
+    /* "basra/_search.pyx":465
  *             self.d_card[i] = card
  *             self.d_take[i] = take
  *             self.d_later[i] = later             # <<<<<<<<<<<<<<
  *         self.pool_built = False
  *         rng_seed(&self.rng, seed)
 */
-    __pyx_t_8 = __Pyx_PyLong_As_uint64_t(__pyx_v_later); if (unlikely((__pyx_t_8 == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 321, __pyx_L1_error)
+    __pyx_t_8 = __Pyx_PyLong_As_uint64_t(__pyx_v_later); if (unlikely((__pyx_t_8 == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 465, __pyx_L1_error)
     (__pyx_v_self->d_later[__pyx_v_i]) = __pyx_t_8;
 
   }
 
 
-  /* "basra/_search.pyx":322
+  /* "basra/_search.pyx":466
  *             self.d_take[i] = take
  *             self.d_later[i] = later
  *         self.pool_built = False             # <<<<<<<<<<<<<<
@@ -6149,7 +7718,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
 */
   __pyx_v_self->pool_built = 0;
 
-  /* "basra/_search.pyx":323
+  /* "basra/_search.pyx":467
  *             self.d_later[i] = later
  *         self.pool_built = False
  *         rng_seed(&self.rng, seed)             # <<<<<<<<<<<<<<
@@ -6158,7 +7727,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
 */
   __pyx_f_5basra_7_kernel_rng_seed((&__pyx_v_self->rng), __pyx_v_seed);
 
-  /* "basra/_search.pyx":277
+  /* "basra/_search.pyx":421
  *         free(self.nodes)
  * 
  *     def __init__(self, KRules kr, int players, tuple side_of, int me, list hands, mask_t floor,             # <<<<<<<<<<<<<<
@@ -6193,7 +7762,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
   return __pyx_r;
 }
 
-/* "basra/_search.pyx":325
+/* "basra/_search.pyx":469
  *         rng_seed(&self.rng, seed)
  * 
  *     cdef void deal_hands(self, mask_t* hands) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -6217,7 +7786,7 @@ static void __pyx_f_5basra_7_search_6Search_deal_hands(struct __pyx_obj_5basra_7
   int __pyx_t_6;
   int __pyx_t_7;
 
-  /* "basra/_search.pyx":328
+  /* "basra/_search.pyx":472
  *         """Known cards plus unseen ones at random (mirror of ``Unseen.hands``)."""
  *         cdef int cards[52]
  *         cdef int i, j, t, seat, pos = 0, k             # <<<<<<<<<<<<<<
@@ -6226,7 +7795,7 @@ static void __pyx_f_5basra_7_search_6Search_deal_hands(struct __pyx_obj_5basra_7
 */
   __pyx_v_pos = 0;
 
-  /* "basra/_search.pyx":329
+  /* "basra/_search.pyx":473
  *         cdef int cards[52]
  *         cdef int i, j, t, seat, pos = 0, k
  *         memcpy(cards, self.unseen, self.n_unseen * sizeof(int))             # <<<<<<<<<<<<<<
@@ -6235,7 +7804,7 @@ static void __pyx_f_5basra_7_search_6Search_deal_hands(struct __pyx_obj_5basra_7
 */
   (void)(memcpy(__pyx_v_cards, __pyx_v_self->unseen, (__pyx_v_self->n_unseen * (sizeof(int)))));
 
-  /* "basra/_search.pyx":330
+  /* "basra/_search.pyx":474
  *         cdef int i, j, t, seat, pos = 0, k
  *         memcpy(cards, self.unseen, self.n_unseen * sizeof(int))
  *         for i in range(self.dealt):  # a partial Fisher-Yates: the first `dealt` are the sample             # <<<<<<<<<<<<<<
@@ -6249,7 +7818,7 @@ static void __pyx_f_5basra_7_search_6Search_deal_hands(struct __pyx_obj_5basra_7
   for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
     __pyx_v_i = __pyx_t_3;
 
-    /* "basra/_search.pyx":331
+    /* "basra/_search.pyx":475
  *         memcpy(cards, self.unseen, self.n_unseen * sizeof(int))
  *         for i in range(self.dealt):  # a partial Fisher-Yates: the first `dealt` are the sample
  *             j = i + rng_below(&self.rng, self.n_unseen - i)             # <<<<<<<<<<<<<<
@@ -6258,7 +7827,7 @@ static void __pyx_f_5basra_7_search_6Search_deal_hands(struct __pyx_obj_5basra_7
 */
     __pyx_v_j = (__pyx_v_i + __pyx_f_5basra_7_kernel_rng_below((&__pyx_v_self->rng), (__pyx_v_self->n_unseen - __pyx_v_i)));
 
-    /* "basra/_search.pyx":332
+    /* "basra/_search.pyx":476
  *         for i in range(self.dealt):  # a partial Fisher-Yates: the first `dealt` are the sample
  *             j = i + rng_below(&self.rng, self.n_unseen - i)
  *             t = cards[i]             # <<<<<<<<<<<<<<
@@ -6267,7 +7836,7 @@ static void __pyx_f_5basra_7_search_6Search_deal_hands(struct __pyx_obj_5basra_7
 */
     __pyx_v_t = (__pyx_v_cards[__pyx_v_i]);
 
-    /* "basra/_search.pyx":333
+    /* "basra/_search.pyx":477
  *             j = i + rng_below(&self.rng, self.n_unseen - i)
  *             t = cards[i]
  *             cards[i] = cards[j]             # <<<<<<<<<<<<<<
@@ -6276,7 +7845,7 @@ static void __pyx_f_5basra_7_search_6Search_deal_hands(struct __pyx_obj_5basra_7
 */
     (__pyx_v_cards[__pyx_v_i]) = (__pyx_v_cards[__pyx_v_j]);
 
-    /* "basra/_search.pyx":334
+    /* "basra/_search.pyx":478
  *             t = cards[i]
  *             cards[i] = cards[j]
  *             cards[j] = t             # <<<<<<<<<<<<<<
@@ -6287,7 +7856,7 @@ static void __pyx_f_5basra_7_search_6Search_deal_hands(struct __pyx_obj_5basra_7
   }
 
 
-  /* "basra/_search.pyx":335
+  /* "basra/_search.pyx":479
  *             cards[i] = cards[j]
  *             cards[j] = t
  *         for seat in range(self.base.players):             # <<<<<<<<<<<<<<
@@ -6301,7 +7870,7 @@ static void __pyx_f_5basra_7_search_6Search_deal_hands(struct __pyx_obj_5basra_7
   for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
     __pyx_v_seat = __pyx_t_3;
 
-    /* "basra/_search.pyx":336
+    /* "basra/_search.pyx":480
  *             cards[j] = t
  *         for seat in range(self.base.players):
  *             hands[seat] = self.base.hands[seat]             # <<<<<<<<<<<<<<
@@ -6310,7 +7879,7 @@ static void __pyx_f_5basra_7_search_6Search_deal_hands(struct __pyx_obj_5basra_7
 */
     (__pyx_v_hands[__pyx_v_seat]) = (__pyx_v_self->base.hands[__pyx_v_seat]);
 
-    /* "basra/_search.pyx":337
+    /* "basra/_search.pyx":481
  *         for seat in range(self.base.players):
  *             hands[seat] = self.base.hands[seat]
  *             for k in range(self.needs[seat]):             # <<<<<<<<<<<<<<
@@ -6324,7 +7893,7 @@ static void __pyx_f_5basra_7_search_6Search_deal_hands(struct __pyx_obj_5basra_7
     for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
       __pyx_v_k = __pyx_t_6;
 
-      /* "basra/_search.pyx":338
+      /* "basra/_search.pyx":482
  *             hands[seat] = self.base.hands[seat]
  *             for k in range(self.needs[seat]):
  *                 hands[seat] |= (<mask_t>1) << cards[pos]             # <<<<<<<<<<<<<<
@@ -6335,7 +7904,7 @@ static void __pyx_f_5basra_7_search_6Search_deal_hands(struct __pyx_obj_5basra_7
       __pyx_t_7 = __pyx_v_seat;
       (__pyx_v_hands[__pyx_t_7]) = ((__pyx_v_hands[__pyx_t_7]) | (((__pyx_t_5basra_7_kernel_mask_t)1) << (__pyx_v_cards[__pyx_v_pos])));
 
-      /* "basra/_search.pyx":339
+      /* "basra/_search.pyx":483
  *             for k in range(self.needs[seat]):
  *                 hands[seat] |= (<mask_t>1) << cards[pos]
  *                 pos += 1             # <<<<<<<<<<<<<<
@@ -6348,7 +7917,7 @@ static void __pyx_f_5basra_7_search_6Search_deal_hands(struct __pyx_obj_5basra_7
   }
 
 
-  /* "basra/_search.pyx":325
+  /* "basra/_search.pyx":469
  *         rng_seed(&self.rng, seed)
  * 
  *     cdef void deal_hands(self, mask_t* hands) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -6366,7 +7935,7 @@ static void __pyx_f_5basra_7_search_6Search_deal_hands(struct __pyx_obj_5basra_7
 
 }
 
-/* "basra/_search.pyx":341
+/* "basra/_search.pyx":485
  *                 pos += 1
  * 
  *     cdef double likelihood(self, mask_t hand, int d) noexcept:             # <<<<<<<<<<<<<<
@@ -6392,7 +7961,7 @@ static double __pyx_f_5basra_7_search_6Search_likelihood(struct __pyx_obj_5basra
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
 
-  /* "basra/_search.pyx":345
+  /* "basra/_search.pyx":489
  *         cdef MoveBuf buf
  *         cdef double values[256]
  *         cdef double top = -1e300, total = 0.0, chosen = 0.0, weight             # <<<<<<<<<<<<<<
@@ -6403,21 +7972,21 @@ static double __pyx_f_5basra_7_search_6Search_likelihood(struct __pyx_obj_5basra
   __pyx_v_total = 0.0;
   __pyx_v_chosen = 0.0;
 
-  /* "basra/_search.pyx":347
+  /* "basra/_search.pyx":491
  *         cdef double top = -1e300, total = 0.0, chosen = 0.0, weight
  *         cdef int i
  *         if gen_moves(self.base.r, hand, self.d_floor[d], &buf) < 0:             # <<<<<<<<<<<<<<
  *             return 1.0
  *         for i in range(buf.n):
 */
-  __pyx_t_1 = __pyx_f_5basra_7_kernel_gen_moves(__pyx_v_self->base.r, __pyx_v_hand, (__pyx_v_self->d_floor[__pyx_v_d]), (&__pyx_v_buf)); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 347, __pyx_L1_error)
+  __pyx_t_1 = __pyx_f_5basra_7_kernel_gen_moves(__pyx_v_self->base.r, __pyx_v_hand, (__pyx_v_self->d_floor[__pyx_v_d]), (&__pyx_v_buf)); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 491, __pyx_L1_error)
   __pyx_t_2 = (__pyx_t_1 < 0);
 
 
   if (__pyx_t_2) {
 
 
-    /* "basra/_search.pyx":348
+    /* "basra/_search.pyx":492
  *         cdef int i
  *         if gen_moves(self.base.r, hand, self.d_floor[d], &buf) < 0:
  *             return 1.0             # <<<<<<<<<<<<<<
@@ -6430,7 +7999,7 @@ static double __pyx_f_5basra_7_search_6Search_likelihood(struct __pyx_obj_5basra
     }
     goto __pyx_L0;
 
-    /* "basra/_search.pyx":347
+    /* "basra/_search.pyx":491
  *         cdef double top = -1e300, total = 0.0, chosen = 0.0, weight
  *         cdef int i
  *         if gen_moves(self.base.r, hand, self.d_floor[d], &buf) < 0:             # <<<<<<<<<<<<<<
@@ -6439,7 +8008,7 @@ static double __pyx_f_5basra_7_search_6Search_likelihood(struct __pyx_obj_5basra
 */
   }
 
-  /* "basra/_search.pyx":349
+  /* "basra/_search.pyx":493
  *         if gen_moves(self.base.r, hand, self.d_floor[d], &buf) < 0:
  *             return 1.0
  *         for i in range(buf.n):             # <<<<<<<<<<<<<<
@@ -6453,7 +8022,7 @@ static double __pyx_f_5basra_7_search_6Search_likelihood(struct __pyx_obj_5basra
   for (__pyx_t_4 = 0; __pyx_t_4 < __pyx_t_3; __pyx_t_4+=1) {
     __pyx_v_i = __pyx_t_4;
 
-    /* "basra/_search.pyx":350
+    /* "basra/_search.pyx":494
  *             return 1.0
  *         for i in range(buf.n):
  *             values[i] = policy_value_c(self.base.r, buf.cards[i], buf.takes[i], self.d_floor[d],             # <<<<<<<<<<<<<<
@@ -6462,7 +8031,7 @@ static double __pyx_f_5basra_7_search_6Search_likelihood(struct __pyx_obj_5basra
 */
     (__pyx_v_values[__pyx_v_i]) = __pyx_f_5basra_7_kernel_policy_value_c(__pyx_v_self->base.r, (__pyx_v_buf.cards[__pyx_v_i]), (__pyx_v_buf.takes[__pyx_v_i]), (__pyx_v_self->d_floor[__pyx_v_d]), (__pyx_v_self->d_lone[__pyx_v_d]));
 
-    /* "basra/_search.pyx":352
+    /* "basra/_search.pyx":496
  *             values[i] = policy_value_c(self.base.r, buf.cards[i], buf.takes[i], self.d_floor[d],
  *                                        self.d_lone[d])
  *             if values[i] > top:             # <<<<<<<<<<<<<<
@@ -6474,7 +8043,7 @@ static double __pyx_f_5basra_7_search_6Search_likelihood(struct __pyx_obj_5basra
     if (__pyx_t_2) {
 
 
-      /* "basra/_search.pyx":353
+      /* "basra/_search.pyx":497
  *                                        self.d_lone[d])
  *             if values[i] > top:
  *                 top = values[i]             # <<<<<<<<<<<<<<
@@ -6483,7 +8052,7 @@ static double __pyx_f_5basra_7_search_6Search_likelihood(struct __pyx_obj_5basra
 */
       __pyx_v_top = (__pyx_v_values[__pyx_v_i]);
 
-      /* "basra/_search.pyx":352
+      /* "basra/_search.pyx":496
  *             values[i] = policy_value_c(self.base.r, buf.cards[i], buf.takes[i], self.d_floor[d],
  *                                        self.d_lone[d])
  *             if values[i] > top:             # <<<<<<<<<<<<<<
@@ -6494,7 +8063,7 @@ static double __pyx_f_5basra_7_search_6Search_likelihood(struct __pyx_obj_5basra
   }
 
 
-  /* "basra/_search.pyx":354
+  /* "basra/_search.pyx":498
  *             if values[i] > top:
  *                 top = values[i]
  *         for i in range(buf.n):             # <<<<<<<<<<<<<<
@@ -6508,7 +8077,7 @@ static double __pyx_f_5basra_7_search_6Search_likelihood(struct __pyx_obj_5basra
   for (__pyx_t_4 = 0; __pyx_t_4 < __pyx_t_3; __pyx_t_4+=1) {
     __pyx_v_i = __pyx_t_4;
 
-    /* "basra/_search.pyx":355
+    /* "basra/_search.pyx":499
  *                 top = values[i]
  *         for i in range(buf.n):
  *             weight = exp(self.read * (values[i] - top))             # <<<<<<<<<<<<<<
@@ -6517,7 +8086,7 @@ static double __pyx_f_5basra_7_search_6Search_likelihood(struct __pyx_obj_5basra
 */
     __pyx_v_weight = exp((__pyx_v_self->read * ((__pyx_v_values[__pyx_v_i]) - __pyx_v_top)));
 
-    /* "basra/_search.pyx":356
+    /* "basra/_search.pyx":500
  *         for i in range(buf.n):
  *             weight = exp(self.read * (values[i] - top))
  *             total += weight             # <<<<<<<<<<<<<<
@@ -6526,7 +8095,7 @@ static double __pyx_f_5basra_7_search_6Search_likelihood(struct __pyx_obj_5basra
 */
     __pyx_v_total = (__pyx_v_total + __pyx_v_weight);
 
-    /* "basra/_search.pyx":357
+    /* "basra/_search.pyx":501
  *             weight = exp(self.read * (values[i] - top))
  *             total += weight
  *             if buf.cards[i] == self.d_card[d] and buf.takes[i] == self.d_take[d]:             # <<<<<<<<<<<<<<
@@ -6552,7 +8121,7 @@ static double __pyx_f_5basra_7_search_6Search_likelihood(struct __pyx_obj_5basra
     if (__pyx_t_2) {
 
 
-      /* "basra/_search.pyx":358
+      /* "basra/_search.pyx":502
  *             total += weight
  *             if buf.cards[i] == self.d_card[d] and buf.takes[i] == self.d_take[d]:
  *                 chosen = weight             # <<<<<<<<<<<<<<
@@ -6561,7 +8130,7 @@ static double __pyx_f_5basra_7_search_6Search_likelihood(struct __pyx_obj_5basra
 */
       __pyx_v_chosen = __pyx_v_weight;
 
-      /* "basra/_search.pyx":357
+      /* "basra/_search.pyx":501
  *             weight = exp(self.read * (values[i] - top))
  *             total += weight
  *             if buf.cards[i] == self.d_card[d] and buf.takes[i] == self.d_take[d]:             # <<<<<<<<<<<<<<
@@ -6572,7 +8141,7 @@ static double __pyx_f_5basra_7_search_6Search_likelihood(struct __pyx_obj_5basra
   }
 
 
-  /* "basra/_search.pyx":359
+  /* "basra/_search.pyx":503
  *             if buf.cards[i] == self.d_card[d] and buf.takes[i] == self.d_take[d]:
  *                 chosen = weight
  *         return 0.98 * chosen / total + 0.02 / buf.n             # <<<<<<<<<<<<<<
@@ -6585,7 +8154,7 @@ static double __pyx_f_5basra_7_search_6Search_likelihood(struct __pyx_obj_5basra
   }
   goto __pyx_L0;
 
-  /* "basra/_search.pyx":341
+  /* "basra/_search.pyx":485
  *                 pos += 1
  * 
  *     cdef double likelihood(self, mask_t hand, int d) noexcept:             # <<<<<<<<<<<<<<
@@ -6609,7 +8178,7 @@ static double __pyx_f_5basra_7_search_6Search_likelihood(struct __pyx_obj_5basra
   return __pyx_r;
 }
 
-/* "basra/_search.pyx":361
+/* "basra/_search.pyx":505
  *         return 0.98 * chosen / total + 0.02 / buf.n
  * 
  *     cdef int build_pool(self) except -1:             # <<<<<<<<<<<<<<
@@ -6637,7 +8206,7 @@ static int __pyx_f_5basra_7_search_6Search_build_pool(struct __pyx_obj_5basra_7_
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
 
-  /* "basra/_search.pyx":364
+  /* "basra/_search.pyx":508
  *         """Mirror of ``Sampler._build_pool``: deals weighted by how well they explain the plays."""
  *         cdef int p, d
  *         cdef double weight, total = 0.0             # <<<<<<<<<<<<<<
@@ -6646,7 +8215,7 @@ static int __pyx_f_5basra_7_search_6Search_build_pool(struct __pyx_obj_5basra_7_
 */
   __pyx_v_total = 0.0;
 
-  /* "basra/_search.pyx":367
+  /* "basra/_search.pyx":511
  *         cdef mask_t held
  *         cdef mask_t* hands
  *         self.pool = <mask_t*>malloc(self.pool_size * 4 * sizeof(mask_t))             # <<<<<<<<<<<<<<
@@ -6655,7 +8224,7 @@ static int __pyx_f_5basra_7_search_6Search_build_pool(struct __pyx_obj_5basra_7_
 */
   __pyx_v_self->pool = ((__pyx_t_5basra_7_kernel_mask_t *)malloc(((__pyx_v_self->pool_size * 4) * (sizeof(__pyx_t_5basra_7_kernel_mask_t)))));
 
-  /* "basra/_search.pyx":368
+  /* "basra/_search.pyx":512
  *         cdef mask_t* hands
  *         self.pool = <mask_t*>malloc(self.pool_size * 4 * sizeof(mask_t))
  *         self.cumulative = <double*>malloc(self.pool_size * sizeof(double))             # <<<<<<<<<<<<<<
@@ -6664,7 +8233,7 @@ static int __pyx_f_5basra_7_search_6Search_build_pool(struct __pyx_obj_5basra_7_
 */
   __pyx_v_self->cumulative = ((double *)malloc((__pyx_v_self->pool_size * (sizeof(double)))));
 
-  /* "basra/_search.pyx":369
+  /* "basra/_search.pyx":513
  *         self.pool = <mask_t*>malloc(self.pool_size * 4 * sizeof(mask_t))
  *         self.cumulative = <double*>malloc(self.pool_size * sizeof(double))
  *         if self.pool == NULL or self.cumulative == NULL:             # <<<<<<<<<<<<<<
@@ -6690,16 +8259,16 @@ static int __pyx_f_5basra_7_search_6Search_build_pool(struct __pyx_obj_5basra_7_
   if (unlikely(__pyx_t_1)) {
 
 
-    /* "basra/_search.pyx":370
+    /* "basra/_search.pyx":514
  *         self.cumulative = <double*>malloc(self.pool_size * sizeof(double))
  *         if self.pool == NULL or self.cumulative == NULL:
  *             raise MemoryError()             # <<<<<<<<<<<<<<
  *         for p in range(self.pool_size):
  *             hands = &self.pool[4 * p]
 */
-    PyErr_NoMemory(); __PYX_ERR(0, 370, __pyx_L1_error)
+    PyErr_NoMemory(); __PYX_ERR(0, 514, __pyx_L1_error)
 
-    /* "basra/_search.pyx":369
+    /* "basra/_search.pyx":513
  *         self.pool = <mask_t*>malloc(self.pool_size * 4 * sizeof(mask_t))
  *         self.cumulative = <double*>malloc(self.pool_size * sizeof(double))
  *         if self.pool == NULL or self.cumulative == NULL:             # <<<<<<<<<<<<<<
@@ -6708,7 +8277,7 @@ static int __pyx_f_5basra_7_search_6Search_build_pool(struct __pyx_obj_5basra_7_
 */
   }
 
-  /* "basra/_search.pyx":371
+  /* "basra/_search.pyx":515
  *         if self.pool == NULL or self.cumulative == NULL:
  *             raise MemoryError()
  *         for p in range(self.pool_size):             # <<<<<<<<<<<<<<
@@ -6722,7 +8291,7 @@ static int __pyx_f_5basra_7_search_6Search_build_pool(struct __pyx_obj_5basra_7_
   for (__pyx_t_5 = 0; __pyx_t_5 < __pyx_t_4; __pyx_t_5+=1) {
     __pyx_v_p = __pyx_t_5;
 
-    /* "basra/_search.pyx":372
+    /* "basra/_search.pyx":516
  *             raise MemoryError()
  *         for p in range(self.pool_size):
  *             hands = &self.pool[4 * p]             # <<<<<<<<<<<<<<
@@ -6731,7 +8300,7 @@ static int __pyx_f_5basra_7_search_6Search_build_pool(struct __pyx_obj_5basra_7_
 */
     __pyx_v_hands = (&(__pyx_v_self->pool[(4 * __pyx_v_p)]));
 
-    /* "basra/_search.pyx":373
+    /* "basra/_search.pyx":517
  *         for p in range(self.pool_size):
  *             hands = &self.pool[4 * p]
  *             self.deal_hands(hands)             # <<<<<<<<<<<<<<
@@ -6740,7 +8309,7 @@ static int __pyx_f_5basra_7_search_6Search_build_pool(struct __pyx_obj_5basra_7_
 */
     ((struct __pyx_vtabstruct_5basra_7_search_Search *)__pyx_v_self->__pyx_vtab)->deal_hands(__pyx_v_self, __pyx_v_hands);
 
-    /* "basra/_search.pyx":374
+    /* "basra/_search.pyx":518
  *             hands = &self.pool[4 * p]
  *             self.deal_hands(hands)
  *             weight = 1.0             # <<<<<<<<<<<<<<
@@ -6749,7 +8318,7 @@ static int __pyx_f_5basra_7_search_6Search_build_pool(struct __pyx_obj_5basra_7_
 */
     __pyx_v_weight = 1.0;
 
-    /* "basra/_search.pyx":375
+    /* "basra/_search.pyx":519
  *             self.deal_hands(hands)
  *             weight = 1.0
  *             for d in range(self.n_decisions):             # <<<<<<<<<<<<<<
@@ -6763,7 +8332,7 @@ static int __pyx_f_5basra_7_search_6Search_build_pool(struct __pyx_obj_5basra_7_
     for (__pyx_t_8 = 0; __pyx_t_8 < __pyx_t_7; __pyx_t_8+=1) {
       __pyx_v_d = __pyx_t_8;
 
-      /* "basra/_search.pyx":376
+      /* "basra/_search.pyx":520
  *             weight = 1.0
  *             for d in range(self.n_decisions):
  *                 held = hands[self.d_seat[d]] | self.d_later[d] | ((<mask_t>1) << self.d_card[d])             # <<<<<<<<<<<<<<
@@ -6772,7 +8341,7 @@ static int __pyx_f_5basra_7_search_6Search_build_pool(struct __pyx_obj_5basra_7_
 */
       __pyx_v_held = (((__pyx_v_hands[(__pyx_v_self->d_seat[__pyx_v_d])]) | (__pyx_v_self->d_later[__pyx_v_d])) | (((__pyx_t_5basra_7_kernel_mask_t)1) << (__pyx_v_self->d_card[__pyx_v_d])));
 
-      /* "basra/_search.pyx":377
+      /* "basra/_search.pyx":521
  *             for d in range(self.n_decisions):
  *                 held = hands[self.d_seat[d]] | self.d_later[d] | ((<mask_t>1) << self.d_card[d])
  *                 weight *= self.likelihood(held, d)             # <<<<<<<<<<<<<<
@@ -6783,7 +8352,7 @@ static int __pyx_f_5basra_7_search_6Search_build_pool(struct __pyx_obj_5basra_7_
     }
 
 
-    /* "basra/_search.pyx":378
+    /* "basra/_search.pyx":522
  *                 held = hands[self.d_seat[d]] | self.d_later[d] | ((<mask_t>1) << self.d_card[d])
  *                 weight *= self.likelihood(held, d)
  *             total += weight             # <<<<<<<<<<<<<<
@@ -6792,7 +8361,7 @@ static int __pyx_f_5basra_7_search_6Search_build_pool(struct __pyx_obj_5basra_7_
 */
     __pyx_v_total = (__pyx_v_total + __pyx_v_weight);
 
-    /* "basra/_search.pyx":379
+    /* "basra/_search.pyx":523
  *                 weight *= self.likelihood(held, d)
  *             total += weight
  *             self.cumulative[p] = total             # <<<<<<<<<<<<<<
@@ -6803,7 +8372,7 @@ static int __pyx_f_5basra_7_search_6Search_build_pool(struct __pyx_obj_5basra_7_
   }
 
 
-  /* "basra/_search.pyx":380
+  /* "basra/_search.pyx":524
  *             total += weight
  *             self.cumulative[p] = total
  *         self.pool_built = True             # <<<<<<<<<<<<<<
@@ -6812,7 +8381,7 @@ static int __pyx_f_5basra_7_search_6Search_build_pool(struct __pyx_obj_5basra_7_
 */
   __pyx_v_self->pool_built = 1;
 
-  /* "basra/_search.pyx":381
+  /* "basra/_search.pyx":525
  *             self.cumulative[p] = total
  *         self.pool_built = True
  *         return 0             # <<<<<<<<<<<<<<
@@ -6825,7 +8394,7 @@ static int __pyx_f_5basra_7_search_6Search_build_pool(struct __pyx_obj_5basra_7_
   }
   goto __pyx_L0;
 
-  /* "basra/_search.pyx":361
+  /* "basra/_search.pyx":505
  *         return 0.98 * chosen / total + 0.02 / buf.n
  * 
  *     cdef int build_pool(self) except -1:             # <<<<<<<<<<<<<<
@@ -6848,7 +8417,7 @@ static int __pyx_f_5basra_7_search_6Search_build_pool(struct __pyx_obj_5basra_7_
   return __pyx_r;
 }
 
-/* "basra/_search.pyx":383
+/* "basra/_search.pyx":527
  *         return 0
  * 
  *     cdef int sample(self, Sim* s) except -1:             # <<<<<<<<<<<<<<
@@ -6876,7 +8445,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
 
-  /* "basra/_search.pyx":386
+  /* "basra/_search.pyx":530
  *         """A determinization: the hidden hands (read from the pool) and the stock."""
  *         cdef mask_t hands[4]
  *         cdef mask_t held = 0             # <<<<<<<<<<<<<<
@@ -6885,7 +8454,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
 */
   __pyx_v_held = 0;
 
-  /* "basra/_search.pyx":388
+  /* "basra/_search.pyx":532
  *         cdef mask_t held = 0
  *         cdef double x
  *         cdef int lo, hi, mid, i, n = 0, seat             # <<<<<<<<<<<<<<
@@ -6894,7 +8463,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
 */
   __pyx_v_n = 0;
 
-  /* "basra/_search.pyx":389
+  /* "basra/_search.pyx":533
  *         cdef double x
  *         cdef int lo, hi, mid, i, n = 0, seat
  *         if self.n_decisions and self.read > 0:             # <<<<<<<<<<<<<<
@@ -6920,7 +8489,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
   if (__pyx_t_1) {
 
 
-    /* "basra/_search.pyx":390
+    /* "basra/_search.pyx":534
  *         cdef int lo, hi, mid, i, n = 0, seat
  *         if self.n_decisions and self.read > 0:
  *             if not self.pool_built:             # <<<<<<<<<<<<<<
@@ -6932,17 +8501,17 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
     if (__pyx_t_1) {
 
 
-      /* "basra/_search.pyx":391
+      /* "basra/_search.pyx":535
  *         if self.n_decisions and self.read > 0:
  *             if not self.pool_built:
  *                 self.build_pool()             # <<<<<<<<<<<<<<
  *             x = rng_uniform(&self.rng) * self.cumulative[self.pool_size - 1]
  *             lo = 0
 */
-      __pyx_t_3 = ((struct __pyx_vtabstruct_5basra_7_search_Search *)__pyx_v_self->__pyx_vtab)->build_pool(__pyx_v_self); if (unlikely(__pyx_t_3 == ((int)-1))) __PYX_ERR(0, 391, __pyx_L1_error)
+      __pyx_t_3 = ((struct __pyx_vtabstruct_5basra_7_search_Search *)__pyx_v_self->__pyx_vtab)->build_pool(__pyx_v_self); if (unlikely(__pyx_t_3 == ((int)-1))) __PYX_ERR(0, 535, __pyx_L1_error)
 
 
-      /* "basra/_search.pyx":390
+      /* "basra/_search.pyx":534
  *         cdef int lo, hi, mid, i, n = 0, seat
  *         if self.n_decisions and self.read > 0:
  *             if not self.pool_built:             # <<<<<<<<<<<<<<
@@ -6951,7 +8520,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
 */
     }
 
-    /* "basra/_search.pyx":392
+    /* "basra/_search.pyx":536
  *             if not self.pool_built:
  *                 self.build_pool()
  *             x = rng_uniform(&self.rng) * self.cumulative[self.pool_size - 1]             # <<<<<<<<<<<<<<
@@ -6960,7 +8529,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
 */
     __pyx_v_x = (__pyx_f_5basra_7_kernel_rng_uniform((&__pyx_v_self->rng)) * (__pyx_v_self->cumulative[(__pyx_v_self->pool_size - 1)]));
 
-    /* "basra/_search.pyx":393
+    /* "basra/_search.pyx":537
  *                 self.build_pool()
  *             x = rng_uniform(&self.rng) * self.cumulative[self.pool_size - 1]
  *             lo = 0             # <<<<<<<<<<<<<<
@@ -6969,7 +8538,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
 */
     __pyx_v_lo = 0;
 
-    /* "basra/_search.pyx":394
+    /* "basra/_search.pyx":538
  *             x = rng_uniform(&self.rng) * self.cumulative[self.pool_size - 1]
  *             lo = 0
  *             hi = self.pool_size - 1             # <<<<<<<<<<<<<<
@@ -6978,7 +8547,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
 */
     __pyx_v_hi = (__pyx_v_self->pool_size - 1);
 
-    /* "basra/_search.pyx":395
+    /* "basra/_search.pyx":539
  *             lo = 0
  *             hi = self.pool_size - 1
  *             while lo < hi:   # the first cumulative weight above x             # <<<<<<<<<<<<<<
@@ -6991,7 +8560,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
 
       if (!__pyx_t_1) break;
 
-      /* "basra/_search.pyx":396
+      /* "basra/_search.pyx":540
  *             hi = self.pool_size - 1
  *             while lo < hi:   # the first cumulative weight above x
  *                 mid = (lo + hi) // 2             # <<<<<<<<<<<<<<
@@ -7000,7 +8569,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
 */
       __pyx_v_mid = ((__pyx_v_lo + __pyx_v_hi) / 2);
 
-      /* "basra/_search.pyx":397
+      /* "basra/_search.pyx":541
  *             while lo < hi:   # the first cumulative weight above x
  *                 mid = (lo + hi) // 2
  *                 if self.cumulative[mid] > x:             # <<<<<<<<<<<<<<
@@ -7012,7 +8581,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
       if (__pyx_t_1) {
 
 
-        /* "basra/_search.pyx":398
+        /* "basra/_search.pyx":542
  *                 mid = (lo + hi) // 2
  *                 if self.cumulative[mid] > x:
  *                     hi = mid             # <<<<<<<<<<<<<<
@@ -7021,7 +8590,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
 */
         __pyx_v_hi = __pyx_v_mid;
 
-        /* "basra/_search.pyx":397
+        /* "basra/_search.pyx":541
  *             while lo < hi:   # the first cumulative weight above x
  *                 mid = (lo + hi) // 2
  *                 if self.cumulative[mid] > x:             # <<<<<<<<<<<<<<
@@ -7031,7 +8600,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
         goto __pyx_L9;
       }
 
-      /* "basra/_search.pyx":400
+      /* "basra/_search.pyx":544
  *                     hi = mid
  *                 else:
  *                     lo = mid + 1             # <<<<<<<<<<<<<<
@@ -7044,7 +8613,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
       __pyx_L9:;
     }
 
-    /* "basra/_search.pyx":401
+    /* "basra/_search.pyx":545
  *                 else:
  *                     lo = mid + 1
  *             memcpy(hands, &self.pool[4 * lo], 4 * sizeof(mask_t))             # <<<<<<<<<<<<<<
@@ -7053,7 +8622,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
 */
     (void)(memcpy(__pyx_v_hands, (&(__pyx_v_self->pool[(4 * __pyx_v_lo)])), (4 * (sizeof(__pyx_t_5basra_7_kernel_mask_t)))));
 
-    /* "basra/_search.pyx":389
+    /* "basra/_search.pyx":533
  *         cdef double x
  *         cdef int lo, hi, mid, i, n = 0, seat
  *         if self.n_decisions and self.read > 0:             # <<<<<<<<<<<<<<
@@ -7063,7 +8632,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
     goto __pyx_L3;
   }
 
-  /* "basra/_search.pyx":403
+  /* "basra/_search.pyx":547
  *             memcpy(hands, &self.pool[4 * lo], 4 * sizeof(mask_t))
  *         else:
  *             self.deal_hands(hands)             # <<<<<<<<<<<<<<
@@ -7075,7 +8644,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
   }
   __pyx_L3:;
 
-  /* "basra/_search.pyx":404
+  /* "basra/_search.pyx":548
  *         else:
  *             self.deal_hands(hands)
  *         memcpy(&s.g, &self.base, sizeof(RoundC))             # <<<<<<<<<<<<<<
@@ -7084,7 +8653,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
 */
   (void)(memcpy((&__pyx_v_s->g), (&__pyx_v_self->base), (sizeof(struct __pyx_t_5basra_7_kernel_RoundC))));
 
-  /* "basra/_search.pyx":405
+  /* "basra/_search.pyx":549
  *             self.deal_hands(hands)
  *         memcpy(&s.g, &self.base, sizeof(RoundC))
  *         for seat in range(s.g.players):             # <<<<<<<<<<<<<<
@@ -7098,7 +8667,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
   for (__pyx_t_5 = 0; __pyx_t_5 < __pyx_t_4; __pyx_t_5+=1) {
     __pyx_v_seat = __pyx_t_5;
 
-    /* "basra/_search.pyx":406
+    /* "basra/_search.pyx":550
  *         memcpy(&s.g, &self.base, sizeof(RoundC))
  *         for seat in range(s.g.players):
  *             s.g.hands[seat] = hands[seat]             # <<<<<<<<<<<<<<
@@ -7107,7 +8676,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
 */
     (__pyx_v_s->g.hands[__pyx_v_seat]) = (__pyx_v_hands[__pyx_v_seat]);
 
-    /* "basra/_search.pyx":407
+    /* "basra/_search.pyx":551
  *         for seat in range(s.g.players):
  *             s.g.hands[seat] = hands[seat]
  *             s.g.in_hands += s_popcount(hands[seat])             # <<<<<<<<<<<<<<
@@ -7116,7 +8685,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
 */
     __pyx_v_s->g.in_hands = (__pyx_v_s->g.in_hands + s_popcount((__pyx_v_hands[__pyx_v_seat])));
 
-    /* "basra/_search.pyx":408
+    /* "basra/_search.pyx":552
  *             s.g.hands[seat] = hands[seat]
  *             s.g.in_hands += s_popcount(hands[seat])
  *             if seat != self.me:             # <<<<<<<<<<<<<<
@@ -7128,7 +8697,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
     if (__pyx_t_1) {
 
 
-      /* "basra/_search.pyx":409
+      /* "basra/_search.pyx":553
  *             s.g.in_hands += s_popcount(hands[seat])
  *             if seat != self.me:
  *                 held |= hands[seat]             # <<<<<<<<<<<<<<
@@ -7137,7 +8706,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
 */
       __pyx_v_held = (__pyx_v_held | (__pyx_v_hands[__pyx_v_seat]));
 
-      /* "basra/_search.pyx":408
+      /* "basra/_search.pyx":552
  *             s.g.hands[seat] = hands[seat]
  *             s.g.in_hands += s_popcount(hands[seat])
  *             if seat != self.me:             # <<<<<<<<<<<<<<
@@ -7148,7 +8717,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
   }
 
 
-  /* "basra/_search.pyx":410
+  /* "basra/_search.pyx":554
  *             if seat != self.me:
  *                 held |= hands[seat]
  *         for i in range(self.n_unseen):             # <<<<<<<<<<<<<<
@@ -7162,7 +8731,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
   for (__pyx_t_5 = 0; __pyx_t_5 < __pyx_t_4; __pyx_t_5+=1) {
     __pyx_v_i = __pyx_t_5;
 
-    /* "basra/_search.pyx":411
+    /* "basra/_search.pyx":555
  *                 held |= hands[seat]
  *         for i in range(self.n_unseen):
  *             if not (held >> self.unseen[i] & 1):             # <<<<<<<<<<<<<<
@@ -7174,7 +8743,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
     if (__pyx_t_1) {
 
 
-      /* "basra/_search.pyx":412
+      /* "basra/_search.pyx":556
  *         for i in range(self.n_unseen):
  *             if not (held >> self.unseen[i] & 1):
  *                 s.g.stock[n] = self.unseen[i]             # <<<<<<<<<<<<<<
@@ -7183,7 +8752,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
 */
       (__pyx_v_s->g.stock[__pyx_v_n]) = (__pyx_v_self->unseen[__pyx_v_i]);
 
-      /* "basra/_search.pyx":413
+      /* "basra/_search.pyx":557
  *             if not (held >> self.unseen[i] & 1):
  *                 s.g.stock[n] = self.unseen[i]
  *                 n += 1             # <<<<<<<<<<<<<<
@@ -7192,7 +8761,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
 */
       __pyx_v_n = (__pyx_v_n + 1);
 
-      /* "basra/_search.pyx":411
+      /* "basra/_search.pyx":555
  *                 held |= hands[seat]
  *         for i in range(self.n_unseen):
  *             if not (held >> self.unseen[i] & 1):             # <<<<<<<<<<<<<<
@@ -7203,7 +8772,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
   }
 
 
-  /* "basra/_search.pyx":414
+  /* "basra/_search.pyx":558
  *                 s.g.stock[n] = self.unseen[i]
  *                 n += 1
  *         s.unshuffled = n             # <<<<<<<<<<<<<<
@@ -7212,7 +8781,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
 */
   __pyx_v_s->unshuffled = __pyx_v_n;
 
-  /* "basra/_search.pyx":415
+  /* "basra/_search.pyx":559
  *                 n += 1
  *         s.unshuffled = n
  *         for i in range(self.n_bottom):             # <<<<<<<<<<<<<<
@@ -7226,7 +8795,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
   for (__pyx_t_5 = 0; __pyx_t_5 < __pyx_t_4; __pyx_t_5+=1) {
     __pyx_v_i = __pyx_t_5;
 
-    /* "basra/_search.pyx":416
+    /* "basra/_search.pyx":560
  *         s.unshuffled = n
  *         for i in range(self.n_bottom):
  *             s.g.stock[n] = self.bottom[i]             # <<<<<<<<<<<<<<
@@ -7235,7 +8804,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
 */
     (__pyx_v_s->g.stock[__pyx_v_n]) = (__pyx_v_self->bottom[__pyx_v_i]);
 
-    /* "basra/_search.pyx":417
+    /* "basra/_search.pyx":561
  *         for i in range(self.n_bottom):
  *             s.g.stock[n] = self.bottom[i]
  *             n += 1             # <<<<<<<<<<<<<<
@@ -7246,7 +8815,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
   }
 
 
-  /* "basra/_search.pyx":418
+  /* "basra/_search.pyx":562
  *             s.g.stock[n] = self.bottom[i]
  *             n += 1
  *         s.g.stock_len = n             # <<<<<<<<<<<<<<
@@ -7255,7 +8824,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
 */
   __pyx_v_s->g.stock_len = __pyx_v_n;
 
-  /* "basra/_search.pyx":419
+  /* "basra/_search.pyx":563
  *             n += 1
  *         s.g.stock_len = n
  *         s.g.stock_pos = 0             # <<<<<<<<<<<<<<
@@ -7264,7 +8833,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
 */
   __pyx_v_s->g.stock_pos = 0;
 
-  /* "basra/_search.pyx":420
+  /* "basra/_search.pyx":564
  *         s.g.stock_len = n
  *         s.g.stock_pos = 0
  *         s.deals = 0             # <<<<<<<<<<<<<<
@@ -7273,7 +8842,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
 */
   __pyx_v_s->deals = 0;
 
-  /* "basra/_search.pyx":421
+  /* "basra/_search.pyx":565
  *         s.g.stock_pos = 0
  *         s.deals = 0
  *         s.due = False             # <<<<<<<<<<<<<<
@@ -7282,7 +8851,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
 */
   __pyx_v_s->due = 0;
 
-  /* "basra/_search.pyx":422
+  /* "basra/_search.pyx":566
  *         s.deals = 0
  *         s.due = False
  *         s.done = False             # <<<<<<<<<<<<<<
@@ -7291,7 +8860,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
 */
   __pyx_v_s->done = 0;
 
-  /* "basra/_search.pyx":423
+  /* "basra/_search.pyx":567
  *         s.due = False
  *         s.done = False
  *         return 0             # <<<<<<<<<<<<<<
@@ -7304,7 +8873,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
   }
   goto __pyx_L0;
 
-  /* "basra/_search.pyx":383
+  /* "basra/_search.pyx":527
  *         return 0
  * 
  *     cdef int sample(self, Sim* s) except -1:             # <<<<<<<<<<<<<<
@@ -7330,7 +8899,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
   return __pyx_r;
 }
 
-/* "basra/_search.pyx":425
+/* "basra/_search.pyx":569
  *         return 0
  * 
  *     def weights(self):             # <<<<<<<<<<<<<<
@@ -7398,7 +8967,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_6weights(struct __pyx_obj_5bas
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("weights", 0);
 
-  /* "basra/_search.pyx":428
+  /* "basra/_search.pyx":572
  *         """The pool's weights (for tests): empty when no hand is read."""
  *         cdef int p
  *         if not (self.n_decisions and self.read > 0):             # <<<<<<<<<<<<<<
@@ -7427,14 +8996,14 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_6weights(struct __pyx_obj_5bas
   if (__pyx_t_2) {
 
 
-    /* "basra/_search.pyx":429
+    /* "basra/_search.pyx":573
  *         cdef int p
  *         if not (self.n_decisions and self.read > 0):
  *             return []             # <<<<<<<<<<<<<<
  *         if not self.pool_built:
  *             self.build_pool()
 */
-    __pyx_t_3 = PyList_New(0); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 429, __pyx_L1_error)
+    __pyx_t_3 = PyList_New(0); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 573, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
     {
       PyObject *__pyx_temp;
@@ -7447,7 +9016,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_6weights(struct __pyx_obj_5bas
     __pyx_t_3 = 0;
     goto __pyx_L0;
 
-    /* "basra/_search.pyx":428
+    /* "basra/_search.pyx":572
  *         """The pool's weights (for tests): empty when no hand is read."""
  *         cdef int p
  *         if not (self.n_decisions and self.read > 0):             # <<<<<<<<<<<<<<
@@ -7456,7 +9025,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_6weights(struct __pyx_obj_5bas
 */
   }
 
-  /* "basra/_search.pyx":430
+  /* "basra/_search.pyx":574
  *         if not (self.n_decisions and self.read > 0):
  *             return []
  *         if not self.pool_built:             # <<<<<<<<<<<<<<
@@ -7468,17 +9037,17 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_6weights(struct __pyx_obj_5bas
   if (__pyx_t_2) {
 
 
-    /* "basra/_search.pyx":431
+    /* "basra/_search.pyx":575
  *             return []
  *         if not self.pool_built:
  *             self.build_pool()             # <<<<<<<<<<<<<<
  *         return [self.cumulative[p] - (self.cumulative[p - 1] if p else 0.0)
  *                 for p in range(self.pool_size)]
 */
-    __pyx_t_4 = ((struct __pyx_vtabstruct_5basra_7_search_Search *)__pyx_v_self->__pyx_vtab)->build_pool(__pyx_v_self); if (unlikely(__pyx_t_4 == ((int)-1))) __PYX_ERR(0, 431, __pyx_L1_error)
+    __pyx_t_4 = ((struct __pyx_vtabstruct_5basra_7_search_Search *)__pyx_v_self->__pyx_vtab)->build_pool(__pyx_v_self); if (unlikely(__pyx_t_4 == ((int)-1))) __PYX_ERR(0, 575, __pyx_L1_error)
 
 
-    /* "basra/_search.pyx":430
+    /* "basra/_search.pyx":574
  *         if not (self.n_decisions and self.read > 0):
  *             return []
  *         if not self.pool_built:             # <<<<<<<<<<<<<<
@@ -7487,7 +9056,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_6weights(struct __pyx_obj_5bas
 */
   }
 
-  /* "basra/_search.pyx":432
+  /* "basra/_search.pyx":576
  *         if not self.pool_built:
  *             self.build_pool()
  *         return [self.cumulative[p] - (self.cumulative[p - 1] if p else 0.0)             # <<<<<<<<<<<<<<
@@ -7495,10 +9064,10 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_6weights(struct __pyx_obj_5bas
  * 
 */
   { /* enter inner scope */
-    __pyx_t_3 = PyList_New(0); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 432, __pyx_L1_error)
+    __pyx_t_3 = PyList_New(0); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 576, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
 
-    /* "basra/_search.pyx":433
+    /* "basra/_search.pyx":577
  *             self.build_pool()
  *         return [self.cumulative[p] - (self.cumulative[p - 1] if p else 0.0)
  *                 for p in range(self.pool_size)]             # <<<<<<<<<<<<<<
@@ -7512,7 +9081,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_6weights(struct __pyx_obj_5bas
     for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
       __pyx_7genexpr__pyx_v_p = __pyx_t_6;
 
-      /* "basra/_search.pyx":432
+      /* "basra/_search.pyx":576
  *         if not self.pool_built:
  *             self.build_pool()
  *         return [self.cumulative[p] - (self.cumulative[p - 1] if p else 0.0)             # <<<<<<<<<<<<<<
@@ -7529,11 +9098,11 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_6weights(struct __pyx_obj_5bas
         __pyx_t_7 = 0.0;
       }
 
-      __pyx_t_8 = PyFloat_FromDouble(((__pyx_v_self->cumulative[__pyx_7genexpr__pyx_v_p]) - __pyx_t_7)); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 432, __pyx_L1_error)
+      __pyx_t_8 = PyFloat_FromDouble(((__pyx_v_self->cumulative[__pyx_7genexpr__pyx_v_p]) - __pyx_t_7)); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 576, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_8);
 
       __Pyx_GIVEREF(__pyx_t_8);
-      if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_3, __pyx_t_8))) __PYX_ERR(0, 432, __pyx_L1_error)
+      if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_3, __pyx_t_8))) __PYX_ERR(0, 576, __pyx_L1_error)
       __pyx_t_8 = 0;
     }
 
@@ -7549,7 +9118,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_6weights(struct __pyx_obj_5bas
   __pyx_t_3 = 0;
   goto __pyx_L0;
 
-  /* "basra/_search.pyx":425
+  /* "basra/_search.pyx":569
  *         return 0
  * 
  *     def weights(self):             # <<<<<<<<<<<<<<
@@ -7570,7 +9139,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_6weights(struct __pyx_obj_5bas
   return __pyx_r;
 }
 
-/* "basra/_search.pyx":435
+/* "basra/_search.pyx":579
  *                 for p in range(self.pool_size)]
  * 
  *     def sample_hands(self):             # <<<<<<<<<<<<<<
@@ -7638,17 +9207,17 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_8sample_hands(struct __pyx_obj
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("sample_hands", 0);
 
-  /* "basra/_search.pyx":438
+  /* "basra/_search.pyx":582
  *         """One sampled determinization's hands and stock (for tests)."""
  *         cdef Sim s
  *         self.sample(&s)             # <<<<<<<<<<<<<<
  *         return ([s.g.hands[i] for i in range(s.g.players)],
  *                 [s.g.stock[i] for i in range(s.g.stock_len)])
 */
-  __pyx_t_1 = ((struct __pyx_vtabstruct_5basra_7_search_Search *)__pyx_v_self->__pyx_vtab)->sample(__pyx_v_self, (&__pyx_v_s)); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 438, __pyx_L1_error)
+  __pyx_t_1 = ((struct __pyx_vtabstruct_5basra_7_search_Search *)__pyx_v_self->__pyx_vtab)->sample(__pyx_v_self, (&__pyx_v_s)); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 582, __pyx_L1_error)
 
 
-  /* "basra/_search.pyx":439
+  /* "basra/_search.pyx":583
  *         cdef Sim s
  *         self.sample(&s)
  *         return ([s.g.hands[i] for i in range(s.g.players)],             # <<<<<<<<<<<<<<
@@ -7656,7 +9225,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_8sample_hands(struct __pyx_obj
  * 
 */
   { /* enter inner scope */
-    __pyx_t_2 = PyList_New(0); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 439, __pyx_L1_error)
+    __pyx_t_2 = PyList_New(0); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 583, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_2);
 
     __pyx_t_1 = __pyx_v_s.g.players;
@@ -7664,24 +9233,24 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_8sample_hands(struct __pyx_obj
 
     for (__pyx_t_4 = 0; __pyx_t_4 < __pyx_t_3; __pyx_t_4+=1) {
       __pyx_8genexpr1__pyx_v_i = __pyx_t_4;
-      __pyx_t_5 = __Pyx_PyLong_From_uint64_t((__pyx_v_s.g.hands[__pyx_8genexpr1__pyx_v_i])); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 439, __pyx_L1_error)
+      __pyx_t_5 = __Pyx_PyLong_From_uint64_t((__pyx_v_s.g.hands[__pyx_8genexpr1__pyx_v_i])); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 583, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_5);
       __Pyx_GIVEREF(__pyx_t_5);
-      if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_2, __pyx_t_5))) __PYX_ERR(0, 439, __pyx_L1_error)
+      if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_2, __pyx_t_5))) __PYX_ERR(0, 583, __pyx_L1_error)
       __pyx_t_5 = 0;
     }
 
   } /* exit inner scope */
   { /* enter inner scope */
 
-    /* "basra/_search.pyx":440
+    /* "basra/_search.pyx":584
  *         self.sample(&s)
  *         return ([s.g.hands[i] for i in range(s.g.players)],
  *                 [s.g.stock[i] for i in range(s.g.stock_len)])             # <<<<<<<<<<<<<<
  * 
  *     # ------------------------------------------------------------- the tree
 */
-    __pyx_t_5 = PyList_New(0); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 440, __pyx_L1_error)
+    __pyx_t_5 = PyList_New(0); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 584, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
 
     __pyx_t_1 = __pyx_v_s.g.stock_len;
@@ -7689,28 +9258,28 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_8sample_hands(struct __pyx_obj
 
     for (__pyx_t_4 = 0; __pyx_t_4 < __pyx_t_3; __pyx_t_4+=1) {
       __pyx_8genexpr2__pyx_v_i = __pyx_t_4;
-      __pyx_t_6 = __Pyx_PyLong_From_int((__pyx_v_s.g.stock[__pyx_8genexpr2__pyx_v_i])); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 440, __pyx_L1_error)
+      __pyx_t_6 = __Pyx_PyLong_From_int((__pyx_v_s.g.stock[__pyx_8genexpr2__pyx_v_i])); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 584, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_6);
       __Pyx_GIVEREF(__pyx_t_6);
-      if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_5, __pyx_t_6))) __PYX_ERR(0, 440, __pyx_L1_error)
+      if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_5, __pyx_t_6))) __PYX_ERR(0, 584, __pyx_L1_error)
       __pyx_t_6 = 0;
     }
 
   } /* exit inner scope */
 
-  /* "basra/_search.pyx":439
+  /* "basra/_search.pyx":583
  *         cdef Sim s
  *         self.sample(&s)
  *         return ([s.g.hands[i] for i in range(s.g.players)],             # <<<<<<<<<<<<<<
  *                 [s.g.stock[i] for i in range(s.g.stock_len)])
  * 
 */
-  __pyx_t_6 = PyTuple_New(2); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 439, __pyx_L1_error)
+  __pyx_t_6 = PyTuple_New(2); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 583, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
   __Pyx_GIVEREF(__pyx_t_2);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_6, 0, __pyx_t_2) != (0)) __PYX_ERR(0, 439, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_6, 0, __pyx_t_2) != (0)) __PYX_ERR(0, 583, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_t_5);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_6, 1, __pyx_t_5) != (0)) __PYX_ERR(0, 439, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_6, 1, __pyx_t_5) != (0)) __PYX_ERR(0, 583, __pyx_L1_error);
   __pyx_t_2 = 0;
   __pyx_t_5 = 0;
   {
@@ -7724,7 +9293,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_8sample_hands(struct __pyx_obj
   __pyx_t_6 = 0;
   goto __pyx_L0;
 
-  /* "basra/_search.pyx":435
+  /* "basra/_search.pyx":579
  *                 for p in range(self.pool_size)]
  * 
  *     def sample_hands(self):             # <<<<<<<<<<<<<<
@@ -7748,7 +9317,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_8sample_hands(struct __pyx_obj
   return __pyx_r;
 }
 
-/* "basra/_search.pyx":444
+/* "basra/_search.pyx":588
  *     # ------------------------------------------------------------- the tree
  * 
  *     cdef int new_node(self, int card, mask_t take, int side) except -1:             # <<<<<<<<<<<<<<
@@ -7766,7 +9335,7 @@ static int __pyx_f_5basra_7_search_6Search_new_node(struct __pyx_obj_5basra_7_se
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
 
-  /* "basra/_search.pyx":447
+  /* "basra/_search.pyx":591
  *         cdef Node* grown
  *         cdef Node* node
  *         if self.n_nodes == self.cap_nodes:             # <<<<<<<<<<<<<<
@@ -7778,7 +9347,7 @@ static int __pyx_f_5basra_7_search_6Search_new_node(struct __pyx_obj_5basra_7_se
   if (__pyx_t_1) {
 
 
-    /* "basra/_search.pyx":448
+    /* "basra/_search.pyx":592
  *         cdef Node* node
  *         if self.n_nodes == self.cap_nodes:
  *             self.cap_nodes = 1024 if self.cap_nodes == 0 else self.cap_nodes * 2             # <<<<<<<<<<<<<<
@@ -7797,7 +9366,7 @@ static int __pyx_f_5basra_7_search_6Search_new_node(struct __pyx_obj_5basra_7_se
 
     __pyx_v_self->cap_nodes = __pyx_t_2;
 
-    /* "basra/_search.pyx":449
+    /* "basra/_search.pyx":593
  *         if self.n_nodes == self.cap_nodes:
  *             self.cap_nodes = 1024 if self.cap_nodes == 0 else self.cap_nodes * 2
  *             grown = <Node*>realloc(self.nodes, self.cap_nodes * sizeof(Node))             # <<<<<<<<<<<<<<
@@ -7806,7 +9375,7 @@ static int __pyx_f_5basra_7_search_6Search_new_node(struct __pyx_obj_5basra_7_se
 */
     __pyx_v_grown = ((struct __pyx_t_5basra_7_search_Node *)realloc(__pyx_v_self->nodes, (__pyx_v_self->cap_nodes * (sizeof(struct __pyx_t_5basra_7_search_Node)))));
 
-    /* "basra/_search.pyx":450
+    /* "basra/_search.pyx":594
  *             self.cap_nodes = 1024 if self.cap_nodes == 0 else self.cap_nodes * 2
  *             grown = <Node*>realloc(self.nodes, self.cap_nodes * sizeof(Node))
  *             if grown == NULL:             # <<<<<<<<<<<<<<
@@ -7818,16 +9387,16 @@ static int __pyx_f_5basra_7_search_6Search_new_node(struct __pyx_obj_5basra_7_se
     if (unlikely(__pyx_t_1)) {
 
 
-      /* "basra/_search.pyx":451
+      /* "basra/_search.pyx":595
  *             grown = <Node*>realloc(self.nodes, self.cap_nodes * sizeof(Node))
  *             if grown == NULL:
  *                 raise MemoryError()             # <<<<<<<<<<<<<<
  *             self.nodes = grown
  *         node = &self.nodes[self.n_nodes]
 */
-      PyErr_NoMemory(); __PYX_ERR(0, 451, __pyx_L1_error)
+      PyErr_NoMemory(); __PYX_ERR(0, 595, __pyx_L1_error)
 
-      /* "basra/_search.pyx":450
+      /* "basra/_search.pyx":594
  *             self.cap_nodes = 1024 if self.cap_nodes == 0 else self.cap_nodes * 2
  *             grown = <Node*>realloc(self.nodes, self.cap_nodes * sizeof(Node))
  *             if grown == NULL:             # <<<<<<<<<<<<<<
@@ -7836,7 +9405,7 @@ static int __pyx_f_5basra_7_search_6Search_new_node(struct __pyx_obj_5basra_7_se
 */
     }
 
-    /* "basra/_search.pyx":452
+    /* "basra/_search.pyx":596
  *             if grown == NULL:
  *                 raise MemoryError()
  *             self.nodes = grown             # <<<<<<<<<<<<<<
@@ -7845,7 +9414,7 @@ static int __pyx_f_5basra_7_search_6Search_new_node(struct __pyx_obj_5basra_7_se
 */
     __pyx_v_self->nodes = __pyx_v_grown;
 
-    /* "basra/_search.pyx":447
+    /* "basra/_search.pyx":591
  *         cdef Node* grown
  *         cdef Node* node
  *         if self.n_nodes == self.cap_nodes:             # <<<<<<<<<<<<<<
@@ -7854,7 +9423,7 @@ static int __pyx_f_5basra_7_search_6Search_new_node(struct __pyx_obj_5basra_7_se
 */
   }
 
-  /* "basra/_search.pyx":453
+  /* "basra/_search.pyx":597
  *                 raise MemoryError()
  *             self.nodes = grown
  *         node = &self.nodes[self.n_nodes]             # <<<<<<<<<<<<<<
@@ -7863,7 +9432,7 @@ static int __pyx_f_5basra_7_search_6Search_new_node(struct __pyx_obj_5basra_7_se
 */
   __pyx_v_node = (&(__pyx_v_self->nodes[__pyx_v_self->n_nodes]));
 
-  /* "basra/_search.pyx":454
+  /* "basra/_search.pyx":598
  *             self.nodes = grown
  *         node = &self.nodes[self.n_nodes]
  *         node.card = card             # <<<<<<<<<<<<<<
@@ -7872,7 +9441,7 @@ static int __pyx_f_5basra_7_search_6Search_new_node(struct __pyx_obj_5basra_7_se
 */
   __pyx_v_node->card = __pyx_v_card;
 
-  /* "basra/_search.pyx":455
+  /* "basra/_search.pyx":599
  *         node = &self.nodes[self.n_nodes]
  *         node.card = card
  *         node.take = take             # <<<<<<<<<<<<<<
@@ -7881,7 +9450,7 @@ static int __pyx_f_5basra_7_search_6Search_new_node(struct __pyx_obj_5basra_7_se
 */
   __pyx_v_node->take = __pyx_v_take;
 
-  /* "basra/_search.pyx":456
+  /* "basra/_search.pyx":600
  *         node.card = card
  *         node.take = take
  *         node.side = side             # <<<<<<<<<<<<<<
@@ -7890,7 +9459,7 @@ static int __pyx_f_5basra_7_search_6Search_new_node(struct __pyx_obj_5basra_7_se
 */
   __pyx_v_node->side = __pyx_v_side;
 
-  /* "basra/_search.pyx":457
+  /* "basra/_search.pyx":601
  *         node.take = take
  *         node.side = side
  *         node.visits = 0             # <<<<<<<<<<<<<<
@@ -7899,7 +9468,7 @@ static int __pyx_f_5basra_7_search_6Search_new_node(struct __pyx_obj_5basra_7_se
 */
   __pyx_v_node->visits = 0;
 
-  /* "basra/_search.pyx":458
+  /* "basra/_search.pyx":602
  *         node.side = side
  *         node.visits = 0
  *         node.avail = 1             # <<<<<<<<<<<<<<
@@ -7908,7 +9477,7 @@ static int __pyx_f_5basra_7_search_6Search_new_node(struct __pyx_obj_5basra_7_se
 */
   __pyx_v_node->avail = 1;
 
-  /* "basra/_search.pyx":459
+  /* "basra/_search.pyx":603
  *         node.visits = 0
  *         node.avail = 1
  *         node.total = 0.0             # <<<<<<<<<<<<<<
@@ -7917,7 +9486,7 @@ static int __pyx_f_5basra_7_search_6Search_new_node(struct __pyx_obj_5basra_7_se
 */
   __pyx_v_node->total = 0.0;
 
-  /* "basra/_search.pyx":460
+  /* "basra/_search.pyx":604
  *         node.avail = 1
  *         node.total = 0.0
  *         node.first_child = -1             # <<<<<<<<<<<<<<
@@ -7926,7 +9495,7 @@ static int __pyx_f_5basra_7_search_6Search_new_node(struct __pyx_obj_5basra_7_se
 */
   __pyx_v_node->first_child = -1;
 
-  /* "basra/_search.pyx":461
+  /* "basra/_search.pyx":605
  *         node.total = 0.0
  *         node.first_child = -1
  *         node.next_sibling = -1             # <<<<<<<<<<<<<<
@@ -7935,7 +9504,7 @@ static int __pyx_f_5basra_7_search_6Search_new_node(struct __pyx_obj_5basra_7_se
 */
   __pyx_v_node->next_sibling = -1;
 
-  /* "basra/_search.pyx":462
+  /* "basra/_search.pyx":606
  *         node.first_child = -1
  *         node.next_sibling = -1
  *         self.n_nodes += 1             # <<<<<<<<<<<<<<
@@ -7944,7 +9513,7 @@ static int __pyx_f_5basra_7_search_6Search_new_node(struct __pyx_obj_5basra_7_se
 */
   __pyx_v_self->n_nodes = (__pyx_v_self->n_nodes + 1);
 
-  /* "basra/_search.pyx":463
+  /* "basra/_search.pyx":607
  *         node.next_sibling = -1
  *         self.n_nodes += 1
  *         return self.n_nodes - 1             # <<<<<<<<<<<<<<
@@ -7957,7 +9526,7 @@ static int __pyx_f_5basra_7_search_6Search_new_node(struct __pyx_obj_5basra_7_se
   }
   goto __pyx_L0;
 
-  /* "basra/_search.pyx":444
+  /* "basra/_search.pyx":588
  *     # ------------------------------------------------------------- the tree
  * 
  *     cdef int new_node(self, int card, mask_t take, int side) except -1:             # <<<<<<<<<<<<<<
@@ -7976,7 +9545,7 @@ static int __pyx_f_5basra_7_search_6Search_new_node(struct __pyx_obj_5basra_7_se
   return __pyx_r;
 }
 
-/* "basra/_search.pyx":465
+/* "basra/_search.pyx":609
  *         return self.n_nodes - 1
  * 
  *     cdef inline int child_of(self, int parent, int card, mask_t take) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -7991,7 +9560,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_6Search_child_of(struct __pyx_o
   int __pyx_t_2;
   int __pyx_t_3;
 
-  /* "basra/_search.pyx":466
+  /* "basra/_search.pyx":610
  * 
  *     cdef inline int child_of(self, int parent, int card, mask_t take) noexcept nogil:
  *         cdef int c = self.nodes[parent].first_child             # <<<<<<<<<<<<<<
@@ -8002,7 +9571,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_6Search_child_of(struct __pyx_o
 
   __pyx_v_c = __pyx_t_1;
 
-  /* "basra/_search.pyx":467
+  /* "basra/_search.pyx":611
  *     cdef inline int child_of(self, int parent, int card, mask_t take) noexcept nogil:
  *         cdef int c = self.nodes[parent].first_child
  *         while c >= 0:             # <<<<<<<<<<<<<<
@@ -8015,7 +9584,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_6Search_child_of(struct __pyx_o
 
     if (!__pyx_t_2) break;
 
-    /* "basra/_search.pyx":468
+    /* "basra/_search.pyx":612
  *         cdef int c = self.nodes[parent].first_child
  *         while c >= 0:
  *             if self.nodes[c].card == card and self.nodes[c].take == take:             # <<<<<<<<<<<<<<
@@ -8041,7 +9610,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_6Search_child_of(struct __pyx_o
     if (__pyx_t_2) {
 
 
-      /* "basra/_search.pyx":469
+      /* "basra/_search.pyx":613
  *         while c >= 0:
  *             if self.nodes[c].card == card and self.nodes[c].take == take:
  *                 return c             # <<<<<<<<<<<<<<
@@ -8054,7 +9623,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_6Search_child_of(struct __pyx_o
       }
       goto __pyx_L0;
 
-      /* "basra/_search.pyx":468
+      /* "basra/_search.pyx":612
  *         cdef int c = self.nodes[parent].first_child
  *         while c >= 0:
  *             if self.nodes[c].card == card and self.nodes[c].take == take:             # <<<<<<<<<<<<<<
@@ -8063,7 +9632,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_6Search_child_of(struct __pyx_o
 */
     }
 
-    /* "basra/_search.pyx":470
+    /* "basra/_search.pyx":614
  *             if self.nodes[c].card == card and self.nodes[c].take == take:
  *                 return c
  *             c = self.nodes[c].next_sibling             # <<<<<<<<<<<<<<
@@ -8075,7 +9644,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_6Search_child_of(struct __pyx_o
     __pyx_v_c = __pyx_t_1;
   }
 
-  /* "basra/_search.pyx":471
+  /* "basra/_search.pyx":615
  *                 return c
  *             c = self.nodes[c].next_sibling
  *         return -1             # <<<<<<<<<<<<<<
@@ -8088,7 +9657,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_6Search_child_of(struct __pyx_o
   }
   goto __pyx_L0;
 
-  /* "basra/_search.pyx":465
+  /* "basra/_search.pyx":609
  *         return self.n_nodes - 1
  * 
  *     cdef inline int child_of(self, int parent, int card, mask_t take) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -8102,7 +9671,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_6Search_child_of(struct __pyx_o
   return __pyx_r;
 }
 
-/* "basra/_search.pyx":473
+/* "basra/_search.pyx":617
  *         return -1
  * 
  *     cdef int add_child(self, int parent, int card, mask_t take, int side) except -1:             # <<<<<<<<<<<<<<
@@ -8118,17 +9687,17 @@ static int __pyx_f_5basra_7_search_6Search_add_child(struct __pyx_obj_5basra_7_s
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
 
-  /* "basra/_search.pyx":474
+  /* "basra/_search.pyx":618
  * 
  *     cdef int add_child(self, int parent, int card, mask_t take, int side) except -1:
  *         cdef int c = self.new_node(card, take, side)             # <<<<<<<<<<<<<<
  *         self.nodes[c].next_sibling = self.nodes[parent].first_child
  *         self.nodes[parent].first_child = c
 */
-  __pyx_t_1 = ((struct __pyx_vtabstruct_5basra_7_search_Search *)__pyx_v_self->__pyx_vtab)->new_node(__pyx_v_self, __pyx_v_card, __pyx_v_take, __pyx_v_side); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 474, __pyx_L1_error)
+  __pyx_t_1 = ((struct __pyx_vtabstruct_5basra_7_search_Search *)__pyx_v_self->__pyx_vtab)->new_node(__pyx_v_self, __pyx_v_card, __pyx_v_take, __pyx_v_side); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 618, __pyx_L1_error)
   __pyx_v_c = __pyx_t_1;
 
-  /* "basra/_search.pyx":475
+  /* "basra/_search.pyx":619
  *     cdef int add_child(self, int parent, int card, mask_t take, int side) except -1:
  *         cdef int c = self.new_node(card, take, side)
  *         self.nodes[c].next_sibling = self.nodes[parent].first_child             # <<<<<<<<<<<<<<
@@ -8139,7 +9708,7 @@ static int __pyx_f_5basra_7_search_6Search_add_child(struct __pyx_obj_5basra_7_s
 
   (__pyx_v_self->nodes[__pyx_v_c]).next_sibling = __pyx_t_1;
 
-  /* "basra/_search.pyx":476
+  /* "basra/_search.pyx":620
  *         cdef int c = self.new_node(card, take, side)
  *         self.nodes[c].next_sibling = self.nodes[parent].first_child
  *         self.nodes[parent].first_child = c             # <<<<<<<<<<<<<<
@@ -8148,12 +9717,12 @@ static int __pyx_f_5basra_7_search_6Search_add_child(struct __pyx_obj_5basra_7_s
 */
   (__pyx_v_self->nodes[__pyx_v_parent]).first_child = __pyx_v_c;
 
-  /* "basra/_search.pyx":477
+  /* "basra/_search.pyx":621
  *         self.nodes[c].next_sibling = self.nodes[parent].first_child
  *         self.nodes[parent].first_child = c
  *         return c             # <<<<<<<<<<<<<<
  * 
- *     def run(self, iterations, seconds, double c=0.7, double eps=0.1, double mu=0.5,
+ *     def hidden(self):
 */
   {
 
@@ -8161,7 +9730,7 @@ static int __pyx_f_5basra_7_search_6Search_add_child(struct __pyx_obj_5basra_7_s
   }
   goto __pyx_L0;
 
-  /* "basra/_search.pyx":473
+  /* "basra/_search.pyx":617
  *         return -1
  * 
  *     cdef int add_child(self, int parent, int card, mask_t take, int side) except -1:             # <<<<<<<<<<<<<<
@@ -8179,8 +9748,912 @@ static int __pyx_f_5basra_7_search_6Search_add_child(struct __pyx_obj_5basra_7_s
   return __pyx_r;
 }
 
-/* "basra/_search.pyx":479
+/* "basra/_search.pyx":623
  *         return c
+ * 
+ *     def hidden(self):             # <<<<<<<<<<<<<<
+ *         """How many cards are hidden from this seat in the hands and the stock (0: none)."""
+ *         cdef int seat, holders = 0
+*/
+
+/* Python wrapper */
+static PyObject *__pyx_pw_5basra_7_search_6Search_11hidden(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+); /*proto*/
+PyDoc_STRVAR(__pyx_doc_5basra_7_search_6Search_10hidden, "Search.hidden(self)\n\nHow many cards are hidden from this seat in the hands and the stock (0: none).");
+static PyMethodDef __pyx_mdef_5basra_7_search_6Search_11hidden = {"hidden", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_5basra_7_search_6Search_11hidden, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_5basra_7_search_6Search_10hidden};
+static PyObject *__pyx_pw_5basra_7_search_6Search_11hidden(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+) {
+  #if !CYTHON_VECTORCALL
+  CYTHON_UNUSED Py_ssize_t __pyx_nargs;
+  #endif
+  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
+  PyObject *__pyx_r = 0;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("hidden (wrapper)", 0);
+  #if !CYTHON_VECTORCALL
+  #if CYTHON_ASSUME_SAFE_SIZE
+  __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
+  #else
+  __pyx_nargs = PyTuple_Size(__pyx_args); if (unlikely(__pyx_nargs < 0)) return NULL;
+  #endif
+  #endif
+  __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
+  if (unlikely(__pyx_nargs > 0)) { __Pyx_RaiseArgtupleInvalid("hidden", 1, 0, 0, __pyx_nargs); return NULL; }
+  const Py_ssize_t __pyx_kwds_len = unlikely(__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
+  if (unlikely(__pyx_kwds_len < 0)) return NULL;
+  if (unlikely(__pyx_kwds_len > 0)) {__Pyx_RejectKeywords("hidden", __pyx_kwds); return NULL;}
+  __pyx_r = __pyx_pf_5basra_7_search_6Search_10hidden(((struct __pyx_obj_5basra_7_search_Search *)__pyx_v_self));
+
+  /* function exit code */
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+static PyObject *__pyx_pf_5basra_7_search_6Search_10hidden(struct __pyx_obj_5basra_7_search_Search *__pyx_v_self) {
+  int __pyx_v_seat;
+  int __pyx_v_holders;
+  PyObject *__pyx_r = NULL;
+  __Pyx_RefNannyDeclarations
+  int __pyx_t_1;
+  int __pyx_t_2;
+  int __pyx_t_3;
+  int __pyx_t_4;
+  int __pyx_t_5;
+  PyObject *__pyx_t_6 = NULL;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("hidden", 0);
+
+  /* "basra/_search.pyx":625
+ *     def hidden(self):
+ *         """How many cards are hidden from this seat in the hands and the stock (0: none)."""
+ *         cdef int seat, holders = 0             # <<<<<<<<<<<<<<
+ *         for seat in range(self.base.players):
+ *             if self.needs[seat]:
+*/
+  __pyx_v_holders = 0;
+
+  /* "basra/_search.pyx":626
+ *         """How many cards are hidden from this seat in the hands and the stock (0: none)."""
+ *         cdef int seat, holders = 0
+ *         for seat in range(self.base.players):             # <<<<<<<<<<<<<<
+ *             if self.needs[seat]:
+ *                 holders += 1
+*/
+
+  __pyx_t_1 = __pyx_v_self->base.players;
+  __pyx_t_2 = __pyx_t_1;
+
+  for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
+    __pyx_v_seat = __pyx_t_3;
+
+    /* "basra/_search.pyx":627
+ *         cdef int seat, holders = 0
+ *         for seat in range(self.base.players):
+ *             if self.needs[seat]:             # <<<<<<<<<<<<<<
+ *                 holders += 1
+ *         if self.n_unseen == self.dealt and holders <= 1:
+*/
+    __pyx_t_4 = ((__pyx_v_self->needs[__pyx_v_seat]) != 0);
+
+    if (__pyx_t_4) {
+
+
+      /* "basra/_search.pyx":628
+ *         for seat in range(self.base.players):
+ *             if self.needs[seat]:
+ *                 holders += 1             # <<<<<<<<<<<<<<
+ *         if self.n_unseen == self.dealt and holders <= 1:
+ *             return 0  # every unseen card is in the one hand that holds any
+*/
+      __pyx_v_holders = (__pyx_v_holders + 1);
+
+      /* "basra/_search.pyx":627
+ *         cdef int seat, holders = 0
+ *         for seat in range(self.base.players):
+ *             if self.needs[seat]:             # <<<<<<<<<<<<<<
+ *                 holders += 1
+ *         if self.n_unseen == self.dealt and holders <= 1:
+*/
+    }
+  }
+
+
+  /* "basra/_search.pyx":629
+ *             if self.needs[seat]:
+ *                 holders += 1
+ *         if self.n_unseen == self.dealt and holders <= 1:             # <<<<<<<<<<<<<<
+ *             return 0  # every unseen card is in the one hand that holds any
+ *         return self.n_unseen
+*/
+  __pyx_t_5 = (__pyx_v_self->n_unseen == __pyx_v_self->dealt);
+
+  if (__pyx_t_5) {
+
+  } else {
+
+    __pyx_t_4 = __pyx_t_5;
+
+    goto __pyx_L7_bool_binop_done;
+  }
+  __pyx_t_5 = (__pyx_v_holders <= 1);
+
+
+  __pyx_t_4 = __pyx_t_5;
+
+  __pyx_L7_bool_binop_done:;
+  if (__pyx_t_4) {
+
+
+    /* "basra/_search.pyx":630
+ *                 holders += 1
+ *         if self.n_unseen == self.dealt and holders <= 1:
+ *             return 0  # every unseen card is in the one hand that holds any             # <<<<<<<<<<<<<<
+ *         return self.n_unseen
+ * 
+*/
+    {
+      PyObject *__pyx_temp;
+      {
+        __pyx_temp = __pyx_r;
+        __Pyx_INCREF(__pyx_mstate_global->__pyx_int_0);
+        __pyx_r = __pyx_mstate_global->__pyx_int_0;
+      }
+      __Pyx_XDECREF(__pyx_temp);
+    }
+    goto __pyx_L0;
+
+    /* "basra/_search.pyx":629
+ *             if self.needs[seat]:
+ *                 holders += 1
+ *         if self.n_unseen == self.dealt and holders <= 1:             # <<<<<<<<<<<<<<
+ *             return 0  # every unseen card is in the one hand that holds any
+ *         return self.n_unseen
+*/
+  }
+
+  /* "basra/_search.pyx":631
+ *         if self.n_unseen == self.dealt and holders <= 1:
+ *             return 0  # every unseen card is in the one hand that holds any
+ *         return self.n_unseen             # <<<<<<<<<<<<<<
+ * 
+ *     def remaining(self):
+*/
+  __pyx_t_6 = __Pyx_PyLong_From_int(__pyx_v_self->n_unseen); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 631, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_6);
+  {
+    PyObject *__pyx_temp;
+    {
+      __pyx_temp = __pyx_r;
+      __pyx_r = __pyx_t_6;
+    }
+    __Pyx_XDECREF(__pyx_temp);
+  }
+  __pyx_t_6 = 0;
+  goto __pyx_L0;
+
+  /* "basra/_search.pyx":623
+ *         return c
+ * 
+ *     def hidden(self):             # <<<<<<<<<<<<<<
+ *         """How many cards are hidden from this seat in the hands and the stock (0: none)."""
+ *         cdef int seat, holders = 0
+*/
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_6);
+  __Pyx_AddTraceback("basra._search.Search.hidden", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = NULL;
+  __pyx_L0:;
+
+
+  __Pyx_XGIVEREF(__pyx_r);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "basra/_search.pyx":633
+ *         return self.n_unseen
+ * 
+ *     def remaining(self):             # <<<<<<<<<<<<<<
+ *         """The plays left in the round."""
+ *         cdef int seat, held = 0
+*/
+
+/* Python wrapper */
+static PyObject *__pyx_pw_5basra_7_search_6Search_13remaining(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+); /*proto*/
+PyDoc_STRVAR(__pyx_doc_5basra_7_search_6Search_12remaining, "Search.remaining(self)\n\nThe plays left in the round.");
+static PyMethodDef __pyx_mdef_5basra_7_search_6Search_13remaining = {"remaining", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_5basra_7_search_6Search_13remaining, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_5basra_7_search_6Search_12remaining};
+static PyObject *__pyx_pw_5basra_7_search_6Search_13remaining(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+) {
+  #if !CYTHON_VECTORCALL
+  CYTHON_UNUSED Py_ssize_t __pyx_nargs;
+  #endif
+  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
+  PyObject *__pyx_r = 0;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("remaining (wrapper)", 0);
+  #if !CYTHON_VECTORCALL
+  #if CYTHON_ASSUME_SAFE_SIZE
+  __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
+  #else
+  __pyx_nargs = PyTuple_Size(__pyx_args); if (unlikely(__pyx_nargs < 0)) return NULL;
+  #endif
+  #endif
+  __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
+  if (unlikely(__pyx_nargs > 0)) { __Pyx_RaiseArgtupleInvalid("remaining", 1, 0, 0, __pyx_nargs); return NULL; }
+  const Py_ssize_t __pyx_kwds_len = unlikely(__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
+  if (unlikely(__pyx_kwds_len < 0)) return NULL;
+  if (unlikely(__pyx_kwds_len > 0)) {__Pyx_RejectKeywords("remaining", __pyx_kwds); return NULL;}
+  __pyx_r = __pyx_pf_5basra_7_search_6Search_12remaining(((struct __pyx_obj_5basra_7_search_Search *)__pyx_v_self));
+
+  /* function exit code */
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+static PyObject *__pyx_pf_5basra_7_search_6Search_12remaining(struct __pyx_obj_5basra_7_search_Search *__pyx_v_self) {
+  int __pyx_v_seat;
+  int __pyx_v_held;
+  PyObject *__pyx_r = NULL;
+  __Pyx_RefNannyDeclarations
+  int __pyx_t_1;
+  int __pyx_t_2;
+  int __pyx_t_3;
+  PyObject *__pyx_t_4 = NULL;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("remaining", 0);
+
+  /* "basra/_search.pyx":635
+ *     def remaining(self):
+ *         """The plays left in the round."""
+ *         cdef int seat, held = 0             # <<<<<<<<<<<<<<
+ *         for seat in range(self.base.players):
+ *             held += s_popcount(self.base.hands[seat]) + self.needs[seat]
+*/
+  __pyx_v_held = 0;
+
+  /* "basra/_search.pyx":636
+ *         """The plays left in the round."""
+ *         cdef int seat, held = 0
+ *         for seat in range(self.base.players):             # <<<<<<<<<<<<<<
+ *             held += s_popcount(self.base.hands[seat]) + self.needs[seat]
+ *         return held + self.n_unseen - self.dealt + self.n_bottom
+*/
+
+  __pyx_t_1 = __pyx_v_self->base.players;
+  __pyx_t_2 = __pyx_t_1;
+
+  for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
+    __pyx_v_seat = __pyx_t_3;
+
+    /* "basra/_search.pyx":637
+ *         cdef int seat, held = 0
+ *         for seat in range(self.base.players):
+ *             held += s_popcount(self.base.hands[seat]) + self.needs[seat]             # <<<<<<<<<<<<<<
+ *         return held + self.n_unseen - self.dealt + self.n_bottom
+ * 
+*/
+    __pyx_v_held = (__pyx_v_held + (s_popcount((__pyx_v_self->base.hands[__pyx_v_seat])) + (__pyx_v_self->needs[__pyx_v_seat])));
+  }
+
+
+  /* "basra/_search.pyx":638
+ *         for seat in range(self.base.players):
+ *             held += s_popcount(self.base.hands[seat]) + self.needs[seat]
+ *         return held + self.n_unseen - self.dealt + self.n_bottom             # <<<<<<<<<<<<<<
+ * 
+ *     def exact(self, int samples, double mu=0.5, long long node_limit=2000000):
+*/
+  __pyx_t_4 = __Pyx_PyLong_From_int((((__pyx_v_held + __pyx_v_self->n_unseen) - __pyx_v_self->dealt) + __pyx_v_self->n_bottom)); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 638, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_4);
+  {
+    PyObject *__pyx_temp;
+    {
+      __pyx_temp = __pyx_r;
+      __pyx_r = __pyx_t_4;
+    }
+    __Pyx_XDECREF(__pyx_temp);
+  }
+  __pyx_t_4 = 0;
+  goto __pyx_L0;
+
+  /* "basra/_search.pyx":633
+ *         return self.n_unseen
+ * 
+ *     def remaining(self):             # <<<<<<<<<<<<<<
+ *         """The plays left in the round."""
+ *         cdef int seat, held = 0
+*/
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_4);
+  __Pyx_AddTraceback("basra._search.Search.remaining", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = NULL;
+  __pyx_L0:;
+
+
+  __Pyx_XGIVEREF(__pyx_r);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "basra/_search.pyx":640
+ *         return held + self.n_unseen - self.dealt + self.n_bottom
+ * 
+ *     def exact(self, int samples, double mu=0.5, long long node_limit=2000000):             # <<<<<<<<<<<<<<
+ *         """Each root move's reward, solved exactly in ``samples`` determinizations.
+ * 
+*/
+
+/* Python wrapper */
+static PyObject *__pyx_pw_5basra_7_search_6Search_15exact(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+); /*proto*/
+PyDoc_STRVAR(__pyx_doc_5basra_7_search_6Search_14exact, "Search.exact(self, int samples, double mu=0.5, long long node_limit=2000000)\n\nEach root move\047s reward, solved exactly in ``samples`` determinizations.\n\nWith nothing hidden one determinization is the position itself.\nReturns ``([(card, take, samples, total), ...], samples)``, or\n``None`` when a solve needs more than ``node_limit`` nodes.");
+static PyMethodDef __pyx_mdef_5basra_7_search_6Search_15exact = {"exact", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_5basra_7_search_6Search_15exact, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_5basra_7_search_6Search_14exact};
+static PyObject *__pyx_pw_5basra_7_search_6Search_15exact(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+) {
+  int __pyx_v_samples;
+  double __pyx_v_mu;
+  PY_LONG_LONG __pyx_v_node_limit;
+  #if !CYTHON_VECTORCALL
+  CYTHON_UNUSED Py_ssize_t __pyx_nargs;
+  #endif
+  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
+  PyObject* values[3] = {0,0,0};
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  PyObject *__pyx_r = 0;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("exact (wrapper)", 0);
+  #if !CYTHON_VECTORCALL
+  #if CYTHON_ASSUME_SAFE_SIZE
+  __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
+  #else
+  __pyx_nargs = PyTuple_Size(__pyx_args); if (unlikely(__pyx_nargs < 0)) return NULL;
+  #endif
+  #endif
+  __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
+  {
+    PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_samples,&__pyx_mstate_global->__pyx_n_u_mu,&__pyx_mstate_global->__pyx_n_u_node_limit,0};
+    const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 640, __pyx_L3_error)
+    if (__pyx_kwds_len > 0) {
+      switch (__pyx_nargs) {
+        case  3:
+        values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 640, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  2:
+        values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 640, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  1:
+        values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 640, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  0: break;
+        default: goto __pyx_L5_argtuple_error;
+      }
+      const Py_ssize_t kwd_pos_args = __pyx_nargs;
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "exact", 0) < (0)) __PYX_ERR(0, 640, __pyx_L3_error)
+      for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("exact", 0, 1, 3, i); __PYX_ERR(0, 640, __pyx_L3_error) }
+      }
+    } else {
+      switch (__pyx_nargs) {
+        case  3:
+        values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 640, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  2:
+        values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 640, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  1:
+        values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 640, __pyx_L3_error)
+        break;
+        default: goto __pyx_L5_argtuple_error;
+      }
+    }
+    __pyx_v_samples = __Pyx_PyLong_As_int(values[0]); if (unlikely((__pyx_v_samples == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 640, __pyx_L3_error)
+    if (values[1]) {
+      __pyx_v_mu = __Pyx_PyFloat_AsDouble(values[1]); if (unlikely((__pyx_v_mu == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 640, __pyx_L3_error)
+    } else {
+      __pyx_v_mu = ((double)0.5);
+    }
+    if (values[2]) {
+      __pyx_v_node_limit = __Pyx_PyLong_As_PY_LONG_LONG(values[2]); if (unlikely((__pyx_v_node_limit == (PY_LONG_LONG)-1) && PyErr_Occurred())) __PYX_ERR(0, 640, __pyx_L3_error)
+    } else {
+      __pyx_v_node_limit = ((PY_LONG_LONG)0x1E8480);
+    }
+  }
+  goto __pyx_L6_skip;
+  __pyx_L5_argtuple_error:;
+  __Pyx_RaiseArgtupleInvalid("exact", 0, 1, 3, __pyx_nargs); __PYX_ERR(0, 640, __pyx_L3_error)
+  __pyx_L6_skip:;
+  goto __pyx_L4_argument_unpacking_done;
+  __pyx_L3_error:;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __Pyx_AddTraceback("basra._search.Search.exact", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __Pyx_RefNannyFinishContext();
+  return NULL;
+  __pyx_L4_argument_unpacking_done:;
+  __pyx_r = __pyx_pf_5basra_7_search_6Search_14exact(((struct __pyx_obj_5basra_7_search_Search *)__pyx_v_self), __pyx_v_samples, __pyx_v_mu, __pyx_v_node_limit);
+
+  /* function exit code */
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+
+
+
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+static PyObject *__pyx_pf_5basra_7_search_6Search_14exact(struct __pyx_obj_5basra_7_search_Search *__pyx_v_self, int __pyx_v_samples, double __pyx_v_mu, PY_LONG_LONG __pyx_v_node_limit) {
+  struct __pyx_t_5basra_7_search_Sim __pyx_v_s;
+  struct __pyx_t_5basra_7_kernel_RoundC __pyx_v_child;
+  struct __pyx_t_5basra_7_kernel_MoveBuf __pyx_v_buf;
+  struct __pyx_t_5basra_7_search_RewardC __pyx_v_w;
+  struct __pyx_t_5basra_7_search_Solver __pyx_v_sv;
+  double __pyx_v_totals[256];
+  int __pyx_v_n;
+  int __pyx_v_i;
+  int __pyx_v_k;
+  int __pyx_v_me_side;
+  int __pyx_8genexpr3__pyx_v_i;
+  PyObject *__pyx_r = NULL;
+  __Pyx_RefNannyDeclarations
+  PyObject *__pyx_t_1 = NULL;
+  PyObject *__pyx_t_2 = NULL;
+  size_t __pyx_t_3;
+  int __pyx_t_4;
+  int __pyx_t_5;
+  int __pyx_t_6;
+  int __pyx_t_7;
+  int __pyx_t_8;
+  int __pyx_t_9;
+  int __pyx_t_10;
+  int __pyx_t_11;
+  double __pyx_t_12;
+  PyObject *__pyx_t_13 = NULL;
+  PyObject *__pyx_t_14 = NULL;
+  PyObject *__pyx_t_15 = NULL;
+  PyObject *__pyx_t_16 = NULL;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("exact", 0);
+
+
+  /* "basra/_search.pyx":654
+ *         cdef double totals[256]
+ *         cdef int n, i, k, me_side
+ *         if self.hidden() == 0:             # <<<<<<<<<<<<<<
+ *             samples = 1
+ *         reward_setup(&w, self.kr.rules, self.base.n_sides, mu)
+*/
+  __pyx_t_2 = ((PyObject *)__pyx_v_self);
+  __Pyx_INCREF(__pyx_t_2);
+  __pyx_t_3 = 0;
+  {
+    PyObject *__pyx_callargs[2] = {__pyx_t_2, NULL};
+    __pyx_t_1 = __Pyx_PyObject_FastCallMethod((PyObject*)__pyx_mstate_global->__pyx_n_u_hidden, __pyx_callargs+__pyx_t_3, (1-__pyx_t_3) | (1*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
+    __Pyx_XDECREF(__pyx_t_2); __pyx_t_2 = 0;
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 654, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_1);
+  }
+  __pyx_t_4 = (__Pyx_PyLong_BoolEqObjC(__pyx_t_1, __pyx_mstate_global->__pyx_int_0, 0, 0)); if (unlikely((__pyx_t_4 < 0))) __PYX_ERR(0, 654, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+  if (__pyx_t_4) {
+
+
+    /* "basra/_search.pyx":655
+ *         cdef int n, i, k, me_side
+ *         if self.hidden() == 0:
+ *             samples = 1             # <<<<<<<<<<<<<<
+ *         reward_setup(&w, self.kr.rules, self.base.n_sides, mu)
+ *         sv.w = &w
+*/
+    __pyx_v_samples = 1;
+
+    /* "basra/_search.pyx":654
+ *         cdef double totals[256]
+ *         cdef int n, i, k, me_side
+ *         if self.hidden() == 0:             # <<<<<<<<<<<<<<
+ *             samples = 1
+ *         reward_setup(&w, self.kr.rules, self.base.n_sides, mu)
+*/
+  }
+
+  /* "basra/_search.pyx":656
+ *         if self.hidden() == 0:
+ *             samples = 1
+ *         reward_setup(&w, self.kr.rules, self.base.n_sides, mu)             # <<<<<<<<<<<<<<
+ *         sv.w = &w
+ *         sv.limit = node_limit
+*/
+  __pyx_t_1 = __pyx_v_self->kr->rules;
+  __Pyx_INCREF(__pyx_t_1);
+  __pyx_f_5basra_7_search_reward_setup((&__pyx_v_w), __pyx_t_1, __pyx_v_self->base.n_sides, __pyx_v_mu); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 656, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+
+  /* "basra/_search.pyx":657
+ *             samples = 1
+ *         reward_setup(&w, self.kr.rules, self.base.n_sides, mu)
+ *         sv.w = &w             # <<<<<<<<<<<<<<
+ *         sv.limit = node_limit
+ *         sv.aborted = False
+*/
+  __pyx_v_sv.w = (&__pyx_v_w);
+
+  /* "basra/_search.pyx":658
+ *         reward_setup(&w, self.kr.rules, self.base.n_sides, mu)
+ *         sv.w = &w
+ *         sv.limit = node_limit             # <<<<<<<<<<<<<<
+ *         sv.aborted = False
+ *         self.sample(&s)
+*/
+  __pyx_v_sv.limit = __pyx_v_node_limit;
+
+  /* "basra/_search.pyx":659
+ *         sv.w = &w
+ *         sv.limit = node_limit
+ *         sv.aborted = False             # <<<<<<<<<<<<<<
+ *         self.sample(&s)
+ *         gen_moves(s.g.r, s.g.hands[s.g.turn], s.g.floor, &buf)
+*/
+  __pyx_v_sv.aborted = 0;
+
+  /* "basra/_search.pyx":660
+ *         sv.limit = node_limit
+ *         sv.aborted = False
+ *         self.sample(&s)             # <<<<<<<<<<<<<<
+ *         gen_moves(s.g.r, s.g.hands[s.g.turn], s.g.floor, &buf)
+ *         n = buf.n
+*/
+  __pyx_t_5 = ((struct __pyx_vtabstruct_5basra_7_search_Search *)__pyx_v_self->__pyx_vtab)->sample(__pyx_v_self, (&__pyx_v_s)); if (unlikely(__pyx_t_5 == ((int)-1))) __PYX_ERR(0, 660, __pyx_L1_error)
+
+
+  /* "basra/_search.pyx":661
+ *         sv.aborted = False
+ *         self.sample(&s)
+ *         gen_moves(s.g.r, s.g.hands[s.g.turn], s.g.floor, &buf)             # <<<<<<<<<<<<<<
+ *         n = buf.n
+ *         for i in range(n):
+*/
+  __pyx_t_5 = __pyx_f_5basra_7_kernel_gen_moves(__pyx_v_s.g.r, (__pyx_v_s.g.hands[__pyx_v_s.g.turn]), __pyx_v_s.g.floor, (&__pyx_v_buf)); if (unlikely(__pyx_t_5 == ((int)-1))) __PYX_ERR(0, 661, __pyx_L1_error)
+
+
+  /* "basra/_search.pyx":662
+ *         self.sample(&s)
+ *         gen_moves(s.g.r, s.g.hands[s.g.turn], s.g.floor, &buf)
+ *         n = buf.n             # <<<<<<<<<<<<<<
+ *         for i in range(n):
+ *             totals[i] = 0.0
+*/
+  __pyx_t_5 = __pyx_v_buf.n;
+
+  __pyx_v_n = __pyx_t_5;
+
+  /* "basra/_search.pyx":663
+ *         gen_moves(s.g.r, s.g.hands[s.g.turn], s.g.floor, &buf)
+ *         n = buf.n
+ *         for i in range(n):             # <<<<<<<<<<<<<<
+ *             totals[i] = 0.0
+ *         me_side = s.g.side[s.g.turn]
+*/
+
+  __pyx_t_5 = __pyx_v_n;
+  __pyx_t_6 = __pyx_t_5;
+
+  for (__pyx_t_7 = 0; __pyx_t_7 < __pyx_t_6; __pyx_t_7+=1) {
+    __pyx_v_i = __pyx_t_7;
+
+    /* "basra/_search.pyx":664
+ *         n = buf.n
+ *         for i in range(n):
+ *             totals[i] = 0.0             # <<<<<<<<<<<<<<
+ *         me_side = s.g.side[s.g.turn]
+ *         for k in range(samples):
+*/
+    (__pyx_v_totals[__pyx_v_i]) = 0.0;
+  }
+
+
+  /* "basra/_search.pyx":665
+ *         for i in range(n):
+ *             totals[i] = 0.0
+ *         me_side = s.g.side[s.g.turn]             # <<<<<<<<<<<<<<
+ *         for k in range(samples):
+ *             if k:
+*/
+  __pyx_v_me_side = (__pyx_v_s.g.side[__pyx_v_s.g.turn]);
+
+  /* "basra/_search.pyx":666
+ *             totals[i] = 0.0
+ *         me_side = s.g.side[s.g.turn]
+ *         for k in range(samples):             # <<<<<<<<<<<<<<
+ *             if k:
+ *                 self.sample(&s)
+*/
+
+  __pyx_t_5 = __pyx_v_samples;
+  __pyx_t_6 = __pyx_t_5;
+
+  for (__pyx_t_7 = 0; __pyx_t_7 < __pyx_t_6; __pyx_t_7+=1) {
+    __pyx_v_k = __pyx_t_7;
+
+    /* "basra/_search.pyx":667
+ *         me_side = s.g.side[s.g.turn]
+ *         for k in range(samples):
+ *             if k:             # <<<<<<<<<<<<<<
+ *                 self.sample(&s)
+ *             for i in range(n):
+*/
+    __pyx_t_4 = (__pyx_v_k != 0);
+
+    if (__pyx_t_4) {
+
+
+      /* "basra/_search.pyx":668
+ *         for k in range(samples):
+ *             if k:
+ *                 self.sample(&s)             # <<<<<<<<<<<<<<
+ *             for i in range(n):
+ *                 sv.nodes = 0
+*/
+      __pyx_t_8 = ((struct __pyx_vtabstruct_5basra_7_search_Search *)__pyx_v_self->__pyx_vtab)->sample(__pyx_v_self, (&__pyx_v_s)); if (unlikely(__pyx_t_8 == ((int)-1))) __PYX_ERR(0, 668, __pyx_L1_error)
+
+
+      /* "basra/_search.pyx":667
+ *         me_side = s.g.side[s.g.turn]
+ *         for k in range(samples):
+ *             if k:             # <<<<<<<<<<<<<<
+ *                 self.sample(&s)
+ *             for i in range(n):
+*/
+    }
+
+    /* "basra/_search.pyx":669
+ *             if k:
+ *                 self.sample(&s)
+ *             for i in range(n):             # <<<<<<<<<<<<<<
+ *                 sv.nodes = 0
+ *                 memcpy(&child, &s.g, sizeof(RoundC))
+*/
+
+    __pyx_t_8 = __pyx_v_n;
+    __pyx_t_9 = __pyx_t_8;
+
+    for (__pyx_t_10 = 0; __pyx_t_10 < __pyx_t_9; __pyx_t_10+=1) {
+      __pyx_v_i = __pyx_t_10;
+
+      /* "basra/_search.pyx":670
+ *                 self.sample(&s)
+ *             for i in range(n):
+ *                 sv.nodes = 0             # <<<<<<<<<<<<<<
+ *                 memcpy(&child, &s.g, sizeof(RoundC))
+ *                 round_apply(&child, buf.cards[i], buf.takes[i])
+*/
+      __pyx_v_sv.nodes = 0;
+
+      /* "basra/_search.pyx":671
+ *             for i in range(n):
+ *                 sv.nodes = 0
+ *                 memcpy(&child, &s.g, sizeof(RoundC))             # <<<<<<<<<<<<<<
+ *                 round_apply(&child, buf.cards[i], buf.takes[i])
+ *                 totals[i] += exact_value(&child, &sv, me_side)
+*/
+      (void)(memcpy((&__pyx_v_child), (&__pyx_v_s.g), (sizeof(struct __pyx_t_5basra_7_kernel_RoundC))));
+
+      /* "basra/_search.pyx":672
+ *                 sv.nodes = 0
+ *                 memcpy(&child, &s.g, sizeof(RoundC))
+ *                 round_apply(&child, buf.cards[i], buf.takes[i])             # <<<<<<<<<<<<<<
+ *                 totals[i] += exact_value(&child, &sv, me_side)
+ *                 if sv.aborted:
+*/
+      __pyx_t_11 = __pyx_f_5basra_7_kernel_round_apply((&__pyx_v_child), (__pyx_v_buf.cards[__pyx_v_i]), (__pyx_v_buf.takes[__pyx_v_i])); if (unlikely(__pyx_t_11 == ((int)-1))) __PYX_ERR(0, 672, __pyx_L1_error)
+
+
+      /* "basra/_search.pyx":673
+ *                 memcpy(&child, &s.g, sizeof(RoundC))
+ *                 round_apply(&child, buf.cards[i], buf.takes[i])
+ *                 totals[i] += exact_value(&child, &sv, me_side)             # <<<<<<<<<<<<<<
+ *                 if sv.aborted:
+ *                     return None
+*/
+
+      __pyx_t_11 = __pyx_v_i;
+      __pyx_t_12 = __pyx_f_5basra_7_search_exact_value((&__pyx_v_child), (&__pyx_v_sv), __pyx_v_me_side); if (unlikely(__PYX_CHECK_FLOAT_EXCEPTION(__pyx_t_12, ((double)(-9.0))) && PyErr_Occurred())) __PYX_ERR(0, 673, __pyx_L1_error)
+      (__pyx_v_totals[__pyx_t_11]) = ((__pyx_v_totals[__pyx_t_11]) + __pyx_t_12);
+
+
+      /* "basra/_search.pyx":674
+ *                 round_apply(&child, buf.cards[i], buf.takes[i])
+ *                 totals[i] += exact_value(&child, &sv, me_side)
+ *                 if sv.aborted:             # <<<<<<<<<<<<<<
+ *                     return None
+ *         return [(buf.cards[i], buf.takes[i], samples, totals[i]) for i in range(n)], samples
+*/
+      if (__pyx_v_sv.aborted) {
+
+        /* "basra/_search.pyx":675
+ *                 totals[i] += exact_value(&child, &sv, me_side)
+ *                 if sv.aborted:
+ *                     return None             # <<<<<<<<<<<<<<
+ *         return [(buf.cards[i], buf.takes[i], samples, totals[i]) for i in range(n)], samples
+ * 
+*/
+        {
+          PyObject *__pyx_temp;
+          {
+            __pyx_temp = __pyx_r;
+            __pyx_r = Py_None; __Pyx_INCREF(Py_None);
+          }
+          __Pyx_XDECREF(__pyx_temp);
+        }
+        goto __pyx_L0;
+
+        /* "basra/_search.pyx":674
+ *                 round_apply(&child, buf.cards[i], buf.takes[i])
+ *                 totals[i] += exact_value(&child, &sv, me_side)
+ *                 if sv.aborted:             # <<<<<<<<<<<<<<
+ *                     return None
+ *         return [(buf.cards[i], buf.takes[i], samples, totals[i]) for i in range(n)], samples
+*/
+      }
+    }
+
+  }
+
+
+  /* "basra/_search.pyx":676
+ *                 if sv.aborted:
+ *                     return None
+ *         return [(buf.cards[i], buf.takes[i], samples, totals[i]) for i in range(n)], samples             # <<<<<<<<<<<<<<
+ * 
+ *     def run(self, iterations, seconds, double c=0.7, double eps=0.1, double mu=0.5,
+*/
+  { /* enter inner scope */
+    __pyx_t_1 = PyList_New(0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 676, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_1);
+
+    __pyx_t_5 = __pyx_v_n;
+    __pyx_t_6 = __pyx_t_5;
+
+    for (__pyx_t_7 = 0; __pyx_t_7 < __pyx_t_6; __pyx_t_7+=1) {
+      __pyx_8genexpr3__pyx_v_i = __pyx_t_7;
+      __pyx_t_2 = __Pyx_PyLong_From_int((__pyx_v_buf.cards[__pyx_8genexpr3__pyx_v_i])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 676, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_2);
+      __pyx_t_13 = __Pyx_PyLong_From_uint64_t((__pyx_v_buf.takes[__pyx_8genexpr3__pyx_v_i])); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 676, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_13);
+      __pyx_t_14 = __Pyx_PyLong_From_int(__pyx_v_samples); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 676, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_14);
+      __pyx_t_15 = PyFloat_FromDouble((__pyx_v_totals[__pyx_8genexpr3__pyx_v_i])); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 676, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_15);
+      __pyx_t_16 = PyTuple_New(4); if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 676, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_16);
+      __Pyx_GIVEREF(__pyx_t_2);
+      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_16, 0, __pyx_t_2) != (0)) __PYX_ERR(0, 676, __pyx_L1_error);
+      __Pyx_GIVEREF(__pyx_t_13);
+      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_16, 1, __pyx_t_13) != (0)) __PYX_ERR(0, 676, __pyx_L1_error);
+      __Pyx_GIVEREF(__pyx_t_14);
+      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_16, 2, __pyx_t_14) != (0)) __PYX_ERR(0, 676, __pyx_L1_error);
+      __Pyx_GIVEREF(__pyx_t_15);
+      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_16, 3, __pyx_t_15) != (0)) __PYX_ERR(0, 676, __pyx_L1_error);
+      __pyx_t_2 = 0;
+      __pyx_t_13 = 0;
+      __pyx_t_14 = 0;
+      __pyx_t_15 = 0;
+      __Pyx_GIVEREF(__pyx_t_16);
+      if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_1, __pyx_t_16))) __PYX_ERR(0, 676, __pyx_L1_error)
+      __pyx_t_16 = 0;
+    }
+
+  } /* exit inner scope */
+  __pyx_t_16 = __Pyx_PyLong_From_int(__pyx_v_samples); if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 676, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_16);
+  __pyx_t_15 = PyTuple_New(2); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 676, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_15);
+  __Pyx_GIVEREF(__pyx_t_1);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_15, 0, __pyx_t_1) != (0)) __PYX_ERR(0, 676, __pyx_L1_error);
+  __Pyx_GIVEREF(__pyx_t_16);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_15, 1, __pyx_t_16) != (0)) __PYX_ERR(0, 676, __pyx_L1_error);
+  __pyx_t_1 = 0;
+  __pyx_t_16 = 0;
+  {
+    PyObject *__pyx_temp;
+    {
+      __pyx_temp = __pyx_r;
+      __pyx_r = __pyx_t_15;
+    }
+    __Pyx_XDECREF(__pyx_temp);
+  }
+  __pyx_t_15 = 0;
+  goto __pyx_L0;
+
+  /* "basra/_search.pyx":640
+ *         return held + self.n_unseen - self.dealt + self.n_bottom
+ * 
+ *     def exact(self, int samples, double mu=0.5, long long node_limit=2000000):             # <<<<<<<<<<<<<<
+ *         """Each root move's reward, solved exactly in ``samples`` determinizations.
+ * 
+*/
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_1);
+  __Pyx_XDECREF(__pyx_t_2);
+  __Pyx_XDECREF(__pyx_t_13);
+  __Pyx_XDECREF(__pyx_t_14);
+  __Pyx_XDECREF(__pyx_t_15);
+  __Pyx_XDECREF(__pyx_t_16);
+  __Pyx_AddTraceback("basra._search.Search.exact", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = NULL;
+  __pyx_L0:;
+
+
+
+
+
+
+
+
+
+
+
+
+  __Pyx_XGIVEREF(__pyx_r);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "basra/_search.pyx":678
+ *         return [(buf.cards[i], buf.takes[i], samples, totals[i]) for i in range(n)], samples
  * 
  *     def run(self, iterations, seconds, double c=0.7, double eps=0.1, double mu=0.5,             # <<<<<<<<<<<<<<
  *             int horizon=1, int tail=0, int model=0):
@@ -8188,16 +10661,16 @@ static int __pyx_f_5basra_7_search_6Search_add_child(struct __pyx_obj_5basra_7_s
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_5basra_7_search_6Search_11run(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_5basra_7_search_6Search_17run(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-PyDoc_STRVAR(__pyx_doc_5basra_7_search_6Search_10run, "Search.run(self, iterations, seconds, double c=0.7, double eps=0.1, double mu=0.5, int horizon=1, int tail=0, int model=0)\n\nISMCTS from the root (mirror of :func:`basra.bots.ismcts.search`).\n\nReturns ``([(card, take, visits, total), ...] for the root\047s children, iterations)``.");
-static PyMethodDef __pyx_mdef_5basra_7_search_6Search_11run = {"run", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_5basra_7_search_6Search_11run, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_5basra_7_search_6Search_10run};
-static PyObject *__pyx_pw_5basra_7_search_6Search_11run(PyObject *__pyx_v_self, 
+PyDoc_STRVAR(__pyx_doc_5basra_7_search_6Search_16run, "Search.run(self, iterations, seconds, double c=0.7, double eps=0.1, double mu=0.5, int horizon=1, int tail=0, int model=0)\n\nISMCTS from the root (mirror of :func:`basra.bots.ismcts.search`).\n\nReturns ``([(card, take, visits, total), ...] for the root\047s children, iterations)``.");
+static PyMethodDef __pyx_mdef_5basra_7_search_6Search_17run = {"run", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_5basra_7_search_6Search_17run, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_5basra_7_search_6Search_16run};
+static PyObject *__pyx_pw_5basra_7_search_6Search_17run(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -8234,80 +10707,80 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_iterations,&__pyx_mstate_global->__pyx_n_u_seconds,&__pyx_mstate_global->__pyx_n_u_c,&__pyx_mstate_global->__pyx_n_u_eps,&__pyx_mstate_global->__pyx_n_u_mu,&__pyx_mstate_global->__pyx_n_u_horizon,&__pyx_mstate_global->__pyx_n_u_tail,&__pyx_mstate_global->__pyx_n_u_model,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 479, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 678, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  8:
         values[7] = __Pyx_ArgRef_FASTCALL(__pyx_args, 7);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[7])) __PYX_ERR(0, 479, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[7])) __PYX_ERR(0, 678, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  7:
         values[6] = __Pyx_ArgRef_FASTCALL(__pyx_args, 6);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 479, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 678, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  6:
         values[5] = __Pyx_ArgRef_FASTCALL(__pyx_args, 5);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 479, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 678, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  5:
         values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 479, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 678, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 479, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 678, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 479, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 678, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 479, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 678, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 479, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 678, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "run", 0) < (0)) __PYX_ERR(0, 479, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "run", 0) < (0)) __PYX_ERR(0, 678, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 2; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("run", 0, 2, 8, i); __PYX_ERR(0, 479, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("run", 0, 2, 8, i); __PYX_ERR(0, 678, __pyx_L3_error) }
       }
     } else {
       switch (__pyx_nargs) {
         case  8:
         values[7] = __Pyx_ArgRef_FASTCALL(__pyx_args, 7);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[7])) __PYX_ERR(0, 479, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[7])) __PYX_ERR(0, 678, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  7:
         values[6] = __Pyx_ArgRef_FASTCALL(__pyx_args, 6);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 479, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 678, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  6:
         values[5] = __Pyx_ArgRef_FASTCALL(__pyx_args, 5);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 479, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 678, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  5:
         values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 479, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 678, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 479, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 678, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 479, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 678, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 479, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 678, __pyx_L3_error)
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 479, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 678, __pyx_L3_error)
         break;
         default: goto __pyx_L5_argtuple_error;
       }
@@ -8315,39 +10788,39 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
     __pyx_v_iterations = values[0];
     __pyx_v_seconds = values[1];
     if (values[2]) {
-      __pyx_v_c = __Pyx_PyFloat_AsDouble(values[2]); if (unlikely((__pyx_v_c == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 479, __pyx_L3_error)
+      __pyx_v_c = __Pyx_PyFloat_AsDouble(values[2]); if (unlikely((__pyx_v_c == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 678, __pyx_L3_error)
     } else {
       __pyx_v_c = ((double)0.7);
     }
     if (values[3]) {
-      __pyx_v_eps = __Pyx_PyFloat_AsDouble(values[3]); if (unlikely((__pyx_v_eps == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 479, __pyx_L3_error)
+      __pyx_v_eps = __Pyx_PyFloat_AsDouble(values[3]); if (unlikely((__pyx_v_eps == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 678, __pyx_L3_error)
     } else {
       __pyx_v_eps = ((double)0.1);
     }
     if (values[4]) {
-      __pyx_v_mu = __Pyx_PyFloat_AsDouble(values[4]); if (unlikely((__pyx_v_mu == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 479, __pyx_L3_error)
+      __pyx_v_mu = __Pyx_PyFloat_AsDouble(values[4]); if (unlikely((__pyx_v_mu == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 678, __pyx_L3_error)
     } else {
       __pyx_v_mu = ((double)0.5);
     }
     if (values[5]) {
-      __pyx_v_horizon = __Pyx_PyLong_As_int(values[5]); if (unlikely((__pyx_v_horizon == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 480, __pyx_L3_error)
+      __pyx_v_horizon = __Pyx_PyLong_As_int(values[5]); if (unlikely((__pyx_v_horizon == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 679, __pyx_L3_error)
     } else {
       __pyx_v_horizon = ((int)1);
     }
     if (values[6]) {
-      __pyx_v_tail = __Pyx_PyLong_As_int(values[6]); if (unlikely((__pyx_v_tail == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 480, __pyx_L3_error)
+      __pyx_v_tail = __Pyx_PyLong_As_int(values[6]); if (unlikely((__pyx_v_tail == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 679, __pyx_L3_error)
     } else {
       __pyx_v_tail = ((int)0);
     }
     if (values[7]) {
-      __pyx_v_model = __Pyx_PyLong_As_int(values[7]); if (unlikely((__pyx_v_model == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 480, __pyx_L3_error)
+      __pyx_v_model = __Pyx_PyLong_As_int(values[7]); if (unlikely((__pyx_v_model == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 679, __pyx_L3_error)
     } else {
       __pyx_v_model = ((int)0);
     }
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("run", 0, 2, 8, __pyx_nargs); __PYX_ERR(0, 479, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("run", 0, 2, 8, __pyx_nargs); __PYX_ERR(0, 678, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -8358,7 +10831,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  __pyx_r = __pyx_pf_5basra_7_search_6Search_10run(((struct __pyx_obj_5basra_7_search_Search *)__pyx_v_self), __pyx_v_iterations, __pyx_v_seconds, __pyx_v_c, __pyx_v_eps, __pyx_v_mu, __pyx_v_horizon, __pyx_v_tail, __pyx_v_model);
+  __pyx_r = __pyx_pf_5basra_7_search_6Search_16run(((struct __pyx_obj_5basra_7_search_Search *)__pyx_v_self), __pyx_v_iterations, __pyx_v_seconds, __pyx_v_c, __pyx_v_eps, __pyx_v_mu, __pyx_v_horizon, __pyx_v_tail, __pyx_v_model);
 
   /* function exit code */
   for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
@@ -8374,7 +10847,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_7_search_Search *__pyx_v_self, PyObject *__pyx_v_iterations, PyObject *__pyx_v_seconds, double __pyx_v_c, double __pyx_v_eps, double __pyx_v_mu, int __pyx_v_horizon, int __pyx_v_tail, int __pyx_v_model) {
+static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_7_search_Search *__pyx_v_self, PyObject *__pyx_v_iterations, PyObject *__pyx_v_seconds, double __pyx_v_c, double __pyx_v_eps, double __pyx_v_mu, int __pyx_v_horizon, int __pyx_v_tail, int __pyx_v_model) {
   struct __pyx_t_5basra_7_search_Sim __pyx_v_s;
   struct __pyx_t_5basra_7_kernel_MoveBuf __pyx_v_buf;
   struct __pyx_t_5basra_7_search_RewardC __pyx_v_w;
@@ -8397,10 +10870,6 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
   PY_LONG_LONG __pyx_v_limit;
   PY_LONG_LONG __pyx_v_done;
   double __pyx_v_deadline;
-  PyObject *__pyx_v_rules = NULL;
-  PyObject *__pyx_v_card_points = NULL;
-  PyObject *__pyx_v_flat = NULL;
-  PyObject *__pyx_v_bonus = NULL;
   PyObject *__pyx_v_out = NULL;
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
@@ -8411,22 +10880,21 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
   PyObject *__pyx_t_5 = NULL;
   PyObject *__pyx_t_6 = NULL;
   PyObject *__pyx_t_7 = NULL;
-  PyObject *__pyx_t_8 = NULL;
-  size_t __pyx_t_9;
-  long __pyx_t_10;
+  size_t __pyx_t_8;
+  double __pyx_t_9;
+  int __pyx_t_10;
   int __pyx_t_11;
-  double __pyx_t_12;
+  int __pyx_t_12;
   int __pyx_t_13;
   int __pyx_t_14;
-  int __pyx_t_15;
+  PyObject *__pyx_t_15 = NULL;
   int __pyx_t_16;
-  int __pyx_t_17;
   int __pyx_lineno = 0;
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("run", 0);
 
-  /* "basra/_search.pyx":493
+  /* "basra/_search.pyx":692
  *         cdef int untried[256]
  *         cdef double best_value, value
  *         cdef long long limit = iterations if iterations is not None else (1 << 62)             # <<<<<<<<<<<<<<
@@ -8435,7 +10903,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
 */
   __pyx_t_2 = (__pyx_v_iterations != Py_None);
   if (__pyx_t_2) {
-    __pyx_t_3 = __Pyx_PyLong_As_PY_LONG_LONG(__pyx_v_iterations); if (unlikely((__pyx_t_3 == (PY_LONG_LONG)-1) && PyErr_Occurred())) __PYX_ERR(0, 493, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyLong_As_PY_LONG_LONG(__pyx_v_iterations); if (unlikely((__pyx_t_3 == (PY_LONG_LONG)-1) && PyErr_Occurred())) __PYX_ERR(0, 692, __pyx_L1_error)
     __pyx_t_1 = __pyx_t_3;
   } else {
 
@@ -8444,306 +10912,39 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
 
   __pyx_v_limit = __pyx_t_1;
 
-  /* "basra/_search.pyx":494
+  /* "basra/_search.pyx":693
  *         cdef double best_value, value
  *         cdef long long limit = iterations if iterations is not None else (1 << 62)
  *         cdef long long done = 0             # <<<<<<<<<<<<<<
  *         cdef double deadline = 0.0
- *         rules = self.kr.rules
+ *         reward_setup(&w, self.kr.rules, self.base.n_sides, mu)
 */
   __pyx_v_done = 0;
 
-  /* "basra/_search.pyx":495
+  /* "basra/_search.pyx":694
  *         cdef long long limit = iterations if iterations is not None else (1 << 62)
  *         cdef long long done = 0
  *         cdef double deadline = 0.0             # <<<<<<<<<<<<<<
- *         rules = self.kr.rules
- *         card_points = sum(rules.card_points[: rules.pack])
+ *         reward_setup(&w, self.kr.rules, self.base.n_sides, mu)
+ *         if seconds is not None:
 */
   __pyx_v_deadline = 0.0;
 
-  /* "basra/_search.pyx":496
+  /* "basra/_search.pyx":695
  *         cdef long long done = 0
  *         cdef double deadline = 0.0
- *         rules = self.kr.rules             # <<<<<<<<<<<<<<
- *         card_points = sum(rules.card_points[: rules.pack])
- *         flat = min(rules.basra_points, 10 ** 9)
-*/
-  __pyx_t_4 = __pyx_v_self->kr->rules;
-  __Pyx_INCREF(__pyx_t_4);
-  __pyx_v_rules = __pyx_t_4;
-  __pyx_t_4 = 0;
-
-  /* "basra/_search.pyx":497
- *         cdef double deadline = 0.0
- *         rules = self.kr.rules
- *         card_points = sum(rules.card_points[: rules.pack])             # <<<<<<<<<<<<<<
- *         flat = min(rules.basra_points, 10 ** 9)
- *         bonus = min(rules.majority_bonus, 10 ** 9)
-*/
-  __pyx_t_5 = NULL;
-  __pyx_t_6 = __Pyx_PyObject_GetAttrStr(__pyx_v_rules, __pyx_mstate_global->__pyx_n_u_card_points); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 497, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_6);
-  __pyx_t_7 = __Pyx_PyObject_GetAttrStr(__pyx_v_rules, __pyx_mstate_global->__pyx_n_u_pack); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 497, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_7);
-  __pyx_t_8 = __Pyx_PyObject_GetSlice(__pyx_t_6, 0, 0, NULL, &__pyx_t_7, NULL, 0, 0, 0); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 497, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_8);
-  __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
-  __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
-  __pyx_t_9 = 1;
-  {
-    PyObject *__pyx_callargs[2] = {__pyx_t_5, __pyx_t_8};
-    __pyx_t_4 = __Pyx_PyObject_FastCall((PyObject*)__pyx_builtin_sum, __pyx_callargs+__pyx_t_9, (2-__pyx_t_9) | (__pyx_t_9*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
-    __Pyx_XDECREF(__pyx_t_5); __pyx_t_5 = 0;
-    __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
-    if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 497, __pyx_L1_error)
-    __Pyx_GOTREF(__pyx_t_4);
-  }
-  __pyx_v_card_points = __pyx_t_4;
-  __pyx_t_4 = 0;
-
-  /* "basra/_search.pyx":498
- *         rules = self.kr.rules
- *         card_points = sum(rules.card_points[: rules.pack])
- *         flat = min(rules.basra_points, 10 ** 9)             # <<<<<<<<<<<<<<
- *         bonus = min(rules.majority_bonus, 10 ** 9)
- *         w.mu = mu
-*/
-
-  __pyx_t_10 = 0x3b9aca00;
-  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_v_rules, __pyx_mstate_global->__pyx_n_u_basra_points); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 498, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_4);
-  __pyx_t_5 = __Pyx_PyLong_From_long(__pyx_t_10); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 498, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_5);
-  __pyx_t_2 = __Pyx_PyObject_CompareBoolLt_int_object(__pyx_t_5, __pyx_t_4, Py_LT); if (unlikely((__pyx_t_2 < 0))) __PYX_ERR(0, 498, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-  if (__pyx_t_2) {
-    __pyx_t_5 = __Pyx_PyLong_From_long(__pyx_t_10); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 498, __pyx_L1_error)
-    __Pyx_GOTREF(__pyx_t_5);
-    __pyx_t_8 = __pyx_t_5;
-    __pyx_t_5 = 0;
-  } else {
-    __Pyx_INCREF(__pyx_t_4);
-    __pyx_t_8 = __pyx_t_4;
-  }
-
-  __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-  __pyx_t_4 = __pyx_t_8;
-  __Pyx_INCREF(__pyx_t_4);
-  __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
-  __pyx_v_flat = __pyx_t_4;
-  __pyx_t_4 = 0;
-
-  /* "basra/_search.pyx":499
- *         card_points = sum(rules.card_points[: rules.pack])
- *         flat = min(rules.basra_points, 10 ** 9)
- *         bonus = min(rules.majority_bonus, 10 ** 9)             # <<<<<<<<<<<<<<
- *         w.mu = mu
- *         w.sides = self.base.n_sides
-*/
-
-  __pyx_t_10 = 0x3b9aca00;
-  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_v_rules, __pyx_mstate_global->__pyx_n_u_majority_bonus); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 499, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_4);
-  __pyx_t_5 = __Pyx_PyLong_From_long(__pyx_t_10); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 499, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_5);
-  __pyx_t_2 = __Pyx_PyObject_CompareBoolLt_int_object(__pyx_t_5, __pyx_t_4, Py_LT); if (unlikely((__pyx_t_2 < 0))) __PYX_ERR(0, 499, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-  if (__pyx_t_2) {
-    __pyx_t_5 = __Pyx_PyLong_From_long(__pyx_t_10); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 499, __pyx_L1_error)
-    __Pyx_GOTREF(__pyx_t_5);
-    __pyx_t_8 = __pyx_t_5;
-    __pyx_t_5 = 0;
-  } else {
-    __Pyx_INCREF(__pyx_t_4);
-    __pyx_t_8 = __pyx_t_4;
-  }
-
-  __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-  __pyx_t_4 = __pyx_t_8;
-  __Pyx_INCREF(__pyx_t_4);
-  __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
-  __pyx_v_bonus = __pyx_t_4;
-  __pyx_t_4 = 0;
-
-  /* "basra/_search.pyx":500
- *         flat = min(rules.basra_points, 10 ** 9)
- *         bonus = min(rules.majority_bonus, 10 ** 9)
- *         w.mu = mu             # <<<<<<<<<<<<<<
- *         w.sides = self.base.n_sides
- *         w.target = <double>min(rules.target, 10 ** 15)
-*/
-  __pyx_v_w.mu = __pyx_v_mu;
-
-  /* "basra/_search.pyx":501
- *         bonus = min(rules.majority_bonus, 10 ** 9)
- *         w.mu = mu
- *         w.sides = self.base.n_sides             # <<<<<<<<<<<<<<
- *         w.target = <double>min(rules.target, 10 ** 15)
- *         w.scale = <double>(bonus + min(card_points, 10 ** 9) + 2 * flat)
-*/
-  __pyx_t_11 = __pyx_v_self->base.n_sides;
-
-  __pyx_v_w.sides = __pyx_t_11;
-
-  /* "basra/_search.pyx":502
- *         w.mu = mu
- *         w.sides = self.base.n_sides
- *         w.target = <double>min(rules.target, 10 ** 15)             # <<<<<<<<<<<<<<
- *         w.scale = <double>(bonus + min(card_points, 10 ** 9) + 2 * flat)
- *         w.pace = max((min(card_points, 10 ** 9) + bonus + flat) / w.sides, 1.0)
-*/
-  __Pyx_INCREF(__pyx_mstate_global->__pyx_int_0x38d7ea4c68000);
-  __pyx_t_4 = __pyx_mstate_global->__pyx_int_0x38d7ea4c68000;
-  __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_v_rules, __pyx_mstate_global->__pyx_n_u_target); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 502, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_8);
-  __pyx_t_2 = __Pyx_PyObject_CompareBoolLt_object_object(__pyx_t_4, __pyx_t_8, Py_LT); if (unlikely((__pyx_t_2 < 0))) __PYX_ERR(0, 502, __pyx_L1_error)
-  if (__pyx_t_2) {
-    __Pyx_INCREF(__pyx_t_4);
-    __pyx_t_5 = __pyx_t_4;
-  } else {
-    __Pyx_INCREF(__pyx_t_8);
-    __pyx_t_5 = __pyx_t_8;
-  }
-
-  __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
-  __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-  __pyx_t_12 = __Pyx_PyFloat_AsDouble(__pyx_t_5); if (unlikely((__pyx_t_12 == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 502, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-  __pyx_v_w.target = ((double)__pyx_t_12);
-
-
-  /* "basra/_search.pyx":503
- *         w.sides = self.base.n_sides
- *         w.target = <double>min(rules.target, 10 ** 15)
- *         w.scale = <double>(bonus + min(card_points, 10 ** 9) + 2 * flat)             # <<<<<<<<<<<<<<
- *         w.pace = max((min(card_points, 10 ** 9) + bonus + flat) / w.sides, 1.0)
- *         w.spread = sqrt((0.8 * bonus) ** 2 + (1.5 * flat) ** 2 + 16.0)
-*/
-
-  __pyx_t_10 = 0x3b9aca00;
-  __Pyx_INCREF(__pyx_v_card_points);
-  __pyx_t_5 = __pyx_v_card_points;
-  __pyx_t_8 = __Pyx_PyLong_From_long(__pyx_t_10); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 503, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_8);
-  __pyx_t_2 = __Pyx_PyObject_CompareBoolLt_int_object(__pyx_t_8, __pyx_t_5, Py_LT); if (unlikely((__pyx_t_2 < 0))) __PYX_ERR(0, 503, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
-  if (__pyx_t_2) {
-    __pyx_t_8 = __Pyx_PyLong_From_long(__pyx_t_10); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 503, __pyx_L1_error)
-    __Pyx_GOTREF(__pyx_t_8);
-    __pyx_t_4 = __pyx_t_8;
-    __pyx_t_8 = 0;
-  } else {
-    __Pyx_INCREF(__pyx_t_5);
-    __pyx_t_4 = __pyx_t_5;
-  }
-
-  __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-  __pyx_t_5 = __Pyx_PyNumber_Add_object_object(__pyx_v_bonus, __pyx_t_4); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 503, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_5);
-  __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-  __pyx_t_4 = __Pyx_PyLong_MultiplyCObj(__pyx_mstate_global->__pyx_int_2, __pyx_v_flat, 2, 0, 0); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 503, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_4);
-  __pyx_t_8 = __Pyx_PyNumber_Add_object_object(__pyx_t_5, __pyx_t_4); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 503, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_8);
-  __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-  __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-  __pyx_t_12 = __Pyx_PyFloat_AsDouble(__pyx_t_8); if (unlikely((__pyx_t_12 == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 503, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
-  __pyx_v_w.scale = ((double)__pyx_t_12);
-
-
-  /* "basra/_search.pyx":504
- *         w.target = <double>min(rules.target, 10 ** 15)
- *         w.scale = <double>(bonus + min(card_points, 10 ** 9) + 2 * flat)
- *         w.pace = max((min(card_points, 10 ** 9) + bonus + flat) / w.sides, 1.0)             # <<<<<<<<<<<<<<
- *         w.spread = sqrt((0.8 * bonus) ** 2 + (1.5 * flat) ** 2 + 16.0)
- *         if seconds is not None:
-*/
-
-  __pyx_t_12 = 1.0;
-
-  __pyx_t_10 = 0x3b9aca00;
-  __Pyx_INCREF(__pyx_v_card_points);
-  __pyx_t_8 = __pyx_v_card_points;
-  __pyx_t_5 = __Pyx_PyLong_From_long(__pyx_t_10); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 504, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_5);
-  __pyx_t_2 = __Pyx_PyObject_CompareBoolLt_int_object(__pyx_t_5, __pyx_t_8, Py_LT); if (unlikely((__pyx_t_2 < 0))) __PYX_ERR(0, 504, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-  if (__pyx_t_2) {
-    __pyx_t_5 = __Pyx_PyLong_From_long(__pyx_t_10); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 504, __pyx_L1_error)
-    __Pyx_GOTREF(__pyx_t_5);
-    __pyx_t_4 = __pyx_t_5;
-    __pyx_t_5 = 0;
-  } else {
-    __Pyx_INCREF(__pyx_t_8);
-    __pyx_t_4 = __pyx_t_8;
-  }
-
-  __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
-  __pyx_t_8 = __Pyx_PyNumber_Add_object_object(__pyx_t_4, __pyx_v_bonus); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 504, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_8);
-  __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-  __pyx_t_4 = __Pyx_PyNumber_Add_object_object(__pyx_t_8, __pyx_v_flat); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 504, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_4);
-  __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
-  __pyx_t_8 = __Pyx_PyLong_From_int(__pyx_v_w.sides); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 504, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_8);
-  __pyx_t_5 = __Pyx_PyNumber_Divide(__pyx_t_4, __pyx_t_8); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 504, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_5);
-  __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-  __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
-  __pyx_t_4 = PyFloat_FromDouble(__pyx_t_12); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 504, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_4);
-  __pyx_t_2 = __Pyx_PyObject_CompareBoolGt_float_object(__pyx_t_4, __pyx_t_5, Py_GT); if (unlikely((__pyx_t_2 < 0))) __PYX_ERR(0, 504, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-  if (__pyx_t_2) {
-    __pyx_t_4 = PyFloat_FromDouble(__pyx_t_12); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 504, __pyx_L1_error)
-    __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_8 = __pyx_t_4;
-    __pyx_t_4 = 0;
-  } else {
-    __Pyx_INCREF(__pyx_t_5);
-    __pyx_t_8 = __pyx_t_5;
-  }
-
-  __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-  __pyx_t_12 = __Pyx_PyFloat_AsDouble(__pyx_t_8); if (unlikely((__pyx_t_12 == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 504, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
-  __pyx_v_w.pace = __pyx_t_12;
-
-  /* "basra/_search.pyx":505
- *         w.scale = <double>(bonus + min(card_points, 10 ** 9) + 2 * flat)
- *         w.pace = max((min(card_points, 10 ** 9) + bonus + flat) / w.sides, 1.0)
- *         w.spread = sqrt((0.8 * bonus) ** 2 + (1.5 * flat) ** 2 + 16.0)             # <<<<<<<<<<<<<<
+ *         reward_setup(&w, self.kr.rules, self.base.n_sides, mu)             # <<<<<<<<<<<<<<
  *         if seconds is not None:
  *             deadline = time.perf_counter() + seconds
 */
-  __pyx_t_8 = __Pyx_PyNumber_Multiply_float_object(__pyx_mstate_global->__pyx_float_0_8, __pyx_v_bonus); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 505, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_8);
-  __pyx_t_5 = PyNumber_Power(__pyx_t_8, __pyx_mstate_global->__pyx_int_2, Py_None); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 505, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_5);
-  __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
-  __pyx_t_8 = __Pyx_PyNumber_Multiply_float_object(__pyx_mstate_global->__pyx_float_1_5, __pyx_v_flat); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 505, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_8);
-  __pyx_t_4 = PyNumber_Power(__pyx_t_8, __pyx_mstate_global->__pyx_int_2, Py_None); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 505, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_4);
-  __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
-  __pyx_t_8 = __Pyx_PyNumber_Add_object_object(__pyx_t_5, __pyx_t_4); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 505, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_8);
-  __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+  __pyx_t_4 = __pyx_v_self->kr->rules;
+  __Pyx_INCREF(__pyx_t_4);
+  __pyx_f_5basra_7_search_reward_setup((&__pyx_v_w), __pyx_t_4, __pyx_v_self->base.n_sides, __pyx_v_mu); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 695, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-  __pyx_t_4 = __Pyx_PyFloat_AddObjC(__pyx_t_8, __pyx_mstate_global->__pyx_float_16_0, 16.0, 0, 0); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 505, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_4);
-  __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
-  __pyx_t_12 = __Pyx_PyFloat_AsDouble(__pyx_t_4); if (unlikely((__pyx_t_12 == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 505, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-  __pyx_v_w.spread = sqrt(__pyx_t_12);
 
-
-  /* "basra/_search.pyx":506
- *         w.pace = max((min(card_points, 10 ** 9) + bonus + flat) / w.sides, 1.0)
- *         w.spread = sqrt((0.8 * bonus) ** 2 + (1.5 * flat) ** 2 + 16.0)
+  /* "basra/_search.pyx":696
+ *         cdef double deadline = 0.0
+ *         reward_setup(&w, self.kr.rules, self.base.n_sides, mu)
  *         if seconds is not None:             # <<<<<<<<<<<<<<
  *             deadline = time.perf_counter() + seconds
  *         self.n_nodes = 0
@@ -8752,56 +10953,56 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
   if (__pyx_t_2) {
 
 
-    /* "basra/_search.pyx":507
- *         w.spread = sqrt((0.8 * bonus) ** 2 + (1.5 * flat) ** 2 + 16.0)
+    /* "basra/_search.pyx":697
+ *         reward_setup(&w, self.kr.rules, self.base.n_sides, mu)
  *         if seconds is not None:
  *             deadline = time.perf_counter() + seconds             # <<<<<<<<<<<<<<
  *         self.n_nodes = 0
  *         root = self.new_node(-1, 0, -1)
 */
-    __pyx_t_8 = NULL;
-    __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_time); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 507, __pyx_L1_error)
-    __Pyx_GOTREF(__pyx_t_5);
-    __pyx_t_7 = __Pyx_PyObject_GetAttrStr(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_perf_counter); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 507, __pyx_L1_error)
+    __pyx_t_5 = NULL;
+    __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_time); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 697, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_6);
+    __pyx_t_7 = __Pyx_PyObject_GetAttrStr(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_perf_counter); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 697, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_7);
-    __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-    __pyx_t_9 = 1;
+    __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
+    __pyx_t_8 = 1;
     #if CYTHON_UNPACK_METHODS
     if (unlikely(PyMethod_Check(__pyx_t_7))) {
-      __pyx_t_8 = PyMethod_GET_SELF(__pyx_t_7);
-      assert(__pyx_t_8);
+      __pyx_t_5 = PyMethod_GET_SELF(__pyx_t_7);
+      assert(__pyx_t_5);
       PyObject* __pyx__function = PyMethod_GET_FUNCTION(__pyx_t_7);
-      __Pyx_INCREF(__pyx_t_8);
+      __Pyx_INCREF(__pyx_t_5);
       __Pyx_INCREF(__pyx__function);
       __Pyx_DECREF_SET(__pyx_t_7, __pyx__function);
-      __pyx_t_9 = 0;
+      __pyx_t_8 = 0;
     }
     #endif
     {
-      PyObject *__pyx_callargs[2] = {__pyx_t_8, NULL};
-      __pyx_t_4 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_7, __pyx_callargs+__pyx_t_9, (1-__pyx_t_9) | (__pyx_t_9*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
-      __Pyx_XDECREF(__pyx_t_8); __pyx_t_8 = 0;
+      PyObject *__pyx_callargs[2] = {__pyx_t_5, NULL};
+      __pyx_t_4 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_7, __pyx_callargs+__pyx_t_8, (1-__pyx_t_8) | (__pyx_t_8*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
+      __Pyx_XDECREF(__pyx_t_5); __pyx_t_5 = 0;
       __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
-      if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 507, __pyx_L1_error)
+      if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 697, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_4);
     }
-    __pyx_t_7 = __Pyx_PyNumber_Add_object_object(__pyx_t_4, __pyx_v_seconds); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 507, __pyx_L1_error)
+    __pyx_t_7 = __Pyx_PyNumber_Add_object_object(__pyx_t_4, __pyx_v_seconds); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 697, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_7);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    __pyx_t_12 = __Pyx_PyFloat_AsDouble(__pyx_t_7); if (unlikely((__pyx_t_12 == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 507, __pyx_L1_error)
+    __pyx_t_9 = __Pyx_PyFloat_AsDouble(__pyx_t_7); if (unlikely((__pyx_t_9 == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 697, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
-    __pyx_v_deadline = __pyx_t_12;
+    __pyx_v_deadline = __pyx_t_9;
 
-    /* "basra/_search.pyx":506
- *         w.pace = max((min(card_points, 10 ** 9) + bonus + flat) / w.sides, 1.0)
- *         w.spread = sqrt((0.8 * bonus) ** 2 + (1.5 * flat) ** 2 + 16.0)
+    /* "basra/_search.pyx":696
+ *         cdef double deadline = 0.0
+ *         reward_setup(&w, self.kr.rules, self.base.n_sides, mu)
  *         if seconds is not None:             # <<<<<<<<<<<<<<
  *             deadline = time.perf_counter() + seconds
  *         self.n_nodes = 0
 */
   }
 
-  /* "basra/_search.pyx":508
+  /* "basra/_search.pyx":698
  *         if seconds is not None:
  *             deadline = time.perf_counter() + seconds
  *         self.n_nodes = 0             # <<<<<<<<<<<<<<
@@ -8810,17 +11011,17 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
 */
   __pyx_v_self->n_nodes = 0;
 
-  /* "basra/_search.pyx":509
+  /* "basra/_search.pyx":699
  *             deadline = time.perf_counter() + seconds
  *         self.n_nodes = 0
  *         root = self.new_node(-1, 0, -1)             # <<<<<<<<<<<<<<
  *         while done < limit:
  *             if seconds is not None and (done & 15) == 0 and time.perf_counter() > deadline:
 */
-  __pyx_t_11 = ((struct __pyx_vtabstruct_5basra_7_search_Search *)__pyx_v_self->__pyx_vtab)->new_node(__pyx_v_self, -1, 0, -1); if (unlikely(__pyx_t_11 == ((int)-1))) __PYX_ERR(0, 509, __pyx_L1_error)
-  __pyx_v_root = __pyx_t_11;
+  __pyx_t_10 = ((struct __pyx_vtabstruct_5basra_7_search_Search *)__pyx_v_self->__pyx_vtab)->new_node(__pyx_v_self, -1, 0, -1); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 699, __pyx_L1_error)
+  __pyx_v_root = __pyx_t_10;
 
-  /* "basra/_search.pyx":510
+  /* "basra/_search.pyx":700
  *         self.n_nodes = 0
  *         root = self.new_node(-1, 0, -1)
  *         while done < limit:             # <<<<<<<<<<<<<<
@@ -8833,71 +11034,71 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
 
     if (!__pyx_t_2) break;
 
-    /* "basra/_search.pyx":511
+    /* "basra/_search.pyx":701
  *         root = self.new_node(-1, 0, -1)
  *         while done < limit:
  *             if seconds is not None and (done & 15) == 0 and time.perf_counter() > deadline:             # <<<<<<<<<<<<<<
  *                 break
  *             done += 1
 */
-    __pyx_t_13 = (__pyx_v_seconds != Py_None);
-    if (__pyx_t_13) {
+    __pyx_t_11 = (__pyx_v_seconds != Py_None);
+    if (__pyx_t_11) {
 
     } else {
 
-      __pyx_t_2 = __pyx_t_13;
+      __pyx_t_2 = __pyx_t_11;
 
       goto __pyx_L7_bool_binop_done;
     }
-    __pyx_t_13 = ((__pyx_v_done & 15) == 0);
+    __pyx_t_11 = ((__pyx_v_done & 15) == 0);
 
-    if (__pyx_t_13) {
+    if (__pyx_t_11) {
 
     } else {
 
-      __pyx_t_2 = __pyx_t_13;
+      __pyx_t_2 = __pyx_t_11;
 
       goto __pyx_L7_bool_binop_done;
     }
     __pyx_t_4 = NULL;
-    __Pyx_GetModuleGlobalName(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_time); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 511, __pyx_L1_error)
-    __Pyx_GOTREF(__pyx_t_8);
-    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_perf_counter); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 511, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_time); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 701, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
-    __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
-    __pyx_t_9 = 1;
+    __pyx_t_6 = __Pyx_PyObject_GetAttrStr(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_perf_counter); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 701, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_6);
+    __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+    __pyx_t_8 = 1;
     #if CYTHON_UNPACK_METHODS
-    if (unlikely(PyMethod_Check(__pyx_t_5))) {
-      __pyx_t_4 = PyMethod_GET_SELF(__pyx_t_5);
+    if (unlikely(PyMethod_Check(__pyx_t_6))) {
+      __pyx_t_4 = PyMethod_GET_SELF(__pyx_t_6);
       assert(__pyx_t_4);
-      PyObject* __pyx__function = PyMethod_GET_FUNCTION(__pyx_t_5);
+      PyObject* __pyx__function = PyMethod_GET_FUNCTION(__pyx_t_6);
       __Pyx_INCREF(__pyx_t_4);
       __Pyx_INCREF(__pyx__function);
-      __Pyx_DECREF_SET(__pyx_t_5, __pyx__function);
-      __pyx_t_9 = 0;
+      __Pyx_DECREF_SET(__pyx_t_6, __pyx__function);
+      __pyx_t_8 = 0;
     }
     #endif
     {
       PyObject *__pyx_callargs[2] = {__pyx_t_4, NULL};
-      __pyx_t_7 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_5, __pyx_callargs+__pyx_t_9, (1-__pyx_t_9) | (__pyx_t_9*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
+      __pyx_t_7 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_6, __pyx_callargs+__pyx_t_8, (1-__pyx_t_8) | (__pyx_t_8*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
-      __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-      if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 511, __pyx_L1_error)
+      __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
+      if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 701, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_7);
     }
-    __pyx_t_5 = PyFloat_FromDouble(__pyx_v_deadline); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 511, __pyx_L1_error)
-    __Pyx_GOTREF(__pyx_t_5);
-    __pyx_t_13 = __Pyx_PyObject_CompareBoolGt_object_float(__pyx_t_7, __pyx_t_5, Py_GT); if (unlikely((__pyx_t_13 < 0))) __PYX_ERR(0, 511, __pyx_L1_error)
+    __pyx_t_6 = PyFloat_FromDouble(__pyx_v_deadline); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 701, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_6);
+    __pyx_t_11 = __Pyx_PyObject_CompareBoolGt_object_float(__pyx_t_7, __pyx_t_6, Py_GT); if (unlikely((__pyx_t_11 < 0))) __PYX_ERR(0, 701, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
-    __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+    __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
 
-    __pyx_t_2 = __pyx_t_13;
+    __pyx_t_2 = __pyx_t_11;
 
     __pyx_L7_bool_binop_done:;
     if (__pyx_t_2) {
 
 
-      /* "basra/_search.pyx":512
+      /* "basra/_search.pyx":702
  *         while done < limit:
  *             if seconds is not None and (done & 15) == 0 and time.perf_counter() > deadline:
  *                 break             # <<<<<<<<<<<<<<
@@ -8906,7 +11107,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
 */
       goto __pyx_L5_break;
 
-      /* "basra/_search.pyx":511
+      /* "basra/_search.pyx":701
  *         root = self.new_node(-1, 0, -1)
  *         while done < limit:
  *             if seconds is not None and (done & 15) == 0 and time.perf_counter() > deadline:             # <<<<<<<<<<<<<<
@@ -8915,7 +11116,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
 */
     }
 
-    /* "basra/_search.pyx":513
+    /* "basra/_search.pyx":703
  *             if seconds is not None and (done & 15) == 0 and time.perf_counter() > deadline:
  *                 break
  *             done += 1             # <<<<<<<<<<<<<<
@@ -8924,17 +11125,17 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
 */
     __pyx_v_done = (__pyx_v_done + 1);
 
-    /* "basra/_search.pyx":514
+    /* "basra/_search.pyx":704
  *                 break
  *             done += 1
  *             self.sample(&s)             # <<<<<<<<<<<<<<
  *             me_side = s.g.side[s.g.turn]
  *             node = root
 */
-    __pyx_t_11 = ((struct __pyx_vtabstruct_5basra_7_search_Search *)__pyx_v_self->__pyx_vtab)->sample(__pyx_v_self, (&__pyx_v_s)); if (unlikely(__pyx_t_11 == ((int)-1))) __PYX_ERR(0, 514, __pyx_L1_error)
+    __pyx_t_10 = ((struct __pyx_vtabstruct_5basra_7_search_Search *)__pyx_v_self->__pyx_vtab)->sample(__pyx_v_self, (&__pyx_v_s)); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 704, __pyx_L1_error)
 
 
-    /* "basra/_search.pyx":515
+    /* "basra/_search.pyx":705
  *             done += 1
  *             self.sample(&s)
  *             me_side = s.g.side[s.g.turn]             # <<<<<<<<<<<<<<
@@ -8943,7 +11144,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
 */
     __pyx_v_me_side = (__pyx_v_s.g.side[__pyx_v_s.g.turn]);
 
-    /* "basra/_search.pyx":516
+    /* "basra/_search.pyx":706
  *             self.sample(&s)
  *             me_side = s.g.side[s.g.turn]
  *             node = root             # <<<<<<<<<<<<<<
@@ -8952,7 +11153,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
 */
     __pyx_v_node = __pyx_v_root;
 
-    /* "basra/_search.pyx":517
+    /* "basra/_search.pyx":707
  *             me_side = s.g.side[s.g.turn]
  *             node = root
  *             n_path = 0             # <<<<<<<<<<<<<<
@@ -8961,7 +11162,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
 */
     __pyx_v_n_path = 0;
 
-    /* "basra/_search.pyx":518
+    /* "basra/_search.pyx":708
  *             node = root
  *             n_path = 0
  *             while not s.done and not s.deals:             # <<<<<<<<<<<<<<
@@ -8969,36 +11170,36 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
  *                 side = s.g.side[s.g.turn]
 */
     while (1) {
-      __pyx_t_13 = (!__pyx_v_s.done);
+      __pyx_t_11 = (!__pyx_v_s.done);
 
-      if (__pyx_t_13) {
+      if (__pyx_t_11) {
 
       } else {
 
-        __pyx_t_2 = __pyx_t_13;
+        __pyx_t_2 = __pyx_t_11;
 
         goto __pyx_L12_bool_binop_done;
       }
-      __pyx_t_13 = (!(__pyx_v_s.deals != 0));
+      __pyx_t_11 = (!(__pyx_v_s.deals != 0));
 
 
-      __pyx_t_2 = __pyx_t_13;
+      __pyx_t_2 = __pyx_t_11;
 
       __pyx_L12_bool_binop_done:;
 
       if (!__pyx_t_2) break;
 
-      /* "basra/_search.pyx":519
+      /* "basra/_search.pyx":709
  *             n_path = 0
  *             while not s.done and not s.deals:
  *                 sim_moves(&s, &self.rng, &buf)             # <<<<<<<<<<<<<<
  *                 side = s.g.side[s.g.turn]
  *                 if model and side != me_side:
 */
-      __pyx_t_11 = __pyx_f_5basra_7_search_sim_moves((&__pyx_v_s), (&__pyx_v_self->rng), (&__pyx_v_buf)); if (unlikely(__pyx_t_11 == ((int)-1))) __PYX_ERR(0, 519, __pyx_L1_error)
+      __pyx_t_10 = __pyx_f_5basra_7_search_sim_moves((&__pyx_v_s), (&__pyx_v_self->rng), (&__pyx_v_buf)); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 709, __pyx_L1_error)
 
 
-      /* "basra/_search.pyx":520
+      /* "basra/_search.pyx":710
  *             while not s.done and not s.deals:
  *                 sim_moves(&s, &self.rng, &buf)
  *                 side = s.g.side[s.g.turn]             # <<<<<<<<<<<<<<
@@ -9007,33 +11208,33 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
 */
       __pyx_v_side = (__pyx_v_s.g.side[__pyx_v_s.g.turn]);
 
-      /* "basra/_search.pyx":521
+      /* "basra/_search.pyx":711
  *                 sim_moves(&s, &self.rng, &buf)
  *                 side = s.g.side[s.g.turn]
  *                 if model and side != me_side:             # <<<<<<<<<<<<<<
  *                     i = policy_index(&s, &buf, &self.rng, eps)
  *                     child = self.child_of(node, buf.cards[i], buf.takes[i])
 */
-      __pyx_t_13 = (__pyx_v_model != 0);
+      __pyx_t_11 = (__pyx_v_model != 0);
 
-      if (__pyx_t_13) {
+      if (__pyx_t_11) {
 
       } else {
 
-        __pyx_t_2 = __pyx_t_13;
+        __pyx_t_2 = __pyx_t_11;
 
         goto __pyx_L15_bool_binop_done;
       }
-      __pyx_t_13 = (__pyx_v_side != __pyx_v_me_side);
+      __pyx_t_11 = (__pyx_v_side != __pyx_v_me_side);
 
 
-      __pyx_t_2 = __pyx_t_13;
+      __pyx_t_2 = __pyx_t_11;
 
       __pyx_L15_bool_binop_done:;
       if (__pyx_t_2) {
 
 
-        /* "basra/_search.pyx":522
+        /* "basra/_search.pyx":712
  *                 side = s.g.side[s.g.turn]
  *                 if model and side != me_side:
  *                     i = policy_index(&s, &buf, &self.rng, eps)             # <<<<<<<<<<<<<<
@@ -9042,7 +11243,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
 */
         __pyx_v_i = __pyx_f_5basra_7_search_policy_index((&__pyx_v_s), (&__pyx_v_buf), (&__pyx_v_self->rng), __pyx_v_eps);
 
-        /* "basra/_search.pyx":523
+        /* "basra/_search.pyx":713
  *                 if model and side != me_side:
  *                     i = policy_index(&s, &buf, &self.rng, eps)
  *                     child = self.child_of(node, buf.cards[i], buf.takes[i])             # <<<<<<<<<<<<<<
@@ -9051,7 +11252,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
 */
         __pyx_v_child = __pyx_f_5basra_7_search_6Search_child_of(__pyx_v_self, __pyx_v_node, (__pyx_v_buf.cards[__pyx_v_i]), (__pyx_v_buf.takes[__pyx_v_i]));
 
-        /* "basra/_search.pyx":524
+        /* "basra/_search.pyx":714
  *                     i = policy_index(&s, &buf, &self.rng, eps)
  *                     child = self.child_of(node, buf.cards[i], buf.takes[i])
  *                     if child < 0:             # <<<<<<<<<<<<<<
@@ -9063,17 +11264,17 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
         if (__pyx_t_2) {
 
 
-          /* "basra/_search.pyx":525
+          /* "basra/_search.pyx":715
  *                     child = self.child_of(node, buf.cards[i], buf.takes[i])
  *                     if child < 0:
  *                         child = self.add_child(node, buf.cards[i], buf.takes[i], side)             # <<<<<<<<<<<<<<
  *                     sim_play(&s, &self.rng, buf.cards[i], buf.takes[i])
  *                     node = child
 */
-          __pyx_t_11 = ((struct __pyx_vtabstruct_5basra_7_search_Search *)__pyx_v_self->__pyx_vtab)->add_child(__pyx_v_self, __pyx_v_node, (__pyx_v_buf.cards[__pyx_v_i]), (__pyx_v_buf.takes[__pyx_v_i]), __pyx_v_side); if (unlikely(__pyx_t_11 == ((int)-1))) __PYX_ERR(0, 525, __pyx_L1_error)
-          __pyx_v_child = __pyx_t_11;
+          __pyx_t_10 = ((struct __pyx_vtabstruct_5basra_7_search_Search *)__pyx_v_self->__pyx_vtab)->add_child(__pyx_v_self, __pyx_v_node, (__pyx_v_buf.cards[__pyx_v_i]), (__pyx_v_buf.takes[__pyx_v_i]), __pyx_v_side); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 715, __pyx_L1_error)
+          __pyx_v_child = __pyx_t_10;
 
-          /* "basra/_search.pyx":524
+          /* "basra/_search.pyx":714
  *                     i = policy_index(&s, &buf, &self.rng, eps)
  *                     child = self.child_of(node, buf.cards[i], buf.takes[i])
  *                     if child < 0:             # <<<<<<<<<<<<<<
@@ -9082,17 +11283,17 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
 */
         }
 
-        /* "basra/_search.pyx":526
+        /* "basra/_search.pyx":716
  *                     if child < 0:
  *                         child = self.add_child(node, buf.cards[i], buf.takes[i], side)
  *                     sim_play(&s, &self.rng, buf.cards[i], buf.takes[i])             # <<<<<<<<<<<<<<
  *                     node = child
  *                     continue
 */
-        __pyx_t_11 = __pyx_f_5basra_7_search_sim_play((&__pyx_v_s), (&__pyx_v_self->rng), (__pyx_v_buf.cards[__pyx_v_i]), (__pyx_v_buf.takes[__pyx_v_i])); if (unlikely(__pyx_t_11 == ((int)-1))) __PYX_ERR(0, 526, __pyx_L1_error)
+        __pyx_t_10 = __pyx_f_5basra_7_search_sim_play((&__pyx_v_s), (&__pyx_v_self->rng), (__pyx_v_buf.cards[__pyx_v_i]), (__pyx_v_buf.takes[__pyx_v_i])); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 716, __pyx_L1_error)
 
 
-        /* "basra/_search.pyx":527
+        /* "basra/_search.pyx":717
  *                         child = self.add_child(node, buf.cards[i], buf.takes[i], side)
  *                     sim_play(&s, &self.rng, buf.cards[i], buf.takes[i])
  *                     node = child             # <<<<<<<<<<<<<<
@@ -9101,7 +11302,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
 */
         __pyx_v_node = __pyx_v_child;
 
-        /* "basra/_search.pyx":528
+        /* "basra/_search.pyx":718
  *                     sim_play(&s, &self.rng, buf.cards[i], buf.takes[i])
  *                     node = child
  *                     continue             # <<<<<<<<<<<<<<
@@ -9110,7 +11311,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
 */
         goto __pyx_L10_continue;
 
-        /* "basra/_search.pyx":521
+        /* "basra/_search.pyx":711
  *                 sim_moves(&s, &self.rng, &buf)
  *                 side = s.g.side[s.g.turn]
  *                 if model and side != me_side:             # <<<<<<<<<<<<<<
@@ -9119,7 +11320,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
 */
       }
 
-      /* "basra/_search.pyx":529
+      /* "basra/_search.pyx":719
  *                     node = child
  *                     continue
  *                 n_untried = 0             # <<<<<<<<<<<<<<
@@ -9128,7 +11329,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
 */
       __pyx_v_n_untried = 0;
 
-      /* "basra/_search.pyx":530
+      /* "basra/_search.pyx":720
  *                     continue
  *                 n_untried = 0
  *                 for i in range(buf.n):             # <<<<<<<<<<<<<<
@@ -9136,13 +11337,13 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
  *                         untried[n_untried] = i
 */
 
-      __pyx_t_11 = __pyx_v_buf.n;
-      __pyx_t_14 = __pyx_t_11;
+      __pyx_t_10 = __pyx_v_buf.n;
+      __pyx_t_12 = __pyx_t_10;
 
-      for (__pyx_t_15 = 0; __pyx_t_15 < __pyx_t_14; __pyx_t_15+=1) {
-        __pyx_v_i = __pyx_t_15;
+      for (__pyx_t_13 = 0; __pyx_t_13 < __pyx_t_12; __pyx_t_13+=1) {
+        __pyx_v_i = __pyx_t_13;
 
-        /* "basra/_search.pyx":531
+        /* "basra/_search.pyx":721
  *                 n_untried = 0
  *                 for i in range(buf.n):
  *                     if self.child_of(node, buf.cards[i], buf.takes[i]) < 0:             # <<<<<<<<<<<<<<
@@ -9154,7 +11355,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
         if (__pyx_t_2) {
 
 
-          /* "basra/_search.pyx":532
+          /* "basra/_search.pyx":722
  *                 for i in range(buf.n):
  *                     if self.child_of(node, buf.cards[i], buf.takes[i]) < 0:
  *                         untried[n_untried] = i             # <<<<<<<<<<<<<<
@@ -9163,7 +11364,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
 */
           (__pyx_v_untried[__pyx_v_n_untried]) = __pyx_v_i;
 
-          /* "basra/_search.pyx":533
+          /* "basra/_search.pyx":723
  *                     if self.child_of(node, buf.cards[i], buf.takes[i]) < 0:
  *                         untried[n_untried] = i
  *                         n_untried += 1             # <<<<<<<<<<<<<<
@@ -9172,7 +11373,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
 */
           __pyx_v_n_untried = (__pyx_v_n_untried + 1);
 
-          /* "basra/_search.pyx":531
+          /* "basra/_search.pyx":721
  *                 n_untried = 0
  *                 for i in range(buf.n):
  *                     if self.child_of(node, buf.cards[i], buf.takes[i]) < 0:             # <<<<<<<<<<<<<<
@@ -9183,7 +11384,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
       }
 
 
-      /* "basra/_search.pyx":534
+      /* "basra/_search.pyx":724
  *                         untried[n_untried] = i
  *                         n_untried += 1
  *                 if n_untried:             # <<<<<<<<<<<<<<
@@ -9195,7 +11396,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
       if (__pyx_t_2) {
 
 
-        /* "basra/_search.pyx":535
+        /* "basra/_search.pyx":725
  *                         n_untried += 1
  *                 if n_untried:
  *                     pick = untried[rng_below(&self.rng, n_untried)]             # <<<<<<<<<<<<<<
@@ -9204,17 +11405,17 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
 */
         __pyx_v_pick = (__pyx_v_untried[__pyx_f_5basra_7_kernel_rng_below((&__pyx_v_self->rng), __pyx_v_n_untried)]);
 
-        /* "basra/_search.pyx":536
+        /* "basra/_search.pyx":726
  *                 if n_untried:
  *                     pick = untried[rng_below(&self.rng, n_untried)]
  *                     child = self.add_child(node, buf.cards[pick], buf.takes[pick], side)             # <<<<<<<<<<<<<<
  *                     for i in range(buf.n):
  *                         other = self.child_of(node, buf.cards[i], buf.takes[i])
 */
-        __pyx_t_11 = ((struct __pyx_vtabstruct_5basra_7_search_Search *)__pyx_v_self->__pyx_vtab)->add_child(__pyx_v_self, __pyx_v_node, (__pyx_v_buf.cards[__pyx_v_pick]), (__pyx_v_buf.takes[__pyx_v_pick]), __pyx_v_side); if (unlikely(__pyx_t_11 == ((int)-1))) __PYX_ERR(0, 536, __pyx_L1_error)
-        __pyx_v_child = __pyx_t_11;
+        __pyx_t_10 = ((struct __pyx_vtabstruct_5basra_7_search_Search *)__pyx_v_self->__pyx_vtab)->add_child(__pyx_v_self, __pyx_v_node, (__pyx_v_buf.cards[__pyx_v_pick]), (__pyx_v_buf.takes[__pyx_v_pick]), __pyx_v_side); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 726, __pyx_L1_error)
+        __pyx_v_child = __pyx_t_10;
 
-        /* "basra/_search.pyx":537
+        /* "basra/_search.pyx":727
  *                     pick = untried[rng_below(&self.rng, n_untried)]
  *                     child = self.add_child(node, buf.cards[pick], buf.takes[pick], side)
  *                     for i in range(buf.n):             # <<<<<<<<<<<<<<
@@ -9222,13 +11423,13 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
  *                         if other >= 0 and other != child:
 */
 
-        __pyx_t_11 = __pyx_v_buf.n;
-        __pyx_t_14 = __pyx_t_11;
+        __pyx_t_10 = __pyx_v_buf.n;
+        __pyx_t_12 = __pyx_t_10;
 
-        for (__pyx_t_15 = 0; __pyx_t_15 < __pyx_t_14; __pyx_t_15+=1) {
-          __pyx_v_i = __pyx_t_15;
+        for (__pyx_t_13 = 0; __pyx_t_13 < __pyx_t_12; __pyx_t_13+=1) {
+          __pyx_v_i = __pyx_t_13;
 
-          /* "basra/_search.pyx":538
+          /* "basra/_search.pyx":728
  *                     child = self.add_child(node, buf.cards[pick], buf.takes[pick], side)
  *                     for i in range(buf.n):
  *                         other = self.child_of(node, buf.cards[i], buf.takes[i])             # <<<<<<<<<<<<<<
@@ -9237,33 +11438,33 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
 */
           __pyx_v_other = __pyx_f_5basra_7_search_6Search_child_of(__pyx_v_self, __pyx_v_node, (__pyx_v_buf.cards[__pyx_v_i]), (__pyx_v_buf.takes[__pyx_v_i]));
 
-          /* "basra/_search.pyx":539
+          /* "basra/_search.pyx":729
  *                     for i in range(buf.n):
  *                         other = self.child_of(node, buf.cards[i], buf.takes[i])
  *                         if other >= 0 and other != child:             # <<<<<<<<<<<<<<
  *                             self.nodes[other].avail += 1
  *                     sim_play(&s, &self.rng, buf.cards[pick], buf.takes[pick])
 */
-          __pyx_t_13 = (__pyx_v_other >= 0);
+          __pyx_t_11 = (__pyx_v_other >= 0);
 
-          if (__pyx_t_13) {
+          if (__pyx_t_11) {
 
           } else {
 
-            __pyx_t_2 = __pyx_t_13;
+            __pyx_t_2 = __pyx_t_11;
 
             goto __pyx_L25_bool_binop_done;
           }
-          __pyx_t_13 = (__pyx_v_other != __pyx_v_child);
+          __pyx_t_11 = (__pyx_v_other != __pyx_v_child);
 
 
-          __pyx_t_2 = __pyx_t_13;
+          __pyx_t_2 = __pyx_t_11;
 
           __pyx_L25_bool_binop_done:;
           if (__pyx_t_2) {
 
 
-            /* "basra/_search.pyx":540
+            /* "basra/_search.pyx":730
  *                         other = self.child_of(node, buf.cards[i], buf.takes[i])
  *                         if other >= 0 and other != child:
  *                             self.nodes[other].avail += 1             # <<<<<<<<<<<<<<
@@ -9271,10 +11472,10 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
  *                     path[n_path] = child
 */
 
-            __pyx_t_16 = __pyx_v_other;
-            (__pyx_v_self->nodes[__pyx_t_16]).avail = ((__pyx_v_self->nodes[__pyx_t_16]).avail + 1);
+            __pyx_t_14 = __pyx_v_other;
+            (__pyx_v_self->nodes[__pyx_t_14]).avail = ((__pyx_v_self->nodes[__pyx_t_14]).avail + 1);
 
-            /* "basra/_search.pyx":539
+            /* "basra/_search.pyx":729
  *                     for i in range(buf.n):
  *                         other = self.child_of(node, buf.cards[i], buf.takes[i])
  *                         if other >= 0 and other != child:             # <<<<<<<<<<<<<<
@@ -9285,17 +11486,17 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
         }
 
 
-        /* "basra/_search.pyx":541
+        /* "basra/_search.pyx":731
  *                         if other >= 0 and other != child:
  *                             self.nodes[other].avail += 1
  *                     sim_play(&s, &self.rng, buf.cards[pick], buf.takes[pick])             # <<<<<<<<<<<<<<
  *                     path[n_path] = child
  *                     n_path += 1
 */
-        __pyx_t_11 = __pyx_f_5basra_7_search_sim_play((&__pyx_v_s), (&__pyx_v_self->rng), (__pyx_v_buf.cards[__pyx_v_pick]), (__pyx_v_buf.takes[__pyx_v_pick])); if (unlikely(__pyx_t_11 == ((int)-1))) __PYX_ERR(0, 541, __pyx_L1_error)
+        __pyx_t_10 = __pyx_f_5basra_7_search_sim_play((&__pyx_v_s), (&__pyx_v_self->rng), (__pyx_v_buf.cards[__pyx_v_pick]), (__pyx_v_buf.takes[__pyx_v_pick])); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 731, __pyx_L1_error)
 
 
-        /* "basra/_search.pyx":542
+        /* "basra/_search.pyx":732
  *                             self.nodes[other].avail += 1
  *                     sim_play(&s, &self.rng, buf.cards[pick], buf.takes[pick])
  *                     path[n_path] = child             # <<<<<<<<<<<<<<
@@ -9304,7 +11505,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
 */
         (__pyx_v_path[__pyx_v_n_path]) = __pyx_v_child;
 
-        /* "basra/_search.pyx":543
+        /* "basra/_search.pyx":733
  *                     sim_play(&s, &self.rng, buf.cards[pick], buf.takes[pick])
  *                     path[n_path] = child
  *                     n_path += 1             # <<<<<<<<<<<<<<
@@ -9313,7 +11514,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
 */
         __pyx_v_n_path = (__pyx_v_n_path + 1);
 
-        /* "basra/_search.pyx":544
+        /* "basra/_search.pyx":734
  *                     path[n_path] = child
  *                     n_path += 1
  *                     break             # <<<<<<<<<<<<<<
@@ -9322,7 +11523,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
 */
         goto __pyx_L11_break;
 
-        /* "basra/_search.pyx":534
+        /* "basra/_search.pyx":724
  *                         untried[n_untried] = i
  *                         n_untried += 1
  *                 if n_untried:             # <<<<<<<<<<<<<<
@@ -9331,7 +11532,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
 */
       }
 
-      /* "basra/_search.pyx":545
+      /* "basra/_search.pyx":735
  *                     n_path += 1
  *                     break
  *                 best_value = -1.0             # <<<<<<<<<<<<<<
@@ -9340,7 +11541,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
 */
       __pyx_v_best_value = -1.0;
 
-      /* "basra/_search.pyx":546
+      /* "basra/_search.pyx":736
  *                     break
  *                 best_value = -1.0
  *                 chosen = -1             # <<<<<<<<<<<<<<
@@ -9349,7 +11550,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
 */
       __pyx_v_chosen = -1;
 
-      /* "basra/_search.pyx":547
+      /* "basra/_search.pyx":737
  *                 best_value = -1.0
  *                 chosen = -1
  *                 for i in range(buf.n):             # <<<<<<<<<<<<<<
@@ -9357,13 +11558,13 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
  *                     self.nodes[other].avail += 1
 */
 
-      __pyx_t_11 = __pyx_v_buf.n;
-      __pyx_t_14 = __pyx_t_11;
+      __pyx_t_10 = __pyx_v_buf.n;
+      __pyx_t_12 = __pyx_t_10;
 
-      for (__pyx_t_15 = 0; __pyx_t_15 < __pyx_t_14; __pyx_t_15+=1) {
-        __pyx_v_i = __pyx_t_15;
+      for (__pyx_t_13 = 0; __pyx_t_13 < __pyx_t_12; __pyx_t_13+=1) {
+        __pyx_v_i = __pyx_t_13;
 
-        /* "basra/_search.pyx":548
+        /* "basra/_search.pyx":738
  *                 chosen = -1
  *                 for i in range(buf.n):
  *                     other = self.child_of(node, buf.cards[i], buf.takes[i])             # <<<<<<<<<<<<<<
@@ -9372,7 +11573,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
 */
         __pyx_v_other = __pyx_f_5basra_7_search_6Search_child_of(__pyx_v_self, __pyx_v_node, (__pyx_v_buf.cards[__pyx_v_i]), (__pyx_v_buf.takes[__pyx_v_i]));
 
-        /* "basra/_search.pyx":549
+        /* "basra/_search.pyx":739
  *                 for i in range(buf.n):
  *                     other = self.child_of(node, buf.cards[i], buf.takes[i])
  *                     self.nodes[other].avail += 1             # <<<<<<<<<<<<<<
@@ -9380,10 +11581,10 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
  *                              + c * sqrt(log(self.nodes[other].avail) / self.nodes[other].visits))
 */
 
-        __pyx_t_16 = __pyx_v_other;
-        (__pyx_v_self->nodes[__pyx_t_16]).avail = ((__pyx_v_self->nodes[__pyx_t_16]).avail + 1);
+        __pyx_t_14 = __pyx_v_other;
+        (__pyx_v_self->nodes[__pyx_t_14]).avail = ((__pyx_v_self->nodes[__pyx_t_14]).avail + 1);
 
-        /* "basra/_search.pyx":551
+        /* "basra/_search.pyx":741
  *                     self.nodes[other].avail += 1
  *                     value = (self.nodes[other].total / self.nodes[other].visits
  *                              + c * sqrt(log(self.nodes[other].avail) / self.nodes[other].visits))             # <<<<<<<<<<<<<<
@@ -9392,7 +11593,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
 */
         __pyx_v_value = (((__pyx_v_self->nodes[__pyx_v_other]).total / ((double)(__pyx_v_self->nodes[__pyx_v_other]).visits)) + (__pyx_v_c * sqrt((log((__pyx_v_self->nodes[__pyx_v_other]).avail) / ((double)(__pyx_v_self->nodes[__pyx_v_other]).visits)))));
 
-        /* "basra/_search.pyx":552
+        /* "basra/_search.pyx":742
  *                     value = (self.nodes[other].total / self.nodes[other].visits
  *                              + c * sqrt(log(self.nodes[other].avail) / self.nodes[other].visits))
  *                     if value > best_value:             # <<<<<<<<<<<<<<
@@ -9404,7 +11605,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
         if (__pyx_t_2) {
 
 
-          /* "basra/_search.pyx":553
+          /* "basra/_search.pyx":743
  *                              + c * sqrt(log(self.nodes[other].avail) / self.nodes[other].visits))
  *                     if value > best_value:
  *                         best_value = value             # <<<<<<<<<<<<<<
@@ -9413,7 +11614,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
 */
           __pyx_v_best_value = __pyx_v_value;
 
-          /* "basra/_search.pyx":554
+          /* "basra/_search.pyx":744
  *                     if value > best_value:
  *                         best_value = value
  *                         chosen = other             # <<<<<<<<<<<<<<
@@ -9422,7 +11623,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
 */
           __pyx_v_chosen = __pyx_v_other;
 
-          /* "basra/_search.pyx":552
+          /* "basra/_search.pyx":742
  *                     value = (self.nodes[other].total / self.nodes[other].visits
  *                              + c * sqrt(log(self.nodes[other].avail) / self.nodes[other].visits))
  *                     if value > best_value:             # <<<<<<<<<<<<<<
@@ -9433,7 +11634,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
       }
 
 
-      /* "basra/_search.pyx":555
+      /* "basra/_search.pyx":745
  *                         best_value = value
  *                         chosen = other
  *                 node = chosen             # <<<<<<<<<<<<<<
@@ -9442,17 +11643,17 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
 */
       __pyx_v_node = __pyx_v_chosen;
 
-      /* "basra/_search.pyx":556
+      /* "basra/_search.pyx":746
  *                         chosen = other
  *                 node = chosen
  *                 sim_play(&s, &self.rng, self.nodes[node].card, self.nodes[node].take)             # <<<<<<<<<<<<<<
  *                 path[n_path] = node
  *                 n_path += 1
 */
-      __pyx_t_11 = __pyx_f_5basra_7_search_sim_play((&__pyx_v_s), (&__pyx_v_self->rng), (__pyx_v_self->nodes[__pyx_v_node]).card, (__pyx_v_self->nodes[__pyx_v_node]).take); if (unlikely(__pyx_t_11 == ((int)-1))) __PYX_ERR(0, 556, __pyx_L1_error)
+      __pyx_t_10 = __pyx_f_5basra_7_search_sim_play((&__pyx_v_s), (&__pyx_v_self->rng), (__pyx_v_self->nodes[__pyx_v_node]).card, (__pyx_v_self->nodes[__pyx_v_node]).take); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 746, __pyx_L1_error)
 
 
-      /* "basra/_search.pyx":557
+      /* "basra/_search.pyx":747
  *                 node = chosen
  *                 sim_play(&s, &self.rng, self.nodes[node].card, self.nodes[node].take)
  *                 path[n_path] = node             # <<<<<<<<<<<<<<
@@ -9461,7 +11662,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
 */
       (__pyx_v_path[__pyx_v_n_path]) = __pyx_v_node;
 
-      /* "basra/_search.pyx":558
+      /* "basra/_search.pyx":748
  *                 sim_play(&s, &self.rng, self.nodes[node].card, self.nodes[node].take)
  *                 path[n_path] = node
  *                 n_path += 1             # <<<<<<<<<<<<<<
@@ -9473,17 +11674,17 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
     }
     __pyx_L11_break:;
 
-    /* "basra/_search.pyx":559
+    /* "basra/_search.pyx":749
  *                 path[n_path] = node
  *                 n_path += 1
  *             rollout(&s, &self.rng, eps, horizon, tail)             # <<<<<<<<<<<<<<
  *             value_sim(&s, &w, rewards)
  *             for i in range(n_path):
 */
-    __pyx_t_11 = __pyx_f_5basra_7_search_rollout((&__pyx_v_s), (&__pyx_v_self->rng), __pyx_v_eps, __pyx_v_horizon, __pyx_v_tail); if (unlikely(__pyx_t_11 == ((int)-1))) __PYX_ERR(0, 559, __pyx_L1_error)
+    __pyx_t_10 = __pyx_f_5basra_7_search_rollout((&__pyx_v_s), (&__pyx_v_self->rng), __pyx_v_eps, __pyx_v_horizon, __pyx_v_tail); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 749, __pyx_L1_error)
 
 
-    /* "basra/_search.pyx":560
+    /* "basra/_search.pyx":750
  *                 n_path += 1
  *             rollout(&s, &self.rng, eps, horizon, tail)
  *             value_sim(&s, &w, rewards)             # <<<<<<<<<<<<<<
@@ -9492,7 +11693,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
 */
     __pyx_f_5basra_7_search_value_sim((&__pyx_v_s), (&__pyx_v_w), __pyx_v_rewards);
 
-    /* "basra/_search.pyx":561
+    /* "basra/_search.pyx":751
  *             rollout(&s, &self.rng, eps, horizon, tail)
  *             value_sim(&s, &w, rewards)
  *             for i in range(n_path):             # <<<<<<<<<<<<<<
@@ -9500,13 +11701,13 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
  *                 self.nodes[path[i]].total += rewards[self.nodes[path[i]].side]
 */
 
-    __pyx_t_11 = __pyx_v_n_path;
-    __pyx_t_14 = __pyx_t_11;
+    __pyx_t_10 = __pyx_v_n_path;
+    __pyx_t_12 = __pyx_t_10;
 
-    for (__pyx_t_15 = 0; __pyx_t_15 < __pyx_t_14; __pyx_t_15+=1) {
-      __pyx_v_i = __pyx_t_15;
+    for (__pyx_t_13 = 0; __pyx_t_13 < __pyx_t_12; __pyx_t_13+=1) {
+      __pyx_v_i = __pyx_t_13;
 
-      /* "basra/_search.pyx":562
+      /* "basra/_search.pyx":752
  *             value_sim(&s, &w, rewards)
  *             for i in range(n_path):
  *                 self.nodes[path[i]].visits += 1             # <<<<<<<<<<<<<<
@@ -9514,10 +11715,10 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
  *         out = []
 */
 
-      __pyx_t_16 = (__pyx_v_path[__pyx_v_i]);
-      (__pyx_v_self->nodes[__pyx_t_16]).visits = ((__pyx_v_self->nodes[__pyx_t_16]).visits + 1);
+      __pyx_t_14 = (__pyx_v_path[__pyx_v_i]);
+      (__pyx_v_self->nodes[__pyx_t_14]).visits = ((__pyx_v_self->nodes[__pyx_t_14]).visits + 1);
 
-      /* "basra/_search.pyx":563
+      /* "basra/_search.pyx":753
  *             for i in range(n_path):
  *                 self.nodes[path[i]].visits += 1
  *                 self.nodes[path[i]].total += rewards[self.nodes[path[i]].side]             # <<<<<<<<<<<<<<
@@ -9525,37 +11726,37 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
  *         child = self.nodes[root].first_child
 */
 
-      __pyx_t_16 = (__pyx_v_path[__pyx_v_i]);
-      (__pyx_v_self->nodes[__pyx_t_16]).total = ((__pyx_v_self->nodes[__pyx_t_16]).total + (__pyx_v_rewards[(__pyx_v_self->nodes[(__pyx_v_path[__pyx_v_i])]).side]));
+      __pyx_t_14 = (__pyx_v_path[__pyx_v_i]);
+      (__pyx_v_self->nodes[__pyx_t_14]).total = ((__pyx_v_self->nodes[__pyx_t_14]).total + (__pyx_v_rewards[(__pyx_v_self->nodes[(__pyx_v_path[__pyx_v_i])]).side]));
     }
 
   }
   __pyx_L5_break:;
 
-  /* "basra/_search.pyx":564
+  /* "basra/_search.pyx":754
  *                 self.nodes[path[i]].visits += 1
  *                 self.nodes[path[i]].total += rewards[self.nodes[path[i]].side]
  *         out = []             # <<<<<<<<<<<<<<
  *         child = self.nodes[root].first_child
  *         while child >= 0:
 */
-  __pyx_t_5 = PyList_New(0); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 564, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_5);
-  __pyx_v_out = ((PyObject*)__pyx_t_5);
-  __pyx_t_5 = 0;
+  __pyx_t_6 = PyList_New(0); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 754, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_6);
+  __pyx_v_out = ((PyObject*)__pyx_t_6);
+  __pyx_t_6 = 0;
 
-  /* "basra/_search.pyx":565
+  /* "basra/_search.pyx":755
  *                 self.nodes[path[i]].total += rewards[self.nodes[path[i]].side]
  *         out = []
  *         child = self.nodes[root].first_child             # <<<<<<<<<<<<<<
  *         while child >= 0:
  *             out.append((self.nodes[child].card, self.nodes[child].take,
 */
-  __pyx_t_11 = (__pyx_v_self->nodes[__pyx_v_root]).first_child;
+  __pyx_t_10 = (__pyx_v_self->nodes[__pyx_v_root]).first_child;
 
-  __pyx_v_child = __pyx_t_11;
+  __pyx_v_child = __pyx_t_10;
 
-  /* "basra/_search.pyx":566
+  /* "basra/_search.pyx":756
  *         out = []
  *         child = self.nodes[root].first_child
  *         while child >= 0:             # <<<<<<<<<<<<<<
@@ -9568,96 +11769,96 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
 
     if (!__pyx_t_2) break;
 
-    /* "basra/_search.pyx":567
+    /* "basra/_search.pyx":757
  *         child = self.nodes[root].first_child
  *         while child >= 0:
  *             out.append((self.nodes[child].card, self.nodes[child].take,             # <<<<<<<<<<<<<<
  *                         self.nodes[child].visits, self.nodes[child].total))
  *             child = self.nodes[child].next_sibling
 */
-    __pyx_t_5 = __Pyx_PyLong_From_int((__pyx_v_self->nodes[__pyx_v_child]).card); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 567, __pyx_L1_error)
-    __Pyx_GOTREF(__pyx_t_5);
-    __pyx_t_7 = __Pyx_PyLong_From_uint64_t((__pyx_v_self->nodes[__pyx_v_child]).take); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 567, __pyx_L1_error)
+    __pyx_t_6 = __Pyx_PyLong_From_int((__pyx_v_self->nodes[__pyx_v_child]).card); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 757, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_6);
+    __pyx_t_7 = __Pyx_PyLong_From_uint64_t((__pyx_v_self->nodes[__pyx_v_child]).take); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 757, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_7);
 
-    /* "basra/_search.pyx":568
+    /* "basra/_search.pyx":758
  *         while child >= 0:
  *             out.append((self.nodes[child].card, self.nodes[child].take,
  *                         self.nodes[child].visits, self.nodes[child].total))             # <<<<<<<<<<<<<<
  *             child = self.nodes[child].next_sibling
  *         return out, done
 */
-    __pyx_t_4 = __Pyx_PyLong_From_int((__pyx_v_self->nodes[__pyx_v_child]).visits); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 568, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyLong_From_int((__pyx_v_self->nodes[__pyx_v_child]).visits); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 758, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_8 = PyFloat_FromDouble((__pyx_v_self->nodes[__pyx_v_child]).total); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 568, __pyx_L1_error)
-    __Pyx_GOTREF(__pyx_t_8);
+    __pyx_t_5 = PyFloat_FromDouble((__pyx_v_self->nodes[__pyx_v_child]).total); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 758, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_5);
 
-    /* "basra/_search.pyx":567
+    /* "basra/_search.pyx":757
  *         child = self.nodes[root].first_child
  *         while child >= 0:
  *             out.append((self.nodes[child].card, self.nodes[child].take,             # <<<<<<<<<<<<<<
  *                         self.nodes[child].visits, self.nodes[child].total))
  *             child = self.nodes[child].next_sibling
 */
-    __pyx_t_6 = PyTuple_New(4); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 567, __pyx_L1_error)
-    __Pyx_GOTREF(__pyx_t_6);
-    __Pyx_GIVEREF(__pyx_t_5);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_6, 0, __pyx_t_5) != (0)) __PYX_ERR(0, 567, __pyx_L1_error);
+    __pyx_t_15 = PyTuple_New(4); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 757, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_15);
+    __Pyx_GIVEREF(__pyx_t_6);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_15, 0, __pyx_t_6) != (0)) __PYX_ERR(0, 757, __pyx_L1_error);
     __Pyx_GIVEREF(__pyx_t_7);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_6, 1, __pyx_t_7) != (0)) __PYX_ERR(0, 567, __pyx_L1_error);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_15, 1, __pyx_t_7) != (0)) __PYX_ERR(0, 757, __pyx_L1_error);
     __Pyx_GIVEREF(__pyx_t_4);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_6, 2, __pyx_t_4) != (0)) __PYX_ERR(0, 567, __pyx_L1_error);
-    __Pyx_GIVEREF(__pyx_t_8);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_6, 3, __pyx_t_8) != (0)) __PYX_ERR(0, 567, __pyx_L1_error);
-    __pyx_t_5 = 0;
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_15, 2, __pyx_t_4) != (0)) __PYX_ERR(0, 757, __pyx_L1_error);
+    __Pyx_GIVEREF(__pyx_t_5);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_15, 3, __pyx_t_5) != (0)) __PYX_ERR(0, 757, __pyx_L1_error);
+    __pyx_t_6 = 0;
     __pyx_t_7 = 0;
     __pyx_t_4 = 0;
-    __pyx_t_8 = 0;
-    __pyx_t_17 = __Pyx_PyList_Append(__pyx_v_out, __pyx_t_6); if (unlikely(__pyx_t_17 == ((int)-1))) __PYX_ERR(0, 567, __pyx_L1_error)
-    __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
+    __pyx_t_5 = 0;
+    __pyx_t_16 = __Pyx_PyList_Append(__pyx_v_out, __pyx_t_15); if (unlikely(__pyx_t_16 == ((int)-1))) __PYX_ERR(0, 757, __pyx_L1_error)
+    __Pyx_DECREF(__pyx_t_15); __pyx_t_15 = 0;
 
 
-    /* "basra/_search.pyx":569
+    /* "basra/_search.pyx":759
  *             out.append((self.nodes[child].card, self.nodes[child].take,
  *                         self.nodes[child].visits, self.nodes[child].total))
  *             child = self.nodes[child].next_sibling             # <<<<<<<<<<<<<<
  *         return out, done
  * 
 */
-    __pyx_t_11 = (__pyx_v_self->nodes[__pyx_v_child]).next_sibling;
+    __pyx_t_10 = (__pyx_v_self->nodes[__pyx_v_child]).next_sibling;
 
-    __pyx_v_child = __pyx_t_11;
+    __pyx_v_child = __pyx_t_10;
   }
 
-  /* "basra/_search.pyx":570
+  /* "basra/_search.pyx":760
  *                         self.nodes[child].visits, self.nodes[child].total))
  *             child = self.nodes[child].next_sibling
  *         return out, done             # <<<<<<<<<<<<<<
  * 
 */
-  __pyx_t_6 = __Pyx_PyLong_From_PY_LONG_LONG(__pyx_v_done); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 570, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_6);
-  __pyx_t_8 = PyTuple_New(2); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 570, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_8);
+  __pyx_t_15 = __Pyx_PyLong_From_PY_LONG_LONG(__pyx_v_done); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 760, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_15);
+  __pyx_t_5 = PyTuple_New(2); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 760, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_5);
   __Pyx_INCREF(__pyx_v_out);
   __Pyx_GIVEREF(__pyx_v_out);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_8, 0, __pyx_v_out) != (0)) __PYX_ERR(0, 570, __pyx_L1_error);
-  __Pyx_GIVEREF(__pyx_t_6);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_8, 1, __pyx_t_6) != (0)) __PYX_ERR(0, 570, __pyx_L1_error);
-  __pyx_t_6 = 0;
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 0, __pyx_v_out) != (0)) __PYX_ERR(0, 760, __pyx_L1_error);
+  __Pyx_GIVEREF(__pyx_t_15);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 1, __pyx_t_15) != (0)) __PYX_ERR(0, 760, __pyx_L1_error);
+  __pyx_t_15 = 0;
   {
     PyObject *__pyx_temp;
     {
       __pyx_temp = __pyx_r;
-      __pyx_r = __pyx_t_8;
+      __pyx_r = __pyx_t_5;
     }
     __Pyx_XDECREF(__pyx_temp);
   }
-  __pyx_t_8 = 0;
+  __pyx_t_5 = 0;
   goto __pyx_L0;
 
-  /* "basra/_search.pyx":479
- *         return c
+  /* "basra/_search.pyx":678
+ *         return [(buf.cards[i], buf.takes[i], samples, totals[i]) for i in range(n)], samples
  * 
  *     def run(self, iterations, seconds, double c=0.7, double eps=0.1, double mu=0.5,             # <<<<<<<<<<<<<<
  *             int horizon=1, int tail=0, int model=0):
@@ -9670,7 +11871,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
   __Pyx_XDECREF(__pyx_t_5);
   __Pyx_XDECREF(__pyx_t_6);
   __Pyx_XDECREF(__pyx_t_7);
-  __Pyx_XDECREF(__pyx_t_8);
+  __Pyx_XDECREF(__pyx_t_15);
   __Pyx_AddTraceback("basra._search.Search.run", __pyx_clineno, __pyx_lineno, __pyx_filename);
   __pyx_r = NULL;
   __pyx_L0:;
@@ -9696,10 +11897,6 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
 
 
 
-  __Pyx_XDECREF(__pyx_v_rules);
-  __Pyx_XDECREF(__pyx_v_card_points);
-  __Pyx_XDECREF(__pyx_v_flat);
-  __Pyx_XDECREF(__pyx_v_bonus);
   __Pyx_XDECREF(__pyx_v_out);
   __Pyx_XGIVEREF(__pyx_r);
   __Pyx_RefNannyFinishContext();
@@ -9713,16 +11910,16 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10run(struct __pyx_obj_5basra_
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_5basra_7_search_6Search_13__reduce_cython__(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_5basra_7_search_6Search_19__reduce_cython__(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-PyDoc_STRVAR(__pyx_doc_5basra_7_search_6Search_12__reduce_cython__, "Search.__reduce_cython__(self)");
-static PyMethodDef __pyx_mdef_5basra_7_search_6Search_13__reduce_cython__ = {"__reduce_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_5basra_7_search_6Search_13__reduce_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_5basra_7_search_6Search_12__reduce_cython__};
-static PyObject *__pyx_pw_5basra_7_search_6Search_13__reduce_cython__(PyObject *__pyx_v_self, 
+PyDoc_STRVAR(__pyx_doc_5basra_7_search_6Search_18__reduce_cython__, "Search.__reduce_cython__(self)");
+static PyMethodDef __pyx_mdef_5basra_7_search_6Search_19__reduce_cython__ = {"__reduce_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_5basra_7_search_6Search_19__reduce_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_5basra_7_search_6Search_18__reduce_cython__};
+static PyObject *__pyx_pw_5basra_7_search_6Search_19__reduce_cython__(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -9748,14 +11945,14 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   const Py_ssize_t __pyx_kwds_len = unlikely(__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
   if (unlikely(__pyx_kwds_len < 0)) return NULL;
   if (unlikely(__pyx_kwds_len > 0)) {__Pyx_RejectKeywords("__reduce_cython__", __pyx_kwds); return NULL;}
-  __pyx_r = __pyx_pf_5basra_7_search_6Search_12__reduce_cython__(((struct __pyx_obj_5basra_7_search_Search *)__pyx_v_self));
+  __pyx_r = __pyx_pf_5basra_7_search_6Search_18__reduce_cython__(((struct __pyx_obj_5basra_7_search_Search *)__pyx_v_self));
 
   /* function exit code */
   __Pyx_RefNannyFinishContext();
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_5basra_7_search_6Search_12__reduce_cython__(CYTHON_UNUSED struct __pyx_obj_5basra_7_search_Search *__pyx_v_self) {
+static PyObject *__pyx_pf_5basra_7_search_6Search_18__reduce_cython__(CYTHON_UNUSED struct __pyx_obj_5basra_7_search_Search *__pyx_v_self) {
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
   int __pyx_lineno = 0;
@@ -9795,16 +11992,16 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_12__reduce_cython__(CYTHON_UNU
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_5basra_7_search_6Search_15__setstate_cython__(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_5basra_7_search_6Search_21__setstate_cython__(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-PyDoc_STRVAR(__pyx_doc_5basra_7_search_6Search_14__setstate_cython__, "Search.__setstate_cython__(self, __pyx_state)");
-static PyMethodDef __pyx_mdef_5basra_7_search_6Search_15__setstate_cython__ = {"__setstate_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_5basra_7_search_6Search_15__setstate_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_5basra_7_search_6Search_14__setstate_cython__};
-static PyObject *__pyx_pw_5basra_7_search_6Search_15__setstate_cython__(PyObject *__pyx_v_self, 
+PyDoc_STRVAR(__pyx_doc_5basra_7_search_6Search_20__setstate_cython__, "Search.__setstate_cython__(self, __pyx_state)");
+static PyMethodDef __pyx_mdef_5basra_7_search_6Search_21__setstate_cython__ = {"__setstate_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_5basra_7_search_6Search_21__setstate_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_5basra_7_search_6Search_20__setstate_cython__};
+static PyObject *__pyx_pw_5basra_7_search_6Search_21__setstate_cython__(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -9870,7 +12067,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  __pyx_r = __pyx_pf_5basra_7_search_6Search_14__setstate_cython__(((struct __pyx_obj_5basra_7_search_Search *)__pyx_v_self), __pyx_v___pyx_state);
+  __pyx_r = __pyx_pf_5basra_7_search_6Search_20__setstate_cython__(((struct __pyx_obj_5basra_7_search_Search *)__pyx_v_self), __pyx_v___pyx_state);
 
   /* function exit code */
   for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
@@ -9880,7 +12077,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_5basra_7_search_6Search_14__setstate_cython__(CYTHON_UNUSED struct __pyx_obj_5basra_7_search_Search *__pyx_v_self, CYTHON_UNUSED PyObject *__pyx_v___pyx_state) {
+static PyObject *__pyx_pf_5basra_7_search_6Search_20__setstate_cython__(CYTHON_UNUSED struct __pyx_obj_5basra_7_search_Search *__pyx_v_self, CYTHON_UNUSED PyObject *__pyx_v___pyx_state) {
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
   int __pyx_lineno = 0;
@@ -10045,9 +12242,12 @@ static int __pyx_tp_clear_5basra_7_search_Search(PyObject *o) {
 static PyMethodDef __pyx_methods_5basra_7_search_Search[] = {
   {"weights", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_5basra_7_search_6Search_7weights, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_5basra_7_search_6Search_6weights},
   {"sample_hands", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_5basra_7_search_6Search_9sample_hands, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_5basra_7_search_6Search_8sample_hands},
-  {"run", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_5basra_7_search_6Search_11run, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_5basra_7_search_6Search_10run},
-  {"__reduce_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_5basra_7_search_6Search_13__reduce_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_5basra_7_search_6Search_12__reduce_cython__},
-  {"__setstate_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_5basra_7_search_6Search_15__setstate_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_5basra_7_search_6Search_14__setstate_cython__},
+  {"hidden", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_5basra_7_search_6Search_11hidden, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_5basra_7_search_6Search_10hidden},
+  {"remaining", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_5basra_7_search_6Search_13remaining, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_5basra_7_search_6Search_12remaining},
+  {"exact", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_5basra_7_search_6Search_15exact, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_5basra_7_search_6Search_14exact},
+  {"run", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_5basra_7_search_6Search_17run, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_5basra_7_search_6Search_16run},
+  {"__reduce_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_5basra_7_search_6Search_19__reduce_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_5basra_7_search_6Search_18__reduce_cython__},
+  {"__setstate_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_5basra_7_search_6Search_21__setstate_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_5basra_7_search_6Search_20__setstate_cython__},
   {0, 0, 0, 0}
 };
 #if CYTHON_USE_TYPE_SPECS
@@ -10215,14 +12415,14 @@ static int __Pyx_modinit_Exttype___pyx_obj_5basra_7_search_Search(__pyx_mstatety
   __pyx_vtable_5basra_7_search_Search.child_of = (int (*)(struct __pyx_obj_5basra_7_search_Search *, int, int, __pyx_t_5basra_7_kernel_mask_t))__pyx_f_5basra_7_search_6Search_child_of;
   __pyx_vtable_5basra_7_search_Search.add_child = (int (*)(struct __pyx_obj_5basra_7_search_Search *, int, int, __pyx_t_5basra_7_kernel_mask_t, int))__pyx_f_5basra_7_search_6Search_add_child;
   #if CYTHON_USE_TYPE_SPECS
-  __pyx_mstate->__pyx_ptype_5basra_7_search_Search = (PyTypeObject *) __Pyx_PyType_FromModuleAndSpec(__pyx_m, &__pyx_type_5basra_7_search_Search_spec, NULL); if (unlikely(!__pyx_mstate->__pyx_ptype_5basra_7_search_Search)) __PYX_ERR(0, 231, __pyx_L1_error)
+  __pyx_mstate->__pyx_ptype_5basra_7_search_Search = (PyTypeObject *) __Pyx_PyType_FromModuleAndSpec(__pyx_m, &__pyx_type_5basra_7_search_Search_spec, NULL); if (unlikely(!__pyx_mstate->__pyx_ptype_5basra_7_search_Search)) __PYX_ERR(0, 375, __pyx_L1_error)
   #else
   __pyx_mstate->__pyx_ptype_5basra_7_search_Search = &__pyx_type_5basra_7_search_Search;
   #endif
   #if !CYTHON_COMPILING_IN_LIMITED_API
   #endif
   #if !CYTHON_USE_TYPE_SPECS
-  if (__Pyx_PyType_Ready(__pyx_mstate->__pyx_ptype_5basra_7_search_Search) < (0)) __PYX_ERR(0, 231, __pyx_L1_error)
+  if (__Pyx_PyType_Ready(__pyx_mstate->__pyx_ptype_5basra_7_search_Search) < (0)) __PYX_ERR(0, 375, __pyx_L1_error)
   #endif
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount((PyObject*)__pyx_mstate->__pyx_ptype_5basra_7_search_Search);
@@ -10232,9 +12432,9 @@ static int __Pyx_modinit_Exttype___pyx_obj_5basra_7_search_Search(__pyx_mstatety
     __pyx_mstate->__pyx_ptype_5basra_7_search_Search->tp_getattro = PyObject_GenericGetAttr;
   }
   #endif
-  if (__Pyx_SetVtable(__pyx_mstate->__pyx_ptype_5basra_7_search_Search, __pyx_vtabptr_5basra_7_search_Search) < (0)) __PYX_ERR(0, 231, __pyx_L1_error)
-  if (PyObject_SetAttr(__pyx_m, __pyx_mstate_global->__pyx_n_u_Search, (PyObject *) __pyx_mstate->__pyx_ptype_5basra_7_search_Search) < (0)) __PYX_ERR(0, 231, __pyx_L1_error)
-  if (__Pyx_setup_reduce((PyObject *) __pyx_mstate->__pyx_ptype_5basra_7_search_Search) < (0)) __PYX_ERR(0, 231, __pyx_L1_error)
+  if (__Pyx_SetVtable(__pyx_mstate->__pyx_ptype_5basra_7_search_Search, __pyx_vtabptr_5basra_7_search_Search) < (0)) __PYX_ERR(0, 375, __pyx_L1_error)
+  if (PyObject_SetAttr(__pyx_m, __pyx_mstate_global->__pyx_n_u_Search, (PyObject *) __pyx_mstate->__pyx_ptype_5basra_7_search_Search) < (0)) __PYX_ERR(0, 375, __pyx_L1_error)
+  if (__Pyx_setup_reduce((PyObject *) __pyx_mstate->__pyx_ptype_5basra_7_search_Search) < (0)) __PYX_ERR(0, 375, __pyx_L1_error)
   __Pyx_RefNannyFinishContext();
   return 0;
   __pyx_L1_error:;
@@ -10622,50 +12822,96 @@ __Pyx_RefNannySetupContext("PyInit__search", 0);
   if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_time, __pyx_t_2) < (0)) __PYX_ERR(0, 38, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "basra/_search.pyx":425
+  /* "basra/_search.pyx":569
  *         return 0
  * 
  *     def weights(self):             # <<<<<<<<<<<<<<
  *         """The pool's weights (for tests): empty when no hand is read."""
  *         cdef int p
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_5basra_7_search_6Search_7weights, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Search_weights, NULL, __pyx_mstate_global->__pyx_n_u_basra__search, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[0])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 425, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_5basra_7_search_6Search_7weights, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Search_weights, NULL, __pyx_mstate_global->__pyx_n_u_basra__search, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[0])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 569, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_5basra_7_search_Search, __pyx_mstate_global->__pyx_n_u_weights, __pyx_t_2) < (0)) __PYX_ERR(0, 425, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_5basra_7_search_Search, __pyx_mstate_global->__pyx_n_u_weights, __pyx_t_2) < (0)) __PYX_ERR(0, 569, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "basra/_search.pyx":435
+  /* "basra/_search.pyx":579
  *                 for p in range(self.pool_size)]
  * 
  *     def sample_hands(self):             # <<<<<<<<<<<<<<
  *         """One sampled determinization's hands and stock (for tests)."""
  *         cdef Sim s
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_5basra_7_search_6Search_9sample_hands, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Search_sample_hands, NULL, __pyx_mstate_global->__pyx_n_u_basra__search, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[1])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 435, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_5basra_7_search_6Search_9sample_hands, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Search_sample_hands, NULL, __pyx_mstate_global->__pyx_n_u_basra__search, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[1])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 579, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_5basra_7_search_Search, __pyx_mstate_global->__pyx_n_u_sample_hands, __pyx_t_2) < (0)) __PYX_ERR(0, 435, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_5basra_7_search_Search, __pyx_mstate_global->__pyx_n_u_sample_hands, __pyx_t_2) < (0)) __PYX_ERR(0, 579, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "basra/_search.pyx":479
+  /* "basra/_search.pyx":623
  *         return c
  * 
- *     def run(self, iterations, seconds, double c=0.7, double eps=0.1, double mu=0.5,             # <<<<<<<<<<<<<<
- *             int horizon=1, int tail=0, int model=0):
- *         """ISMCTS from the root (mirror of :func:`basra.bots.ismcts.search`).
+ *     def hidden(self):             # <<<<<<<<<<<<<<
+ *         """How many cards are hidden from this seat in the hands and the stock (0: none)."""
+ *         cdef int seat, holders = 0
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_5basra_7_search_6Search_11run, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Search_run, NULL, __pyx_mstate_global->__pyx_n_u_basra__search, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[2])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 479, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_5basra_7_search_6Search_11hidden, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Search_hidden, NULL, __pyx_mstate_global->__pyx_n_u_basra__search, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[2])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 623, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+  #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
+  #endif
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_5basra_7_search_Search, __pyx_mstate_global->__pyx_n_u_hidden, __pyx_t_2) < (0)) __PYX_ERR(0, 623, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+
+  /* "basra/_search.pyx":633
+ *         return self.n_unseen
+ * 
+ *     def remaining(self):             # <<<<<<<<<<<<<<
+ *         """The plays left in the round."""
+ *         cdef int seat, held = 0
+*/
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_5basra_7_search_6Search_13remaining, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Search_remaining, NULL, __pyx_mstate_global->__pyx_n_u_basra__search, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[3])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 633, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+  #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
+  #endif
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_5basra_7_search_Search, __pyx_mstate_global->__pyx_n_u_remaining, __pyx_t_2) < (0)) __PYX_ERR(0, 633, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+
+  /* "basra/_search.pyx":640
+ *         return held + self.n_unseen - self.dealt + self.n_bottom
+ * 
+ *     def exact(self, int samples, double mu=0.5, long long node_limit=2000000):             # <<<<<<<<<<<<<<
+ *         """Each root move's reward, solved exactly in ``samples`` determinizations.
+ * 
+*/
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_5basra_7_search_6Search_15exact, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Search_exact, NULL, __pyx_mstate_global->__pyx_n_u_basra__search, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[4])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 640, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
   __Pyx_CyFunction_SetDefaultsTuple(__pyx_t_2, __pyx_mstate_global->__pyx_tuple[0]);
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_5basra_7_search_Search, __pyx_mstate_global->__pyx_n_u_run, __pyx_t_2) < (0)) __PYX_ERR(0, 479, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_5basra_7_search_Search, __pyx_mstate_global->__pyx_n_u_exact, __pyx_t_2) < (0)) __PYX_ERR(0, 640, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+
+  /* "basra/_search.pyx":678
+ *         return [(buf.cards[i], buf.takes[i], samples, totals[i]) for i in range(n)], samples
+ * 
+ *     def run(self, iterations, seconds, double c=0.7, double eps=0.1, double mu=0.5,             # <<<<<<<<<<<<<<
+ *             int horizon=1, int tail=0, int model=0):
+ *         """ISMCTS from the root (mirror of :func:`basra.bots.ismcts.search`).
+*/
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_5basra_7_search_6Search_17run, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Search_run, NULL, __pyx_mstate_global->__pyx_n_u_basra__search, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[5])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 678, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+  #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
+  #endif
+  __Pyx_CyFunction_SetDefaultsTuple(__pyx_t_2, __pyx_mstate_global->__pyx_tuple[1]);
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_5basra_7_search_Search, __pyx_mstate_global->__pyx_n_u_run, __pyx_t_2) < (0)) __PYX_ERR(0, 678, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
   /* "(tree fragment)":1
@@ -10673,7 +12919,7 @@ __Pyx_RefNannySetupContext("PyInit__search", 0);
  *     raise TypeError, "no default __reduce__ due to non-trivial __cinit__"
  * def __setstate_cython__(self, __pyx_state):
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_5basra_7_search_6Search_13__reduce_cython__, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Search___reduce_cython, NULL, __pyx_mstate_global->__pyx_n_u_basra__search, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[3])); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 1, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_5basra_7_search_6Search_19__reduce_cython__, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Search___reduce_cython, NULL, __pyx_mstate_global->__pyx_n_u_basra__search, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[6])); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 1, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
@@ -10687,7 +12933,7 @@ __Pyx_RefNannySetupContext("PyInit__search", 0);
  * def __setstate_cython__(self, __pyx_state):             # <<<<<<<<<<<<<<
  *     raise TypeError, "no default __reduce__ due to non-trivial __cinit__"
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_5basra_7_search_6Search_15__setstate_cython__, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Search___setstate_cython, NULL, __pyx_mstate_global->__pyx_n_u_basra__search, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[4])); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 3, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_5basra_7_search_6Search_21__setstate_cython__, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Search___setstate_cython, NULL, __pyx_mstate_global->__pyx_n_u_basra__search, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[7])); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 3, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
@@ -10744,8 +12990,8 @@ static int __Pyx_InitCachedBuiltins(__pyx_mstatetype *__pyx_mstate) {
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
   CYTHON_UNUSED_VAR(__pyx_mstate);
-  __pyx_builtin_max = __Pyx_GetBuiltinName(__pyx_mstate->__pyx_n_u_max); if (!__pyx_builtin_max) __PYX_ERR(0, 286, __pyx_L1_error)
-  __pyx_builtin_sum = __Pyx_GetBuiltinName(__pyx_mstate->__pyx_n_u_sum); if (!__pyx_builtin_sum) __PYX_ERR(0, 305, __pyx_L1_error)
+  __pyx_builtin_sum = __Pyx_GetBuiltinName(__pyx_mstate->__pyx_n_u_sum); if (!__pyx_builtin_sum) __PYX_ERR(0, 227, __pyx_L1_error)
+  __pyx_builtin_max = __Pyx_GetBuiltinName(__pyx_mstate->__pyx_n_u_max); if (!__pyx_builtin_max) __PYX_ERR(0, 430, __pyx_L1_error)
 
   /* Cached unbound methods */
   __pyx_mstate->__pyx_umethod_PyDict_Type_items.type = (PyObject*)&PyDict_Type;
@@ -10768,8 +13014,22 @@ static int __Pyx_InitCachedConstants(__pyx_mstatetype *__pyx_mstate) {
   CYTHON_UNUSED_VAR(__pyx_mstate);
   __Pyx_RefNannySetupContext("__Pyx_InitCachedConstants", 0);
 
-  /* "basra/_search.pyx":479
- *         return c
+  /* "basra/_search.pyx":640
+ *         return held + self.n_unseen - self.dealt + self.n_bottom
+ * 
+ *     def exact(self, int samples, double mu=0.5, long long node_limit=2000000):             # <<<<<<<<<<<<<<
+ *         """Each root move's reward, solved exactly in ``samples`` determinizations.
+ * 
+*/
+  {
+    PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_float_0_5, __pyx_mstate_global->__pyx_int_2000000};
+    __pyx_mstate_global->__pyx_tuple[0] = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_mstate_global->__pyx_tuple[0])) __PYX_ERR(0, 640, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_mstate_global->__pyx_tuple[0]);
+  }
+  __Pyx_GIVEREF(__pyx_mstate_global->__pyx_tuple[0]);
+
+  /* "basra/_search.pyx":678
+ *         return [(buf.cards[i], buf.takes[i], samples, totals[i]) for i in range(n)], samples
  * 
  *     def run(self, iterations, seconds, double c=0.7, double eps=0.1, double mu=0.5,             # <<<<<<<<<<<<<<
  *             int horizon=1, int tail=0, int model=0):
@@ -10777,14 +13037,14 @@ static int __Pyx_InitCachedConstants(__pyx_mstatetype *__pyx_mstate) {
 */
   {
     PyObject* __pyx_temp[6] = {__pyx_mstate_global->__pyx_float_0_7, __pyx_mstate_global->__pyx_float_0_1, __pyx_mstate_global->__pyx_float_0_5, __pyx_mstate_global->__pyx_int_1, __pyx_mstate_global->__pyx_int_0, __pyx_mstate_global->__pyx_int_0};
-    __pyx_mstate_global->__pyx_tuple[0] = __Pyx_PyTuple_FromArray(__pyx_temp, 6); if (unlikely(!__pyx_mstate_global->__pyx_tuple[0])) __PYX_ERR(0, 479, __pyx_L1_error)
-    __Pyx_GOTREF(__pyx_mstate_global->__pyx_tuple[0]);
+    __pyx_mstate_global->__pyx_tuple[1] = __Pyx_PyTuple_FromArray(__pyx_temp, 6); if (unlikely(!__pyx_mstate_global->__pyx_tuple[1])) __PYX_ERR(0, 678, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_mstate_global->__pyx_tuple[1]);
   }
-  __Pyx_GIVEREF(__pyx_mstate_global->__pyx_tuple[0]);
+  __Pyx_GIVEREF(__pyx_mstate_global->__pyx_tuple[1]);
   #if CYTHON_IMMORTAL_CONSTANTS
   {
     PyObject **table = __pyx_mstate->__pyx_tuple;
-    for (Py_ssize_t i=0; i<1; ++i) {
+    for (Py_ssize_t i=0; i<2; ++i) {
       #if PY_VERSION_HEX >= 0x030F0000
       PyUnstable_SetImmortal(table[i]);
       #elif CYTHON_COMPILING_IN_CPYTHON_FREETHREADING
@@ -10818,38 +13078,38 @@ static int __Pyx_InitConstants(__pyx_mstatetype *__pyx_mstate) {
   int __pyx_clineno = 0;
   CYTHON_UNUSED_VAR(__pyx_mstate);
   {
-    const struct { const unsigned int length: 8; } str_length_index[] = {{15},{1},{179},{8},{7},{6},{2},{9},{50},{21},{60},{6},{24},{26},{10},{19},{14},{20},{12},{8},{12},{8},{10},{8},{11},{14},{12},{10},{17},{13},{12},{12},{19},{8},{13},{18},{13},{12},{6},{10},{5},{6},{3},{1},{11},{5},{5},{6},{18},{8},{9},{4},{3},{5},{4},{5},{5},{7},{1},{5},{10},{2},{5},{9},{14},{3},{2},{7},{5},{2},{6},{9},{5},{4},{5},{3},{1},{4},{4},{12},{4},{5},{7},{4},{3},{4},{7},{4},{5},{3},{1},{12},{6},{7},{4},{4},{10},{4},{7},{3},{4},{6},{4},{4},{6},{7},{5},{6},{1},{7}};
-    const struct { const unsigned int length: 11; } bytes_length_index[] = {{816},{9},{88},{71},{1166}};
+    const struct { const unsigned int length: 8; } str_length_index[] = {{15},{1},{179},{8},{7},{6},{2},{9},{50},{21},{60},{6},{24},{26},{12},{13},{16},{10},{19},{14},{20},{12},{8},{12},{8},{10},{8},{11},{14},{12},{10},{17},{13},{12},{12},{19},{8},{13},{18},{13},{12},{6},{10},{6},{3},{1},{11},{5},{5},{6},{18},{8},{9},{4},{3},{5},{5},{5},{5},{4},{6},{7},{7},{1},{5},{10},{1},{2},{5},{9},{14},{3},{2},{7},{5},{2},{1},{6},{9},{5},{4},{10},{5},{3},{1},{4},{4},{12},{4},{5},{7},{4},{3},{4},{9},{7},{4},{3},{1},{12},{7},{6},{4},{7},{4},{4},{10},{4},{7},{3},{2},{4},{6},{4},{6},{4},{6},{7},{5},{6},{1},{7}};
+    const struct { const unsigned int length: 10; } bytes_length_index[] = {{816},{9},{72},{71},{88},{71},{327},{1021}};
     #ifndef CYTHON_COMPRESS_STRINGS
       #define CYTHON_COMPRESS_STRINGS 90
     #endif
-    #if (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (1799 bytes) */
-static const char cstring[] = "x\332\245UOs\333\306\025\227dZ\226\022\272&%Z\246e\273\001cI\216\235X\t#\211\262\323vZZ\2622I\352\214E)\256\353\036v\226\300\202D\014b\311\335\005%v\332N\216<\342\270\307=\342\210#\2168\362\310#>F>B\337\202\264\252\324I#O5C`\261\373\366\355\373\375y\253\217\004#\304\260\031nu\210\047\356\377\361[*\210!\332X\030{\003\321\246\236\341p\303\"\256\323$\014\013\342\016\014.\230c\n\302t\220g<\177\372\374\341\366\243m\003{\226\301\310\367\304\024\334\340~\323t1\347\204\033\3246\232\276\343\n\3073\304\240K\370\246\361\225m\014\250ox\204X\206\240F\027\342\316o\020m\342\031\234\010=0\356a\317\243\002\013\207z\010\266;^\353\236a9\014\016q\372D\357>\300.\047\233\330\262\020\304\021\313\341\270\351\022\342\351g\313t\370ddy\024\020\330\330w\205\201\020#\226o\022\204\014\313\317Rx\324{\010\210\372\016va\325t<G \304\231\371i\023s\206?E\234`f\2667\273\203S]Q\337!\047\232\021\3073\251\307\035.\200\263/ \r5lX\360=\016\247\033&f\0267l\3122\020\300\222\305\217\262,\223\347\346Y\021f\3060Bg\363\000\234\003\336\267V\230\357MG\034w\272.A\347\222n\236\020\247\325\026\034\241\347\203S\370\355\203:\350[r*\032\304Fh\312 \000F\310\366=S\277[oN\201\277\016v\274\354M-\337\315f<\334\311\336\200\030M\303\364\260/4\227z\241\347c\367M\320\0336\337\202t6AN\365\007\000;K\314\317\035\377\026`\204\004\341\240\000r82)\243>X\207`>\360L\207n\236M\360L\234\315\2518\331\007\352R\307\023\223\005\336\3249\372\330\365I\223z>oR!h\247\351\333\246\226f\032\tC60\333\216k\231m\nV1]H\214\200\r\301\260I\232\330|m\021l\351I\213\200\227\300\203\334\242`\333.\267\035\306\205\355b\370Q\3122)\332\2249\177\247\236\343\010\322\341\360`\231i\371k\346:\035G\270\260\017\201\301E\007\177\017\201b\200\262\262:\370\264C\200\023\356X\004\370\047n\307\367P\027\213\266\207|\017<\t\316\205.\341\036,Qp\222\306\336\355B]:\244K\230\r\004A\034a]\007\346\034\227\360\256\213\007\204\361.\245n\227v\031\224\317\310\2116#\243T0\320\227\203\221\370y\013q\240\224@\343\201\233\341C\237F\\\033D\231\366\213\256L\377\020\265\271\337\021\030:\0313\260""\217p:D\370\314\233\030~Zl\306w\366\340\047SOZ\324\007\323\030\037\301\235\341\233\272\373\264\223\004\332\231(\266\213^\023\346\021\0275\274\226\361\340\376\314E\2435\220=C7\2400\036|\002\275(>\371\305\340\016\346\257\321\005\326!\311\375\031x\\\254\326w\211\007\215\254=\r\357]\242/\204\352\202)\377\213\256\377\227\251_9\356\031\355\223\047\276\255\001\367\251c\275\003\237g\264\276\313>\037v\324\266\321\205w\235\361\373+\201G\27212\331\230\327\202vt\340:\357\314t\251\353\230\203\311\315\202\314l\251I\\z2\303t^\004\027\206\213<\270z\247\337\270\333u\0073-\342\301\365\332\047<\213\347m\337\266]2\031C\303MCm\370\307\303\333?\314\246\271\367\206\037\007\207?\324\177\234\237Y\314\017w\202\\\360L\225\324q\270\022\262\250\230\346\227\203j\272\360\376p{(`\220/\004\357K\370\2766\354A\3347\262\247.\251-e\205\037G\207Q3\236\2137\222+I/-\224\202\247\362\272\304R\250\352$\357\325\341\227A5\250\007\207\351B!\230\r\212\301\207\301\201\254\310-i\251u\345\207\365\3600lF\263i\241\370KK\343\334g\343\317\376\224\\\033\365\322\362\232z\026\025\177\\\235Y4\344\277\302\277\305W\342\177\216\352\351\302o%N\027>\220=}B.\330\013`\260\022\230\262(\327\345?\302\255\220DP\366RP\tv\306\345\007a%]\000\\\301\323\361\315\207!\324\2648\\\031\366\364\353f\260\026\020\rpq\270\032\374^\372\352\317PU6\177_\326\324\312\370\336n\324\217\0331K\226\222,\350Vp0^}\020nDs\321F\006\177.\251$\217F\323\004\333\001\223%\331\220\047\312\014\227\240\006+\3720:\210\357f\t\212\232\324G\301\256\254\244\371\033\201\220\177\010/\205\237\353Z\362\303ot\355\327\200\357\307\362\2114A\013\230\375\315\220\004\237\003}\371k\303\323\340D\022\265\023^\016\033\241\210\266\200\367\\\274\237\\\035\035\215\2377\306\215# 1\315\227\202\272\326\352J\320\223\263\022\276W\002\014\265hIzjNU&\252\346\257\353\204K\000\031\007}y\254\017R8-\334\004\3164\377Z\276ZX\004\256\n7 \317\034\020\331S\263jIU\323\302rP\003d\337\251\273P[\251,\363\252\016{M\010^\017{Q\016@V\322\322m\271\257\026aj#\272\024\325\342b\274\026\233\311J\322\033\315\246\245""\033p^\003\244*\033*\247\276\016q\330\217\216\342\371\030\307\"\331J\354Q}t<>l\350\014uy\010\014\024\325\232\262\303=\210:\214,\340\357ERM\352i\351\026\010U\272\236\026 \354?\226\343\200\256\244\t}\0145\275\000\322\355\250\036\035\307\313\361\001(\263\235\260Q1-\203K\324U\340\272\274\016\345\0274\025\220kWU\324\343\314n\026h9;\251\377\275\260\022\326\242e\r(\336M\356&/F\325\321\227\343\243c\r\3722\340\257\200\373\361\004\306W\260\323\216\366\300\037\207\2615\r\255\247\345[\340\233e\365\004zD\363PMo\033j^a\325\017_E\275\237G\330\212\217\222\371\004C\037\301!\263r\025\370.isk\250w$\024\274\n\236\371)\336\377AuY\316CT_\275\n!\337\035PyE\365\302\371\260\0255\"\021\327\222b\262\001Qw>\220\014\204\335\206\245Ka5\334\217\346#\014@^&\215D\214j\240\305\270\361r\374\362\257\347\204\323\314\225+\252\230y#-\350B\213\362.`\261\324F\230\013\017\242J\264\003\235)\222\332\2508Z\037ewB=x\005[\263\362\265\377\340\373\010\266\225\344\0130\363\242\276j\300\217`E>q\237\366\357\345\340;\370\250\352\315\372N\330\316\356\233\337\205\370\247\023_\204\177\3114^\211{I.\251\047G\200\010\032\006On\002\035\267\243\262\031;\273\026\240\205N\202\246\314\311\003\220\257\026\336\230\370Us\221\226oO\047oFk\221\035\327\265\323t3\355OI<\324}\351\007\365\177\003%/\0167";
-    PyObject *data = __Pyx_DecompressString(cstring, 1799, 1);
+    #if (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (1995 bytes) */
+static const char cstring[] = "x\332\245U\317w\323V\026N\300\204\000f\210\023\023R~L\345\222\204\002mZ\227\304@\347\314\2311\2010m\017=8\277J\351B\347Yz\262Ud\311\326{r\342\2363sXz\251\245\226Zj\251\245\226Zz\351\245\226\375\023\370\023\346{O&\205ah\303i\316\261\364\364\336w\357\273\367\273\337\275\371\224\273\224*\206KZ\035j\363\233\377\370\336\341T\341m\302\225\315\001o;\266b2E\247\226\331\244.\341\324\032(\214\273\246\306\251+@\266\362\364\321\323\317\327\357\255+\304\326\025\227\376L5\316\024\34655\2130F\231\342\030J\3233-n\332\n\037t)[S\2761\224\201\343)6\245\272\302\035\245\013\334\233\006\274Mm\205Q.\026\312\rb\333\016\047\334tl\025\346\246\335\272\241\350\246\213K\314>\025\326[\304bt\215\350\272\n\034\325MF\232\026\245\266x\2664\223\345+\335v\220\201A<\213+\252\352R\335\323\250\252*\272\047]\330\216\37592\352\233\304\302\251f\332&WU\346j_4\ts\311\027*\243\304\325\332k\335\301\241\210\250o\322\003\301\210ik\216\315L\306\301\331\327p\343(\006\016<\233\341vE#\256\316\024\303qe\022`Ig;\322K\376\\;\nB\223\014\253\352\321>\022g\310\367\235\023zH4>Y\267M]\247\366\344\303\245\035\202\220\355\326\353o\357\365\t#\235\256E\3257n_;\240f\253\315\231\252>\035\034\342\367\020eT\277\247\207|\233\032\252:\241\032\314\250\252\341\331\232x\267^\207\203?q\217|;\272g\311\035\233t\344\033\324\250\023\230X\366\271 ]\034\364<b\275\006\275\246\375\235\334\2176\350\241\370\000\003G\216\331\033\327\277\303\214\252r\312P*\325d\252\346\270\216\007\215Q\302\006\266f:kG\033LVqmRE\371\241v\035\323\346\371\001k\n\037}by\264\351p\356t\232\236\241\211\362M@X\272\003\255mZ\272\326v \047\315\202O\025Dp\227h\264I\264\027:%\272\330\324)\364\006\2352\335\201\264\273LV\3140]\306\r\313q\\Y\2066\265\364\274zm\307\322\251\313\332\216k\376\342\330\246\311i\207\341\341J\251\263\027/\\\313\354\230\334\202+\025}\301;\344g \371@m:\266\307:\344\260C\301\0203u\212jP\253\343\331\266\332%\274m\253\236\r-C\361\350.f\343L\374T\351\314\201\026\005)\335.\242\026\340.u\r0\007\013\352vM\354\231\026e]\213\014\020X\327q\254\256\323u\221\334\221""\302\\z t\355:\016\207\312\330\233\372\312\327\214\201v<)\341\214\242=\260/\302\240\226\201\342M\032P\304,~\252c0\257\303\240\025\014\007\342Bh\334\354P\004\211\206\346\236k\347\2354\311F\326G>\330\301D\303\272\343Ad\312\247\030F\236&\332Z(\217\253\033y\205\357\252/\250kSK\335\266[\312\255\233S\307EC\330lS\021\235\315\225[\237\241\311\371g\357\005w\010{\241\036\343\034NnN\341q\274X?\004\217\322\351\233\"\275\017A\037+\253c\272\374\037\272\376,S\177p\335\023\247O\037x\206H\270\357\230\372\007\360yD\353\207\330y\260\250\255\253\307\266:\342\367\017\200;\242Id\331\\\273\205~5\361\177\2423\325u,S\033\344\223H\325\344Q\223Z\316\301\224+\374\252\2302\226jcTO\276I\267k\r\246Z\324\3068\356S&\361\254\355\031\206E\3635\032o\0025\320\274\254\375r:+\234\035\336\366\033/\353\277\316\3765 \331lq\370/\377QP\n\226\003\032V\263b\331\3776 \001\0177\242\231\210D\007q3)$[i%\255f\263\027\206\236\377\300\327\203[\341\203P\217n\304\363\361z\334\023~*a\351\035?\027\206\334\257\341\263\222\315]\t`|n\270>\374%X\010\036\206\247C\036\335\213\357\304$+.\370\322-\367\253/\353\257f\246\316\024\207\033~\301\177\022\226\303\335h1r\343\322\004\"\214\001\312\212s\376\271@\232\364\200\373.\350\205\047\303;\210\345v\334@\240\047\222\325\364t\332\313\346\312\010\344\242\314b\342\367\374\360\261_\365\353~#\233\235\363\247\375\222\377\211\277\025T\202;\201\036\256\204^T\217\032Q3\236\316\346J\357;\032\027n\217o?J\033\257\256\212 \327\207\007\276\206\\\352Yq\321\007\205e\341\032;\345`\047\234\215\n\321\243\370r\202(\317\016W\020\347\264X\334\364\345\367m\021A\361\267`\304}\025\377+\177\027D}\022l\205\225\260\nn\333 \336\215\227\222RR\021\350\315aO\274\036\371\027}\342\367\262\342<L6\002\270\235\227\266{\210\266\032<\310Ky\004\002C\202\207\3078\252\007\rA\334\251\034\231\315\315\3737\305kQ\000\203\323\340p\032|7d\231\200\375!\334\014\373HZ\217\257\307\373I5\251\347\310~\360S4\035\225P\365R\274\214\322\315-\340\352FV\276\222\227\303\365\027$m\353\001\013W\001,G?\306FROv\323r\2727Z\031\365\306O\367\306{\373""\343\302\227\343/\377\231^\030\365\262\245\345\360I\\zuy\352\214\022\374\047\372)9\235\374{T\317rI~\034\364\336K\352\271\341=\377.TU\274\344\363\340\357\321\311\350\253Hr\372\035\262\226R\272\017.4\231\321\354_\206TF\t6\016\375\003\350r#:\025mG\034\342\023\262~\230\236\037\355\214\237n\217\267wPz!\375\272 \3524h\231\016J\262\266\276+\205\324\013O\204\225\\\213\305\213\302\341\274\277,I\331\025\027\205\240\343#!u\250F\210\256\006\236 \373K\360s\"X\221\004\317\243%@Y\r\331\354\205\327\021[y)(\206u\330j\000\257D\275\270\020o\241\334\345\253h\2203\330Z\215O\3065(`9\321\322\305\2647\232\316\312\227p\3376\230YR\302B\370-4\322\217w\222\231\204$<\275\223\032\243\372hw\334\330\026\036Pp0P\n\227C#\332\004\252\021\353\311\365d?\255\246\365\274`\345\213\331\034`\2775\nCveA\350}\304\264\037\335\211\214\270\036\357&\013\262\363\327SwT\312\226P\224\360<\270^Z\021b\021T\300\327]H\366\276l\022=^M\246\363\370\317F\225\250\026/\210\204\222\273\351\365t\177T\035=\036\357\354\212\244O!\377\nz\226\344i|\003K#\336\214\373I#\321\047\320z\266t%\250\205\013r\312\010\036\252\331U%\234\t\tt\371<\356\375\377\014[\311N:\223\022t?.\231\016.\203\357\262\320\222H\365\032\032`\356\262\230Do\345\373;T/\0053@\365\303\347\021\374]C\225\027\303\036\346a+\336\216yRKK\351*P\327>\016\\\024v\035G\047\243j\3640\236\211\t\022y\226n\247|TC-\306\333\317\306\317~|\243p\202\271%1,\2056\2629\021h)\270\216\\t4M!\332\212+\361\006\032\201\247\265QI4\215\010\270\356?\207\251\014_\350\017\337;0+\007\373\020\363\0311 \241GH\221\345\352{\253\321\313\223\226\024S\362o\021y{\343\353\350\007Y\343\305\244\227\026\322z\272\203\214\3200DL\310\202\304m\204r\307\3607\363\201r\3407\203\202\034R\265\350R\256W\301E\266tu\262\371\021&\203hz(M4\323\303\t\211\215\374?G\375\277\335\320\264\n";
+    PyObject *data = __Pyx_DecompressString(cstring, 1995, 1);
     #define __Pyx_DecompressString_LZSS_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (2339 bytes) */
-static const char cstring[] = "\377(tree fr\377agment)?\377Note tha\377t Cython\377 is deli\377berately\377 stricte\375r!\001n PEP-\377484 and \377rejects \377subclass\377es of bu\377iltin ty\377pes. If \377you need\237 to p%\000%\tt\177hen set\200\000\377e \047annot\277ation_<\000i\177ng\047 dirb\000\373iv\242\000o Fal\177se.add_%\000\377edisable{en\002\001gcis\004\003\367dno\277\000faul\377t __redu\177ce__ du>\002\357non-\317\000via\375l\033\000cinit_\377_src/bas\377ra/_sear\277ch.pyx\230\000 \357view\216!inc\277onsist\261 :\356\305\000o f\026\000uns\376{\000 cards \273fo\237!e h\230 s\251SA\002\000\003.|\006c\335\"_i_\017\006\366\000s\355\000e_\013\014\367run5\004samp\367le_J\010.wei\377ghts__Py\365x\001\000D\233@_Nex?tRef__\273$\356\000\377__func__\237__get`\003\n\000m\367ain\020\001modu\235l!\002nam)\002\357\000_\314 \004\007\001vt\330!;\001qu\303al\035\005\306%\302\016\340&ex\224o\001\317@_Q\005st\010\340\016_\357_tes\377 _is\277_corou\270`e\377asyncio.\312\010\006s\230B.\226D\245B_pooint\023\003sb@\001\377valuebon\377usbottom\217bufc\227A#\004\243@r\377ychildch\375o\250`cline_\376\213 traceba\277ckdead\021\001d\365e\311`i\355@done\377epsfirstwfla\001\000oor\333B\377horizoni_items\002\000r\260\204\002\377skrlimit\375l5\000_lastm\273aj&\000ty_\222\002m\357axme\352 sid\375e\375 elmun_\377pathn_un\337tried\242\205\001sn\177odeothe\211!\363pp\225\000\037\001perf\374\236 %\000erpick\377pilespla\377yerspool\357popr\274\000rew\276\211\204\001rootr\335@s\352\306`s\267is\341 ess\377econdsse\377edselfse\307tde\253\205\002\226\001\232\001_o\377fsumtail\367tar\274`time\017turn\353\204\003\246\004\353\"\360\"\373sw\215\204\004doubl/e (s{\000c\372\205\001\321a\367t_5\254C7_ke\377rnel_Rng\317 *)\000\006%\305\001C \276\375\205\001t *, \364@,\367 __E\023mask3_t\000\035@\002)\000\276`\206\200#>\004)oundC\333\0019\"\300\047\004\261\200\"\212\200$\240,\352\200=\255\\Mo\337veBuf\314Avo\263id\245\201(\305D)\000\014)u\177int64_t\016%\344\327&\364|S\225\205\001\262Brng\377_uniform\377\000policy_\356\325\207\002_c""\000\027\001bel\357ow\000r\342A_de\177al_next\t\004\377apply\000ge\327n_m\223 s+\002sh\337uffle\006\003ee\375d4\004finish\377\200\001\330\004\n\210+\220\377Q\200A\360\006\000\t\014\377\2105\220\004\220M\240\024\377\240T\250\026\250r\260\021\377\330\014\023\2201\330\010\013\357\2104\210t\006\000\014\020\220\273\013\230\r\000\017\210q%\000K\377\230q\240\003\2403\240d\377\250+\260Q\260b\270\002\377\270&\300\007\300q\330\020\377\024\220E\230\025\230a\230\367t\2401R\003\r\210G\220\3771\220A\220Q\330\010\020\377\220\001\220\021\220\"\220F\377\230!\2303\230d\240%\377\240u\250A\250Q\250b\337\260\001\330\020\021\003\025\320\004\3770\3200@\300\017\310q\377\330\030$\240M\260\021\360\377\032\000\t \230~\250[\377\270\007\270}\310A\330\010\377\036\230a\330\010\037\230q\336^\001\004\220C\220\006\000\026\220\377c\230\021\230%\230|\250\3573\250e\260\304\000\022\220!\377\2205\320\030*\250!\330\375\010\325\000\220E\320\031-\250\336\221\000\t\210\026\2106\000\t\210\337\031\220$\220e\335\001\t\210\177\032\220<\230u\240L\223\000\375\010\024\001)\2306\240\026\320\377\0477\260v\270R\270r\367\300\022\300\223 \t\210\033\220\377F\320\032*\250&\260\002\373\260&\372\002\002\300!\3008\375\310\027\002\032\2204\220r\230\377\024\230R\230w\240c\250\375\022\201\000d\260\"\260F\270\365#<\002\021\321!8\2207\230\377!\330\014\027\220t\230=\357\250\003\2502\210\001\014\210K\372\270\001\017\355 9\230B\230c|\211@\263 \016\210e\2202\274 \377\014\017\210x\220w\230e\377\2405\250\005\250R\250t\373\2603\365 \004\270D\300\r\377\310S\320PR\320RS~\302 \330\014\024\220A\330\251@\277\007\220q\230\001\230\302@\026\363\220a\211\000\217Aq\240\002\240\255!\320C\014\025M\001\022\360\000a\357\220v\230Te\001\240a\330\343\020\031\261 \227A\273A6\250\021\326\251 \020\027E\000\002\306 q\240\377\001\240\022\2401\330\020\023\373\2206\327\000U\240#\240Q\377\330\024\030\230\014\240A\240\375Q\342\000\021\250%\250q\260\375\004\342\000!\330\024\034\230D\373\240\t=\000&\260\003\2606\377\270\021\270$\270c\300\026\177\300q\310\001\330""\024\027m\000\375R\250@\030 \240\004\240J\377\250a\250v\260S\270\006\377\270a\270t\3003\300f\177\310A\310T\320QR>\001\367A\230Q\377\000\021\240$\240wf\250C#\000Q\260d\275 \377V\3001\300A\330\024\033\377\2301\330\024\025\330\020\034\313\230A\351gs\333\000]\000t\230\3659\221\000V\366@f\260A\260\337T\270\023\270F\227@4\300\337r\310\021\330\030\243`\240\r\306\365@\030%\274\000\311\000D\000\033\230_7\240!\2409\205\204\002d\311@\375\001\272\003\n\250!\2506\260\375\023\315\001\2707\300#\300V\177\3101\310G\320ST\361\001\227\005\230U0\0003\260 \302\002I\277\250Q\250f\260C\235`Q{\270d$\004A\330\030\033\265`\337\023\240B\240d\242`\003\260\3771\330\034 \240\006\240a\277\240v\250Z\260q\314\023g\177\270S\300\006\300a\300\034\000\225\030\273@\032\355 \024\331\204\001\347\001\035\037\230Q\330\020\032\261`\332\205\006\353\002\376\3208\030\230\006\230a\230v\327\240Z\250l\000\035\343@\026\240\377q\250\006\250g\260R\260\177t\2706\300\021\300&\216@\257\035\037\230r\326@4\030\000\003\377\2501\250D\260\006\260a\377\260v\270X\300R\300t\373\3106\211@\320RX\320X\371Y\256H\266!\030!\240\021\330v\230a\330\020\245\001\021\230#\253@\377d\240&\250\004\250F\260\337!\2605\270\007\315@6\310\357\021\310%\310\217\207\002A\220Z\363\230q\271\003\322\207\001\220A\220S\377\230\001\230\024\230V\2405\373\250\t\347\207\001\025\220Q\220a\353\220s\224\207\002a\274\204\001\005\220UW\230!\230\355`\024\252\207\0024\353\207\002\307;\250a\336\207\001\274\207\001\013\003:\250\375W\337B\026\270q\300\004\300\367A\300S\340`\010\016\210a\274\204\207\003\344\207\0015\240\001\330\017\000f\376\222\207\002\014\017\210w\220b\230w\004\230F\357@6\250\027\252\204\003\356\210!\330\030\034\016\004\031\260$\237\260f\270A\270\347`\311\205\001D\376\276$Q\330\010\017\210u\220\001A";
-    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 2339, 3267);
+    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (2607 bytes) */
+static const char cstring[] = "\377(tree fr\377agment)?\377Note tha\377t Cython\377 is deli\377berately\377 stricte\375r!\001n PEP-\377484 and \377rejects \377subclass\377es of bu\377iltin ty\377pes. If \377you need\237 to p%\000%\tt\177hen set\200\000\377e \047annot\277ation_<\000i\177ng\047 dirb\000\373iv\242\000o Fal\177se.add_%\000\377edisable{en\002\001gcis\004\003\367dno\277\000faul\377t __redu\177ce__ du>\002\357non-\317\000via\375l\033\000cinit_\377_src/bas\377ra/_sear\277ch.pyx\230\000 \357view\216!inc\277onsist\261 :\356\305\000o f\026\000uns\376{\000 cards \273fo\237!e h\230 s\251SA\002\000\003.|\006c\335\"_i_\017\006\366\000s\355\000e_\013\014\337exact7\004hi\357ddenD\004rem\255a\260\000ng\010\005u\022\005s\277ample_s\010.\377weights_\257_Pyx\001\000D\304@_\377NextRef_\371_\344$\227 __fun\377c____get\360\211\003\n\000d\001\020\001modu\235l!\002nam)\002\230 _\314 \004\007\001vt\201A;\001qu\303al\035\005\357%\353\016\211Fex\224o\001\370@_Q\005st\010\211._\357_tes\250@_is\277_corou\341`e\377asyncio.\312\010\006s\301B.\277D\316B_pooint\023\003sb@\001\377valuebot\177tombufc\273A\374\036\004\307@rychil\357dcho\314`cli\377ne_in_tr\377acebackd\267ead\021\001de\355`i\376\221`doneeps\376\255Bfirstfl\367oor\200bheld\376\270Cholders\377horizoni_items\002\000r\346\204\002\377skkrlimi\373tlH\000_last\367maj\047\000ty_b\377onusmaxm\275e\370 side\213@e\377lmunn_pa\377thn_untrwied\332\205\001sno\245`z\001\000_H\002othe\242!\363pp\263\000)\001perf\374\267 /\000erpick\377pilespla\375y\226\000poolpospr\332\000\331frew\324\204\001\377rootruns\354\324i\346css\205@ess\377eatsecon\377dsseedse\177lfsetde\374\205\002\374\260\001\264\001_ofsum}s\251`iltar\346`\377timetota?lsturn\304\205\003\307\004\354\233B\240Bsw\275\204\004dou\277ble (s\211\000c\334\323\206\001\201\204\001t_5\334C7_\377kernel_R\277ng *)\000\006%u\366\377\000C \326\206\001t *,\275 \244`, __E\023m\237ask_t\000\035@\002)\361\000\356`\206\200#\004)ound\001C\333\0019\"\047\004\261\200\"\212\200$\240,\352\200=\376\255\\MoveBuf\236\314Avoid\245\201(""\305D)\375\000\014)uint64#_t\016%\327&\364|S\241\205\001\262B\377rng_unif\377orm\000poliwcy_\205\210\002_c\000\027\001\177below\000r\342A\377_deal_ne\373xt\t\004apply\277\000gen_m\223 s\376+\002shuffle\356\006\003eed4\004fin\377ish\200\001\330\004\n\377\210+\220Q\200A\340\010\377\036\230a\330\010\014\210H\377\220E\230\021\230$\230e\377\2401\330\014\024\220J\230\377a\230t\2405\250\006\250\377a\250w\260b\270\004\270\377F\300!\3001\330\010\017\377\210u\220B\220d\230*\377\240B\240d\250\047\260\022\357\2604\260qD\001!\240\021\2767\016\017\210t\2206T\000!\357\330\020\033\230:\000\013\2104\377\210z\230\023\230D\240\007\377\240t\2508\2603\260a\357\330\014\023\220R\002t\2201\377\200A\360\006\000\t\014\210\3775\220\004\220M\240\024\240\177T\250\026\250r\260\021\034\004|9\001\"\000\330\014\020\220\013I\001\367\017\210q%\000K\230q\240w\003\2403\211\000+\260Q\246\000\377\002\270&\300\007\300q\330\313\020\024\316\000\025\301\002Q\004\r\210\377G\2201\220A\220Q\330\377\010\020\220\001\220\021\220\"\377\220F\230!\2303\230d\377\240%\240u\250A\250Q\177\250b\260\001\330\020\021\003\025\377\320\004+\320+E\300Q\373\360\034\241\0014\210w\220c\276\311\000A\330\014\026\220\300 \024\374W\001\017\000\024\230S\240\010\250\277\004\250E\260\032\270\255 \n\373\210%\245\000\001\330\010\n\210\301)\345\001\363\"\355!\204\006l\001!\220\3672\220T\375 \"\230F\240\327!\2401\331 h\366 r\260\337\030\270\021\270!\233AC\210\375q\242AE\220\025\220a\220\377q\330\014\022\220!\2205\271\230T\000\005\0012\220U\306\0001\303\230B\305C\034\006\237 \204!G\230_1\230A\230Q\265!\005$\003_\330\020\022\220)\216@\020\267\000\257\220q\230\007\301 \001\355 Q|\242B)\000W\240C\240v\215 \377d\260#\260V\2701\270\373A\330%\002v\230[\250\001\273\250\021\363@\021\260$\270@\020\335\023\264\000Q\330\024\327B\017\210\367r\220\023\315\"4\230s\240\375&&\000\024\250Y\260f\270\377A\270T\300\024\300U\310\377%\310q\320PU\320U\377V\320\0040\3200@\300\377\017\310q\330\030$\240M\377\260\021\360\032\000\t \230\377~\250[\270\007\270}\310\233A""\330\215\204\003\037\230\357\000\2764\013\377\2108\2207\230!\330\014\377\027\220t\230=\250\003\250\2732\250\323@\014\210K\230 \010\352\361a9\211 c\315\002\010\016\210\375e\241\002\014\017\210x\220w\377\230e\2405\250\005\250R\363\250t\372`\323\204\001D\300\r\310\177S\320PR\320RS\370@\334\367\204\001\316@\020\220\007\224 \001\230\335\021\327B\220r\230\305aq\2407\002\240!\251\204\003\014\025\303`\201@\335$\212@v\230T\267!\240aG\330\020\031\347\204\001\316`\267\205\0016\245 \357!\330\020\027\334 \002\230%\336\334\"\022\2401\330\260 6\230\277\024\230U\240#\240\266 \030\377\230\014\240A\240Q\240c\376\322 %\250q\260\004\260F~\354@\024\034\230D\240\t\345 \337&\260\003\2606\377@$\270\377c\300\026\300q\310\001\330\277\024\027\220v\230R\227 \030\377 \240\004\240J\250a\250\377v\260S\270\006\270a\270\377t\3003\300f\310A\310\237T\320QR\330?\000\356@\230\377c\240\021\240$\240f\250\375C#\000Q\260d\270#\270\337V\3001\300A\253C\024\025_\330\020\034\230A\237\205\007s\333\000\356]\000t\2309\221\000V\2503\377\250f\260A\260T\270\023\376\365\206\0024\300r\310\021\330\0306\222@\240\r\351 \030%\274\000\374@}1\371A7\240!\2409\273\205\002\317d\260&\270\242\000\274\001\n\250\337!\2506\260\023\315\001\2707\377\300#\300V\3101\310G\377\320ST\330\024\030\230\005\316\375\000!\2403\260 \302\002I\250\375Qi\000C\260v\270Q\270\375d$\004A\330\030\033\2306\363\240\023\341\207\002\204!1\330\034 \377\240\006\240a\240v\250Z\373\260q\314\023g\270S\300\006\367\300a\300\034\000\030\230\001\230\343\032\240\234\000\333\210\001\347\001\035\230Q\207\330\020\032\261`\220\207\006\353\002\3208\030\377\230\006\230a\230v\240Z\365\250l\000\035\343@\026\240q\250\377\006\250g\260R\260t\270\3376\300\021\300&\216@\035\037\277\230r\240\022\2404\030\000\003\377\2501\250D\260\006\260a\376\306\000X\300R\300t\3106~\211@\320RX\320XY\256H\262\266!\030\251\211\001\230a\330\020\245\001\021\377\230#\230Q\230d\240&\377\250\004\250F\260!\2605;\270\007\315@6\310\021\261\205\001\306\210\001\237A\220Z\230q\271\003\253\211\001\220\367A""\220S\335\000\024\230V\240\3675\250\t\235\211\001\025\220Q\220Wa\220s\312\210\002a\334\206\n\024\214\206\004N\242\211\001;\250a\224\211\001\362\210\0014\262\211\002\367:\250W\337B\026\270q\300\337\004\300A\300S\340`\010\016\353\210a\236\211\001\004\231\211\0025\240\001\177\330\010\016\210f\220C\362\207\001\177\017\210w\220b\230\004\240\210\002\3476\250\027\252\204\003\210!\330\030\034\216\016\004\031\260$\360\206\002\347`\304\213\001D\n\276$Q\264\213\003A";
+    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 2607, 3681);
     #define __Pyx_DecompressString_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #else /* compression: none (3267 bytes) */
-static const char bytes[] = "(tree fragment)?Note that Cython is deliberately stricter than PEP-484 and rejects subclasses of builtin types. If you need to pass subclasses then set the \047annotation_typing\047 directive to False.add_notedisableenablegcisenabledno default __reduce__ due to non-trivial __cinit__src/basra/_search.pyxthe view is inconsistent: too few unseen cards for the handsSearchSearch.__reduce_cython__Search.__setstate_cython__Search.runSearch.sample_handsSearch.weights__Pyx_PyDict_NextRef__annotate____func____getstate____main____module____name____pyx_state__pyx_vtable____qualname____reduce____reduce_cython____reduce_ex____set_name____setstate____setstate_cython____test___is_coroutineasyncio.coroutinesbasra._searchbasra_pointsbasrasbest_valuebonusbottombufccard_pointscarrychildchosencline_in_tracebackdeadlinedecisionsdoneepsfirstflatfloorhandshorizoniitemsiterationskrlimitlone_lastmajority_bonusmaxmeme_sidemodelmun_pathn_untriedneedsnodeotheroutppackpathperf_counterpickpilesplayerspoolpopreadrewardsrootrulesrunssample_handsscoressecondsseedselfsetdefaultsideside_ofsumtailtargettimeturnunseenuntriedvaluevalueswweightsdouble (struct __pyx_t_5basra_7_kernel_Rng *)\000double (struct __pyx_t_5basra_7_kernel_RulesC const *, int, __pyx_t_5basra_7_kernel_mask_t, __pyx_t_5basra_7_kernel_mask_t, int)\000int (struct __pyx_t_5basra_7_kernel_Rng *, int)\000int (struct __pyx_t_5basra_7_kernel_RoundC *)\000int (struct __pyx_t_5basra_7_kernel_RoundC *, int, __pyx_t_5basra_7_kernel_mask_t)\000int (struct __pyx_t_5basra_7_kernel_RulesC const *, __pyx_t_5basra_7_kernel_mask_t, __pyx_t_5basra_7_kernel_mask_t, struct __pyx_t_5basra_7_kernel_MoveBuf *)\000void (struct __pyx_t_5basra_7_kernel_Rng *, int *, int)\000void (struct __pyx_t_5basra_7_kernel_Rng *, uint64_t)\000void (struct __pyx_t_5basra_7_kernel_RoundC *, struct __pyx_t_5basra_7_kernel_ScoreC *)\000rng_uniform\000policy_value_c\000rng_below\000round_deal_next\000round_apply\000gen_moves\000rng_shuffle\000rng_seed\000round_finish\200\001""\330\004\n\210+\220Q\200A\360\006\000\t\014\2105\220\004\220M\240\024\240T\250\026\250r\260\021\330\014\023\2201\330\010\013\2104\210t\2201\330\014\020\220\013\2301\330\010\017\210q\220\004\220K\230q\240\003\2403\240d\250+\260Q\260b\270\002\270&\300\007\300q\330\020\024\220E\230\025\230a\230t\2401\200A\360\006\000\t\r\210G\2201\220A\220Q\330\010\020\220\001\220\021\220\"\220F\230!\2303\230d\240%\240u\250A\250Q\250b\260\001\330\020\021\220\021\220\"\220F\230!\2303\230d\240%\240u\250A\250Q\250b\260\001\320\0040\3200@\300\017\310q\330\030$\240M\260\021\360\032\000\t \230~\250[\270\007\270}\310A\330\010\036\230a\330\010\037\230q\330\010\020\220\004\220C\220q\330\010\026\220c\230\021\230%\230|\2503\250e\2601\330\010\022\220!\2205\320\030*\250!\330\010\023\2201\220E\320\031-\250Q\330\010\t\210\026\210q\330\010\t\210\031\220$\220e\2301\330\010\t\210\032\220<\230u\240L\260\001\330\010\t\210\031\220)\2306\240\026\320\0477\260v\270R\270r\300\022\3001\330\010\t\210\033\220F\320\032*\250&\260\002\260&\270\002\270&\300\002\300!\3008\3101\330\010\t\210\032\2204\220r\230\024\230R\230w\240c\250\022\2503\250d\260\"\260F\270#\270R\270r\300\021\330\010\013\2108\2207\230!\330\014\027\220t\230=\250\003\2502\250Q\330\010\014\210K\220q\330\010\017\210t\2209\230B\230c\240\024\240Q\330\010\016\210e\2202\220Q\330\014\017\210x\220w\230e\2405\250\005\250R\250t\2603\260b\270\004\270D\300\r\310S\320PR\320RS\330\020\021\330\014\024\220A\330\014\020\220\007\220q\230\001\230\021\330\014\026\220a\220r\230\025\230a\230q\240\002\240!\330\014\023\2201\330\014\025\220Q\330\014\022\220$\220a\220v\230T\240\024\240Q\240a\330\020\031\230\021\230!\2303\230a\230t\2406\250\021\250!\330\020\027\220q\230\002\230%\230q\240\001\240\022\2401\330\020\023\2206\230\024\230U\240#\240Q\330\024\030\230\014\240A\240Q\240c\250\021\250%\250q\260\004\260F\270!\330\024\034\230D\240\t\250\021\250&\260\003\2606\270\021\270$\270c\300\026\300q\310\001\330\024\027\220v\230R\230q\330\030 \240\004\240J\250a\250v\260S\270\006\270a""\270t\3003\300f\310A\310T\320QR\330\024\034\230A\230Q\230c\240\021\240$\240f\250C\250v\260Q\260d\270#\270V\3001\300A\330\024\033\2301\330\024\025\330\020\034\230A\330\020\024\220E\230\025\230a\230s\240!\330\024\027\220t\2309\240A\240V\2503\250f\260A\260T\270\023\270F\300!\3004\300r\310\021\330\030\037\230q\240\r\250Q\330\030%\240Q\330\020\023\2201\330\024\033\2307\240!\2409\250A\250Q\250d\260&\270\001\330\024\034\230D\240\n\250!\2506\260\023\260F\270!\2707\300#\300V\3101\310G\320ST\330\024\030\230\005\230U\240!\2403\240a\330\030 \240\004\240I\250Q\250f\260C\260v\270Q\270d\300#\300V\3101\310A\330\030\033\2306\240\023\240B\240d\250&\260\003\2601\330\034 \240\006\240a\240v\250Z\260q\330\024\034\230A\230Q\230c\240\021\240$\240f\250C\250v\260Q\260g\270S\300\006\300a\300q\330\024\030\230\001\230\032\2401\330\024\036\230a\330\024\025\330\020\035\230Q\330\020\032\230!\330\020\024\220E\230\025\230a\230s\240!\330\024\034\230D\240\t\250\021\250&\260\003\2606\270\021\270$\270c\300\026\300q\310\001\330\024\030\230\006\230a\230v\240Z\250q\330\024\035\230T\240\026\240q\250\006\250g\260R\260t\2706\300\021\300&\310\001\330\035\037\230r\240\022\2404\240q\250\003\2501\250D\260\006\260a\260v\270X\300R\300t\3106\320QR\320RX\320XY\330\024\027\220v\230R\230q\330\030%\240Q\330\030!\240\021\330\020\027\220q\330\020\030\230\001\230\021\230#\230Q\230d\240&\250\004\250F\260!\2605\270\007\270t\3006\310\021\310%\310q\330\020\024\220A\220Z\230q\330\020\032\230!\330\014\023\2201\220A\220S\230\001\230\024\230V\2405\250\t\260\021\330\014\025\220Q\220a\220s\230!\2303\230a\330\014\020\220\005\220U\230!\2301\330\020\024\220F\230!\2304\230q\240\003\240;\250a\330\020\024\220F\230!\2304\230q\240\003\240:\250W\260A\260T\270\026\270q\300\004\300A\300S\310\001\330\010\016\210a\330\010\020\220\004\220F\230!\2305\240\001\330\010\016\210f\220C\220q\330\014\017\210w\220b\230\004\230F\240!\2406\250\027\260\004\260F\270!\2706\300\021\330\030\034\230F\240!\2406\250\031\260$\260f\270A\270V\3001\330\014\024\220D\230""\006\230a\230v\240Q\330\010\017\210u\220A";
+    #else /* compression: none (3681 bytes) */
+static const char bytes[] = "(tree fragment)?Note that Cython is deliberately stricter than PEP-484 and rejects subclasses of builtin types. If you need to pass subclasses then set the \047annotation_typing\047 directive to False.add_notedisableenablegcisenabledno default __reduce__ due to non-trivial __cinit__src/basra/_search.pyxthe view is inconsistent: too few unseen cards for the handsSearchSearch.__reduce_cython__Search.__setstate_cython__Search.exactSearch.hiddenSearch.remainingSearch.runSearch.sample_handsSearch.weights__Pyx_PyDict_NextRef__annotate____func____getstate____main____module____name____pyx_state__pyx_vtable____qualname____reduce____reduce_cython____reduce_ex____set_name____setstate____setstate_cython____test___is_coroutineasyncio.coroutinesbasra._searchbasra_pointsbasrasbest_valuebottombufccard_pointscarrychildchosencline_in_tracebackdeadlinedecisionsdoneepsexactfirstfloorhandsheldhiddenholdershorizoniitemsiterationskkrlimitlone_lastmajority_bonusmaxmeme_sidemodelmunn_pathn_untriedneedsnodenode_limitotheroutppackpathperf_counterpickpilesplayerspoolpopreadremainingrewardsrootrunssample_handssamplesscoresseatsecondsseedselfsetdefaultsideside_ofsumsvtailtargettimetotalsturnunseenuntriedvaluevalueswweightsdouble (struct __pyx_t_5basra_7_kernel_Rng *)\000double (struct __pyx_t_5basra_7_kernel_RulesC const *, int, __pyx_t_5basra_7_kernel_mask_t, __pyx_t_5basra_7_kernel_mask_t, int)\000int (struct __pyx_t_5basra_7_kernel_Rng *, int)\000int (struct __pyx_t_5basra_7_kernel_RoundC *)\000int (struct __pyx_t_5basra_7_kernel_RoundC *, int, __pyx_t_5basra_7_kernel_mask_t)\000int (struct __pyx_t_5basra_7_kernel_RulesC const *, __pyx_t_5basra_7_kernel_mask_t, __pyx_t_5basra_7_kernel_mask_t, struct __pyx_t_5basra_7_kernel_MoveBuf *)\000void (struct __pyx_t_5basra_7_kernel_Rng *, int *, int)\000void (struct __pyx_t_5basra_7_kernel_Rng *, uint64_t)\000void (struct __pyx_t_5basra_7_kernel_RoundC *, struct __pyx_t_5basra_7_kernel_ScoreC *)\000rng_uniform\000policy_value_c\000rng_below\000round_d""eal_next\000round_apply\000gen_moves\000rng_shuffle\000rng_seed\000round_finish\200\001\330\004\n\210+\220Q\200A\340\010\036\230a\330\010\014\210H\220E\230\021\230$\230e\2401\330\014\024\220J\230a\230t\2405\250\006\250a\250w\260b\270\004\270F\300!\3001\330\010\017\210u\220B\220d\230*\240B\240d\250\047\260\022\2604\260q\200A\340\010!\240\021\330\010\014\210H\220E\230\021\230$\230e\2401\330\014\017\210t\2206\230\021\230!\330\020\033\2301\330\010\013\2104\210z\230\023\230D\240\007\240t\2508\2603\260a\330\014\023\2201\330\010\017\210t\2201\200A\360\006\000\t\014\2105\220\004\220M\240\024\240T\250\026\250r\260\021\330\014\023\2201\330\010\013\2104\210t\2201\330\014\020\220\013\2301\330\010\017\210q\220\004\220K\230q\240\003\2403\240d\250+\260Q\260b\270\002\270&\300\007\300q\330\020\024\220E\230\025\230a\230t\2401\200A\360\006\000\t\r\210G\2201\220A\220Q\330\010\020\220\001\220\021\220\"\220F\230!\2303\230d\240%\240u\250A\250Q\250b\260\001\330\020\021\220\021\220\"\220F\230!\2303\230d\240%\240u\250A\250Q\250b\260\001\320\004+\320+E\300Q\360\034\000\t\014\2104\210w\220c\230\023\230A\330\014\026\220a\330\010\024\220A\220Q\220c\230\024\230S\240\010\250\004\250E\260\032\2701\330\010\n\210%\210q\220\001\330\010\n\210)\2201\330\010\n\210+\220Q\330\010\014\210G\2201\220A\220Q\330\010\021\220\021\220!\2202\220T\230\021\230\"\230F\240!\2401\240B\240h\250a\250r\260\030\270\021\270!\330\010\014\210C\210q\330\010\014\210E\220\025\220a\220q\330\014\022\220!\2205\230\001\330\010\022\220!\2202\220U\230!\2301\230B\230a\330\010\014\210E\220\025\220a\220q\330\014\017\210q\330\020\024\220G\2301\230A\230Q\330\014\020\220\005\220U\230!\2301\330\020\022\220)\2301\330\020\026\220a\220q\230\007\230q\240\001\240\024\240Q\330\020\033\2301\230A\230W\240C\240v\250Q\250d\260#\260V\2701\270A\330\020\026\220a\220v\230[\250\001\250\021\250\047\260\021\260$\260a\330\020\023\2202\220Q\330\024\033\2301\330\010\017\210r\220\023\220F\230!\2304\230s\240&\250\001\250\024\250Y\260f\270A\270T\300\024\300U\310%""\310q\320PU\320UV\320\0040\3200@\300\017\310q\330\030$\240M\260\021\360\032\000\t \230~\250[\270\007\270}\310A\330\010\036\230a\330\010\037\230q\330\010\024\220A\220Q\220c\230\024\230S\240\010\250\004\250E\260\032\2701\330\010\013\2108\2207\230!\330\014\027\220t\230=\250\003\2502\250Q\330\010\014\210K\220q\330\010\017\210t\2209\230B\230c\240\024\240Q\330\010\016\210e\2202\220Q\330\014\017\210x\220w\230e\2405\250\005\250R\250t\2603\260b\270\004\270D\300\r\310S\320PR\320RS\330\020\021\330\014\024\220A\330\014\020\220\007\220q\230\001\230\021\330\014\026\220a\220r\230\025\230a\230q\240\002\240!\330\014\023\2201\330\014\025\220Q\330\014\022\220$\220a\220v\230T\240\024\240Q\240a\330\020\031\230\021\230!\2303\230a\230t\2406\250\021\250!\330\020\027\220q\230\002\230%\230q\240\001\240\022\2401\330\020\023\2206\230\024\230U\240#\240Q\330\024\030\230\014\240A\240Q\240c\250\021\250%\250q\260\004\260F\270!\330\024\034\230D\240\t\250\021\250&\260\003\2606\270\021\270$\270c\300\026\300q\310\001\330\024\027\220v\230R\230q\330\030 \240\004\240J\250a\250v\260S\270\006\270a\270t\3003\300f\310A\310T\320QR\330\024\034\230A\230Q\230c\240\021\240$\240f\250C\250v\260Q\260d\270#\270V\3001\300A\330\024\033\2301\330\024\025\330\020\034\230A\330\020\024\220E\230\025\230a\230s\240!\330\024\027\220t\2309\240A\240V\2503\250f\260A\260T\270\023\270F\300!\3004\300r\310\021\330\030\037\230q\240\r\250Q\330\030%\240Q\330\020\023\2201\330\024\033\2307\240!\2409\250A\250Q\250d\260&\270\001\330\024\034\230D\240\n\250!\2506\260\023\260F\270!\2707\300#\300V\3101\310G\320ST\330\024\030\230\005\230U\240!\2403\240a\330\030 \240\004\240I\250Q\250f\260C\260v\270Q\270d\300#\300V\3101\310A\330\030\033\2306\240\023\240B\240d\250&\260\003\2601\330\034 \240\006\240a\240v\250Z\260q\330\024\034\230A\230Q\230c\240\021\240$\240f\250C\250v\260Q\260g\270S\300\006\300a\300q\330\024\030\230\001\230\032\2401\330\024\036\230a\330\024\025\330\020\035\230Q\330\020\032\230!\330\020\024\220E\230\025\230a\230s\240!\330\024\034""\230D\240\t\250\021\250&\260\003\2606\270\021\270$\270c\300\026\300q\310\001\330\024\030\230\006\230a\230v\240Z\250q\330\024\035\230T\240\026\240q\250\006\250g\260R\260t\2706\300\021\300&\310\001\330\035\037\230r\240\022\2404\240q\250\003\2501\250D\260\006\260a\260v\270X\300R\300t\3106\320QR\320RX\320XY\330\024\027\220v\230R\230q\330\030%\240Q\330\030!\240\021\330\020\027\220q\330\020\030\230\001\230\021\230#\230Q\230d\240&\250\004\250F\260!\2605\270\007\270t\3006\310\021\310%\310q\330\020\024\220A\220Z\230q\330\020\032\230!\330\014\023\2201\220A\220S\230\001\230\024\230V\2405\250\t\260\021\330\014\025\220Q\220a\220s\230!\2303\230a\330\014\020\220\005\220U\230!\2301\330\020\024\220F\230!\2304\230q\240\003\240;\250a\330\020\024\220F\230!\2304\230q\240\003\240:\250W\260A\260T\270\026\270q\300\004\300A\300S\310\001\330\010\016\210a\330\010\020\220\004\220F\230!\2305\240\001\330\010\016\210f\220C\220q\330\014\017\210w\220b\230\004\230F\240!\2406\250\027\260\004\260F\270!\2706\300\021\330\030\034\230F\240!\2406\250\031\260$\260f\270A\270V\3001\330\014\024\220D\230\006\230a\230v\240Q\330\010\017\210u\220A";
     PyObject *data = NULL;
     #define __Pyx_DecompressString_UNUSED
     #define __Pyx_DecompressString_LZSS_UNUSED
     #endif
     PyObject **stringtab = __pyx_mstate->__pyx_string_tab;
     Py_ssize_t pos = 0;
-    for (int i = 0; i < 110; i++) {
+    for (int i = 0; i < 122; i++) {
       Py_ssize_t bytes_length = str_length_index[i].length;
       PyObject *string = PyUnicode_DecodeUTF8(bytes + pos, bytes_length, NULL);
       if (likely(string) && i >= 11) PyUnicode_InternInPlace(&string);
@@ -10860,8 +13120,8 @@ static const char bytes[] = "(tree fragment)?Note that Cython is deliberately st
       stringtab[i] = string;
       pos += bytes_length;
     }
-    for (int i = 110; i < 115; i++) {
-      Py_ssize_t bytes_length = bytes_length_index[i-110].length;
+    for (int i = 122; i < 130; i++) {
+      Py_ssize_t bytes_length = bytes_length_index[i-122].length;
       PyObject *string = PyBytes_FromStringAndSize(bytes + pos, bytes_length);
       stringtab[i] = string;
       pos += bytes_length;
@@ -10871,15 +13131,15 @@ static const char bytes[] = "(tree fragment)?Note that Cython is deliberately st
       }
     }
     Py_XDECREF(data);
-    for (Py_ssize_t i = 0; i < 115; i++) {
+    for (Py_ssize_t i = 0; i < 130; i++) {
       if (unlikely(PyObject_Hash(stringtab[i]) == -1)) {
         __PYX_ERR(0, 1, __pyx_L1_error)
       }
     }
     #if CYTHON_IMMORTAL_CONSTANTS
     {
-      PyObject **table = stringtab + 110;
-      for (Py_ssize_t i=0; i<5; ++i) {
+      PyObject **table = stringtab + 122;
+      for (Py_ssize_t i=0; i<8; ++i) {
         #if PY_VERSION_HEX >= 0x030F0000
         PyUnstable_SetImmortal(table[i]);
         #elif CYTHON_COMPILING_IN_CPYTHON_FREETHREADING
@@ -10911,16 +13171,17 @@ static const char bytes[] = "(tree fragment)?Note that Cython is deliberately st
   {
     PyObject **numbertab = __pyx_mstate->__pyx_number_tab + 6;
     int8_t const cint_constants_1[] = {0,1,2};
+    int32_t const cint_constants_4[] = {2000000L};
     int64_t const cint_constants_8[] = {1000000000000000LL,4611686018427387904LL};
-    for (int i = 0; i < 5; i++) {
-      numbertab[i] = PyLong_FromLongLong((i < 3 ? cint_constants_1[i - 0] : cint_constants_8[i - 3]));
+    for (int i = 0; i < 6; i++) {
+      numbertab[i] = PyLong_FromLongLong((i < 3 ? cint_constants_1[i - 0] : (i < 4 ? cint_constants_4[i - 3] : cint_constants_8[i - 4])));
       if (unlikely(!numbertab[i])) __PYX_ERR(0, 1, __pyx_L1_error)
     }
   }
   #if CYTHON_IMMORTAL_CONSTANTS
   {
     PyObject **table = __pyx_mstate->__pyx_number_tab;
-    for (Py_ssize_t i=0; i<11; ++i) {
+    for (Py_ssize_t i=0; i<12; ++i) {
       #if PY_VERSION_HEX >= 0x030F0000
       PyUnstable_SetImmortal(table[i]);
       #elif CYTHON_COMPILING_IN_CPYTHON_FREETHREADING
@@ -10954,7 +13215,7 @@ typedef struct {
     unsigned int num_kwonly_args : 1;
     unsigned int nlocals : 6;
     unsigned int flags : 10;
-    unsigned int first_line : 9;
+    unsigned int first_line : 10;
 } __Pyx_PyCode_New_function_description;
 #ifdef __cplusplus
 } /* anonymous namespace */
@@ -10974,29 +13235,44 @@ static int __Pyx_CreateCodeObjects(__pyx_mstatetype *__pyx_mstate) {
   PyObject* tuple_dedup_map = PyDict_New();
   if (unlikely(!tuple_dedup_map)) return -1;
   {
-    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 3, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 425};
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 3, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 569};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_p, __pyx_mstate->__pyx_n_u_p};
     __pyx_mstate_global->__pyx_codeobj_tab[0] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_basra__search_pyx, __pyx_mstate->__pyx_n_u_weights, __pyx_mstate->__pyx_kp_b_iso88591_A_5_M_T_r_1_4t1_1_q_Kq_3d_Qb_q_E, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[0])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 435};
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 579};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_s, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_i};
     __pyx_mstate_global->__pyx_codeobj_tab[1] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_basra__search_pyx, __pyx_mstate->__pyx_n_u_sample_hands, __pyx_mstate->__pyx_kp_b_iso88591_A_G1AQ_F_3d_uAQb_F_3d_uAQb, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[1])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {9, 0, 0, 36, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 479};
-    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_iterations, __pyx_mstate->__pyx_n_u_seconds, __pyx_mstate->__pyx_n_u_c, __pyx_mstate->__pyx_n_u_eps, __pyx_mstate->__pyx_n_u_mu, __pyx_mstate->__pyx_n_u_horizon, __pyx_mstate->__pyx_n_u_tail, __pyx_mstate->__pyx_n_u_model, __pyx_mstate->__pyx_n_u_s, __pyx_mstate->__pyx_n_u_buf, __pyx_mstate->__pyx_n_u_w, __pyx_mstate->__pyx_n_u_rewards, __pyx_mstate->__pyx_n_u_path, __pyx_mstate->__pyx_n_u_n_path, __pyx_mstate->__pyx_n_u_node, __pyx_mstate->__pyx_n_u_child, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_me_side, __pyx_mstate->__pyx_n_u_side, __pyx_mstate->__pyx_n_u_chosen, __pyx_mstate->__pyx_n_u_other, __pyx_mstate->__pyx_n_u_n_untried, __pyx_mstate->__pyx_n_u_pick, __pyx_mstate->__pyx_n_u_root, __pyx_mstate->__pyx_n_u_untried, __pyx_mstate->__pyx_n_u_best_value, __pyx_mstate->__pyx_n_u_value, __pyx_mstate->__pyx_n_u_limit, __pyx_mstate->__pyx_n_u_done, __pyx_mstate->__pyx_n_u_deadline, __pyx_mstate->__pyx_n_u_rules, __pyx_mstate->__pyx_n_u_card_points, __pyx_mstate->__pyx_n_u_flat, __pyx_mstate->__pyx_n_u_bonus, __pyx_mstate->__pyx_n_u_out};
-    __pyx_mstate_global->__pyx_codeobj_tab[2] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_basra__search_pyx, __pyx_mstate->__pyx_n_u_run, __pyx_mstate->__pyx_kp_b_iso88591_00_q_M_A_a_q_Cq_c_3e1_5_1E_Q_q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[2])) goto bad;
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 3, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 623};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_seat, __pyx_mstate->__pyx_n_u_holders};
+    __pyx_mstate_global->__pyx_codeobj_tab[2] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_basra__search_pyx, __pyx_mstate->__pyx_n_u_hidden, __pyx_mstate->__pyx_kp_b_iso88591_A_HE_e1_t6_1_4z_D_t83a_1_t1, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[2])) goto bad;
+  }
+  {
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 3, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 633};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_seat, __pyx_mstate->__pyx_n_u_held};
+    __pyx_mstate_global->__pyx_codeobj_tab[3] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_basra__search_pyx, __pyx_mstate->__pyx_n_u_remaining, __pyx_mstate->__pyx_kp_b_iso88591_A_a_HE_e1_Jat5_awb_F_1_uBd_Bd_4q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[3])) goto bad;
+  }
+  {
+    const __Pyx_PyCode_New_function_description descr = {4, 0, 0, 15, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 640};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_samples, __pyx_mstate->__pyx_n_u_mu, __pyx_mstate->__pyx_n_u_node_limit, __pyx_mstate->__pyx_n_u_s, __pyx_mstate->__pyx_n_u_child, __pyx_mstate->__pyx_n_u_buf, __pyx_mstate->__pyx_n_u_w, __pyx_mstate->__pyx_n_u_sv, __pyx_mstate->__pyx_n_u_totals, __pyx_mstate->__pyx_n_u_n, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_me_side, __pyx_mstate->__pyx_n_u_i};
+    __pyx_mstate_global->__pyx_codeobj_tab[4] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_basra__search_pyx, __pyx_mstate->__pyx_n_u_exact, __pyx_mstate->__pyx_kp_b_iso88591_EQ_4wc_A_a_AQc_S_E_1_q_1_Q_G1AQ, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[4])) goto bad;
+  }
+  {
+    const __Pyx_PyCode_New_function_description descr = {9, 0, 0, 32, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 678};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_iterations, __pyx_mstate->__pyx_n_u_seconds, __pyx_mstate->__pyx_n_u_c, __pyx_mstate->__pyx_n_u_eps, __pyx_mstate->__pyx_n_u_mu, __pyx_mstate->__pyx_n_u_horizon, __pyx_mstate->__pyx_n_u_tail, __pyx_mstate->__pyx_n_u_model, __pyx_mstate->__pyx_n_u_s, __pyx_mstate->__pyx_n_u_buf, __pyx_mstate->__pyx_n_u_w, __pyx_mstate->__pyx_n_u_rewards, __pyx_mstate->__pyx_n_u_path, __pyx_mstate->__pyx_n_u_n_path, __pyx_mstate->__pyx_n_u_node, __pyx_mstate->__pyx_n_u_child, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_me_side, __pyx_mstate->__pyx_n_u_side, __pyx_mstate->__pyx_n_u_chosen, __pyx_mstate->__pyx_n_u_other, __pyx_mstate->__pyx_n_u_n_untried, __pyx_mstate->__pyx_n_u_pick, __pyx_mstate->__pyx_n_u_root, __pyx_mstate->__pyx_n_u_untried, __pyx_mstate->__pyx_n_u_best_value, __pyx_mstate->__pyx_n_u_value, __pyx_mstate->__pyx_n_u_limit, __pyx_mstate->__pyx_n_u_done, __pyx_mstate->__pyx_n_u_deadline, __pyx_mstate->__pyx_n_u_out};
+    __pyx_mstate_global->__pyx_codeobj_tab[5] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_basra__search_pyx, __pyx_mstate->__pyx_n_u_run, __pyx_mstate->__pyx_kp_b_iso88591_00_q_M_A_a_q_AQc_S_E_1_87_t_2Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[5])) goto bad;
   }
   {
     const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 1};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self};
-    __pyx_mstate_global->__pyx_codeobj_tab[3] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_reduce_cython, __pyx_mstate->__pyx_kp_b_iso88591_Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[3])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[6] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_reduce_cython, __pyx_mstate->__pyx_kp_b_iso88591_Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[6])) goto bad;
   }
   {
     const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 2, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 3};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_pyx_state};
-    __pyx_mstate_global->__pyx_codeobj_tab[4] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_setstate_cython, __pyx_mstate->__pyx_kp_b_iso88591_Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[4])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[7] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_setstate_cython, __pyx_mstate->__pyx_kp_b_iso88591_Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[7])) goto bad;
   }
   Py_DECREF(tuple_dedup_map);
   return 0;
@@ -11326,6 +13602,370 @@ static PyObject *__Pyx_GetBuiltinName(PyObject *name) {
             "name '%U' is not defined", name);
     }
     return result;
+}
+
+/* FormatTypeName (used by RaiseErrorWithObjectType) */
+#if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030d0000
+static __Pyx_TypeName
+__Pyx_PyType_GetFullyQualifiedName(PyTypeObject* tp)
+{
+    PyObject *module = NULL, *name = NULL, *result = NULL;
+    #if __PYX_LIMITED_VERSION_HEX < 0x030b0000
+    name = __Pyx_PyObject_GetAttrStr((PyObject *)tp,
+                                               __pyx_mstate_global->__pyx_n_u_qualname);
+    #else
+    name = PyType_GetQualName(tp);
+    #endif
+    if (unlikely(name == NULL) || unlikely(!PyUnicode_Check(name))) goto bad;
+    module = __Pyx_PyObject_GetAttrStr((PyObject *)tp,
+                                               __pyx_mstate_global->__pyx_n_u_module);
+    if (unlikely(module == NULL) || unlikely(!PyUnicode_Check(module))) goto bad;
+    if (PyUnicode_CompareWithASCIIString(module, "builtins") == 0) {
+        result = name;
+        name = NULL;
+        goto done;
+    }
+    result = PyUnicode_FromFormat("%U.%U", module, name);
+    if (unlikely(result == NULL)) goto bad;
+  done:
+    Py_XDECREF(name);
+    Py_XDECREF(module);
+    return result;
+  bad:
+    PyErr_Clear();
+    if (name) {
+        result = name;
+        name = NULL;
+    } else {
+        result = __Pyx_NewRef(__pyx_mstate_global->__pyx_kp_u_);
+    }
+    goto done;
+}
+#endif
+
+/* RaiseErrorWithObjectType (used by SliceObject) */
+static void __Pyx_RaiseErrorWithType(PyObject* exc_type, const char* message, PyTypeObject *type_obj) {
+    __Pyx_TypeName type_name = __Pyx_PyType_GetFullyQualifiedName(type_obj);
+    #if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030d0000
+    if (unlikely(!type_name)) return;
+    #endif
+    PyErr_Format(exc_type, message, type_name);
+    __Pyx_DECREF_TypeName(type_name);
+}
+
+/* SliceObject */
+static CYTHON_INLINE PyObject* __Pyx_PyObject_GetSlice(PyObject* obj,
+        Py_ssize_t cstart, Py_ssize_t cstop,
+        PyObject** _py_start, PyObject** _py_stop, PyObject** _py_slice,
+        int has_cstart, int has_cstop, CYTHON_UNUSED int wraparound) {
+#if CYTHON_USE_TYPE_SLOTS
+    PyMappingMethods* mp = Py_TYPE(obj)->tp_as_mapping;
+    if (likely(mp && mp->mp_subscript))
+#else
+    if ((1))
+#endif
+    {
+        PyObject* result;
+        PyObject *py_slice, *py_start, *py_stop;
+        if (_py_slice) {
+            py_slice = *_py_slice;
+        } else {
+            PyObject* owned_start = NULL;
+            PyObject* owned_stop = NULL;
+            if (_py_start) {
+                py_start = *_py_start;
+            } else {
+                if (has_cstart) {
+                    owned_start = py_start = PyLong_FromSsize_t(cstart);
+                    if (unlikely(!py_start)) goto bad;
+                } else
+                    py_start = Py_None;
+            }
+            if (_py_stop) {
+                py_stop = *_py_stop;
+            } else {
+                if (has_cstop) {
+                    owned_stop = py_stop = PyLong_FromSsize_t(cstop);
+                    if (unlikely(!py_stop)) {
+                        Py_XDECREF(owned_start);
+                        goto bad;
+                    }
+                } else
+                    py_stop = Py_None;
+            }
+            py_slice = PySlice_New(py_start, py_stop, Py_None);
+            Py_XDECREF(owned_start);
+            Py_XDECREF(owned_stop);
+            if (unlikely(!py_slice)) goto bad;
+        }
+#if CYTHON_USE_TYPE_SLOTS
+        result = mp->mp_subscript(obj, py_slice);
+#else
+        result = PyObject_GetItem(obj, py_slice);
+#endif
+        if (!_py_slice) {
+            Py_DECREF(py_slice);
+        }
+        return result;
+    } else {
+        __Pyx_RaiseTypeErrorWithObjectType(
+            "'" __Pyx_FMT_TYPENAME "' object is unsliceable", obj);
+    }
+bad:
+    return NULL;
+}
+
+/* PyObjectCall (used by PyObjectFastCall) */
+#if CYTHON_COMPILING_IN_CPYTHON
+static CYTHON_INLINE PyObject* __Pyx_PyObject_Call(PyObject *func, PyObject *arg, PyObject *kw) {
+    PyObject *result;
+    ternaryfunc call = Py_TYPE(func)->tp_call;
+    if (unlikely(!call))
+        return PyObject_Call(func, arg, kw);
+    if (unlikely(Py_EnterRecursiveCall(" while calling a Python object")))
+        return NULL;
+    result = (*call)(func, arg, kw);
+    Py_LeaveRecursiveCall();
+    if (unlikely(!result) && unlikely(!PyErr_Occurred())) {
+        PyErr_SetString(
+            PyExc_SystemError,
+            "NULL result without error in PyObject_Call");
+    }
+    return result;
+}
+#endif
+
+/* PyObjectCallMethO (used by PyObjectFastCall) */
+#if CYTHON_COMPILING_IN_CPYTHON
+static CYTHON_INLINE PyObject* __Pyx_PyObject_CallMethO(PyObject *func, PyObject *arg) {
+    PyObject *self, *result;
+    PyCFunction cfunc;
+    cfunc = __Pyx_CyOrPyCFunction_GET_FUNCTION(func);
+    self = __Pyx_CyOrPyCFunction_GET_SELF(func);
+    if (unlikely(Py_EnterRecursiveCall(" while calling a Python object")))
+        return NULL;
+    result = cfunc(self, arg);
+    Py_LeaveRecursiveCall();
+    if (unlikely(!result) && unlikely(!PyErr_Occurred())) {
+        PyErr_SetString(
+            PyExc_SystemError,
+            "NULL result without error in PyObject_Call");
+    }
+    return result;
+}
+#endif
+
+/* PyObjectFastCall */
+#if CYTHON_COMPILING_IN_LIMITED_API
+static PyObject* __Pyx_PyObject_FastCall_fallback(PyObject *func, PyObject * const*args, size_t nargs, PyObject *kwargs) {
+    PyObject *argstuple;
+    PyObject *result = 0;
+    size_t i;
+    argstuple = PyTuple_New((Py_ssize_t)nargs);
+    if (unlikely(!argstuple)) return NULL;
+    for (i = 0; i < nargs; i++) {
+        Py_INCREF(args[i]);
+        if (__Pyx_PyTuple_SET_ITEM(argstuple, (Py_ssize_t)i, args[i]) != (0)) goto bad;
+    }
+    result = __Pyx_PyObject_Call(func, argstuple, kwargs);
+  bad:
+    Py_DECREF(argstuple);
+    return result;
+}
+#endif
+#if CYTHON_VECTORCALL && !(CYTHON_COMPILING_IN_LIMITED_API || CYTHON_COMPILING_IN_PYPY)
+  #if CYTHON_COMPILING_IN_CPYTHON
+static CYTHON_INLINE vectorcallfunc __Pyx_PyVectorcall_Function(PyObject *callable) {
+    PyTypeObject *tp = Py_TYPE(callable);
+    #if defined(__Pyx_CyFunction_USED)
+    if (__Pyx_CyFunction_CheckExact(callable)) {
+        return __Pyx_CyFunction_func_vectorcall(callable);
+    }
+    #endif
+    if (!PyType_HasFeature(tp, Py_TPFLAGS_HAVE_VECTORCALL)) {
+        return NULL;
+    }
+    assert(PyCallable_Check(callable));
+    Py_ssize_t offset = tp->tp_vectorcall_offset;
+    assert(offset > 0);
+    vectorcallfunc ptr;
+    memcpy(&ptr, (char *) callable + offset, sizeof(ptr));
+    return ptr;
+}
+  #else
+    #define __Pyx_PyVectorcall_Function(callable) PyVectorcall_Function(callable)
+  #endif
+#endif
+static CYTHON_INLINE PyObject* __Pyx_PyObject_FastCallDict(PyObject *func, PyObject *const *args, size_t nargsf, PyObject *kwargs) {
+    Py_ssize_t nargs = __Pyx_PyVectorcall_NARGS(nargsf);
+#if CYTHON_COMPILING_IN_CPYTHON
+    if (nargs == 0 && kwargs == NULL) {
+        if (__Pyx_CyOrPyCFunction_Check(func) && likely( __Pyx_CyOrPyCFunction_GET_FLAGS(func) & METH_NOARGS))
+            return __Pyx_PyObject_CallMethO(func, NULL);
+    }
+    else if (nargs == 1 && kwargs == NULL) {
+        if (__Pyx_CyOrPyCFunction_Check(func) && likely( __Pyx_CyOrPyCFunction_GET_FLAGS(func) & METH_O))
+            return __Pyx_PyObject_CallMethO(func, args[0]);
+    }
+#endif
+    if (kwargs == NULL) {
+        #if CYTHON_VECTORCALL
+          #if CYTHON_COMPILING_IN_LIMITED_API || CYTHON_COMPILING_IN_PYPY
+            return PyObject_Vectorcall(func, args, nargsf, NULL);
+          #else
+            vectorcallfunc f = __Pyx_PyVectorcall_Function(func);
+            if (f) {
+                return f(func, args, nargsf, NULL);
+            }
+          #endif
+        #endif
+    }
+    if (nargs == 0) {
+        return __Pyx_PyObject_Call(func, __pyx_mstate_global->__pyx_empty_tuple, kwargs);
+    }
+    #if CYTHON_COMPILING_IN_LIMITED_API
+    return __Pyx_PyObject_FastCall_fallback(func, args, (size_t)nargs, kwargs);
+    #elif CYTHON_COMPILING_IN_PYPY
+    return PyObject_VectorcallDict(func, args, (size_t) nargs, kwargs);
+    #else
+    return PyObject_VectorcallDict(func, args, nargsf, kwargs);
+    #endif
+}
+
+/* PyObjectCompare */
+#ifndef __Pyx_DEFINED_PyObject_CompareIntFloatBoolLt
+#define __Pyx_DEFINED_PyObject_CompareIntFloatBoolLt
+static int __Pyx_PyObject_CompareIntFloatBoolLt(PyObject *op1, PyObject *op2) {
+    double float_op2 = __Pyx_PyFloat_AS_DOUBLE(op2);
+    #if !CYTHON_ASSUME_SAFE_MACROS
+    if (unlikely(float_op2 == -1. && PyErr_Occurred())) return -1;
+    #endif
+    #if CYTHON_USE_PYLONG_INTERNALS
+    if (__Pyx_PyLong_IsCompact(op1)) {
+        Py_ssize_t iop1 = __Pyx_PyLong_CompactValue(op1);
+        if (((double)iop1) < float_op2) goto __pyx_return_true; else goto __pyx_return_false;
+    }
+    if (unlikely(!__Pyx_isfinite(float_op2))) {
+        if (0.0 < float_op2) goto __pyx_return_true; else goto __pyx_return_false;
+    } else {
+        int sign1 = __Pyx_PyLong_Sign(op1);
+        if (float_op2 >= 0.) {
+            if (sign1 < 0) goto __pyx_return_true;
+            if (float_op2 < (double) (1L << PyLong_SHIFT)) goto __pyx_return_false;
+        } else {
+            if (sign1 > 0) goto __pyx_return_false;
+            if (float_op2 > -(double) (1L << PyLong_SHIFT)) goto __pyx_return_true;
+        }
+    }
+    #else
+    if (unlikely(!__Pyx_isfinite(float_op2))) {
+        if (0.0 < float_op2) goto __pyx_return_true; else goto __pyx_return_false;
+    } else {
+        int overflow1;
+        long iop1 = PyLong_AsLongAndOverflow(op1, &overflow1);
+        if (likely(!overflow1)) {
+            if ((long long) iop1 >= (1LL << 53)) {
+                overflow1 = 1;
+            } else if ((long long) iop1 <= - (1LL << 53)) {
+                overflow1 = -1;
+            } else {
+                if (((double) iop1) < float_op2) goto __pyx_return_true; else goto __pyx_return_false;
+            }
+        }
+        if (overflow1 < 0) {
+            if (float_op2 > ((double) (1LL << 53))) goto __pyx_return_true;
+        } else {
+            if (float_op2 < - ((double) (1LL << 53))) goto __pyx_return_false;
+        }
+    }
+    #endif
+    return __Pyx_PyObject_RichCompareBool(op1, op2, Py_LT);
+__pyx_return_true:
+    return 1;
+__pyx_return_false:
+    return 0;
+}
+#endif
+#if CYTHON_USE_PYLONG_INTERNALS
+#ifndef __Pyx_DEFINED_PyObject_CompareIntIntBoolLt
+#define __Pyx_DEFINED_PyObject_CompareIntIntBoolLt
+static int __Pyx_PyObject_CompareIntIntBoolLt(PyObject *op1, PyObject *op2) {
+    Py_ssize_t cmp = __Pyx_PyLong_CompareSignAndSize(op1, op2);
+    if (cmp == 0) {
+        Py_ssize_t size = __Pyx_PyLong_DigitCount(op1);
+        if (size > 0) {
+            const digit* digits1 = __Pyx_PyLong_Digits(op1);
+            const digit* digits2 = __Pyx_PyLong_Digits(op2);
+            if (size == 1) {
+                cmp = (Py_ssize_t) digits1[0] - (Py_ssize_t) digits2[0];
+            } else if ((size == 2) && (8 * sizeof(Py_ssize_t) >= 2 * PyLong_SHIFT)) {
+                cmp = (Py_ssize_t) (((((size_t)digits1[1]) << PyLong_SHIFT) | (size_t)digits1[0])) - (Py_ssize_t) (((((size_t)digits2[1]) << PyLong_SHIFT) | (size_t)digits2[0]));
+            } else {
+                for (Py_ssize_t i=size-1; i >= 0 && !cmp; --i) {
+                    cmp = (Py_ssize_t) digits1[i] - (Py_ssize_t) digits2[i];
+                }
+            }
+        }
+        if (cmp == 0) return 0;
+        if (__Pyx_PyLong_IsNeg(op1)) cmp = -cmp;
+    }
+    return (cmp < 0);
+}
+#endif
+#ifndef __Pyx_DEFINED_PyObject_CompareIntIntBoolLt
+#define __Pyx_DEFINED_PyObject_CompareIntIntBoolLt
+static CYTHON_INLINE PyObject* __Pyx_PyObject_CompareIntIntLt(PyObject *op1, PyObject *op2) {
+    int result = __Pyx_PyObject_CompareIntIntBoolLt(op1, op2);
+    if (unlikely(result == -1)) return NULL;
+    return __Pyx_NewRef(result ? Py_True : Py_False);
+}
+#endif
+#else
+#ifndef __Pyx_DEFINED_PyObject_CompareIntIntBoolLt
+#define __Pyx_DEFINED_PyObject_CompareIntIntBoolLt
+static int __Pyx_PyObject_CompareIntIntBoolLt(PyObject *op1, PyObject *op2) {
+    int overflow1, overflow2;
+    long long iop1 = PyLong_AsLongLongAndOverflow(op1, &overflow1);
+    long long iop2 = PyLong_AsLongLongAndOverflow(op2, &overflow2);
+    if (likely(!(overflow1 | overflow2))) {
+        if (iop1 < iop2) goto __pyx_return_true; else goto __pyx_return_false;
+    } else if (overflow1 != overflow2) {
+        if (overflow1 < overflow2) goto __pyx_return_true; else goto __pyx_return_false;
+    } else {
+        return __Pyx_PyObject_RichCompareBool(op1, op2, Py_LT);
+    }
+__pyx_return_true:
+    return 1;
+__pyx_return_false:
+    return 0;
+}
+#endif
+#endif
+static CYTHON_INLINE int __Pyx_PyObject_CompareBoolLt_int_object(PyObject *op1, PyObject *op2, int pyop) {
+    CYTHON_UNUSED_VAR(pyop);
+    if (unlikely(op1 == Py_None)) {
+        goto __pyx_richcmp;
+    }
+    if (op1 == op2) goto __pyx_return_false;
+    if (likely(op1 != Py_None)) {
+        if (op1 == op2) goto __pyx_return_false;
+        if (likely(PyLong_CheckExact(op2))) {
+            return __Pyx_PyObject_CompareIntIntBoolLt(op1, op2);
+        }
+        if (PyFloat_CheckExact(op2)) {
+            return __Pyx_PyObject_CompareIntFloatBoolLt(op1, op2);
+        }
+        goto __pyx_richcmp;
+    }
+    if ((0)) goto __pyx_richcmp;
+    if ((0)) goto __pyx_return_true;
+    if ((0)) goto __pyx_return_false;
+__pyx_richcmp:
+    return __Pyx_PyObject_RichCompareBool(op1, op2, Py_LT);
+__pyx_return_true:
+    return 1;
+__pyx_return_false:
+    return 0;
 }
 
 /* PyObjectCompare */
@@ -11731,6 +14371,496 @@ __pyx_return_false:
     return 0;
 }
 
+/* RaiseErrorWithObjectTypes (used by PyNumberBinop) */
+static void __Pyx_RaiseErrorWithTypes1(PyObject* exc_type, const char *message, const char *arg, PyTypeObject *type_obj1, PyTypeObject *type_obj2) {
+    __Pyx_TypeName type_name1 = __Pyx_PyType_GetFullyQualifiedName(type_obj1);
+    #if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030d0000
+    if (unlikely(!type_name1)) return;
+    #endif
+    __Pyx_TypeName type_name2 = __Pyx_PyType_GetFullyQualifiedName(type_obj2);
+    #if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030d0000
+    if (unlikely(!type_name2)) goto type2_failed;
+    #endif
+    PyErr_Format(exc_type, message, arg, type_name1, type_name2);
+    __Pyx_DECREF_TypeName(type_name2);
+#if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030d0000
+type2_failed:
+#endif
+    __Pyx_DECREF_TypeName(type_name1);
+}
+
+/* PyNumberBinop */
+#if !(CYTHON_COMPILING_IN_PYPY || CYTHON_COMPILING_IN_GRAAL || CYTHON_COMPILING_IN_LIMITED_API)
+#if CYTHON_USE_TYPE_SLOTS || __PYX_LIMITED_VERSION_HEX >= 0x030A0000
+#ifndef __Pyx_DEFINED_BinopTypeError
+#define __Pyx_DEFINED_BinopTypeError
+static void __Pyx_BinopTypeError(PyObject *op1, PyObject *op2, const char* op, int inplace) {
+    char opname[4] = {op[0], op[1], 0, 0};
+    if (inplace) {
+        opname[op[1] ? 2 : 1] = '=';
+    }
+    __Pyx_RaiseErrorWithObjectTypes1(
+        PyExc_TypeError,
+        "unsupported operand type(s) for %.3s: '" __Pyx_FMT_TYPENAME "' and '" __Pyx_FMT_TYPENAME "'",
+        opname, op1, op2);
+}
+#endif
+#endif
+#ifndef __Pyx_DEFINED_PyNumber_Add_xfloat_object
+#define __Pyx_DEFINED_PyNumber_Add_xfloat_object
+static PyObject* __Pyx_PyNumber_Add_xfloat_object(PyObject *op1, PyObject *op2, int inplace) {
+    if (PyLong_CheckExact(op2)) {
+        double int_op2;
+        #if CYTHON_USE_PYLONG_INTERNALS
+        if (__Pyx_PyLong_IsCompact(op2)) {
+            Py_ssize_t compact_op2 = __Pyx_PyLong_CompactValue(op2);
+            if (compact_op2 == 0) return __Pyx_NewRef(op1);
+            int_op2 = (double) compact_op2;
+        } else
+        #endif
+        {
+            int_op2 = PyLong_AsDouble(op2);
+            if (unlikely((int_op2 == -1.) && PyErr_Occurred())) return NULL;
+            #if !CYTHON_USE_PYLONG_INTERNALS
+            if (int_op2 == 0.) return __Pyx_NewRef(op1);
+            #endif
+        }
+        double float_op1 = __Pyx_PyFloat_AS_DOUBLE(op1);
+        #if !CYTHON_ASSUME_SAFE_MACROS
+        if (unlikely((float_op1 == -1.) && PyErr_Occurred())) return NULL;
+        #endif
+        return PyFloat_FromDouble(float_op1 + int_op2);
+    }
+    if (PyLong_Check(op2)) {
+        binaryfunc slot_func = __Pyx_PyType_GetSubSlot(&PyFloat_Type, tp_as_number, nb_add, binaryfunc);
+        if (likely(slot_func)) {
+            return slot_func(op1, op2);
+        }
+    }
+    #if CYTHON_USE_TYPE_SLOTS || __PYX_LIMITED_VERSION_HEX >= 0x030A0000
+    {
+        PyTypeObject *type_op2 = Py_TYPE(op2);
+        binaryfunc slot_func = __Pyx_PyType_GetSubSlot(type_op2, tp_as_number, nb_add, binaryfunc);
+        if (likely(slot_func)) {
+            PyObject *result = slot_func(op1, op2);
+            if (likely(result != Py_NotImplemented)) {
+                return result;
+            }
+            Py_DECREF(result);
+        }
+        __Pyx_BinopTypeError(op1, op2, "+", inplace);
+        return NULL;
+    }
+    #else
+    return (inplace) ? PyNumber_InPlaceAdd(op1, op2) : PyNumber_Add(op1, op2);
+    #endif
+}
+#endif
+#ifndef __Pyx_DEFINED_PyNumber_Add_xint_object
+#define __Pyx_DEFINED_PyNumber_Add_xint_object
+static PyObject* __Pyx_PyNumber_Add_xint_object(PyObject *op1, PyObject *op2, int inplace) {
+    if (PyFloat_CheckExact(op2)) {
+        double int_op1;
+        #if CYTHON_USE_PYLONG_INTERNALS
+        if (__Pyx_PyLong_IsCompact(op1)) {
+            Py_ssize_t compact_op1 = __Pyx_PyLong_CompactValue(op1);
+            if (compact_op1 == 0) return __Pyx_NewRef(op2);
+            int_op1 = (double) compact_op1;
+        } else
+        #endif
+        {
+            int_op1 = PyLong_AsDouble(op1);
+            if (unlikely((int_op1 == -1.) && PyErr_Occurred())) return NULL;
+            #if !CYTHON_USE_PYLONG_INTERNALS
+            if (int_op1 == 0.) return __Pyx_NewRef(op2);
+            #endif
+        }
+        double float_op2 = __Pyx_PyFloat_AS_DOUBLE(op2);
+        #if !CYTHON_ASSUME_SAFE_MACROS
+        if (unlikely((float_op2 == -1.) && PyErr_Occurred())) return NULL;
+        #endif
+        return PyFloat_FromDouble(int_op1 + float_op2);
+    }
+    #if CYTHON_USE_TYPE_SLOTS || __PYX_LIMITED_VERSION_HEX >= 0x030A0000
+    {
+        PyTypeObject *type_op2 = Py_TYPE(op2);
+        binaryfunc slot_func = __Pyx_PyType_GetSubSlot(type_op2, tp_as_number, nb_add, binaryfunc);
+        if (likely(slot_func)) {
+            PyObject *result = slot_func(op1, op2);
+            if (likely(result != Py_NotImplemented)) {
+                return result;
+            }
+            Py_DECREF(result);
+        }
+        __Pyx_BinopTypeError(op1, op2, "+", inplace);
+        return NULL;
+    }
+    #else
+    return (inplace) ? PyNumber_InPlaceAdd(op1, op2) : PyNumber_Add(op1, op2);
+    #endif
+}
+#endif
+static CYTHON_INLINE PyObject* __Pyx__PyNumber_Add_object_object(PyObject *op1, PyObject *op2, int inplace) {
+    if (PyFloat_CheckExact(op1)) {
+        if (PyFloat_CheckExact(op2)) {
+            double float_op2 = __Pyx_PyFloat_AS_DOUBLE(op2);
+            #if !CYTHON_ASSUME_SAFE_MACROS
+            if (unlikely((float_op2 == -1.) && PyErr_Occurred())) return NULL;
+            #endif
+            double float_op1 = __Pyx_PyFloat_AS_DOUBLE(op1);
+            #if !CYTHON_ASSUME_SAFE_MACROS
+            if (unlikely((float_op1 == -1.) && PyErr_Occurred())) return NULL;
+            #endif
+            return PyFloat_FromDouble(float_op1 + float_op2);
+        }
+        return __Pyx_PyNumber_Add_xfloat_object(op1, op2, inplace);
+    }
+    if (PyLong_CheckExact(op1)) {
+        if (PyLong_CheckExact(op2)) {
+            #if CYTHON_USE_PYLONG_INTERNALS
+            if (__Pyx_PyLong_IsCompact(op1)) {
+                Py_ssize_t int_op1 = __Pyx_PyLong_CompactValue(op1);
+                if (int_op1 == 0) return __Pyx_NewRef(op2);
+                if (__Pyx_PyLong_IsCompact(op2)) {
+                    Py_ssize_t int_op2 = __Pyx_PyLong_CompactValue(op2);
+                    if (int_op2 == 0) return __Pyx_NewRef(op1);
+                    return PyLong_FromSsize_t(int_op1 + int_op2);
+                }
+            }
+            else if (__Pyx_PyLong_IsZero(op2)) return __Pyx_NewRef(op1);
+            #endif
+            binaryfunc slot_func = __Pyx_PyType_GetSubSlot(&PyLong_Type, tp_as_number, nb_add, binaryfunc);
+            if (likely(slot_func)) {
+                return slot_func(op1, op2);
+            }
+        }
+        return __Pyx_PyNumber_Add_xint_object(op1, op2, inplace);
+    }
+    return (inplace) ? PyNumber_InPlaceAdd(op1, op2) : PyNumber_Add(op1, op2);
+}
+#endif
+
+/* PyLongBinop */
+#if !CYTHON_COMPILING_IN_PYPY
+static PyObject* __Pyx_Fallback___Pyx_PyLong_MultiplyCObj(PyObject *op1, PyObject *op2, int inplace) {
+    return (inplace ? PyNumber_InPlaceMultiply : PyNumber_Multiply)(op1, op2);
+}
+#if CYTHON_USE_PYLONG_INTERNALS
+static PyObject* __Pyx_Unpacked___Pyx_PyLong_MultiplyCObj(PyObject *op1, PyObject *op2, long intval, int inplace, int zerodivision_check) {
+    CYTHON_MAYBE_UNUSED_VAR(inplace);
+    CYTHON_UNUSED_VAR(zerodivision_check);
+    const long a = intval;
+    long b;
+    const PY_LONG_LONG lla = intval;
+    PY_LONG_LONG llb;
+    if (unlikely(__Pyx_PyLong_IsZero(op2))) {
+        return __Pyx_NewRef(op2);
+    }
+    const int is_positive = __Pyx_PyLong_IsPos(op2);
+    const digit* digits = __Pyx_PyLong_Digits(op2);
+    const Py_ssize_t size = __Pyx_PyLong_DigitCount(op2);
+    if (likely(size == 1)) {
+        b = (long) digits[0];
+        if (!is_positive) b *= -1;
+    } else {
+        if (size == 2 && 8 * sizeof(long) - 1 > 2 * PyLong_SHIFT+30) {
+            b = (long) (((((unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0]));
+            if (!is_positive) b *= -1;
+            goto calculate_long;
+        } else if (size == 2 && 8 * sizeof(PY_LONG_LONG) - 1 > 2 * PyLong_SHIFT+30) {
+            llb = (PY_LONG_LONG) (((((unsigned PY_LONG_LONG)digits[1]) << PyLong_SHIFT) | (unsigned PY_LONG_LONG)digits[0]));
+            if (!is_positive) llb *= -1;
+            goto calculate_long_long;
+        } else
+        if (size == 3 && 8 * sizeof(long) - 1 > 3 * PyLong_SHIFT+30) {
+            b = (long) (((((((unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0]));
+            if (!is_positive) b *= -1;
+            goto calculate_long;
+        } else if (size == 3 && 8 * sizeof(PY_LONG_LONG) - 1 > 3 * PyLong_SHIFT+30) {
+            llb = (PY_LONG_LONG) (((((((unsigned PY_LONG_LONG)digits[2]) << PyLong_SHIFT) | (unsigned PY_LONG_LONG)digits[1]) << PyLong_SHIFT) | (unsigned PY_LONG_LONG)digits[0]));
+            if (!is_positive) llb *= -1;
+            goto calculate_long_long;
+        } else
+        if (size == 4 && 8 * sizeof(long) - 1 > 4 * PyLong_SHIFT+30) {
+            b = (long) (((((((((unsigned long)digits[3]) << PyLong_SHIFT) | (unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0]));
+            if (!is_positive) b *= -1;
+            goto calculate_long;
+        } else if (size == 4 && 8 * sizeof(PY_LONG_LONG) - 1 > 4 * PyLong_SHIFT+30) {
+            llb = (PY_LONG_LONG) (((((((((unsigned PY_LONG_LONG)digits[3]) << PyLong_SHIFT) | (unsigned PY_LONG_LONG)digits[2]) << PyLong_SHIFT) | (unsigned PY_LONG_LONG)digits[1]) << PyLong_SHIFT) | (unsigned PY_LONG_LONG)digits[0]));
+            if (!is_positive) llb *= -1;
+            goto calculate_long_long;
+        } else
+        {}
+        return PyLong_Type.tp_as_number->nb_multiply(op1, op2);
+    }
+    calculate_long:
+        CYTHON_UNUSED_VAR(a);
+        CYTHON_UNUSED_VAR(b);
+        llb = b;
+        goto calculate_long_long;
+    calculate_long_long:
+        {
+            PY_LONG_LONG llx;
+            llx = lla * llb;
+            return PyLong_FromLongLong(llx);
+        }
+    
+}
+#endif
+static PyObject* __Pyx_Float___Pyx_PyLong_MultiplyCObj(PyObject *float_val, long intval, int zerodivision_check) {
+    CYTHON_UNUSED_VAR(zerodivision_check);
+    const long a = intval;
+    double b = __Pyx_PyFloat_AS_DOUBLE(float_val);
+        double result;
+        
+        result = ((double)a) * (double)b;
+        return PyFloat_FromDouble(result);
+}
+static CYTHON_INLINE PyObject* __Pyx_PyLong_MultiplyCObj(PyObject *op1, PyObject *op2, long intval, int inplace, int zerodivision_check) {
+    CYTHON_MAYBE_UNUSED_VAR(intval);
+    CYTHON_UNUSED_VAR(zerodivision_check);
+    #if CYTHON_USE_PYLONG_INTERNALS
+    if (likely(PyLong_CheckExact(op2))) {
+        return __Pyx_Unpacked___Pyx_PyLong_MultiplyCObj(op1, op2, intval, inplace, zerodivision_check);
+    }
+    #endif
+    if (PyFloat_CheckExact(op2)) {
+        return __Pyx_Float___Pyx_PyLong_MultiplyCObj(op2, intval, zerodivision_check);
+    }
+    return __Pyx_Fallback___Pyx_PyLong_MultiplyCObj(op1, op2, inplace);
+}
+#endif
+
+/* PyObjectCompare */
+#ifndef __Pyx_DEFINED_PyObject_CompareFloatIntBoolGt
+#define __Pyx_DEFINED_PyObject_CompareFloatIntBoolGt
+static int __Pyx_PyObject_CompareFloatIntBoolGt(PyObject *op1, PyObject *op2) {
+    double float_op1 = __Pyx_PyFloat_AS_DOUBLE(op1);
+    #if !CYTHON_ASSUME_SAFE_MACROS
+    if (unlikely(float_op1 == -1. && PyErr_Occurred())) return -1;
+    #endif
+    #if CYTHON_USE_PYLONG_INTERNALS
+    if (__Pyx_PyLong_IsCompact(op2)) {
+        Py_ssize_t iop2 = __Pyx_PyLong_CompactValue(op2);
+        if (float_op1 > ((double)iop2)) goto __pyx_return_true; else goto __pyx_return_false;
+    }
+    if (unlikely(!__Pyx_isfinite(float_op1))) {
+        if (float_op1 > 0.0) goto __pyx_return_true; else goto __pyx_return_false;
+    } else {
+        int sign2 = __Pyx_PyLong_Sign(op2);
+        if (float_op1 >= 0.) {
+            if (sign2 < 0) goto __pyx_return_true;
+            if (float_op1 < (double) (1L << PyLong_SHIFT)) goto __pyx_return_false;
+        } else {
+            if (sign2 > 0) goto __pyx_return_false;
+            if (float_op1 > -(double) (1L << PyLong_SHIFT)) goto __pyx_return_true;
+        }
+    }
+    #else
+    if (unlikely(!__Pyx_isfinite(float_op1))) {
+        if (float_op1 > 0.0) goto __pyx_return_true; else goto __pyx_return_false;
+    } else {
+        int overflow2;
+        long iop2 = PyLong_AsLongAndOverflow(op2, &overflow2);
+        if (likely(!overflow2)) {
+            if ((long long) iop2 >= (1LL << 53)) {
+                overflow2 = 1;
+            } else if ((long long) iop2 <= - (1LL << 53)) {
+                overflow2 = -1;
+            } else {
+                if (float_op1 > ((double) iop2)) goto __pyx_return_true; else goto __pyx_return_false;
+            }
+        }
+        if (overflow2 > 0) {
+            if (float_op1 < ((double) (1LL << 53))) goto __pyx_return_false;
+        } else {
+            if (float_op1 > - ((double) (1LL << 53))) goto __pyx_return_true;
+        }
+    }
+    #endif
+    return __Pyx_PyObject_RichCompareBool(op1, op2, Py_GT);
+__pyx_return_true:
+    return 1;
+__pyx_return_false:
+    return 0;
+}
+#endif
+static CYTHON_INLINE int __Pyx_PyObject_CompareBoolGt_float_object(PyObject *op1, PyObject *op2, int pyop) {
+    CYTHON_UNUSED_VAR(pyop);
+    if (unlikely(op1 == Py_None)) {
+        goto __pyx_richcmp;
+    }
+    if (likely(op1 != Py_None)) {
+        if (likely(PyFloat_CheckExact(op2))) {
+            double float_op1 = __Pyx_PyFloat_AS_DOUBLE(op1);
+            #if !CYTHON_ASSUME_SAFE_MACROS
+            if (unlikely(float_op1 == -1. && PyErr_Occurred())) return -1;
+            #endif
+            double float_op2 = __Pyx_PyFloat_AS_DOUBLE(op2);
+            #if !CYTHON_ASSUME_SAFE_MACROS
+            if (unlikely(float_op2 == -1. && PyErr_Occurred())) return -1;
+            #endif
+            if (float_op1 > float_op2) goto __pyx_return_true; else goto __pyx_return_false;
+        }
+        if (PyLong_CheckExact(op2)) {
+            return __Pyx_PyObject_CompareFloatIntBoolGt(op1, op2);
+        }
+        goto __pyx_richcmp;
+    }
+    if ((0)) goto __pyx_richcmp;
+    if ((0)) goto __pyx_return_true;
+    if ((0)) goto __pyx_return_false;
+__pyx_richcmp:
+    return __Pyx_PyObject_RichCompareBool(op1, op2, Py_GT);
+__pyx_return_true:
+    return 1;
+__pyx_return_false:
+    return 0;
+}
+
+/* PyFloatBinop */
+#if !CYTHON_COMPILING_IN_PYPY
+static PyObject* __Pyx_PyFloat_AddObjC(PyObject *op1, PyObject *op2, double floatval, int inplace, int zerodivision_check) {
+    const double b = floatval;
+    double a;
+    CYTHON_UNUSED_VAR(inplace);
+    CYTHON_UNUSED_VAR(zerodivision_check);
+    if (likely(PyFloat_CheckExact(op1))) {
+        a = __Pyx_PyFloat_AS_DOUBLE(op1);
+        
+    } else
+    if (likely(PyLong_CheckExact(op1))) {
+        #if CYTHON_USE_PYLONG_INTERNALS
+        if (__Pyx_PyLong_IsZero(op1)) {
+            a = 0.0;
+            
+            goto digits_done;
+        } else if (__Pyx_PyLong_IsCompact(op1)) {
+            a = (double) __Pyx_PyLong_CompactValue(op1);
+            goto digits_done;
+        } else {
+            const digit* digits = __Pyx_PyLong_Digits(op1);
+            const Py_ssize_t size = __Pyx_PyLong_DigitCount(op1);
+            if (size <= 2 && (8 * sizeof(unsigned long) > 2 * PyLong_SHIFT && ((8 * sizeof(unsigned long) < 53) || (1 * PyLong_SHIFT < 53)))) {
+                a = (double) (((((unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0]));
+                if ((8 * sizeof(unsigned long) < 53) || (2 * PyLong_SHIFT < 53) || (a < (double) ((PY_LONG_LONG)1 << 53))) {
+                    if (__Pyx_PyLong_IsNeg(op1)) a = -a;
+                    goto digits_done;
+                }
+            }
+            if (size <= 3 && (8 * sizeof(unsigned long) > 3 * PyLong_SHIFT && ((8 * sizeof(unsigned long) < 53) || (2 * PyLong_SHIFT < 53)))) {
+                a = (double) (((((((unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0]));
+                if ((8 * sizeof(unsigned long) < 53) || (3 * PyLong_SHIFT < 53) || (a < (double) ((PY_LONG_LONG)1 << 53))) {
+                    if (__Pyx_PyLong_IsNeg(op1)) a = -a;
+                    goto digits_done;
+                }
+            }
+            if (size <= 4 && (8 * sizeof(unsigned long) > 4 * PyLong_SHIFT && ((8 * sizeof(unsigned long) < 53) || (3 * PyLong_SHIFT < 53)))) {
+                a = (double) (((((((((unsigned long)digits[3]) << PyLong_SHIFT) | (unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0]));
+                if ((8 * sizeof(unsigned long) < 53) || (4 * PyLong_SHIFT < 53) || (a < (double) ((PY_LONG_LONG)1 << 53))) {
+                    if (__Pyx_PyLong_IsNeg(op1)) a = -a;
+                    goto digits_done;
+                }
+            }
+        }
+        #endif
+            a = PyLong_AsDouble(op1);
+            if (unlikely(a == -1.0 && PyErr_Occurred())) return NULL;
+    } else {
+        return (inplace ? PyNumber_InPlaceAdd : PyNumber_Add)(op1, op2);
+    }
+#if CYTHON_USE_PYLONG_INTERNALS
+digits_done:;
+#endif
+        double result;
+        result = a + b;
+        return PyFloat_FromDouble(result);
+}
+#endif
+
+/* PyNumberBinop */
+#if !(CYTHON_COMPILING_IN_PYPY || CYTHON_COMPILING_IN_GRAAL || CYTHON_COMPILING_IN_LIMITED_API)
+#if CYTHON_USE_TYPE_SLOTS || __PYX_LIMITED_VERSION_HEX >= 0x030A0000
+#ifndef __Pyx_DEFINED_BinopTypeError
+#define __Pyx_DEFINED_BinopTypeError
+static void __Pyx_BinopTypeError(PyObject *op1, PyObject *op2, const char* op, int inplace) {
+    char opname[4] = {op[0], op[1], 0, 0};
+    if (inplace) {
+        opname[op[1] ? 2 : 1] = '=';
+    }
+    __Pyx_RaiseErrorWithObjectTypes1(
+        PyExc_TypeError,
+        "unsupported operand type(s) for %.3s: '" __Pyx_FMT_TYPENAME "' and '" __Pyx_FMT_TYPENAME "'",
+        opname, op1, op2);
+}
+#endif
+#endif
+#ifndef __Pyx_DEFINED_PyNumber_Multiply_xfloat_object
+#define __Pyx_DEFINED_PyNumber_Multiply_xfloat_object
+static PyObject* __Pyx_PyNumber_Multiply_xfloat_object(PyObject *op1, PyObject *op2, int inplace) {
+    if (PyLong_CheckExact(op2)) {
+        double int_op2;
+        #if CYTHON_USE_PYLONG_INTERNALS
+        if (__Pyx_PyLong_IsCompact(op2)) {
+            Py_ssize_t compact_op2 = __Pyx_PyLong_CompactValue(op2);
+            int_op2 = (double) compact_op2;
+        } else
+        #endif
+        {
+            int_op2 = PyLong_AsDouble(op2);
+            if (unlikely((int_op2 == -1.) && PyErr_Occurred())) return NULL;
+        }
+        double float_op1 = __Pyx_PyFloat_AS_DOUBLE(op1);
+        #if !CYTHON_ASSUME_SAFE_MACROS
+        if (unlikely((float_op1 == -1.) && PyErr_Occurred())) return NULL;
+        #endif
+        if (float_op1 == 0.) return __Pyx_NewRef(op1);
+        return PyFloat_FromDouble(float_op1 * int_op2);
+    }
+    if (PyLong_Check(op2)) {
+        binaryfunc slot_func = __Pyx_PyType_GetSubSlot(&PyFloat_Type, tp_as_number, nb_multiply, binaryfunc);
+        if (likely(slot_func)) {
+            return slot_func(op1, op2);
+        }
+    }
+    #if CYTHON_USE_TYPE_SLOTS || __PYX_LIMITED_VERSION_HEX >= 0x030A0000
+    {
+        PyTypeObject *type_op2 = Py_TYPE(op2);
+        binaryfunc slot_func = __Pyx_PyType_GetSubSlot(type_op2, tp_as_number, nb_multiply, binaryfunc);
+        if (likely(slot_func)) {
+            PyObject *result = slot_func(op1, op2);
+            if (likely(result != Py_NotImplemented)) {
+                return result;
+            }
+            Py_DECREF(result);
+        }
+        __Pyx_BinopTypeError(op1, op2, "*", inplace);
+        return NULL;
+    }
+    #else
+    return (inplace) ? PyNumber_InPlaceMultiply(op1, op2) : PyNumber_Multiply(op1, op2);
+    #endif
+}
+#endif
+static CYTHON_INLINE PyObject* __Pyx__PyNumber_Multiply_float_object(PyObject *op1, PyObject *op2, int inplace) {
+    if (likely(op1 != Py_None)) {
+        if (likely(PyFloat_CheckExact(op2))) {
+            double float_op2 = __Pyx_PyFloat_AS_DOUBLE(op2);
+            #if !CYTHON_ASSUME_SAFE_MACROS
+            if (unlikely((float_op2 == -1.) && PyErr_Occurred())) return NULL;
+            #endif
+            double float_op1 = __Pyx_PyFloat_AS_DOUBLE(op1);
+            #if !CYTHON_ASSUME_SAFE_MACROS
+            if (unlikely((float_op1 == -1.) && PyErr_Occurred())) return NULL;
+            #endif
+            return PyFloat_FromDouble(float_op1 * float_op2);
+        }
+        return __Pyx_PyNumber_Multiply_xfloat_object(op1, op2, inplace);
+    }
+    return (inplace) ? PyNumber_InPlaceMultiply(op1, op2) : PyNumber_Multiply(op1, op2);
+}
+#endif
+
 /* CopyObjectArray (used by TupleOrListFromArrayImpl) */
 #if CYTHON_COMPILING_IN_CPYTHON
 static CYTHON_INLINE void __Pyx_copy_object_array(PyObject *const *CYTHON_RESTRICT src, PyObject** CYTHON_RESTRICT dest, Py_ssize_t length) {
@@ -11902,123 +15032,6 @@ static void __Pyx_RaiseArgtupleInvalid(
                  "%.200s() takes %.8s %" CYTHON_FORMAT_SSIZE_T "d positional argument%.1s (%" CYTHON_FORMAT_SSIZE_T "d given)",
                  func_name, more_or_less, num_expected,
                  (num_expected == 1) ? "" : "s", num_found);
-}
-
-/* PyObjectCall (used by PyObjectFastCall) */
-#if CYTHON_COMPILING_IN_CPYTHON
-static CYTHON_INLINE PyObject* __Pyx_PyObject_Call(PyObject *func, PyObject *arg, PyObject *kw) {
-    PyObject *result;
-    ternaryfunc call = Py_TYPE(func)->tp_call;
-    if (unlikely(!call))
-        return PyObject_Call(func, arg, kw);
-    if (unlikely(Py_EnterRecursiveCall(" while calling a Python object")))
-        return NULL;
-    result = (*call)(func, arg, kw);
-    Py_LeaveRecursiveCall();
-    if (unlikely(!result) && unlikely(!PyErr_Occurred())) {
-        PyErr_SetString(
-            PyExc_SystemError,
-            "NULL result without error in PyObject_Call");
-    }
-    return result;
-}
-#endif
-
-/* PyObjectCallMethO (used by PyObjectFastCall) */
-#if CYTHON_COMPILING_IN_CPYTHON
-static CYTHON_INLINE PyObject* __Pyx_PyObject_CallMethO(PyObject *func, PyObject *arg) {
-    PyObject *self, *result;
-    PyCFunction cfunc;
-    cfunc = __Pyx_CyOrPyCFunction_GET_FUNCTION(func);
-    self = __Pyx_CyOrPyCFunction_GET_SELF(func);
-    if (unlikely(Py_EnterRecursiveCall(" while calling a Python object")))
-        return NULL;
-    result = cfunc(self, arg);
-    Py_LeaveRecursiveCall();
-    if (unlikely(!result) && unlikely(!PyErr_Occurred())) {
-        PyErr_SetString(
-            PyExc_SystemError,
-            "NULL result without error in PyObject_Call");
-    }
-    return result;
-}
-#endif
-
-/* PyObjectFastCall (used by PyObjectCallOneArg) */
-#if CYTHON_COMPILING_IN_LIMITED_API
-static PyObject* __Pyx_PyObject_FastCall_fallback(PyObject *func, PyObject * const*args, size_t nargs, PyObject *kwargs) {
-    PyObject *argstuple;
-    PyObject *result = 0;
-    size_t i;
-    argstuple = PyTuple_New((Py_ssize_t)nargs);
-    if (unlikely(!argstuple)) return NULL;
-    for (i = 0; i < nargs; i++) {
-        Py_INCREF(args[i]);
-        if (__Pyx_PyTuple_SET_ITEM(argstuple, (Py_ssize_t)i, args[i]) != (0)) goto bad;
-    }
-    result = __Pyx_PyObject_Call(func, argstuple, kwargs);
-  bad:
-    Py_DECREF(argstuple);
-    return result;
-}
-#endif
-#if CYTHON_VECTORCALL && !(CYTHON_COMPILING_IN_LIMITED_API || CYTHON_COMPILING_IN_PYPY)
-  #if CYTHON_COMPILING_IN_CPYTHON
-static CYTHON_INLINE vectorcallfunc __Pyx_PyVectorcall_Function(PyObject *callable) {
-    PyTypeObject *tp = Py_TYPE(callable);
-    #if defined(__Pyx_CyFunction_USED)
-    if (__Pyx_CyFunction_CheckExact(callable)) {
-        return __Pyx_CyFunction_func_vectorcall(callable);
-    }
-    #endif
-    if (!PyType_HasFeature(tp, Py_TPFLAGS_HAVE_VECTORCALL)) {
-        return NULL;
-    }
-    assert(PyCallable_Check(callable));
-    Py_ssize_t offset = tp->tp_vectorcall_offset;
-    assert(offset > 0);
-    vectorcallfunc ptr;
-    memcpy(&ptr, (char *) callable + offset, sizeof(ptr));
-    return ptr;
-}
-  #else
-    #define __Pyx_PyVectorcall_Function(callable) PyVectorcall_Function(callable)
-  #endif
-#endif
-static CYTHON_INLINE PyObject* __Pyx_PyObject_FastCallDict(PyObject *func, PyObject *const *args, size_t nargsf, PyObject *kwargs) {
-    Py_ssize_t nargs = __Pyx_PyVectorcall_NARGS(nargsf);
-#if CYTHON_COMPILING_IN_CPYTHON
-    if (nargs == 0 && kwargs == NULL) {
-        if (__Pyx_CyOrPyCFunction_Check(func) && likely( __Pyx_CyOrPyCFunction_GET_FLAGS(func) & METH_NOARGS))
-            return __Pyx_PyObject_CallMethO(func, NULL);
-    }
-    else if (nargs == 1 && kwargs == NULL) {
-        if (__Pyx_CyOrPyCFunction_Check(func) && likely( __Pyx_CyOrPyCFunction_GET_FLAGS(func) & METH_O))
-            return __Pyx_PyObject_CallMethO(func, args[0]);
-    }
-#endif
-    if (kwargs == NULL) {
-        #if CYTHON_VECTORCALL
-          #if CYTHON_COMPILING_IN_LIMITED_API || CYTHON_COMPILING_IN_PYPY
-            return PyObject_Vectorcall(func, args, nargsf, NULL);
-          #else
-            vectorcallfunc f = __Pyx_PyVectorcall_Function(func);
-            if (f) {
-                return f(func, args, nargsf, NULL);
-            }
-          #endif
-        #endif
-    }
-    if (nargs == 0) {
-        return __Pyx_PyObject_Call(func, __pyx_mstate_global->__pyx_empty_tuple, kwargs);
-    }
-    #if CYTHON_COMPILING_IN_LIMITED_API
-    return __Pyx_PyObject_FastCall_fallback(func, args, (size_t)nargs, kwargs);
-    #elif CYTHON_COMPILING_IN_PYPY
-    return PyObject_VectorcallDict(func, args, (size_t) nargs, kwargs);
-    #else
-    return PyObject_VectorcallDict(func, args, nargsf, kwargs);
-    #endif
 }
 
 /* PyObjectCallOneArg (used by CallUnboundCMethod0) */
@@ -13059,742 +16072,90 @@ static CYTHON_INLINE int __Pyx_ListComp_AppendAndDecref(PyObject* list, PyObject
 }
 #endif
 
-/* FormatTypeName (used by RaiseErrorWithObjectType) */
-#if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030d0000
-static __Pyx_TypeName
-__Pyx_PyType_GetFullyQualifiedName(PyTypeObject* tp)
-{
-    PyObject *module = NULL, *name = NULL, *result = NULL;
-    #if __PYX_LIMITED_VERSION_HEX < 0x030b0000
-    name = __Pyx_PyObject_GetAttrStr((PyObject *)tp,
-                                               __pyx_mstate_global->__pyx_n_u_qualname);
-    #else
-    name = PyType_GetQualName(tp);
-    #endif
-    if (unlikely(name == NULL) || unlikely(!PyUnicode_Check(name))) goto bad;
-    module = __Pyx_PyObject_GetAttrStr((PyObject *)tp,
-                                               __pyx_mstate_global->__pyx_n_u_module);
-    if (unlikely(module == NULL) || unlikely(!PyUnicode_Check(module))) goto bad;
-    if (PyUnicode_CompareWithASCIIString(module, "builtins") == 0) {
-        result = name;
-        name = NULL;
-        goto done;
+/* PyObjectFastCallMethod */
+#if !CYTHON_VECTORCALL
+static PyObject *__Pyx_PyObject_FastCallMethod(PyObject *name, PyObject *const *args, size_t nargsf) {
+    PyObject *result;
+    switch (__Pyx_PyVectorcall_NARGS(nargsf)) {
+        case 1:
+            return PyObject_CallMethodObjArgs(args[0], name, NULL);
+        case 2:
+            return PyObject_CallMethodObjArgs(args[0], name, args[1], NULL);
+        case 3:
+            return PyObject_CallMethodObjArgs(args[0], name, args[1], args[2], NULL);
+        case 4:
+            return PyObject_CallMethodObjArgs(args[0], name, args[1], args[2], args[3], NULL);
+        case 5:
+            return PyObject_CallMethodObjArgs(args[0], name, args[1], args[2], args[3], args[4], NULL);
     }
-    result = PyUnicode_FromFormat("%U.%U", module, name);
-    if (unlikely(result == NULL)) goto bad;
-  done:
-    Py_XDECREF(name);
-    Py_XDECREF(module);
+    PyObject *attr = PyObject_GetAttr(args[0], name);
+    if (unlikely(!attr))
+        return NULL;
+    result = __Pyx_PyObject_FastCall(attr, args+1, nargsf - 1);
+    Py_DECREF(attr);
     return result;
-  bad:
-    PyErr_Clear();
-    if (name) {
-        result = name;
-        name = NULL;
-    } else {
-        result = __Pyx_NewRef(__pyx_mstate_global->__pyx_kp_u_);
-    }
-    goto done;
 }
 #endif
 
-/* RaiseErrorWithObjectType (used by SliceObject) */
-static void __Pyx_RaiseErrorWithType(PyObject* exc_type, const char* message, PyTypeObject *type_obj) {
-    __Pyx_TypeName type_name = __Pyx_PyType_GetFullyQualifiedName(type_obj);
-    #if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030d0000
-    if (unlikely(!type_name)) return;
-    #endif
-    PyErr_Format(exc_type, message, type_name);
-    __Pyx_DECREF_TypeName(type_name);
-}
-
-/* SliceObject */
-static CYTHON_INLINE PyObject* __Pyx_PyObject_GetSlice(PyObject* obj,
-        Py_ssize_t cstart, Py_ssize_t cstop,
-        PyObject** _py_start, PyObject** _py_stop, PyObject** _py_slice,
-        int has_cstart, int has_cstop, CYTHON_UNUSED int wraparound) {
-#if CYTHON_USE_TYPE_SLOTS
-    PyMappingMethods* mp = Py_TYPE(obj)->tp_as_mapping;
-    if (likely(mp && mp->mp_subscript))
-#else
-    if ((1))
-#endif
-    {
-        PyObject* result;
-        PyObject *py_slice, *py_start, *py_stop;
-        if (_py_slice) {
-            py_slice = *_py_slice;
-        } else {
-            PyObject* owned_start = NULL;
-            PyObject* owned_stop = NULL;
-            if (_py_start) {
-                py_start = *_py_start;
-            } else {
-                if (has_cstart) {
-                    owned_start = py_start = PyLong_FromSsize_t(cstart);
-                    if (unlikely(!py_start)) goto bad;
-                } else
-                    py_start = Py_None;
-            }
-            if (_py_stop) {
-                py_stop = *_py_stop;
-            } else {
-                if (has_cstop) {
-                    owned_stop = py_stop = PyLong_FromSsize_t(cstop);
-                    if (unlikely(!py_stop)) {
-                        Py_XDECREF(owned_start);
-                        goto bad;
-                    }
-                } else
-                    py_stop = Py_None;
-            }
-            py_slice = PySlice_New(py_start, py_stop, Py_None);
-            Py_XDECREF(owned_start);
-            Py_XDECREF(owned_stop);
-            if (unlikely(!py_slice)) goto bad;
-        }
-#if CYTHON_USE_TYPE_SLOTS
-        result = mp->mp_subscript(obj, py_slice);
-#else
-        result = PyObject_GetItem(obj, py_slice);
-#endif
-        if (!_py_slice) {
-            Py_DECREF(py_slice);
-        }
-        return result;
-    } else {
-        __Pyx_RaiseTypeErrorWithObjectType(
-            "'" __Pyx_FMT_TYPENAME "' object is unsliceable", obj);
-    }
-bad:
-    return NULL;
-}
-
-/* PyObjectCompare */
-#ifndef __Pyx_DEFINED_PyObject_CompareIntFloatBoolLt
-#define __Pyx_DEFINED_PyObject_CompareIntFloatBoolLt
-static int __Pyx_PyObject_CompareIntFloatBoolLt(PyObject *op1, PyObject *op2) {
-    double float_op2 = __Pyx_PyFloat_AS_DOUBLE(op2);
-    #if !CYTHON_ASSUME_SAFE_MACROS
-    if (unlikely(float_op2 == -1. && PyErr_Occurred())) return -1;
-    #endif
-    #if CYTHON_USE_PYLONG_INTERNALS
-    if (__Pyx_PyLong_IsCompact(op1)) {
-        Py_ssize_t iop1 = __Pyx_PyLong_CompactValue(op1);
-        if (((double)iop1) < float_op2) goto __pyx_return_true; else goto __pyx_return_false;
-    }
-    if (unlikely(!__Pyx_isfinite(float_op2))) {
-        if (0.0 < float_op2) goto __pyx_return_true; else goto __pyx_return_false;
-    } else {
-        int sign1 = __Pyx_PyLong_Sign(op1);
-        if (float_op2 >= 0.) {
-            if (sign1 < 0) goto __pyx_return_true;
-            if (float_op2 < (double) (1L << PyLong_SHIFT)) goto __pyx_return_false;
-        } else {
-            if (sign1 > 0) goto __pyx_return_false;
-            if (float_op2 > -(double) (1L << PyLong_SHIFT)) goto __pyx_return_true;
-        }
-    }
-    #else
-    if (unlikely(!__Pyx_isfinite(float_op2))) {
-        if (0.0 < float_op2) goto __pyx_return_true; else goto __pyx_return_false;
-    } else {
-        int overflow1;
-        long iop1 = PyLong_AsLongAndOverflow(op1, &overflow1);
-        if (likely(!overflow1)) {
-            if ((long long) iop1 >= (1LL << 53)) {
-                overflow1 = 1;
-            } else if ((long long) iop1 <= - (1LL << 53)) {
-                overflow1 = -1;
-            } else {
-                if (((double) iop1) < float_op2) goto __pyx_return_true; else goto __pyx_return_false;
-            }
-        }
-        if (overflow1 < 0) {
-            if (float_op2 > ((double) (1LL << 53))) goto __pyx_return_true;
-        } else {
-            if (float_op2 < - ((double) (1LL << 53))) goto __pyx_return_false;
-        }
-    }
-    #endif
-    return __Pyx_PyObject_RichCompareBool(op1, op2, Py_LT);
-__pyx_return_true:
-    return 1;
-__pyx_return_false:
-    return 0;
-}
-#endif
-#if CYTHON_USE_PYLONG_INTERNALS
-#ifndef __Pyx_DEFINED_PyObject_CompareIntIntBoolLt
-#define __Pyx_DEFINED_PyObject_CompareIntIntBoolLt
-static int __Pyx_PyObject_CompareIntIntBoolLt(PyObject *op1, PyObject *op2) {
-    Py_ssize_t cmp = __Pyx_PyLong_CompareSignAndSize(op1, op2);
-    if (cmp == 0) {
-        Py_ssize_t size = __Pyx_PyLong_DigitCount(op1);
-        if (size > 0) {
-            const digit* digits1 = __Pyx_PyLong_Digits(op1);
-            const digit* digits2 = __Pyx_PyLong_Digits(op2);
-            if (size == 1) {
-                cmp = (Py_ssize_t) digits1[0] - (Py_ssize_t) digits2[0];
-            } else if ((size == 2) && (8 * sizeof(Py_ssize_t) >= 2 * PyLong_SHIFT)) {
-                cmp = (Py_ssize_t) (((((size_t)digits1[1]) << PyLong_SHIFT) | (size_t)digits1[0])) - (Py_ssize_t) (((((size_t)digits2[1]) << PyLong_SHIFT) | (size_t)digits2[0]));
-            } else {
-                for (Py_ssize_t i=size-1; i >= 0 && !cmp; --i) {
-                    cmp = (Py_ssize_t) digits1[i] - (Py_ssize_t) digits2[i];
-                }
-            }
-        }
-        if (cmp == 0) return 0;
-        if (__Pyx_PyLong_IsNeg(op1)) cmp = -cmp;
-    }
-    return (cmp < 0);
-}
-#endif
-#ifndef __Pyx_DEFINED_PyObject_CompareIntIntBoolLt
-#define __Pyx_DEFINED_PyObject_CompareIntIntBoolLt
-static CYTHON_INLINE PyObject* __Pyx_PyObject_CompareIntIntLt(PyObject *op1, PyObject *op2) {
-    int result = __Pyx_PyObject_CompareIntIntBoolLt(op1, op2);
-    if (unlikely(result == -1)) return NULL;
-    return __Pyx_NewRef(result ? Py_True : Py_False);
-}
-#endif
-#else
-#ifndef __Pyx_DEFINED_PyObject_CompareIntIntBoolLt
-#define __Pyx_DEFINED_PyObject_CompareIntIntBoolLt
-static int __Pyx_PyObject_CompareIntIntBoolLt(PyObject *op1, PyObject *op2) {
-    int overflow1, overflow2;
-    long long iop1 = PyLong_AsLongLongAndOverflow(op1, &overflow1);
-    long long iop2 = PyLong_AsLongLongAndOverflow(op2, &overflow2);
-    if (likely(!(overflow1 | overflow2))) {
-        if (iop1 < iop2) goto __pyx_return_true; else goto __pyx_return_false;
-    } else if (overflow1 != overflow2) {
-        if (overflow1 < overflow2) goto __pyx_return_true; else goto __pyx_return_false;
-    } else {
-        return __Pyx_PyObject_RichCompareBool(op1, op2, Py_LT);
-    }
-__pyx_return_true:
-    return 1;
-__pyx_return_false:
-    return 0;
-}
-#endif
-#endif
-static CYTHON_INLINE int __Pyx_PyObject_CompareBoolLt_int_object(PyObject *op1, PyObject *op2, int pyop) {
-    CYTHON_UNUSED_VAR(pyop);
-    if (unlikely(op1 == Py_None)) {
-        goto __pyx_richcmp;
-    }
-    if (op1 == op2) goto __pyx_return_false;
-    if (likely(op1 != Py_None)) {
-        if (op1 == op2) goto __pyx_return_false;
-        if (likely(PyLong_CheckExact(op2))) {
-            return __Pyx_PyObject_CompareIntIntBoolLt(op1, op2);
-        }
-        if (PyFloat_CheckExact(op2)) {
-            return __Pyx_PyObject_CompareIntFloatBoolLt(op1, op2);
-        }
-        goto __pyx_richcmp;
-    }
-    if ((0)) goto __pyx_richcmp;
-    if ((0)) goto __pyx_return_true;
-    if ((0)) goto __pyx_return_false;
-__pyx_richcmp:
-    return __Pyx_PyObject_RichCompareBool(op1, op2, Py_LT);
-__pyx_return_true:
-    return 1;
-__pyx_return_false:
-    return 0;
-}
-
-/* RaiseErrorWithObjectTypes (used by PyNumberBinop) */
-static void __Pyx_RaiseErrorWithTypes1(PyObject* exc_type, const char *message, const char *arg, PyTypeObject *type_obj1, PyTypeObject *type_obj2) {
-    __Pyx_TypeName type_name1 = __Pyx_PyType_GetFullyQualifiedName(type_obj1);
-    #if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030d0000
-    if (unlikely(!type_name1)) return;
-    #endif
-    __Pyx_TypeName type_name2 = __Pyx_PyType_GetFullyQualifiedName(type_obj2);
-    #if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030d0000
-    if (unlikely(!type_name2)) goto type2_failed;
-    #endif
-    PyErr_Format(exc_type, message, arg, type_name1, type_name2);
-    __Pyx_DECREF_TypeName(type_name2);
-#if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030d0000
-type2_failed:
-#endif
-    __Pyx_DECREF_TypeName(type_name1);
-}
-
-/* PyNumberBinop */
-#if !(CYTHON_COMPILING_IN_PYPY || CYTHON_COMPILING_IN_GRAAL || CYTHON_COMPILING_IN_LIMITED_API)
-#if CYTHON_USE_TYPE_SLOTS || __PYX_LIMITED_VERSION_HEX >= 0x030A0000
-#ifndef __Pyx_DEFINED_BinopTypeError
-#define __Pyx_DEFINED_BinopTypeError
-static void __Pyx_BinopTypeError(PyObject *op1, PyObject *op2, const char* op, int inplace) {
-    char opname[4] = {op[0], op[1], 0, 0};
-    if (inplace) {
-        opname[op[1] ? 2 : 1] = '=';
-    }
-    __Pyx_RaiseErrorWithObjectTypes1(
-        PyExc_TypeError,
-        "unsupported operand type(s) for %.3s: '" __Pyx_FMT_TYPENAME "' and '" __Pyx_FMT_TYPENAME "'",
-        opname, op1, op2);
-}
-#endif
-#endif
-#ifndef __Pyx_DEFINED_PyNumber_Add_xfloat_object
-#define __Pyx_DEFINED_PyNumber_Add_xfloat_object
-static PyObject* __Pyx_PyNumber_Add_xfloat_object(PyObject *op1, PyObject *op2, int inplace) {
-    if (PyLong_CheckExact(op2)) {
-        double int_op2;
-        #if CYTHON_USE_PYLONG_INTERNALS
-        if (__Pyx_PyLong_IsCompact(op2)) {
-            Py_ssize_t compact_op2 = __Pyx_PyLong_CompactValue(op2);
-            if (compact_op2 == 0) return __Pyx_NewRef(op1);
-            int_op2 = (double) compact_op2;
-        } else
-        #endif
-        {
-            int_op2 = PyLong_AsDouble(op2);
-            if (unlikely((int_op2 == -1.) && PyErr_Occurred())) return NULL;
-            #if !CYTHON_USE_PYLONG_INTERNALS
-            if (int_op2 == 0.) return __Pyx_NewRef(op1);
-            #endif
-        }
-        double float_op1 = __Pyx_PyFloat_AS_DOUBLE(op1);
-        #if !CYTHON_ASSUME_SAFE_MACROS
-        if (unlikely((float_op1 == -1.) && PyErr_Occurred())) return NULL;
-        #endif
-        return PyFloat_FromDouble(float_op1 + int_op2);
-    }
-    if (PyLong_Check(op2)) {
-        binaryfunc slot_func = __Pyx_PyType_GetSubSlot(&PyFloat_Type, tp_as_number, nb_add, binaryfunc);
-        if (likely(slot_func)) {
-            return slot_func(op1, op2);
-        }
-    }
-    #if CYTHON_USE_TYPE_SLOTS || __PYX_LIMITED_VERSION_HEX >= 0x030A0000
-    {
-        PyTypeObject *type_op2 = Py_TYPE(op2);
-        binaryfunc slot_func = __Pyx_PyType_GetSubSlot(type_op2, tp_as_number, nb_add, binaryfunc);
-        if (likely(slot_func)) {
-            PyObject *result = slot_func(op1, op2);
-            if (likely(result != Py_NotImplemented)) {
-                return result;
-            }
-            Py_DECREF(result);
-        }
-        __Pyx_BinopTypeError(op1, op2, "+", inplace);
-        return NULL;
-    }
-    #else
-    return (inplace) ? PyNumber_InPlaceAdd(op1, op2) : PyNumber_Add(op1, op2);
-    #endif
-}
-#endif
-#ifndef __Pyx_DEFINED_PyNumber_Add_xint_object
-#define __Pyx_DEFINED_PyNumber_Add_xint_object
-static PyObject* __Pyx_PyNumber_Add_xint_object(PyObject *op1, PyObject *op2, int inplace) {
-    if (PyFloat_CheckExact(op2)) {
-        double int_op1;
-        #if CYTHON_USE_PYLONG_INTERNALS
-        if (__Pyx_PyLong_IsCompact(op1)) {
-            Py_ssize_t compact_op1 = __Pyx_PyLong_CompactValue(op1);
-            if (compact_op1 == 0) return __Pyx_NewRef(op2);
-            int_op1 = (double) compact_op1;
-        } else
-        #endif
-        {
-            int_op1 = PyLong_AsDouble(op1);
-            if (unlikely((int_op1 == -1.) && PyErr_Occurred())) return NULL;
-            #if !CYTHON_USE_PYLONG_INTERNALS
-            if (int_op1 == 0.) return __Pyx_NewRef(op2);
-            #endif
-        }
-        double float_op2 = __Pyx_PyFloat_AS_DOUBLE(op2);
-        #if !CYTHON_ASSUME_SAFE_MACROS
-        if (unlikely((float_op2 == -1.) && PyErr_Occurred())) return NULL;
-        #endif
-        return PyFloat_FromDouble(int_op1 + float_op2);
-    }
-    #if CYTHON_USE_TYPE_SLOTS || __PYX_LIMITED_VERSION_HEX >= 0x030A0000
-    {
-        PyTypeObject *type_op2 = Py_TYPE(op2);
-        binaryfunc slot_func = __Pyx_PyType_GetSubSlot(type_op2, tp_as_number, nb_add, binaryfunc);
-        if (likely(slot_func)) {
-            PyObject *result = slot_func(op1, op2);
-            if (likely(result != Py_NotImplemented)) {
-                return result;
-            }
-            Py_DECREF(result);
-        }
-        __Pyx_BinopTypeError(op1, op2, "+", inplace);
-        return NULL;
-    }
-    #else
-    return (inplace) ? PyNumber_InPlaceAdd(op1, op2) : PyNumber_Add(op1, op2);
-    #endif
-}
-#endif
-static CYTHON_INLINE PyObject* __Pyx__PyNumber_Add_object_object(PyObject *op1, PyObject *op2, int inplace) {
-    if (PyFloat_CheckExact(op1)) {
-        if (PyFloat_CheckExact(op2)) {
-            double float_op2 = __Pyx_PyFloat_AS_DOUBLE(op2);
-            #if !CYTHON_ASSUME_SAFE_MACROS
-            if (unlikely((float_op2 == -1.) && PyErr_Occurred())) return NULL;
-            #endif
-            double float_op1 = __Pyx_PyFloat_AS_DOUBLE(op1);
-            #if !CYTHON_ASSUME_SAFE_MACROS
-            if (unlikely((float_op1 == -1.) && PyErr_Occurred())) return NULL;
-            #endif
-            return PyFloat_FromDouble(float_op1 + float_op2);
-        }
-        return __Pyx_PyNumber_Add_xfloat_object(op1, op2, inplace);
-    }
-    if (PyLong_CheckExact(op1)) {
-        if (PyLong_CheckExact(op2)) {
-            #if CYTHON_USE_PYLONG_INTERNALS
-            if (__Pyx_PyLong_IsCompact(op1)) {
-                Py_ssize_t int_op1 = __Pyx_PyLong_CompactValue(op1);
-                if (int_op1 == 0) return __Pyx_NewRef(op2);
-                if (__Pyx_PyLong_IsCompact(op2)) {
-                    Py_ssize_t int_op2 = __Pyx_PyLong_CompactValue(op2);
-                    if (int_op2 == 0) return __Pyx_NewRef(op1);
-                    return PyLong_FromSsize_t(int_op1 + int_op2);
-                }
-            }
-            else if (__Pyx_PyLong_IsZero(op2)) return __Pyx_NewRef(op1);
-            #endif
-            binaryfunc slot_func = __Pyx_PyType_GetSubSlot(&PyLong_Type, tp_as_number, nb_add, binaryfunc);
-            if (likely(slot_func)) {
-                return slot_func(op1, op2);
-            }
-        }
-        return __Pyx_PyNumber_Add_xint_object(op1, op2, inplace);
-    }
-    return (inplace) ? PyNumber_InPlaceAdd(op1, op2) : PyNumber_Add(op1, op2);
-}
-#endif
-
-/* PyLongBinop */
-#if !CYTHON_COMPILING_IN_PYPY
-static PyObject* __Pyx_Fallback___Pyx_PyLong_MultiplyCObj(PyObject *op1, PyObject *op2, int inplace) {
-    return (inplace ? PyNumber_InPlaceMultiply : PyNumber_Multiply)(op1, op2);
-}
-#if CYTHON_USE_PYLONG_INTERNALS
-static PyObject* __Pyx_Unpacked___Pyx_PyLong_MultiplyCObj(PyObject *op1, PyObject *op2, long intval, int inplace, int zerodivision_check) {
-    CYTHON_MAYBE_UNUSED_VAR(inplace);
-    CYTHON_UNUSED_VAR(zerodivision_check);
-    const long a = intval;
-    long b;
-    const PY_LONG_LONG lla = intval;
-    PY_LONG_LONG llb;
-    if (unlikely(__Pyx_PyLong_IsZero(op2))) {
-        return __Pyx_NewRef(op2);
-    }
-    const int is_positive = __Pyx_PyLong_IsPos(op2);
-    const digit* digits = __Pyx_PyLong_Digits(op2);
-    const Py_ssize_t size = __Pyx_PyLong_DigitCount(op2);
-    if (likely(size == 1)) {
-        b = (long) digits[0];
-        if (!is_positive) b *= -1;
-    } else {
-        if (size == 2 && 8 * sizeof(long) - 1 > 2 * PyLong_SHIFT+30) {
-            b = (long) (((((unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0]));
-            if (!is_positive) b *= -1;
-            goto calculate_long;
-        } else if (size == 2 && 8 * sizeof(PY_LONG_LONG) - 1 > 2 * PyLong_SHIFT+30) {
-            llb = (PY_LONG_LONG) (((((unsigned PY_LONG_LONG)digits[1]) << PyLong_SHIFT) | (unsigned PY_LONG_LONG)digits[0]));
-            if (!is_positive) llb *= -1;
-            goto calculate_long_long;
-        } else
-        if (size == 3 && 8 * sizeof(long) - 1 > 3 * PyLong_SHIFT+30) {
-            b = (long) (((((((unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0]));
-            if (!is_positive) b *= -1;
-            goto calculate_long;
-        } else if (size == 3 && 8 * sizeof(PY_LONG_LONG) - 1 > 3 * PyLong_SHIFT+30) {
-            llb = (PY_LONG_LONG) (((((((unsigned PY_LONG_LONG)digits[2]) << PyLong_SHIFT) | (unsigned PY_LONG_LONG)digits[1]) << PyLong_SHIFT) | (unsigned PY_LONG_LONG)digits[0]));
-            if (!is_positive) llb *= -1;
-            goto calculate_long_long;
-        } else
-        if (size == 4 && 8 * sizeof(long) - 1 > 4 * PyLong_SHIFT+30) {
-            b = (long) (((((((((unsigned long)digits[3]) << PyLong_SHIFT) | (unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0]));
-            if (!is_positive) b *= -1;
-            goto calculate_long;
-        } else if (size == 4 && 8 * sizeof(PY_LONG_LONG) - 1 > 4 * PyLong_SHIFT+30) {
-            llb = (PY_LONG_LONG) (((((((((unsigned PY_LONG_LONG)digits[3]) << PyLong_SHIFT) | (unsigned PY_LONG_LONG)digits[2]) << PyLong_SHIFT) | (unsigned PY_LONG_LONG)digits[1]) << PyLong_SHIFT) | (unsigned PY_LONG_LONG)digits[0]));
-            if (!is_positive) llb *= -1;
-            goto calculate_long_long;
-        } else
-        {}
-        return PyLong_Type.tp_as_number->nb_multiply(op1, op2);
-    }
-    calculate_long:
-        CYTHON_UNUSED_VAR(a);
-        CYTHON_UNUSED_VAR(b);
-        llb = b;
-        goto calculate_long_long;
-    calculate_long_long:
-        {
-            PY_LONG_LONG llx;
-            llx = lla * llb;
-            return PyLong_FromLongLong(llx);
-        }
-    
-}
-#endif
-static PyObject* __Pyx_Float___Pyx_PyLong_MultiplyCObj(PyObject *float_val, long intval, int zerodivision_check) {
-    CYTHON_UNUSED_VAR(zerodivision_check);
-    const long a = intval;
-    double b = __Pyx_PyFloat_AS_DOUBLE(float_val);
-        double result;
-        
-        result = ((double)a) * (double)b;
-        return PyFloat_FromDouble(result);
-}
-static CYTHON_INLINE PyObject* __Pyx_PyLong_MultiplyCObj(PyObject *op1, PyObject *op2, long intval, int inplace, int zerodivision_check) {
+/* PyLongCompare */
+static CYTHON_INLINE int __Pyx_PyLong_BoolEqObjC(PyObject *op1, PyObject *op2, long intval, long inplace) {
     CYTHON_MAYBE_UNUSED_VAR(intval);
-    CYTHON_UNUSED_VAR(zerodivision_check);
-    #if CYTHON_USE_PYLONG_INTERNALS
-    if (likely(PyLong_CheckExact(op2))) {
-        return __Pyx_Unpacked___Pyx_PyLong_MultiplyCObj(op1, op2, intval, inplace, zerodivision_check);
-    }
-    #endif
-    if (PyFloat_CheckExact(op2)) {
-        return __Pyx_Float___Pyx_PyLong_MultiplyCObj(op2, intval, zerodivision_check);
-    }
-    return __Pyx_Fallback___Pyx_PyLong_MultiplyCObj(op1, op2, inplace);
-}
-#endif
-
-/* PyObjectCompare */
-#ifndef __Pyx_DEFINED_PyObject_CompareFloatIntBoolGt
-#define __Pyx_DEFINED_PyObject_CompareFloatIntBoolGt
-static int __Pyx_PyObject_CompareFloatIntBoolGt(PyObject *op1, PyObject *op2) {
-    double float_op1 = __Pyx_PyFloat_AS_DOUBLE(op1);
-    #if !CYTHON_ASSUME_SAFE_MACROS
-    if (unlikely(float_op1 == -1. && PyErr_Occurred())) return -1;
-    #endif
-    #if CYTHON_USE_PYLONG_INTERNALS
-    if (__Pyx_PyLong_IsCompact(op2)) {
-        Py_ssize_t iop2 = __Pyx_PyLong_CompactValue(op2);
-        if (float_op1 > ((double)iop2)) goto __pyx_return_true; else goto __pyx_return_false;
-    }
-    if (unlikely(!__Pyx_isfinite(float_op1))) {
-        if (float_op1 > 0.0) goto __pyx_return_true; else goto __pyx_return_false;
-    } else {
-        int sign2 = __Pyx_PyLong_Sign(op2);
-        if (float_op1 >= 0.) {
-            if (sign2 < 0) goto __pyx_return_true;
-            if (float_op1 < (double) (1L << PyLong_SHIFT)) goto __pyx_return_false;
-        } else {
-            if (sign2 > 0) goto __pyx_return_false;
-            if (float_op1 > -(double) (1L << PyLong_SHIFT)) goto __pyx_return_true;
-        }
-    }
-    #else
-    if (unlikely(!__Pyx_isfinite(float_op1))) {
-        if (float_op1 > 0.0) goto __pyx_return_true; else goto __pyx_return_false;
-    } else {
-        int overflow2;
-        long iop2 = PyLong_AsLongAndOverflow(op2, &overflow2);
-        if (likely(!overflow2)) {
-            if ((long long) iop2 >= (1LL << 53)) {
-                overflow2 = 1;
-            } else if ((long long) iop2 <= - (1LL << 53)) {
-                overflow2 = -1;
-            } else {
-                if (float_op1 > ((double) iop2)) goto __pyx_return_true; else goto __pyx_return_false;
-            }
-        }
-        if (overflow2 > 0) {
-            if (float_op1 < ((double) (1LL << 53))) goto __pyx_return_false;
-        } else {
-            if (float_op1 > - ((double) (1LL << 53))) goto __pyx_return_true;
-        }
-    }
-    #endif
-    return __Pyx_PyObject_RichCompareBool(op1, op2, Py_GT);
-__pyx_return_true:
-    return 1;
-__pyx_return_false:
-    return 0;
-}
-#endif
-static CYTHON_INLINE int __Pyx_PyObject_CompareBoolGt_float_object(PyObject *op1, PyObject *op2, int pyop) {
-    CYTHON_UNUSED_VAR(pyop);
-    if (unlikely(op1 == Py_None)) {
-        goto __pyx_richcmp;
-    }
-    if (likely(op1 != Py_None)) {
-        if (likely(PyFloat_CheckExact(op2))) {
-            double float_op1 = __Pyx_PyFloat_AS_DOUBLE(op1);
-            #if !CYTHON_ASSUME_SAFE_MACROS
-            if (unlikely(float_op1 == -1. && PyErr_Occurred())) return -1;
-            #endif
-            double float_op2 = __Pyx_PyFloat_AS_DOUBLE(op2);
-            #if !CYTHON_ASSUME_SAFE_MACROS
-            if (unlikely(float_op2 == -1. && PyErr_Occurred())) return -1;
-            #endif
-            if (float_op1 > float_op2) goto __pyx_return_true; else goto __pyx_return_false;
-        }
-        if (PyLong_CheckExact(op2)) {
-            return __Pyx_PyObject_CompareFloatIntBoolGt(op1, op2);
-        }
-        goto __pyx_richcmp;
-    }
-    if ((0)) goto __pyx_richcmp;
-    if ((0)) goto __pyx_return_true;
-    if ((0)) goto __pyx_return_false;
-__pyx_richcmp:
-    return __Pyx_PyObject_RichCompareBool(op1, op2, Py_GT);
-__pyx_return_true:
-    return 1;
-__pyx_return_false:
-    return 0;
-}
-
-/* PyFloatBinop */
-#if !CYTHON_COMPILING_IN_PYPY
-static PyObject* __Pyx_PyFloat_AddObjC(PyObject *op1, PyObject *op2, double floatval, int inplace, int zerodivision_check) {
-    const double b = floatval;
-    double a;
     CYTHON_UNUSED_VAR(inplace);
-    CYTHON_UNUSED_VAR(zerodivision_check);
-    if (likely(PyFloat_CheckExact(op1))) {
-        a = __Pyx_PyFloat_AS_DOUBLE(op1);
-        
-    } else
+    if (op1 == op2) {
+        return 1;
+    }
+    #if CYTHON_USE_PYLONG_INTERNALS
     if (likely(PyLong_CheckExact(op1))) {
-        #if CYTHON_USE_PYLONG_INTERNALS
-        if (__Pyx_PyLong_IsZero(op1)) {
-            a = 0.0;
-            
-            goto digits_done;
-        } else if (__Pyx_PyLong_IsCompact(op1)) {
-            a = (double) __Pyx_PyLong_CompactValue(op1);
-            goto digits_done;
+        int unequal;
+        unsigned long uintval;
+        Py_ssize_t size = __Pyx_PyLong_DigitCount(op1);
+        const digit* digits = __Pyx_PyLong_Digits(op1);
+        if (intval == 0) {
+            return (__Pyx_PyLong_IsZero(op1) == 1);
+        } else if (intval < 0) {
+            if (__Pyx_PyLong_IsNonNeg(op1))
+                return 0;
+            intval = -intval;
         } else {
-            const digit* digits = __Pyx_PyLong_Digits(op1);
-            const Py_ssize_t size = __Pyx_PyLong_DigitCount(op1);
-            if (size <= 2 && (8 * sizeof(unsigned long) > 2 * PyLong_SHIFT && ((8 * sizeof(unsigned long) < 53) || (1 * PyLong_SHIFT < 53)))) {
-                a = (double) (((((unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0]));
-                if ((8 * sizeof(unsigned long) < 53) || (2 * PyLong_SHIFT < 53) || (a < (double) ((PY_LONG_LONG)1 << 53))) {
-                    if (__Pyx_PyLong_IsNeg(op1)) a = -a;
-                    goto digits_done;
-                }
-            }
-            if (size <= 3 && (8 * sizeof(unsigned long) > 3 * PyLong_SHIFT && ((8 * sizeof(unsigned long) < 53) || (2 * PyLong_SHIFT < 53)))) {
-                a = (double) (((((((unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0]));
-                if ((8 * sizeof(unsigned long) < 53) || (3 * PyLong_SHIFT < 53) || (a < (double) ((PY_LONG_LONG)1 << 53))) {
-                    if (__Pyx_PyLong_IsNeg(op1)) a = -a;
-                    goto digits_done;
-                }
-            }
-            if (size <= 4 && (8 * sizeof(unsigned long) > 4 * PyLong_SHIFT && ((8 * sizeof(unsigned long) < 53) || (3 * PyLong_SHIFT < 53)))) {
-                a = (double) (((((((((unsigned long)digits[3]) << PyLong_SHIFT) | (unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0]));
-                if ((8 * sizeof(unsigned long) < 53) || (4 * PyLong_SHIFT < 53) || (a < (double) ((PY_LONG_LONG)1 << 53))) {
-                    if (__Pyx_PyLong_IsNeg(op1)) a = -a;
-                    goto digits_done;
-                }
-            }
+            if (__Pyx_PyLong_IsNeg(op1))
+                return 0;
         }
-        #endif
-            a = PyLong_AsDouble(op1);
-            if (unlikely(a == -1.0 && PyErr_Occurred())) return NULL;
-    } else {
-        return (inplace ? PyNumber_InPlaceAdd : PyNumber_Add)(op1, op2);
-    }
-#if CYTHON_USE_PYLONG_INTERNALS
-digits_done:;
-#endif
-        double result;
-        result = a + b;
-        return PyFloat_FromDouble(result);
-}
-#endif
-
-/* PyNumberBinop */
-#if !(CYTHON_COMPILING_IN_PYPY || CYTHON_COMPILING_IN_GRAAL || CYTHON_COMPILING_IN_LIMITED_API)
-#if CYTHON_USE_TYPE_SLOTS || __PYX_LIMITED_VERSION_HEX >= 0x030A0000
-#ifndef __Pyx_DEFINED_BinopTypeError
-#define __Pyx_DEFINED_BinopTypeError
-static void __Pyx_BinopTypeError(PyObject *op1, PyObject *op2, const char* op, int inplace) {
-    char opname[4] = {op[0], op[1], 0, 0};
-    if (inplace) {
-        opname[op[1] ? 2 : 1] = '=';
-    }
-    __Pyx_RaiseErrorWithObjectTypes1(
-        PyExc_TypeError,
-        "unsupported operand type(s) for %.3s: '" __Pyx_FMT_TYPENAME "' and '" __Pyx_FMT_TYPENAME "'",
-        opname, op1, op2);
-}
-#endif
-#endif
-#ifndef __Pyx_DEFINED_PyNumber_Multiply_xfloat_object
-#define __Pyx_DEFINED_PyNumber_Multiply_xfloat_object
-static PyObject* __Pyx_PyNumber_Multiply_xfloat_object(PyObject *op1, PyObject *op2, int inplace) {
-    if (PyLong_CheckExact(op2)) {
-        double int_op2;
-        #if CYTHON_USE_PYLONG_INTERNALS
-        if (__Pyx_PyLong_IsCompact(op2)) {
-            Py_ssize_t compact_op2 = __Pyx_PyLong_CompactValue(op2);
-            int_op2 = (double) compact_op2;
+        uintval = (unsigned long) intval;
+#if PyLong_SHIFT * 4 < SIZEOF_LONG*8
+        if (uintval >> (PyLong_SHIFT * 4)) {
+            unequal = (size != 5) || (digits[0] != (uintval & (unsigned long) PyLong_MASK))
+                 | (digits[1] != ((uintval >> (1 * PyLong_SHIFT)) & (unsigned long) PyLong_MASK)) | (digits[2] != ((uintval >> (2 * PyLong_SHIFT)) & (unsigned long) PyLong_MASK)) | (digits[3] != ((uintval >> (3 * PyLong_SHIFT)) & (unsigned long) PyLong_MASK)) | (digits[4] != ((uintval >> (4 * PyLong_SHIFT)) & (unsigned long) PyLong_MASK));
         } else
-        #endif
-        {
-            int_op2 = PyLong_AsDouble(op2);
-            if (unlikely((int_op2 == -1.) && PyErr_Occurred())) return NULL;
-        }
-        double float_op1 = __Pyx_PyFloat_AS_DOUBLE(op1);
-        #if !CYTHON_ASSUME_SAFE_MACROS
-        if (unlikely((float_op1 == -1.) && PyErr_Occurred())) return NULL;
-        #endif
-        if (float_op1 == 0.) return __Pyx_NewRef(op1);
-        return PyFloat_FromDouble(float_op1 * int_op2);
+#endif
+#if PyLong_SHIFT * 3 < SIZEOF_LONG*8
+        if (uintval >> (PyLong_SHIFT * 3)) {
+            unequal = (size != 4) || (digits[0] != (uintval & (unsigned long) PyLong_MASK))
+                 | (digits[1] != ((uintval >> (1 * PyLong_SHIFT)) & (unsigned long) PyLong_MASK)) | (digits[2] != ((uintval >> (2 * PyLong_SHIFT)) & (unsigned long) PyLong_MASK)) | (digits[3] != ((uintval >> (3 * PyLong_SHIFT)) & (unsigned long) PyLong_MASK));
+        } else
+#endif
+#if PyLong_SHIFT * 2 < SIZEOF_LONG*8
+        if (uintval >> (PyLong_SHIFT * 2)) {
+            unequal = (size != 3) || (digits[0] != (uintval & (unsigned long) PyLong_MASK))
+                 | (digits[1] != ((uintval >> (1 * PyLong_SHIFT)) & (unsigned long) PyLong_MASK)) | (digits[2] != ((uintval >> (2 * PyLong_SHIFT)) & (unsigned long) PyLong_MASK));
+        } else
+#endif
+#if PyLong_SHIFT * 1 < SIZEOF_LONG*8
+        if (uintval >> (PyLong_SHIFT * 1)) {
+            unequal = (size != 2) || (digits[0] != (uintval & (unsigned long) PyLong_MASK))
+                 | (digits[1] != ((uintval >> (1 * PyLong_SHIFT)) & (unsigned long) PyLong_MASK));
+        } else
+#endif
+            unequal = (size != 1) || (((unsigned long) digits[0]) != (uintval & (unsigned long) PyLong_MASK));
+        return (unequal == 0);
     }
-    if (PyLong_Check(op2)) {
-        binaryfunc slot_func = __Pyx_PyType_GetSubSlot(&PyFloat_Type, tp_as_number, nb_multiply, binaryfunc);
-        if (likely(slot_func)) {
-            return slot_func(op1, op2);
-        }
-    }
-    #if CYTHON_USE_TYPE_SLOTS || __PYX_LIMITED_VERSION_HEX >= 0x030A0000
-    {
-        PyTypeObject *type_op2 = Py_TYPE(op2);
-        binaryfunc slot_func = __Pyx_PyType_GetSubSlot(type_op2, tp_as_number, nb_multiply, binaryfunc);
-        if (likely(slot_func)) {
-            PyObject *result = slot_func(op1, op2);
-            if (likely(result != Py_NotImplemented)) {
-                return result;
-            }
-            Py_DECREF(result);
-        }
-        __Pyx_BinopTypeError(op1, op2, "*", inplace);
-        return NULL;
-    }
-    #else
-    return (inplace) ? PyNumber_InPlaceMultiply(op1, op2) : PyNumber_Multiply(op1, op2);
     #endif
-}
-#endif
-static CYTHON_INLINE PyObject* __Pyx__PyNumber_Multiply_float_object(PyObject *op1, PyObject *op2, int inplace) {
-    if (likely(op1 != Py_None)) {
-        if (likely(PyFloat_CheckExact(op2))) {
-            double float_op2 = __Pyx_PyFloat_AS_DOUBLE(op2);
-            #if !CYTHON_ASSUME_SAFE_MACROS
-            if (unlikely((float_op2 == -1.) && PyErr_Occurred())) return NULL;
-            #endif
-            double float_op1 = __Pyx_PyFloat_AS_DOUBLE(op1);
-            #if !CYTHON_ASSUME_SAFE_MACROS
-            if (unlikely((float_op1 == -1.) && PyErr_Occurred())) return NULL;
-            #endif
-            return PyFloat_FromDouble(float_op1 * float_op2);
-        }
-        return __Pyx_PyNumber_Multiply_xfloat_object(op1, op2, inplace);
+    if (PyFloat_CheckExact(op1)) {
+        const long b = intval;
+        double a = __Pyx_PyFloat_AS_DOUBLE(op1);
+        return ((double)a == (double)b);
     }
-    return (inplace) ? PyNumber_InPlaceMultiply(op1, op2) : PyNumber_Multiply(op1, op2);
+    return __Pyx_PyObject_RichCompareBool(op1, op2, Py_EQ);
 }
-#endif
 
 /* PyDictVersioning (used by GetModuleGlobalName) */
 #if CYTHON_USE_DICT_VERSIONS && CYTHON_USE_TYPE_SLOTS
@@ -17479,6 +19840,307 @@ static CYTHON_INLINE uint64_t __Pyx_PyLong_As_uint64_t(PyObject *x) {
     }
 }
 
+/* CIntFromPy */
+static PY_LONG_LONG __Pyx_LargePyLong___Pyx_PyLong_As_PY_LONG_LONG(PyObject *x);
+static PY_LONG_LONG __Pyx_raise_neg_overflow___Pyx_PyLong_As_PY_LONG_LONG(void) {
+    const char* type_name = "PY_LONG_LONG";
+    PyErr_Format(PyExc_OverflowError,
+        "can't convert negative value to %.200s", type_name);
+    return (PY_LONG_LONG) -1;
+}
+static PY_LONG_LONG __Pyx_raise_overflow___Pyx_PyLong_As_PY_LONG_LONG(void) {
+    const char* type_name = "PY_LONG_LONG";
+    PyErr_Format(PyExc_OverflowError,
+        "value too large to convert to %.200s", type_name);
+    return (PY_LONG_LONG) -1;
+}
+static CYTHON_INLINE PY_LONG_LONG __Pyx_PyULong___Pyx_PyLong_As_PY_LONG_LONG(PyObject *x) {
+    const int is_unsigned = 1;
+#if CYTHON_USE_PYLONG_INTERNALS
+    {
+        const digit* digits = __Pyx_PyLong_Digits(x);
+        const Py_ssize_t size = __Pyx_PyLong_DigitCount(x);
+        if (size == 2 && (8 * sizeof(PY_LONG_LONG) > 1 * PyLong_SHIFT)) {
+            if ((8 * sizeof(unsigned long) > 2 * PyLong_SHIFT)) {
+                __PYX_VERIFY_RETURN_INT(PY_LONG_LONG, unsigned long, (((((unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
+            } else if ((8 * sizeof(PY_LONG_LONG) >= 2 * PyLong_SHIFT)) {
+                return (PY_LONG_LONG) (((((PY_LONG_LONG)digits[1]) << PyLong_SHIFT) | (PY_LONG_LONG)digits[0]));
+            }
+        } else
+        if (size == 3 && (8 * sizeof(PY_LONG_LONG) > 2 * PyLong_SHIFT)) {
+            if ((8 * sizeof(unsigned long) > 3 * PyLong_SHIFT)) {
+                __PYX_VERIFY_RETURN_INT(PY_LONG_LONG, unsigned long, (((((((unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
+            } else if ((8 * sizeof(PY_LONG_LONG) >= 3 * PyLong_SHIFT)) {
+                return (PY_LONG_LONG) (((((((PY_LONG_LONG)digits[2]) << PyLong_SHIFT) | (PY_LONG_LONG)digits[1]) << PyLong_SHIFT) | (PY_LONG_LONG)digits[0]));
+            }
+        } else
+        if (size == 4 && (8 * sizeof(PY_LONG_LONG) > 3 * PyLong_SHIFT)) {
+            if ((8 * sizeof(unsigned long) > 4 * PyLong_SHIFT)) {
+                __PYX_VERIFY_RETURN_INT(PY_LONG_LONG, unsigned long, (((((((((unsigned long)digits[3]) << PyLong_SHIFT) | (unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
+            } else if ((8 * sizeof(PY_LONG_LONG) >= 4 * PyLong_SHIFT)) {
+                return (PY_LONG_LONG) (((((((((PY_LONG_LONG)digits[3]) << PyLong_SHIFT) | (PY_LONG_LONG)digits[2]) << PyLong_SHIFT) | (PY_LONG_LONG)digits[1]) << PyLong_SHIFT) | (PY_LONG_LONG)digits[0]));
+            }
+        } else
+        {}
+    }
+#elif CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX < 0x030C00A7
+    if (unlikely(Py_SIZE(x) < 0)) {
+        goto raise_neg_overflow;
+    }
+#else
+    {
+        int result = PyObject_RichCompareBool(x, Py_False, Py_LT);
+        if (unlikely(result < 0))
+            return (PY_LONG_LONG) -1;
+        if (unlikely(result == 1))
+            goto raise_neg_overflow;
+    }
+#endif
+    if ((sizeof(PY_LONG_LONG) <= sizeof(unsigned long))) {
+        __PYX_VERIFY_RETURN_INT_EXC(PY_LONG_LONG, unsigned long, PyLong_AsUnsignedLong(x))
+    } else if ((sizeof(PY_LONG_LONG) <= sizeof(unsigned PY_LONG_LONG))) {
+        __PYX_VERIFY_RETURN_INT_EXC(PY_LONG_LONG, unsigned PY_LONG_LONG, PyLong_AsUnsignedLongLong(x))
+    }
+    return __Pyx_LargePyLong___Pyx_PyLong_As_PY_LONG_LONG(x);
+raise_neg_overflow:
+    return __Pyx_raise_neg_overflow___Pyx_PyLong_As_PY_LONG_LONG();
+raise_overflow:
+    return __Pyx_raise_overflow___Pyx_PyLong_As_PY_LONG_LONG();
+}
+static CYTHON_INLINE PY_LONG_LONG __Pyx_PySLong___Pyx_PyLong_As_PY_LONG_LONG(PyObject *x) {
+    const int is_unsigned = 0;
+#if CYTHON_USE_PYLONG_INTERNALS
+    if (__Pyx_PyLong_IsNeg(x)) {
+        const Py_ssize_t size = __Pyx_PyLong_DigitCount(x);
+        const digit* digits = __Pyx_PyLong_Digits(x);
+        if (size == 2 && (8 * sizeof(PY_LONG_LONG) > 1 * PyLong_SHIFT)) {
+            if ((8 * sizeof(long) > 2 * PyLong_SHIFT)) {
+                long ival = - (long) (((((unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0]));
+                __PYX_VERIFY_RETURN_INT(PY_LONG_LONG, long, ival)
+            } else if ((8 * sizeof(PY_LONG_LONG) - 1 > 2 * PyLong_SHIFT)) {
+                return (PY_LONG_LONG) (((PY_LONG_LONG) -1) * (((((PY_LONG_LONG)digits[1]) << PyLong_SHIFT) | (PY_LONG_LONG)digits[0])));
+            }
+        } else
+        if (size == 3 && (8 * sizeof(PY_LONG_LONG) > 2 * PyLong_SHIFT)) {
+            if ((8 * sizeof(long) > 3 * PyLong_SHIFT)) {
+                long ival = - (long) (((((((unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0]));
+                __PYX_VERIFY_RETURN_INT(PY_LONG_LONG, long, ival)
+            } else if ((8 * sizeof(PY_LONG_LONG) - 1 > 3 * PyLong_SHIFT)) {
+                return (PY_LONG_LONG) (((PY_LONG_LONG) -1) * (((((((PY_LONG_LONG)digits[2]) << PyLong_SHIFT) | (PY_LONG_LONG)digits[1]) << PyLong_SHIFT) | (PY_LONG_LONG)digits[0])));
+            }
+        } else
+        if (size == 4 && (8 * sizeof(PY_LONG_LONG) > 3 * PyLong_SHIFT)) {
+            if ((8 * sizeof(long) > 4 * PyLong_SHIFT)) {
+                long ival = - (long) (((((((((unsigned long)digits[3]) << PyLong_SHIFT) | (unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0]));
+                __PYX_VERIFY_RETURN_INT(PY_LONG_LONG, long, ival)
+            } else if ((8 * sizeof(PY_LONG_LONG) - 1 > 4 * PyLong_SHIFT)) {
+                return (PY_LONG_LONG) (((PY_LONG_LONG) -1) * (((((((((PY_LONG_LONG)digits[3]) << PyLong_SHIFT) | (PY_LONG_LONG)digits[2]) << PyLong_SHIFT) | (PY_LONG_LONG)digits[1]) << PyLong_SHIFT) | (PY_LONG_LONG)digits[0])));
+            }
+        } else
+        {}
+    } else {
+        const Py_ssize_t size = __Pyx_PyLong_DigitCount(x);
+        const digit* digits = __Pyx_PyLong_Digits(x);
+        if (size == 2 && (8 * sizeof(PY_LONG_LONG) > 1 * PyLong_SHIFT)) {
+            if ((8 * sizeof(long) > 2 * PyLong_SHIFT)) {
+                __PYX_VERIFY_RETURN_INT(PY_LONG_LONG, unsigned long, (((((unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
+            } else if ((8 * sizeof(PY_LONG_LONG) - 1 > 2 * PyLong_SHIFT)) {
+                return (PY_LONG_LONG) (((((PY_LONG_LONG)digits[1]) << PyLong_SHIFT) | (PY_LONG_LONG)digits[0]));
+            }
+        } else
+        if (size == 3 && (8 * sizeof(PY_LONG_LONG) > 2 * PyLong_SHIFT)) {
+            if ((8 * sizeof(long) > 3 * PyLong_SHIFT)) {
+                __PYX_VERIFY_RETURN_INT(PY_LONG_LONG, unsigned long, (((((((unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
+            } else if ((8 * sizeof(PY_LONG_LONG) - 1 > 3 * PyLong_SHIFT)) {
+                return (PY_LONG_LONG) (((((((PY_LONG_LONG)digits[2]) << PyLong_SHIFT) | (PY_LONG_LONG)digits[1]) << PyLong_SHIFT) | (PY_LONG_LONG)digits[0]));
+            }
+        } else
+        if (size == 4 && (8 * sizeof(PY_LONG_LONG) > 3 * PyLong_SHIFT)) {
+            if ((8 * sizeof(long) > 4 * PyLong_SHIFT)) {
+                __PYX_VERIFY_RETURN_INT(PY_LONG_LONG, unsigned long, (((((((((unsigned long)digits[3]) << PyLong_SHIFT) | (unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
+            } else if ((8 * sizeof(PY_LONG_LONG) - 1 > 4 * PyLong_SHIFT)) {
+                return (PY_LONG_LONG) (((((((((PY_LONG_LONG)digits[3]) << PyLong_SHIFT) | (PY_LONG_LONG)digits[2]) << PyLong_SHIFT) | (PY_LONG_LONG)digits[1]) << PyLong_SHIFT) | (PY_LONG_LONG)digits[0]));
+            }
+        } else
+        {}
+    }
+#endif
+    #if __PYX_LIMITED_VERSION_HEX >= 0x030d0000
+    if ((sizeof(PY_LONG_LONG) <= sizeof(int)) && (sizeof(int) < sizeof(long))) {
+        __PYX_VERIFY_RETURN_INT_EXC(PY_LONG_LONG, int, PyLong_AsInt(x))
+    } else
+    #endif
+    if ((sizeof(PY_LONG_LONG) <= sizeof(long))) {
+        __PYX_VERIFY_RETURN_INT_EXC(PY_LONG_LONG, long, PyLong_AsLong(x))
+    } else if ((sizeof(PY_LONG_LONG) <= sizeof(PY_LONG_LONG))) {
+        __PYX_VERIFY_RETURN_INT_EXC(PY_LONG_LONG, PY_LONG_LONG, PyLong_AsLongLong(x))
+    }
+    return __Pyx_LargePyLong___Pyx_PyLong_As_PY_LONG_LONG(x);
+raise_neg_overflow:
+    return __Pyx_raise_neg_overflow___Pyx_PyLong_As_PY_LONG_LONG();
+raise_overflow:
+    return __Pyx_raise_overflow___Pyx_PyLong_As_PY_LONG_LONG();
+}
+static PY_LONG_LONG __Pyx_LargePyLong___Pyx_PyLong_As_PY_LONG_LONG(PyObject *x) {
+#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wconversion"
+#endif
+    const PY_LONG_LONG neg_one = (PY_LONG_LONG) -1, const_zero = (PY_LONG_LONG) 0;
+#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
+#pragma GCC diagnostic pop
+#endif
+    const int is_unsigned = neg_one > const_zero;
+    PY_LONG_LONG val;
+    int ret = -1;
+#if PY_VERSION_HEX >= 0x030d00A6 && !CYTHON_COMPILING_IN_LIMITED_API
+    Py_ssize_t bytes_copied = PyLong_AsNativeBytes(
+        x, &val, sizeof(val), Py_ASNATIVEBYTES_NATIVE_ENDIAN | (is_unsigned ? Py_ASNATIVEBYTES_UNSIGNED_BUFFER | Py_ASNATIVEBYTES_REJECT_NEGATIVE : 0));
+    if (unlikely(bytes_copied == -1)) {
+    } else if (unlikely(bytes_copied > (Py_ssize_t) sizeof(val))) {
+        goto raise_overflow;
+    } else {
+        ret = 0;
+    }
+#elif PY_VERSION_HEX < 0x030d0000 && !(CYTHON_COMPILING_IN_PYPY || CYTHON_COMPILING_IN_LIMITED_API) || defined(_PyLong_AsByteArray)
+    int one = 1; int is_little = (int)*(unsigned char *)&one;
+    unsigned char *bytes = (unsigned char *)&val;
+    ret = _PyLong_AsByteArray((PyLongObject *)x,
+                                bytes, sizeof(val),
+                                is_little, !is_unsigned);
+    if ((0)) goto raise_overflow;
+#else
+    PyObject *v;
+    PyObject *stepval = NULL, *mask = NULL, *shift = NULL;
+    int bits, remaining_bits, is_negative = 0;
+    int chunk_size = (sizeof(long) < 8) ? 30 : 62;
+    if (likely(PyLong_CheckExact(x))) {
+        v = __Pyx_NewRef(x);
+    } else {
+        v = PyNumber_Long(x);
+        if (unlikely(!v)) return (PY_LONG_LONG) -1;
+        assert(PyLong_CheckExact(v));
+    }
+    {
+        int result = PyObject_RichCompareBool(v, Py_False, Py_LT);
+        if (unlikely(result < 0)) {
+            Py_DECREF(v);
+            return (PY_LONG_LONG) -1;
+        }
+        is_negative = result == 1;
+    }
+    if (is_unsigned && unlikely(is_negative)) {
+        Py_DECREF(v);
+        PyErr_SetString(PyExc_OverflowError,
+            "can't convert negative value to PY_LONG_LONG");
+        return (PY_LONG_LONG) -1;
+    } else if (is_negative) {
+        stepval = PyNumber_Invert(v);
+        Py_DECREF(v);
+        if (unlikely(!stepval))
+            return (PY_LONG_LONG) -1;
+    } else {
+        stepval = v;
+    }
+    v = NULL;
+    val = (PY_LONG_LONG) 0;
+    mask = PyLong_FromLong((1L << chunk_size) - 1); if (unlikely(!mask)) goto done;
+    shift = PyLong_FromLong(chunk_size); if (unlikely(!shift)) goto done;
+    for (bits = 0; bits < (int) sizeof(PY_LONG_LONG) * 8 - chunk_size; bits += chunk_size) {
+        PyObject *tmp, *digit;
+        long idigit;
+        digit = PyNumber_And(stepval, mask);
+        if (unlikely(!digit)) goto done;
+        idigit = PyLong_AsLong(digit);
+        Py_DECREF(digit);
+        if (unlikely(idigit < 0)) goto done;
+        val |= ((PY_LONG_LONG) idigit) << bits;
+        tmp = PyNumber_Rshift(stepval, shift);
+        if (unlikely(!tmp)) goto done;
+        Py_DECREF(stepval); stepval = tmp;
+    }
+    Py_DECREF(shift); shift = NULL;
+    Py_DECREF(mask); mask = NULL;
+    {
+        long idigit = PyLong_AsLong(stepval);
+        if (unlikely(idigit < 0)) goto done;
+        remaining_bits = ((int) sizeof(PY_LONG_LONG) * 8) - bits - (is_unsigned ? 0 : 1);
+        if (unlikely(idigit >= (1L << remaining_bits)))
+            goto raise_overflow;
+        val |= ((PY_LONG_LONG) idigit) << bits;
+    }
+    if (!is_unsigned) {
+        if (unlikely(val & (((PY_LONG_LONG) 1) << (sizeof(PY_LONG_LONG) * 8 - 1))))
+            goto raise_overflow;
+        if (is_negative)
+            val = ~val;
+    }
+    ret = 0;
+done:
+    Py_XDECREF(shift);
+    Py_XDECREF(mask);
+    Py_XDECREF(stepval);
+#endif
+    if (unlikely(ret))
+        return (PY_LONG_LONG) -1;
+    return val;
+raise_overflow:
+    return __Pyx_raise_overflow___Pyx_PyLong_As_PY_LONG_LONG();
+}
+static CYTHON_INLINE PY_LONG_LONG __Pyx_PyLong___Pyx_PyLong_As_PY_LONG_LONG(PyObject *x) {
+#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wconversion"
+#endif
+    const PY_LONG_LONG neg_one = (PY_LONG_LONG) -1, const_zero = (PY_LONG_LONG) 0;
+#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
+#pragma GCC diagnostic pop
+#endif
+    const int is_unsigned = neg_one > const_zero;
+    if (is_unsigned) {
+        #if CYTHON_USE_PYLONG_INTERNALS
+        if (unlikely(__Pyx_PyLong_IsNeg(x))) {
+            goto raise_neg_overflow;
+        } else if (__Pyx_PyLong_IsCompact(x)) {
+            __PYX_VERIFY_RETURN_INT(PY_LONG_LONG, __Pyx_compact_upylong, __Pyx_PyLong_CompactValueUnsigned(x))
+        } else
+        #endif
+        {
+            return __Pyx_PyULong___Pyx_PyLong_As_PY_LONG_LONG(x);
+        }
+    } else {
+        #if CYTHON_USE_PYLONG_INTERNALS
+        if (__Pyx_PyLong_IsCompact(x)) {
+            __PYX_VERIFY_RETURN_INT(PY_LONG_LONG, __Pyx_compact_pylong, __Pyx_PyLong_CompactValue(x))
+        } else
+        #endif
+        {
+            return __Pyx_PySLong___Pyx_PyLong_As_PY_LONG_LONG(x);
+        }
+    }
+#if CYTHON_USE_PYLONG_INTERNALS
+raise_neg_overflow:
+    return __Pyx_raise_neg_overflow___Pyx_PyLong_As_PY_LONG_LONG();
+raise_overflow:
+    return __Pyx_raise_overflow___Pyx_PyLong_As_PY_LONG_LONG();
+#endif
+}
+static PY_LONG_LONG __Pyx_NonPyLong___Pyx_PyLong_As_PY_LONG_LONG(PyObject *x) {
+    PY_LONG_LONG val;
+    PyObject *tmp = __Pyx_PyNumber_Long(x);
+    if (!tmp) return (PY_LONG_LONG) -1;
+    val = __Pyx_PyLong_As_PY_LONG_LONG(tmp);
+    Py_DECREF(tmp);
+    return val;
+}
+static CYTHON_INLINE PY_LONG_LONG __Pyx_PyLong_As_PY_LONG_LONG(PyObject *x) {
+    if (likely(PyLong_Check(x))) {
+        return __Pyx_PyLong___Pyx_PyLong_As_PY_LONG_LONG(x);
+    } else {
+        return __Pyx_NonPyLong___Pyx_PyLong_As_PY_LONG_LONG(x);
+    }
+}
+
 /* PyObjectVectorcallKwds (used by PyObjectVectorcallMethodKwds) */
 #if CYTHON_VECTORCALL
 CYTHON_UNUSED static int __Pyx_CheckVectorcallKwarg(PyObject *kwnames, Py_ssize_t i) {
@@ -17572,6 +20234,85 @@ static CYTHON_INLINE PyObject* __Pyx_PyLong_From_int(int value) {
         PyObject *result = NULL, *kwds = NULL;
         PyObject *py_bytes = NULL, *order_str = NULL, *from_bytes_str = NULL;;
         py_bytes = PyBytes_FromStringAndSize((char*)bytes, sizeof(int));
+        if (!py_bytes) goto limited_bad;
+        from_bytes_str = PyUnicode_FromStringAndSize("from_bytes", 10);
+        if (!from_bytes_str) goto limited_bad;
+        order_str = PyUnicode_FromString(little ? "little" : "big");
+        if (!order_str) goto limited_bad;
+        {
+            PyObject *args[] = { (PyObject*)&PyLong_Type, py_bytes, order_str, Py_True };
+            if (!is_unsigned) {
+                PyObject *signed_str = PyUnicode_FromStringAndSize("signed", 6);
+                if (!signed_str) goto limited_bad;
+#if CYTHON_VECTORCALL
+                kwds = PyTuple_Pack(1, signed_str);
+#else
+                {
+                    PyObject *keys[] = {signed_str};
+                    PyObject *values[] = {Py_True};
+                    kwds = __Pyx_MakeKwargDict(keys, values, 1);
+                }
+#endif
+                Py_DECREF(signed_str);
+                if (unlikely(!kwds)) goto limited_bad;
+            }
+            result = __Pyx_Object_VectorcallMethodKwds(from_bytes_str, args, 3 | __Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET, kwds);
+        }
+        limited_bad:
+        Py_XDECREF(kwds);
+        Py_XDECREF(order_str);
+        Py_XDECREF(py_bytes);
+        Py_XDECREF(from_bytes_str);
+        return result;
+#endif
+    }
+}
+
+/* CIntToPy */
+static CYTHON_INLINE PyObject* __Pyx_PyLong_From_long(long value) {
+#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wconversion"
+#endif
+    const long neg_one = (long) -1, const_zero = (long) 0;
+#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
+#pragma GCC diagnostic pop
+#endif
+    const int is_unsigned = neg_one > const_zero;
+    if (is_unsigned) {
+        if (sizeof(long) < sizeof(long)) {
+            return PyLong_FromLong((long) value);
+        } else if (sizeof(long) <= sizeof(unsigned long)) {
+            return PyLong_FromUnsignedLong((unsigned long) value);
+#if !CYTHON_COMPILING_IN_PYPY
+        } else if (sizeof(long) <= sizeof(unsigned PY_LONG_LONG)) {
+            return PyLong_FromUnsignedLongLong((unsigned PY_LONG_LONG) value);
+#endif
+        }
+    } else {
+        if (sizeof(long) <= sizeof(long)) {
+            return PyLong_FromLong((long) value);
+        } else if (sizeof(long) <= sizeof(PY_LONG_LONG)) {
+            return PyLong_FromLongLong((PY_LONG_LONG) value);
+        }
+    }
+    {
+        unsigned char *bytes = (unsigned char *)&value;
+#if !CYTHON_COMPILING_IN_LIMITED_API && PY_VERSION_HEX >= 0x030d00A4
+        if (is_unsigned) {
+            return PyLong_FromUnsignedNativeBytes(bytes, sizeof(value), -1);
+        } else {
+            return PyLong_FromNativeBytes(bytes, sizeof(value), -1);
+        }
+#elif !CYTHON_COMPILING_IN_LIMITED_API && PY_VERSION_HEX < 0x030d0000
+        int one = 1; int little = (int)*(unsigned char *)&one;
+        return _PyLong_FromByteArray(bytes, sizeof(long),
+                                     little, !is_unsigned);
+#else
+        int one = 1; int little = (int)*(unsigned char *)&one;
+        PyObject *result = NULL, *kwds = NULL;
+        PyObject *py_bytes = NULL, *order_str = NULL, *from_bytes_str = NULL;;
+        py_bytes = PyBytes_FromStringAndSize((char*)bytes, sizeof(long));
         if (!py_bytes) goto limited_bad;
         from_bytes_str = PyUnicode_FromStringAndSize("from_bytes", 10);
         if (!from_bytes_str) goto limited_bad;
@@ -17952,386 +20693,6 @@ static CYTHON_INLINE PyObject* __Pyx_PyLong_From_uint64_t(uint64_t value) {
         PyObject *result = NULL, *kwds = NULL;
         PyObject *py_bytes = NULL, *order_str = NULL, *from_bytes_str = NULL;;
         py_bytes = PyBytes_FromStringAndSize((char*)bytes, sizeof(uint64_t));
-        if (!py_bytes) goto limited_bad;
-        from_bytes_str = PyUnicode_FromStringAndSize("from_bytes", 10);
-        if (!from_bytes_str) goto limited_bad;
-        order_str = PyUnicode_FromString(little ? "little" : "big");
-        if (!order_str) goto limited_bad;
-        {
-            PyObject *args[] = { (PyObject*)&PyLong_Type, py_bytes, order_str, Py_True };
-            if (!is_unsigned) {
-                PyObject *signed_str = PyUnicode_FromStringAndSize("signed", 6);
-                if (!signed_str) goto limited_bad;
-#if CYTHON_VECTORCALL
-                kwds = PyTuple_Pack(1, signed_str);
-#else
-                {
-                    PyObject *keys[] = {signed_str};
-                    PyObject *values[] = {Py_True};
-                    kwds = __Pyx_MakeKwargDict(keys, values, 1);
-                }
-#endif
-                Py_DECREF(signed_str);
-                if (unlikely(!kwds)) goto limited_bad;
-            }
-            result = __Pyx_Object_VectorcallMethodKwds(from_bytes_str, args, 3 | __Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET, kwds);
-        }
-        limited_bad:
-        Py_XDECREF(kwds);
-        Py_XDECREF(order_str);
-        Py_XDECREF(py_bytes);
-        Py_XDECREF(from_bytes_str);
-        return result;
-#endif
-    }
-}
-
-/* CIntFromPy */
-static PY_LONG_LONG __Pyx_LargePyLong___Pyx_PyLong_As_PY_LONG_LONG(PyObject *x);
-static PY_LONG_LONG __Pyx_raise_neg_overflow___Pyx_PyLong_As_PY_LONG_LONG(void) {
-    const char* type_name = "PY_LONG_LONG";
-    PyErr_Format(PyExc_OverflowError,
-        "can't convert negative value to %.200s", type_name);
-    return (PY_LONG_LONG) -1;
-}
-static PY_LONG_LONG __Pyx_raise_overflow___Pyx_PyLong_As_PY_LONG_LONG(void) {
-    const char* type_name = "PY_LONG_LONG";
-    PyErr_Format(PyExc_OverflowError,
-        "value too large to convert to %.200s", type_name);
-    return (PY_LONG_LONG) -1;
-}
-static CYTHON_INLINE PY_LONG_LONG __Pyx_PyULong___Pyx_PyLong_As_PY_LONG_LONG(PyObject *x) {
-    const int is_unsigned = 1;
-#if CYTHON_USE_PYLONG_INTERNALS
-    {
-        const digit* digits = __Pyx_PyLong_Digits(x);
-        const Py_ssize_t size = __Pyx_PyLong_DigitCount(x);
-        if (size == 2 && (8 * sizeof(PY_LONG_LONG) > 1 * PyLong_SHIFT)) {
-            if ((8 * sizeof(unsigned long) > 2 * PyLong_SHIFT)) {
-                __PYX_VERIFY_RETURN_INT(PY_LONG_LONG, unsigned long, (((((unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
-            } else if ((8 * sizeof(PY_LONG_LONG) >= 2 * PyLong_SHIFT)) {
-                return (PY_LONG_LONG) (((((PY_LONG_LONG)digits[1]) << PyLong_SHIFT) | (PY_LONG_LONG)digits[0]));
-            }
-        } else
-        if (size == 3 && (8 * sizeof(PY_LONG_LONG) > 2 * PyLong_SHIFT)) {
-            if ((8 * sizeof(unsigned long) > 3 * PyLong_SHIFT)) {
-                __PYX_VERIFY_RETURN_INT(PY_LONG_LONG, unsigned long, (((((((unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
-            } else if ((8 * sizeof(PY_LONG_LONG) >= 3 * PyLong_SHIFT)) {
-                return (PY_LONG_LONG) (((((((PY_LONG_LONG)digits[2]) << PyLong_SHIFT) | (PY_LONG_LONG)digits[1]) << PyLong_SHIFT) | (PY_LONG_LONG)digits[0]));
-            }
-        } else
-        if (size == 4 && (8 * sizeof(PY_LONG_LONG) > 3 * PyLong_SHIFT)) {
-            if ((8 * sizeof(unsigned long) > 4 * PyLong_SHIFT)) {
-                __PYX_VERIFY_RETURN_INT(PY_LONG_LONG, unsigned long, (((((((((unsigned long)digits[3]) << PyLong_SHIFT) | (unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
-            } else if ((8 * sizeof(PY_LONG_LONG) >= 4 * PyLong_SHIFT)) {
-                return (PY_LONG_LONG) (((((((((PY_LONG_LONG)digits[3]) << PyLong_SHIFT) | (PY_LONG_LONG)digits[2]) << PyLong_SHIFT) | (PY_LONG_LONG)digits[1]) << PyLong_SHIFT) | (PY_LONG_LONG)digits[0]));
-            }
-        } else
-        {}
-    }
-#elif CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX < 0x030C00A7
-    if (unlikely(Py_SIZE(x) < 0)) {
-        goto raise_neg_overflow;
-    }
-#else
-    {
-        int result = PyObject_RichCompareBool(x, Py_False, Py_LT);
-        if (unlikely(result < 0))
-            return (PY_LONG_LONG) -1;
-        if (unlikely(result == 1))
-            goto raise_neg_overflow;
-    }
-#endif
-    if ((sizeof(PY_LONG_LONG) <= sizeof(unsigned long))) {
-        __PYX_VERIFY_RETURN_INT_EXC(PY_LONG_LONG, unsigned long, PyLong_AsUnsignedLong(x))
-    } else if ((sizeof(PY_LONG_LONG) <= sizeof(unsigned PY_LONG_LONG))) {
-        __PYX_VERIFY_RETURN_INT_EXC(PY_LONG_LONG, unsigned PY_LONG_LONG, PyLong_AsUnsignedLongLong(x))
-    }
-    return __Pyx_LargePyLong___Pyx_PyLong_As_PY_LONG_LONG(x);
-raise_neg_overflow:
-    return __Pyx_raise_neg_overflow___Pyx_PyLong_As_PY_LONG_LONG();
-raise_overflow:
-    return __Pyx_raise_overflow___Pyx_PyLong_As_PY_LONG_LONG();
-}
-static CYTHON_INLINE PY_LONG_LONG __Pyx_PySLong___Pyx_PyLong_As_PY_LONG_LONG(PyObject *x) {
-    const int is_unsigned = 0;
-#if CYTHON_USE_PYLONG_INTERNALS
-    if (__Pyx_PyLong_IsNeg(x)) {
-        const Py_ssize_t size = __Pyx_PyLong_DigitCount(x);
-        const digit* digits = __Pyx_PyLong_Digits(x);
-        if (size == 2 && (8 * sizeof(PY_LONG_LONG) > 1 * PyLong_SHIFT)) {
-            if ((8 * sizeof(long) > 2 * PyLong_SHIFT)) {
-                long ival = - (long) (((((unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0]));
-                __PYX_VERIFY_RETURN_INT(PY_LONG_LONG, long, ival)
-            } else if ((8 * sizeof(PY_LONG_LONG) - 1 > 2 * PyLong_SHIFT)) {
-                return (PY_LONG_LONG) (((PY_LONG_LONG) -1) * (((((PY_LONG_LONG)digits[1]) << PyLong_SHIFT) | (PY_LONG_LONG)digits[0])));
-            }
-        } else
-        if (size == 3 && (8 * sizeof(PY_LONG_LONG) > 2 * PyLong_SHIFT)) {
-            if ((8 * sizeof(long) > 3 * PyLong_SHIFT)) {
-                long ival = - (long) (((((((unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0]));
-                __PYX_VERIFY_RETURN_INT(PY_LONG_LONG, long, ival)
-            } else if ((8 * sizeof(PY_LONG_LONG) - 1 > 3 * PyLong_SHIFT)) {
-                return (PY_LONG_LONG) (((PY_LONG_LONG) -1) * (((((((PY_LONG_LONG)digits[2]) << PyLong_SHIFT) | (PY_LONG_LONG)digits[1]) << PyLong_SHIFT) | (PY_LONG_LONG)digits[0])));
-            }
-        } else
-        if (size == 4 && (8 * sizeof(PY_LONG_LONG) > 3 * PyLong_SHIFT)) {
-            if ((8 * sizeof(long) > 4 * PyLong_SHIFT)) {
-                long ival = - (long) (((((((((unsigned long)digits[3]) << PyLong_SHIFT) | (unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0]));
-                __PYX_VERIFY_RETURN_INT(PY_LONG_LONG, long, ival)
-            } else if ((8 * sizeof(PY_LONG_LONG) - 1 > 4 * PyLong_SHIFT)) {
-                return (PY_LONG_LONG) (((PY_LONG_LONG) -1) * (((((((((PY_LONG_LONG)digits[3]) << PyLong_SHIFT) | (PY_LONG_LONG)digits[2]) << PyLong_SHIFT) | (PY_LONG_LONG)digits[1]) << PyLong_SHIFT) | (PY_LONG_LONG)digits[0])));
-            }
-        } else
-        {}
-    } else {
-        const Py_ssize_t size = __Pyx_PyLong_DigitCount(x);
-        const digit* digits = __Pyx_PyLong_Digits(x);
-        if (size == 2 && (8 * sizeof(PY_LONG_LONG) > 1 * PyLong_SHIFT)) {
-            if ((8 * sizeof(long) > 2 * PyLong_SHIFT)) {
-                __PYX_VERIFY_RETURN_INT(PY_LONG_LONG, unsigned long, (((((unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
-            } else if ((8 * sizeof(PY_LONG_LONG) - 1 > 2 * PyLong_SHIFT)) {
-                return (PY_LONG_LONG) (((((PY_LONG_LONG)digits[1]) << PyLong_SHIFT) | (PY_LONG_LONG)digits[0]));
-            }
-        } else
-        if (size == 3 && (8 * sizeof(PY_LONG_LONG) > 2 * PyLong_SHIFT)) {
-            if ((8 * sizeof(long) > 3 * PyLong_SHIFT)) {
-                __PYX_VERIFY_RETURN_INT(PY_LONG_LONG, unsigned long, (((((((unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
-            } else if ((8 * sizeof(PY_LONG_LONG) - 1 > 3 * PyLong_SHIFT)) {
-                return (PY_LONG_LONG) (((((((PY_LONG_LONG)digits[2]) << PyLong_SHIFT) | (PY_LONG_LONG)digits[1]) << PyLong_SHIFT) | (PY_LONG_LONG)digits[0]));
-            }
-        } else
-        if (size == 4 && (8 * sizeof(PY_LONG_LONG) > 3 * PyLong_SHIFT)) {
-            if ((8 * sizeof(long) > 4 * PyLong_SHIFT)) {
-                __PYX_VERIFY_RETURN_INT(PY_LONG_LONG, unsigned long, (((((((((unsigned long)digits[3]) << PyLong_SHIFT) | (unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
-            } else if ((8 * sizeof(PY_LONG_LONG) - 1 > 4 * PyLong_SHIFT)) {
-                return (PY_LONG_LONG) (((((((((PY_LONG_LONG)digits[3]) << PyLong_SHIFT) | (PY_LONG_LONG)digits[2]) << PyLong_SHIFT) | (PY_LONG_LONG)digits[1]) << PyLong_SHIFT) | (PY_LONG_LONG)digits[0]));
-            }
-        } else
-        {}
-    }
-#endif
-    #if __PYX_LIMITED_VERSION_HEX >= 0x030d0000
-    if ((sizeof(PY_LONG_LONG) <= sizeof(int)) && (sizeof(int) < sizeof(long))) {
-        __PYX_VERIFY_RETURN_INT_EXC(PY_LONG_LONG, int, PyLong_AsInt(x))
-    } else
-    #endif
-    if ((sizeof(PY_LONG_LONG) <= sizeof(long))) {
-        __PYX_VERIFY_RETURN_INT_EXC(PY_LONG_LONG, long, PyLong_AsLong(x))
-    } else if ((sizeof(PY_LONG_LONG) <= sizeof(PY_LONG_LONG))) {
-        __PYX_VERIFY_RETURN_INT_EXC(PY_LONG_LONG, PY_LONG_LONG, PyLong_AsLongLong(x))
-    }
-    return __Pyx_LargePyLong___Pyx_PyLong_As_PY_LONG_LONG(x);
-raise_neg_overflow:
-    return __Pyx_raise_neg_overflow___Pyx_PyLong_As_PY_LONG_LONG();
-raise_overflow:
-    return __Pyx_raise_overflow___Pyx_PyLong_As_PY_LONG_LONG();
-}
-static PY_LONG_LONG __Pyx_LargePyLong___Pyx_PyLong_As_PY_LONG_LONG(PyObject *x) {
-#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wconversion"
-#endif
-    const PY_LONG_LONG neg_one = (PY_LONG_LONG) -1, const_zero = (PY_LONG_LONG) 0;
-#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
-#pragma GCC diagnostic pop
-#endif
-    const int is_unsigned = neg_one > const_zero;
-    PY_LONG_LONG val;
-    int ret = -1;
-#if PY_VERSION_HEX >= 0x030d00A6 && !CYTHON_COMPILING_IN_LIMITED_API
-    Py_ssize_t bytes_copied = PyLong_AsNativeBytes(
-        x, &val, sizeof(val), Py_ASNATIVEBYTES_NATIVE_ENDIAN | (is_unsigned ? Py_ASNATIVEBYTES_UNSIGNED_BUFFER | Py_ASNATIVEBYTES_REJECT_NEGATIVE : 0));
-    if (unlikely(bytes_copied == -1)) {
-    } else if (unlikely(bytes_copied > (Py_ssize_t) sizeof(val))) {
-        goto raise_overflow;
-    } else {
-        ret = 0;
-    }
-#elif PY_VERSION_HEX < 0x030d0000 && !(CYTHON_COMPILING_IN_PYPY || CYTHON_COMPILING_IN_LIMITED_API) || defined(_PyLong_AsByteArray)
-    int one = 1; int is_little = (int)*(unsigned char *)&one;
-    unsigned char *bytes = (unsigned char *)&val;
-    ret = _PyLong_AsByteArray((PyLongObject *)x,
-                                bytes, sizeof(val),
-                                is_little, !is_unsigned);
-    if ((0)) goto raise_overflow;
-#else
-    PyObject *v;
-    PyObject *stepval = NULL, *mask = NULL, *shift = NULL;
-    int bits, remaining_bits, is_negative = 0;
-    int chunk_size = (sizeof(long) < 8) ? 30 : 62;
-    if (likely(PyLong_CheckExact(x))) {
-        v = __Pyx_NewRef(x);
-    } else {
-        v = PyNumber_Long(x);
-        if (unlikely(!v)) return (PY_LONG_LONG) -1;
-        assert(PyLong_CheckExact(v));
-    }
-    {
-        int result = PyObject_RichCompareBool(v, Py_False, Py_LT);
-        if (unlikely(result < 0)) {
-            Py_DECREF(v);
-            return (PY_LONG_LONG) -1;
-        }
-        is_negative = result == 1;
-    }
-    if (is_unsigned && unlikely(is_negative)) {
-        Py_DECREF(v);
-        PyErr_SetString(PyExc_OverflowError,
-            "can't convert negative value to PY_LONG_LONG");
-        return (PY_LONG_LONG) -1;
-    } else if (is_negative) {
-        stepval = PyNumber_Invert(v);
-        Py_DECREF(v);
-        if (unlikely(!stepval))
-            return (PY_LONG_LONG) -1;
-    } else {
-        stepval = v;
-    }
-    v = NULL;
-    val = (PY_LONG_LONG) 0;
-    mask = PyLong_FromLong((1L << chunk_size) - 1); if (unlikely(!mask)) goto done;
-    shift = PyLong_FromLong(chunk_size); if (unlikely(!shift)) goto done;
-    for (bits = 0; bits < (int) sizeof(PY_LONG_LONG) * 8 - chunk_size; bits += chunk_size) {
-        PyObject *tmp, *digit;
-        long idigit;
-        digit = PyNumber_And(stepval, mask);
-        if (unlikely(!digit)) goto done;
-        idigit = PyLong_AsLong(digit);
-        Py_DECREF(digit);
-        if (unlikely(idigit < 0)) goto done;
-        val |= ((PY_LONG_LONG) idigit) << bits;
-        tmp = PyNumber_Rshift(stepval, shift);
-        if (unlikely(!tmp)) goto done;
-        Py_DECREF(stepval); stepval = tmp;
-    }
-    Py_DECREF(shift); shift = NULL;
-    Py_DECREF(mask); mask = NULL;
-    {
-        long idigit = PyLong_AsLong(stepval);
-        if (unlikely(idigit < 0)) goto done;
-        remaining_bits = ((int) sizeof(PY_LONG_LONG) * 8) - bits - (is_unsigned ? 0 : 1);
-        if (unlikely(idigit >= (1L << remaining_bits)))
-            goto raise_overflow;
-        val |= ((PY_LONG_LONG) idigit) << bits;
-    }
-    if (!is_unsigned) {
-        if (unlikely(val & (((PY_LONG_LONG) 1) << (sizeof(PY_LONG_LONG) * 8 - 1))))
-            goto raise_overflow;
-        if (is_negative)
-            val = ~val;
-    }
-    ret = 0;
-done:
-    Py_XDECREF(shift);
-    Py_XDECREF(mask);
-    Py_XDECREF(stepval);
-#endif
-    if (unlikely(ret))
-        return (PY_LONG_LONG) -1;
-    return val;
-raise_overflow:
-    return __Pyx_raise_overflow___Pyx_PyLong_As_PY_LONG_LONG();
-}
-static CYTHON_INLINE PY_LONG_LONG __Pyx_PyLong___Pyx_PyLong_As_PY_LONG_LONG(PyObject *x) {
-#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wconversion"
-#endif
-    const PY_LONG_LONG neg_one = (PY_LONG_LONG) -1, const_zero = (PY_LONG_LONG) 0;
-#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
-#pragma GCC diagnostic pop
-#endif
-    const int is_unsigned = neg_one > const_zero;
-    if (is_unsigned) {
-        #if CYTHON_USE_PYLONG_INTERNALS
-        if (unlikely(__Pyx_PyLong_IsNeg(x))) {
-            goto raise_neg_overflow;
-        } else if (__Pyx_PyLong_IsCompact(x)) {
-            __PYX_VERIFY_RETURN_INT(PY_LONG_LONG, __Pyx_compact_upylong, __Pyx_PyLong_CompactValueUnsigned(x))
-        } else
-        #endif
-        {
-            return __Pyx_PyULong___Pyx_PyLong_As_PY_LONG_LONG(x);
-        }
-    } else {
-        #if CYTHON_USE_PYLONG_INTERNALS
-        if (__Pyx_PyLong_IsCompact(x)) {
-            __PYX_VERIFY_RETURN_INT(PY_LONG_LONG, __Pyx_compact_pylong, __Pyx_PyLong_CompactValue(x))
-        } else
-        #endif
-        {
-            return __Pyx_PySLong___Pyx_PyLong_As_PY_LONG_LONG(x);
-        }
-    }
-#if CYTHON_USE_PYLONG_INTERNALS
-raise_neg_overflow:
-    return __Pyx_raise_neg_overflow___Pyx_PyLong_As_PY_LONG_LONG();
-raise_overflow:
-    return __Pyx_raise_overflow___Pyx_PyLong_As_PY_LONG_LONG();
-#endif
-}
-static PY_LONG_LONG __Pyx_NonPyLong___Pyx_PyLong_As_PY_LONG_LONG(PyObject *x) {
-    PY_LONG_LONG val;
-    PyObject *tmp = __Pyx_PyNumber_Long(x);
-    if (!tmp) return (PY_LONG_LONG) -1;
-    val = __Pyx_PyLong_As_PY_LONG_LONG(tmp);
-    Py_DECREF(tmp);
-    return val;
-}
-static CYTHON_INLINE PY_LONG_LONG __Pyx_PyLong_As_PY_LONG_LONG(PyObject *x) {
-    if (likely(PyLong_Check(x))) {
-        return __Pyx_PyLong___Pyx_PyLong_As_PY_LONG_LONG(x);
-    } else {
-        return __Pyx_NonPyLong___Pyx_PyLong_As_PY_LONG_LONG(x);
-    }
-}
-
-/* CIntToPy */
-static CYTHON_INLINE PyObject* __Pyx_PyLong_From_long(long value) {
-#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wconversion"
-#endif
-    const long neg_one = (long) -1, const_zero = (long) 0;
-#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
-#pragma GCC diagnostic pop
-#endif
-    const int is_unsigned = neg_one > const_zero;
-    if (is_unsigned) {
-        if (sizeof(long) < sizeof(long)) {
-            return PyLong_FromLong((long) value);
-        } else if (sizeof(long) <= sizeof(unsigned long)) {
-            return PyLong_FromUnsignedLong((unsigned long) value);
-#if !CYTHON_COMPILING_IN_PYPY
-        } else if (sizeof(long) <= sizeof(unsigned PY_LONG_LONG)) {
-            return PyLong_FromUnsignedLongLong((unsigned PY_LONG_LONG) value);
-#endif
-        }
-    } else {
-        if (sizeof(long) <= sizeof(long)) {
-            return PyLong_FromLong((long) value);
-        } else if (sizeof(long) <= sizeof(PY_LONG_LONG)) {
-            return PyLong_FromLongLong((PY_LONG_LONG) value);
-        }
-    }
-    {
-        unsigned char *bytes = (unsigned char *)&value;
-#if !CYTHON_COMPILING_IN_LIMITED_API && PY_VERSION_HEX >= 0x030d00A4
-        if (is_unsigned) {
-            return PyLong_FromUnsignedNativeBytes(bytes, sizeof(value), -1);
-        } else {
-            return PyLong_FromNativeBytes(bytes, sizeof(value), -1);
-        }
-#elif !CYTHON_COMPILING_IN_LIMITED_API && PY_VERSION_HEX < 0x030d0000
-        int one = 1; int little = (int)*(unsigned char *)&one;
-        return _PyLong_FromByteArray(bytes, sizeof(long),
-                                     little, !is_unsigned);
-#else
-        int one = 1; int little = (int)*(unsigned char *)&one;
-        PyObject *result = NULL, *kwds = NULL;
-        PyObject *py_bytes = NULL, *order_str = NULL, *from_bytes_str = NULL;;
-        py_bytes = PyBytes_FromStringAndSize((char*)bytes, sizeof(long));
         if (!py_bytes) goto limited_bad;
         from_bytes_str = PyUnicode_FromStringAndSize("from_bytes", 10);
         if (!from_bytes_str) goto limited_bad;

@@ -222,6 +222,150 @@ cdef void value_sim(Sim* s, RewardC* w, double* rewards) noexcept nogil:
     reward_of(w, points, score, rewards)
 
 
+cdef void reward_setup(RewardC* w, object rules, int sides, double mu):
+    """Mirror of ``Reward.__init__`` (rule integers clamped for doubles)."""
+    card_points = min(sum(rules.card_points[: rules.pack]), 10 ** 9)
+    flat = min(rules.basra_points, 10 ** 9)
+    bonus = min(rules.majority_bonus, 10 ** 9)
+    w.mu = mu
+    w.sides = sides
+    w.target = <double>min(rules.target, 10 ** 15)
+    w.scale = <double>(bonus + card_points + 2 * flat)
+    w.pace = max((card_points + bonus + flat) / sides, 1.0)
+    w.spread = sqrt((0.8 * bonus) ** 2 + (1.5 * flat) ** 2 + 16.0)
+
+
+# ------------------------------------------------------- exact perfect play
+#
+# When every card is placed (a determinization, or a 2-player last deal where
+# the other hand is exactly the unseen cards), the rest of the round is a game
+# of perfect information: solved exactly, with alpha-beta between two sides
+# (each maximizing its own reward; the rewards of two sides add up to 1) and
+# max^n between three or four. Moves are tried best first by the playout policy.
+
+cdef struct Solver:
+    RewardC* w
+    long long nodes
+    long long limit
+    bint aborted
+
+
+cdef int ordered_moves(RoundC* g, MoveBuf* buf, int* order) except -1:
+    """The legal moves, best first by the playout policy."""
+    cdef double values[256]
+    cdef double v
+    cdef int i, j, k
+    cdef bint lone = g.lone_last & 1
+    gen_moves(g.r, g.hands[g.turn], g.floor, buf)
+    for i in range(buf.n):
+        v = policy_value_c(g.r, buf.cards[i], buf.takes[i], g.floor, lone)
+        j = i
+        while j > 0 and values[j - 1] < v:
+            values[j] = values[j - 1]
+            order[j] = order[j - 1]
+            j -= 1
+        values[j] = v
+        order[j] = i
+    return buf.n
+
+
+cdef bint settle(RoundC* g, Solver* sv, double* rewards) noexcept:
+    """Deal the next hands when due; at the round's end, score it into ``rewards`` (True)."""
+    cdef ScoreC score
+    cdef double points[4]
+    cdef double total[4]
+    cdef int side
+    while g.in_hands == 0:
+        if g.stock_pos < g.stock_len:
+            round_deal_next(g)
+            continue
+        round_finish(g, &score)
+        for side in range(g.n_sides):
+            points[side] = <double>score.points[side]
+            total[side] = <double>score.score[side]
+        reward_of(sv.w, points, total, rewards)
+        return True
+    return False
+
+
+cdef double alphabeta(RoundC* g, Solver* sv, double alpha, double beta) except? -9.0:
+    """Side 0's reward under perfect play by two sides."""
+    cdef RoundC child
+    cdef MoveBuf buf
+    cdef int order[256]
+    cdef double rewards[4]
+    cdef double v, best
+    cdef int n, k
+    cdef bint maximizing
+    if settle(g, sv, rewards):
+        return rewards[0]
+    sv.nodes += 1
+    if sv.nodes > sv.limit:
+        sv.aborted = True
+        return 0.5
+    n = ordered_moves(g, &buf, order)
+    maximizing = g.side[g.turn] == 0
+    best = -1.0 if maximizing else 2.0
+    for k in range(n):
+        memcpy(&child, g, sizeof(RoundC))
+        round_apply(&child, buf.cards[order[k]], buf.takes[order[k]])
+        v = alphabeta(&child, sv, alpha, beta)
+        if maximizing:
+            if v > best:
+                best = v
+            if best > alpha:
+                alpha = best
+        else:
+            if v < best:
+                best = v
+            if best < beta:
+                beta = best
+        if alpha >= beta or sv.aborted:
+            break
+    return best
+
+
+cdef int maxn(RoundC* g, Solver* sv, double* out) except -1:
+    """Every side's reward under max^n play (each side maximizing its own)."""
+    cdef RoundC child
+    cdef MoveBuf buf
+    cdef int order[256]
+    cdef double values[4]
+    cdef int n, k, side, mover
+    if settle(g, sv, out):
+        return 0
+    sv.nodes += 1
+    if sv.nodes > sv.limit:
+        sv.aborted = True
+        for side in range(g.n_sides):
+            out[side] = 0.5
+        return 0
+    n = ordered_moves(g, &buf, order)
+    mover = g.side[g.turn]
+    out[mover] = -1.0
+    for k in range(n):
+        memcpy(&child, g, sizeof(RoundC))
+        round_apply(&child, buf.cards[order[k]], buf.takes[order[k]])
+        maxn(&child, sv, values)
+        if values[mover] > out[mover]:
+            for side in range(g.n_sides):
+                out[side] = values[side]
+        if sv.aborted:
+            break
+    return 0
+
+
+cdef double exact_value(RoundC* g, Solver* sv, int side) except? -9.0:
+    """``side``'s reward from ``g`` under perfect play."""
+    cdef double values[4]
+    cdef double value
+    if g.n_sides == 2:
+        value = alphabeta(g, sv, -1.0, 2.0)
+        return value if side == 0 else 1.0 - value
+    maxn(g, sv, values)
+    return values[side]
+
+
 # -------------------------------------------------------------- the sampler
 
 cdef int64_t clamp(object value):
@@ -476,6 +620,61 @@ cdef class Search:
         self.nodes[parent].first_child = c
         return c
 
+    def hidden(self):
+        """How many cards are hidden from this seat in the hands and the stock (0: none)."""
+        cdef int seat, holders = 0
+        for seat in range(self.base.players):
+            if self.needs[seat]:
+                holders += 1
+        if self.n_unseen == self.dealt and holders <= 1:
+            return 0  # every unseen card is in the one hand that holds any
+        return self.n_unseen
+
+    def remaining(self):
+        """The plays left in the round."""
+        cdef int seat, held = 0
+        for seat in range(self.base.players):
+            held += s_popcount(self.base.hands[seat]) + self.needs[seat]
+        return held + self.n_unseen - self.dealt + self.n_bottom
+
+    def exact(self, int samples, double mu=0.5, long long node_limit=2000000):
+        """Each root move's reward, solved exactly in ``samples`` determinizations.
+
+        With nothing hidden one determinization is the position itself.
+        Returns ``([(card, take, samples, total), ...], samples)``, or
+        ``None`` when a solve needs more than ``node_limit`` nodes.
+        """
+        cdef Sim s
+        cdef RoundC child
+        cdef MoveBuf buf
+        cdef RewardC w
+        cdef Solver sv
+        cdef double totals[256]
+        cdef int n, i, k, me_side
+        if self.hidden() == 0:
+            samples = 1
+        reward_setup(&w, self.kr.rules, self.base.n_sides, mu)
+        sv.w = &w
+        sv.limit = node_limit
+        sv.aborted = False
+        self.sample(&s)
+        gen_moves(s.g.r, s.g.hands[s.g.turn], s.g.floor, &buf)
+        n = buf.n
+        for i in range(n):
+            totals[i] = 0.0
+        me_side = s.g.side[s.g.turn]
+        for k in range(samples):
+            if k:
+                self.sample(&s)
+            for i in range(n):
+                sv.nodes = 0
+                memcpy(&child, &s.g, sizeof(RoundC))
+                round_apply(&child, buf.cards[i], buf.takes[i])
+                totals[i] += exact_value(&child, &sv, me_side)
+                if sv.aborted:
+                    return None
+        return [(buf.cards[i], buf.takes[i], samples, totals[i]) for i in range(n)], samples
+
     def run(self, iterations, seconds, double c=0.7, double eps=0.1, double mu=0.5,
             int horizon=1, int tail=0, int model=0):
         """ISMCTS from the root (mirror of :func:`basra.bots.ismcts.search`).
@@ -493,16 +692,7 @@ cdef class Search:
         cdef long long limit = iterations if iterations is not None else (1 << 62)
         cdef long long done = 0
         cdef double deadline = 0.0
-        rules = self.kr.rules
-        card_points = sum(rules.card_points[: rules.pack])
-        flat = min(rules.basra_points, 10 ** 9)
-        bonus = min(rules.majority_bonus, 10 ** 9)
-        w.mu = mu
-        w.sides = self.base.n_sides
-        w.target = <double>min(rules.target, 10 ** 15)
-        w.scale = <double>(bonus + min(card_points, 10 ** 9) + 2 * flat)
-        w.pace = max((min(card_points, 10 ** 9) + bonus + flat) / w.sides, 1.0)
-        w.spread = sqrt((0.8 * bonus) ** 2 + (1.5 * flat) ** 2 + 16.0)
+        reward_setup(&w, self.kr.rules, self.base.n_sides, mu)
         if seconds is not None:
             deadline = time.perf_counter() + seconds
         self.n_nodes = 0

@@ -22,6 +22,7 @@ __all__ = [
     "OmniscientBot",
     "make_bot",
     "register_bot",
+    "split_bot_list",
 ]
 
 
@@ -98,3 +99,24 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     if factory is None:
         raise BotError(f"unknown bot {name!r}; the bots are: {', '.join(sorted(BOTS))}")
     return factory(options, seed)
+
+
+def split_bot_list(text: str) -> list[str]:
+    """Bot specs from a comma-separated list whose specs may have options with commas.
+
+    A piece like ``horizon=0`` (an option, no bot name before a colon) belongs
+    to the bot before it, so options need no quoting:
+
+    >>> split_bot_list("ismcts:iterations=3000,horizon=0,greedy")
+    ['ismcts:iterations=3000,horizon=0', 'greedy']
+    >>> split_bot_list("random, random")
+    ['random', 'random']
+    """
+    specs: list[str] = []
+    for piece in text.split(","):
+        name, equals, _ = piece.partition("=")
+        if equals and ":" not in name and specs and ":" in specs[-1]:
+            specs[-1] += "," + piece.strip()
+        else:
+            specs.append(piece.strip())
+    return specs

@@ -70,6 +70,7 @@ class SearchSettings:
     __slots__ = (
         "c",
         "eps",
+        "exact",
         "horizon",
         "iterations",
         "kernel",
@@ -77,7 +78,9 @@ class SearchSettings:
         "mu",
         "pool",
         "read",
+        "samples",
         "seconds",
+        "solve",
         "tail",
     )
 
@@ -94,6 +97,9 @@ class SearchSettings:
         tail: int = 0,
         model: int = 0,
         kernel: int = 1,
+        solve: int = 0,
+        exact: int = 0,
+        samples: int = 30,
     ) -> None:
         self.iterations = iterations
         """Iterations per decision (``None``: only the time budget counts)."""
@@ -121,6 +127,14 @@ class SearchSettings:
         self.kernel = kernel
         """1: search in the compiled kernel when it is active; 0: the pure-Python search
         (the same algorithm, slower; its random draws differ)."""
+        self.solve = solve
+        """1: when no card is hidden (a 2-player last deal), play the exactly solved move
+        (compiled search only)."""
+        self.exact = exact
+        """When at most this many plays remain, solve ``samples`` determinizations exactly
+        and play the best move on average (compiled search only; 0: never)."""
+        self.samples = samples
+        """Determinizations solved exactly when ``exact`` applies."""
 
     def text(self) -> str:
         """The options that give these settings."""
@@ -155,7 +169,17 @@ def parse_settings(options: str) -> SearchSettings:
             raise BotError(f"search option {name} must be a number, not {value!r}") from None
         if number < 0 or (name in ("iterations", "seconds") and number <= 0):
             raise BotError(f"search option {name} must be positive, not {value!r}")
-        if name in ("iterations", "horizon", "tail", "pool", "model", "kernel"):
+        if name in (
+            "iterations",
+            "horizon",
+            "tail",
+            "pool",
+            "model",
+            "kernel",
+            "solve",
+            "exact",
+            "samples",
+        ):
             if number != int(number):
                 raise BotError(f"{name} must be a whole number, not {value!r}")
             setattr(settings, name, int(number))
@@ -428,6 +452,7 @@ def kernel_search(
     modules (built), even where ``BASRA_KERNEL=0`` keeps them out of play.
     """
     import basra._search as module
+
     unseen = Unseen(view)
     hands = [0 if seat == view.seat else known for seat, known in enumerate(view.known)]
     hands[view.seat] = view.hand
@@ -459,6 +484,14 @@ def kernel_search(
         settings.pool,
         rng.getrandbits(64),
     )
+    if settings.solve and problem.hidden() == 0:
+        solved = problem.exact(1, settings.mu)
+        if solved is not None:
+            return _children(solved)
+    if settings.exact and problem.remaining() <= settings.exact:
+        solved = problem.exact(settings.samples, settings.mu)
+        if solved is not None:
+            return _children(solved)
     return _run(problem, settings)
 
 
@@ -469,16 +502,24 @@ def _krules(rules: Rules) -> object:
 
 
 def _run(problem: object, settings: SearchSettings) -> tuple[dict[Move, _Node], int]:
-    stats, iterations = problem.run(  # type: ignore[attr-defined]
-        settings.iterations,
-        settings.seconds,
-        settings.c,
-        settings.eps,
-        settings.mu,
-        settings.horizon,
-        settings.tail,
-        settings.model,
+    return _children(
+        problem.run(  # type: ignore[attr-defined]
+            settings.iterations,
+            settings.seconds,
+            settings.c,
+            settings.eps,
+            settings.mu,
+            settings.horizon,
+            settings.tail,
+            settings.model,
+        )
     )
+
+
+def _children(
+    result: tuple[list[tuple[int, int, int, float]], int],
+) -> tuple[dict[Move, _Node], int]:
+    stats, iterations = result
     children: dict[Move, _Node] = {}
     for card, take, visits, total in stats:
         node = _Node(-1)

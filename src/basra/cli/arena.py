@@ -130,6 +130,7 @@ def _clock(seconds: float) -> str:
 def run_arena_command(args: argparse.Namespace) -> int:
     from basra.bots import BotError, make_bot
     from basra.bots.arena import ArenaConfig, ClusterError, run_arena, summarize, tables_for
+    from basra.bots.base import split_bot_list
     from basra.state import GameError, GameState
 
     variant, _, rules = rules_from_args(args)
@@ -149,7 +150,7 @@ def run_arena_command(args: argparse.Namespace) -> int:
         if not args.time_limit > 0:
             raise CliError("--time-limit must be a positive number of seconds")
         os.environ["BASRA_BOT_TIME_LIMIT"] = str(args.time_limit)  # read by cmd: bots
-    names = [b.strip() for b in args.bots.split(",") if b.strip()]
+    names = [b for b in split_bot_list(args.bots) if b]
     if len(names) < 2:
         raise CliError("--bots needs at least two bots (the same one twice is allowed)")
     sides = 2 if args.teams else args.players

@@ -174,13 +174,14 @@ def describe_result(index: int, names: list[str] | None, result: dict[str, Any])
 
 def run_selfplay(args: argparse.Namespace) -> int:
     from basra.bots import BotError, make_bot
+    from basra.bots.base import split_bot_list
     from basra.bots.runner import selfplay
     from basra.state import GameError, GameState
 
     variant, _, rules = rules_from_args(args)
     if args.games < 0:
         raise CliError("--games must be 0 or more")
-    names = [b.strip() for b in args.bots.split(",")]
+    names = split_bot_list(args.bots)
     if len(names) > args.players or not all(names):
         raise CliError(
             f"--bots must name one bot per seat ({args.players}), or fewer to go round "
