@@ -1815,9 +1815,10 @@ struct __pyx_t_5basra_7_kernel_Rng {
 struct __pyx_t_5basra_7_search_Node;
 struct __pyx_t_5basra_7_search_Sim;
 struct __pyx_t_5basra_7_search_RewardC;
+struct __pyx_opt_args_5basra_7_search_value_sim;
 struct __pyx_t_5basra_7_search_Solver;
 
-/* "basra/_search.pyx":51
+/* "basra/_search.pyx":52
  * # ------------------------------------------------------------------ a playout
  * 
  * cdef struct Node:             # <<<<<<<<<<<<<<
@@ -1835,7 +1836,7 @@ struct __pyx_t_5basra_7_search_Node {
   int next_sibling;
 };
 
-/* "basra/_search.pyx":63
+/* "basra/_search.pyx":64
  * 
  * 
  * cdef struct Sim:             # <<<<<<<<<<<<<<
@@ -1851,7 +1852,7 @@ struct __pyx_t_5basra_7_search_Sim {
   struct __pyx_t_5basra_7_kernel_ScoreC result;
 };
 
-/* "basra/_search.pyx":166
+/* "basra/_search.pyx":276
  * 
  * 
  * cdef struct RewardC:             # <<<<<<<<<<<<<<
@@ -1867,7 +1868,19 @@ struct __pyx_t_5basra_7_search_RewardC {
   double spread;
 };
 
-/* "basra/_search.pyx":246
+/* "basra/_search.pyx":319
+ * 
+ * 
+ * cdef void value_sim(Sim* s, RewardC* w, double* rewards, double floor_weight=0.0) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """The rewards of a playout that finished the round or stopped at its horizon."""
+ *     cdef double points[4]
+*/
+struct __pyx_opt_args_5basra_7_search_value_sim {
+  int __pyx_n;
+  double floor_weight;
+};
+
+/* "basra/_search.pyx":357
  * # max^n between three or four. Moves are tried best first by the playout policy.
  * 
  * cdef struct Solver:             # <<<<<<<<<<<<<<
@@ -1922,7 +1935,7 @@ struct __pyx_obj_5basra_7_kernel_Round {
 };
 
 
-/* "basra/_search.pyx":375
+/* "basra/_search.pyx":486
  * 
  * 
  * cdef class Search:             # <<<<<<<<<<<<<<
@@ -1994,7 +2007,7 @@ struct __pyx_vtabstruct_5basra_7_kernel_Round {
 static struct __pyx_vtabstruct_5basra_7_kernel_Round *__pyx_vtabptr_5basra_7_kernel_Round;
 
 
-/* "basra/_search.pyx":375
+/* "basra/_search.pyx":486
  * 
  * 
  * cdef class Search:             # <<<<<<<<<<<<<<
@@ -2177,6 +2190,11 @@ static CYTHON_INLINE PyObject* __Pyx_PyObject_GetAttrStrNoError(PyObject* obj, P
 
 /* GetBuiltinName.proto */
 static PyObject *__Pyx_GetBuiltinName(PyObject *name);
+
+/* WriteUnraisableException.proto */
+static void __Pyx_WriteUnraisable(const char *name, int clineno,
+                                  int lineno, const char *filename,
+                                  int full_traceback, int nogil);
 
 /* FormatTypeName.proto (used by RaiseErrorWithObjectType) */
 #if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX >= 0x030d0000
@@ -2533,11 +2551,6 @@ static CYTHON_INLINE int __Pyx_IterFinish(void);
 /* UnpackItemEndCheck.proto */
 static int __Pyx_IternextUnpackEndCheck(PyObject *retval, Py_ssize_t expected);
 
-/* WriteUnraisableException.proto */
-static void __Pyx_WriteUnraisable(const char *name, int clineno,
-                                  int lineno, const char *filename,
-                                  int full_traceback, int nogil);
-
 /* ListCompAppendAndDecref.proto */
 static CYTHON_INLINE int __Pyx_ListComp_AppendAndDecref(PyObject* list, PyObject* x);
 
@@ -2600,6 +2613,38 @@ static CYTHON_INLINE PyObject *__Pyx__GetModuleGlobalName(PyObject *name);
 
 /* PyObjectCompare.proto */
 static CYTHON_INLINE int __Pyx_PyObject_CompareBoolGt_object_float(PyObject *op1, PyObject *op2, int pyop);
+
+/* GetException.proto */
+#if CYTHON_FAST_THREAD_STATE
+#define __Pyx_GetException(type, value, tb)  __Pyx__GetException(__pyx_tstate, type, value, tb)
+static int __Pyx__GetException(PyThreadState *tstate, PyObject **type, PyObject **value, PyObject **tb);
+#else
+static int __Pyx_GetException(PyObject **type, PyObject **value, PyObject **tb);
+#endif
+
+/* SwapException.proto */
+#if CYTHON_FAST_THREAD_STATE
+#define __Pyx_ExceptionSwap(type, value, tb)  __Pyx__ExceptionSwap(__pyx_tstate, type, value, tb)
+static CYTHON_INLINE void __Pyx__ExceptionSwap(PyThreadState *tstate, PyObject **type, PyObject **value, PyObject **tb);
+#else
+static CYTHON_INLINE void __Pyx_ExceptionSwap(PyObject **type, PyObject **value, PyObject **tb);
+#endif
+
+/* GetTopmostException.proto (used by SaveResetException) */
+#if CYTHON_USE_EXC_INFO_STACK && CYTHON_FAST_THREAD_STATE
+static _PyErr_StackItem * __Pyx_PyErr_GetTopmostException(PyThreadState *tstate);
+#endif
+
+/* SaveResetException.proto */
+#if CYTHON_FAST_THREAD_STATE
+#define __Pyx_ExceptionSave(type, value, tb)  __Pyx__ExceptionSave(__pyx_tstate, type, value, tb)
+static CYTHON_INLINE void __Pyx__ExceptionSave(PyThreadState *tstate, PyObject **type, PyObject **value, PyObject **tb);
+#define __Pyx_ExceptionReset(type, value, tb)  __Pyx__ExceptionReset(__pyx_tstate, type, value, tb)
+static CYTHON_INLINE void __Pyx__ExceptionReset(PyThreadState *tstate, PyObject *type, PyObject *value, PyObject *tb);
+#else
+#define __Pyx_ExceptionSave(type, value, tb)   PyErr_GetExcInfo(type, value, tb)
+#define __Pyx_ExceptionReset(type, value, tb)  PyErr_SetExcInfo(type, value, tb)
+#endif
 
 /* ListAppend.proto */
 #if CYTHON_USE_PYLIST_INTERNALS && CYTHON_ASSUME_SAFE_MACROS && CYTHON_ASSUME_SAFE_SIZE
@@ -2963,13 +3008,13 @@ static PyObject *__Pyx_Object_VectorcallMethodKwds(PyObject *name, PyObject *con
 static CYTHON_INLINE PyObject* __Pyx_PyLong_From_int(int value);
 
 /* CIntToPy.proto */
+static CYTHON_INLINE PyObject* __Pyx_PyLong_From_uint64_t(uint64_t value);
+
+/* CIntToPy.proto */
 static CYTHON_INLINE PyObject* __Pyx_PyLong_From_long(long value);
 
 /* CIntFromPy.proto */
 static CYTHON_INLINE int64_t __Pyx_PyLong_As_int64_t(PyObject *);
-
-/* CIntToPy.proto */
-static CYTHON_INLINE PyObject* __Pyx_PyLong_From_uint64_t(uint64_t value);
 
 /* CIntToPy.proto */
 static CYTHON_INLINE PyObject* __Pyx_PyLong_From_PY_LONG_LONG(PY_LONG_LONG value);
@@ -3085,6 +3130,7 @@ static int __pyx_f_5basra_7_search_6Search_add_child(struct __pyx_obj_5basra_7_s
 
 /* Module declarations from "basra._kernel" */
 static int (*__pyx_f_5basra_7_kernel_gen_moves)(struct __pyx_t_5basra_7_kernel_RulesC const *, __pyx_t_5basra_7_kernel_mask_t, __pyx_t_5basra_7_kernel_mask_t, struct __pyx_t_5basra_7_kernel_MoveBuf *); /*proto*/
+static int (*__pyx_f_5basra_7_kernel_basra_code)(struct __pyx_t_5basra_7_kernel_RulesC const *, int, __pyx_t_5basra_7_kernel_mask_t, int); /*proto*/
 static int (*__pyx_f_5basra_7_kernel_round_apply)(struct __pyx_t_5basra_7_kernel_RoundC *, int, __pyx_t_5basra_7_kernel_mask_t); /*proto*/
 static int (*__pyx_f_5basra_7_kernel_round_deal_next)(struct __pyx_t_5basra_7_kernel_RoundC *); /*proto*/
 static void (*__pyx_f_5basra_7_kernel_round_finish)(struct __pyx_t_5basra_7_kernel_RoundC *, struct __pyx_t_5basra_7_kernel_ScoreC *); /*proto*/
@@ -3099,11 +3145,15 @@ static CYTHON_INLINE void __pyx_f_5basra_7_search_sim_deal(struct __pyx_t_5basra
 static CYTHON_INLINE int __pyx_f_5basra_7_search_sim_moves(struct __pyx_t_5basra_7_search_Sim *, struct __pyx_t_5basra_7_kernel_Rng *, struct __pyx_t_5basra_7_kernel_MoveBuf *); /*proto*/
 static CYTHON_INLINE int __pyx_f_5basra_7_search_sim_play(struct __pyx_t_5basra_7_search_Sim *, struct __pyx_t_5basra_7_kernel_Rng *, int, __pyx_t_5basra_7_kernel_mask_t); /*proto*/
 static CYTHON_INLINE int __pyx_f_5basra_7_search_policy_index(struct __pyx_t_5basra_7_search_Sim *, struct __pyx_t_5basra_7_kernel_MoveBuf *, struct __pyx_t_5basra_7_kernel_Rng *, double); /*proto*/
-static int __pyx_f_5basra_7_search_rollout(struct __pyx_t_5basra_7_search_Sim *, struct __pyx_t_5basra_7_kernel_Rng *, double, int, int); /*proto*/
+static CYTHON_INLINE double __pyx_f_5basra_7_search_gain_of(struct __pyx_t_5basra_7_kernel_RulesC const *, int, __pyx_t_5basra_7_kernel_mask_t, __pyx_t_5basra_7_kernel_mask_t, int, double); /*proto*/
+static double __pyx_f_5basra_7_search_best_reply(struct __pyx_t_5basra_7_search_Sim *, int, __pyx_t_5basra_7_kernel_mask_t, int, double); /*proto*/
+static int __pyx_f_5basra_7_search_lookahead_index(struct __pyx_t_5basra_7_search_Sim *, struct __pyx_t_5basra_7_kernel_MoveBuf *, struct __pyx_t_5basra_7_kernel_Rng *, double); /*proto*/
+static int __pyx_f_5basra_7_search_rollout(struct __pyx_t_5basra_7_search_Sim *, struct __pyx_t_5basra_7_kernel_Rng *, double, int, int, int); /*proto*/
 static CYTHON_INLINE double __pyx_f_5basra_7_search_majority_chance(double, int); /*proto*/
 static void __pyx_f_5basra_7_search_expected_points(struct __pyx_t_5basra_7_search_Sim *, double *); /*proto*/
+static void __pyx_f_5basra_7_search_floor_correction(struct __pyx_t_5basra_7_search_Sim *, double, double *); /*proto*/
 static void __pyx_f_5basra_7_search_reward_of(struct __pyx_t_5basra_7_search_RewardC *, double *, double *, double *); /*proto*/
-static void __pyx_f_5basra_7_search_value_sim(struct __pyx_t_5basra_7_search_Sim *, struct __pyx_t_5basra_7_search_RewardC *, double *); /*proto*/
+static void __pyx_f_5basra_7_search_value_sim(struct __pyx_t_5basra_7_search_Sim *, struct __pyx_t_5basra_7_search_RewardC *, double *, struct __pyx_opt_args_5basra_7_search_value_sim *__pyx_optional_args); /*proto*/
 static void __pyx_f_5basra_7_search_reward_setup(struct __pyx_t_5basra_7_search_RewardC *, PyObject *, int, double); /*proto*/
 static int __pyx_f_5basra_7_search_ordered_moves(struct __pyx_t_5basra_7_kernel_RoundC *, struct __pyx_t_5basra_7_kernel_MoveBuf *, int *); /*proto*/
 static int __pyx_f_5basra_7_search_settle(struct __pyx_t_5basra_7_kernel_RoundC *, struct __pyx_t_5basra_7_search_Solver *, double *); /*proto*/
@@ -3132,9 +3182,10 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_8sample_hands(struct __pyx_obj
 static PyObject *__pyx_pf_5basra_7_search_6Search_10hidden(struct __pyx_obj_5basra_7_search_Search *__pyx_v_self); /* proto */
 static PyObject *__pyx_pf_5basra_7_search_6Search_12remaining(struct __pyx_obj_5basra_7_search_Search *__pyx_v_self); /* proto */
 static PyObject *__pyx_pf_5basra_7_search_6Search_14exact(struct __pyx_obj_5basra_7_search_Search *__pyx_v_self, int __pyx_v_samples, double __pyx_v_mu, PY_LONG_LONG __pyx_v_node_limit); /* proto */
-static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_7_search_Search *__pyx_v_self, PyObject *__pyx_v_iterations, PyObject *__pyx_v_seconds, double __pyx_v_c, double __pyx_v_eps, double __pyx_v_mu, int __pyx_v_horizon, int __pyx_v_tail, int __pyx_v_model); /* proto */
-static PyObject *__pyx_pf_5basra_7_search_6Search_18__reduce_cython__(CYTHON_UNUSED struct __pyx_obj_5basra_7_search_Search *__pyx_v_self); /* proto */
-static PyObject *__pyx_pf_5basra_7_search_6Search_20__setstate_cython__(CYTHON_UNUSED struct __pyx_obj_5basra_7_search_Search *__pyx_v_self, CYTHON_UNUSED PyObject *__pyx_v___pyx_state); /* proto */
+static PyObject *__pyx_pf_5basra_7_search_6Search_16evaluate(struct __pyx_obj_5basra_7_search_Search *__pyx_v_self, int __pyx_v_samples, double __pyx_v_eps, int __pyx_v_policy, PyObject *__pyx_v_seconds); /* proto */
+static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_7_search_Search *__pyx_v_self, PyObject *__pyx_v_iterations, PyObject *__pyx_v_seconds, double __pyx_v_c, double __pyx_v_eps, double __pyx_v_mu, int __pyx_v_horizon, int __pyx_v_tail, int __pyx_v_model, int __pyx_v_policy, double __pyx_v_floor); /* proto */
+static PyObject *__pyx_pf_5basra_7_search_6Search_20__reduce_cython__(CYTHON_UNUSED struct __pyx_obj_5basra_7_search_Search *__pyx_v_self); /* proto */
+static PyObject *__pyx_pf_5basra_7_search_6Search_22__setstate_cython__(CYTHON_UNUSED struct __pyx_obj_5basra_7_search_Search *__pyx_v_self, CYTHON_UNUSED PyObject *__pyx_v___pyx_state); /* proto */
 static PyObject *__pyx_tp_new__initialisation_5basra_7_search_Search(PyObject *o, 
 #if CYTHON_VECTORCALL_TPNEW
     PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
@@ -3194,10 +3245,10 @@ namespace {
     __Pyx_CachedCFunction __pyx_umethod_PyDict_Type_items;
     __Pyx_CachedCFunction __pyx_umethod_PyDict_Type_pop;
     __Pyx_CachedCFunction __pyx_umethod_PyDict_Type_values;
-    PyObject *__pyx_tuple[2];
-    PyObject *__pyx_codeobj_tab[8];
-    PyObject *__pyx_string_tab[130];
-    PyObject *__pyx_number_tab[12];
+    PyObject *__pyx_tuple[3];
+    PyObject *__pyx_codeobj_tab[9];
+    PyObject *__pyx_string_tab[141];
+    PyObject *__pyx_number_tab[13];
 /* #### Code section: module_state_contents ### */
 /* CommonTypesMetaclass.module_state_decls */
 PyTypeObject *__pyx_CommonTypesMetaclassType;
@@ -3255,134 +3306,146 @@ static __pyx_mstatetype * const __pyx_mstate_global = &__pyx_mstate_global_stati
 #define __pyx_n_u_Search __pyx_string_tab[11]
 #define __pyx_n_u_Search___reduce_cython __pyx_string_tab[12]
 #define __pyx_n_u_Search___setstate_cython __pyx_string_tab[13]
-#define __pyx_n_u_Search_exact __pyx_string_tab[14]
-#define __pyx_n_u_Search_hidden __pyx_string_tab[15]
-#define __pyx_n_u_Search_remaining __pyx_string_tab[16]
-#define __pyx_n_u_Search_run __pyx_string_tab[17]
-#define __pyx_n_u_Search_sample_hands __pyx_string_tab[18]
-#define __pyx_n_u_Search_weights __pyx_string_tab[19]
-#define __pyx_n_u_Pyx_PyDict_NextRef __pyx_string_tab[20]
-#define __pyx_n_u_annotate __pyx_string_tab[21]
-#define __pyx_n_u_func __pyx_string_tab[22]
-#define __pyx_n_u_getstate __pyx_string_tab[23]
-#define __pyx_n_u_main __pyx_string_tab[24]
-#define __pyx_n_u_module __pyx_string_tab[25]
-#define __pyx_n_u_name __pyx_string_tab[26]
-#define __pyx_n_u_pyx_state __pyx_string_tab[27]
-#define __pyx_n_u_pyx_vtable __pyx_string_tab[28]
-#define __pyx_n_u_qualname __pyx_string_tab[29]
-#define __pyx_n_u_reduce __pyx_string_tab[30]
-#define __pyx_n_u_reduce_cython __pyx_string_tab[31]
-#define __pyx_n_u_reduce_ex __pyx_string_tab[32]
-#define __pyx_n_u_set_name __pyx_string_tab[33]
-#define __pyx_n_u_setstate __pyx_string_tab[34]
-#define __pyx_n_u_setstate_cython __pyx_string_tab[35]
-#define __pyx_n_u_test __pyx_string_tab[36]
-#define __pyx_n_u_is_coroutine __pyx_string_tab[37]
-#define __pyx_n_u_asyncio_coroutines __pyx_string_tab[38]
-#define __pyx_n_u_basra__search __pyx_string_tab[39]
-#define __pyx_n_u_basra_points __pyx_string_tab[40]
-#define __pyx_n_u_basras __pyx_string_tab[41]
-#define __pyx_n_u_best_value __pyx_string_tab[42]
-#define __pyx_n_u_bottom __pyx_string_tab[43]
-#define __pyx_n_u_buf __pyx_string_tab[44]
-#define __pyx_n_u_c __pyx_string_tab[45]
-#define __pyx_n_u_card_points __pyx_string_tab[46]
-#define __pyx_n_u_carry __pyx_string_tab[47]
-#define __pyx_n_u_child __pyx_string_tab[48]
-#define __pyx_n_u_chosen __pyx_string_tab[49]
-#define __pyx_n_u_cline_in_traceback __pyx_string_tab[50]
-#define __pyx_n_u_deadline __pyx_string_tab[51]
-#define __pyx_n_u_decisions __pyx_string_tab[52]
-#define __pyx_n_u_done __pyx_string_tab[53]
-#define __pyx_n_u_eps __pyx_string_tab[54]
-#define __pyx_n_u_exact __pyx_string_tab[55]
-#define __pyx_n_u_first __pyx_string_tab[56]
-#define __pyx_n_u_floor __pyx_string_tab[57]
-#define __pyx_n_u_hands __pyx_string_tab[58]
-#define __pyx_n_u_held __pyx_string_tab[59]
-#define __pyx_n_u_hidden __pyx_string_tab[60]
-#define __pyx_n_u_holders __pyx_string_tab[61]
-#define __pyx_n_u_horizon __pyx_string_tab[62]
-#define __pyx_n_u_i __pyx_string_tab[63]
-#define __pyx_n_u_items __pyx_string_tab[64]
-#define __pyx_n_u_iterations __pyx_string_tab[65]
-#define __pyx_n_u_k __pyx_string_tab[66]
-#define __pyx_n_u_kr __pyx_string_tab[67]
-#define __pyx_n_u_limit __pyx_string_tab[68]
-#define __pyx_n_u_lone_last __pyx_string_tab[69]
-#define __pyx_n_u_majority_bonus __pyx_string_tab[70]
-#define __pyx_n_u_max __pyx_string_tab[71]
-#define __pyx_n_u_me __pyx_string_tab[72]
-#define __pyx_n_u_me_side __pyx_string_tab[73]
-#define __pyx_n_u_model __pyx_string_tab[74]
-#define __pyx_n_u_mu __pyx_string_tab[75]
-#define __pyx_n_u_n __pyx_string_tab[76]
-#define __pyx_n_u_n_path __pyx_string_tab[77]
-#define __pyx_n_u_n_untried __pyx_string_tab[78]
-#define __pyx_n_u_needs __pyx_string_tab[79]
-#define __pyx_n_u_node __pyx_string_tab[80]
-#define __pyx_n_u_node_limit __pyx_string_tab[81]
-#define __pyx_n_u_other __pyx_string_tab[82]
-#define __pyx_n_u_out __pyx_string_tab[83]
-#define __pyx_n_u_p __pyx_string_tab[84]
-#define __pyx_n_u_pack __pyx_string_tab[85]
-#define __pyx_n_u_path __pyx_string_tab[86]
-#define __pyx_n_u_perf_counter __pyx_string_tab[87]
-#define __pyx_n_u_pick __pyx_string_tab[88]
-#define __pyx_n_u_piles __pyx_string_tab[89]
-#define __pyx_n_u_players __pyx_string_tab[90]
-#define __pyx_n_u_pool __pyx_string_tab[91]
-#define __pyx_n_u_pop __pyx_string_tab[92]
-#define __pyx_n_u_read __pyx_string_tab[93]
-#define __pyx_n_u_remaining __pyx_string_tab[94]
-#define __pyx_n_u_rewards __pyx_string_tab[95]
-#define __pyx_n_u_root __pyx_string_tab[96]
-#define __pyx_n_u_run __pyx_string_tab[97]
-#define __pyx_n_u_s __pyx_string_tab[98]
-#define __pyx_n_u_sample_hands __pyx_string_tab[99]
-#define __pyx_n_u_samples __pyx_string_tab[100]
-#define __pyx_n_u_scores __pyx_string_tab[101]
-#define __pyx_n_u_seat __pyx_string_tab[102]
-#define __pyx_n_u_seconds __pyx_string_tab[103]
-#define __pyx_n_u_seed __pyx_string_tab[104]
-#define __pyx_n_u_self __pyx_string_tab[105]
-#define __pyx_n_u_setdefault __pyx_string_tab[106]
-#define __pyx_n_u_side __pyx_string_tab[107]
-#define __pyx_n_u_side_of __pyx_string_tab[108]
-#define __pyx_n_u_sum __pyx_string_tab[109]
-#define __pyx_n_u_sv __pyx_string_tab[110]
-#define __pyx_n_u_tail __pyx_string_tab[111]
-#define __pyx_n_u_target __pyx_string_tab[112]
-#define __pyx_n_u_time __pyx_string_tab[113]
-#define __pyx_n_u_totals __pyx_string_tab[114]
-#define __pyx_n_u_turn __pyx_string_tab[115]
-#define __pyx_n_u_unseen __pyx_string_tab[116]
-#define __pyx_n_u_untried __pyx_string_tab[117]
-#define __pyx_n_u_value __pyx_string_tab[118]
-#define __pyx_n_u_values __pyx_string_tab[119]
-#define __pyx_n_u_w __pyx_string_tab[120]
-#define __pyx_n_u_weights __pyx_string_tab[121]
-#define __pyx_kp_b_double_struct___pyx_t_5basra_7_k __pyx_string_tab[122]
-#define __pyx_kp_b_iso88591_Q __pyx_string_tab[123]
-#define __pyx_kp_b_iso88591_A_a_HE_e1_Jat5_awb_F_1_uBd_Bd_4q __pyx_string_tab[124]
-#define __pyx_kp_b_iso88591_A_HE_e1_t6_1_4z_D_t83a_1_t1 __pyx_string_tab[125]
-#define __pyx_kp_b_iso88591_A_5_M_T_r_1_4t1_1_q_Kq_3d_Qb_q_E __pyx_string_tab[126]
-#define __pyx_kp_b_iso88591_A_G1AQ_F_3d_uAQb_F_3d_uAQb __pyx_string_tab[127]
-#define __pyx_kp_b_iso88591_EQ_4wc_A_a_AQc_S_E_1_q_1_Q_G1AQ __pyx_string_tab[128]
-#define __pyx_kp_b_iso88591_00_q_M_A_a_q_AQc_S_E_1_87_t_2Q __pyx_string_tab[129]
-#define __pyx_float_0_1 __pyx_number_tab[0]
-#define __pyx_float_0_5 __pyx_number_tab[1]
-#define __pyx_float_0_7 __pyx_number_tab[2]
-#define __pyx_float_0_8 __pyx_number_tab[3]
-#define __pyx_float_1_5 __pyx_number_tab[4]
-#define __pyx_float_16_0 __pyx_number_tab[5]
-#define __pyx_int_0 __pyx_number_tab[6]
-#define __pyx_int_1 __pyx_number_tab[7]
-#define __pyx_int_2 __pyx_number_tab[8]
-#define __pyx_int_2000000 __pyx_number_tab[9]
-#define __pyx_int_0x38d7ea4c68000 __pyx_number_tab[10]
-#define __pyx_int_0x4000000000000000 __pyx_number_tab[11]
+#define __pyx_n_u_Search_evaluate __pyx_string_tab[14]
+#define __pyx_n_u_Search_exact __pyx_string_tab[15]
+#define __pyx_n_u_Search_hidden __pyx_string_tab[16]
+#define __pyx_n_u_Search_remaining __pyx_string_tab[17]
+#define __pyx_n_u_Search_run __pyx_string_tab[18]
+#define __pyx_n_u_Search_sample_hands __pyx_string_tab[19]
+#define __pyx_n_u_Search_weights __pyx_string_tab[20]
+#define __pyx_n_u_Pyx_PyDict_NextRef __pyx_string_tab[21]
+#define __pyx_n_u_annotate __pyx_string_tab[22]
+#define __pyx_n_u_func __pyx_string_tab[23]
+#define __pyx_n_u_getstate __pyx_string_tab[24]
+#define __pyx_n_u_main __pyx_string_tab[25]
+#define __pyx_n_u_module __pyx_string_tab[26]
+#define __pyx_n_u_name __pyx_string_tab[27]
+#define __pyx_n_u_pyx_state __pyx_string_tab[28]
+#define __pyx_n_u_pyx_vtable __pyx_string_tab[29]
+#define __pyx_n_u_qualname __pyx_string_tab[30]
+#define __pyx_n_u_reduce __pyx_string_tab[31]
+#define __pyx_n_u_reduce_cython __pyx_string_tab[32]
+#define __pyx_n_u_reduce_ex __pyx_string_tab[33]
+#define __pyx_n_u_set_name __pyx_string_tab[34]
+#define __pyx_n_u_setstate __pyx_string_tab[35]
+#define __pyx_n_u_setstate_cython __pyx_string_tab[36]
+#define __pyx_n_u_test __pyx_string_tab[37]
+#define __pyx_n_u_is_coroutine __pyx_string_tab[38]
+#define __pyx_n_u_asyncio_coroutines __pyx_string_tab[39]
+#define __pyx_n_u_basra__search __pyx_string_tab[40]
+#define __pyx_n_u_basra_points __pyx_string_tab[41]
+#define __pyx_n_u_basras __pyx_string_tab[42]
+#define __pyx_n_u_best_value __pyx_string_tab[43]
+#define __pyx_n_u_bottom __pyx_string_tab[44]
+#define __pyx_n_u_buf __pyx_string_tab[45]
+#define __pyx_n_u_c __pyx_string_tab[46]
+#define __pyx_n_u_card_points __pyx_string_tab[47]
+#define __pyx_n_u_carry __pyx_string_tab[48]
+#define __pyx_n_u_child __pyx_string_tab[49]
+#define __pyx_n_u_chosen __pyx_string_tab[50]
+#define __pyx_n_u_cline_in_traceback __pyx_string_tab[51]
+#define __pyx_n_u_cross __pyx_string_tab[52]
+#define __pyx_n_u_deadline __pyx_string_tab[53]
+#define __pyx_n_u_decisions __pyx_string_tab[54]
+#define __pyx_n_u_done __pyx_string_tab[55]
+#define __pyx_n_u_eps __pyx_string_tab[56]
+#define __pyx_n_u_evaluate __pyx_string_tab[57]
+#define __pyx_n_u_exact __pyx_string_tab[58]
+#define __pyx_n_u_first __pyx_string_tab[59]
+#define __pyx_n_u_floor __pyx_string_tab[60]
+#define __pyx_n_u_hands __pyx_string_tab[61]
+#define __pyx_n_u_held __pyx_string_tab[62]
+#define __pyx_n_u_hidden __pyx_string_tab[63]
+#define __pyx_n_u_holders __pyx_string_tab[64]
+#define __pyx_n_u_horizon __pyx_string_tab[65]
+#define __pyx_n_u_i __pyx_string_tab[66]
+#define __pyx_n_u_items __pyx_string_tab[67]
+#define __pyx_n_u_iterations __pyx_string_tab[68]
+#define __pyx_n_u_j __pyx_string_tab[69]
+#define __pyx_n_u_k __pyx_string_tab[70]
+#define __pyx_n_u_keep __pyx_string_tab[71]
+#define __pyx_n_u_kr __pyx_string_tab[72]
+#define __pyx_n_u_limit __pyx_string_tab[73]
+#define __pyx_n_u_lone_last __pyx_string_tab[74]
+#define __pyx_n_u_majority_bonus __pyx_string_tab[75]
+#define __pyx_n_u_margins __pyx_string_tab[76]
+#define __pyx_n_u_max __pyx_string_tab[77]
+#define __pyx_n_u_me __pyx_string_tab[78]
+#define __pyx_n_u_me_side __pyx_string_tab[79]
+#define __pyx_n_u_model __pyx_string_tab[80]
+#define __pyx_n_u_mu __pyx_string_tab[81]
+#define __pyx_n_u_n __pyx_string_tab[82]
+#define __pyx_n_u_n_path __pyx_string_tab[83]
+#define __pyx_n_u_n_untried __pyx_string_tab[84]
+#define __pyx_n_u_needs __pyx_string_tab[85]
+#define __pyx_n_u_node __pyx_string_tab[86]
+#define __pyx_n_u_node_limit __pyx_string_tab[87]
+#define __pyx_n_u_other __pyx_string_tab[88]
+#define __pyx_n_u_others __pyx_string_tab[89]
+#define __pyx_n_u_out __pyx_string_tab[90]
+#define __pyx_n_u_p __pyx_string_tab[91]
+#define __pyx_n_u_pack __pyx_string_tab[92]
+#define __pyx_n_u_path __pyx_string_tab[93]
+#define __pyx_n_u_perf_counter __pyx_string_tab[94]
+#define __pyx_n_u_pick __pyx_string_tab[95]
+#define __pyx_n_u_piles __pyx_string_tab[96]
+#define __pyx_n_u_players __pyx_string_tab[97]
+#define __pyx_n_u_policy __pyx_string_tab[98]
+#define __pyx_n_u_pool __pyx_string_tab[99]
+#define __pyx_n_u_pop __pyx_string_tab[100]
+#define __pyx_n_u_read __pyx_string_tab[101]
+#define __pyx_n_u_remaining __pyx_string_tab[102]
+#define __pyx_n_u_rewards __pyx_string_tab[103]
+#define __pyx_n_u_root __pyx_string_tab[104]
+#define __pyx_n_u_run __pyx_string_tab[105]
+#define __pyx_n_u_s __pyx_string_tab[106]
+#define __pyx_n_u_sample_hands __pyx_string_tab[107]
+#define __pyx_n_u_samples __pyx_string_tab[108]
+#define __pyx_n_u_scores __pyx_string_tab[109]
+#define __pyx_n_u_seat __pyx_string_tab[110]
+#define __pyx_n_u_seconds __pyx_string_tab[111]
+#define __pyx_n_u_seed __pyx_string_tab[112]
+#define __pyx_n_u_self __pyx_string_tab[113]
+#define __pyx_n_u_setdefault __pyx_string_tab[114]
+#define __pyx_n_u_side __pyx_string_tab[115]
+#define __pyx_n_u_side_of __pyx_string_tab[116]
+#define __pyx_n_u_sum __pyx_string_tab[117]
+#define __pyx_n_u_sums __pyx_string_tab[118]
+#define __pyx_n_u_sv __pyx_string_tab[119]
+#define __pyx_n_u_tail __pyx_string_tab[120]
+#define __pyx_n_u_target __pyx_string_tab[121]
+#define __pyx_n_u_time __pyx_string_tab[122]
+#define __pyx_n_u_totals __pyx_string_tab[123]
+#define __pyx_n_u_turn __pyx_string_tab[124]
+#define __pyx_n_u_unseen __pyx_string_tab[125]
+#define __pyx_n_u_untried __pyx_string_tab[126]
+#define __pyx_n_u_value __pyx_string_tab[127]
+#define __pyx_n_u_values __pyx_string_tab[128]
+#define __pyx_n_u_w __pyx_string_tab[129]
+#define __pyx_n_u_weights __pyx_string_tab[130]
+#define __pyx_n_u_wins __pyx_string_tab[131]
+#define __pyx_kp_b_double_struct___pyx_t_5basra_7_k __pyx_string_tab[132]
+#define __pyx_kp_b_iso88591_Q __pyx_string_tab[133]
+#define __pyx_kp_b_iso88591_A_a_HE_e1_Jat5_awb_F_1_uBd_Bd_4q __pyx_string_tab[134]
+#define __pyx_kp_b_iso88591_A_HE_e1_t6_1_4z_D_t83a_1_t1 __pyx_string_tab[135]
+#define __pyx_kp_b_iso88591_A_5_M_T_r_1_4t1_1_q_Kq_3d_Qb_q_E __pyx_string_tab[136]
+#define __pyx_kp_b_iso88591_A_G1AQ_F_3d_uAQb_F_3d_uAQb __pyx_string_tab[137]
+#define __pyx_kp_b_iso88591_EQ_4wc_A_a_AQc_S_E_1_q_1_Q_G1AQ __pyx_string_tab[138]
+#define __pyx_kp_b_iso88591_2_41_q_87_t_2Q_AQc_S_E_1_G1AQ_2 __pyx_string_tab[139]
+#define __pyx_kp_b_iso88591_00_q_M_Oq_A_a_q_AQc_S_E_1_87_t __pyx_string_tab[140]
+#define __pyx_float_0_0 __pyx_number_tab[0]
+#define __pyx_float_0_1 __pyx_number_tab[1]
+#define __pyx_float_0_5 __pyx_number_tab[2]
+#define __pyx_float_0_7 __pyx_number_tab[3]
+#define __pyx_float_0_8 __pyx_number_tab[4]
+#define __pyx_float_1_5 __pyx_number_tab[5]
+#define __pyx_float_16_0 __pyx_number_tab[6]
+#define __pyx_int_0 __pyx_number_tab[7]
+#define __pyx_int_1 __pyx_number_tab[8]
+#define __pyx_int_2 __pyx_number_tab[9]
+#define __pyx_int_2000000 __pyx_number_tab[10]
+#define __pyx_int_0x38d7ea4c68000 __pyx_number_tab[11]
+#define __pyx_int_0x4000000000000000 __pyx_number_tab[12]
 /* #### Code section: module_state_clear ### */
 #if CYTHON_USE_MODULE_STATE
 static CYTHON_SMALL_CODE int __pyx_m_clear(PyObject *m) {
@@ -3404,10 +3467,10 @@ static CYTHON_SMALL_CODE int __pyx_m_clear(PyObject *m) {
   Py_CLEAR(clear_module_state->__pyx_umethod_PyDict_Type_items.method);
   Py_CLEAR(clear_module_state->__pyx_umethod_PyDict_Type_pop.method);
   Py_CLEAR(clear_module_state->__pyx_umethod_PyDict_Type_values.method);
-  for (int i=0; i<2; ++i) { Py_CLEAR(clear_module_state->__pyx_tuple[i]); }
-  for (int i=0; i<8; ++i) { Py_CLEAR(clear_module_state->__pyx_codeobj_tab[i]); }
-  for (int i=0; i<130; ++i) { Py_CLEAR(clear_module_state->__pyx_string_tab[i]); }
-  for (int i=0; i<12; ++i) { Py_CLEAR(clear_module_state->__pyx_number_tab[i]); }
+  for (int i=0; i<3; ++i) { Py_CLEAR(clear_module_state->__pyx_tuple[i]); }
+  for (int i=0; i<9; ++i) { Py_CLEAR(clear_module_state->__pyx_codeobj_tab[i]); }
+  for (int i=0; i<141; ++i) { Py_CLEAR(clear_module_state->__pyx_string_tab[i]); }
+  for (int i=0; i<13; ++i) { Py_CLEAR(clear_module_state->__pyx_number_tab[i]); }
 /* #### Code section: module_state_clear_contents ### */
 /* CommonTypesMetaclass.module_state_clear */
 Py_CLEAR(clear_module_state->__pyx_CommonTypesMetaclassType);
@@ -3437,10 +3500,10 @@ static CYTHON_SMALL_CODE int __pyx_m_traverse(PyObject *m, visitproc visit, void
   Py_VISIT(traverse_module_state->__pyx_umethod_PyDict_Type_items.method);
   Py_VISIT(traverse_module_state->__pyx_umethod_PyDict_Type_pop.method);
   Py_VISIT(traverse_module_state->__pyx_umethod_PyDict_Type_values.method);
-  for (int i=0; i<2; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_tuple[i]); }
-  for (int i=0; i<8; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_codeobj_tab[i]); }
-  for (int i=0; i<130; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_string_tab[i]); }
-  for (int i=0; i<12; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_number_tab[i]); }
+  for (int i=0; i<3; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_tuple[i]); }
+  for (int i=0; i<9; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_codeobj_tab[i]); }
+  for (int i=0; i<141; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_string_tab[i]); }
+  for (int i=0; i<13; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_number_tab[i]); }
 /* #### Code section: module_state_traverse_contents ### */
 /* CommonTypesMetaclass.module_state_traverse */
 Py_VISIT(traverse_module_state->__pyx_CommonTypesMetaclassType);
@@ -3454,7 +3517,7 @@ return 0;
 #endif
 /* #### Code section: module_code ### */
 
-/* "basra/_search.pyx":72
+/* "basra/_search.pyx":73
  * 
  * 
  * cdef inline void sim_deal(Sim* s, Rng* rng) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -3465,7 +3528,7 @@ return 0;
 static CYTHON_INLINE void __pyx_f_5basra_7_search_sim_deal(struct __pyx_t_5basra_7_search_Sim *__pyx_v_s, struct __pyx_t_5basra_7_kernel_Rng *__pyx_v_rng) {
   int __pyx_t_1;
 
-  /* "basra/_search.pyx":73
+  /* "basra/_search.pyx":74
  * 
  * cdef inline void sim_deal(Sim* s, Rng* rng) noexcept nogil:
  *     if s.unshuffled:             # <<<<<<<<<<<<<<
@@ -3477,7 +3540,7 @@ static CYTHON_INLINE void __pyx_f_5basra_7_search_sim_deal(struct __pyx_t_5basra
   if (__pyx_t_1) {
 
 
-    /* "basra/_search.pyx":74
+    /* "basra/_search.pyx":75
  * cdef inline void sim_deal(Sim* s, Rng* rng) noexcept nogil:
  *     if s.unshuffled:
  *         rng_shuffle(rng, &s.g.stock[s.g.stock_pos], s.unshuffled)             # <<<<<<<<<<<<<<
@@ -3486,7 +3549,7 @@ static CYTHON_INLINE void __pyx_f_5basra_7_search_sim_deal(struct __pyx_t_5basra
 */
     __pyx_f_5basra_7_kernel_rng_shuffle(__pyx_v_rng, (&(__pyx_v_s->g.stock[__pyx_v_s->g.stock_pos])), __pyx_v_s->unshuffled);
 
-    /* "basra/_search.pyx":75
+    /* "basra/_search.pyx":76
  *     if s.unshuffled:
  *         rng_shuffle(rng, &s.g.stock[s.g.stock_pos], s.unshuffled)
  *         s.unshuffled = 0             # <<<<<<<<<<<<<<
@@ -3495,7 +3558,7 @@ static CYTHON_INLINE void __pyx_f_5basra_7_search_sim_deal(struct __pyx_t_5basra
 */
     __pyx_v_s->unshuffled = 0;
 
-    /* "basra/_search.pyx":73
+    /* "basra/_search.pyx":74
  * 
  * cdef inline void sim_deal(Sim* s, Rng* rng) noexcept nogil:
  *     if s.unshuffled:             # <<<<<<<<<<<<<<
@@ -3504,7 +3567,7 @@ static CYTHON_INLINE void __pyx_f_5basra_7_search_sim_deal(struct __pyx_t_5basra
 */
   }
 
-  /* "basra/_search.pyx":76
+  /* "basra/_search.pyx":77
  *         rng_shuffle(rng, &s.g.stock[s.g.stock_pos], s.unshuffled)
  *         s.unshuffled = 0
  *     round_deal_next(&s.g)             # <<<<<<<<<<<<<<
@@ -3513,7 +3576,7 @@ static CYTHON_INLINE void __pyx_f_5basra_7_search_sim_deal(struct __pyx_t_5basra
 */
   (void)(__pyx_f_5basra_7_kernel_round_deal_next((&__pyx_v_s->g)));
 
-  /* "basra/_search.pyx":77
+  /* "basra/_search.pyx":78
  *         s.unshuffled = 0
  *     round_deal_next(&s.g)
  *     s.due = False             # <<<<<<<<<<<<<<
@@ -3522,7 +3585,7 @@ static CYTHON_INLINE void __pyx_f_5basra_7_search_sim_deal(struct __pyx_t_5basra
 */
   __pyx_v_s->due = 0;
 
-  /* "basra/_search.pyx":72
+  /* "basra/_search.pyx":73
  * 
  * 
  * cdef inline void sim_deal(Sim* s, Rng* rng) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -3533,7 +3596,7 @@ static CYTHON_INLINE void __pyx_f_5basra_7_search_sim_deal(struct __pyx_t_5basra
   /* function exit code */
 }
 
-/* "basra/_search.pyx":80
+/* "basra/_search.pyx":81
  * 
  * 
  * cdef inline int sim_moves(Sim* s, Rng* rng, MoveBuf* buf) except -1:             # <<<<<<<<<<<<<<
@@ -3548,7 +3611,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_sim_moves(struct __pyx_t_5basra
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
 
-  /* "basra/_search.pyx":82
+  /* "basra/_search.pyx":83
  * cdef inline int sim_moves(Sim* s, Rng* rng, MoveBuf* buf) except -1:
  *     """Mirror of ``Sim.moves``."""
  *     if s.due:             # <<<<<<<<<<<<<<
@@ -3557,7 +3620,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_sim_moves(struct __pyx_t_5basra
 */
   if (__pyx_v_s->due) {
 
-    /* "basra/_search.pyx":83
+    /* "basra/_search.pyx":84
  *     """Mirror of ``Sim.moves``."""
  *     if s.due:
  *         sim_deal(s, rng)             # <<<<<<<<<<<<<<
@@ -3566,7 +3629,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_sim_moves(struct __pyx_t_5basra
 */
     __pyx_f_5basra_7_search_sim_deal(__pyx_v_s, __pyx_v_rng);
 
-    /* "basra/_search.pyx":82
+    /* "basra/_search.pyx":83
  * cdef inline int sim_moves(Sim* s, Rng* rng, MoveBuf* buf) except -1:
  *     """Mirror of ``Sim.moves``."""
  *     if s.due:             # <<<<<<<<<<<<<<
@@ -3575,20 +3638,20 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_sim_moves(struct __pyx_t_5basra
 */
   }
 
-  /* "basra/_search.pyx":84
+  /* "basra/_search.pyx":85
  *     if s.due:
  *         sim_deal(s, rng)
  *     return gen_moves(s.g.r, s.g.hands[s.g.turn], s.g.floor, buf)             # <<<<<<<<<<<<<<
  * 
  * 
 */
-  __pyx_t_1 = __pyx_f_5basra_7_kernel_gen_moves(__pyx_v_s->g.r, (__pyx_v_s->g.hands[__pyx_v_s->g.turn]), __pyx_v_s->g.floor, __pyx_v_buf); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 84, __pyx_L1_error)
+  __pyx_t_1 = __pyx_f_5basra_7_kernel_gen_moves(__pyx_v_s->g.r, (__pyx_v_s->g.hands[__pyx_v_s->g.turn]), __pyx_v_s->g.floor, __pyx_v_buf); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 85, __pyx_L1_error)
   {
     __pyx_r = __pyx_t_1;
   }
   goto __pyx_L0;
 
-  /* "basra/_search.pyx":80
+  /* "basra/_search.pyx":81
  * 
  * 
  * cdef inline int sim_moves(Sim* s, Rng* rng, MoveBuf* buf) except -1:             # <<<<<<<<<<<<<<
@@ -3605,7 +3668,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_sim_moves(struct __pyx_t_5basra
   return __pyx_r;
 }
 
-/* "basra/_search.pyx":87
+/* "basra/_search.pyx":88
  * 
  * 
  * cdef inline int sim_play(Sim* s, Rng* rng, int card, mask_t take) except -1:             # <<<<<<<<<<<<<<
@@ -3622,7 +3685,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_sim_play(struct __pyx_t_5basra_
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
 
-  /* "basra/_search.pyx":90
+  /* "basra/_search.pyx":91
  *     """Mirror of ``Sim.play``."""
  *     cdef int code
  *     if s.due:             # <<<<<<<<<<<<<<
@@ -3631,7 +3694,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_sim_play(struct __pyx_t_5basra_
 */
   if (__pyx_v_s->due) {
 
-    /* "basra/_search.pyx":91
+    /* "basra/_search.pyx":92
  *     cdef int code
  *     if s.due:
  *         sim_deal(s, rng)             # <<<<<<<<<<<<<<
@@ -3640,7 +3703,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_sim_play(struct __pyx_t_5basra_
 */
     __pyx_f_5basra_7_search_sim_deal(__pyx_v_s, __pyx_v_rng);
 
-    /* "basra/_search.pyx":90
+    /* "basra/_search.pyx":91
  *     """Mirror of ``Sim.play``."""
  *     cdef int code
  *     if s.due:             # <<<<<<<<<<<<<<
@@ -3649,17 +3712,17 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_sim_play(struct __pyx_t_5basra_
 */
   }
 
-  /* "basra/_search.pyx":92
+  /* "basra/_search.pyx":93
  *     if s.due:
  *         sim_deal(s, rng)
  *     code = round_apply(&s.g, card, take)             # <<<<<<<<<<<<<<
  *     if not s.g.in_hands:
  *         if s.g.stock_pos < s.g.stock_len:
 */
-  __pyx_t_1 = __pyx_f_5basra_7_kernel_round_apply((&__pyx_v_s->g), __pyx_v_card, __pyx_v_take); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 92, __pyx_L1_error)
+  __pyx_t_1 = __pyx_f_5basra_7_kernel_round_apply((&__pyx_v_s->g), __pyx_v_card, __pyx_v_take); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 93, __pyx_L1_error)
   __pyx_v_code = __pyx_t_1;
 
-  /* "basra/_search.pyx":93
+  /* "basra/_search.pyx":94
  *         sim_deal(s, rng)
  *     code = round_apply(&s.g, card, take)
  *     if not s.g.in_hands:             # <<<<<<<<<<<<<<
@@ -3671,7 +3734,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_sim_play(struct __pyx_t_5basra_
   if (__pyx_t_2) {
 
 
-    /* "basra/_search.pyx":94
+    /* "basra/_search.pyx":95
  *     code = round_apply(&s.g, card, take)
  *     if not s.g.in_hands:
  *         if s.g.stock_pos < s.g.stock_len:             # <<<<<<<<<<<<<<
@@ -3683,7 +3746,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_sim_play(struct __pyx_t_5basra_
     if (__pyx_t_2) {
 
 
-      /* "basra/_search.pyx":95
+      /* "basra/_search.pyx":96
  *     if not s.g.in_hands:
  *         if s.g.stock_pos < s.g.stock_len:
  *             s.due = True             # <<<<<<<<<<<<<<
@@ -3692,7 +3755,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_sim_play(struct __pyx_t_5basra_
 */
       __pyx_v_s->due = 1;
 
-      /* "basra/_search.pyx":96
+      /* "basra/_search.pyx":97
  *         if s.g.stock_pos < s.g.stock_len:
  *             s.due = True
  *             s.deals += 1             # <<<<<<<<<<<<<<
@@ -3701,7 +3764,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_sim_play(struct __pyx_t_5basra_
 */
       __pyx_v_s->deals = (__pyx_v_s->deals + 1);
 
-      /* "basra/_search.pyx":94
+      /* "basra/_search.pyx":95
  *     code = round_apply(&s.g, card, take)
  *     if not s.g.in_hands:
  *         if s.g.stock_pos < s.g.stock_len:             # <<<<<<<<<<<<<<
@@ -3711,7 +3774,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_sim_play(struct __pyx_t_5basra_
       goto __pyx_L5;
     }
 
-    /* "basra/_search.pyx":98
+    /* "basra/_search.pyx":99
  *             s.deals += 1
  *         else:
  *             round_finish(&s.g, &s.result)             # <<<<<<<<<<<<<<
@@ -3721,7 +3784,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_sim_play(struct __pyx_t_5basra_
     /*else*/ {
       __pyx_f_5basra_7_kernel_round_finish((&__pyx_v_s->g), (&__pyx_v_s->result));
 
-      /* "basra/_search.pyx":99
+      /* "basra/_search.pyx":100
  *         else:
  *             round_finish(&s.g, &s.result)
  *             s.done = True             # <<<<<<<<<<<<<<
@@ -3732,7 +3795,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_sim_play(struct __pyx_t_5basra_
     }
     __pyx_L5:;
 
-    /* "basra/_search.pyx":93
+    /* "basra/_search.pyx":94
  *         sim_deal(s, rng)
  *     code = round_apply(&s.g, card, take)
  *     if not s.g.in_hands:             # <<<<<<<<<<<<<<
@@ -3741,7 +3804,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_sim_play(struct __pyx_t_5basra_
 */
   }
 
-  /* "basra/_search.pyx":100
+  /* "basra/_search.pyx":101
  *             round_finish(&s.g, &s.result)
  *             s.done = True
  *     return code             # <<<<<<<<<<<<<<
@@ -3754,7 +3817,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_sim_play(struct __pyx_t_5basra_
   }
   goto __pyx_L0;
 
-  /* "basra/_search.pyx":87
+  /* "basra/_search.pyx":88
  * 
  * 
  * cdef inline int sim_play(Sim* s, Rng* rng, int card, mask_t take) except -1:             # <<<<<<<<<<<<<<
@@ -3772,7 +3835,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_sim_play(struct __pyx_t_5basra_
   return __pyx_r;
 }
 
-/* "basra/_search.pyx":103
+/* "basra/_search.pyx":104
  * 
  * 
  * cdef inline int policy_index(Sim* s, MoveBuf* buf, Rng* rng, double eps) noexcept:             # <<<<<<<<<<<<<<
@@ -3792,7 +3855,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_policy_index(struct __pyx_t_5ba
   int __pyx_t_3;
   int __pyx_t_4;
 
-  /* "basra/_search.pyx":105
+  /* "basra/_search.pyx":106
  * cdef inline int policy_index(Sim* s, MoveBuf* buf, Rng* rng, double eps) noexcept:
  *     """The playout policy's choice (mirror of ``rollout``'s): a share ``eps`` at random."""
  *     cdef int i, best_i = 0             # <<<<<<<<<<<<<<
@@ -3801,7 +3864,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_policy_index(struct __pyx_t_5ba
 */
   __pyx_v_best_i = 0;
 
-  /* "basra/_search.pyx":106
+  /* "basra/_search.pyx":107
  *     """The playout policy's choice (mirror of ``rollout``'s): a share ``eps`` at random."""
  *     cdef int i, best_i = 0
  *     cdef double value, best = -1e9             # <<<<<<<<<<<<<<
@@ -3810,7 +3873,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_policy_index(struct __pyx_t_5ba
 */
   __pyx_v_best = -1e9;
 
-  /* "basra/_search.pyx":107
+  /* "basra/_search.pyx":108
  *     cdef int i, best_i = 0
  *     cdef double value, best = -1e9
  *     cdef bint lone = s.g.lone_last & 1             # <<<<<<<<<<<<<<
@@ -3819,7 +3882,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_policy_index(struct __pyx_t_5ba
 */
   __pyx_v_lone = (__pyx_v_s->g.lone_last & 1);
 
-  /* "basra/_search.pyx":108
+  /* "basra/_search.pyx":109
  *     cdef double value, best = -1e9
  *     cdef bint lone = s.g.lone_last & 1
  *     if buf.n == 1:             # <<<<<<<<<<<<<<
@@ -3831,7 +3894,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_policy_index(struct __pyx_t_5ba
   if (__pyx_t_1) {
 
 
-    /* "basra/_search.pyx":109
+    /* "basra/_search.pyx":110
  *     cdef bint lone = s.g.lone_last & 1
  *     if buf.n == 1:
  *         return 0             # <<<<<<<<<<<<<<
@@ -3844,7 +3907,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_policy_index(struct __pyx_t_5ba
     }
     goto __pyx_L0;
 
-    /* "basra/_search.pyx":108
+    /* "basra/_search.pyx":109
  *     cdef double value, best = -1e9
  *     cdef bint lone = s.g.lone_last & 1
  *     if buf.n == 1:             # <<<<<<<<<<<<<<
@@ -3853,7 +3916,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_policy_index(struct __pyx_t_5ba
 */
   }
 
-  /* "basra/_search.pyx":110
+  /* "basra/_search.pyx":111
  *     if buf.n == 1:
  *         return 0
  *     if rng_uniform(rng) < eps:             # <<<<<<<<<<<<<<
@@ -3865,7 +3928,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_policy_index(struct __pyx_t_5ba
   if (__pyx_t_1) {
 
 
-    /* "basra/_search.pyx":111
+    /* "basra/_search.pyx":112
  *         return 0
  *     if rng_uniform(rng) < eps:
  *         return rng_below(rng, buf.n)             # <<<<<<<<<<<<<<
@@ -3878,7 +3941,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_policy_index(struct __pyx_t_5ba
     }
     goto __pyx_L0;
 
-    /* "basra/_search.pyx":110
+    /* "basra/_search.pyx":111
  *     if buf.n == 1:
  *         return 0
  *     if rng_uniform(rng) < eps:             # <<<<<<<<<<<<<<
@@ -3887,7 +3950,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_policy_index(struct __pyx_t_5ba
 */
   }
 
-  /* "basra/_search.pyx":112
+  /* "basra/_search.pyx":113
  *     if rng_uniform(rng) < eps:
  *         return rng_below(rng, buf.n)
  *     for i in range(buf.n):             # <<<<<<<<<<<<<<
@@ -3901,7 +3964,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_policy_index(struct __pyx_t_5ba
   for (__pyx_t_4 = 0; __pyx_t_4 < __pyx_t_3; __pyx_t_4+=1) {
     __pyx_v_i = __pyx_t_4;
 
-    /* "basra/_search.pyx":113
+    /* "basra/_search.pyx":114
  *         return rng_below(rng, buf.n)
  *     for i in range(buf.n):
  *         value = policy_value_c(s.g.r, buf.cards[i], buf.takes[i], s.g.floor, lone)             # <<<<<<<<<<<<<<
@@ -3910,7 +3973,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_policy_index(struct __pyx_t_5ba
 */
     __pyx_v_value = __pyx_f_5basra_7_kernel_policy_value_c(__pyx_v_s->g.r, (__pyx_v_buf->cards[__pyx_v_i]), (__pyx_v_buf->takes[__pyx_v_i]), __pyx_v_s->g.floor, __pyx_v_lone);
 
-    /* "basra/_search.pyx":114
+    /* "basra/_search.pyx":115
  *     for i in range(buf.n):
  *         value = policy_value_c(s.g.r, buf.cards[i], buf.takes[i], s.g.floor, lone)
  *         value += rng_uniform(rng) * 0.01             # <<<<<<<<<<<<<<
@@ -3919,7 +3982,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_policy_index(struct __pyx_t_5ba
 */
     __pyx_v_value = (__pyx_v_value + (__pyx_f_5basra_7_kernel_rng_uniform(__pyx_v_rng) * 0.01));
 
-    /* "basra/_search.pyx":115
+    /* "basra/_search.pyx":116
  *         value = policy_value_c(s.g.r, buf.cards[i], buf.takes[i], s.g.floor, lone)
  *         value += rng_uniform(rng) * 0.01
  *         if value > best:             # <<<<<<<<<<<<<<
@@ -3931,7 +3994,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_policy_index(struct __pyx_t_5ba
     if (__pyx_t_1) {
 
 
-      /* "basra/_search.pyx":116
+      /* "basra/_search.pyx":117
  *         value += rng_uniform(rng) * 0.01
  *         if value > best:
  *             best = value             # <<<<<<<<<<<<<<
@@ -3940,7 +4003,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_policy_index(struct __pyx_t_5ba
 */
       __pyx_v_best = __pyx_v_value;
 
-      /* "basra/_search.pyx":117
+      /* "basra/_search.pyx":118
  *         if value > best:
  *             best = value
  *             best_i = i             # <<<<<<<<<<<<<<
@@ -3949,7 +4012,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_policy_index(struct __pyx_t_5ba
 */
       __pyx_v_best_i = __pyx_v_i;
 
-      /* "basra/_search.pyx":115
+      /* "basra/_search.pyx":116
  *         value = policy_value_c(s.g.r, buf.cards[i], buf.takes[i], s.g.floor, lone)
  *         value += rng_uniform(rng) * 0.01
  *         if value > best:             # <<<<<<<<<<<<<<
@@ -3960,7 +4023,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_policy_index(struct __pyx_t_5ba
   }
 
 
-  /* "basra/_search.pyx":118
+  /* "basra/_search.pyx":119
  *             best = value
  *             best_i = i
  *     return best_i             # <<<<<<<<<<<<<<
@@ -3973,7 +4036,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_policy_index(struct __pyx_t_5ba
   }
   goto __pyx_L0;
 
-  /* "basra/_search.pyx":103
+  /* "basra/_search.pyx":104
  * 
  * 
  * cdef inline int policy_index(Sim* s, MoveBuf* buf, Rng* rng, double eps) noexcept:             # <<<<<<<<<<<<<<
@@ -3992,15 +4055,950 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_policy_index(struct __pyx_t_5ba
   return __pyx_r;
 }
 
-/* "basra/_search.pyx":121
+/* "basra/_search.pyx":122
  * 
  * 
- * cdef int rollout(Sim* s, Rng* rng, double eps, int horizon, int tail) except -1:             # <<<<<<<<<<<<<<
- *     """Mirror of :func:`basra.bots.ismcts.rollout`."""
+ * cdef inline double gain_of(const RulesC* r, int card, mask_t take, mask_t floor, bint lone,             # <<<<<<<<<<<<<<
+ *                            double per_card) noexcept:
+ *     """What a play takes at once: point cards, basra, cards towards the majority."""
+*/
+
+static CYTHON_INLINE double __pyx_f_5basra_7_search_gain_of(struct __pyx_t_5basra_7_kernel_RulesC const *__pyx_v_r, int __pyx_v_card, __pyx_t_5basra_7_kernel_mask_t __pyx_v_take, __pyx_t_5basra_7_kernel_mask_t __pyx_v_floor, int __pyx_v_lone, double __pyx_v_per_card) {
+  double __pyx_v_value;
+  __pyx_t_5basra_7_kernel_mask_t __pyx_v_rest;
+  double __pyx_r;
+  int __pyx_t_1;
+  int __pyx_t_2;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+
+  /* "basra/_search.pyx":127
+ *     cdef double value
+ *     cdef mask_t rest
+ *     if not take:             # <<<<<<<<<<<<<<
+ *         return 0.0
+ *     value = r.card_points_f[card] + per_card * (s_popcount(take) + 1)
+*/
+  __pyx_t_1 = (!(__pyx_v_take != 0));
+
+  if (__pyx_t_1) {
+
+
+    /* "basra/_search.pyx":128
+ *     cdef mask_t rest
+ *     if not take:
+ *         return 0.0             # <<<<<<<<<<<<<<
+ *     value = r.card_points_f[card] + per_card * (s_popcount(take) + 1)
+ *     rest = take
+*/
+    {
+
+      __pyx_r = 0.0;
+    }
+    goto __pyx_L0;
+
+    /* "basra/_search.pyx":127
+ *     cdef double value
+ *     cdef mask_t rest
+ *     if not take:             # <<<<<<<<<<<<<<
+ *         return 0.0
+ *     value = r.card_points_f[card] + per_card * (s_popcount(take) + 1)
+*/
+  }
+
+  /* "basra/_search.pyx":129
+ *     if not take:
+ *         return 0.0
+ *     value = r.card_points_f[card] + per_card * (s_popcount(take) + 1)             # <<<<<<<<<<<<<<
+ *     rest = take
+ *     while rest:
+*/
+  __pyx_v_value = ((__pyx_v_r->card_points_f[__pyx_v_card]) + (__pyx_v_per_card * (s_popcount(__pyx_v_take) + 1)));
+
+  /* "basra/_search.pyx":130
+ *         return 0.0
+ *     value = r.card_points_f[card] + per_card * (s_popcount(take) + 1)
+ *     rest = take             # <<<<<<<<<<<<<<
+ *     while rest:
+ *         value += r.card_points_f[s_ctz(rest)]
+*/
+  __pyx_v_rest = __pyx_v_take;
+
+  /* "basra/_search.pyx":131
+ *     value = r.card_points_f[card] + per_card * (s_popcount(take) + 1)
+ *     rest = take
+ *     while rest:             # <<<<<<<<<<<<<<
+ *         value += r.card_points_f[s_ctz(rest)]
+ *         rest &= rest - 1
+*/
+  while (1) {
+    __pyx_t_1 = (__pyx_v_rest != 0);
+
+
+    if (!__pyx_t_1) break;
+
+    /* "basra/_search.pyx":132
+ *     rest = take
+ *     while rest:
+ *         value += r.card_points_f[s_ctz(rest)]             # <<<<<<<<<<<<<<
+ *         rest &= rest - 1
+ *     if take == floor:
+*/
+    __pyx_v_value = (__pyx_v_value + (__pyx_v_r->card_points_f[s_ctz(__pyx_v_rest)]));
+
+    /* "basra/_search.pyx":133
+ *     while rest:
+ *         value += r.card_points_f[s_ctz(rest)]
+ *         rest &= rest - 1             # <<<<<<<<<<<<<<
+ *     if take == floor:
+ *         value += r.basra_value_f[basra_code(r, card, floor, lone)]
+*/
+    __pyx_v_rest = (__pyx_v_rest & (__pyx_v_rest - 1));
+  }
+
+  /* "basra/_search.pyx":134
+ *         value += r.card_points_f[s_ctz(rest)]
+ *         rest &= rest - 1
+ *     if take == floor:             # <<<<<<<<<<<<<<
+ *         value += r.basra_value_f[basra_code(r, card, floor, lone)]
+ *     return value
+*/
+  __pyx_t_1 = (__pyx_v_take == __pyx_v_floor);
+
+  if (__pyx_t_1) {
+
+
+    /* "basra/_search.pyx":135
+ *         rest &= rest - 1
+ *     if take == floor:
+ *         value += r.basra_value_f[basra_code(r, card, floor, lone)]             # <<<<<<<<<<<<<<
+ *     return value
+ * 
+*/
+    __pyx_t_2 = __pyx_f_5basra_7_kernel_basra_code(__pyx_v_r, __pyx_v_card, __pyx_v_floor, __pyx_v_lone); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 135, __pyx_L1_error)
+    __pyx_v_value = (__pyx_v_value + (__pyx_v_r->basra_value_f[__pyx_t_2]));
+
+
+    /* "basra/_search.pyx":134
+ *         value += r.card_points_f[s_ctz(rest)]
+ *         rest &= rest - 1
+ *     if take == floor:             # <<<<<<<<<<<<<<
+ *         value += r.basra_value_f[basra_code(r, card, floor, lone)]
+ *     return value
+*/
+  }
+
+  /* "basra/_search.pyx":136
+ *     if take == floor:
+ *         value += r.basra_value_f[basra_code(r, card, floor, lone)]
+ *     return value             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  {
+
+    __pyx_r = __pyx_v_value;
+  }
+  goto __pyx_L0;
+
+  /* "basra/_search.pyx":122
+ * 
+ * 
+ * cdef inline double gain_of(const RulesC* r, int card, mask_t take, mask_t floor, bint lone,             # <<<<<<<<<<<<<<
+ *                            double per_card) noexcept:
+ *     """What a play takes at once: point cards, basra, cards towards the majority."""
+*/
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_WriteUnraisable("basra._search.gain_of", __pyx_clineno, __pyx_lineno, __pyx_filename, 1, 0);
+  __pyx_r = 0;
+  __pyx_L0:;
+
+
+
+  return __pyx_r;
+}
+
+/* "basra/_search.pyx":139
+ * 
+ * 
+ * cdef double best_reply(Sim* s, int seat, mask_t floor, bint lone, double per_card) except? -1:             # <<<<<<<<<<<<<<
+ *     """The most ``seat`` (its hand known in this determinization) can take at once from ``floor``."""
  *     cdef MoveBuf buf
 */
 
-static int __pyx_f_5basra_7_search_rollout(struct __pyx_t_5basra_7_search_Sim *__pyx_v_s, struct __pyx_t_5basra_7_kernel_Rng *__pyx_v_rng, double __pyx_v_eps, int __pyx_v_horizon, int __pyx_v_tail) {
+static double __pyx_f_5basra_7_search_best_reply(struct __pyx_t_5basra_7_search_Sim *__pyx_v_s, int __pyx_v_seat, __pyx_t_5basra_7_kernel_mask_t __pyx_v_floor, int __pyx_v_lone, double __pyx_v_per_card) {
+  struct __pyx_t_5basra_7_kernel_MoveBuf __pyx_v_buf;
+  double __pyx_v_best;
+  double __pyx_v_value;
+  int __pyx_v_i;
+  double __pyx_r;
+  int __pyx_t_1;
+  int __pyx_t_2;
+  int __pyx_t_3;
+  int __pyx_t_4;
+  int __pyx_t_5;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+
+  /* "basra/_search.pyx":142
+ *     """The most ``seat`` (its hand known in this determinization) can take at once from ``floor``."""
+ *     cdef MoveBuf buf
+ *     cdef double best = 0.0, value             # <<<<<<<<<<<<<<
+ *     cdef int i
+ *     if not floor or not s.g.hands[seat]:
+*/
+  __pyx_v_best = 0.0;
+
+  /* "basra/_search.pyx":144
+ *     cdef double best = 0.0, value
+ *     cdef int i
+ *     if not floor or not s.g.hands[seat]:             # <<<<<<<<<<<<<<
+ *         return 0.0
+ *     gen_moves(s.g.r, s.g.hands[seat], floor, &buf)
+*/
+  __pyx_t_2 = (!(__pyx_v_floor != 0));
+
+  if (!__pyx_t_2) {
+
+  } else {
+
+    __pyx_t_1 = __pyx_t_2;
+
+    goto __pyx_L4_bool_binop_done;
+  }
+  __pyx_t_2 = (!((__pyx_v_s->g.hands[__pyx_v_seat]) != 0));
+
+
+  __pyx_t_1 = __pyx_t_2;
+
+  __pyx_L4_bool_binop_done:;
+  if (__pyx_t_1) {
+
+
+    /* "basra/_search.pyx":145
+ *     cdef int i
+ *     if not floor or not s.g.hands[seat]:
+ *         return 0.0             # <<<<<<<<<<<<<<
+ *     gen_moves(s.g.r, s.g.hands[seat], floor, &buf)
+ *     for i in range(buf.n):
+*/
+    {
+
+      __pyx_r = 0.0;
+    }
+    goto __pyx_L0;
+
+    /* "basra/_search.pyx":144
+ *     cdef double best = 0.0, value
+ *     cdef int i
+ *     if not floor or not s.g.hands[seat]:             # <<<<<<<<<<<<<<
+ *         return 0.0
+ *     gen_moves(s.g.r, s.g.hands[seat], floor, &buf)
+*/
+  }
+
+  /* "basra/_search.pyx":146
+ *     if not floor or not s.g.hands[seat]:
+ *         return 0.0
+ *     gen_moves(s.g.r, s.g.hands[seat], floor, &buf)             # <<<<<<<<<<<<<<
+ *     for i in range(buf.n):
+ *         value = gain_of(s.g.r, buf.cards[i], buf.takes[i], floor, lone, per_card)
+*/
+  __pyx_t_3 = __pyx_f_5basra_7_kernel_gen_moves(__pyx_v_s->g.r, (__pyx_v_s->g.hands[__pyx_v_seat]), __pyx_v_floor, (&__pyx_v_buf)); if (unlikely(__pyx_t_3 == ((int)-1))) __PYX_ERR(0, 146, __pyx_L1_error)
+
+
+  /* "basra/_search.pyx":147
+ *         return 0.0
+ *     gen_moves(s.g.r, s.g.hands[seat], floor, &buf)
+ *     for i in range(buf.n):             # <<<<<<<<<<<<<<
+ *         value = gain_of(s.g.r, buf.cards[i], buf.takes[i], floor, lone, per_card)
+ *         if value > best:
+*/
+
+  __pyx_t_3 = __pyx_v_buf.n;
+  __pyx_t_4 = __pyx_t_3;
+
+  for (__pyx_t_5 = 0; __pyx_t_5 < __pyx_t_4; __pyx_t_5+=1) {
+    __pyx_v_i = __pyx_t_5;
+
+    /* "basra/_search.pyx":148
+ *     gen_moves(s.g.r, s.g.hands[seat], floor, &buf)
+ *     for i in range(buf.n):
+ *         value = gain_of(s.g.r, buf.cards[i], buf.takes[i], floor, lone, per_card)             # <<<<<<<<<<<<<<
+ *         if value > best:
+ *             best = value
+*/
+    __pyx_v_value = __pyx_f_5basra_7_search_gain_of(__pyx_v_s->g.r, (__pyx_v_buf.cards[__pyx_v_i]), (__pyx_v_buf.takes[__pyx_v_i]), __pyx_v_floor, __pyx_v_lone, __pyx_v_per_card);
+
+    /* "basra/_search.pyx":149
+ *     for i in range(buf.n):
+ *         value = gain_of(s.g.r, buf.cards[i], buf.takes[i], floor, lone, per_card)
+ *         if value > best:             # <<<<<<<<<<<<<<
+ *             best = value
+ *     return best
+*/
+    __pyx_t_1 = (__pyx_v_value > __pyx_v_best);
+
+    if (__pyx_t_1) {
+
+
+      /* "basra/_search.pyx":150
+ *         value = gain_of(s.g.r, buf.cards[i], buf.takes[i], floor, lone, per_card)
+ *         if value > best:
+ *             best = value             # <<<<<<<<<<<<<<
+ *     return best
+ * 
+*/
+      __pyx_v_best = __pyx_v_value;
+
+      /* "basra/_search.pyx":149
+ *     for i in range(buf.n):
+ *         value = gain_of(s.g.r, buf.cards[i], buf.takes[i], floor, lone, per_card)
+ *         if value > best:             # <<<<<<<<<<<<<<
+ *             best = value
+ *     return best
+*/
+    }
+  }
+
+
+  /* "basra/_search.pyx":151
+ *         if value > best:
+ *             best = value
+ *     return best             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  {
+
+    __pyx_r = __pyx_v_best;
+  }
+  goto __pyx_L0;
+
+  /* "basra/_search.pyx":139
+ * 
+ * 
+ * cdef double best_reply(Sim* s, int seat, mask_t floor, bint lone, double per_card) except? -1:             # <<<<<<<<<<<<<<
+ *     """The most ``seat`` (its hand known in this determinization) can take at once from ``floor``."""
+ *     cdef MoveBuf buf
+*/
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_AddTraceback("basra._search.best_reply", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = -1.0;
+  __pyx_L0:;
+
+
+
+
+
+  return __pyx_r;
+}
+
+/* "basra/_search.pyx":154
+ * 
+ * 
+ * cdef int lookahead_index(Sim* s, MoveBuf* buf, Rng* rng, double eps) except -1:             # <<<<<<<<<<<<<<
+ *     """The one-reply playout policy: points now less the next player's best reply
+ *     (its hand is known in a determinization), as the greedy bot plays."""
+*/
+
+static int __pyx_f_5basra_7_search_lookahead_index(struct __pyx_t_5basra_7_search_Sim *__pyx_v_s, struct __pyx_t_5basra_7_kernel_MoveBuf *__pyx_v_buf, struct __pyx_t_5basra_7_kernel_Rng *__pyx_v_rng, double __pyx_v_eps) {
+  int __pyx_v_i;
+  int __pyx_v_best_i;
+  int __pyx_v_card;
+  int __pyx_v_nxt;
+  double __pyx_v_value;
+  double __pyx_v_best;
+  double __pyx_v_per_card;
+  __pyx_t_5basra_7_kernel_mask_t __pyx_v_floor;
+  __pyx_t_5basra_7_kernel_mask_t __pyx_v_take;
+  __pyx_t_5basra_7_kernel_mask_t __pyx_v_after;
+  int __pyx_v_lone;
+  int __pyx_v_last;
+  int __pyx_r;
+  __pyx_t_5basra_7_kernel_mask_t __pyx_t_1;
+  int __pyx_t_2;
+  long __pyx_t_3;
+  int __pyx_t_4;
+  int __pyx_t_5;
+  int __pyx_t_6;
+  int __pyx_t_7;
+  int __pyx_t_8;
+  double __pyx_t_9;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+
+  /* "basra/_search.pyx":157
+ *     """The one-reply playout policy: points now less the next player's best reply
+ *     (its hand is known in a determinization), as the greedy bot plays."""
+ *     cdef int i, best_i = 0, card, nxt             # <<<<<<<<<<<<<<
+ *     cdef double value, best = -1e300
+ *     cdef double per_card = 0.1 + s.g.r.majority_bonus_f / s.g.r.pack
+*/
+  __pyx_v_best_i = 0;
+
+  /* "basra/_search.pyx":158
+ *     (its hand is known in a determinization), as the greedy bot plays."""
+ *     cdef int i, best_i = 0, card, nxt
+ *     cdef double value, best = -1e300             # <<<<<<<<<<<<<<
+ *     cdef double per_card = 0.1 + s.g.r.majority_bonus_f / s.g.r.pack
+ *     cdef mask_t floor = s.g.floor, take, after
+*/
+  __pyx_v_best = -1e300;
+
+  /* "basra/_search.pyx":159
+ *     cdef int i, best_i = 0, card, nxt
+ *     cdef double value, best = -1e300
+ *     cdef double per_card = 0.1 + s.g.r.majority_bonus_f / s.g.r.pack             # <<<<<<<<<<<<<<
+ *     cdef mask_t floor = s.g.floor, take, after
+ *     cdef bint lone = s.g.lone_last & 1, last
+*/
+  __pyx_v_per_card = (0.1 + (((double)__pyx_v_s->g.r->majority_bonus_f) / ((double)__pyx_v_s->g.r->pack)));
+
+  /* "basra/_search.pyx":160
+ *     cdef double value, best = -1e300
+ *     cdef double per_card = 0.1 + s.g.r.majority_bonus_f / s.g.r.pack
+ *     cdef mask_t floor = s.g.floor, take, after             # <<<<<<<<<<<<<<
+ *     cdef bint lone = s.g.lone_last & 1, last
+ *     if buf.n == 1:
+*/
+  __pyx_t_1 = __pyx_v_s->g.floor;
+
+  __pyx_v_floor = __pyx_t_1;
+
+  /* "basra/_search.pyx":161
+ *     cdef double per_card = 0.1 + s.g.r.majority_bonus_f / s.g.r.pack
+ *     cdef mask_t floor = s.g.floor, take, after
+ *     cdef bint lone = s.g.lone_last & 1, last             # <<<<<<<<<<<<<<
+ *     if buf.n == 1:
+ *         return 0
+*/
+  __pyx_v_lone = (__pyx_v_s->g.lone_last & 1);
+
+  /* "basra/_search.pyx":162
+ *     cdef mask_t floor = s.g.floor, take, after
+ *     cdef bint lone = s.g.lone_last & 1, last
+ *     if buf.n == 1:             # <<<<<<<<<<<<<<
+ *         return 0
+ *     if rng_uniform(rng) < eps:
+*/
+  __pyx_t_2 = (__pyx_v_buf->n == 1);
+
+  if (__pyx_t_2) {
+
+
+    /* "basra/_search.pyx":163
+ *     cdef bint lone = s.g.lone_last & 1, last
+ *     if buf.n == 1:
+ *         return 0             # <<<<<<<<<<<<<<
+ *     if rng_uniform(rng) < eps:
+ *         return rng_below(rng, buf.n)
+*/
+    {
+
+      __pyx_r = 0;
+    }
+    goto __pyx_L0;
+
+    /* "basra/_search.pyx":162
+ *     cdef mask_t floor = s.g.floor, take, after
+ *     cdef bint lone = s.g.lone_last & 1, last
+ *     if buf.n == 1:             # <<<<<<<<<<<<<<
+ *         return 0
+ *     if rng_uniform(rng) < eps:
+*/
+  }
+
+  /* "basra/_search.pyx":164
+ *     if buf.n == 1:
+ *         return 0
+ *     if rng_uniform(rng) < eps:             # <<<<<<<<<<<<<<
+ *         return rng_below(rng, buf.n)
+ *     nxt = s.g.turn + 1 if s.g.turn + 1 < s.g.players else 0
+*/
+  __pyx_t_2 = (__pyx_f_5basra_7_kernel_rng_uniform(__pyx_v_rng) < __pyx_v_eps);
+
+  if (__pyx_t_2) {
+
+
+    /* "basra/_search.pyx":165
+ *         return 0
+ *     if rng_uniform(rng) < eps:
+ *         return rng_below(rng, buf.n)             # <<<<<<<<<<<<<<
+ *     nxt = s.g.turn + 1 if s.g.turn + 1 < s.g.players else 0
+ *     last = s.g.in_hands == 1 and s.g.stock_pos == s.g.stock_len
+*/
+    {
+
+      __pyx_r = __pyx_f_5basra_7_kernel_rng_below(__pyx_v_rng, __pyx_v_buf->n);
+    }
+    goto __pyx_L0;
+
+    /* "basra/_search.pyx":164
+ *     if buf.n == 1:
+ *         return 0
+ *     if rng_uniform(rng) < eps:             # <<<<<<<<<<<<<<
+ *         return rng_below(rng, buf.n)
+ *     nxt = s.g.turn + 1 if s.g.turn + 1 < s.g.players else 0
+*/
+  }
+
+  /* "basra/_search.pyx":166
+ *     if rng_uniform(rng) < eps:
+ *         return rng_below(rng, buf.n)
+ *     nxt = s.g.turn + 1 if s.g.turn + 1 < s.g.players else 0             # <<<<<<<<<<<<<<
+ *     last = s.g.in_hands == 1 and s.g.stock_pos == s.g.stock_len
+ *     for i in range(buf.n):
+*/
+  __pyx_t_2 = ((__pyx_v_s->g.turn + 1) < __pyx_v_s->g.players);
+
+  if (__pyx_t_2) {
+
+    __pyx_t_3 = (__pyx_v_s->g.turn + 1);
+  } else {
+
+    __pyx_t_3 = 0;
+  }
+
+  __pyx_v_nxt = __pyx_t_3;
+
+  /* "basra/_search.pyx":167
+ *         return rng_below(rng, buf.n)
+ *     nxt = s.g.turn + 1 if s.g.turn + 1 < s.g.players else 0
+ *     last = s.g.in_hands == 1 and s.g.stock_pos == s.g.stock_len             # <<<<<<<<<<<<<<
+ *     for i in range(buf.n):
+ *         card = buf.cards[i]
+*/
+  __pyx_t_4 = (__pyx_v_s->g.in_hands == 1);
+
+  if (__pyx_t_4) {
+
+  } else {
+
+    __pyx_t_2 = __pyx_t_4;
+
+    goto __pyx_L5_bool_binop_done;
+  }
+  __pyx_t_4 = (__pyx_v_s->g.stock_pos == __pyx_v_s->g.stock_len);
+
+
+  __pyx_t_2 = __pyx_t_4;
+
+  __pyx_L5_bool_binop_done:;
+  __pyx_v_last = __pyx_t_2;
+
+  /* "basra/_search.pyx":168
+ *     nxt = s.g.turn + 1 if s.g.turn + 1 < s.g.players else 0
+ *     last = s.g.in_hands == 1 and s.g.stock_pos == s.g.stock_len
+ *     for i in range(buf.n):             # <<<<<<<<<<<<<<
+ *         card = buf.cards[i]
+ *         take = buf.takes[i]
+*/
+
+  __pyx_t_5 = __pyx_v_buf->n;
+  __pyx_t_6 = __pyx_t_5;
+
+  for (__pyx_t_7 = 0; __pyx_t_7 < __pyx_t_6; __pyx_t_7+=1) {
+    __pyx_v_i = __pyx_t_7;
+
+    /* "basra/_search.pyx":169
+ *     last = s.g.in_hands == 1 and s.g.stock_pos == s.g.stock_len
+ *     for i in range(buf.n):
+ *         card = buf.cards[i]             # <<<<<<<<<<<<<<
+ *         take = buf.takes[i]
+ *         if take:
+*/
+    __pyx_v_card = (__pyx_v_buf->cards[__pyx_v_i]);
+
+    /* "basra/_search.pyx":170
+ *     for i in range(buf.n):
+ *         card = buf.cards[i]
+ *         take = buf.takes[i]             # <<<<<<<<<<<<<<
+ *         if take:
+ *             value = gain_of(s.g.r, card, take, floor, lone, per_card)
+*/
+    __pyx_v_take = (__pyx_v_buf->takes[__pyx_v_i]);
+
+    /* "basra/_search.pyx":171
+ *         card = buf.cards[i]
+ *         take = buf.takes[i]
+ *         if take:             # <<<<<<<<<<<<<<
+ *             value = gain_of(s.g.r, card, take, floor, lone, per_card)
+ *             if last and take == floor and not s.g.r.basra_on_last_play:
+*/
+    __pyx_t_2 = (__pyx_v_take != 0);
+
+    if (__pyx_t_2) {
+
+
+      /* "basra/_search.pyx":172
+ *         take = buf.takes[i]
+ *         if take:
+ *             value = gain_of(s.g.r, card, take, floor, lone, per_card)             # <<<<<<<<<<<<<<
+ *             if last and take == floor and not s.g.r.basra_on_last_play:
+ *                 value -= s.g.r.basra_value_f[basra_code(s.g.r, card, floor, lone)]
+*/
+      __pyx_v_value = __pyx_f_5basra_7_search_gain_of(__pyx_v_s->g.r, __pyx_v_card, __pyx_v_take, __pyx_v_floor, __pyx_v_lone, __pyx_v_per_card);
+
+      /* "basra/_search.pyx":173
+ *         if take:
+ *             value = gain_of(s.g.r, card, take, floor, lone, per_card)
+ *             if last and take == floor and not s.g.r.basra_on_last_play:             # <<<<<<<<<<<<<<
+ *                 value -= s.g.r.basra_value_f[basra_code(s.g.r, card, floor, lone)]
+ *             after = floor ^ take
+*/
+      if (__pyx_v_last) {
+      } else {
+
+        __pyx_t_2 = __pyx_v_last;
+        goto __pyx_L11_bool_binop_done;
+      }
+      __pyx_t_4 = (__pyx_v_take == __pyx_v_floor);
+
+      if (__pyx_t_4) {
+
+      } else {
+
+        __pyx_t_2 = __pyx_t_4;
+
+        goto __pyx_L11_bool_binop_done;
+      }
+      __pyx_t_4 = (!(__pyx_v_s->g.r->basra_on_last_play != 0));
+
+
+      __pyx_t_2 = __pyx_t_4;
+
+      __pyx_L11_bool_binop_done:;
+      if (__pyx_t_2) {
+
+
+        /* "basra/_search.pyx":174
+ *             value = gain_of(s.g.r, card, take, floor, lone, per_card)
+ *             if last and take == floor and not s.g.r.basra_on_last_play:
+ *                 value -= s.g.r.basra_value_f[basra_code(s.g.r, card, floor, lone)]             # <<<<<<<<<<<<<<
+ *             after = floor ^ take
+ *             if not last:
+*/
+        __pyx_t_8 = __pyx_f_5basra_7_kernel_basra_code(__pyx_v_s->g.r, __pyx_v_card, __pyx_v_floor, __pyx_v_lone); if (unlikely(__pyx_t_8 == ((int)-1))) __PYX_ERR(0, 174, __pyx_L1_error)
+        __pyx_v_value = (__pyx_v_value - (__pyx_v_s->g.r->basra_value_f[__pyx_t_8]));
+
+
+        /* "basra/_search.pyx":173
+ *         if take:
+ *             value = gain_of(s.g.r, card, take, floor, lone, per_card)
+ *             if last and take == floor and not s.g.r.basra_on_last_play:             # <<<<<<<<<<<<<<
+ *                 value -= s.g.r.basra_value_f[basra_code(s.g.r, card, floor, lone)]
+ *             after = floor ^ take
+*/
+      }
+
+      /* "basra/_search.pyx":175
+ *             if last and take == floor and not s.g.r.basra_on_last_play:
+ *                 value -= s.g.r.basra_value_f[basra_code(s.g.r, card, floor, lone)]
+ *             after = floor ^ take             # <<<<<<<<<<<<<<
+ *             if not last:
+ *                 value -= best_reply(s, nxt, after, False, per_card)
+*/
+      __pyx_v_after = (__pyx_v_floor ^ __pyx_v_take);
+
+      /* "basra/_search.pyx":176
+ *                 value -= s.g.r.basra_value_f[basra_code(s.g.r, card, floor, lone)]
+ *             after = floor ^ take
+ *             if not last:             # <<<<<<<<<<<<<<
+ *                 value -= best_reply(s, nxt, after, False, per_card)
+ *         else:
+*/
+      __pyx_t_2 = (!__pyx_v_last);
+
+      if (__pyx_t_2) {
+
+
+        /* "basra/_search.pyx":177
+ *             after = floor ^ take
+ *             if not last:
+ *                 value -= best_reply(s, nxt, after, False, per_card)             # <<<<<<<<<<<<<<
+ *         else:
+ *             value = -1.5 * s.g.r.card_points_f[card]
+*/
+        __pyx_t_9 = __pyx_f_5basra_7_search_best_reply(__pyx_v_s, __pyx_v_nxt, __pyx_v_after, 0, __pyx_v_per_card); if (unlikely(__pyx_t_9 == ((double)-1.0) && PyErr_Occurred())) __PYX_ERR(0, 177, __pyx_L1_error)
+        __pyx_v_value = (__pyx_v_value - __pyx_t_9);
+
+
+        /* "basra/_search.pyx":176
+ *                 value -= s.g.r.basra_value_f[basra_code(s.g.r, card, floor, lone)]
+ *             after = floor ^ take
+ *             if not last:             # <<<<<<<<<<<<<<
+ *                 value -= best_reply(s, nxt, after, False, per_card)
+ *         else:
+*/
+      }
+
+      /* "basra/_search.pyx":171
+ *         card = buf.cards[i]
+ *         take = buf.takes[i]
+ *         if take:             # <<<<<<<<<<<<<<
+ *             value = gain_of(s.g.r, card, take, floor, lone, per_card)
+ *             if last and take == floor and not s.g.r.basra_on_last_play:
+*/
+      goto __pyx_L9;
+    }
+
+    /* "basra/_search.pyx":179
+ *                 value -= best_reply(s, nxt, after, False, per_card)
+ *         else:
+ *             value = -1.5 * s.g.r.card_points_f[card]             # <<<<<<<<<<<<<<
+ *             if s.g.r.sweepers >> card & 1:
+ *                 value -= 4.0
+*/
+    /*else*/ {
+      __pyx_v_value = (-1.5 * (__pyx_v_s->g.r->card_points_f[__pyx_v_card]));
+
+      /* "basra/_search.pyx":180
+ *         else:
+ *             value = -1.5 * s.g.r.card_points_f[card]
+ *             if s.g.r.sweepers >> card & 1:             # <<<<<<<<<<<<<<
+ *                 value -= 4.0
+ *             elif card < 40:
+*/
+      __pyx_t_2 = (((__pyx_v_s->g.r->sweepers >> __pyx_v_card) & 1) != 0);
+
+      if (__pyx_t_2) {
+
+
+        /* "basra/_search.pyx":181
+ *             value = -1.5 * s.g.r.card_points_f[card]
+ *             if s.g.r.sweepers >> card & 1:
+ *                 value -= 4.0             # <<<<<<<<<<<<<<
+ *             elif card < 40:
+ *                 value += 0.05 * (9 - (card >> 2))
+*/
+        __pyx_v_value = (__pyx_v_value - 4.0);
+
+        /* "basra/_search.pyx":180
+ *         else:
+ *             value = -1.5 * s.g.r.card_points_f[card]
+ *             if s.g.r.sweepers >> card & 1:             # <<<<<<<<<<<<<<
+ *                 value -= 4.0
+ *             elif card < 40:
+*/
+        goto __pyx_L15;
+      }
+
+      /* "basra/_search.pyx":182
+ *             if s.g.r.sweepers >> card & 1:
+ *                 value -= 4.0
+ *             elif card < 40:             # <<<<<<<<<<<<<<
+ *                 value += 0.05 * (9 - (card >> 2))
+ *             after = floor | ((<mask_t>1) << card)
+*/
+      __pyx_t_2 = (__pyx_v_card < 40);
+
+      if (__pyx_t_2) {
+
+
+        /* "basra/_search.pyx":183
+ *                 value -= 4.0
+ *             elif card < 40:
+ *                 value += 0.05 * (9 - (card >> 2))             # <<<<<<<<<<<<<<
+ *             after = floor | ((<mask_t>1) << card)
+ *             if not last:
+*/
+        __pyx_v_value = (__pyx_v_value + (0.05 * (9 - (__pyx_v_card >> 2))));
+
+        /* "basra/_search.pyx":182
+ *             if s.g.r.sweepers >> card & 1:
+ *                 value -= 4.0
+ *             elif card < 40:             # <<<<<<<<<<<<<<
+ *                 value += 0.05 * (9 - (card >> 2))
+ *             after = floor | ((<mask_t>1) << card)
+*/
+      }
+      __pyx_L15:;
+
+      /* "basra/_search.pyx":184
+ *             elif card < 40:
+ *                 value += 0.05 * (9 - (card >> 2))
+ *             after = floor | ((<mask_t>1) << card)             # <<<<<<<<<<<<<<
+ *             if not last:
+ *                 value -= best_reply(s, nxt, after, floor != 0 and not (floor & (floor - 1)),
+*/
+      __pyx_v_after = (__pyx_v_floor | (((__pyx_t_5basra_7_kernel_mask_t)1) << __pyx_v_card));
+
+      /* "basra/_search.pyx":185
+ *                 value += 0.05 * (9 - (card >> 2))
+ *             after = floor | ((<mask_t>1) << card)
+ *             if not last:             # <<<<<<<<<<<<<<
+ *                 value -= best_reply(s, nxt, after, floor != 0 and not (floor & (floor - 1)),
+ *                                     per_card)
+*/
+      __pyx_t_2 = (!__pyx_v_last);
+
+      if (__pyx_t_2) {
+
+
+        /* "basra/_search.pyx":186
+ *             after = floor | ((<mask_t>1) << card)
+ *             if not last:
+ *                 value -= best_reply(s, nxt, after, floor != 0 and not (floor & (floor - 1)),             # <<<<<<<<<<<<<<
+ *                                     per_card)
+ *         value += rng_uniform(rng) * 0.01
+*/
+        __pyx_t_4 = (__pyx_v_floor != 0);
+
+        if (__pyx_t_4) {
+
+        } else {
+
+          __pyx_t_2 = __pyx_t_4;
+
+          goto __pyx_L17_bool_binop_done;
+        }
+        __pyx_t_4 = (!((__pyx_v_floor & (__pyx_v_floor - 1)) != 0));
+
+
+        __pyx_t_2 = __pyx_t_4;
+
+        __pyx_L17_bool_binop_done:;
+
+        /* "basra/_search.pyx":187
+ *             if not last:
+ *                 value -= best_reply(s, nxt, after, floor != 0 and not (floor & (floor - 1)),
+ *                                     per_card)             # <<<<<<<<<<<<<<
+ *         value += rng_uniform(rng) * 0.01
+ *         if value > best:
+*/
+        __pyx_t_9 = __pyx_f_5basra_7_search_best_reply(__pyx_v_s, __pyx_v_nxt, __pyx_v_after, __pyx_t_2, __pyx_v_per_card); if (unlikely(__pyx_t_9 == ((double)-1.0) && PyErr_Occurred())) __PYX_ERR(0, 186, __pyx_L1_error)
+
+
+        /* "basra/_search.pyx":186
+ *             after = floor | ((<mask_t>1) << card)
+ *             if not last:
+ *                 value -= best_reply(s, nxt, after, floor != 0 and not (floor & (floor - 1)),             # <<<<<<<<<<<<<<
+ *                                     per_card)
+ *         value += rng_uniform(rng) * 0.01
+*/
+        __pyx_v_value = (__pyx_v_value - __pyx_t_9);
+
+
+        /* "basra/_search.pyx":185
+ *                 value += 0.05 * (9 - (card >> 2))
+ *             after = floor | ((<mask_t>1) << card)
+ *             if not last:             # <<<<<<<<<<<<<<
+ *                 value -= best_reply(s, nxt, after, floor != 0 and not (floor & (floor - 1)),
+ *                                     per_card)
+*/
+      }
+    }
+    __pyx_L9:;
+
+    /* "basra/_search.pyx":188
+ *                 value -= best_reply(s, nxt, after, floor != 0 and not (floor & (floor - 1)),
+ *                                     per_card)
+ *         value += rng_uniform(rng) * 0.01             # <<<<<<<<<<<<<<
+ *         if value > best:
+ *             best = value
+*/
+    __pyx_v_value = (__pyx_v_value + (__pyx_f_5basra_7_kernel_rng_uniform(__pyx_v_rng) * 0.01));
+
+    /* "basra/_search.pyx":189
+ *                                     per_card)
+ *         value += rng_uniform(rng) * 0.01
+ *         if value > best:             # <<<<<<<<<<<<<<
+ *             best = value
+ *             best_i = i
+*/
+    __pyx_t_2 = (__pyx_v_value > __pyx_v_best);
+
+    if (__pyx_t_2) {
+
+
+      /* "basra/_search.pyx":190
+ *         value += rng_uniform(rng) * 0.01
+ *         if value > best:
+ *             best = value             # <<<<<<<<<<<<<<
+ *             best_i = i
+ *     return best_i
+*/
+      __pyx_v_best = __pyx_v_value;
+
+      /* "basra/_search.pyx":191
+ *         if value > best:
+ *             best = value
+ *             best_i = i             # <<<<<<<<<<<<<<
+ *     return best_i
+ * 
+*/
+      __pyx_v_best_i = __pyx_v_i;
+
+      /* "basra/_search.pyx":189
+ *                                     per_card)
+ *         value += rng_uniform(rng) * 0.01
+ *         if value > best:             # <<<<<<<<<<<<<<
+ *             best = value
+ *             best_i = i
+*/
+    }
+  }
+
+
+  /* "basra/_search.pyx":192
+ *             best = value
+ *             best_i = i
+ *     return best_i             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  {
+
+    __pyx_r = __pyx_v_best_i;
+  }
+  goto __pyx_L0;
+
+  /* "basra/_search.pyx":154
+ * 
+ * 
+ * cdef int lookahead_index(Sim* s, MoveBuf* buf, Rng* rng, double eps) except -1:             # <<<<<<<<<<<<<<
+ *     """The one-reply playout policy: points now less the next player's best reply
+ *     (its hand is known in a determinization), as the greedy bot plays."""
+*/
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_AddTraceback("basra._search.lookahead_index", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = -1;
+  __pyx_L0:;
+
+
+
+
+
+
+
+
+
+
+
+
+
+  return __pyx_r;
+}
+
+/* "basra/_search.pyx":195
+ * 
+ * 
+ * cdef int rollout(Sim* s, Rng* rng, double eps, int horizon, int tail, int policy) except -1:             # <<<<<<<<<<<<<<
+ *     """Mirror of :func:`basra.bots.ismcts.rollout` (``policy`` 2: the one-reply policy)."""
+ *     cdef MoveBuf buf
+*/
+
+static int __pyx_f_5basra_7_search_rollout(struct __pyx_t_5basra_7_search_Sim *__pyx_v_s, struct __pyx_t_5basra_7_kernel_Rng *__pyx_v_rng, double __pyx_v_eps, int __pyx_v_horizon, int __pyx_v_tail, int __pyx_v_policy) {
   struct __pyx_t_5basra_7_kernel_MoveBuf __pyx_v_buf;
   int __pyx_v_stop;
   int __pyx_v_i;
@@ -4012,8 +5010,8 @@ static int __pyx_f_5basra_7_search_rollout(struct __pyx_t_5basra_7_search_Sim *_
   int __pyx_clineno = 0;
 
 
-  /* "basra/_search.pyx":124
- *     """Mirror of :func:`basra.bots.ismcts.rollout`."""
+  /* "basra/_search.pyx":198
+ *     """Mirror of :func:`basra.bots.ismcts.rollout` (``policy`` 2: the one-reply policy)."""
  *     cdef MoveBuf buf
  *     cdef int stop = horizon if horizon > 0 else 1 << 30, i             # <<<<<<<<<<<<<<
  *     while not s.done:
@@ -4031,7 +5029,7 @@ static int __pyx_f_5basra_7_search_rollout(struct __pyx_t_5basra_7_search_Sim *_
 
   __pyx_v_stop = __pyx_t_1;
 
-  /* "basra/_search.pyx":125
+  /* "basra/_search.pyx":199
  *     cdef MoveBuf buf
  *     cdef int stop = horizon if horizon > 0 else 1 << 30, i
  *     while not s.done:             # <<<<<<<<<<<<<<
@@ -4044,7 +5042,7 @@ static int __pyx_f_5basra_7_search_rollout(struct __pyx_t_5basra_7_search_Sim *_
 
     if (!__pyx_t_2) break;
 
-    /* "basra/_search.pyx":126
+    /* "basra/_search.pyx":200
  *     cdef int stop = horizon if horizon > 0 else 1 << 30, i
  *     while not s.done:
  *         if s.deals >= stop:             # <<<<<<<<<<<<<<
@@ -4056,7 +5054,7 @@ static int __pyx_f_5basra_7_search_rollout(struct __pyx_t_5basra_7_search_Sim *_
     if (__pyx_t_2) {
 
 
-      /* "basra/_search.pyx":127
+      /* "basra/_search.pyx":201
  *     while not s.done:
  *         if s.deals >= stop:
  *             if tail <= 0:             # <<<<<<<<<<<<<<
@@ -4068,7 +5066,7 @@ static int __pyx_f_5basra_7_search_rollout(struct __pyx_t_5basra_7_search_Sim *_
       if (__pyx_t_2) {
 
 
-        /* "basra/_search.pyx":128
+        /* "basra/_search.pyx":202
  *         if s.deals >= stop:
  *             if tail <= 0:
  *                 break             # <<<<<<<<<<<<<<
@@ -4077,7 +5075,7 @@ static int __pyx_f_5basra_7_search_rollout(struct __pyx_t_5basra_7_search_Sim *_
 */
         goto __pyx_L4_break;
 
-        /* "basra/_search.pyx":127
+        /* "basra/_search.pyx":201
  *     while not s.done:
  *         if s.deals >= stop:
  *             if tail <= 0:             # <<<<<<<<<<<<<<
@@ -4086,16 +5084,16 @@ static int __pyx_f_5basra_7_search_rollout(struct __pyx_t_5basra_7_search_Sim *_
 */
       }
 
-      /* "basra/_search.pyx":129
+      /* "basra/_search.pyx":203
  *             if tail <= 0:
  *                 break
  *             tail -= 1             # <<<<<<<<<<<<<<
  *         sim_moves(s, rng, &buf)
- *         i = policy_index(s, &buf, rng, eps)
+ *         if policy == 2:
 */
       __pyx_v_tail = (__pyx_v_tail - 1);
 
-      /* "basra/_search.pyx":126
+      /* "basra/_search.pyx":200
  *     cdef int stop = horizon if horizon > 0 else 1 << 30, i
  *     while not s.done:
  *         if s.deals >= stop:             # <<<<<<<<<<<<<<
@@ -4104,39 +5102,74 @@ static int __pyx_f_5basra_7_search_rollout(struct __pyx_t_5basra_7_search_Sim *_
 */
     }
 
-    /* "basra/_search.pyx":130
+    /* "basra/_search.pyx":204
  *                 break
  *             tail -= 1
  *         sim_moves(s, rng, &buf)             # <<<<<<<<<<<<<<
- *         i = policy_index(s, &buf, rng, eps)
- *         sim_play(s, rng, buf.cards[i], buf.takes[i])
+ *         if policy == 2:
+ *             i = lookahead_index(s, &buf, rng, eps)
 */
-    __pyx_t_1 = __pyx_f_5basra_7_search_sim_moves(__pyx_v_s, __pyx_v_rng, (&__pyx_v_buf)); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 130, __pyx_L1_error)
+    __pyx_t_1 = __pyx_f_5basra_7_search_sim_moves(__pyx_v_s, __pyx_v_rng, (&__pyx_v_buf)); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 204, __pyx_L1_error)
 
 
-    /* "basra/_search.pyx":131
+    /* "basra/_search.pyx":205
  *             tail -= 1
  *         sim_moves(s, rng, &buf)
- *         i = policy_index(s, &buf, rng, eps)             # <<<<<<<<<<<<<<
+ *         if policy == 2:             # <<<<<<<<<<<<<<
+ *             i = lookahead_index(s, &buf, rng, eps)
+ *         else:
+*/
+    __pyx_t_2 = (__pyx_v_policy == 2);
+
+    if (__pyx_t_2) {
+
+
+      /* "basra/_search.pyx":206
+ *         sim_moves(s, rng, &buf)
+ *         if policy == 2:
+ *             i = lookahead_index(s, &buf, rng, eps)             # <<<<<<<<<<<<<<
+ *         else:
+ *             i = policy_index(s, &buf, rng, eps)
+*/
+      __pyx_t_1 = __pyx_f_5basra_7_search_lookahead_index(__pyx_v_s, (&__pyx_v_buf), __pyx_v_rng, __pyx_v_eps); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 206, __pyx_L1_error)
+      __pyx_v_i = __pyx_t_1;
+
+      /* "basra/_search.pyx":205
+ *             tail -= 1
+ *         sim_moves(s, rng, &buf)
+ *         if policy == 2:             # <<<<<<<<<<<<<<
+ *             i = lookahead_index(s, &buf, rng, eps)
+ *         else:
+*/
+      goto __pyx_L7;
+    }
+
+    /* "basra/_search.pyx":208
+ *             i = lookahead_index(s, &buf, rng, eps)
+ *         else:
+ *             i = policy_index(s, &buf, rng, eps)             # <<<<<<<<<<<<<<
  *         sim_play(s, rng, buf.cards[i], buf.takes[i])
  *     return 0
 */
-    __pyx_v_i = __pyx_f_5basra_7_search_policy_index(__pyx_v_s, (&__pyx_v_buf), __pyx_v_rng, __pyx_v_eps);
+    /*else*/ {
+      __pyx_v_i = __pyx_f_5basra_7_search_policy_index(__pyx_v_s, (&__pyx_v_buf), __pyx_v_rng, __pyx_v_eps);
+    }
+    __pyx_L7:;
 
-    /* "basra/_search.pyx":132
- *         sim_moves(s, rng, &buf)
- *         i = policy_index(s, &buf, rng, eps)
+    /* "basra/_search.pyx":209
+ *         else:
+ *             i = policy_index(s, &buf, rng, eps)
  *         sim_play(s, rng, buf.cards[i], buf.takes[i])             # <<<<<<<<<<<<<<
  *     return 0
  * 
 */
-    __pyx_t_1 = __pyx_f_5basra_7_search_sim_play(__pyx_v_s, __pyx_v_rng, (__pyx_v_buf.cards[__pyx_v_i]), (__pyx_v_buf.takes[__pyx_v_i])); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 132, __pyx_L1_error)
+    __pyx_t_1 = __pyx_f_5basra_7_search_sim_play(__pyx_v_s, __pyx_v_rng, (__pyx_v_buf.cards[__pyx_v_i]), (__pyx_v_buf.takes[__pyx_v_i])); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 209, __pyx_L1_error)
 
   }
   __pyx_L4_break:;
 
-  /* "basra/_search.pyx":133
- *         i = policy_index(s, &buf, rng, eps)
+  /* "basra/_search.pyx":210
+ *             i = policy_index(s, &buf, rng, eps)
  *         sim_play(s, rng, buf.cards[i], buf.takes[i])
  *     return 0             # <<<<<<<<<<<<<<
  * 
@@ -4148,11 +5181,11 @@ static int __pyx_f_5basra_7_search_rollout(struct __pyx_t_5basra_7_search_Sim *_
   }
   goto __pyx_L0;
 
-  /* "basra/_search.pyx":121
+  /* "basra/_search.pyx":195
  * 
  * 
- * cdef int rollout(Sim* s, Rng* rng, double eps, int horizon, int tail) except -1:             # <<<<<<<<<<<<<<
- *     """Mirror of :func:`basra.bots.ismcts.rollout`."""
+ * cdef int rollout(Sim* s, Rng* rng, double eps, int horizon, int tail, int policy) except -1:             # <<<<<<<<<<<<<<
+ *     """Mirror of :func:`basra.bots.ismcts.rollout` (``policy`` 2: the one-reply policy)."""
  *     cdef MoveBuf buf
 */
 
@@ -4169,7 +5202,7 @@ static int __pyx_f_5basra_7_search_rollout(struct __pyx_t_5basra_7_search_Sim *_
   return __pyx_r;
 }
 
-/* "basra/_search.pyx":138
+/* "basra/_search.pyx":215
  * # ------------------------------------------------------------- the valuation
  * 
  * cdef inline double majority_chance(double lead, int remaining) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -4181,7 +5214,7 @@ static CYTHON_INLINE double __pyx_f_5basra_7_search_majority_chance(double __pyx
   double __pyx_v_spread;
   double __pyx_r;
 
-  /* "basra/_search.pyx":140
+  /* "basra/_search.pyx":217
  * cdef inline double majority_chance(double lead, int remaining) noexcept nogil:
  *     """Mirror of :func:`basra.bots.heuristic.majority_chance`."""
  *     cdef double spread = 1.8 * sqrt(remaining + 4)             # <<<<<<<<<<<<<<
@@ -4190,7 +5223,7 @@ static CYTHON_INLINE double __pyx_f_5basra_7_search_majority_chance(double __pyx
 */
   __pyx_v_spread = (1.8 * sqrt((__pyx_v_remaining + 4)));
 
-  /* "basra/_search.pyx":141
+  /* "basra/_search.pyx":218
  *     """Mirror of :func:`basra.bots.heuristic.majority_chance`."""
  *     cdef double spread = 1.8 * sqrt(remaining + 4)
  *     return 0.5 * (1.0 + erf(lead / (spread * sqrt(2.0))))             # <<<<<<<<<<<<<<
@@ -4203,7 +5236,7 @@ static CYTHON_INLINE double __pyx_f_5basra_7_search_majority_chance(double __pyx
   }
   goto __pyx_L0;
 
-  /* "basra/_search.pyx":138
+  /* "basra/_search.pyx":215
  * # ------------------------------------------------------------- the valuation
  * 
  * cdef inline double majority_chance(double lead, int remaining) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -4217,7 +5250,7 @@ static CYTHON_INLINE double __pyx_f_5basra_7_search_majority_chance(double __pyx
   return __pyx_r;
 }
 
-/* "basra/_search.pyx":144
+/* "basra/_search.pyx":221
  * 
  * 
  * cdef void expected_points(Sim* s, double* out) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -4243,7 +5276,7 @@ static void __pyx_f_5basra_7_search_expected_points(struct __pyx_t_5basra_7_sear
   int __pyx_t_7;
   int __pyx_t_8;
 
-  /* "basra/_search.pyx":146
+  /* "basra/_search.pyx":223
  * cdef void expected_points(Sim* s, double* out) noexcept nogil:
  *     """Mirror of :func:`basra.bots.ismcts.expected_points`."""
  *     cdef RoundC* g = &s.g             # <<<<<<<<<<<<<<
@@ -4252,7 +5285,7 @@ static void __pyx_f_5basra_7_search_expected_points(struct __pyx_t_5basra_7_sear
 */
   __pyx_v_g = (&__pyx_v_s->g);
 
-  /* "basra/_search.pyx":148
+  /* "basra/_search.pyx":225
  *     cdef RoundC* g = &s.g
  *     cdef int side, other, remaining, lead_cards, most
  *     cdef double bonus = g.r.majority_bonus_f + <double>g.carry, value             # <<<<<<<<<<<<<<
@@ -4261,7 +5294,7 @@ static void __pyx_f_5basra_7_search_expected_points(struct __pyx_t_5basra_7_sear
 */
   __pyx_v_bonus = (__pyx_v_g->r->majority_bonus_f + ((double)__pyx_v_g->carry));
 
-  /* "basra/_search.pyx":150
+  /* "basra/_search.pyx":227
  *     cdef double bonus = g.r.majority_bonus_f + <double>g.carry, value
  *     cdef mask_t rest
  *     remaining = s_popcount(g.floor) + g.in_hands + g.stock_len - g.stock_pos             # <<<<<<<<<<<<<<
@@ -4270,7 +5303,7 @@ static void __pyx_f_5basra_7_search_expected_points(struct __pyx_t_5basra_7_sear
 */
   __pyx_v_remaining = (((s_popcount(__pyx_v_g->floor) + __pyx_v_g->in_hands) + __pyx_v_g->stock_len) - __pyx_v_g->stock_pos);
 
-  /* "basra/_search.pyx":151
+  /* "basra/_search.pyx":228
  *     cdef mask_t rest
  *     remaining = s_popcount(g.floor) + g.in_hands + g.stock_len - g.stock_pos
  *     for side in range(g.n_sides):             # <<<<<<<<<<<<<<
@@ -4284,7 +5317,7 @@ static void __pyx_f_5basra_7_search_expected_points(struct __pyx_t_5basra_7_sear
   for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
     __pyx_v_side = __pyx_t_3;
 
-    /* "basra/_search.pyx":152
+    /* "basra/_search.pyx":229
  *     remaining = s_popcount(g.floor) + g.in_hands + g.stock_len - g.stock_pos
  *     for side in range(g.n_sides):
  *         value = <double>g.basra_pts[side]             # <<<<<<<<<<<<<<
@@ -4293,7 +5326,7 @@ static void __pyx_f_5basra_7_search_expected_points(struct __pyx_t_5basra_7_sear
 */
     __pyx_v_value = ((double)(__pyx_v_g->basra_pts[__pyx_v_side]));
 
-    /* "basra/_search.pyx":153
+    /* "basra/_search.pyx":230
  *     for side in range(g.n_sides):
  *         value = <double>g.basra_pts[side]
  *         rest = g.piles[side]             # <<<<<<<<<<<<<<
@@ -4302,7 +5335,7 @@ static void __pyx_f_5basra_7_search_expected_points(struct __pyx_t_5basra_7_sear
 */
     __pyx_v_rest = (__pyx_v_g->piles[__pyx_v_side]);
 
-    /* "basra/_search.pyx":154
+    /* "basra/_search.pyx":231
  *         value = <double>g.basra_pts[side]
  *         rest = g.piles[side]
  *         while rest:             # <<<<<<<<<<<<<<
@@ -4315,7 +5348,7 @@ static void __pyx_f_5basra_7_search_expected_points(struct __pyx_t_5basra_7_sear
 
       if (!__pyx_t_4) break;
 
-      /* "basra/_search.pyx":155
+      /* "basra/_search.pyx":232
  *         rest = g.piles[side]
  *         while rest:
  *             value += g.r.card_points_f[s_ctz(rest)]             # <<<<<<<<<<<<<<
@@ -4324,7 +5357,7 @@ static void __pyx_f_5basra_7_search_expected_points(struct __pyx_t_5basra_7_sear
 */
       __pyx_v_value = (__pyx_v_value + (__pyx_v_g->r->card_points_f[s_ctz(__pyx_v_rest)]));
 
-      /* "basra/_search.pyx":156
+      /* "basra/_search.pyx":233
  *         while rest:
  *             value += g.r.card_points_f[s_ctz(rest)]
  *             rest &= rest - 1             # <<<<<<<<<<<<<<
@@ -4334,7 +5367,7 @@ static void __pyx_f_5basra_7_search_expected_points(struct __pyx_t_5basra_7_sear
       __pyx_v_rest = (__pyx_v_rest & (__pyx_v_rest - 1));
     }
 
-    /* "basra/_search.pyx":157
+    /* "basra/_search.pyx":234
  *             value += g.r.card_points_f[s_ctz(rest)]
  *             rest &= rest - 1
  *         if bonus:             # <<<<<<<<<<<<<<
@@ -4346,7 +5379,7 @@ static void __pyx_f_5basra_7_search_expected_points(struct __pyx_t_5basra_7_sear
     if (__pyx_t_4) {
 
 
-      /* "basra/_search.pyx":158
+      /* "basra/_search.pyx":235
  *             rest &= rest - 1
  *         if bonus:
  *             most = -1             # <<<<<<<<<<<<<<
@@ -4355,7 +5388,7 @@ static void __pyx_f_5basra_7_search_expected_points(struct __pyx_t_5basra_7_sear
 */
       __pyx_v_most = -1;
 
-      /* "basra/_search.pyx":159
+      /* "basra/_search.pyx":236
  *         if bonus:
  *             most = -1
  *             for other in range(g.n_sides):             # <<<<<<<<<<<<<<
@@ -4369,7 +5402,7 @@ static void __pyx_f_5basra_7_search_expected_points(struct __pyx_t_5basra_7_sear
       for (__pyx_t_7 = 0; __pyx_t_7 < __pyx_t_6; __pyx_t_7+=1) {
         __pyx_v_other = __pyx_t_7;
 
-        /* "basra/_search.pyx":160
+        /* "basra/_search.pyx":237
  *             most = -1
  *             for other in range(g.n_sides):
  *                 if other != side and s_popcount(g.piles[other]) > most:             # <<<<<<<<<<<<<<
@@ -4395,7 +5428,7 @@ static void __pyx_f_5basra_7_search_expected_points(struct __pyx_t_5basra_7_sear
         if (__pyx_t_4) {
 
 
-          /* "basra/_search.pyx":161
+          /* "basra/_search.pyx":238
  *             for other in range(g.n_sides):
  *                 if other != side and s_popcount(g.piles[other]) > most:
  *                     most = s_popcount(g.piles[other])             # <<<<<<<<<<<<<<
@@ -4404,7 +5437,7 @@ static void __pyx_f_5basra_7_search_expected_points(struct __pyx_t_5basra_7_sear
 */
           __pyx_v_most = s_popcount((__pyx_v_g->piles[__pyx_v_other]));
 
-          /* "basra/_search.pyx":160
+          /* "basra/_search.pyx":237
  *             most = -1
  *             for other in range(g.n_sides):
  *                 if other != side and s_popcount(g.piles[other]) > most:             # <<<<<<<<<<<<<<
@@ -4415,7 +5448,7 @@ static void __pyx_f_5basra_7_search_expected_points(struct __pyx_t_5basra_7_sear
       }
 
 
-      /* "basra/_search.pyx":162
+      /* "basra/_search.pyx":239
  *                 if other != side and s_popcount(g.piles[other]) > most:
  *                     most = s_popcount(g.piles[other])
  *             value += bonus * majority_chance(s_popcount(g.piles[side]) - most, remaining)             # <<<<<<<<<<<<<<
@@ -4424,7 +5457,7 @@ static void __pyx_f_5basra_7_search_expected_points(struct __pyx_t_5basra_7_sear
 */
       __pyx_v_value = (__pyx_v_value + (__pyx_v_bonus * __pyx_f_5basra_7_search_majority_chance((s_popcount((__pyx_v_g->piles[__pyx_v_side])) - __pyx_v_most), __pyx_v_remaining)));
 
-      /* "basra/_search.pyx":157
+      /* "basra/_search.pyx":234
  *             value += g.r.card_points_f[s_ctz(rest)]
  *             rest &= rest - 1
  *         if bonus:             # <<<<<<<<<<<<<<
@@ -4433,7 +5466,7 @@ static void __pyx_f_5basra_7_search_expected_points(struct __pyx_t_5basra_7_sear
 */
     }
 
-    /* "basra/_search.pyx":163
+    /* "basra/_search.pyx":240
  *                     most = s_popcount(g.piles[other])
  *             value += bonus * majority_chance(s_popcount(g.piles[side]) - most, remaining)
  *         out[side] = value             # <<<<<<<<<<<<<<
@@ -4444,7 +5477,7 @@ static void __pyx_f_5basra_7_search_expected_points(struct __pyx_t_5basra_7_sear
   }
 
 
-  /* "basra/_search.pyx":144
+  /* "basra/_search.pyx":221
  * 
  * 
  * cdef void expected_points(Sim* s, double* out) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -4463,7 +5496,388 @@ static void __pyx_f_5basra_7_search_expected_points(struct __pyx_t_5basra_7_sear
 
 }
 
-/* "basra/_search.pyx":175
+/* "basra/_search.pyx":243
+ * 
+ * 
+ * cdef void floor_correction(Sim* s, double weight, double* points) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """At a deal's end, what the floor is worth to the side that plays first in the next deal.
+ * 
+*/
+
+static void __pyx_f_5basra_7_search_floor_correction(struct __pyx_t_5basra_7_search_Sim *__pyx_v_s, double __pyx_v_weight, double *__pyx_v_points) {
+  struct __pyx_t_5basra_7_kernel_RoundC *__pyx_v_g;
+  int __pyx_v_first;
+  int __pyx_v_card;
+  int __pyx_v_total;
+  int __pyx_v_last;
+  __pyx_t_5basra_7_kernel_mask_t __pyx_v_rest;
+  double __pyx_v_delta;
+  __pyx_t_5basra_7_kernel_mask_t __pyx_t_1;
+  int __pyx_t_2;
+  int __pyx_t_3;
+  double __pyx_t_4;
+  int __pyx_t_5;
+  long __pyx_t_6;
+
+  /* "basra/_search.pyx":250
+ *     all-numeral floor, less with a jack on it. ``weight`` scales it (0: off).
+ *     """
+ *     cdef RoundC* g = &s.g             # <<<<<<<<<<<<<<
+ *     cdef int first, card, total = 0, last
+ *     cdef mask_t rest = g.floor
+*/
+  __pyx_v_g = (&__pyx_v_s->g);
+
+  /* "basra/_search.pyx":251
+ *     """
+ *     cdef RoundC* g = &s.g
+ *     cdef int first, card, total = 0, last             # <<<<<<<<<<<<<<
+ *     cdef mask_t rest = g.floor
+ *     cdef double delta
+*/
+  __pyx_v_total = 0;
+
+  /* "basra/_search.pyx":252
+ *     cdef RoundC* g = &s.g
+ *     cdef int first, card, total = 0, last
+ *     cdef mask_t rest = g.floor             # <<<<<<<<<<<<<<
+ *     cdef double delta
+ *     if weight == 0.0 or g.n_sides != 2 or not s.due:
+*/
+  __pyx_t_1 = __pyx_v_g->floor;
+
+  __pyx_v_rest = __pyx_t_1;
+
+  /* "basra/_search.pyx":254
+ *     cdef mask_t rest = g.floor
+ *     cdef double delta
+ *     if weight == 0.0 or g.n_sides != 2 or not s.due:             # <<<<<<<<<<<<<<
+ *         return
+ *     first = g.side[g.first]
+*/
+  __pyx_t_3 = (__pyx_v_weight == 0.0);
+
+  if (!__pyx_t_3) {
+
+  } else {
+
+    __pyx_t_2 = __pyx_t_3;
+
+    goto __pyx_L4_bool_binop_done;
+  }
+  __pyx_t_3 = (__pyx_v_g->n_sides != 2);
+
+  if (!__pyx_t_3) {
+
+  } else {
+
+    __pyx_t_2 = __pyx_t_3;
+
+    goto __pyx_L4_bool_binop_done;
+  }
+  __pyx_t_3 = (!__pyx_v_s->due);
+
+
+  __pyx_t_2 = __pyx_t_3;
+
+  __pyx_L4_bool_binop_done:;
+  if (__pyx_t_2) {
+
+
+    /* "basra/_search.pyx":255
+ *     cdef double delta
+ *     if weight == 0.0 or g.n_sides != 2 or not s.due:
+ *         return             # <<<<<<<<<<<<<<
+ *     first = g.side[g.first]
+ *     delta = 1.5 * s_popcount(g.floor)
+*/
+    {
+    }
+    goto __pyx_L0;
+
+    /* "basra/_search.pyx":254
+ *     cdef mask_t rest = g.floor
+ *     cdef double delta
+ *     if weight == 0.0 or g.n_sides != 2 or not s.due:             # <<<<<<<<<<<<<<
+ *         return
+ *     first = g.side[g.first]
+*/
+  }
+
+  /* "basra/_search.pyx":256
+ *     if weight == 0.0 or g.n_sides != 2 or not s.due:
+ *         return
+ *     first = g.side[g.first]             # <<<<<<<<<<<<<<
+ *     delta = 1.5 * s_popcount(g.floor)
+ *     while rest:
+*/
+  __pyx_v_first = (__pyx_v_g->side[__pyx_v_g->first]);
+
+  /* "basra/_search.pyx":257
+ *         return
+ *     first = g.side[g.first]
+ *     delta = 1.5 * s_popcount(g.floor)             # <<<<<<<<<<<<<<
+ *     while rest:
+ *         card = s_ctz(rest)
+*/
+  __pyx_v_delta = (1.5 * s_popcount(__pyx_v_g->floor));
+
+  /* "basra/_search.pyx":258
+ *     first = g.side[g.first]
+ *     delta = 1.5 * s_popcount(g.floor)
+ *     while rest:             # <<<<<<<<<<<<<<
+ *         card = s_ctz(rest)
+ *         rest &= rest - 1
+*/
+  while (1) {
+    __pyx_t_2 = (__pyx_v_rest != 0);
+
+
+    if (!__pyx_t_2) break;
+
+    /* "basra/_search.pyx":259
+ *     delta = 1.5 * s_popcount(g.floor)
+ *     while rest:
+ *         card = s_ctz(rest)             # <<<<<<<<<<<<<<
+ *         rest &= rest - 1
+ *         delta += 0.45 * g.r.card_points_f[card]
+*/
+    __pyx_v_card = s_ctz(__pyx_v_rest);
+
+    /* "basra/_search.pyx":260
+ *     while rest:
+ *         card = s_ctz(rest)
+ *         rest &= rest - 1             # <<<<<<<<<<<<<<
+ *         delta += 0.45 * g.r.card_points_f[card]
+ *         total += (card >> 2) + 1
+*/
+    __pyx_v_rest = (__pyx_v_rest & (__pyx_v_rest - 1));
+
+    /* "basra/_search.pyx":261
+ *         card = s_ctz(rest)
+ *         rest &= rest - 1
+ *         delta += 0.45 * g.r.card_points_f[card]             # <<<<<<<<<<<<<<
+ *         total += (card >> 2) + 1
+ *     if s_popcount(g.floor) == 1:
+*/
+    __pyx_v_delta = (__pyx_v_delta + (0.45 * (__pyx_v_g->r->card_points_f[__pyx_v_card])));
+
+    /* "basra/_search.pyx":262
+ *         rest &= rest - 1
+ *         delta += 0.45 * g.r.card_points_f[card]
+ *         total += (card >> 2) + 1             # <<<<<<<<<<<<<<
+ *     if s_popcount(g.floor) == 1:
+ *         delta += 2.4
+*/
+    __pyx_v_total = (__pyx_v_total + ((__pyx_v_card >> 2) + 1));
+  }
+
+  /* "basra/_search.pyx":263
+ *         delta += 0.45 * g.r.card_points_f[card]
+ *         total += (card >> 2) + 1
+ *     if s_popcount(g.floor) == 1:             # <<<<<<<<<<<<<<
+ *         delta += 2.4
+ *     if g.floor & ((<mask_t>0b1111) << 40):
+*/
+  __pyx_t_2 = (s_popcount(__pyx_v_g->floor) == 1);
+
+  if (__pyx_t_2) {
+
+
+    /* "basra/_search.pyx":264
+ *         total += (card >> 2) + 1
+ *     if s_popcount(g.floor) == 1:
+ *         delta += 2.4             # <<<<<<<<<<<<<<
+ *     if g.floor & ((<mask_t>0b1111) << 40):
+ *         delta -= 4.8
+*/
+    __pyx_v_delta = (__pyx_v_delta + 2.4);
+
+    /* "basra/_search.pyx":263
+ *         delta += 0.45 * g.r.card_points_f[card]
+ *         total += (card >> 2) + 1
+ *     if s_popcount(g.floor) == 1:             # <<<<<<<<<<<<<<
+ *         delta += 2.4
+ *     if g.floor & ((<mask_t>0b1111) << 40):
+*/
+  }
+
+  /* "basra/_search.pyx":265
+ *     if s_popcount(g.floor) == 1:
+ *         delta += 2.4
+ *     if g.floor & ((<mask_t>0b1111) << 40):             # <<<<<<<<<<<<<<
+ *         delta -= 4.8
+ *     if g.floor and not (g.floor & ~(((<mask_t>1) << 40) - 1)) and total <= 10:
+*/
+  __pyx_t_2 = ((__pyx_v_g->floor & (((__pyx_t_5basra_7_kernel_mask_t)15) << 40)) != 0);
+
+  if (__pyx_t_2) {
+
+
+    /* "basra/_search.pyx":266
+ *         delta += 2.4
+ *     if g.floor & ((<mask_t>0b1111) << 40):
+ *         delta -= 4.8             # <<<<<<<<<<<<<<
+ *     if g.floor and not (g.floor & ~(((<mask_t>1) << 40) - 1)) and total <= 10:
+ *         delta += 3.1
+*/
+    __pyx_v_delta = (__pyx_v_delta - 4.8);
+
+    /* "basra/_search.pyx":265
+ *     if s_popcount(g.floor) == 1:
+ *         delta += 2.4
+ *     if g.floor & ((<mask_t>0b1111) << 40):             # <<<<<<<<<<<<<<
+ *         delta -= 4.8
+ *     if g.floor and not (g.floor & ~(((<mask_t>1) << 40) - 1)) and total <= 10:
+*/
+  }
+
+  /* "basra/_search.pyx":267
+ *     if g.floor & ((<mask_t>0b1111) << 40):
+ *         delta -= 4.8
+ *     if g.floor and not (g.floor & ~(((<mask_t>1) << 40) - 1)) and total <= 10:             # <<<<<<<<<<<<<<
+ *         delta += 3.1
+ *     last = (g.lone_last >> 1) - 1
+*/
+  __pyx_t_3 = (__pyx_v_g->floor != 0);
+
+  if (__pyx_t_3) {
+
+  } else {
+
+    __pyx_t_2 = __pyx_t_3;
+
+    goto __pyx_L12_bool_binop_done;
+  }
+  __pyx_t_3 = (!((__pyx_v_g->floor & (~((((__pyx_t_5basra_7_kernel_mask_t)1) << 40) - 1))) != 0));
+
+  if (__pyx_t_3) {
+
+  } else {
+
+    __pyx_t_2 = __pyx_t_3;
+
+    goto __pyx_L12_bool_binop_done;
+  }
+  __pyx_t_3 = (__pyx_v_total <= 10);
+
+
+  __pyx_t_2 = __pyx_t_3;
+
+  __pyx_L12_bool_binop_done:;
+  if (__pyx_t_2) {
+
+
+    /* "basra/_search.pyx":268
+ *         delta -= 4.8
+ *     if g.floor and not (g.floor & ~(((<mask_t>1) << 40) - 1)) and total <= 10:
+ *         delta += 3.1             # <<<<<<<<<<<<<<
+ *     last = (g.lone_last >> 1) - 1
+ *     if last >= 0:
+*/
+    __pyx_v_delta = (__pyx_v_delta + 3.1);
+
+    /* "basra/_search.pyx":267
+ *     if g.floor & ((<mask_t>0b1111) << 40):
+ *         delta -= 4.8
+ *     if g.floor and not (g.floor & ~(((<mask_t>1) << 40) - 1)) and total <= 10:             # <<<<<<<<<<<<<<
+ *         delta += 3.1
+ *     last = (g.lone_last >> 1) - 1
+*/
+  }
+
+  /* "basra/_search.pyx":269
+ *     if g.floor and not (g.floor & ~(((<mask_t>1) << 40) - 1)) and total <= 10:
+ *         delta += 3.1
+ *     last = (g.lone_last >> 1) - 1             # <<<<<<<<<<<<<<
+ *     if last >= 0:
+ *         delta += 0.86 if last == first else -0.86
+*/
+  __pyx_v_last = ((__pyx_v_g->lone_last >> 1) - 1);
+
+  /* "basra/_search.pyx":270
+ *         delta += 3.1
+ *     last = (g.lone_last >> 1) - 1
+ *     if last >= 0:             # <<<<<<<<<<<<<<
+ *         delta += 0.86 if last == first else -0.86
+ *     points[first] += weight * delta / 2
+*/
+  __pyx_t_2 = (__pyx_v_last >= 0);
+
+  if (__pyx_t_2) {
+
+
+    /* "basra/_search.pyx":271
+ *     last = (g.lone_last >> 1) - 1
+ *     if last >= 0:
+ *         delta += 0.86 if last == first else -0.86             # <<<<<<<<<<<<<<
+ *     points[first] += weight * delta / 2
+ *     points[1 - first] -= weight * delta / 2
+*/
+    __pyx_t_2 = (__pyx_v_last == __pyx_v_first);
+
+    if (__pyx_t_2) {
+
+      __pyx_t_4 = 0.86;
+    } else {
+
+      __pyx_t_4 = -0.86;
+    }
+
+    __pyx_v_delta = (__pyx_v_delta + __pyx_t_4);
+
+
+    /* "basra/_search.pyx":270
+ *         delta += 3.1
+ *     last = (g.lone_last >> 1) - 1
+ *     if last >= 0:             # <<<<<<<<<<<<<<
+ *         delta += 0.86 if last == first else -0.86
+ *     points[first] += weight * delta / 2
+*/
+  }
+
+  /* "basra/_search.pyx":272
+ *     if last >= 0:
+ *         delta += 0.86 if last == first else -0.86
+ *     points[first] += weight * delta / 2             # <<<<<<<<<<<<<<
+ *     points[1 - first] -= weight * delta / 2
+ * 
+*/
+
+  __pyx_t_5 = __pyx_v_first;
+  (__pyx_v_points[__pyx_t_5]) = ((__pyx_v_points[__pyx_t_5]) + ((__pyx_v_weight * __pyx_v_delta) / 2.0));
+
+  /* "basra/_search.pyx":273
+ *         delta += 0.86 if last == first else -0.86
+ *     points[first] += weight * delta / 2
+ *     points[1 - first] -= weight * delta / 2             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+
+  __pyx_t_6 = (1 - __pyx_v_first);
+  (__pyx_v_points[__pyx_t_6]) = ((__pyx_v_points[__pyx_t_6]) - ((__pyx_v_weight * __pyx_v_delta) / 2.0));
+
+  /* "basra/_search.pyx":243
+ * 
+ * 
+ * cdef void floor_correction(Sim* s, double weight, double* points) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """At a deal's end, what the floor is worth to the side that plays first in the next deal.
+ * 
+*/
+
+  /* function exit code */
+  __pyx_L0:;
+
+
+
+
+
+
+
+}
+
+/* "basra/_search.pyx":285
  * 
  * 
  * cdef void reward_of(RewardC* w, double* points, double* score, double* out) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -4493,7 +5907,7 @@ static void __pyx_f_5basra_7_search_reward_of(struct __pyx_t_5basra_7_search_Rew
   double __pyx_t_9;
   int __pyx_t_10;
 
-  /* "basra/_search.pyx":179
+  /* "basra/_search.pyx":289
  *     cdef int side, s
  *     cdef double others, margin, lead, best, rounds, z, win, top_other
  *     best = score[0]             # <<<<<<<<<<<<<<
@@ -4502,7 +5916,7 @@ static void __pyx_f_5basra_7_search_reward_of(struct __pyx_t_5basra_7_search_Rew
 */
   __pyx_v_best = (__pyx_v_score[0]);
 
-  /* "basra/_search.pyx":180
+  /* "basra/_search.pyx":290
  *     cdef double others, margin, lead, best, rounds, z, win, top_other
  *     best = score[0]
  *     for s in range(1, w.sides):             # <<<<<<<<<<<<<<
@@ -4516,7 +5930,7 @@ static void __pyx_f_5basra_7_search_reward_of(struct __pyx_t_5basra_7_search_Rew
   for (__pyx_t_3 = 1; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
     __pyx_v_s = __pyx_t_3;
 
-    /* "basra/_search.pyx":181
+    /* "basra/_search.pyx":291
  *     best = score[0]
  *     for s in range(1, w.sides):
  *         if score[s] > best:             # <<<<<<<<<<<<<<
@@ -4528,7 +5942,7 @@ static void __pyx_f_5basra_7_search_reward_of(struct __pyx_t_5basra_7_search_Rew
     if (__pyx_t_4) {
 
 
-      /* "basra/_search.pyx":182
+      /* "basra/_search.pyx":292
  *     for s in range(1, w.sides):
  *         if score[s] > best:
  *             best = score[s]             # <<<<<<<<<<<<<<
@@ -4537,7 +5951,7 @@ static void __pyx_f_5basra_7_search_reward_of(struct __pyx_t_5basra_7_search_Rew
 */
       __pyx_v_best = (__pyx_v_score[__pyx_v_s]);
 
-      /* "basra/_search.pyx":181
+      /* "basra/_search.pyx":291
  *     best = score[0]
  *     for s in range(1, w.sides):
  *         if score[s] > best:             # <<<<<<<<<<<<<<
@@ -4548,7 +5962,7 @@ static void __pyx_f_5basra_7_search_reward_of(struct __pyx_t_5basra_7_search_Rew
   }
 
 
-  /* "basra/_search.pyx":183
+  /* "basra/_search.pyx":293
  *         if score[s] > best:
  *             best = score[s]
  *     for side in range(w.sides):             # <<<<<<<<<<<<<<
@@ -4562,7 +5976,7 @@ static void __pyx_f_5basra_7_search_reward_of(struct __pyx_t_5basra_7_search_Rew
   for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
     __pyx_v_side = __pyx_t_3;
 
-    /* "basra/_search.pyx":184
+    /* "basra/_search.pyx":294
  *             best = score[s]
  *     for side in range(w.sides):
  *         others = -1e300             # <<<<<<<<<<<<<<
@@ -4571,7 +5985,7 @@ static void __pyx_f_5basra_7_search_reward_of(struct __pyx_t_5basra_7_search_Rew
 */
     __pyx_v_others = -1e300;
 
-    /* "basra/_search.pyx":185
+    /* "basra/_search.pyx":295
  *     for side in range(w.sides):
  *         others = -1e300
  *         top_other = -1e300             # <<<<<<<<<<<<<<
@@ -4580,7 +5994,7 @@ static void __pyx_f_5basra_7_search_reward_of(struct __pyx_t_5basra_7_search_Rew
 */
     __pyx_v_top_other = -1e300;
 
-    /* "basra/_search.pyx":186
+    /* "basra/_search.pyx":296
  *         others = -1e300
  *         top_other = -1e300
  *         for s in range(w.sides):             # <<<<<<<<<<<<<<
@@ -4594,7 +6008,7 @@ static void __pyx_f_5basra_7_search_reward_of(struct __pyx_t_5basra_7_search_Rew
     for (__pyx_t_7 = 0; __pyx_t_7 < __pyx_t_6; __pyx_t_7+=1) {
       __pyx_v_s = __pyx_t_7;
 
-      /* "basra/_search.pyx":187
+      /* "basra/_search.pyx":297
  *         top_other = -1e300
  *         for s in range(w.sides):
  *             if s != side:             # <<<<<<<<<<<<<<
@@ -4606,7 +6020,7 @@ static void __pyx_f_5basra_7_search_reward_of(struct __pyx_t_5basra_7_search_Rew
       if (__pyx_t_4) {
 
 
-        /* "basra/_search.pyx":188
+        /* "basra/_search.pyx":298
  *         for s in range(w.sides):
  *             if s != side:
  *                 if points[s] > others:             # <<<<<<<<<<<<<<
@@ -4618,7 +6032,7 @@ static void __pyx_f_5basra_7_search_reward_of(struct __pyx_t_5basra_7_search_Rew
         if (__pyx_t_4) {
 
 
-          /* "basra/_search.pyx":189
+          /* "basra/_search.pyx":299
  *             if s != side:
  *                 if points[s] > others:
  *                     others = points[s]             # <<<<<<<<<<<<<<
@@ -4627,7 +6041,7 @@ static void __pyx_f_5basra_7_search_reward_of(struct __pyx_t_5basra_7_search_Rew
 */
           __pyx_v_others = (__pyx_v_points[__pyx_v_s]);
 
-          /* "basra/_search.pyx":188
+          /* "basra/_search.pyx":298
  *         for s in range(w.sides):
  *             if s != side:
  *                 if points[s] > others:             # <<<<<<<<<<<<<<
@@ -4636,7 +6050,7 @@ static void __pyx_f_5basra_7_search_reward_of(struct __pyx_t_5basra_7_search_Rew
 */
         }
 
-        /* "basra/_search.pyx":190
+        /* "basra/_search.pyx":300
  *                 if points[s] > others:
  *                     others = points[s]
  *                 if score[s] > top_other:             # <<<<<<<<<<<<<<
@@ -4648,7 +6062,7 @@ static void __pyx_f_5basra_7_search_reward_of(struct __pyx_t_5basra_7_search_Rew
         if (__pyx_t_4) {
 
 
-          /* "basra/_search.pyx":191
+          /* "basra/_search.pyx":301
  *                     others = points[s]
  *                 if score[s] > top_other:
  *                     top_other = score[s]             # <<<<<<<<<<<<<<
@@ -4657,7 +6071,7 @@ static void __pyx_f_5basra_7_search_reward_of(struct __pyx_t_5basra_7_search_Rew
 */
           __pyx_v_top_other = (__pyx_v_score[__pyx_v_s]);
 
-          /* "basra/_search.pyx":190
+          /* "basra/_search.pyx":300
  *                 if points[s] > others:
  *                     others = points[s]
  *                 if score[s] > top_other:             # <<<<<<<<<<<<<<
@@ -4666,7 +6080,7 @@ static void __pyx_f_5basra_7_search_reward_of(struct __pyx_t_5basra_7_search_Rew
 */
         }
 
-        /* "basra/_search.pyx":187
+        /* "basra/_search.pyx":297
  *         top_other = -1e300
  *         for s in range(w.sides):
  *             if s != side:             # <<<<<<<<<<<<<<
@@ -4677,7 +6091,7 @@ static void __pyx_f_5basra_7_search_reward_of(struct __pyx_t_5basra_7_search_Rew
     }
 
 
-    /* "basra/_search.pyx":192
+    /* "basra/_search.pyx":302
  *                 if score[s] > top_other:
  *                     top_other = score[s]
  *         margin = 0.5 + (points[side] - others) / (2 * w.scale)             # <<<<<<<<<<<<<<
@@ -4686,7 +6100,7 @@ static void __pyx_f_5basra_7_search_reward_of(struct __pyx_t_5basra_7_search_Rew
 */
     __pyx_v_margin = (0.5 + (((__pyx_v_points[__pyx_v_side]) - __pyx_v_others) / (2.0 * __pyx_v_w->scale)));
 
-    /* "basra/_search.pyx":193
+    /* "basra/_search.pyx":303
  *                     top_other = score[s]
  *         margin = 0.5 + (points[side] - others) / (2 * w.scale)
  *         margin = 0.0 if margin < 0.0 else 1.0 if margin > 1.0 else margin             # <<<<<<<<<<<<<<
@@ -4714,7 +6128,7 @@ static void __pyx_f_5basra_7_search_reward_of(struct __pyx_t_5basra_7_search_Rew
 
     __pyx_v_margin = __pyx_t_8;
 
-    /* "basra/_search.pyx":194
+    /* "basra/_search.pyx":304
  *         margin = 0.5 + (points[side] - others) / (2 * w.scale)
  *         margin = 0.0 if margin < 0.0 else 1.0 if margin > 1.0 else margin
  *         if w.mu:             # <<<<<<<<<<<<<<
@@ -4726,7 +6140,7 @@ static void __pyx_f_5basra_7_search_reward_of(struct __pyx_t_5basra_7_search_Rew
     if (__pyx_t_4) {
 
 
-      /* "basra/_search.pyx":195
+      /* "basra/_search.pyx":305
  *         margin = 0.0 if margin < 0.0 else 1.0 if margin > 1.0 else margin
  *         if w.mu:
  *             lead = score[side] - top_other             # <<<<<<<<<<<<<<
@@ -4735,7 +6149,7 @@ static void __pyx_f_5basra_7_search_reward_of(struct __pyx_t_5basra_7_search_Rew
 */
       __pyx_v_lead = ((__pyx_v_score[__pyx_v_side]) - __pyx_v_top_other);
 
-      /* "basra/_search.pyx":196
+      /* "basra/_search.pyx":306
  *         if w.mu:
  *             lead = score[side] - top_other
  *             if best >= w.target:             # <<<<<<<<<<<<<<
@@ -4747,7 +6161,7 @@ static void __pyx_f_5basra_7_search_reward_of(struct __pyx_t_5basra_7_search_Rew
       if (__pyx_t_4) {
 
 
-        /* "basra/_search.pyx":197
+        /* "basra/_search.pyx":307
  *             lead = score[side] - top_other
  *             if best >= w.target:
  *                 win = 1.0 if lead > 0 else 0.0 if lead < 0 else 0.5             # <<<<<<<<<<<<<<
@@ -4775,7 +6189,7 @@ static void __pyx_f_5basra_7_search_reward_of(struct __pyx_t_5basra_7_search_Rew
 
         __pyx_v_win = __pyx_t_8;
 
-        /* "basra/_search.pyx":196
+        /* "basra/_search.pyx":306
  *         if w.mu:
  *             lead = score[side] - top_other
  *             if best >= w.target:             # <<<<<<<<<<<<<<
@@ -4785,7 +6199,7 @@ static void __pyx_f_5basra_7_search_reward_of(struct __pyx_t_5basra_7_search_Rew
         goto __pyx_L14;
       }
 
-      /* "basra/_search.pyx":199
+      /* "basra/_search.pyx":309
  *                 win = 1.0 if lead > 0 else 0.0 if lead < 0 else 0.5
  *             else:
  *                 rounds = (w.target - best) / w.pace             # <<<<<<<<<<<<<<
@@ -4795,7 +6209,7 @@ static void __pyx_f_5basra_7_search_reward_of(struct __pyx_t_5basra_7_search_Rew
       /*else*/ {
         __pyx_v_rounds = ((__pyx_v_w->target - __pyx_v_best) / __pyx_v_w->pace);
 
-        /* "basra/_search.pyx":200
+        /* "basra/_search.pyx":310
  *             else:
  *                 rounds = (w.target - best) / w.pace
  *                 if rounds < 1.0:             # <<<<<<<<<<<<<<
@@ -4807,7 +6221,7 @@ static void __pyx_f_5basra_7_search_reward_of(struct __pyx_t_5basra_7_search_Rew
         if (__pyx_t_4) {
 
 
-          /* "basra/_search.pyx":201
+          /* "basra/_search.pyx":311
  *                 rounds = (w.target - best) / w.pace
  *                 if rounds < 1.0:
  *                     rounds = 1.0             # <<<<<<<<<<<<<<
@@ -4816,7 +6230,7 @@ static void __pyx_f_5basra_7_search_reward_of(struct __pyx_t_5basra_7_search_Rew
 */
           __pyx_v_rounds = 1.0;
 
-          /* "basra/_search.pyx":200
+          /* "basra/_search.pyx":310
  *             else:
  *                 rounds = (w.target - best) / w.pace
  *                 if rounds < 1.0:             # <<<<<<<<<<<<<<
@@ -4825,7 +6239,7 @@ static void __pyx_f_5basra_7_search_reward_of(struct __pyx_t_5basra_7_search_Rew
 */
         }
 
-        /* "basra/_search.pyx":202
+        /* "basra/_search.pyx":312
  *                 if rounds < 1.0:
  *                     rounds = 1.0
  *                 z = lead / (w.spread * sqrt(rounds))             # <<<<<<<<<<<<<<
@@ -4834,7 +6248,7 @@ static void __pyx_f_5basra_7_search_reward_of(struct __pyx_t_5basra_7_search_Rew
 */
         __pyx_v_z = (__pyx_v_lead / (__pyx_v_w->spread * sqrt(__pyx_v_rounds)));
 
-        /* "basra/_search.pyx":203
+        /* "basra/_search.pyx":313
  *                     rounds = 1.0
  *                 z = lead / (w.spread * sqrt(rounds))
  *                 win = 0.5 * (1.0 + erf(z / sqrt(2.0)))             # <<<<<<<<<<<<<<
@@ -4845,7 +6259,7 @@ static void __pyx_f_5basra_7_search_reward_of(struct __pyx_t_5basra_7_search_Rew
       }
       __pyx_L14:;
 
-      /* "basra/_search.pyx":204
+      /* "basra/_search.pyx":314
  *                 z = lead / (w.spread * sqrt(rounds))
  *                 win = 0.5 * (1.0 + erf(z / sqrt(2.0)))
  *             out[side] = w.mu * win + (1.0 - w.mu) * margin             # <<<<<<<<<<<<<<
@@ -4854,7 +6268,7 @@ static void __pyx_f_5basra_7_search_reward_of(struct __pyx_t_5basra_7_search_Rew
 */
       (__pyx_v_out[__pyx_v_side]) = ((__pyx_v_w->mu * __pyx_v_win) + ((1.0 - __pyx_v_w->mu) * __pyx_v_margin));
 
-      /* "basra/_search.pyx":194
+      /* "basra/_search.pyx":304
  *         margin = 0.5 + (points[side] - others) / (2 * w.scale)
  *         margin = 0.0 if margin < 0.0 else 1.0 if margin > 1.0 else margin
  *         if w.mu:             # <<<<<<<<<<<<<<
@@ -4864,7 +6278,7 @@ static void __pyx_f_5basra_7_search_reward_of(struct __pyx_t_5basra_7_search_Rew
       goto __pyx_L13;
     }
 
-    /* "basra/_search.pyx":206
+    /* "basra/_search.pyx":316
  *             out[side] = w.mu * win + (1.0 - w.mu) * margin
  *         else:
  *             out[side] = margin             # <<<<<<<<<<<<<<
@@ -4878,7 +6292,7 @@ static void __pyx_f_5basra_7_search_reward_of(struct __pyx_t_5basra_7_search_Rew
   }
 
 
-  /* "basra/_search.pyx":175
+  /* "basra/_search.pyx":285
  * 
  * 
  * cdef void reward_of(RewardC* w, double* points, double* score, double* out) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -4899,23 +6313,29 @@ static void __pyx_f_5basra_7_search_reward_of(struct __pyx_t_5basra_7_search_Rew
 
 }
 
-/* "basra/_search.pyx":209
+/* "basra/_search.pyx":319
  * 
  * 
- * cdef void value_sim(Sim* s, RewardC* w, double* rewards) noexcept nogil:             # <<<<<<<<<<<<<<
+ * cdef void value_sim(Sim* s, RewardC* w, double* rewards, double floor_weight=0.0) noexcept nogil:             # <<<<<<<<<<<<<<
  *     """The rewards of a playout that finished the round or stopped at its horizon."""
  *     cdef double points[4]
 */
 
-static void __pyx_f_5basra_7_search_value_sim(struct __pyx_t_5basra_7_search_Sim *__pyx_v_s, struct __pyx_t_5basra_7_search_RewardC *__pyx_v_w, double *__pyx_v_rewards) {
+static void __pyx_f_5basra_7_search_value_sim(struct __pyx_t_5basra_7_search_Sim *__pyx_v_s, struct __pyx_t_5basra_7_search_RewardC *__pyx_v_w, double *__pyx_v_rewards, struct __pyx_opt_args_5basra_7_search_value_sim *__pyx_optional_args) {
+  double __pyx_v_floor_weight = ((double)0.0);
   double __pyx_v_points[4];
   double __pyx_v_score[4];
   int __pyx_v_side;
   int __pyx_t_1;
   int __pyx_t_2;
   int __pyx_t_3;
+  if (__pyx_optional_args) {
+    if (__pyx_optional_args->__pyx_n > 0) {
+      __pyx_v_floor_weight = __pyx_optional_args->floor_weight;
+    }
+  }
 
-  /* "basra/_search.pyx":214
+  /* "basra/_search.pyx":324
  *     cdef double score[4]
  *     cdef int side
  *     if s.done:             # <<<<<<<<<<<<<<
@@ -4924,7 +6344,7 @@ static void __pyx_f_5basra_7_search_value_sim(struct __pyx_t_5basra_7_search_Sim
 */
   if (__pyx_v_s->done) {
 
-    /* "basra/_search.pyx":215
+    /* "basra/_search.pyx":325
  *     cdef int side
  *     if s.done:
  *         for side in range(s.g.n_sides):             # <<<<<<<<<<<<<<
@@ -4938,7 +6358,7 @@ static void __pyx_f_5basra_7_search_value_sim(struct __pyx_t_5basra_7_search_Sim
     for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
       __pyx_v_side = __pyx_t_3;
 
-      /* "basra/_search.pyx":216
+      /* "basra/_search.pyx":326
  *     if s.done:
  *         for side in range(s.g.n_sides):
  *             points[side] = <double>s.result.points[side]             # <<<<<<<<<<<<<<
@@ -4947,7 +6367,7 @@ static void __pyx_f_5basra_7_search_value_sim(struct __pyx_t_5basra_7_search_Sim
 */
       (__pyx_v_points[__pyx_v_side]) = ((double)(__pyx_v_s->result.points[__pyx_v_side]));
 
-      /* "basra/_search.pyx":217
+      /* "basra/_search.pyx":327
  *         for side in range(s.g.n_sides):
  *             points[side] = <double>s.result.points[side]
  *             score[side] = <double>s.result.score[side]             # <<<<<<<<<<<<<<
@@ -4958,7 +6378,7 @@ static void __pyx_f_5basra_7_search_value_sim(struct __pyx_t_5basra_7_search_Sim
     }
 
 
-    /* "basra/_search.pyx":214
+    /* "basra/_search.pyx":324
  *     cdef double score[4]
  *     cdef int side
  *     if s.done:             # <<<<<<<<<<<<<<
@@ -4968,19 +6388,28 @@ static void __pyx_f_5basra_7_search_value_sim(struct __pyx_t_5basra_7_search_Sim
     goto __pyx_L3;
   }
 
-  /* "basra/_search.pyx":219
+  /* "basra/_search.pyx":329
  *             score[side] = <double>s.result.score[side]
  *     else:
  *         expected_points(s, points)             # <<<<<<<<<<<<<<
+ *         floor_correction(s, floor_weight, points)
  *         for side in range(s.g.n_sides):
- *             score[side] = <double>s.g.scores[side] + points[side]
 */
   /*else*/ {
     __pyx_f_5basra_7_search_expected_points(__pyx_v_s, __pyx_v_points);
 
-    /* "basra/_search.pyx":220
+    /* "basra/_search.pyx":330
  *     else:
  *         expected_points(s, points)
+ *         floor_correction(s, floor_weight, points)             # <<<<<<<<<<<<<<
+ *         for side in range(s.g.n_sides):
+ *             score[side] = <double>s.g.scores[side] + points[side]
+*/
+    __pyx_f_5basra_7_search_floor_correction(__pyx_v_s, __pyx_v_floor_weight, __pyx_v_points);
+
+    /* "basra/_search.pyx":331
+ *         expected_points(s, points)
+ *         floor_correction(s, floor_weight, points)
  *         for side in range(s.g.n_sides):             # <<<<<<<<<<<<<<
  *             score[side] = <double>s.g.scores[side] + points[side]
  *     reward_of(w, points, score, rewards)
@@ -4992,8 +6421,8 @@ static void __pyx_f_5basra_7_search_value_sim(struct __pyx_t_5basra_7_search_Sim
     for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
       __pyx_v_side = __pyx_t_3;
 
-      /* "basra/_search.pyx":221
- *         expected_points(s, points)
+      /* "basra/_search.pyx":332
+ *         floor_correction(s, floor_weight, points)
  *         for side in range(s.g.n_sides):
  *             score[side] = <double>s.g.scores[side] + points[side]             # <<<<<<<<<<<<<<
  *     reward_of(w, points, score, rewards)
@@ -5005,7 +6434,7 @@ static void __pyx_f_5basra_7_search_value_sim(struct __pyx_t_5basra_7_search_Sim
   }
   __pyx_L3:;
 
-  /* "basra/_search.pyx":222
+  /* "basra/_search.pyx":333
  *         for side in range(s.g.n_sides):
  *             score[side] = <double>s.g.scores[side] + points[side]
  *     reward_of(w, points, score, rewards)             # <<<<<<<<<<<<<<
@@ -5014,10 +6443,10 @@ static void __pyx_f_5basra_7_search_value_sim(struct __pyx_t_5basra_7_search_Sim
 */
   __pyx_f_5basra_7_search_reward_of(__pyx_v_w, __pyx_v_points, __pyx_v_score, __pyx_v_rewards);
 
-  /* "basra/_search.pyx":209
+  /* "basra/_search.pyx":319
  * 
  * 
- * cdef void value_sim(Sim* s, RewardC* w, double* rewards) noexcept nogil:             # <<<<<<<<<<<<<<
+ * cdef void value_sim(Sim* s, RewardC* w, double* rewards, double floor_weight=0.0) noexcept nogil:             # <<<<<<<<<<<<<<
  *     """The rewards of a playout that finished the round or stopped at its horizon."""
  *     cdef double points[4]
 */
@@ -5028,7 +6457,7 @@ static void __pyx_f_5basra_7_search_value_sim(struct __pyx_t_5basra_7_search_Sim
 
 }
 
-/* "basra/_search.pyx":225
+/* "basra/_search.pyx":336
  * 
  * 
  * cdef void reward_setup(RewardC* w, object rules, int sides, double mu):             # <<<<<<<<<<<<<<
@@ -5055,7 +6484,7 @@ static void __pyx_f_5basra_7_search_reward_setup(struct __pyx_t_5basra_7_search_
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("reward_setup", 0);
 
-  /* "basra/_search.pyx":227
+  /* "basra/_search.pyx":338
  * cdef void reward_setup(RewardC* w, object rules, int sides, double mu):
  *     """Mirror of ``Reward.__init__`` (rule integers clamped for doubles)."""
  *     card_points = min(sum(rules.card_points[: rules.pack]), 10 ** 9)             # <<<<<<<<<<<<<<
@@ -5065,11 +6494,11 @@ static void __pyx_f_5basra_7_search_reward_setup(struct __pyx_t_5basra_7_search_
 
   __pyx_t_1 = 0x3b9aca00;
   __pyx_t_3 = NULL;
-  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_v_rules, __pyx_mstate_global->__pyx_n_u_card_points); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 227, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_v_rules, __pyx_mstate_global->__pyx_n_u_card_points); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 338, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
-  __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_v_rules, __pyx_mstate_global->__pyx_n_u_pack); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 227, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_v_rules, __pyx_mstate_global->__pyx_n_u_pack); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 338, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  __pyx_t_6 = __Pyx_PyObject_GetSlice(__pyx_t_4, 0, 0, NULL, &__pyx_t_5, NULL, 0, 0, 0); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 227, __pyx_L1_error)
+  __pyx_t_6 = __Pyx_PyObject_GetSlice(__pyx_t_4, 0, 0, NULL, &__pyx_t_5, NULL, 0, 0, 0); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 338, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
@@ -5079,15 +6508,15 @@ static void __pyx_f_5basra_7_search_reward_setup(struct __pyx_t_5basra_7_search_
     __pyx_t_2 = __Pyx_PyObject_FastCall((PyObject*)__pyx_builtin_sum, __pyx_callargs+__pyx_t_7, (2-__pyx_t_7) | (__pyx_t_7*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
     __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
     __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
-    if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 227, __pyx_L1_error)
+    if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 338, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_2);
   }
-  __pyx_t_3 = __Pyx_PyLong_From_long(__pyx_t_1); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 227, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyLong_From_long(__pyx_t_1); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 338, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_8 = __Pyx_PyObject_CompareBoolLt_int_object(__pyx_t_3, __pyx_t_2, Py_LT); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 227, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_PyObject_CompareBoolLt_int_object(__pyx_t_3, __pyx_t_2, Py_LT); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 338, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
   if (__pyx_t_8) {
-    __pyx_t_3 = __Pyx_PyLong_From_long(__pyx_t_1); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 227, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyLong_From_long(__pyx_t_1); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 338, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
     __pyx_t_6 = __pyx_t_3;
     __pyx_t_3 = 0;
@@ -5103,7 +6532,7 @@ static void __pyx_f_5basra_7_search_reward_setup(struct __pyx_t_5basra_7_search_
   __pyx_v_card_points = __pyx_t_2;
   __pyx_t_2 = 0;
 
-  /* "basra/_search.pyx":228
+  /* "basra/_search.pyx":339
  *     """Mirror of ``Reward.__init__`` (rule integers clamped for doubles)."""
  *     card_points = min(sum(rules.card_points[: rules.pack]), 10 ** 9)
  *     flat = min(rules.basra_points, 10 ** 9)             # <<<<<<<<<<<<<<
@@ -5112,14 +6541,14 @@ static void __pyx_f_5basra_7_search_reward_setup(struct __pyx_t_5basra_7_search_
 */
 
   __pyx_t_1 = 0x3b9aca00;
-  __pyx_t_2 = __Pyx_PyObject_GetAttrStr(__pyx_v_rules, __pyx_mstate_global->__pyx_n_u_basra_points); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 228, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyObject_GetAttrStr(__pyx_v_rules, __pyx_mstate_global->__pyx_n_u_basra_points); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 339, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
-  __pyx_t_3 = __Pyx_PyLong_From_long(__pyx_t_1); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 228, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyLong_From_long(__pyx_t_1); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 339, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_8 = __Pyx_PyObject_CompareBoolLt_int_object(__pyx_t_3, __pyx_t_2, Py_LT); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 228, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_PyObject_CompareBoolLt_int_object(__pyx_t_3, __pyx_t_2, Py_LT); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 339, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
   if (__pyx_t_8) {
-    __pyx_t_3 = __Pyx_PyLong_From_long(__pyx_t_1); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 228, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyLong_From_long(__pyx_t_1); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 339, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
     __pyx_t_6 = __pyx_t_3;
     __pyx_t_3 = 0;
@@ -5135,7 +6564,7 @@ static void __pyx_f_5basra_7_search_reward_setup(struct __pyx_t_5basra_7_search_
   __pyx_v_flat = __pyx_t_2;
   __pyx_t_2 = 0;
 
-  /* "basra/_search.pyx":229
+  /* "basra/_search.pyx":340
  *     card_points = min(sum(rules.card_points[: rules.pack]), 10 ** 9)
  *     flat = min(rules.basra_points, 10 ** 9)
  *     bonus = min(rules.majority_bonus, 10 ** 9)             # <<<<<<<<<<<<<<
@@ -5144,14 +6573,14 @@ static void __pyx_f_5basra_7_search_reward_setup(struct __pyx_t_5basra_7_search_
 */
 
   __pyx_t_1 = 0x3b9aca00;
-  __pyx_t_2 = __Pyx_PyObject_GetAttrStr(__pyx_v_rules, __pyx_mstate_global->__pyx_n_u_majority_bonus); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 229, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyObject_GetAttrStr(__pyx_v_rules, __pyx_mstate_global->__pyx_n_u_majority_bonus); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 340, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
-  __pyx_t_3 = __Pyx_PyLong_From_long(__pyx_t_1); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 229, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyLong_From_long(__pyx_t_1); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 340, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_8 = __Pyx_PyObject_CompareBoolLt_int_object(__pyx_t_3, __pyx_t_2, Py_LT); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 229, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_PyObject_CompareBoolLt_int_object(__pyx_t_3, __pyx_t_2, Py_LT); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 340, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
   if (__pyx_t_8) {
-    __pyx_t_3 = __Pyx_PyLong_From_long(__pyx_t_1); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 229, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyLong_From_long(__pyx_t_1); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 340, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
     __pyx_t_6 = __pyx_t_3;
     __pyx_t_3 = 0;
@@ -5167,7 +6596,7 @@ static void __pyx_f_5basra_7_search_reward_setup(struct __pyx_t_5basra_7_search_
   __pyx_v_bonus = __pyx_t_2;
   __pyx_t_2 = 0;
 
-  /* "basra/_search.pyx":230
+  /* "basra/_search.pyx":341
  *     flat = min(rules.basra_points, 10 ** 9)
  *     bonus = min(rules.majority_bonus, 10 ** 9)
  *     w.mu = mu             # <<<<<<<<<<<<<<
@@ -5176,7 +6605,7 @@ static void __pyx_f_5basra_7_search_reward_setup(struct __pyx_t_5basra_7_search_
 */
   __pyx_v_w->mu = __pyx_v_mu;
 
-  /* "basra/_search.pyx":231
+  /* "basra/_search.pyx":342
  *     bonus = min(rules.majority_bonus, 10 ** 9)
  *     w.mu = mu
  *     w.sides = sides             # <<<<<<<<<<<<<<
@@ -5185,7 +6614,7 @@ static void __pyx_f_5basra_7_search_reward_setup(struct __pyx_t_5basra_7_search_
 */
   __pyx_v_w->sides = __pyx_v_sides;
 
-  /* "basra/_search.pyx":232
+  /* "basra/_search.pyx":343
  *     w.mu = mu
  *     w.sides = sides
  *     w.target = <double>min(rules.target, 10 ** 15)             # <<<<<<<<<<<<<<
@@ -5194,9 +6623,9 @@ static void __pyx_f_5basra_7_search_reward_setup(struct __pyx_t_5basra_7_search_
 */
   __Pyx_INCREF(__pyx_mstate_global->__pyx_int_0x38d7ea4c68000);
   __pyx_t_2 = __pyx_mstate_global->__pyx_int_0x38d7ea4c68000;
-  __pyx_t_6 = __Pyx_PyObject_GetAttrStr(__pyx_v_rules, __pyx_mstate_global->__pyx_n_u_target); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 232, __pyx_L1_error)
+  __pyx_t_6 = __Pyx_PyObject_GetAttrStr(__pyx_v_rules, __pyx_mstate_global->__pyx_n_u_target); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 343, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
-  __pyx_t_8 = __Pyx_PyObject_CompareBoolLt_object_object(__pyx_t_2, __pyx_t_6, Py_LT); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 232, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_PyObject_CompareBoolLt_object_object(__pyx_t_2, __pyx_t_6, Py_LT); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 343, __pyx_L1_error)
   if (__pyx_t_8) {
     __Pyx_INCREF(__pyx_t_2);
     __pyx_t_3 = __pyx_t_2;
@@ -5207,32 +6636,32 @@ static void __pyx_f_5basra_7_search_reward_setup(struct __pyx_t_5basra_7_search_
 
   __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-  __pyx_t_9 = __Pyx_PyFloat_AsDouble(__pyx_t_3); if (unlikely((__pyx_t_9 == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 232, __pyx_L1_error)
+  __pyx_t_9 = __Pyx_PyFloat_AsDouble(__pyx_t_3); if (unlikely((__pyx_t_9 == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 343, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
   __pyx_v_w->target = ((double)__pyx_t_9);
 
 
-  /* "basra/_search.pyx":233
+  /* "basra/_search.pyx":344
  *     w.sides = sides
  *     w.target = <double>min(rules.target, 10 ** 15)
  *     w.scale = <double>(bonus + card_points + 2 * flat)             # <<<<<<<<<<<<<<
  *     w.pace = max((card_points + bonus + flat) / sides, 1.0)
  *     w.spread = sqrt((0.8 * bonus) ** 2 + (1.5 * flat) ** 2 + 16.0)
 */
-  __pyx_t_3 = __Pyx_PyNumber_Add_object_object(__pyx_v_bonus, __pyx_v_card_points); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 233, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyNumber_Add_object_object(__pyx_v_bonus, __pyx_v_card_points); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 344, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_2 = __Pyx_PyLong_MultiplyCObj(__pyx_mstate_global->__pyx_int_2, __pyx_v_flat, 2, 0, 0); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 233, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyLong_MultiplyCObj(__pyx_mstate_global->__pyx_int_2, __pyx_v_flat, 2, 0, 0); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 344, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
-  __pyx_t_6 = __Pyx_PyNumber_Add_object_object(__pyx_t_3, __pyx_t_2); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 233, __pyx_L1_error)
+  __pyx_t_6 = __Pyx_PyNumber_Add_object_object(__pyx_t_3, __pyx_t_2); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 344, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-  __pyx_t_9 = __Pyx_PyFloat_AsDouble(__pyx_t_6); if (unlikely((__pyx_t_9 == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 233, __pyx_L1_error)
+  __pyx_t_9 = __Pyx_PyFloat_AsDouble(__pyx_t_6); if (unlikely((__pyx_t_9 == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 344, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
   __pyx_v_w->scale = ((double)__pyx_t_9);
 
 
-  /* "basra/_search.pyx":234
+  /* "basra/_search.pyx":345
  *     w.target = <double>min(rules.target, 10 ** 15)
  *     w.scale = <double>(bonus + card_points + 2 * flat)
  *     w.pace = max((card_points + bonus + flat) / sides, 1.0)             # <<<<<<<<<<<<<<
@@ -5241,23 +6670,23 @@ static void __pyx_f_5basra_7_search_reward_setup(struct __pyx_t_5basra_7_search_
 */
 
   __pyx_t_9 = 1.0;
-  __pyx_t_6 = __Pyx_PyNumber_Add_object_object(__pyx_v_card_points, __pyx_v_bonus); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 234, __pyx_L1_error)
+  __pyx_t_6 = __Pyx_PyNumber_Add_object_object(__pyx_v_card_points, __pyx_v_bonus); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 345, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
-  __pyx_t_2 = __Pyx_PyNumber_Add_object_object(__pyx_t_6, __pyx_v_flat); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 234, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyNumber_Add_object_object(__pyx_t_6, __pyx_v_flat); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 345, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
-  __pyx_t_6 = __Pyx_PyLong_From_int(__pyx_v_sides); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 234, __pyx_L1_error)
+  __pyx_t_6 = __Pyx_PyLong_From_int(__pyx_v_sides); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 345, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
-  __pyx_t_3 = __Pyx_PyNumber_Divide(__pyx_t_2, __pyx_t_6); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 234, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyNumber_Divide(__pyx_t_2, __pyx_t_6); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 345, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
   __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
-  __pyx_t_2 = PyFloat_FromDouble(__pyx_t_9); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 234, __pyx_L1_error)
+  __pyx_t_2 = PyFloat_FromDouble(__pyx_t_9); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 345, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
-  __pyx_t_8 = __Pyx_PyObject_CompareBoolGt_float_object(__pyx_t_2, __pyx_t_3, Py_GT); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 234, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_PyObject_CompareBoolGt_float_object(__pyx_t_2, __pyx_t_3, Py_GT); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 345, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
   if (__pyx_t_8) {
-    __pyx_t_2 = PyFloat_FromDouble(__pyx_t_9); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 234, __pyx_L1_error)
+    __pyx_t_2 = PyFloat_FromDouble(__pyx_t_9); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 345, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_2);
     __pyx_t_6 = __pyx_t_2;
     __pyx_t_2 = 0;
@@ -5267,40 +6696,40 @@ static void __pyx_f_5basra_7_search_reward_setup(struct __pyx_t_5basra_7_search_
   }
 
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-  __pyx_t_9 = __Pyx_PyFloat_AsDouble(__pyx_t_6); if (unlikely((__pyx_t_9 == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 234, __pyx_L1_error)
+  __pyx_t_9 = __Pyx_PyFloat_AsDouble(__pyx_t_6); if (unlikely((__pyx_t_9 == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 345, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
   __pyx_v_w->pace = __pyx_t_9;
 
-  /* "basra/_search.pyx":235
+  /* "basra/_search.pyx":346
  *     w.scale = <double>(bonus + card_points + 2 * flat)
  *     w.pace = max((card_points + bonus + flat) / sides, 1.0)
  *     w.spread = sqrt((0.8 * bonus) ** 2 + (1.5 * flat) ** 2 + 16.0)             # <<<<<<<<<<<<<<
  * 
  * 
 */
-  __pyx_t_6 = __Pyx_PyNumber_Multiply_float_object(__pyx_mstate_global->__pyx_float_0_8, __pyx_v_bonus); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 235, __pyx_L1_error)
+  __pyx_t_6 = __Pyx_PyNumber_Multiply_float_object(__pyx_mstate_global->__pyx_float_0_8, __pyx_v_bonus); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 346, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
-  __pyx_t_3 = PyNumber_Power(__pyx_t_6, __pyx_mstate_global->__pyx_int_2, Py_None); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 235, __pyx_L1_error)
+  __pyx_t_3 = PyNumber_Power(__pyx_t_6, __pyx_mstate_global->__pyx_int_2, Py_None); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 346, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
-  __pyx_t_6 = __Pyx_PyNumber_Multiply_float_object(__pyx_mstate_global->__pyx_float_1_5, __pyx_v_flat); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 235, __pyx_L1_error)
+  __pyx_t_6 = __Pyx_PyNumber_Multiply_float_object(__pyx_mstate_global->__pyx_float_1_5, __pyx_v_flat); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 346, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
-  __pyx_t_2 = PyNumber_Power(__pyx_t_6, __pyx_mstate_global->__pyx_int_2, Py_None); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 235, __pyx_L1_error)
+  __pyx_t_2 = PyNumber_Power(__pyx_t_6, __pyx_mstate_global->__pyx_int_2, Py_None); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 346, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
-  __pyx_t_6 = __Pyx_PyNumber_Add_object_object(__pyx_t_3, __pyx_t_2); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 235, __pyx_L1_error)
+  __pyx_t_6 = __Pyx_PyNumber_Add_object_object(__pyx_t_3, __pyx_t_2); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 346, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-  __pyx_t_2 = __Pyx_PyFloat_AddObjC(__pyx_t_6, __pyx_mstate_global->__pyx_float_16_0, 16.0, 0, 0); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 235, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyFloat_AddObjC(__pyx_t_6, __pyx_mstate_global->__pyx_float_16_0, 16.0, 0, 0); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 346, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
-  __pyx_t_9 = __Pyx_PyFloat_AsDouble(__pyx_t_2); if (unlikely((__pyx_t_9 == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 235, __pyx_L1_error)
+  __pyx_t_9 = __Pyx_PyFloat_AsDouble(__pyx_t_2); if (unlikely((__pyx_t_9 == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 346, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
   __pyx_v_w->spread = sqrt(__pyx_t_9);
 
 
-  /* "basra/_search.pyx":225
+  /* "basra/_search.pyx":336
  * 
  * 
  * cdef void reward_setup(RewardC* w, object rules, int sides, double mu):             # <<<<<<<<<<<<<<
@@ -5325,7 +6754,7 @@ static void __pyx_f_5basra_7_search_reward_setup(struct __pyx_t_5basra_7_search_
   __Pyx_RefNannyFinishContext();
 }
 
-/* "basra/_search.pyx":253
+/* "basra/_search.pyx":364
  * 
  * 
  * cdef int ordered_moves(RoundC* g, MoveBuf* buf, int* order) except -1:             # <<<<<<<<<<<<<<
@@ -5349,7 +6778,7 @@ static int __pyx_f_5basra_7_search_ordered_moves(struct __pyx_t_5basra_7_kernel_
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
 
-  /* "basra/_search.pyx":258
+  /* "basra/_search.pyx":369
  *     cdef double v
  *     cdef int i, j, k
  *     cdef bint lone = g.lone_last & 1             # <<<<<<<<<<<<<<
@@ -5358,17 +6787,17 @@ static int __pyx_f_5basra_7_search_ordered_moves(struct __pyx_t_5basra_7_kernel_
 */
   __pyx_v_lone = (__pyx_v_g->lone_last & 1);
 
-  /* "basra/_search.pyx":259
+  /* "basra/_search.pyx":370
  *     cdef int i, j, k
  *     cdef bint lone = g.lone_last & 1
  *     gen_moves(g.r, g.hands[g.turn], g.floor, buf)             # <<<<<<<<<<<<<<
  *     for i in range(buf.n):
  *         v = policy_value_c(g.r, buf.cards[i], buf.takes[i], g.floor, lone)
 */
-  __pyx_t_1 = __pyx_f_5basra_7_kernel_gen_moves(__pyx_v_g->r, (__pyx_v_g->hands[__pyx_v_g->turn]), __pyx_v_g->floor, __pyx_v_buf); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 259, __pyx_L1_error)
+  __pyx_t_1 = __pyx_f_5basra_7_kernel_gen_moves(__pyx_v_g->r, (__pyx_v_g->hands[__pyx_v_g->turn]), __pyx_v_g->floor, __pyx_v_buf); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 370, __pyx_L1_error)
 
 
-  /* "basra/_search.pyx":260
+  /* "basra/_search.pyx":371
  *     cdef bint lone = g.lone_last & 1
  *     gen_moves(g.r, g.hands[g.turn], g.floor, buf)
  *     for i in range(buf.n):             # <<<<<<<<<<<<<<
@@ -5382,7 +6811,7 @@ static int __pyx_f_5basra_7_search_ordered_moves(struct __pyx_t_5basra_7_kernel_
   for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
     __pyx_v_i = __pyx_t_3;
 
-    /* "basra/_search.pyx":261
+    /* "basra/_search.pyx":372
  *     gen_moves(g.r, g.hands[g.turn], g.floor, buf)
  *     for i in range(buf.n):
  *         v = policy_value_c(g.r, buf.cards[i], buf.takes[i], g.floor, lone)             # <<<<<<<<<<<<<<
@@ -5391,7 +6820,7 @@ static int __pyx_f_5basra_7_search_ordered_moves(struct __pyx_t_5basra_7_kernel_
 */
     __pyx_v_v = __pyx_f_5basra_7_kernel_policy_value_c(__pyx_v_g->r, (__pyx_v_buf->cards[__pyx_v_i]), (__pyx_v_buf->takes[__pyx_v_i]), __pyx_v_g->floor, __pyx_v_lone);
 
-    /* "basra/_search.pyx":262
+    /* "basra/_search.pyx":373
  *     for i in range(buf.n):
  *         v = policy_value_c(g.r, buf.cards[i], buf.takes[i], g.floor, lone)
  *         j = i             # <<<<<<<<<<<<<<
@@ -5400,7 +6829,7 @@ static int __pyx_f_5basra_7_search_ordered_moves(struct __pyx_t_5basra_7_kernel_
 */
     __pyx_v_j = __pyx_v_i;
 
-    /* "basra/_search.pyx":263
+    /* "basra/_search.pyx":374
  *         v = policy_value_c(g.r, buf.cards[i], buf.takes[i], g.floor, lone)
  *         j = i
  *         while j > 0 and values[j - 1] < v:             # <<<<<<<<<<<<<<
@@ -5427,7 +6856,7 @@ static int __pyx_f_5basra_7_search_ordered_moves(struct __pyx_t_5basra_7_kernel_
 
       if (!__pyx_t_4) break;
 
-      /* "basra/_search.pyx":264
+      /* "basra/_search.pyx":375
  *         j = i
  *         while j > 0 and values[j - 1] < v:
  *             values[j] = values[j - 1]             # <<<<<<<<<<<<<<
@@ -5436,7 +6865,7 @@ static int __pyx_f_5basra_7_search_ordered_moves(struct __pyx_t_5basra_7_kernel_
 */
       (__pyx_v_values[__pyx_v_j]) = (__pyx_v_values[(__pyx_v_j - 1)]);
 
-      /* "basra/_search.pyx":265
+      /* "basra/_search.pyx":376
  *         while j > 0 and values[j - 1] < v:
  *             values[j] = values[j - 1]
  *             order[j] = order[j - 1]             # <<<<<<<<<<<<<<
@@ -5445,7 +6874,7 @@ static int __pyx_f_5basra_7_search_ordered_moves(struct __pyx_t_5basra_7_kernel_
 */
       (__pyx_v_order[__pyx_v_j]) = (__pyx_v_order[(__pyx_v_j - 1)]);
 
-      /* "basra/_search.pyx":266
+      /* "basra/_search.pyx":377
  *             values[j] = values[j - 1]
  *             order[j] = order[j - 1]
  *             j -= 1             # <<<<<<<<<<<<<<
@@ -5455,7 +6884,7 @@ static int __pyx_f_5basra_7_search_ordered_moves(struct __pyx_t_5basra_7_kernel_
       __pyx_v_j = (__pyx_v_j - 1);
     }
 
-    /* "basra/_search.pyx":267
+    /* "basra/_search.pyx":378
  *             order[j] = order[j - 1]
  *             j -= 1
  *         values[j] = v             # <<<<<<<<<<<<<<
@@ -5464,7 +6893,7 @@ static int __pyx_f_5basra_7_search_ordered_moves(struct __pyx_t_5basra_7_kernel_
 */
     (__pyx_v_values[__pyx_v_j]) = __pyx_v_v;
 
-    /* "basra/_search.pyx":268
+    /* "basra/_search.pyx":379
  *             j -= 1
  *         values[j] = v
  *         order[j] = i             # <<<<<<<<<<<<<<
@@ -5475,7 +6904,7 @@ static int __pyx_f_5basra_7_search_ordered_moves(struct __pyx_t_5basra_7_kernel_
   }
 
 
-  /* "basra/_search.pyx":269
+  /* "basra/_search.pyx":380
  *         values[j] = v
  *         order[j] = i
  *     return buf.n             # <<<<<<<<<<<<<<
@@ -5488,7 +6917,7 @@ static int __pyx_f_5basra_7_search_ordered_moves(struct __pyx_t_5basra_7_kernel_
   }
   goto __pyx_L0;
 
-  /* "basra/_search.pyx":253
+  /* "basra/_search.pyx":364
  * 
  * 
  * cdef int ordered_moves(RoundC* g, MoveBuf* buf, int* order) except -1:             # <<<<<<<<<<<<<<
@@ -5510,7 +6939,7 @@ static int __pyx_f_5basra_7_search_ordered_moves(struct __pyx_t_5basra_7_kernel_
   return __pyx_r;
 }
 
-/* "basra/_search.pyx":272
+/* "basra/_search.pyx":383
  * 
  * 
  * cdef bint settle(RoundC* g, Solver* sv, double* rewards) noexcept:             # <<<<<<<<<<<<<<
@@ -5529,7 +6958,7 @@ static int __pyx_f_5basra_7_search_settle(struct __pyx_t_5basra_7_kernel_RoundC 
   int __pyx_t_3;
   int __pyx_t_4;
 
-  /* "basra/_search.pyx":278
+  /* "basra/_search.pyx":389
  *     cdef double total[4]
  *     cdef int side
  *     while g.in_hands == 0:             # <<<<<<<<<<<<<<
@@ -5542,7 +6971,7 @@ static int __pyx_f_5basra_7_search_settle(struct __pyx_t_5basra_7_kernel_RoundC 
 
     if (!__pyx_t_1) break;
 
-    /* "basra/_search.pyx":279
+    /* "basra/_search.pyx":390
  *     cdef int side
  *     while g.in_hands == 0:
  *         if g.stock_pos < g.stock_len:             # <<<<<<<<<<<<<<
@@ -5554,7 +6983,7 @@ static int __pyx_f_5basra_7_search_settle(struct __pyx_t_5basra_7_kernel_RoundC 
     if (__pyx_t_1) {
 
 
-      /* "basra/_search.pyx":280
+      /* "basra/_search.pyx":391
  *     while g.in_hands == 0:
  *         if g.stock_pos < g.stock_len:
  *             round_deal_next(g)             # <<<<<<<<<<<<<<
@@ -5563,7 +6992,7 @@ static int __pyx_f_5basra_7_search_settle(struct __pyx_t_5basra_7_kernel_RoundC 
 */
       (void)(__pyx_f_5basra_7_kernel_round_deal_next(__pyx_v_g));
 
-      /* "basra/_search.pyx":281
+      /* "basra/_search.pyx":392
  *         if g.stock_pos < g.stock_len:
  *             round_deal_next(g)
  *             continue             # <<<<<<<<<<<<<<
@@ -5572,7 +7001,7 @@ static int __pyx_f_5basra_7_search_settle(struct __pyx_t_5basra_7_kernel_RoundC 
 */
       goto __pyx_L3_continue;
 
-      /* "basra/_search.pyx":279
+      /* "basra/_search.pyx":390
  *     cdef int side
  *     while g.in_hands == 0:
  *         if g.stock_pos < g.stock_len:             # <<<<<<<<<<<<<<
@@ -5581,7 +7010,7 @@ static int __pyx_f_5basra_7_search_settle(struct __pyx_t_5basra_7_kernel_RoundC 
 */
     }
 
-    /* "basra/_search.pyx":282
+    /* "basra/_search.pyx":393
  *             round_deal_next(g)
  *             continue
  *         round_finish(g, &score)             # <<<<<<<<<<<<<<
@@ -5590,7 +7019,7 @@ static int __pyx_f_5basra_7_search_settle(struct __pyx_t_5basra_7_kernel_RoundC 
 */
     __pyx_f_5basra_7_kernel_round_finish(__pyx_v_g, (&__pyx_v_score));
 
-    /* "basra/_search.pyx":283
+    /* "basra/_search.pyx":394
  *             continue
  *         round_finish(g, &score)
  *         for side in range(g.n_sides):             # <<<<<<<<<<<<<<
@@ -5604,7 +7033,7 @@ static int __pyx_f_5basra_7_search_settle(struct __pyx_t_5basra_7_kernel_RoundC 
     for (__pyx_t_4 = 0; __pyx_t_4 < __pyx_t_3; __pyx_t_4+=1) {
       __pyx_v_side = __pyx_t_4;
 
-      /* "basra/_search.pyx":284
+      /* "basra/_search.pyx":395
  *         round_finish(g, &score)
  *         for side in range(g.n_sides):
  *             points[side] = <double>score.points[side]             # <<<<<<<<<<<<<<
@@ -5613,7 +7042,7 @@ static int __pyx_f_5basra_7_search_settle(struct __pyx_t_5basra_7_kernel_RoundC 
 */
       (__pyx_v_points[__pyx_v_side]) = ((double)(__pyx_v_score.points[__pyx_v_side]));
 
-      /* "basra/_search.pyx":285
+      /* "basra/_search.pyx":396
  *         for side in range(g.n_sides):
  *             points[side] = <double>score.points[side]
  *             total[side] = <double>score.score[side]             # <<<<<<<<<<<<<<
@@ -5624,7 +7053,7 @@ static int __pyx_f_5basra_7_search_settle(struct __pyx_t_5basra_7_kernel_RoundC 
     }
 
 
-    /* "basra/_search.pyx":286
+    /* "basra/_search.pyx":397
  *             points[side] = <double>score.points[side]
  *             total[side] = <double>score.score[side]
  *         reward_of(sv.w, points, total, rewards)             # <<<<<<<<<<<<<<
@@ -5633,7 +7062,7 @@ static int __pyx_f_5basra_7_search_settle(struct __pyx_t_5basra_7_kernel_RoundC 
 */
     __pyx_f_5basra_7_search_reward_of(__pyx_v_sv->w, __pyx_v_points, __pyx_v_total, __pyx_v_rewards);
 
-    /* "basra/_search.pyx":287
+    /* "basra/_search.pyx":398
  *             total[side] = <double>score.score[side]
  *         reward_of(sv.w, points, total, rewards)
  *         return True             # <<<<<<<<<<<<<<
@@ -5648,7 +7077,7 @@ static int __pyx_f_5basra_7_search_settle(struct __pyx_t_5basra_7_kernel_RoundC 
     __pyx_L3_continue:;
   }
 
-  /* "basra/_search.pyx":288
+  /* "basra/_search.pyx":399
  *         reward_of(sv.w, points, total, rewards)
  *         return True
  *     return False             # <<<<<<<<<<<<<<
@@ -5661,7 +7090,7 @@ static int __pyx_f_5basra_7_search_settle(struct __pyx_t_5basra_7_kernel_RoundC 
   }
   goto __pyx_L0;
 
-  /* "basra/_search.pyx":272
+  /* "basra/_search.pyx":383
  * 
  * 
  * cdef bint settle(RoundC* g, Solver* sv, double* rewards) noexcept:             # <<<<<<<<<<<<<<
@@ -5679,7 +7108,7 @@ static int __pyx_f_5basra_7_search_settle(struct __pyx_t_5basra_7_kernel_RoundC 
   return __pyx_r;
 }
 
-/* "basra/_search.pyx":291
+/* "basra/_search.pyx":402
  * 
  * 
  * cdef double alphabeta(RoundC* g, Solver* sv, double alpha, double beta) except? -9.0:             # <<<<<<<<<<<<<<
@@ -5711,7 +7140,7 @@ static double __pyx_f_5basra_7_search_alphabeta(struct __pyx_t_5basra_7_kernel_R
 
 
 
-  /* "basra/_search.pyx":300
+  /* "basra/_search.pyx":411
  *     cdef int n, k
  *     cdef bint maximizing
  *     if settle(g, sv, rewards):             # <<<<<<<<<<<<<<
@@ -5723,7 +7152,7 @@ static double __pyx_f_5basra_7_search_alphabeta(struct __pyx_t_5basra_7_kernel_R
   if (__pyx_t_1) {
 
 
-    /* "basra/_search.pyx":301
+    /* "basra/_search.pyx":412
  *     cdef bint maximizing
  *     if settle(g, sv, rewards):
  *         return rewards[0]             # <<<<<<<<<<<<<<
@@ -5736,7 +7165,7 @@ static double __pyx_f_5basra_7_search_alphabeta(struct __pyx_t_5basra_7_kernel_R
     }
     goto __pyx_L0;
 
-    /* "basra/_search.pyx":300
+    /* "basra/_search.pyx":411
  *     cdef int n, k
  *     cdef bint maximizing
  *     if settle(g, sv, rewards):             # <<<<<<<<<<<<<<
@@ -5745,7 +7174,7 @@ static double __pyx_f_5basra_7_search_alphabeta(struct __pyx_t_5basra_7_kernel_R
 */
   }
 
-  /* "basra/_search.pyx":302
+  /* "basra/_search.pyx":413
  *     if settle(g, sv, rewards):
  *         return rewards[0]
  *     sv.nodes += 1             # <<<<<<<<<<<<<<
@@ -5754,7 +7183,7 @@ static double __pyx_f_5basra_7_search_alphabeta(struct __pyx_t_5basra_7_kernel_R
 */
   __pyx_v_sv->nodes = (__pyx_v_sv->nodes + 1);
 
-  /* "basra/_search.pyx":303
+  /* "basra/_search.pyx":414
  *         return rewards[0]
  *     sv.nodes += 1
  *     if sv.nodes > sv.limit:             # <<<<<<<<<<<<<<
@@ -5766,7 +7195,7 @@ static double __pyx_f_5basra_7_search_alphabeta(struct __pyx_t_5basra_7_kernel_R
   if (__pyx_t_1) {
 
 
-    /* "basra/_search.pyx":304
+    /* "basra/_search.pyx":415
  *     sv.nodes += 1
  *     if sv.nodes > sv.limit:
  *         sv.aborted = True             # <<<<<<<<<<<<<<
@@ -5775,7 +7204,7 @@ static double __pyx_f_5basra_7_search_alphabeta(struct __pyx_t_5basra_7_kernel_R
 */
     __pyx_v_sv->aborted = 1;
 
-    /* "basra/_search.pyx":305
+    /* "basra/_search.pyx":416
  *     if sv.nodes > sv.limit:
  *         sv.aborted = True
  *         return 0.5             # <<<<<<<<<<<<<<
@@ -5788,7 +7217,7 @@ static double __pyx_f_5basra_7_search_alphabeta(struct __pyx_t_5basra_7_kernel_R
     }
     goto __pyx_L0;
 
-    /* "basra/_search.pyx":303
+    /* "basra/_search.pyx":414
  *         return rewards[0]
  *     sv.nodes += 1
  *     if sv.nodes > sv.limit:             # <<<<<<<<<<<<<<
@@ -5797,17 +7226,17 @@ static double __pyx_f_5basra_7_search_alphabeta(struct __pyx_t_5basra_7_kernel_R
 */
   }
 
-  /* "basra/_search.pyx":306
+  /* "basra/_search.pyx":417
  *         sv.aborted = True
  *         return 0.5
  *     n = ordered_moves(g, &buf, order)             # <<<<<<<<<<<<<<
  *     maximizing = g.side[g.turn] == 0
  *     best = -1.0 if maximizing else 2.0
 */
-  __pyx_t_2 = __pyx_f_5basra_7_search_ordered_moves(__pyx_v_g, (&__pyx_v_buf), __pyx_v_order); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 306, __pyx_L1_error)
+  __pyx_t_2 = __pyx_f_5basra_7_search_ordered_moves(__pyx_v_g, (&__pyx_v_buf), __pyx_v_order); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 417, __pyx_L1_error)
   __pyx_v_n = __pyx_t_2;
 
-  /* "basra/_search.pyx":307
+  /* "basra/_search.pyx":418
  *         return 0.5
  *     n = ordered_moves(g, &buf, order)
  *     maximizing = g.side[g.turn] == 0             # <<<<<<<<<<<<<<
@@ -5816,7 +7245,7 @@ static double __pyx_f_5basra_7_search_alphabeta(struct __pyx_t_5basra_7_kernel_R
 */
   __pyx_v_maximizing = ((__pyx_v_g->side[__pyx_v_g->turn]) == 0);
 
-  /* "basra/_search.pyx":308
+  /* "basra/_search.pyx":419
  *     n = ordered_moves(g, &buf, order)
  *     maximizing = g.side[g.turn] == 0
  *     best = -1.0 if maximizing else 2.0             # <<<<<<<<<<<<<<
@@ -5832,7 +7261,7 @@ static double __pyx_f_5basra_7_search_alphabeta(struct __pyx_t_5basra_7_kernel_R
   }
   __pyx_v_best = __pyx_t_3;
 
-  /* "basra/_search.pyx":309
+  /* "basra/_search.pyx":420
  *     maximizing = g.side[g.turn] == 0
  *     best = -1.0 if maximizing else 2.0
  *     for k in range(n):             # <<<<<<<<<<<<<<
@@ -5846,7 +7275,7 @@ static double __pyx_f_5basra_7_search_alphabeta(struct __pyx_t_5basra_7_kernel_R
   for (__pyx_t_5 = 0; __pyx_t_5 < __pyx_t_4; __pyx_t_5+=1) {
     __pyx_v_k = __pyx_t_5;
 
-    /* "basra/_search.pyx":310
+    /* "basra/_search.pyx":421
  *     best = -1.0 if maximizing else 2.0
  *     for k in range(n):
  *         memcpy(&child, g, sizeof(RoundC))             # <<<<<<<<<<<<<<
@@ -5855,27 +7284,27 @@ static double __pyx_f_5basra_7_search_alphabeta(struct __pyx_t_5basra_7_kernel_R
 */
     (void)(memcpy((&__pyx_v_child), __pyx_v_g, (sizeof(struct __pyx_t_5basra_7_kernel_RoundC))));
 
-    /* "basra/_search.pyx":311
+    /* "basra/_search.pyx":422
  *     for k in range(n):
  *         memcpy(&child, g, sizeof(RoundC))
  *         round_apply(&child, buf.cards[order[k]], buf.takes[order[k]])             # <<<<<<<<<<<<<<
  *         v = alphabeta(&child, sv, alpha, beta)
  *         if maximizing:
 */
-    __pyx_t_6 = __pyx_f_5basra_7_kernel_round_apply((&__pyx_v_child), (__pyx_v_buf.cards[(__pyx_v_order[__pyx_v_k])]), (__pyx_v_buf.takes[(__pyx_v_order[__pyx_v_k])])); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 311, __pyx_L1_error)
+    __pyx_t_6 = __pyx_f_5basra_7_kernel_round_apply((&__pyx_v_child), (__pyx_v_buf.cards[(__pyx_v_order[__pyx_v_k])]), (__pyx_v_buf.takes[(__pyx_v_order[__pyx_v_k])])); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 422, __pyx_L1_error)
 
 
-    /* "basra/_search.pyx":312
+    /* "basra/_search.pyx":423
  *         memcpy(&child, g, sizeof(RoundC))
  *         round_apply(&child, buf.cards[order[k]], buf.takes[order[k]])
  *         v = alphabeta(&child, sv, alpha, beta)             # <<<<<<<<<<<<<<
  *         if maximizing:
  *             if v > best:
 */
-    __pyx_t_3 = __pyx_f_5basra_7_search_alphabeta((&__pyx_v_child), __pyx_v_sv, __pyx_v_alpha, __pyx_v_beta); if (unlikely(__PYX_CHECK_FLOAT_EXCEPTION(__pyx_t_3, ((double)(-9.0))) && PyErr_Occurred())) __PYX_ERR(0, 312, __pyx_L1_error)
+    __pyx_t_3 = __pyx_f_5basra_7_search_alphabeta((&__pyx_v_child), __pyx_v_sv, __pyx_v_alpha, __pyx_v_beta); if (unlikely(__PYX_CHECK_FLOAT_EXCEPTION(__pyx_t_3, ((double)(-9.0))) && PyErr_Occurred())) __PYX_ERR(0, 423, __pyx_L1_error)
     __pyx_v_v = __pyx_t_3;
 
-    /* "basra/_search.pyx":313
+    /* "basra/_search.pyx":424
  *         round_apply(&child, buf.cards[order[k]], buf.takes[order[k]])
  *         v = alphabeta(&child, sv, alpha, beta)
  *         if maximizing:             # <<<<<<<<<<<<<<
@@ -5884,7 +7313,7 @@ static double __pyx_f_5basra_7_search_alphabeta(struct __pyx_t_5basra_7_kernel_R
 */
     if (__pyx_v_maximizing) {
 
-      /* "basra/_search.pyx":314
+      /* "basra/_search.pyx":425
  *         v = alphabeta(&child, sv, alpha, beta)
  *         if maximizing:
  *             if v > best:             # <<<<<<<<<<<<<<
@@ -5896,7 +7325,7 @@ static double __pyx_f_5basra_7_search_alphabeta(struct __pyx_t_5basra_7_kernel_R
       if (__pyx_t_1) {
 
 
-        /* "basra/_search.pyx":315
+        /* "basra/_search.pyx":426
  *         if maximizing:
  *             if v > best:
  *                 best = v             # <<<<<<<<<<<<<<
@@ -5905,7 +7334,7 @@ static double __pyx_f_5basra_7_search_alphabeta(struct __pyx_t_5basra_7_kernel_R
 */
         __pyx_v_best = __pyx_v_v;
 
-        /* "basra/_search.pyx":314
+        /* "basra/_search.pyx":425
  *         v = alphabeta(&child, sv, alpha, beta)
  *         if maximizing:
  *             if v > best:             # <<<<<<<<<<<<<<
@@ -5914,7 +7343,7 @@ static double __pyx_f_5basra_7_search_alphabeta(struct __pyx_t_5basra_7_kernel_R
 */
       }
 
-      /* "basra/_search.pyx":316
+      /* "basra/_search.pyx":427
  *             if v > best:
  *                 best = v
  *             if best > alpha:             # <<<<<<<<<<<<<<
@@ -5926,7 +7355,7 @@ static double __pyx_f_5basra_7_search_alphabeta(struct __pyx_t_5basra_7_kernel_R
       if (__pyx_t_1) {
 
 
-        /* "basra/_search.pyx":317
+        /* "basra/_search.pyx":428
  *                 best = v
  *             if best > alpha:
  *                 alpha = best             # <<<<<<<<<<<<<<
@@ -5935,7 +7364,7 @@ static double __pyx_f_5basra_7_search_alphabeta(struct __pyx_t_5basra_7_kernel_R
 */
         __pyx_v_alpha = __pyx_v_best;
 
-        /* "basra/_search.pyx":316
+        /* "basra/_search.pyx":427
  *             if v > best:
  *                 best = v
  *             if best > alpha:             # <<<<<<<<<<<<<<
@@ -5944,7 +7373,7 @@ static double __pyx_f_5basra_7_search_alphabeta(struct __pyx_t_5basra_7_kernel_R
 */
       }
 
-      /* "basra/_search.pyx":313
+      /* "basra/_search.pyx":424
  *         round_apply(&child, buf.cards[order[k]], buf.takes[order[k]])
  *         v = alphabeta(&child, sv, alpha, beta)
  *         if maximizing:             # <<<<<<<<<<<<<<
@@ -5954,7 +7383,7 @@ static double __pyx_f_5basra_7_search_alphabeta(struct __pyx_t_5basra_7_kernel_R
       goto __pyx_L7;
     }
 
-    /* "basra/_search.pyx":319
+    /* "basra/_search.pyx":430
  *                 alpha = best
  *         else:
  *             if v < best:             # <<<<<<<<<<<<<<
@@ -5967,7 +7396,7 @@ static double __pyx_f_5basra_7_search_alphabeta(struct __pyx_t_5basra_7_kernel_R
       if (__pyx_t_1) {
 
 
-        /* "basra/_search.pyx":320
+        /* "basra/_search.pyx":431
  *         else:
  *             if v < best:
  *                 best = v             # <<<<<<<<<<<<<<
@@ -5976,7 +7405,7 @@ static double __pyx_f_5basra_7_search_alphabeta(struct __pyx_t_5basra_7_kernel_R
 */
         __pyx_v_best = __pyx_v_v;
 
-        /* "basra/_search.pyx":319
+        /* "basra/_search.pyx":430
  *                 alpha = best
  *         else:
  *             if v < best:             # <<<<<<<<<<<<<<
@@ -5985,7 +7414,7 @@ static double __pyx_f_5basra_7_search_alphabeta(struct __pyx_t_5basra_7_kernel_R
 */
       }
 
-      /* "basra/_search.pyx":321
+      /* "basra/_search.pyx":432
  *             if v < best:
  *                 best = v
  *             if best < beta:             # <<<<<<<<<<<<<<
@@ -5997,7 +7426,7 @@ static double __pyx_f_5basra_7_search_alphabeta(struct __pyx_t_5basra_7_kernel_R
       if (__pyx_t_1) {
 
 
-        /* "basra/_search.pyx":322
+        /* "basra/_search.pyx":433
  *                 best = v
  *             if best < beta:
  *                 beta = best             # <<<<<<<<<<<<<<
@@ -6006,7 +7435,7 @@ static double __pyx_f_5basra_7_search_alphabeta(struct __pyx_t_5basra_7_kernel_R
 */
         __pyx_v_beta = __pyx_v_best;
 
-        /* "basra/_search.pyx":321
+        /* "basra/_search.pyx":432
  *             if v < best:
  *                 best = v
  *             if best < beta:             # <<<<<<<<<<<<<<
@@ -6017,7 +7446,7 @@ static double __pyx_f_5basra_7_search_alphabeta(struct __pyx_t_5basra_7_kernel_R
     }
     __pyx_L7:;
 
-    /* "basra/_search.pyx":323
+    /* "basra/_search.pyx":434
  *             if best < beta:
  *                 beta = best
  *         if alpha >= beta or sv.aborted:             # <<<<<<<<<<<<<<
@@ -6040,7 +7469,7 @@ static double __pyx_f_5basra_7_search_alphabeta(struct __pyx_t_5basra_7_kernel_R
     if (__pyx_t_1) {
 
 
-      /* "basra/_search.pyx":324
+      /* "basra/_search.pyx":435
  *                 beta = best
  *         if alpha >= beta or sv.aborted:
  *             break             # <<<<<<<<<<<<<<
@@ -6049,7 +7478,7 @@ static double __pyx_f_5basra_7_search_alphabeta(struct __pyx_t_5basra_7_kernel_R
 */
       goto __pyx_L6_break;
 
-      /* "basra/_search.pyx":323
+      /* "basra/_search.pyx":434
  *             if best < beta:
  *                 beta = best
  *         if alpha >= beta or sv.aborted:             # <<<<<<<<<<<<<<
@@ -6061,7 +7490,7 @@ static double __pyx_f_5basra_7_search_alphabeta(struct __pyx_t_5basra_7_kernel_R
   __pyx_L6_break:;
 
 
-  /* "basra/_search.pyx":325
+  /* "basra/_search.pyx":436
  *         if alpha >= beta or sv.aborted:
  *             break
  *     return best             # <<<<<<<<<<<<<<
@@ -6074,7 +7503,7 @@ static double __pyx_f_5basra_7_search_alphabeta(struct __pyx_t_5basra_7_kernel_R
   }
   goto __pyx_L0;
 
-  /* "basra/_search.pyx":291
+  /* "basra/_search.pyx":402
  * 
  * 
  * cdef double alphabeta(RoundC* g, Solver* sv, double alpha, double beta) except? -9.0:             # <<<<<<<<<<<<<<
@@ -6102,7 +7531,7 @@ static double __pyx_f_5basra_7_search_alphabeta(struct __pyx_t_5basra_7_kernel_R
   return __pyx_r;
 }
 
-/* "basra/_search.pyx":328
+/* "basra/_search.pyx":439
  * 
  * 
  * cdef int maxn(RoundC* g, Solver* sv, double* out) except -1:             # <<<<<<<<<<<<<<
@@ -6131,7 +7560,7 @@ static int __pyx_f_5basra_7_search_maxn(struct __pyx_t_5basra_7_kernel_RoundC *_
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
 
-  /* "basra/_search.pyx":335
+  /* "basra/_search.pyx":446
  *     cdef double values[4]
  *     cdef int n, k, side, mover
  *     if settle(g, sv, out):             # <<<<<<<<<<<<<<
@@ -6143,7 +7572,7 @@ static int __pyx_f_5basra_7_search_maxn(struct __pyx_t_5basra_7_kernel_RoundC *_
   if (__pyx_t_1) {
 
 
-    /* "basra/_search.pyx":336
+    /* "basra/_search.pyx":447
  *     cdef int n, k, side, mover
  *     if settle(g, sv, out):
  *         return 0             # <<<<<<<<<<<<<<
@@ -6156,7 +7585,7 @@ static int __pyx_f_5basra_7_search_maxn(struct __pyx_t_5basra_7_kernel_RoundC *_
     }
     goto __pyx_L0;
 
-    /* "basra/_search.pyx":335
+    /* "basra/_search.pyx":446
  *     cdef double values[4]
  *     cdef int n, k, side, mover
  *     if settle(g, sv, out):             # <<<<<<<<<<<<<<
@@ -6165,7 +7594,7 @@ static int __pyx_f_5basra_7_search_maxn(struct __pyx_t_5basra_7_kernel_RoundC *_
 */
   }
 
-  /* "basra/_search.pyx":337
+  /* "basra/_search.pyx":448
  *     if settle(g, sv, out):
  *         return 0
  *     sv.nodes += 1             # <<<<<<<<<<<<<<
@@ -6174,7 +7603,7 @@ static int __pyx_f_5basra_7_search_maxn(struct __pyx_t_5basra_7_kernel_RoundC *_
 */
   __pyx_v_sv->nodes = (__pyx_v_sv->nodes + 1);
 
-  /* "basra/_search.pyx":338
+  /* "basra/_search.pyx":449
  *         return 0
  *     sv.nodes += 1
  *     if sv.nodes > sv.limit:             # <<<<<<<<<<<<<<
@@ -6186,7 +7615,7 @@ static int __pyx_f_5basra_7_search_maxn(struct __pyx_t_5basra_7_kernel_RoundC *_
   if (__pyx_t_1) {
 
 
-    /* "basra/_search.pyx":339
+    /* "basra/_search.pyx":450
  *     sv.nodes += 1
  *     if sv.nodes > sv.limit:
  *         sv.aborted = True             # <<<<<<<<<<<<<<
@@ -6195,7 +7624,7 @@ static int __pyx_f_5basra_7_search_maxn(struct __pyx_t_5basra_7_kernel_RoundC *_
 */
     __pyx_v_sv->aborted = 1;
 
-    /* "basra/_search.pyx":340
+    /* "basra/_search.pyx":451
  *     if sv.nodes > sv.limit:
  *         sv.aborted = True
  *         for side in range(g.n_sides):             # <<<<<<<<<<<<<<
@@ -6209,7 +7638,7 @@ static int __pyx_f_5basra_7_search_maxn(struct __pyx_t_5basra_7_kernel_RoundC *_
     for (__pyx_t_4 = 0; __pyx_t_4 < __pyx_t_3; __pyx_t_4+=1) {
       __pyx_v_side = __pyx_t_4;
 
-      /* "basra/_search.pyx":341
+      /* "basra/_search.pyx":452
  *         sv.aborted = True
  *         for side in range(g.n_sides):
  *             out[side] = 0.5             # <<<<<<<<<<<<<<
@@ -6220,7 +7649,7 @@ static int __pyx_f_5basra_7_search_maxn(struct __pyx_t_5basra_7_kernel_RoundC *_
     }
 
 
-    /* "basra/_search.pyx":342
+    /* "basra/_search.pyx":453
  *         for side in range(g.n_sides):
  *             out[side] = 0.5
  *         return 0             # <<<<<<<<<<<<<<
@@ -6233,7 +7662,7 @@ static int __pyx_f_5basra_7_search_maxn(struct __pyx_t_5basra_7_kernel_RoundC *_
     }
     goto __pyx_L0;
 
-    /* "basra/_search.pyx":338
+    /* "basra/_search.pyx":449
  *         return 0
  *     sv.nodes += 1
  *     if sv.nodes > sv.limit:             # <<<<<<<<<<<<<<
@@ -6242,17 +7671,17 @@ static int __pyx_f_5basra_7_search_maxn(struct __pyx_t_5basra_7_kernel_RoundC *_
 */
   }
 
-  /* "basra/_search.pyx":343
+  /* "basra/_search.pyx":454
  *             out[side] = 0.5
  *         return 0
  *     n = ordered_moves(g, &buf, order)             # <<<<<<<<<<<<<<
  *     mover = g.side[g.turn]
  *     out[mover] = -1.0
 */
-  __pyx_t_2 = __pyx_f_5basra_7_search_ordered_moves(__pyx_v_g, (&__pyx_v_buf), __pyx_v_order); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 343, __pyx_L1_error)
+  __pyx_t_2 = __pyx_f_5basra_7_search_ordered_moves(__pyx_v_g, (&__pyx_v_buf), __pyx_v_order); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 454, __pyx_L1_error)
   __pyx_v_n = __pyx_t_2;
 
-  /* "basra/_search.pyx":344
+  /* "basra/_search.pyx":455
  *         return 0
  *     n = ordered_moves(g, &buf, order)
  *     mover = g.side[g.turn]             # <<<<<<<<<<<<<<
@@ -6261,7 +7690,7 @@ static int __pyx_f_5basra_7_search_maxn(struct __pyx_t_5basra_7_kernel_RoundC *_
 */
   __pyx_v_mover = (__pyx_v_g->side[__pyx_v_g->turn]);
 
-  /* "basra/_search.pyx":345
+  /* "basra/_search.pyx":456
  *     n = ordered_moves(g, &buf, order)
  *     mover = g.side[g.turn]
  *     out[mover] = -1.0             # <<<<<<<<<<<<<<
@@ -6270,7 +7699,7 @@ static int __pyx_f_5basra_7_search_maxn(struct __pyx_t_5basra_7_kernel_RoundC *_
 */
   (__pyx_v_out[__pyx_v_mover]) = -1.0;
 
-  /* "basra/_search.pyx":346
+  /* "basra/_search.pyx":457
  *     mover = g.side[g.turn]
  *     out[mover] = -1.0
  *     for k in range(n):             # <<<<<<<<<<<<<<
@@ -6284,7 +7713,7 @@ static int __pyx_f_5basra_7_search_maxn(struct __pyx_t_5basra_7_kernel_RoundC *_
   for (__pyx_t_4 = 0; __pyx_t_4 < __pyx_t_3; __pyx_t_4+=1) {
     __pyx_v_k = __pyx_t_4;
 
-    /* "basra/_search.pyx":347
+    /* "basra/_search.pyx":458
  *     out[mover] = -1.0
  *     for k in range(n):
  *         memcpy(&child, g, sizeof(RoundC))             # <<<<<<<<<<<<<<
@@ -6293,27 +7722,27 @@ static int __pyx_f_5basra_7_search_maxn(struct __pyx_t_5basra_7_kernel_RoundC *_
 */
     (void)(memcpy((&__pyx_v_child), __pyx_v_g, (sizeof(struct __pyx_t_5basra_7_kernel_RoundC))));
 
-    /* "basra/_search.pyx":348
+    /* "basra/_search.pyx":459
  *     for k in range(n):
  *         memcpy(&child, g, sizeof(RoundC))
  *         round_apply(&child, buf.cards[order[k]], buf.takes[order[k]])             # <<<<<<<<<<<<<<
  *         maxn(&child, sv, values)
  *         if values[mover] > out[mover]:
 */
-    __pyx_t_5 = __pyx_f_5basra_7_kernel_round_apply((&__pyx_v_child), (__pyx_v_buf.cards[(__pyx_v_order[__pyx_v_k])]), (__pyx_v_buf.takes[(__pyx_v_order[__pyx_v_k])])); if (unlikely(__pyx_t_5 == ((int)-1))) __PYX_ERR(0, 348, __pyx_L1_error)
+    __pyx_t_5 = __pyx_f_5basra_7_kernel_round_apply((&__pyx_v_child), (__pyx_v_buf.cards[(__pyx_v_order[__pyx_v_k])]), (__pyx_v_buf.takes[(__pyx_v_order[__pyx_v_k])])); if (unlikely(__pyx_t_5 == ((int)-1))) __PYX_ERR(0, 459, __pyx_L1_error)
 
 
-    /* "basra/_search.pyx":349
+    /* "basra/_search.pyx":460
  *         memcpy(&child, g, sizeof(RoundC))
  *         round_apply(&child, buf.cards[order[k]], buf.takes[order[k]])
  *         maxn(&child, sv, values)             # <<<<<<<<<<<<<<
  *         if values[mover] > out[mover]:
  *             for side in range(g.n_sides):
 */
-    __pyx_t_5 = __pyx_f_5basra_7_search_maxn((&__pyx_v_child), __pyx_v_sv, __pyx_v_values); if (unlikely(__pyx_t_5 == ((int)-1))) __PYX_ERR(0, 349, __pyx_L1_error)
+    __pyx_t_5 = __pyx_f_5basra_7_search_maxn((&__pyx_v_child), __pyx_v_sv, __pyx_v_values); if (unlikely(__pyx_t_5 == ((int)-1))) __PYX_ERR(0, 460, __pyx_L1_error)
 
 
-    /* "basra/_search.pyx":350
+    /* "basra/_search.pyx":461
  *         round_apply(&child, buf.cards[order[k]], buf.takes[order[k]])
  *         maxn(&child, sv, values)
  *         if values[mover] > out[mover]:             # <<<<<<<<<<<<<<
@@ -6325,7 +7754,7 @@ static int __pyx_f_5basra_7_search_maxn(struct __pyx_t_5basra_7_kernel_RoundC *_
     if (__pyx_t_1) {
 
 
-      /* "basra/_search.pyx":351
+      /* "basra/_search.pyx":462
  *         maxn(&child, sv, values)
  *         if values[mover] > out[mover]:
  *             for side in range(g.n_sides):             # <<<<<<<<<<<<<<
@@ -6339,7 +7768,7 @@ static int __pyx_f_5basra_7_search_maxn(struct __pyx_t_5basra_7_kernel_RoundC *_
       for (__pyx_t_7 = 0; __pyx_t_7 < __pyx_t_6; __pyx_t_7+=1) {
         __pyx_v_side = __pyx_t_7;
 
-        /* "basra/_search.pyx":352
+        /* "basra/_search.pyx":463
  *         if values[mover] > out[mover]:
  *             for side in range(g.n_sides):
  *                 out[side] = values[side]             # <<<<<<<<<<<<<<
@@ -6350,7 +7779,7 @@ static int __pyx_f_5basra_7_search_maxn(struct __pyx_t_5basra_7_kernel_RoundC *_
       }
 
 
-      /* "basra/_search.pyx":350
+      /* "basra/_search.pyx":461
  *         round_apply(&child, buf.cards[order[k]], buf.takes[order[k]])
  *         maxn(&child, sv, values)
  *         if values[mover] > out[mover]:             # <<<<<<<<<<<<<<
@@ -6359,7 +7788,7 @@ static int __pyx_f_5basra_7_search_maxn(struct __pyx_t_5basra_7_kernel_RoundC *_
 */
     }
 
-    /* "basra/_search.pyx":353
+    /* "basra/_search.pyx":464
  *             for side in range(g.n_sides):
  *                 out[side] = values[side]
  *         if sv.aborted:             # <<<<<<<<<<<<<<
@@ -6368,7 +7797,7 @@ static int __pyx_f_5basra_7_search_maxn(struct __pyx_t_5basra_7_kernel_RoundC *_
 */
     if (__pyx_v_sv->aborted) {
 
-      /* "basra/_search.pyx":354
+      /* "basra/_search.pyx":465
  *                 out[side] = values[side]
  *         if sv.aborted:
  *             break             # <<<<<<<<<<<<<<
@@ -6377,7 +7806,7 @@ static int __pyx_f_5basra_7_search_maxn(struct __pyx_t_5basra_7_kernel_RoundC *_
 */
       goto __pyx_L8_break;
 
-      /* "basra/_search.pyx":353
+      /* "basra/_search.pyx":464
  *             for side in range(g.n_sides):
  *                 out[side] = values[side]
  *         if sv.aborted:             # <<<<<<<<<<<<<<
@@ -6389,7 +7818,7 @@ static int __pyx_f_5basra_7_search_maxn(struct __pyx_t_5basra_7_kernel_RoundC *_
   __pyx_L8_break:;
 
 
-  /* "basra/_search.pyx":355
+  /* "basra/_search.pyx":466
  *         if sv.aborted:
  *             break
  *     return 0             # <<<<<<<<<<<<<<
@@ -6402,7 +7831,7 @@ static int __pyx_f_5basra_7_search_maxn(struct __pyx_t_5basra_7_kernel_RoundC *_
   }
   goto __pyx_L0;
 
-  /* "basra/_search.pyx":328
+  /* "basra/_search.pyx":439
  * 
  * 
  * cdef int maxn(RoundC* g, Solver* sv, double* out) except -1:             # <<<<<<<<<<<<<<
@@ -6427,7 +7856,7 @@ static int __pyx_f_5basra_7_search_maxn(struct __pyx_t_5basra_7_kernel_RoundC *_
   return __pyx_r;
 }
 
-/* "basra/_search.pyx":358
+/* "basra/_search.pyx":469
  * 
  * 
  * cdef double exact_value(RoundC* g, Solver* sv, int side) except? -9.0:             # <<<<<<<<<<<<<<
@@ -6446,7 +7875,7 @@ static double __pyx_f_5basra_7_search_exact_value(struct __pyx_t_5basra_7_kernel
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
 
-  /* "basra/_search.pyx":362
+  /* "basra/_search.pyx":473
  *     cdef double values[4]
  *     cdef double value
  *     if g.n_sides == 2:             # <<<<<<<<<<<<<<
@@ -6458,17 +7887,17 @@ static double __pyx_f_5basra_7_search_exact_value(struct __pyx_t_5basra_7_kernel
   if (__pyx_t_1) {
 
 
-    /* "basra/_search.pyx":363
+    /* "basra/_search.pyx":474
  *     cdef double value
  *     if g.n_sides == 2:
  *         value = alphabeta(g, sv, -1.0, 2.0)             # <<<<<<<<<<<<<<
  *         return value if side == 0 else 1.0 - value
  *     maxn(g, sv, values)
 */
-    __pyx_t_2 = __pyx_f_5basra_7_search_alphabeta(__pyx_v_g, __pyx_v_sv, -1.0, 2.0); if (unlikely(__PYX_CHECK_FLOAT_EXCEPTION(__pyx_t_2, ((double)(-9.0))) && PyErr_Occurred())) __PYX_ERR(0, 363, __pyx_L1_error)
+    __pyx_t_2 = __pyx_f_5basra_7_search_alphabeta(__pyx_v_g, __pyx_v_sv, -1.0, 2.0); if (unlikely(__PYX_CHECK_FLOAT_EXCEPTION(__pyx_t_2, ((double)(-9.0))) && PyErr_Occurred())) __PYX_ERR(0, 474, __pyx_L1_error)
     __pyx_v_value = __pyx_t_2;
 
-    /* "basra/_search.pyx":364
+    /* "basra/_search.pyx":475
  *     if g.n_sides == 2:
  *         value = alphabeta(g, sv, -1.0, 2.0)
  *         return value if side == 0 else 1.0 - value             # <<<<<<<<<<<<<<
@@ -6490,7 +7919,7 @@ static double __pyx_f_5basra_7_search_exact_value(struct __pyx_t_5basra_7_kernel
     }
     goto __pyx_L0;
 
-    /* "basra/_search.pyx":362
+    /* "basra/_search.pyx":473
  *     cdef double values[4]
  *     cdef double value
  *     if g.n_sides == 2:             # <<<<<<<<<<<<<<
@@ -6499,17 +7928,17 @@ static double __pyx_f_5basra_7_search_exact_value(struct __pyx_t_5basra_7_kernel
 */
   }
 
-  /* "basra/_search.pyx":365
+  /* "basra/_search.pyx":476
  *         value = alphabeta(g, sv, -1.0, 2.0)
  *         return value if side == 0 else 1.0 - value
  *     maxn(g, sv, values)             # <<<<<<<<<<<<<<
  *     return values[side]
  * 
 */
-  __pyx_t_3 = __pyx_f_5basra_7_search_maxn(__pyx_v_g, __pyx_v_sv, __pyx_v_values); if (unlikely(__pyx_t_3 == ((int)-1))) __PYX_ERR(0, 365, __pyx_L1_error)
+  __pyx_t_3 = __pyx_f_5basra_7_search_maxn(__pyx_v_g, __pyx_v_sv, __pyx_v_values); if (unlikely(__pyx_t_3 == ((int)-1))) __PYX_ERR(0, 476, __pyx_L1_error)
 
 
-  /* "basra/_search.pyx":366
+  /* "basra/_search.pyx":477
  *         return value if side == 0 else 1.0 - value
  *     maxn(g, sv, values)
  *     return values[side]             # <<<<<<<<<<<<<<
@@ -6522,7 +7951,7 @@ static double __pyx_f_5basra_7_search_exact_value(struct __pyx_t_5basra_7_kernel
   }
   goto __pyx_L0;
 
-  /* "basra/_search.pyx":358
+  /* "basra/_search.pyx":469
  * 
  * 
  * cdef double exact_value(RoundC* g, Solver* sv, int side) except? -9.0:             # <<<<<<<<<<<<<<
@@ -6541,7 +7970,7 @@ static double __pyx_f_5basra_7_search_exact_value(struct __pyx_t_5basra_7_kernel
   return __pyx_r;
 }
 
-/* "basra/_search.pyx":371
+/* "basra/_search.pyx":482
  * # -------------------------------------------------------------- the sampler
  * 
  * cdef int64_t clamp(object value):             # <<<<<<<<<<<<<<
@@ -6558,16 +7987,16 @@ static int64_t __pyx_f_5basra_7_search_clamp(PyObject *__pyx_v_value) {
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
 
-  /* "basra/_search.pyx":372
+  /* "basra/_search.pyx":483
  * 
  * cdef int64_t clamp(object value):
  *     return value if value < (1 << 62) else (1 << 62)             # <<<<<<<<<<<<<<
  * 
  * 
 */
-  __pyx_t_2 = __Pyx_PyObject_CompareBoolLt_object_object(__pyx_v_value, __pyx_mstate_global->__pyx_int_0x4000000000000000, Py_LT); if (unlikely((__pyx_t_2 < 0))) __PYX_ERR(0, 372, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyObject_CompareBoolLt_object_object(__pyx_v_value, __pyx_mstate_global->__pyx_int_0x4000000000000000, Py_LT); if (unlikely((__pyx_t_2 < 0))) __PYX_ERR(0, 483, __pyx_L1_error)
   if (__pyx_t_2) {
-    __pyx_t_3 = __Pyx_PyLong_As_int64_t(__pyx_v_value); if (unlikely((__pyx_t_3 == ((int64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 372, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyLong_As_int64_t(__pyx_v_value); if (unlikely((__pyx_t_3 == ((int64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 483, __pyx_L1_error)
     __pyx_t_1 = __pyx_t_3;
   } else {
 
@@ -6579,7 +8008,7 @@ static int64_t __pyx_f_5basra_7_search_clamp(PyObject *__pyx_v_value) {
   }
   goto __pyx_L0;
 
-  /* "basra/_search.pyx":371
+  /* "basra/_search.pyx":482
  * # -------------------------------------------------------------- the sampler
  * 
  * cdef int64_t clamp(object value):             # <<<<<<<<<<<<<<
@@ -6596,7 +8025,7 @@ static int64_t __pyx_f_5basra_7_search_clamp(PyObject *__pyx_v_value) {
   return __pyx_r;
 }
 
-/* "basra/_search.pyx":411
+/* "basra/_search.pyx":522
  *     cdef int cap_nodes
  * 
  *     def __cinit__(self):             # <<<<<<<<<<<<<<
@@ -6648,7 +8077,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
 static int __pyx_pf_5basra_7_search_6Search___cinit__(struct __pyx_obj_5basra_7_search_Search *__pyx_v_self) {
   int __pyx_r;
 
-  /* "basra/_search.pyx":412
+  /* "basra/_search.pyx":523
  * 
  *     def __cinit__(self):
  *         self.pool = NULL             # <<<<<<<<<<<<<<
@@ -6657,7 +8086,7 @@ static int __pyx_pf_5basra_7_search_6Search___cinit__(struct __pyx_obj_5basra_7_
 */
   __pyx_v_self->pool = NULL;
 
-  /* "basra/_search.pyx":413
+  /* "basra/_search.pyx":524
  *     def __cinit__(self):
  *         self.pool = NULL
  *         self.cumulative = NULL             # <<<<<<<<<<<<<<
@@ -6666,7 +8095,7 @@ static int __pyx_pf_5basra_7_search_6Search___cinit__(struct __pyx_obj_5basra_7_
 */
   __pyx_v_self->cumulative = NULL;
 
-  /* "basra/_search.pyx":414
+  /* "basra/_search.pyx":525
  *         self.pool = NULL
  *         self.cumulative = NULL
  *         self.nodes = NULL             # <<<<<<<<<<<<<<
@@ -6675,7 +8104,7 @@ static int __pyx_pf_5basra_7_search_6Search___cinit__(struct __pyx_obj_5basra_7_
 */
   __pyx_v_self->nodes = NULL;
 
-  /* "basra/_search.pyx":411
+  /* "basra/_search.pyx":522
  *     cdef int cap_nodes
  * 
  *     def __cinit__(self):             # <<<<<<<<<<<<<<
@@ -6689,7 +8118,7 @@ static int __pyx_pf_5basra_7_search_6Search___cinit__(struct __pyx_obj_5basra_7_
   return __pyx_r;
 }
 
-/* "basra/_search.pyx":416
+/* "basra/_search.pyx":527
  *         self.nodes = NULL
  * 
  *     def __dealloc__(self):             # <<<<<<<<<<<<<<
@@ -6712,7 +8141,7 @@ static void __pyx_pw_5basra_7_search_6Search_3__dealloc__(PyObject *__pyx_v_self
 
 static void __pyx_pf_5basra_7_search_6Search_2__dealloc__(struct __pyx_obj_5basra_7_search_Search *__pyx_v_self) {
 
-  /* "basra/_search.pyx":417
+  /* "basra/_search.pyx":528
  * 
  *     def __dealloc__(self):
  *         free(self.pool)             # <<<<<<<<<<<<<<
@@ -6721,7 +8150,7 @@ static void __pyx_pf_5basra_7_search_6Search_2__dealloc__(struct __pyx_obj_5basr
 */
   free(__pyx_v_self->pool);
 
-  /* "basra/_search.pyx":418
+  /* "basra/_search.pyx":529
  *     def __dealloc__(self):
  *         free(self.pool)
  *         free(self.cumulative)             # <<<<<<<<<<<<<<
@@ -6730,7 +8159,7 @@ static void __pyx_pf_5basra_7_search_6Search_2__dealloc__(struct __pyx_obj_5basr
 */
   free(__pyx_v_self->cumulative);
 
-  /* "basra/_search.pyx":419
+  /* "basra/_search.pyx":530
  *         free(self.pool)
  *         free(self.cumulative)
  *         free(self.nodes)             # <<<<<<<<<<<<<<
@@ -6739,7 +8168,7 @@ static void __pyx_pf_5basra_7_search_6Search_2__dealloc__(struct __pyx_obj_5basr
 */
   free(__pyx_v_self->nodes);
 
-  /* "basra/_search.pyx":416
+  /* "basra/_search.pyx":527
  *         self.nodes = NULL
  * 
  *     def __dealloc__(self):             # <<<<<<<<<<<<<<
@@ -6751,7 +8180,7 @@ static void __pyx_pf_5basra_7_search_6Search_2__dealloc__(struct __pyx_obj_5basr
 
 }
 
-/* "basra/_search.pyx":421
+/* "basra/_search.pyx":532
  *         free(self.nodes)
  * 
  *     def __init__(self, KRules kr, int players, tuple side_of, int me, list hands, mask_t floor,             # <<<<<<<<<<<<<<
@@ -6817,172 +8246,172 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_kr,&__pyx_mstate_global->__pyx_n_u_players,&__pyx_mstate_global->__pyx_n_u_side_of,&__pyx_mstate_global->__pyx_n_u_me,&__pyx_mstate_global->__pyx_n_u_hands,&__pyx_mstate_global->__pyx_n_u_floor,&__pyx_mstate_global->__pyx_n_u_unseen,&__pyx_mstate_global->__pyx_n_u_needs,&__pyx_mstate_global->__pyx_n_u_bottom,&__pyx_mstate_global->__pyx_n_u_piles,&__pyx_mstate_global->__pyx_n_u_basras,&__pyx_mstate_global->__pyx_n_u_basra_points,&__pyx_mstate_global->__pyx_n_u_lone_last,&__pyx_mstate_global->__pyx_n_u_turn,&__pyx_mstate_global->__pyx_n_u_first,&__pyx_mstate_global->__pyx_n_u_scores,&__pyx_mstate_global->__pyx_n_u_carry,&__pyx_mstate_global->__pyx_n_u_decisions,&__pyx_mstate_global->__pyx_n_u_read,&__pyx_mstate_global->__pyx_n_u_pool,&__pyx_mstate_global->__pyx_n_u_seed,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL_TPNEW(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 421, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 532, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case 21:
         values[20] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 20);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[20])) __PYX_ERR(0, 421, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[20])) __PYX_ERR(0, 532, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case 20:
         values[19] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 19);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[19])) __PYX_ERR(0, 421, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[19])) __PYX_ERR(0, 532, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case 19:
         values[18] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 18);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[18])) __PYX_ERR(0, 421, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[18])) __PYX_ERR(0, 532, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case 18:
         values[17] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 17);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[17])) __PYX_ERR(0, 421, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[17])) __PYX_ERR(0, 532, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case 17:
         values[16] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 16);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[16])) __PYX_ERR(0, 421, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[16])) __PYX_ERR(0, 532, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case 16:
         values[15] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 15);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[15])) __PYX_ERR(0, 421, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[15])) __PYX_ERR(0, 532, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case 15:
         values[14] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 14);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[14])) __PYX_ERR(0, 421, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[14])) __PYX_ERR(0, 532, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case 14:
         values[13] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 13);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[13])) __PYX_ERR(0, 421, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[13])) __PYX_ERR(0, 532, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case 13:
         values[12] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 12);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[12])) __PYX_ERR(0, 421, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[12])) __PYX_ERR(0, 532, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case 12:
         values[11] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 11);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[11])) __PYX_ERR(0, 421, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[11])) __PYX_ERR(0, 532, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case 11:
         values[10] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 10);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[10])) __PYX_ERR(0, 421, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[10])) __PYX_ERR(0, 532, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case 10:
         values[9] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 9);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[9])) __PYX_ERR(0, 421, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[9])) __PYX_ERR(0, 532, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  9:
         values[8] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 8);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[8])) __PYX_ERR(0, 421, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[8])) __PYX_ERR(0, 532, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  8:
         values[7] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 7);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[7])) __PYX_ERR(0, 421, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[7])) __PYX_ERR(0, 532, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  7:
         values[6] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 6);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 421, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 532, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  6:
         values[5] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 5);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 421, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 532, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  5:
         values[4] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 4);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 421, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 532, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 421, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 532, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 421, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 532, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 421, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 532, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 421, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 532, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "__init__", 0) < (0)) __PYX_ERR(0, 421, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "__init__", 0) < (0)) __PYX_ERR(0, 532, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 21; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("__init__", 1, 21, 21, i); __PYX_ERR(0, 421, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("__init__", 1, 21, 21, i); __PYX_ERR(0, 532, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 21)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 421, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 532, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 421, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 532, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 421, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 532, __pyx_L3_error)
       values[3] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 3);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 421, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 532, __pyx_L3_error)
       values[4] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 4);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 421, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 532, __pyx_L3_error)
       values[5] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 5);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 421, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 532, __pyx_L3_error)
       values[6] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 6);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 421, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 532, __pyx_L3_error)
       values[7] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 7);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[7])) __PYX_ERR(0, 421, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[7])) __PYX_ERR(0, 532, __pyx_L3_error)
       values[8] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 8);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[8])) __PYX_ERR(0, 421, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[8])) __PYX_ERR(0, 532, __pyx_L3_error)
       values[9] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 9);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[9])) __PYX_ERR(0, 421, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[9])) __PYX_ERR(0, 532, __pyx_L3_error)
       values[10] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 10);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[10])) __PYX_ERR(0, 421, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[10])) __PYX_ERR(0, 532, __pyx_L3_error)
       values[11] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 11);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[11])) __PYX_ERR(0, 421, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[11])) __PYX_ERR(0, 532, __pyx_L3_error)
       values[12] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 12);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[12])) __PYX_ERR(0, 421, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[12])) __PYX_ERR(0, 532, __pyx_L3_error)
       values[13] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 13);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[13])) __PYX_ERR(0, 421, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[13])) __PYX_ERR(0, 532, __pyx_L3_error)
       values[14] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 14);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[14])) __PYX_ERR(0, 421, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[14])) __PYX_ERR(0, 532, __pyx_L3_error)
       values[15] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 15);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[15])) __PYX_ERR(0, 421, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[15])) __PYX_ERR(0, 532, __pyx_L3_error)
       values[16] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 16);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[16])) __PYX_ERR(0, 421, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[16])) __PYX_ERR(0, 532, __pyx_L3_error)
       values[17] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 17);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[17])) __PYX_ERR(0, 421, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[17])) __PYX_ERR(0, 532, __pyx_L3_error)
       values[18] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 18);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[18])) __PYX_ERR(0, 421, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[18])) __PYX_ERR(0, 532, __pyx_L3_error)
       values[19] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 19);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[19])) __PYX_ERR(0, 421, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[19])) __PYX_ERR(0, 532, __pyx_L3_error)
       values[20] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 20);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[20])) __PYX_ERR(0, 421, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[20])) __PYX_ERR(0, 532, __pyx_L3_error)
     }
     __pyx_v_kr = ((struct __pyx_obj_5basra_7_kernel_KRules *)values[0]);
-    __pyx_v_players = __Pyx_PyLong_As_int(values[1]); if (unlikely((__pyx_v_players == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 421, __pyx_L3_error)
+    __pyx_v_players = __Pyx_PyLong_As_int(values[1]); if (unlikely((__pyx_v_players == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 532, __pyx_L3_error)
     __pyx_v_side_of = ((PyObject*)values[2]);
-    __pyx_v_me = __Pyx_PyLong_As_int(values[3]); if (unlikely((__pyx_v_me == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 421, __pyx_L3_error)
+    __pyx_v_me = __Pyx_PyLong_As_int(values[3]); if (unlikely((__pyx_v_me == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 532, __pyx_L3_error)
     __pyx_v_hands = ((PyObject*)values[4]);
-    __pyx_v_floor = __Pyx_PyLong_As_uint64_t(values[5]); if (unlikely((__pyx_v_floor == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 421, __pyx_L3_error)
+    __pyx_v_floor = __Pyx_PyLong_As_uint64_t(values[5]); if (unlikely((__pyx_v_floor == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 532, __pyx_L3_error)
     __pyx_v_unseen = ((PyObject*)values[6]);
     __pyx_v_needs = ((PyObject*)values[7]);
     __pyx_v_bottom = ((PyObject*)values[8]);
     __pyx_v_piles = ((PyObject*)values[9]);
     __pyx_v_basras = ((PyObject*)values[10]);
     __pyx_v_basra_points = ((PyObject*)values[11]);
-    __pyx_v_lone_last = __Pyx_PyLong_As_int(values[12]); if (unlikely((__pyx_v_lone_last == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 423, __pyx_L3_error)
-    __pyx_v_turn = __Pyx_PyLong_As_int(values[13]); if (unlikely((__pyx_v_turn == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 423, __pyx_L3_error)
-    __pyx_v_first = __Pyx_PyLong_As_int(values[14]); if (unlikely((__pyx_v_first == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 423, __pyx_L3_error)
+    __pyx_v_lone_last = __Pyx_PyLong_As_int(values[12]); if (unlikely((__pyx_v_lone_last == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 534, __pyx_L3_error)
+    __pyx_v_turn = __Pyx_PyLong_As_int(values[13]); if (unlikely((__pyx_v_turn == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 534, __pyx_L3_error)
+    __pyx_v_first = __Pyx_PyLong_As_int(values[14]); if (unlikely((__pyx_v_first == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 534, __pyx_L3_error)
     __pyx_v_scores = ((PyObject*)values[15]);
     __pyx_v_carry = values[16];
     __pyx_v_decisions = ((PyObject*)values[17]);
-    __pyx_v_read = __Pyx_PyFloat_AsDouble(values[18]); if (unlikely((__pyx_v_read == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 424, __pyx_L3_error)
-    __pyx_v_pool = __Pyx_PyLong_As_int(values[19]); if (unlikely((__pyx_v_pool == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 424, __pyx_L3_error)
-    __pyx_v_seed = __Pyx_PyLong_As_uint64_t(values[20]); if (unlikely((__pyx_v_seed == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 424, __pyx_L3_error)
+    __pyx_v_read = __Pyx_PyFloat_AsDouble(values[18]); if (unlikely((__pyx_v_read == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 535, __pyx_L3_error)
+    __pyx_v_pool = __Pyx_PyLong_As_int(values[19]); if (unlikely((__pyx_v_pool == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 535, __pyx_L3_error)
+    __pyx_v_seed = __Pyx_PyLong_As_uint64_t(values[20]); if (unlikely((__pyx_v_seed == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 535, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("__init__", 1, 21, 21, __pyx_nargs); __PYX_ERR(0, 421, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("__init__", 1, 21, 21, __pyx_nargs); __PYX_ERR(0, 532, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -6993,17 +8422,17 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return -1;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_kr), __pyx_mstate_global->__pyx_ptype_5basra_7_kernel_KRules, 1, "kr", 0))) __PYX_ERR(0, 421, __pyx_L1_error)
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_side_of), (&PyTuple_Type), 1, "side_of", 1))) __PYX_ERR(0, 421, __pyx_L1_error)
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_hands), (&PyList_Type), 1, "hands", 1))) __PYX_ERR(0, 421, __pyx_L1_error)
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_unseen), (&PyList_Type), 1, "unseen", 1))) __PYX_ERR(0, 422, __pyx_L1_error)
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_needs), (&PyList_Type), 1, "needs", 1))) __PYX_ERR(0, 422, __pyx_L1_error)
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_bottom), (&PyList_Type), 1, "bottom", 1))) __PYX_ERR(0, 422, __pyx_L1_error)
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_piles), (&PyList_Type), 1, "piles", 1))) __PYX_ERR(0, 422, __pyx_L1_error)
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_basras), (&PyList_Type), 1, "basras", 1))) __PYX_ERR(0, 422, __pyx_L1_error)
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_basra_points), (&PyList_Type), 1, "basra_points", 1))) __PYX_ERR(0, 423, __pyx_L1_error)
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_scores), (&PyList_Type), 1, "scores", 1))) __PYX_ERR(0, 423, __pyx_L1_error)
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_decisions), (&PyList_Type), 1, "decisions", 1))) __PYX_ERR(0, 424, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_kr), __pyx_mstate_global->__pyx_ptype_5basra_7_kernel_KRules, 1, "kr", 0))) __PYX_ERR(0, 532, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_side_of), (&PyTuple_Type), 1, "side_of", 1))) __PYX_ERR(0, 532, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_hands), (&PyList_Type), 1, "hands", 1))) __PYX_ERR(0, 532, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_unseen), (&PyList_Type), 1, "unseen", 1))) __PYX_ERR(0, 533, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_needs), (&PyList_Type), 1, "needs", 1))) __PYX_ERR(0, 533, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_bottom), (&PyList_Type), 1, "bottom", 1))) __PYX_ERR(0, 533, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_piles), (&PyList_Type), 1, "piles", 1))) __PYX_ERR(0, 533, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_basras), (&PyList_Type), 1, "basras", 1))) __PYX_ERR(0, 533, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_basra_points), (&PyList_Type), 1, "basra_points", 1))) __PYX_ERR(0, 534, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_scores), (&PyList_Type), 1, "scores", 1))) __PYX_ERR(0, 534, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_decisions), (&PyList_Type), 1, "decisions", 1))) __PYX_ERR(0, 535, __pyx_L1_error)
   __pyx_r = __pyx_pf_5basra_7_search_6Search_4__init__(((struct __pyx_obj_5basra_7_search_Search *)__pyx_v_self), __pyx_v_kr, __pyx_v_players, __pyx_v_side_of, __pyx_v_me, __pyx_v_hands, __pyx_v_floor, __pyx_v_unseen, __pyx_v_needs, __pyx_v_bottom, __pyx_v_piles, __pyx_v_basras, __pyx_v_basra_points, __pyx_v_lone_last, __pyx_v_turn, __pyx_v_first, __pyx_v_scores, __pyx_v_carry, __pyx_v_decisions, __pyx_v_read, __pyx_v_pool, __pyx_v_seed);
 
   /* function exit code */
@@ -7067,7 +8496,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("__init__", 0);
 
-  /* "basra/_search.pyx":426
+  /* "basra/_search.pyx":537
  *                  carry, list decisions, double read, int pool, uint64_t seed):
  *         cdef int i
  *         self.kr = kr             # <<<<<<<<<<<<<<
@@ -7079,7 +8508,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
   __Pyx_GOTREF((PyObject *)__pyx_v_self->kr);
   __Pyx_DECREF_SET(__pyx_v_self->kr, __pyx_v_kr);
 
-  /* "basra/_search.pyx":427
+  /* "basra/_search.pyx":538
  *         cdef int i
  *         self.kr = kr
  *         memset(&self.base, 0, sizeof(RoundC))             # <<<<<<<<<<<<<<
@@ -7088,7 +8517,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
 */
   (void)(memset((&__pyx_v_self->base), 0, (sizeof(struct __pyx_t_5basra_7_kernel_RoundC))));
 
-  /* "basra/_search.pyx":428
+  /* "basra/_search.pyx":539
  *         self.kr = kr
  *         memset(&self.base, 0, sizeof(RoundC))
  *         self.base.r = &kr.c             # <<<<<<<<<<<<<<
@@ -7097,7 +8526,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
 */
   __pyx_v_self->base.r = (&__pyx_v_kr->c);
 
-  /* "basra/_search.pyx":429
+  /* "basra/_search.pyx":540
  *         memset(&self.base, 0, sizeof(RoundC))
  *         self.base.r = &kr.c
  *         self.base.players = players             # <<<<<<<<<<<<<<
@@ -7106,7 +8535,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
 */
   __pyx_v_self->base.players = __pyx_v_players;
 
-  /* "basra/_search.pyx":430
+  /* "basra/_search.pyx":541
  *         self.base.r = &kr.c
  *         self.base.players = players
  *         self.base.n_sides = max(side_of) + 1             # <<<<<<<<<<<<<<
@@ -7119,17 +8548,17 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
     PyObject *__pyx_callargs[2] = {__pyx_t_2, __pyx_v_side_of};
     __pyx_t_1 = __Pyx_PyObject_FastCall((PyObject*)__pyx_builtin_max, __pyx_callargs+__pyx_t_3, (2-__pyx_t_3) | (__pyx_t_3*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
     __Pyx_XDECREF(__pyx_t_2); __pyx_t_2 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 430, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 541, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
-  __pyx_t_2 = __Pyx_PyLong_AddObjC(__pyx_t_1, __pyx_mstate_global->__pyx_int_1, 1, 0, 0); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 430, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyLong_AddObjC(__pyx_t_1, __pyx_mstate_global->__pyx_int_1, 1, 0, 0); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 541, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-  __pyx_t_4 = __Pyx_PyLong_As_int(__pyx_t_2); if (unlikely((__pyx_t_4 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 430, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyLong_As_int(__pyx_t_2); if (unlikely((__pyx_t_4 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 541, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
   __pyx_v_self->base.n_sides = __pyx_t_4;
 
-  /* "basra/_search.pyx":431
+  /* "basra/_search.pyx":542
  *         self.base.players = players
  *         self.base.n_sides = max(side_of) + 1
  *         for i in range(players):             # <<<<<<<<<<<<<<
@@ -7143,7 +8572,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
   for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
     __pyx_v_i = __pyx_t_6;
 
-    /* "basra/_search.pyx":432
+    /* "basra/_search.pyx":543
  *         self.base.n_sides = max(side_of) + 1
  *         for i in range(players):
  *             self.base.side[i] = side_of[i]             # <<<<<<<<<<<<<<
@@ -7152,13 +8581,13 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
 */
     if (unlikely(__pyx_v_side_of == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-      __PYX_ERR(0, 432, __pyx_L1_error)
+      __PYX_ERR(0, 543, __pyx_L1_error)
     }
-    __pyx_t_7 = __Pyx_PyLong_As_int(__Pyx_PyTuple_GET_ITEM(__pyx_v_side_of, __pyx_v_i)); if (unlikely((__pyx_t_7 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 432, __pyx_L1_error)
+    __pyx_t_7 = __Pyx_PyLong_As_int(__Pyx_PyTuple_GET_ITEM(__pyx_v_side_of, __pyx_v_i)); if (unlikely((__pyx_t_7 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 543, __pyx_L1_error)
     (__pyx_v_self->base.side[__pyx_v_i]) = __pyx_t_7;
 
 
-    /* "basra/_search.pyx":433
+    /* "basra/_search.pyx":544
  *         for i in range(players):
  *             self.base.side[i] = side_of[i]
  *             self.base.hands[i] = hands[i]             # <<<<<<<<<<<<<<
@@ -7167,13 +8596,13 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
 */
     if (unlikely(__pyx_v_hands == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-      __PYX_ERR(0, 433, __pyx_L1_error)
+      __PYX_ERR(0, 544, __pyx_L1_error)
     }
-    __pyx_t_8 = __Pyx_PyLong_As_uint64_t(__Pyx_PyList_GET_ITEM(__pyx_v_hands, __pyx_v_i)); if (unlikely((__pyx_t_8 == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 433, __pyx_L1_error)
+    __pyx_t_8 = __Pyx_PyLong_As_uint64_t(__Pyx_PyList_GET_ITEM(__pyx_v_hands, __pyx_v_i)); if (unlikely((__pyx_t_8 == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 544, __pyx_L1_error)
     (__pyx_v_self->base.hands[__pyx_v_i]) = __pyx_t_8;
 
 
-    /* "basra/_search.pyx":434
+    /* "basra/_search.pyx":545
  *             self.base.side[i] = side_of[i]
  *             self.base.hands[i] = hands[i]
  *             self.needs[i] = needs[i]             # <<<<<<<<<<<<<<
@@ -7182,15 +8611,15 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
 */
     if (unlikely(__pyx_v_needs == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-      __PYX_ERR(0, 434, __pyx_L1_error)
+      __PYX_ERR(0, 545, __pyx_L1_error)
     }
-    __pyx_t_7 = __Pyx_PyLong_As_int(__Pyx_PyList_GET_ITEM(__pyx_v_needs, __pyx_v_i)); if (unlikely((__pyx_t_7 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 434, __pyx_L1_error)
+    __pyx_t_7 = __Pyx_PyLong_As_int(__Pyx_PyList_GET_ITEM(__pyx_v_needs, __pyx_v_i)); if (unlikely((__pyx_t_7 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 545, __pyx_L1_error)
     (__pyx_v_self->needs[__pyx_v_i]) = __pyx_t_7;
 
   }
 
 
-  /* "basra/_search.pyx":435
+  /* "basra/_search.pyx":546
  *             self.base.hands[i] = hands[i]
  *             self.needs[i] = needs[i]
  *         self.base.floor = floor             # <<<<<<<<<<<<<<
@@ -7199,7 +8628,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
 */
   __pyx_v_self->base.floor = __pyx_v_floor;
 
-  /* "basra/_search.pyx":436
+  /* "basra/_search.pyx":547
  *             self.needs[i] = needs[i]
  *         self.base.floor = floor
  *         for i in range(self.base.n_sides):             # <<<<<<<<<<<<<<
@@ -7213,7 +8642,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
   for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
     __pyx_v_i = __pyx_t_6;
 
-    /* "basra/_search.pyx":437
+    /* "basra/_search.pyx":548
  *         self.base.floor = floor
  *         for i in range(self.base.n_sides):
  *             self.base.piles[i] = piles[i]             # <<<<<<<<<<<<<<
@@ -7222,13 +8651,13 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
 */
     if (unlikely(__pyx_v_piles == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-      __PYX_ERR(0, 437, __pyx_L1_error)
+      __PYX_ERR(0, 548, __pyx_L1_error)
     }
-    __pyx_t_8 = __Pyx_PyLong_As_uint64_t(__Pyx_PyList_GET_ITEM(__pyx_v_piles, __pyx_v_i)); if (unlikely((__pyx_t_8 == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 437, __pyx_L1_error)
+    __pyx_t_8 = __Pyx_PyLong_As_uint64_t(__Pyx_PyList_GET_ITEM(__pyx_v_piles, __pyx_v_i)); if (unlikely((__pyx_t_8 == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 548, __pyx_L1_error)
     (__pyx_v_self->base.piles[__pyx_v_i]) = __pyx_t_8;
 
 
-    /* "basra/_search.pyx":438
+    /* "basra/_search.pyx":549
  *         for i in range(self.base.n_sides):
  *             self.base.piles[i] = piles[i]
  *             self.base.basras[i] = basras[i]             # <<<<<<<<<<<<<<
@@ -7237,13 +8666,13 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
 */
     if (unlikely(__pyx_v_basras == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-      __PYX_ERR(0, 438, __pyx_L1_error)
+      __PYX_ERR(0, 549, __pyx_L1_error)
     }
-    __pyx_t_7 = __Pyx_PyLong_As_int(__Pyx_PyList_GET_ITEM(__pyx_v_basras, __pyx_v_i)); if (unlikely((__pyx_t_7 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 438, __pyx_L1_error)
+    __pyx_t_7 = __Pyx_PyLong_As_int(__Pyx_PyList_GET_ITEM(__pyx_v_basras, __pyx_v_i)); if (unlikely((__pyx_t_7 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 549, __pyx_L1_error)
     (__pyx_v_self->base.basras[__pyx_v_i]) = __pyx_t_7;
 
 
-    /* "basra/_search.pyx":439
+    /* "basra/_search.pyx":550
  *             self.base.piles[i] = piles[i]
  *             self.base.basras[i] = basras[i]
  *             self.base.basra_pts[i] = clamp(basra_points[i])             # <<<<<<<<<<<<<<
@@ -7252,16 +8681,16 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
 */
     if (unlikely(__pyx_v_basra_points == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-      __PYX_ERR(0, 439, __pyx_L1_error)
+      __PYX_ERR(0, 550, __pyx_L1_error)
     }
     __pyx_t_2 = __Pyx_PyList_GET_ITEM(__pyx_v_basra_points, __pyx_v_i);
     __Pyx_INCREF(__pyx_t_2);
-    __pyx_t_9 = __pyx_f_5basra_7_search_clamp(__pyx_t_2); if (unlikely(__pyx_t_9 == ((int64_t)-1L) && PyErr_Occurred())) __PYX_ERR(0, 439, __pyx_L1_error)
+    __pyx_t_9 = __pyx_f_5basra_7_search_clamp(__pyx_t_2); if (unlikely(__pyx_t_9 == ((int64_t)-1L) && PyErr_Occurred())) __PYX_ERR(0, 550, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
     (__pyx_v_self->base.basra_pts[__pyx_v_i]) = __pyx_t_9;
 
 
-    /* "basra/_search.pyx":440
+    /* "basra/_search.pyx":551
  *             self.base.basras[i] = basras[i]
  *             self.base.basra_pts[i] = clamp(basra_points[i])
  *             self.base.scores[i] = clamp(scores[i])             # <<<<<<<<<<<<<<
@@ -7270,28 +8699,28 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
 */
     if (unlikely(__pyx_v_scores == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-      __PYX_ERR(0, 440, __pyx_L1_error)
+      __PYX_ERR(0, 551, __pyx_L1_error)
     }
     __pyx_t_2 = __Pyx_PyList_GET_ITEM(__pyx_v_scores, __pyx_v_i);
     __Pyx_INCREF(__pyx_t_2);
-    __pyx_t_9 = __pyx_f_5basra_7_search_clamp(__pyx_t_2); if (unlikely(__pyx_t_9 == ((int64_t)-1L) && PyErr_Occurred())) __PYX_ERR(0, 440, __pyx_L1_error)
+    __pyx_t_9 = __pyx_f_5basra_7_search_clamp(__pyx_t_2); if (unlikely(__pyx_t_9 == ((int64_t)-1L) && PyErr_Occurred())) __PYX_ERR(0, 551, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
     (__pyx_v_self->base.scores[__pyx_v_i]) = __pyx_t_9;
 
   }
 
 
-  /* "basra/_search.pyx":441
+  /* "basra/_search.pyx":552
  *             self.base.basra_pts[i] = clamp(basra_points[i])
  *             self.base.scores[i] = clamp(scores[i])
  *         self.base.carry = clamp(carry)             # <<<<<<<<<<<<<<
  *         self.base.lone_last = lone_last
  *         self.base.turn = turn
 */
-  __pyx_t_9 = __pyx_f_5basra_7_search_clamp(__pyx_v_carry); if (unlikely(__pyx_t_9 == ((int64_t)-1L) && PyErr_Occurred())) __PYX_ERR(0, 441, __pyx_L1_error)
+  __pyx_t_9 = __pyx_f_5basra_7_search_clamp(__pyx_v_carry); if (unlikely(__pyx_t_9 == ((int64_t)-1L) && PyErr_Occurred())) __PYX_ERR(0, 552, __pyx_L1_error)
   __pyx_v_self->base.carry = __pyx_t_9;
 
-  /* "basra/_search.pyx":442
+  /* "basra/_search.pyx":553
  *             self.base.scores[i] = clamp(scores[i])
  *         self.base.carry = clamp(carry)
  *         self.base.lone_last = lone_last             # <<<<<<<<<<<<<<
@@ -7300,7 +8729,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
 */
   __pyx_v_self->base.lone_last = __pyx_v_lone_last;
 
-  /* "basra/_search.pyx":443
+  /* "basra/_search.pyx":554
  *         self.base.carry = clamp(carry)
  *         self.base.lone_last = lone_last
  *         self.base.turn = turn             # <<<<<<<<<<<<<<
@@ -7309,7 +8738,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
 */
   __pyx_v_self->base.turn = __pyx_v_turn;
 
-  /* "basra/_search.pyx":444
+  /* "basra/_search.pyx":555
  *         self.base.lone_last = lone_last
  *         self.base.turn = turn
  *         self.base.first = first             # <<<<<<<<<<<<<<
@@ -7318,7 +8747,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
 */
   __pyx_v_self->base.first = __pyx_v_first;
 
-  /* "basra/_search.pyx":445
+  /* "basra/_search.pyx":556
  *         self.base.turn = turn
  *         self.base.first = first
  *         self.me = me             # <<<<<<<<<<<<<<
@@ -7327,7 +8756,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
 */
   __pyx_v_self->me = __pyx_v_me;
 
-  /* "basra/_search.pyx":446
+  /* "basra/_search.pyx":557
  *         self.base.first = first
  *         self.me = me
  *         self.n_unseen = len(unseen)             # <<<<<<<<<<<<<<
@@ -7336,12 +8765,12 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
 */
   if (unlikely(__pyx_v_unseen == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
-    __PYX_ERR(0, 446, __pyx_L1_error)
+    __PYX_ERR(0, 557, __pyx_L1_error)
   }
-  __pyx_t_10 = __Pyx_PyList_GET_SIZE(__pyx_v_unseen); if (unlikely(__pyx_t_10 == ((Py_ssize_t)-1))) __PYX_ERR(0, 446, __pyx_L1_error)
+  __pyx_t_10 = __Pyx_PyList_GET_SIZE(__pyx_v_unseen); if (unlikely(__pyx_t_10 == ((Py_ssize_t)-1))) __PYX_ERR(0, 557, __pyx_L1_error)
   __pyx_v_self->n_unseen = __pyx_t_10;
 
-  /* "basra/_search.pyx":447
+  /* "basra/_search.pyx":558
  *         self.me = me
  *         self.n_unseen = len(unseen)
  *         for i in range(self.n_unseen):             # <<<<<<<<<<<<<<
@@ -7355,7 +8784,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
   for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
     __pyx_v_i = __pyx_t_6;
 
-    /* "basra/_search.pyx":448
+    /* "basra/_search.pyx":559
  *         self.n_unseen = len(unseen)
  *         for i in range(self.n_unseen):
  *             self.unseen[i] = unseen[i]             # <<<<<<<<<<<<<<
@@ -7364,15 +8793,15 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
 */
     if (unlikely(__pyx_v_unseen == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-      __PYX_ERR(0, 448, __pyx_L1_error)
+      __PYX_ERR(0, 559, __pyx_L1_error)
     }
-    __pyx_t_7 = __Pyx_PyLong_As_int(__Pyx_PyList_GET_ITEM(__pyx_v_unseen, __pyx_v_i)); if (unlikely((__pyx_t_7 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 448, __pyx_L1_error)
+    __pyx_t_7 = __Pyx_PyLong_As_int(__Pyx_PyList_GET_ITEM(__pyx_v_unseen, __pyx_v_i)); if (unlikely((__pyx_t_7 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 559, __pyx_L1_error)
     (__pyx_v_self->unseen[__pyx_v_i]) = __pyx_t_7;
 
   }
 
 
-  /* "basra/_search.pyx":449
+  /* "basra/_search.pyx":560
  *         for i in range(self.n_unseen):
  *             self.unseen[i] = unseen[i]
  *         self.dealt = sum(needs)             # <<<<<<<<<<<<<<
@@ -7385,14 +8814,14 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
     PyObject *__pyx_callargs[2] = {__pyx_t_1, __pyx_v_needs};
     __pyx_t_2 = __Pyx_PyObject_FastCall((PyObject*)__pyx_builtin_sum, __pyx_callargs+__pyx_t_3, (2-__pyx_t_3) | (__pyx_t_3*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
     __Pyx_XDECREF(__pyx_t_1); __pyx_t_1 = 0;
-    if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 449, __pyx_L1_error)
+    if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 560, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_2);
   }
-  __pyx_t_4 = __Pyx_PyLong_As_int(__pyx_t_2); if (unlikely((__pyx_t_4 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 449, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyLong_As_int(__pyx_t_2); if (unlikely((__pyx_t_4 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 560, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
   __pyx_v_self->dealt = __pyx_t_4;
 
-  /* "basra/_search.pyx":450
+  /* "basra/_search.pyx":561
  *             self.unseen[i] = unseen[i]
  *         self.dealt = sum(needs)
  *         self.n_bottom = len(bottom)             # <<<<<<<<<<<<<<
@@ -7401,12 +8830,12 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
 */
   if (unlikely(__pyx_v_bottom == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
-    __PYX_ERR(0, 450, __pyx_L1_error)
+    __PYX_ERR(0, 561, __pyx_L1_error)
   }
-  __pyx_t_10 = __Pyx_PyList_GET_SIZE(__pyx_v_bottom); if (unlikely(__pyx_t_10 == ((Py_ssize_t)-1))) __PYX_ERR(0, 450, __pyx_L1_error)
+  __pyx_t_10 = __Pyx_PyList_GET_SIZE(__pyx_v_bottom); if (unlikely(__pyx_t_10 == ((Py_ssize_t)-1))) __PYX_ERR(0, 561, __pyx_L1_error)
   __pyx_v_self->n_bottom = __pyx_t_10;
 
-  /* "basra/_search.pyx":451
+  /* "basra/_search.pyx":562
  *         self.dealt = sum(needs)
  *         self.n_bottom = len(bottom)
  *         for i in range(self.n_bottom):             # <<<<<<<<<<<<<<
@@ -7420,7 +8849,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
   for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
     __pyx_v_i = __pyx_t_6;
 
-    /* "basra/_search.pyx":452
+    /* "basra/_search.pyx":563
  *         self.n_bottom = len(bottom)
  *         for i in range(self.n_bottom):
  *             self.bottom[i] = bottom[i]             # <<<<<<<<<<<<<<
@@ -7429,15 +8858,15 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
 */
     if (unlikely(__pyx_v_bottom == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-      __PYX_ERR(0, 452, __pyx_L1_error)
+      __PYX_ERR(0, 563, __pyx_L1_error)
     }
-    __pyx_t_7 = __Pyx_PyLong_As_int(__Pyx_PyList_GET_ITEM(__pyx_v_bottom, __pyx_v_i)); if (unlikely((__pyx_t_7 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 452, __pyx_L1_error)
+    __pyx_t_7 = __Pyx_PyLong_As_int(__Pyx_PyList_GET_ITEM(__pyx_v_bottom, __pyx_v_i)); if (unlikely((__pyx_t_7 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 563, __pyx_L1_error)
     (__pyx_v_self->bottom[__pyx_v_i]) = __pyx_t_7;
 
   }
 
 
-  /* "basra/_search.pyx":453
+  /* "basra/_search.pyx":564
  *         for i in range(self.n_bottom):
  *             self.bottom[i] = bottom[i]
  *         if self.dealt > self.n_unseen:             # <<<<<<<<<<<<<<
@@ -7449,7 +8878,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
   if (unlikely(__pyx_t_11)) {
 
 
-    /* "basra/_search.pyx":454
+    /* "basra/_search.pyx":565
  *             self.bottom[i] = bottom[i]
  *         if self.dealt > self.n_unseen:
  *             raise ValueError("the view is inconsistent: too few unseen cards for the hands")             # <<<<<<<<<<<<<<
@@ -7462,14 +8891,14 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
       PyObject *__pyx_callargs[2] = {__pyx_t_1, __pyx_mstate_global->__pyx_kp_u_the_view_is_inconsistent_too_few};
       __pyx_t_2 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_3, (2-__pyx_t_3) | (__pyx_t_3*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_1); __pyx_t_1 = 0;
-      if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 454, __pyx_L1_error)
+      if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 565, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_2);
     }
     __Pyx_Raise(__pyx_t_2, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-    __PYX_ERR(0, 454, __pyx_L1_error)
+    __PYX_ERR(0, 565, __pyx_L1_error)
 
-    /* "basra/_search.pyx":453
+    /* "basra/_search.pyx":564
  *         for i in range(self.n_bottom):
  *             self.bottom[i] = bottom[i]
  *         if self.dealt > self.n_unseen:             # <<<<<<<<<<<<<<
@@ -7478,7 +8907,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
 */
   }
 
-  /* "basra/_search.pyx":455
+  /* "basra/_search.pyx":566
  *         if self.dealt > self.n_unseen:
  *             raise ValueError("the view is inconsistent: too few unseen cards for the hands")
  *         self.read = read             # <<<<<<<<<<<<<<
@@ -7487,7 +8916,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
 */
   __pyx_v_self->read = __pyx_v_read;
 
-  /* "basra/_search.pyx":456
+  /* "basra/_search.pyx":567
  *             raise ValueError("the view is inconsistent: too few unseen cards for the hands")
  *         self.read = read
  *         self.pool_size = pool             # <<<<<<<<<<<<<<
@@ -7496,7 +8925,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
 */
   __pyx_v_self->pool_size = __pyx_v_pool;
 
-  /* "basra/_search.pyx":457
+  /* "basra/_search.pyx":568
  *         self.read = read
  *         self.pool_size = pool
  *         self.n_decisions = min(len(decisions), 64)             # <<<<<<<<<<<<<<
@@ -7507,9 +8936,9 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
   __pyx_t_12 = 64;
   if (unlikely(__pyx_v_decisions == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
-    __PYX_ERR(0, 457, __pyx_L1_error)
+    __PYX_ERR(0, 568, __pyx_L1_error)
   }
-  __pyx_t_10 = __Pyx_PyList_GET_SIZE(__pyx_v_decisions); if (unlikely(__pyx_t_10 == ((Py_ssize_t)-1))) __PYX_ERR(0, 457, __pyx_L1_error)
+  __pyx_t_10 = __Pyx_PyList_GET_SIZE(__pyx_v_decisions); if (unlikely(__pyx_t_10 == ((Py_ssize_t)-1))) __PYX_ERR(0, 568, __pyx_L1_error)
   __pyx_t_11 = (__pyx_t_12 < __pyx_t_10);
 
   if (__pyx_t_11) {
@@ -7524,7 +8953,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
   __pyx_v_self->n_decisions = __pyx_t_13;
 
 
-  /* "basra/_search.pyx":458
+  /* "basra/_search.pyx":569
  *         self.pool_size = pool
  *         self.n_decisions = min(len(decisions), 64)
  *         for i in range(self.n_decisions):             # <<<<<<<<<<<<<<
@@ -7538,7 +8967,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
   for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
     __pyx_v_i = __pyx_t_6;
 
-    /* "basra/_search.pyx":459
+    /* "basra/_search.pyx":570
  *         self.n_decisions = min(len(decisions), 64)
  *         for i in range(self.n_decisions):
  *             seat, dfloor, lone, card, take, later = decisions[i]             # <<<<<<<<<<<<<<
@@ -7547,7 +8976,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
 */
     if (unlikely(__pyx_v_decisions == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-      __PYX_ERR(0, 459, __pyx_L1_error)
+      __PYX_ERR(0, 570, __pyx_L1_error)
     }
     __pyx_t_2 = __Pyx_PyList_GET_ITEM(__pyx_v_decisions, __pyx_v_i);
     __Pyx_INCREF(__pyx_t_2);
@@ -7557,7 +8986,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
       if (unlikely(size != 6)) {
         if (size > 6) __Pyx_RaiseTooManyValuesError(6);
         else if (size >= 0) __Pyx_RaiseNeedMoreValuesError(size);
-        __PYX_ERR(0, 459, __pyx_L1_error)
+        __PYX_ERR(0, 570, __pyx_L1_error)
       }
       #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
       if (likely(PyTuple_CheckExact(sequence))) {
@@ -7575,22 +9004,22 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
         __Pyx_INCREF(__pyx_t_18);
       } else {
         __pyx_t_1 = __Pyx_PyList_GET_ITEM_REF(sequence, 0, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 459, __pyx_L1_error)
+        if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 570, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_1);
         __pyx_t_14 = __Pyx_PyList_GET_ITEM_REF(sequence, 1, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 459, __pyx_L1_error)
+        if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 570, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_14);
         __pyx_t_15 = __Pyx_PyList_GET_ITEM_REF(sequence, 2, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 459, __pyx_L1_error)
+        if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 570, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_15);
         __pyx_t_16 = __Pyx_PyList_GET_ITEM_REF(sequence, 3, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 459, __pyx_L1_error)
+        if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 570, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_16);
         __pyx_t_17 = __Pyx_PyList_GET_ITEM_REF(sequence, 4, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_17)) __PYX_ERR(0, 459, __pyx_L1_error)
+        if (unlikely(!__pyx_t_17)) __PYX_ERR(0, 570, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_17);
         __pyx_t_18 = __Pyx_PyList_GET_ITEM_REF(sequence, 5, __Pyx_ReferenceSharing_SharedReference);
-        if (unlikely(!__pyx_t_18)) __PYX_ERR(0, 459, __pyx_L1_error)
+        if (unlikely(!__pyx_t_18)) __PYX_ERR(0, 570, __pyx_L1_error)
         __Pyx_XGOTREF(__pyx_t_18);
       }
       #else
@@ -7598,7 +9027,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
         Py_ssize_t i;
         PyObject** temps[6] = {&__pyx_t_1,&__pyx_t_14,&__pyx_t_15,&__pyx_t_16,&__pyx_t_17,&__pyx_t_18};
         for (i=0; i < 6; i++) {
-          PyObject* item = __Pyx_PySequence_ITEM(sequence, i); if (unlikely(!item)) __PYX_ERR(0, 459, __pyx_L1_error)
+          PyObject* item = __Pyx_PySequence_ITEM(sequence, i); if (unlikely(!item)) __PYX_ERR(0, 570, __pyx_L1_error)
           __Pyx_GOTREF(item);
           *(temps[i]) = item;
         }
@@ -7608,7 +9037,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
     } else {
       Py_ssize_t index = -1;
       PyObject** temps[6] = {&__pyx_t_1,&__pyx_t_14,&__pyx_t_15,&__pyx_t_16,&__pyx_t_17,&__pyx_t_18};
-      __pyx_t_19 = PyObject_GetIter(__pyx_t_2); if (unlikely(!__pyx_t_19)) __PYX_ERR(0, 459, __pyx_L1_error)
+      __pyx_t_19 = PyObject_GetIter(__pyx_t_2); if (unlikely(!__pyx_t_19)) __PYX_ERR(0, 570, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_19);
       __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
       __pyx_t_20 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_19);
@@ -7617,7 +9046,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
         __Pyx_GOTREF(item);
         *(temps[index]) = item;
       }
-      if (__Pyx_IternextUnpackEndCheck(__pyx_t_20(__pyx_t_19), 6) < (0)) __PYX_ERR(0, 459, __pyx_L1_error)
+      if (__Pyx_IternextUnpackEndCheck(__pyx_t_20(__pyx_t_19), 6) < (0)) __PYX_ERR(0, 570, __pyx_L1_error)
       __pyx_t_20 = NULL;
       __Pyx_DECREF(__pyx_t_19); __pyx_t_19 = 0;
       goto __pyx_L15_unpacking_done;
@@ -7625,7 +9054,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
       __Pyx_DECREF(__pyx_t_19); __pyx_t_19 = 0;
       __pyx_t_20 = NULL;
       if (__Pyx_IterFinish() == 0) __Pyx_RaiseNeedMoreValuesError(index);
-      __PYX_ERR(0, 459, __pyx_L1_error)
+      __PYX_ERR(0, 570, __pyx_L1_error)
       __pyx_L15_unpacking_done:;
     }
     __Pyx_XDECREF_SET(__pyx_v_seat, __pyx_t_1);
@@ -7641,75 +9070,75 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
     __Pyx_XDECREF_SET(__pyx_v_later, __pyx_t_18);
     __pyx_t_18 = 0;
 
-    /* "basra/_search.pyx":460
+    /* "basra/_search.pyx":571
  *         for i in range(self.n_decisions):
  *             seat, dfloor, lone, card, take, later = decisions[i]
  *             self.d_seat[i] = seat             # <<<<<<<<<<<<<<
  *             self.d_floor[i] = dfloor
  *             self.d_lone[i] = lone
 */
-    __pyx_t_7 = __Pyx_PyLong_As_int(__pyx_v_seat); if (unlikely((__pyx_t_7 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 460, __pyx_L1_error)
+    __pyx_t_7 = __Pyx_PyLong_As_int(__pyx_v_seat); if (unlikely((__pyx_t_7 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 571, __pyx_L1_error)
     (__pyx_v_self->d_seat[__pyx_v_i]) = __pyx_t_7;
 
 
-    /* "basra/_search.pyx":461
+    /* "basra/_search.pyx":572
  *             seat, dfloor, lone, card, take, later = decisions[i]
  *             self.d_seat[i] = seat
  *             self.d_floor[i] = dfloor             # <<<<<<<<<<<<<<
  *             self.d_lone[i] = lone
  *             self.d_card[i] = card
 */
-    __pyx_t_8 = __Pyx_PyLong_As_uint64_t(__pyx_v_dfloor); if (unlikely((__pyx_t_8 == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 461, __pyx_L1_error)
+    __pyx_t_8 = __Pyx_PyLong_As_uint64_t(__pyx_v_dfloor); if (unlikely((__pyx_t_8 == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 572, __pyx_L1_error)
     (__pyx_v_self->d_floor[__pyx_v_i]) = __pyx_t_8;
 
 
-    /* "basra/_search.pyx":462
+    /* "basra/_search.pyx":573
  *             self.d_seat[i] = seat
  *             self.d_floor[i] = dfloor
  *             self.d_lone[i] = lone             # <<<<<<<<<<<<<<
  *             self.d_card[i] = card
  *             self.d_take[i] = take
 */
-    __pyx_t_11 = __Pyx_PyObject_IsTrue(__pyx_v_lone); if (unlikely((__pyx_t_11 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 462, __pyx_L1_error)
+    __pyx_t_11 = __Pyx_PyObject_IsTrue(__pyx_v_lone); if (unlikely((__pyx_t_11 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 573, __pyx_L1_error)
     (__pyx_v_self->d_lone[__pyx_v_i]) = __pyx_t_11;
 
 
-    /* "basra/_search.pyx":463
+    /* "basra/_search.pyx":574
  *             self.d_floor[i] = dfloor
  *             self.d_lone[i] = lone
  *             self.d_card[i] = card             # <<<<<<<<<<<<<<
  *             self.d_take[i] = take
  *             self.d_later[i] = later
 */
-    __pyx_t_7 = __Pyx_PyLong_As_int(__pyx_v_card); if (unlikely((__pyx_t_7 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 463, __pyx_L1_error)
+    __pyx_t_7 = __Pyx_PyLong_As_int(__pyx_v_card); if (unlikely((__pyx_t_7 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 574, __pyx_L1_error)
     (__pyx_v_self->d_card[__pyx_v_i]) = __pyx_t_7;
 
 
-    /* "basra/_search.pyx":464
+    /* "basra/_search.pyx":575
  *             self.d_lone[i] = lone
  *             self.d_card[i] = card
  *             self.d_take[i] = take             # <<<<<<<<<<<<<<
  *             self.d_later[i] = later
  *         self.pool_built = False
 */
-    __pyx_t_8 = __Pyx_PyLong_As_uint64_t(__pyx_v_take); if (unlikely((__pyx_t_8 == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 464, __pyx_L1_error)
+    __pyx_t_8 = __Pyx_PyLong_As_uint64_t(__pyx_v_take); if (unlikely((__pyx_t_8 == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 575, __pyx_L1_error)
     (__pyx_v_self->d_take[__pyx_v_i]) = __pyx_t_8;
 
 
-    /* "basra/_search.pyx":465
+    /* "basra/_search.pyx":576
  *             self.d_card[i] = card
  *             self.d_take[i] = take
  *             self.d_later[i] = later             # <<<<<<<<<<<<<<
  *         self.pool_built = False
  *         rng_seed(&self.rng, seed)
 */
-    __pyx_t_8 = __Pyx_PyLong_As_uint64_t(__pyx_v_later); if (unlikely((__pyx_t_8 == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 465, __pyx_L1_error)
+    __pyx_t_8 = __Pyx_PyLong_As_uint64_t(__pyx_v_later); if (unlikely((__pyx_t_8 == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 576, __pyx_L1_error)
     (__pyx_v_self->d_later[__pyx_v_i]) = __pyx_t_8;
 
   }
 
 
-  /* "basra/_search.pyx":466
+  /* "basra/_search.pyx":577
  *             self.d_take[i] = take
  *             self.d_later[i] = later
  *         self.pool_built = False             # <<<<<<<<<<<<<<
@@ -7718,7 +9147,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
 */
   __pyx_v_self->pool_built = 0;
 
-  /* "basra/_search.pyx":467
+  /* "basra/_search.pyx":578
  *             self.d_later[i] = later
  *         self.pool_built = False
  *         rng_seed(&self.rng, seed)             # <<<<<<<<<<<<<<
@@ -7727,7 +9156,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
 */
   __pyx_f_5basra_7_kernel_rng_seed((&__pyx_v_self->rng), __pyx_v_seed);
 
-  /* "basra/_search.pyx":421
+  /* "basra/_search.pyx":532
  *         free(self.nodes)
  * 
  *     def __init__(self, KRules kr, int players, tuple side_of, int me, list hands, mask_t floor,             # <<<<<<<<<<<<<<
@@ -7762,7 +9191,7 @@ static int __pyx_pf_5basra_7_search_6Search_4__init__(struct __pyx_obj_5basra_7_
   return __pyx_r;
 }
 
-/* "basra/_search.pyx":469
+/* "basra/_search.pyx":580
  *         rng_seed(&self.rng, seed)
  * 
  *     cdef void deal_hands(self, mask_t* hands) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -7786,7 +9215,7 @@ static void __pyx_f_5basra_7_search_6Search_deal_hands(struct __pyx_obj_5basra_7
   int __pyx_t_6;
   int __pyx_t_7;
 
-  /* "basra/_search.pyx":472
+  /* "basra/_search.pyx":583
  *         """Known cards plus unseen ones at random (mirror of ``Unseen.hands``)."""
  *         cdef int cards[52]
  *         cdef int i, j, t, seat, pos = 0, k             # <<<<<<<<<<<<<<
@@ -7795,7 +9224,7 @@ static void __pyx_f_5basra_7_search_6Search_deal_hands(struct __pyx_obj_5basra_7
 */
   __pyx_v_pos = 0;
 
-  /* "basra/_search.pyx":473
+  /* "basra/_search.pyx":584
  *         cdef int cards[52]
  *         cdef int i, j, t, seat, pos = 0, k
  *         memcpy(cards, self.unseen, self.n_unseen * sizeof(int))             # <<<<<<<<<<<<<<
@@ -7804,7 +9233,7 @@ static void __pyx_f_5basra_7_search_6Search_deal_hands(struct __pyx_obj_5basra_7
 */
   (void)(memcpy(__pyx_v_cards, __pyx_v_self->unseen, (__pyx_v_self->n_unseen * (sizeof(int)))));
 
-  /* "basra/_search.pyx":474
+  /* "basra/_search.pyx":585
  *         cdef int i, j, t, seat, pos = 0, k
  *         memcpy(cards, self.unseen, self.n_unseen * sizeof(int))
  *         for i in range(self.dealt):  # a partial Fisher-Yates: the first `dealt` are the sample             # <<<<<<<<<<<<<<
@@ -7818,7 +9247,7 @@ static void __pyx_f_5basra_7_search_6Search_deal_hands(struct __pyx_obj_5basra_7
   for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
     __pyx_v_i = __pyx_t_3;
 
-    /* "basra/_search.pyx":475
+    /* "basra/_search.pyx":586
  *         memcpy(cards, self.unseen, self.n_unseen * sizeof(int))
  *         for i in range(self.dealt):  # a partial Fisher-Yates: the first `dealt` are the sample
  *             j = i + rng_below(&self.rng, self.n_unseen - i)             # <<<<<<<<<<<<<<
@@ -7827,7 +9256,7 @@ static void __pyx_f_5basra_7_search_6Search_deal_hands(struct __pyx_obj_5basra_7
 */
     __pyx_v_j = (__pyx_v_i + __pyx_f_5basra_7_kernel_rng_below((&__pyx_v_self->rng), (__pyx_v_self->n_unseen - __pyx_v_i)));
 
-    /* "basra/_search.pyx":476
+    /* "basra/_search.pyx":587
  *         for i in range(self.dealt):  # a partial Fisher-Yates: the first `dealt` are the sample
  *             j = i + rng_below(&self.rng, self.n_unseen - i)
  *             t = cards[i]             # <<<<<<<<<<<<<<
@@ -7836,7 +9265,7 @@ static void __pyx_f_5basra_7_search_6Search_deal_hands(struct __pyx_obj_5basra_7
 */
     __pyx_v_t = (__pyx_v_cards[__pyx_v_i]);
 
-    /* "basra/_search.pyx":477
+    /* "basra/_search.pyx":588
  *             j = i + rng_below(&self.rng, self.n_unseen - i)
  *             t = cards[i]
  *             cards[i] = cards[j]             # <<<<<<<<<<<<<<
@@ -7845,7 +9274,7 @@ static void __pyx_f_5basra_7_search_6Search_deal_hands(struct __pyx_obj_5basra_7
 */
     (__pyx_v_cards[__pyx_v_i]) = (__pyx_v_cards[__pyx_v_j]);
 
-    /* "basra/_search.pyx":478
+    /* "basra/_search.pyx":589
  *             t = cards[i]
  *             cards[i] = cards[j]
  *             cards[j] = t             # <<<<<<<<<<<<<<
@@ -7856,7 +9285,7 @@ static void __pyx_f_5basra_7_search_6Search_deal_hands(struct __pyx_obj_5basra_7
   }
 
 
-  /* "basra/_search.pyx":479
+  /* "basra/_search.pyx":590
  *             cards[i] = cards[j]
  *             cards[j] = t
  *         for seat in range(self.base.players):             # <<<<<<<<<<<<<<
@@ -7870,7 +9299,7 @@ static void __pyx_f_5basra_7_search_6Search_deal_hands(struct __pyx_obj_5basra_7
   for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
     __pyx_v_seat = __pyx_t_3;
 
-    /* "basra/_search.pyx":480
+    /* "basra/_search.pyx":591
  *             cards[j] = t
  *         for seat in range(self.base.players):
  *             hands[seat] = self.base.hands[seat]             # <<<<<<<<<<<<<<
@@ -7879,7 +9308,7 @@ static void __pyx_f_5basra_7_search_6Search_deal_hands(struct __pyx_obj_5basra_7
 */
     (__pyx_v_hands[__pyx_v_seat]) = (__pyx_v_self->base.hands[__pyx_v_seat]);
 
-    /* "basra/_search.pyx":481
+    /* "basra/_search.pyx":592
  *         for seat in range(self.base.players):
  *             hands[seat] = self.base.hands[seat]
  *             for k in range(self.needs[seat]):             # <<<<<<<<<<<<<<
@@ -7893,7 +9322,7 @@ static void __pyx_f_5basra_7_search_6Search_deal_hands(struct __pyx_obj_5basra_7
     for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
       __pyx_v_k = __pyx_t_6;
 
-      /* "basra/_search.pyx":482
+      /* "basra/_search.pyx":593
  *             hands[seat] = self.base.hands[seat]
  *             for k in range(self.needs[seat]):
  *                 hands[seat] |= (<mask_t>1) << cards[pos]             # <<<<<<<<<<<<<<
@@ -7904,7 +9333,7 @@ static void __pyx_f_5basra_7_search_6Search_deal_hands(struct __pyx_obj_5basra_7
       __pyx_t_7 = __pyx_v_seat;
       (__pyx_v_hands[__pyx_t_7]) = ((__pyx_v_hands[__pyx_t_7]) | (((__pyx_t_5basra_7_kernel_mask_t)1) << (__pyx_v_cards[__pyx_v_pos])));
 
-      /* "basra/_search.pyx":483
+      /* "basra/_search.pyx":594
  *             for k in range(self.needs[seat]):
  *                 hands[seat] |= (<mask_t>1) << cards[pos]
  *                 pos += 1             # <<<<<<<<<<<<<<
@@ -7917,7 +9346,7 @@ static void __pyx_f_5basra_7_search_6Search_deal_hands(struct __pyx_obj_5basra_7
   }
 
 
-  /* "basra/_search.pyx":469
+  /* "basra/_search.pyx":580
  *         rng_seed(&self.rng, seed)
  * 
  *     cdef void deal_hands(self, mask_t* hands) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -7935,7 +9364,7 @@ static void __pyx_f_5basra_7_search_6Search_deal_hands(struct __pyx_obj_5basra_7
 
 }
 
-/* "basra/_search.pyx":485
+/* "basra/_search.pyx":596
  *                 pos += 1
  * 
  *     cdef double likelihood(self, mask_t hand, int d) noexcept:             # <<<<<<<<<<<<<<
@@ -7961,7 +9390,7 @@ static double __pyx_f_5basra_7_search_6Search_likelihood(struct __pyx_obj_5basra
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
 
-  /* "basra/_search.pyx":489
+  /* "basra/_search.pyx":600
  *         cdef MoveBuf buf
  *         cdef double values[256]
  *         cdef double top = -1e300, total = 0.0, chosen = 0.0, weight             # <<<<<<<<<<<<<<
@@ -7972,21 +9401,21 @@ static double __pyx_f_5basra_7_search_6Search_likelihood(struct __pyx_obj_5basra
   __pyx_v_total = 0.0;
   __pyx_v_chosen = 0.0;
 
-  /* "basra/_search.pyx":491
+  /* "basra/_search.pyx":602
  *         cdef double top = -1e300, total = 0.0, chosen = 0.0, weight
  *         cdef int i
  *         if gen_moves(self.base.r, hand, self.d_floor[d], &buf) < 0:             # <<<<<<<<<<<<<<
  *             return 1.0
  *         for i in range(buf.n):
 */
-  __pyx_t_1 = __pyx_f_5basra_7_kernel_gen_moves(__pyx_v_self->base.r, __pyx_v_hand, (__pyx_v_self->d_floor[__pyx_v_d]), (&__pyx_v_buf)); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 491, __pyx_L1_error)
+  __pyx_t_1 = __pyx_f_5basra_7_kernel_gen_moves(__pyx_v_self->base.r, __pyx_v_hand, (__pyx_v_self->d_floor[__pyx_v_d]), (&__pyx_v_buf)); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 602, __pyx_L1_error)
   __pyx_t_2 = (__pyx_t_1 < 0);
 
 
   if (__pyx_t_2) {
 
 
-    /* "basra/_search.pyx":492
+    /* "basra/_search.pyx":603
  *         cdef int i
  *         if gen_moves(self.base.r, hand, self.d_floor[d], &buf) < 0:
  *             return 1.0             # <<<<<<<<<<<<<<
@@ -7999,7 +9428,7 @@ static double __pyx_f_5basra_7_search_6Search_likelihood(struct __pyx_obj_5basra
     }
     goto __pyx_L0;
 
-    /* "basra/_search.pyx":491
+    /* "basra/_search.pyx":602
  *         cdef double top = -1e300, total = 0.0, chosen = 0.0, weight
  *         cdef int i
  *         if gen_moves(self.base.r, hand, self.d_floor[d], &buf) < 0:             # <<<<<<<<<<<<<<
@@ -8008,7 +9437,7 @@ static double __pyx_f_5basra_7_search_6Search_likelihood(struct __pyx_obj_5basra
 */
   }
 
-  /* "basra/_search.pyx":493
+  /* "basra/_search.pyx":604
  *         if gen_moves(self.base.r, hand, self.d_floor[d], &buf) < 0:
  *             return 1.0
  *         for i in range(buf.n):             # <<<<<<<<<<<<<<
@@ -8022,7 +9451,7 @@ static double __pyx_f_5basra_7_search_6Search_likelihood(struct __pyx_obj_5basra
   for (__pyx_t_4 = 0; __pyx_t_4 < __pyx_t_3; __pyx_t_4+=1) {
     __pyx_v_i = __pyx_t_4;
 
-    /* "basra/_search.pyx":494
+    /* "basra/_search.pyx":605
  *             return 1.0
  *         for i in range(buf.n):
  *             values[i] = policy_value_c(self.base.r, buf.cards[i], buf.takes[i], self.d_floor[d],             # <<<<<<<<<<<<<<
@@ -8031,7 +9460,7 @@ static double __pyx_f_5basra_7_search_6Search_likelihood(struct __pyx_obj_5basra
 */
     (__pyx_v_values[__pyx_v_i]) = __pyx_f_5basra_7_kernel_policy_value_c(__pyx_v_self->base.r, (__pyx_v_buf.cards[__pyx_v_i]), (__pyx_v_buf.takes[__pyx_v_i]), (__pyx_v_self->d_floor[__pyx_v_d]), (__pyx_v_self->d_lone[__pyx_v_d]));
 
-    /* "basra/_search.pyx":496
+    /* "basra/_search.pyx":607
  *             values[i] = policy_value_c(self.base.r, buf.cards[i], buf.takes[i], self.d_floor[d],
  *                                        self.d_lone[d])
  *             if values[i] > top:             # <<<<<<<<<<<<<<
@@ -8043,7 +9472,7 @@ static double __pyx_f_5basra_7_search_6Search_likelihood(struct __pyx_obj_5basra
     if (__pyx_t_2) {
 
 
-      /* "basra/_search.pyx":497
+      /* "basra/_search.pyx":608
  *                                        self.d_lone[d])
  *             if values[i] > top:
  *                 top = values[i]             # <<<<<<<<<<<<<<
@@ -8052,7 +9481,7 @@ static double __pyx_f_5basra_7_search_6Search_likelihood(struct __pyx_obj_5basra
 */
       __pyx_v_top = (__pyx_v_values[__pyx_v_i]);
 
-      /* "basra/_search.pyx":496
+      /* "basra/_search.pyx":607
  *             values[i] = policy_value_c(self.base.r, buf.cards[i], buf.takes[i], self.d_floor[d],
  *                                        self.d_lone[d])
  *             if values[i] > top:             # <<<<<<<<<<<<<<
@@ -8063,7 +9492,7 @@ static double __pyx_f_5basra_7_search_6Search_likelihood(struct __pyx_obj_5basra
   }
 
 
-  /* "basra/_search.pyx":498
+  /* "basra/_search.pyx":609
  *             if values[i] > top:
  *                 top = values[i]
  *         for i in range(buf.n):             # <<<<<<<<<<<<<<
@@ -8077,7 +9506,7 @@ static double __pyx_f_5basra_7_search_6Search_likelihood(struct __pyx_obj_5basra
   for (__pyx_t_4 = 0; __pyx_t_4 < __pyx_t_3; __pyx_t_4+=1) {
     __pyx_v_i = __pyx_t_4;
 
-    /* "basra/_search.pyx":499
+    /* "basra/_search.pyx":610
  *                 top = values[i]
  *         for i in range(buf.n):
  *             weight = exp(self.read * (values[i] - top))             # <<<<<<<<<<<<<<
@@ -8086,7 +9515,7 @@ static double __pyx_f_5basra_7_search_6Search_likelihood(struct __pyx_obj_5basra
 */
     __pyx_v_weight = exp((__pyx_v_self->read * ((__pyx_v_values[__pyx_v_i]) - __pyx_v_top)));
 
-    /* "basra/_search.pyx":500
+    /* "basra/_search.pyx":611
  *         for i in range(buf.n):
  *             weight = exp(self.read * (values[i] - top))
  *             total += weight             # <<<<<<<<<<<<<<
@@ -8095,7 +9524,7 @@ static double __pyx_f_5basra_7_search_6Search_likelihood(struct __pyx_obj_5basra
 */
     __pyx_v_total = (__pyx_v_total + __pyx_v_weight);
 
-    /* "basra/_search.pyx":501
+    /* "basra/_search.pyx":612
  *             weight = exp(self.read * (values[i] - top))
  *             total += weight
  *             if buf.cards[i] == self.d_card[d] and buf.takes[i] == self.d_take[d]:             # <<<<<<<<<<<<<<
@@ -8121,7 +9550,7 @@ static double __pyx_f_5basra_7_search_6Search_likelihood(struct __pyx_obj_5basra
     if (__pyx_t_2) {
 
 
-      /* "basra/_search.pyx":502
+      /* "basra/_search.pyx":613
  *             total += weight
  *             if buf.cards[i] == self.d_card[d] and buf.takes[i] == self.d_take[d]:
  *                 chosen = weight             # <<<<<<<<<<<<<<
@@ -8130,7 +9559,7 @@ static double __pyx_f_5basra_7_search_6Search_likelihood(struct __pyx_obj_5basra
 */
       __pyx_v_chosen = __pyx_v_weight;
 
-      /* "basra/_search.pyx":501
+      /* "basra/_search.pyx":612
  *             weight = exp(self.read * (values[i] - top))
  *             total += weight
  *             if buf.cards[i] == self.d_card[d] and buf.takes[i] == self.d_take[d]:             # <<<<<<<<<<<<<<
@@ -8141,7 +9570,7 @@ static double __pyx_f_5basra_7_search_6Search_likelihood(struct __pyx_obj_5basra
   }
 
 
-  /* "basra/_search.pyx":503
+  /* "basra/_search.pyx":614
  *             if buf.cards[i] == self.d_card[d] and buf.takes[i] == self.d_take[d]:
  *                 chosen = weight
  *         return 0.98 * chosen / total + 0.02 / buf.n             # <<<<<<<<<<<<<<
@@ -8154,7 +9583,7 @@ static double __pyx_f_5basra_7_search_6Search_likelihood(struct __pyx_obj_5basra
   }
   goto __pyx_L0;
 
-  /* "basra/_search.pyx":485
+  /* "basra/_search.pyx":596
  *                 pos += 1
  * 
  *     cdef double likelihood(self, mask_t hand, int d) noexcept:             # <<<<<<<<<<<<<<
@@ -8178,7 +9607,7 @@ static double __pyx_f_5basra_7_search_6Search_likelihood(struct __pyx_obj_5basra
   return __pyx_r;
 }
 
-/* "basra/_search.pyx":505
+/* "basra/_search.pyx":616
  *         return 0.98 * chosen / total + 0.02 / buf.n
  * 
  *     cdef int build_pool(self) except -1:             # <<<<<<<<<<<<<<
@@ -8206,7 +9635,7 @@ static int __pyx_f_5basra_7_search_6Search_build_pool(struct __pyx_obj_5basra_7_
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
 
-  /* "basra/_search.pyx":508
+  /* "basra/_search.pyx":619
  *         """Mirror of ``Sampler._build_pool``: deals weighted by how well they explain the plays."""
  *         cdef int p, d
  *         cdef double weight, total = 0.0             # <<<<<<<<<<<<<<
@@ -8215,7 +9644,7 @@ static int __pyx_f_5basra_7_search_6Search_build_pool(struct __pyx_obj_5basra_7_
 */
   __pyx_v_total = 0.0;
 
-  /* "basra/_search.pyx":511
+  /* "basra/_search.pyx":622
  *         cdef mask_t held
  *         cdef mask_t* hands
  *         self.pool = <mask_t*>malloc(self.pool_size * 4 * sizeof(mask_t))             # <<<<<<<<<<<<<<
@@ -8224,7 +9653,7 @@ static int __pyx_f_5basra_7_search_6Search_build_pool(struct __pyx_obj_5basra_7_
 */
   __pyx_v_self->pool = ((__pyx_t_5basra_7_kernel_mask_t *)malloc(((__pyx_v_self->pool_size * 4) * (sizeof(__pyx_t_5basra_7_kernel_mask_t)))));
 
-  /* "basra/_search.pyx":512
+  /* "basra/_search.pyx":623
  *         cdef mask_t* hands
  *         self.pool = <mask_t*>malloc(self.pool_size * 4 * sizeof(mask_t))
  *         self.cumulative = <double*>malloc(self.pool_size * sizeof(double))             # <<<<<<<<<<<<<<
@@ -8233,7 +9662,7 @@ static int __pyx_f_5basra_7_search_6Search_build_pool(struct __pyx_obj_5basra_7_
 */
   __pyx_v_self->cumulative = ((double *)malloc((__pyx_v_self->pool_size * (sizeof(double)))));
 
-  /* "basra/_search.pyx":513
+  /* "basra/_search.pyx":624
  *         self.pool = <mask_t*>malloc(self.pool_size * 4 * sizeof(mask_t))
  *         self.cumulative = <double*>malloc(self.pool_size * sizeof(double))
  *         if self.pool == NULL or self.cumulative == NULL:             # <<<<<<<<<<<<<<
@@ -8259,16 +9688,16 @@ static int __pyx_f_5basra_7_search_6Search_build_pool(struct __pyx_obj_5basra_7_
   if (unlikely(__pyx_t_1)) {
 
 
-    /* "basra/_search.pyx":514
+    /* "basra/_search.pyx":625
  *         self.cumulative = <double*>malloc(self.pool_size * sizeof(double))
  *         if self.pool == NULL or self.cumulative == NULL:
  *             raise MemoryError()             # <<<<<<<<<<<<<<
  *         for p in range(self.pool_size):
  *             hands = &self.pool[4 * p]
 */
-    PyErr_NoMemory(); __PYX_ERR(0, 514, __pyx_L1_error)
+    PyErr_NoMemory(); __PYX_ERR(0, 625, __pyx_L1_error)
 
-    /* "basra/_search.pyx":513
+    /* "basra/_search.pyx":624
  *         self.pool = <mask_t*>malloc(self.pool_size * 4 * sizeof(mask_t))
  *         self.cumulative = <double*>malloc(self.pool_size * sizeof(double))
  *         if self.pool == NULL or self.cumulative == NULL:             # <<<<<<<<<<<<<<
@@ -8277,7 +9706,7 @@ static int __pyx_f_5basra_7_search_6Search_build_pool(struct __pyx_obj_5basra_7_
 */
   }
 
-  /* "basra/_search.pyx":515
+  /* "basra/_search.pyx":626
  *         if self.pool == NULL or self.cumulative == NULL:
  *             raise MemoryError()
  *         for p in range(self.pool_size):             # <<<<<<<<<<<<<<
@@ -8291,7 +9720,7 @@ static int __pyx_f_5basra_7_search_6Search_build_pool(struct __pyx_obj_5basra_7_
   for (__pyx_t_5 = 0; __pyx_t_5 < __pyx_t_4; __pyx_t_5+=1) {
     __pyx_v_p = __pyx_t_5;
 
-    /* "basra/_search.pyx":516
+    /* "basra/_search.pyx":627
  *             raise MemoryError()
  *         for p in range(self.pool_size):
  *             hands = &self.pool[4 * p]             # <<<<<<<<<<<<<<
@@ -8300,7 +9729,7 @@ static int __pyx_f_5basra_7_search_6Search_build_pool(struct __pyx_obj_5basra_7_
 */
     __pyx_v_hands = (&(__pyx_v_self->pool[(4 * __pyx_v_p)]));
 
-    /* "basra/_search.pyx":517
+    /* "basra/_search.pyx":628
  *         for p in range(self.pool_size):
  *             hands = &self.pool[4 * p]
  *             self.deal_hands(hands)             # <<<<<<<<<<<<<<
@@ -8309,7 +9738,7 @@ static int __pyx_f_5basra_7_search_6Search_build_pool(struct __pyx_obj_5basra_7_
 */
     ((struct __pyx_vtabstruct_5basra_7_search_Search *)__pyx_v_self->__pyx_vtab)->deal_hands(__pyx_v_self, __pyx_v_hands);
 
-    /* "basra/_search.pyx":518
+    /* "basra/_search.pyx":629
  *             hands = &self.pool[4 * p]
  *             self.deal_hands(hands)
  *             weight = 1.0             # <<<<<<<<<<<<<<
@@ -8318,7 +9747,7 @@ static int __pyx_f_5basra_7_search_6Search_build_pool(struct __pyx_obj_5basra_7_
 */
     __pyx_v_weight = 1.0;
 
-    /* "basra/_search.pyx":519
+    /* "basra/_search.pyx":630
  *             self.deal_hands(hands)
  *             weight = 1.0
  *             for d in range(self.n_decisions):             # <<<<<<<<<<<<<<
@@ -8332,7 +9761,7 @@ static int __pyx_f_5basra_7_search_6Search_build_pool(struct __pyx_obj_5basra_7_
     for (__pyx_t_8 = 0; __pyx_t_8 < __pyx_t_7; __pyx_t_8+=1) {
       __pyx_v_d = __pyx_t_8;
 
-      /* "basra/_search.pyx":520
+      /* "basra/_search.pyx":631
  *             weight = 1.0
  *             for d in range(self.n_decisions):
  *                 held = hands[self.d_seat[d]] | self.d_later[d] | ((<mask_t>1) << self.d_card[d])             # <<<<<<<<<<<<<<
@@ -8341,7 +9770,7 @@ static int __pyx_f_5basra_7_search_6Search_build_pool(struct __pyx_obj_5basra_7_
 */
       __pyx_v_held = (((__pyx_v_hands[(__pyx_v_self->d_seat[__pyx_v_d])]) | (__pyx_v_self->d_later[__pyx_v_d])) | (((__pyx_t_5basra_7_kernel_mask_t)1) << (__pyx_v_self->d_card[__pyx_v_d])));
 
-      /* "basra/_search.pyx":521
+      /* "basra/_search.pyx":632
  *             for d in range(self.n_decisions):
  *                 held = hands[self.d_seat[d]] | self.d_later[d] | ((<mask_t>1) << self.d_card[d])
  *                 weight *= self.likelihood(held, d)             # <<<<<<<<<<<<<<
@@ -8352,7 +9781,7 @@ static int __pyx_f_5basra_7_search_6Search_build_pool(struct __pyx_obj_5basra_7_
     }
 
 
-    /* "basra/_search.pyx":522
+    /* "basra/_search.pyx":633
  *                 held = hands[self.d_seat[d]] | self.d_later[d] | ((<mask_t>1) << self.d_card[d])
  *                 weight *= self.likelihood(held, d)
  *             total += weight             # <<<<<<<<<<<<<<
@@ -8361,7 +9790,7 @@ static int __pyx_f_5basra_7_search_6Search_build_pool(struct __pyx_obj_5basra_7_
 */
     __pyx_v_total = (__pyx_v_total + __pyx_v_weight);
 
-    /* "basra/_search.pyx":523
+    /* "basra/_search.pyx":634
  *                 weight *= self.likelihood(held, d)
  *             total += weight
  *             self.cumulative[p] = total             # <<<<<<<<<<<<<<
@@ -8372,7 +9801,7 @@ static int __pyx_f_5basra_7_search_6Search_build_pool(struct __pyx_obj_5basra_7_
   }
 
 
-  /* "basra/_search.pyx":524
+  /* "basra/_search.pyx":635
  *             total += weight
  *             self.cumulative[p] = total
  *         self.pool_built = True             # <<<<<<<<<<<<<<
@@ -8381,7 +9810,7 @@ static int __pyx_f_5basra_7_search_6Search_build_pool(struct __pyx_obj_5basra_7_
 */
   __pyx_v_self->pool_built = 1;
 
-  /* "basra/_search.pyx":525
+  /* "basra/_search.pyx":636
  *             self.cumulative[p] = total
  *         self.pool_built = True
  *         return 0             # <<<<<<<<<<<<<<
@@ -8394,7 +9823,7 @@ static int __pyx_f_5basra_7_search_6Search_build_pool(struct __pyx_obj_5basra_7_
   }
   goto __pyx_L0;
 
-  /* "basra/_search.pyx":505
+  /* "basra/_search.pyx":616
  *         return 0.98 * chosen / total + 0.02 / buf.n
  * 
  *     cdef int build_pool(self) except -1:             # <<<<<<<<<<<<<<
@@ -8417,7 +9846,7 @@ static int __pyx_f_5basra_7_search_6Search_build_pool(struct __pyx_obj_5basra_7_
   return __pyx_r;
 }
 
-/* "basra/_search.pyx":527
+/* "basra/_search.pyx":638
  *         return 0
  * 
  *     cdef int sample(self, Sim* s) except -1:             # <<<<<<<<<<<<<<
@@ -8445,7 +9874,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
 
-  /* "basra/_search.pyx":530
+  /* "basra/_search.pyx":641
  *         """A determinization: the hidden hands (read from the pool) and the stock."""
  *         cdef mask_t hands[4]
  *         cdef mask_t held = 0             # <<<<<<<<<<<<<<
@@ -8454,7 +9883,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
 */
   __pyx_v_held = 0;
 
-  /* "basra/_search.pyx":532
+  /* "basra/_search.pyx":643
  *         cdef mask_t held = 0
  *         cdef double x
  *         cdef int lo, hi, mid, i, n = 0, seat             # <<<<<<<<<<<<<<
@@ -8463,7 +9892,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
 */
   __pyx_v_n = 0;
 
-  /* "basra/_search.pyx":533
+  /* "basra/_search.pyx":644
  *         cdef double x
  *         cdef int lo, hi, mid, i, n = 0, seat
  *         if self.n_decisions and self.read > 0:             # <<<<<<<<<<<<<<
@@ -8489,7 +9918,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
   if (__pyx_t_1) {
 
 
-    /* "basra/_search.pyx":534
+    /* "basra/_search.pyx":645
  *         cdef int lo, hi, mid, i, n = 0, seat
  *         if self.n_decisions and self.read > 0:
  *             if not self.pool_built:             # <<<<<<<<<<<<<<
@@ -8501,17 +9930,17 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
     if (__pyx_t_1) {
 
 
-      /* "basra/_search.pyx":535
+      /* "basra/_search.pyx":646
  *         if self.n_decisions and self.read > 0:
  *             if not self.pool_built:
  *                 self.build_pool()             # <<<<<<<<<<<<<<
  *             x = rng_uniform(&self.rng) * self.cumulative[self.pool_size - 1]
  *             lo = 0
 */
-      __pyx_t_3 = ((struct __pyx_vtabstruct_5basra_7_search_Search *)__pyx_v_self->__pyx_vtab)->build_pool(__pyx_v_self); if (unlikely(__pyx_t_3 == ((int)-1))) __PYX_ERR(0, 535, __pyx_L1_error)
+      __pyx_t_3 = ((struct __pyx_vtabstruct_5basra_7_search_Search *)__pyx_v_self->__pyx_vtab)->build_pool(__pyx_v_self); if (unlikely(__pyx_t_3 == ((int)-1))) __PYX_ERR(0, 646, __pyx_L1_error)
 
 
-      /* "basra/_search.pyx":534
+      /* "basra/_search.pyx":645
  *         cdef int lo, hi, mid, i, n = 0, seat
  *         if self.n_decisions and self.read > 0:
  *             if not self.pool_built:             # <<<<<<<<<<<<<<
@@ -8520,7 +9949,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
 */
     }
 
-    /* "basra/_search.pyx":536
+    /* "basra/_search.pyx":647
  *             if not self.pool_built:
  *                 self.build_pool()
  *             x = rng_uniform(&self.rng) * self.cumulative[self.pool_size - 1]             # <<<<<<<<<<<<<<
@@ -8529,7 +9958,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
 */
     __pyx_v_x = (__pyx_f_5basra_7_kernel_rng_uniform((&__pyx_v_self->rng)) * (__pyx_v_self->cumulative[(__pyx_v_self->pool_size - 1)]));
 
-    /* "basra/_search.pyx":537
+    /* "basra/_search.pyx":648
  *                 self.build_pool()
  *             x = rng_uniform(&self.rng) * self.cumulative[self.pool_size - 1]
  *             lo = 0             # <<<<<<<<<<<<<<
@@ -8538,7 +9967,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
 */
     __pyx_v_lo = 0;
 
-    /* "basra/_search.pyx":538
+    /* "basra/_search.pyx":649
  *             x = rng_uniform(&self.rng) * self.cumulative[self.pool_size - 1]
  *             lo = 0
  *             hi = self.pool_size - 1             # <<<<<<<<<<<<<<
@@ -8547,7 +9976,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
 */
     __pyx_v_hi = (__pyx_v_self->pool_size - 1);
 
-    /* "basra/_search.pyx":539
+    /* "basra/_search.pyx":650
  *             lo = 0
  *             hi = self.pool_size - 1
  *             while lo < hi:   # the first cumulative weight above x             # <<<<<<<<<<<<<<
@@ -8560,7 +9989,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
 
       if (!__pyx_t_1) break;
 
-      /* "basra/_search.pyx":540
+      /* "basra/_search.pyx":651
  *             hi = self.pool_size - 1
  *             while lo < hi:   # the first cumulative weight above x
  *                 mid = (lo + hi) // 2             # <<<<<<<<<<<<<<
@@ -8569,7 +9998,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
 */
       __pyx_v_mid = ((__pyx_v_lo + __pyx_v_hi) / 2);
 
-      /* "basra/_search.pyx":541
+      /* "basra/_search.pyx":652
  *             while lo < hi:   # the first cumulative weight above x
  *                 mid = (lo + hi) // 2
  *                 if self.cumulative[mid] > x:             # <<<<<<<<<<<<<<
@@ -8581,7 +10010,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
       if (__pyx_t_1) {
 
 
-        /* "basra/_search.pyx":542
+        /* "basra/_search.pyx":653
  *                 mid = (lo + hi) // 2
  *                 if self.cumulative[mid] > x:
  *                     hi = mid             # <<<<<<<<<<<<<<
@@ -8590,7 +10019,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
 */
         __pyx_v_hi = __pyx_v_mid;
 
-        /* "basra/_search.pyx":541
+        /* "basra/_search.pyx":652
  *             while lo < hi:   # the first cumulative weight above x
  *                 mid = (lo + hi) // 2
  *                 if self.cumulative[mid] > x:             # <<<<<<<<<<<<<<
@@ -8600,7 +10029,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
         goto __pyx_L9;
       }
 
-      /* "basra/_search.pyx":544
+      /* "basra/_search.pyx":655
  *                     hi = mid
  *                 else:
  *                     lo = mid + 1             # <<<<<<<<<<<<<<
@@ -8613,7 +10042,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
       __pyx_L9:;
     }
 
-    /* "basra/_search.pyx":545
+    /* "basra/_search.pyx":656
  *                 else:
  *                     lo = mid + 1
  *             memcpy(hands, &self.pool[4 * lo], 4 * sizeof(mask_t))             # <<<<<<<<<<<<<<
@@ -8622,7 +10051,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
 */
     (void)(memcpy(__pyx_v_hands, (&(__pyx_v_self->pool[(4 * __pyx_v_lo)])), (4 * (sizeof(__pyx_t_5basra_7_kernel_mask_t)))));
 
-    /* "basra/_search.pyx":533
+    /* "basra/_search.pyx":644
  *         cdef double x
  *         cdef int lo, hi, mid, i, n = 0, seat
  *         if self.n_decisions and self.read > 0:             # <<<<<<<<<<<<<<
@@ -8632,7 +10061,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
     goto __pyx_L3;
   }
 
-  /* "basra/_search.pyx":547
+  /* "basra/_search.pyx":658
  *             memcpy(hands, &self.pool[4 * lo], 4 * sizeof(mask_t))
  *         else:
  *             self.deal_hands(hands)             # <<<<<<<<<<<<<<
@@ -8644,7 +10073,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
   }
   __pyx_L3:;
 
-  /* "basra/_search.pyx":548
+  /* "basra/_search.pyx":659
  *         else:
  *             self.deal_hands(hands)
  *         memcpy(&s.g, &self.base, sizeof(RoundC))             # <<<<<<<<<<<<<<
@@ -8653,7 +10082,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
 */
   (void)(memcpy((&__pyx_v_s->g), (&__pyx_v_self->base), (sizeof(struct __pyx_t_5basra_7_kernel_RoundC))));
 
-  /* "basra/_search.pyx":549
+  /* "basra/_search.pyx":660
  *             self.deal_hands(hands)
  *         memcpy(&s.g, &self.base, sizeof(RoundC))
  *         for seat in range(s.g.players):             # <<<<<<<<<<<<<<
@@ -8667,7 +10096,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
   for (__pyx_t_5 = 0; __pyx_t_5 < __pyx_t_4; __pyx_t_5+=1) {
     __pyx_v_seat = __pyx_t_5;
 
-    /* "basra/_search.pyx":550
+    /* "basra/_search.pyx":661
  *         memcpy(&s.g, &self.base, sizeof(RoundC))
  *         for seat in range(s.g.players):
  *             s.g.hands[seat] = hands[seat]             # <<<<<<<<<<<<<<
@@ -8676,7 +10105,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
 */
     (__pyx_v_s->g.hands[__pyx_v_seat]) = (__pyx_v_hands[__pyx_v_seat]);
 
-    /* "basra/_search.pyx":551
+    /* "basra/_search.pyx":662
  *         for seat in range(s.g.players):
  *             s.g.hands[seat] = hands[seat]
  *             s.g.in_hands += s_popcount(hands[seat])             # <<<<<<<<<<<<<<
@@ -8685,7 +10114,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
 */
     __pyx_v_s->g.in_hands = (__pyx_v_s->g.in_hands + s_popcount((__pyx_v_hands[__pyx_v_seat])));
 
-    /* "basra/_search.pyx":552
+    /* "basra/_search.pyx":663
  *             s.g.hands[seat] = hands[seat]
  *             s.g.in_hands += s_popcount(hands[seat])
  *             if seat != self.me:             # <<<<<<<<<<<<<<
@@ -8697,7 +10126,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
     if (__pyx_t_1) {
 
 
-      /* "basra/_search.pyx":553
+      /* "basra/_search.pyx":664
  *             s.g.in_hands += s_popcount(hands[seat])
  *             if seat != self.me:
  *                 held |= hands[seat]             # <<<<<<<<<<<<<<
@@ -8706,7 +10135,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
 */
       __pyx_v_held = (__pyx_v_held | (__pyx_v_hands[__pyx_v_seat]));
 
-      /* "basra/_search.pyx":552
+      /* "basra/_search.pyx":663
  *             s.g.hands[seat] = hands[seat]
  *             s.g.in_hands += s_popcount(hands[seat])
  *             if seat != self.me:             # <<<<<<<<<<<<<<
@@ -8717,7 +10146,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
   }
 
 
-  /* "basra/_search.pyx":554
+  /* "basra/_search.pyx":665
  *             if seat != self.me:
  *                 held |= hands[seat]
  *         for i in range(self.n_unseen):             # <<<<<<<<<<<<<<
@@ -8731,7 +10160,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
   for (__pyx_t_5 = 0; __pyx_t_5 < __pyx_t_4; __pyx_t_5+=1) {
     __pyx_v_i = __pyx_t_5;
 
-    /* "basra/_search.pyx":555
+    /* "basra/_search.pyx":666
  *                 held |= hands[seat]
  *         for i in range(self.n_unseen):
  *             if not (held >> self.unseen[i] & 1):             # <<<<<<<<<<<<<<
@@ -8743,7 +10172,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
     if (__pyx_t_1) {
 
 
-      /* "basra/_search.pyx":556
+      /* "basra/_search.pyx":667
  *         for i in range(self.n_unseen):
  *             if not (held >> self.unseen[i] & 1):
  *                 s.g.stock[n] = self.unseen[i]             # <<<<<<<<<<<<<<
@@ -8752,7 +10181,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
 */
       (__pyx_v_s->g.stock[__pyx_v_n]) = (__pyx_v_self->unseen[__pyx_v_i]);
 
-      /* "basra/_search.pyx":557
+      /* "basra/_search.pyx":668
  *             if not (held >> self.unseen[i] & 1):
  *                 s.g.stock[n] = self.unseen[i]
  *                 n += 1             # <<<<<<<<<<<<<<
@@ -8761,7 +10190,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
 */
       __pyx_v_n = (__pyx_v_n + 1);
 
-      /* "basra/_search.pyx":555
+      /* "basra/_search.pyx":666
  *                 held |= hands[seat]
  *         for i in range(self.n_unseen):
  *             if not (held >> self.unseen[i] & 1):             # <<<<<<<<<<<<<<
@@ -8772,7 +10201,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
   }
 
 
-  /* "basra/_search.pyx":558
+  /* "basra/_search.pyx":669
  *                 s.g.stock[n] = self.unseen[i]
  *                 n += 1
  *         s.unshuffled = n             # <<<<<<<<<<<<<<
@@ -8781,7 +10210,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
 */
   __pyx_v_s->unshuffled = __pyx_v_n;
 
-  /* "basra/_search.pyx":559
+  /* "basra/_search.pyx":670
  *                 n += 1
  *         s.unshuffled = n
  *         for i in range(self.n_bottom):             # <<<<<<<<<<<<<<
@@ -8795,7 +10224,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
   for (__pyx_t_5 = 0; __pyx_t_5 < __pyx_t_4; __pyx_t_5+=1) {
     __pyx_v_i = __pyx_t_5;
 
-    /* "basra/_search.pyx":560
+    /* "basra/_search.pyx":671
  *         s.unshuffled = n
  *         for i in range(self.n_bottom):
  *             s.g.stock[n] = self.bottom[i]             # <<<<<<<<<<<<<<
@@ -8804,7 +10233,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
 */
     (__pyx_v_s->g.stock[__pyx_v_n]) = (__pyx_v_self->bottom[__pyx_v_i]);
 
-    /* "basra/_search.pyx":561
+    /* "basra/_search.pyx":672
  *         for i in range(self.n_bottom):
  *             s.g.stock[n] = self.bottom[i]
  *             n += 1             # <<<<<<<<<<<<<<
@@ -8815,7 +10244,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
   }
 
 
-  /* "basra/_search.pyx":562
+  /* "basra/_search.pyx":673
  *             s.g.stock[n] = self.bottom[i]
  *             n += 1
  *         s.g.stock_len = n             # <<<<<<<<<<<<<<
@@ -8824,7 +10253,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
 */
   __pyx_v_s->g.stock_len = __pyx_v_n;
 
-  /* "basra/_search.pyx":563
+  /* "basra/_search.pyx":674
  *             n += 1
  *         s.g.stock_len = n
  *         s.g.stock_pos = 0             # <<<<<<<<<<<<<<
@@ -8833,7 +10262,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
 */
   __pyx_v_s->g.stock_pos = 0;
 
-  /* "basra/_search.pyx":564
+  /* "basra/_search.pyx":675
  *         s.g.stock_len = n
  *         s.g.stock_pos = 0
  *         s.deals = 0             # <<<<<<<<<<<<<<
@@ -8842,7 +10271,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
 */
   __pyx_v_s->deals = 0;
 
-  /* "basra/_search.pyx":565
+  /* "basra/_search.pyx":676
  *         s.g.stock_pos = 0
  *         s.deals = 0
  *         s.due = False             # <<<<<<<<<<<<<<
@@ -8851,7 +10280,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
 */
   __pyx_v_s->due = 0;
 
-  /* "basra/_search.pyx":566
+  /* "basra/_search.pyx":677
  *         s.deals = 0
  *         s.due = False
  *         s.done = False             # <<<<<<<<<<<<<<
@@ -8860,7 +10289,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
 */
   __pyx_v_s->done = 0;
 
-  /* "basra/_search.pyx":567
+  /* "basra/_search.pyx":678
  *         s.due = False
  *         s.done = False
  *         return 0             # <<<<<<<<<<<<<<
@@ -8873,7 +10302,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
   }
   goto __pyx_L0;
 
-  /* "basra/_search.pyx":527
+  /* "basra/_search.pyx":638
  *         return 0
  * 
  *     cdef int sample(self, Sim* s) except -1:             # <<<<<<<<<<<<<<
@@ -8899,7 +10328,7 @@ static int __pyx_f_5basra_7_search_6Search_sample(struct __pyx_obj_5basra_7_sear
   return __pyx_r;
 }
 
-/* "basra/_search.pyx":569
+/* "basra/_search.pyx":680
  *         return 0
  * 
  *     def weights(self):             # <<<<<<<<<<<<<<
@@ -8967,7 +10396,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_6weights(struct __pyx_obj_5bas
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("weights", 0);
 
-  /* "basra/_search.pyx":572
+  /* "basra/_search.pyx":683
  *         """The pool's weights (for tests): empty when no hand is read."""
  *         cdef int p
  *         if not (self.n_decisions and self.read > 0):             # <<<<<<<<<<<<<<
@@ -8996,14 +10425,14 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_6weights(struct __pyx_obj_5bas
   if (__pyx_t_2) {
 
 
-    /* "basra/_search.pyx":573
+    /* "basra/_search.pyx":684
  *         cdef int p
  *         if not (self.n_decisions and self.read > 0):
  *             return []             # <<<<<<<<<<<<<<
  *         if not self.pool_built:
  *             self.build_pool()
 */
-    __pyx_t_3 = PyList_New(0); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 573, __pyx_L1_error)
+    __pyx_t_3 = PyList_New(0); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 684, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
     {
       PyObject *__pyx_temp;
@@ -9016,7 +10445,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_6weights(struct __pyx_obj_5bas
     __pyx_t_3 = 0;
     goto __pyx_L0;
 
-    /* "basra/_search.pyx":572
+    /* "basra/_search.pyx":683
  *         """The pool's weights (for tests): empty when no hand is read."""
  *         cdef int p
  *         if not (self.n_decisions and self.read > 0):             # <<<<<<<<<<<<<<
@@ -9025,7 +10454,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_6weights(struct __pyx_obj_5bas
 */
   }
 
-  /* "basra/_search.pyx":574
+  /* "basra/_search.pyx":685
  *         if not (self.n_decisions and self.read > 0):
  *             return []
  *         if not self.pool_built:             # <<<<<<<<<<<<<<
@@ -9037,17 +10466,17 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_6weights(struct __pyx_obj_5bas
   if (__pyx_t_2) {
 
 
-    /* "basra/_search.pyx":575
+    /* "basra/_search.pyx":686
  *             return []
  *         if not self.pool_built:
  *             self.build_pool()             # <<<<<<<<<<<<<<
  *         return [self.cumulative[p] - (self.cumulative[p - 1] if p else 0.0)
  *                 for p in range(self.pool_size)]
 */
-    __pyx_t_4 = ((struct __pyx_vtabstruct_5basra_7_search_Search *)__pyx_v_self->__pyx_vtab)->build_pool(__pyx_v_self); if (unlikely(__pyx_t_4 == ((int)-1))) __PYX_ERR(0, 575, __pyx_L1_error)
+    __pyx_t_4 = ((struct __pyx_vtabstruct_5basra_7_search_Search *)__pyx_v_self->__pyx_vtab)->build_pool(__pyx_v_self); if (unlikely(__pyx_t_4 == ((int)-1))) __PYX_ERR(0, 686, __pyx_L1_error)
 
 
-    /* "basra/_search.pyx":574
+    /* "basra/_search.pyx":685
  *         if not (self.n_decisions and self.read > 0):
  *             return []
  *         if not self.pool_built:             # <<<<<<<<<<<<<<
@@ -9056,7 +10485,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_6weights(struct __pyx_obj_5bas
 */
   }
 
-  /* "basra/_search.pyx":576
+  /* "basra/_search.pyx":687
  *         if not self.pool_built:
  *             self.build_pool()
  *         return [self.cumulative[p] - (self.cumulative[p - 1] if p else 0.0)             # <<<<<<<<<<<<<<
@@ -9064,10 +10493,10 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_6weights(struct __pyx_obj_5bas
  * 
 */
   { /* enter inner scope */
-    __pyx_t_3 = PyList_New(0); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 576, __pyx_L1_error)
+    __pyx_t_3 = PyList_New(0); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 687, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
 
-    /* "basra/_search.pyx":577
+    /* "basra/_search.pyx":688
  *             self.build_pool()
  *         return [self.cumulative[p] - (self.cumulative[p - 1] if p else 0.0)
  *                 for p in range(self.pool_size)]             # <<<<<<<<<<<<<<
@@ -9081,7 +10510,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_6weights(struct __pyx_obj_5bas
     for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
       __pyx_7genexpr__pyx_v_p = __pyx_t_6;
 
-      /* "basra/_search.pyx":576
+      /* "basra/_search.pyx":687
  *         if not self.pool_built:
  *             self.build_pool()
  *         return [self.cumulative[p] - (self.cumulative[p - 1] if p else 0.0)             # <<<<<<<<<<<<<<
@@ -9098,11 +10527,11 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_6weights(struct __pyx_obj_5bas
         __pyx_t_7 = 0.0;
       }
 
-      __pyx_t_8 = PyFloat_FromDouble(((__pyx_v_self->cumulative[__pyx_7genexpr__pyx_v_p]) - __pyx_t_7)); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 576, __pyx_L1_error)
+      __pyx_t_8 = PyFloat_FromDouble(((__pyx_v_self->cumulative[__pyx_7genexpr__pyx_v_p]) - __pyx_t_7)); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 687, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_8);
 
       __Pyx_GIVEREF(__pyx_t_8);
-      if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_3, __pyx_t_8))) __PYX_ERR(0, 576, __pyx_L1_error)
+      if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_3, __pyx_t_8))) __PYX_ERR(0, 687, __pyx_L1_error)
       __pyx_t_8 = 0;
     }
 
@@ -9118,7 +10547,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_6weights(struct __pyx_obj_5bas
   __pyx_t_3 = 0;
   goto __pyx_L0;
 
-  /* "basra/_search.pyx":569
+  /* "basra/_search.pyx":680
  *         return 0
  * 
  *     def weights(self):             # <<<<<<<<<<<<<<
@@ -9139,7 +10568,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_6weights(struct __pyx_obj_5bas
   return __pyx_r;
 }
 
-/* "basra/_search.pyx":579
+/* "basra/_search.pyx":690
  *                 for p in range(self.pool_size)]
  * 
  *     def sample_hands(self):             # <<<<<<<<<<<<<<
@@ -9207,17 +10636,17 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_8sample_hands(struct __pyx_obj
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("sample_hands", 0);
 
-  /* "basra/_search.pyx":582
+  /* "basra/_search.pyx":693
  *         """One sampled determinization's hands and stock (for tests)."""
  *         cdef Sim s
  *         self.sample(&s)             # <<<<<<<<<<<<<<
  *         return ([s.g.hands[i] for i in range(s.g.players)],
  *                 [s.g.stock[i] for i in range(s.g.stock_len)])
 */
-  __pyx_t_1 = ((struct __pyx_vtabstruct_5basra_7_search_Search *)__pyx_v_self->__pyx_vtab)->sample(__pyx_v_self, (&__pyx_v_s)); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 582, __pyx_L1_error)
+  __pyx_t_1 = ((struct __pyx_vtabstruct_5basra_7_search_Search *)__pyx_v_self->__pyx_vtab)->sample(__pyx_v_self, (&__pyx_v_s)); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 693, __pyx_L1_error)
 
 
-  /* "basra/_search.pyx":583
+  /* "basra/_search.pyx":694
  *         cdef Sim s
  *         self.sample(&s)
  *         return ([s.g.hands[i] for i in range(s.g.players)],             # <<<<<<<<<<<<<<
@@ -9225,7 +10654,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_8sample_hands(struct __pyx_obj
  * 
 */
   { /* enter inner scope */
-    __pyx_t_2 = PyList_New(0); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 583, __pyx_L1_error)
+    __pyx_t_2 = PyList_New(0); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 694, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_2);
 
     __pyx_t_1 = __pyx_v_s.g.players;
@@ -9233,24 +10662,24 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_8sample_hands(struct __pyx_obj
 
     for (__pyx_t_4 = 0; __pyx_t_4 < __pyx_t_3; __pyx_t_4+=1) {
       __pyx_8genexpr1__pyx_v_i = __pyx_t_4;
-      __pyx_t_5 = __Pyx_PyLong_From_uint64_t((__pyx_v_s.g.hands[__pyx_8genexpr1__pyx_v_i])); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 583, __pyx_L1_error)
+      __pyx_t_5 = __Pyx_PyLong_From_uint64_t((__pyx_v_s.g.hands[__pyx_8genexpr1__pyx_v_i])); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 694, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_5);
       __Pyx_GIVEREF(__pyx_t_5);
-      if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_2, __pyx_t_5))) __PYX_ERR(0, 583, __pyx_L1_error)
+      if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_2, __pyx_t_5))) __PYX_ERR(0, 694, __pyx_L1_error)
       __pyx_t_5 = 0;
     }
 
   } /* exit inner scope */
   { /* enter inner scope */
 
-    /* "basra/_search.pyx":584
+    /* "basra/_search.pyx":695
  *         self.sample(&s)
  *         return ([s.g.hands[i] for i in range(s.g.players)],
  *                 [s.g.stock[i] for i in range(s.g.stock_len)])             # <<<<<<<<<<<<<<
  * 
  *     # ------------------------------------------------------------- the tree
 */
-    __pyx_t_5 = PyList_New(0); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 584, __pyx_L1_error)
+    __pyx_t_5 = PyList_New(0); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 695, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
 
     __pyx_t_1 = __pyx_v_s.g.stock_len;
@@ -9258,28 +10687,28 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_8sample_hands(struct __pyx_obj
 
     for (__pyx_t_4 = 0; __pyx_t_4 < __pyx_t_3; __pyx_t_4+=1) {
       __pyx_8genexpr2__pyx_v_i = __pyx_t_4;
-      __pyx_t_6 = __Pyx_PyLong_From_int((__pyx_v_s.g.stock[__pyx_8genexpr2__pyx_v_i])); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 584, __pyx_L1_error)
+      __pyx_t_6 = __Pyx_PyLong_From_int((__pyx_v_s.g.stock[__pyx_8genexpr2__pyx_v_i])); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 695, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_6);
       __Pyx_GIVEREF(__pyx_t_6);
-      if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_5, __pyx_t_6))) __PYX_ERR(0, 584, __pyx_L1_error)
+      if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_5, __pyx_t_6))) __PYX_ERR(0, 695, __pyx_L1_error)
       __pyx_t_6 = 0;
     }
 
   } /* exit inner scope */
 
-  /* "basra/_search.pyx":583
+  /* "basra/_search.pyx":694
  *         cdef Sim s
  *         self.sample(&s)
  *         return ([s.g.hands[i] for i in range(s.g.players)],             # <<<<<<<<<<<<<<
  *                 [s.g.stock[i] for i in range(s.g.stock_len)])
  * 
 */
-  __pyx_t_6 = PyTuple_New(2); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 583, __pyx_L1_error)
+  __pyx_t_6 = PyTuple_New(2); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 694, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
   __Pyx_GIVEREF(__pyx_t_2);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_6, 0, __pyx_t_2) != (0)) __PYX_ERR(0, 583, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_6, 0, __pyx_t_2) != (0)) __PYX_ERR(0, 694, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_t_5);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_6, 1, __pyx_t_5) != (0)) __PYX_ERR(0, 583, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_6, 1, __pyx_t_5) != (0)) __PYX_ERR(0, 694, __pyx_L1_error);
   __pyx_t_2 = 0;
   __pyx_t_5 = 0;
   {
@@ -9293,7 +10722,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_8sample_hands(struct __pyx_obj
   __pyx_t_6 = 0;
   goto __pyx_L0;
 
-  /* "basra/_search.pyx":579
+  /* "basra/_search.pyx":690
  *                 for p in range(self.pool_size)]
  * 
  *     def sample_hands(self):             # <<<<<<<<<<<<<<
@@ -9317,7 +10746,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_8sample_hands(struct __pyx_obj
   return __pyx_r;
 }
 
-/* "basra/_search.pyx":588
+/* "basra/_search.pyx":699
  *     # ------------------------------------------------------------- the tree
  * 
  *     cdef int new_node(self, int card, mask_t take, int side) except -1:             # <<<<<<<<<<<<<<
@@ -9335,7 +10764,7 @@ static int __pyx_f_5basra_7_search_6Search_new_node(struct __pyx_obj_5basra_7_se
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
 
-  /* "basra/_search.pyx":591
+  /* "basra/_search.pyx":702
  *         cdef Node* grown
  *         cdef Node* node
  *         if self.n_nodes == self.cap_nodes:             # <<<<<<<<<<<<<<
@@ -9347,7 +10776,7 @@ static int __pyx_f_5basra_7_search_6Search_new_node(struct __pyx_obj_5basra_7_se
   if (__pyx_t_1) {
 
 
-    /* "basra/_search.pyx":592
+    /* "basra/_search.pyx":703
  *         cdef Node* node
  *         if self.n_nodes == self.cap_nodes:
  *             self.cap_nodes = 1024 if self.cap_nodes == 0 else self.cap_nodes * 2             # <<<<<<<<<<<<<<
@@ -9366,7 +10795,7 @@ static int __pyx_f_5basra_7_search_6Search_new_node(struct __pyx_obj_5basra_7_se
 
     __pyx_v_self->cap_nodes = __pyx_t_2;
 
-    /* "basra/_search.pyx":593
+    /* "basra/_search.pyx":704
  *         if self.n_nodes == self.cap_nodes:
  *             self.cap_nodes = 1024 if self.cap_nodes == 0 else self.cap_nodes * 2
  *             grown = <Node*>realloc(self.nodes, self.cap_nodes * sizeof(Node))             # <<<<<<<<<<<<<<
@@ -9375,7 +10804,7 @@ static int __pyx_f_5basra_7_search_6Search_new_node(struct __pyx_obj_5basra_7_se
 */
     __pyx_v_grown = ((struct __pyx_t_5basra_7_search_Node *)realloc(__pyx_v_self->nodes, (__pyx_v_self->cap_nodes * (sizeof(struct __pyx_t_5basra_7_search_Node)))));
 
-    /* "basra/_search.pyx":594
+    /* "basra/_search.pyx":705
  *             self.cap_nodes = 1024 if self.cap_nodes == 0 else self.cap_nodes * 2
  *             grown = <Node*>realloc(self.nodes, self.cap_nodes * sizeof(Node))
  *             if grown == NULL:             # <<<<<<<<<<<<<<
@@ -9387,16 +10816,16 @@ static int __pyx_f_5basra_7_search_6Search_new_node(struct __pyx_obj_5basra_7_se
     if (unlikely(__pyx_t_1)) {
 
 
-      /* "basra/_search.pyx":595
+      /* "basra/_search.pyx":706
  *             grown = <Node*>realloc(self.nodes, self.cap_nodes * sizeof(Node))
  *             if grown == NULL:
  *                 raise MemoryError()             # <<<<<<<<<<<<<<
  *             self.nodes = grown
  *         node = &self.nodes[self.n_nodes]
 */
-      PyErr_NoMemory(); __PYX_ERR(0, 595, __pyx_L1_error)
+      PyErr_NoMemory(); __PYX_ERR(0, 706, __pyx_L1_error)
 
-      /* "basra/_search.pyx":594
+      /* "basra/_search.pyx":705
  *             self.cap_nodes = 1024 if self.cap_nodes == 0 else self.cap_nodes * 2
  *             grown = <Node*>realloc(self.nodes, self.cap_nodes * sizeof(Node))
  *             if grown == NULL:             # <<<<<<<<<<<<<<
@@ -9405,7 +10834,7 @@ static int __pyx_f_5basra_7_search_6Search_new_node(struct __pyx_obj_5basra_7_se
 */
     }
 
-    /* "basra/_search.pyx":596
+    /* "basra/_search.pyx":707
  *             if grown == NULL:
  *                 raise MemoryError()
  *             self.nodes = grown             # <<<<<<<<<<<<<<
@@ -9414,7 +10843,7 @@ static int __pyx_f_5basra_7_search_6Search_new_node(struct __pyx_obj_5basra_7_se
 */
     __pyx_v_self->nodes = __pyx_v_grown;
 
-    /* "basra/_search.pyx":591
+    /* "basra/_search.pyx":702
  *         cdef Node* grown
  *         cdef Node* node
  *         if self.n_nodes == self.cap_nodes:             # <<<<<<<<<<<<<<
@@ -9423,7 +10852,7 @@ static int __pyx_f_5basra_7_search_6Search_new_node(struct __pyx_obj_5basra_7_se
 */
   }
 
-  /* "basra/_search.pyx":597
+  /* "basra/_search.pyx":708
  *                 raise MemoryError()
  *             self.nodes = grown
  *         node = &self.nodes[self.n_nodes]             # <<<<<<<<<<<<<<
@@ -9432,7 +10861,7 @@ static int __pyx_f_5basra_7_search_6Search_new_node(struct __pyx_obj_5basra_7_se
 */
   __pyx_v_node = (&(__pyx_v_self->nodes[__pyx_v_self->n_nodes]));
 
-  /* "basra/_search.pyx":598
+  /* "basra/_search.pyx":709
  *             self.nodes = grown
  *         node = &self.nodes[self.n_nodes]
  *         node.card = card             # <<<<<<<<<<<<<<
@@ -9441,7 +10870,7 @@ static int __pyx_f_5basra_7_search_6Search_new_node(struct __pyx_obj_5basra_7_se
 */
   __pyx_v_node->card = __pyx_v_card;
 
-  /* "basra/_search.pyx":599
+  /* "basra/_search.pyx":710
  *         node = &self.nodes[self.n_nodes]
  *         node.card = card
  *         node.take = take             # <<<<<<<<<<<<<<
@@ -9450,7 +10879,7 @@ static int __pyx_f_5basra_7_search_6Search_new_node(struct __pyx_obj_5basra_7_se
 */
   __pyx_v_node->take = __pyx_v_take;
 
-  /* "basra/_search.pyx":600
+  /* "basra/_search.pyx":711
  *         node.card = card
  *         node.take = take
  *         node.side = side             # <<<<<<<<<<<<<<
@@ -9459,7 +10888,7 @@ static int __pyx_f_5basra_7_search_6Search_new_node(struct __pyx_obj_5basra_7_se
 */
   __pyx_v_node->side = __pyx_v_side;
 
-  /* "basra/_search.pyx":601
+  /* "basra/_search.pyx":712
  *         node.take = take
  *         node.side = side
  *         node.visits = 0             # <<<<<<<<<<<<<<
@@ -9468,7 +10897,7 @@ static int __pyx_f_5basra_7_search_6Search_new_node(struct __pyx_obj_5basra_7_se
 */
   __pyx_v_node->visits = 0;
 
-  /* "basra/_search.pyx":602
+  /* "basra/_search.pyx":713
  *         node.side = side
  *         node.visits = 0
  *         node.avail = 1             # <<<<<<<<<<<<<<
@@ -9477,7 +10906,7 @@ static int __pyx_f_5basra_7_search_6Search_new_node(struct __pyx_obj_5basra_7_se
 */
   __pyx_v_node->avail = 1;
 
-  /* "basra/_search.pyx":603
+  /* "basra/_search.pyx":714
  *         node.visits = 0
  *         node.avail = 1
  *         node.total = 0.0             # <<<<<<<<<<<<<<
@@ -9486,7 +10915,7 @@ static int __pyx_f_5basra_7_search_6Search_new_node(struct __pyx_obj_5basra_7_se
 */
   __pyx_v_node->total = 0.0;
 
-  /* "basra/_search.pyx":604
+  /* "basra/_search.pyx":715
  *         node.avail = 1
  *         node.total = 0.0
  *         node.first_child = -1             # <<<<<<<<<<<<<<
@@ -9495,7 +10924,7 @@ static int __pyx_f_5basra_7_search_6Search_new_node(struct __pyx_obj_5basra_7_se
 */
   __pyx_v_node->first_child = -1;
 
-  /* "basra/_search.pyx":605
+  /* "basra/_search.pyx":716
  *         node.total = 0.0
  *         node.first_child = -1
  *         node.next_sibling = -1             # <<<<<<<<<<<<<<
@@ -9504,7 +10933,7 @@ static int __pyx_f_5basra_7_search_6Search_new_node(struct __pyx_obj_5basra_7_se
 */
   __pyx_v_node->next_sibling = -1;
 
-  /* "basra/_search.pyx":606
+  /* "basra/_search.pyx":717
  *         node.first_child = -1
  *         node.next_sibling = -1
  *         self.n_nodes += 1             # <<<<<<<<<<<<<<
@@ -9513,7 +10942,7 @@ static int __pyx_f_5basra_7_search_6Search_new_node(struct __pyx_obj_5basra_7_se
 */
   __pyx_v_self->n_nodes = (__pyx_v_self->n_nodes + 1);
 
-  /* "basra/_search.pyx":607
+  /* "basra/_search.pyx":718
  *         node.next_sibling = -1
  *         self.n_nodes += 1
  *         return self.n_nodes - 1             # <<<<<<<<<<<<<<
@@ -9526,7 +10955,7 @@ static int __pyx_f_5basra_7_search_6Search_new_node(struct __pyx_obj_5basra_7_se
   }
   goto __pyx_L0;
 
-  /* "basra/_search.pyx":588
+  /* "basra/_search.pyx":699
  *     # ------------------------------------------------------------- the tree
  * 
  *     cdef int new_node(self, int card, mask_t take, int side) except -1:             # <<<<<<<<<<<<<<
@@ -9545,7 +10974,7 @@ static int __pyx_f_5basra_7_search_6Search_new_node(struct __pyx_obj_5basra_7_se
   return __pyx_r;
 }
 
-/* "basra/_search.pyx":609
+/* "basra/_search.pyx":720
  *         return self.n_nodes - 1
  * 
  *     cdef inline int child_of(self, int parent, int card, mask_t take) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -9560,7 +10989,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_6Search_child_of(struct __pyx_o
   int __pyx_t_2;
   int __pyx_t_3;
 
-  /* "basra/_search.pyx":610
+  /* "basra/_search.pyx":721
  * 
  *     cdef inline int child_of(self, int parent, int card, mask_t take) noexcept nogil:
  *         cdef int c = self.nodes[parent].first_child             # <<<<<<<<<<<<<<
@@ -9571,7 +11000,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_6Search_child_of(struct __pyx_o
 
   __pyx_v_c = __pyx_t_1;
 
-  /* "basra/_search.pyx":611
+  /* "basra/_search.pyx":722
  *     cdef inline int child_of(self, int parent, int card, mask_t take) noexcept nogil:
  *         cdef int c = self.nodes[parent].first_child
  *         while c >= 0:             # <<<<<<<<<<<<<<
@@ -9584,7 +11013,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_6Search_child_of(struct __pyx_o
 
     if (!__pyx_t_2) break;
 
-    /* "basra/_search.pyx":612
+    /* "basra/_search.pyx":723
  *         cdef int c = self.nodes[parent].first_child
  *         while c >= 0:
  *             if self.nodes[c].card == card and self.nodes[c].take == take:             # <<<<<<<<<<<<<<
@@ -9610,7 +11039,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_6Search_child_of(struct __pyx_o
     if (__pyx_t_2) {
 
 
-      /* "basra/_search.pyx":613
+      /* "basra/_search.pyx":724
  *         while c >= 0:
  *             if self.nodes[c].card == card and self.nodes[c].take == take:
  *                 return c             # <<<<<<<<<<<<<<
@@ -9623,7 +11052,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_6Search_child_of(struct __pyx_o
       }
       goto __pyx_L0;
 
-      /* "basra/_search.pyx":612
+      /* "basra/_search.pyx":723
  *         cdef int c = self.nodes[parent].first_child
  *         while c >= 0:
  *             if self.nodes[c].card == card and self.nodes[c].take == take:             # <<<<<<<<<<<<<<
@@ -9632,7 +11061,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_6Search_child_of(struct __pyx_o
 */
     }
 
-    /* "basra/_search.pyx":614
+    /* "basra/_search.pyx":725
  *             if self.nodes[c].card == card and self.nodes[c].take == take:
  *                 return c
  *             c = self.nodes[c].next_sibling             # <<<<<<<<<<<<<<
@@ -9644,7 +11073,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_6Search_child_of(struct __pyx_o
     __pyx_v_c = __pyx_t_1;
   }
 
-  /* "basra/_search.pyx":615
+  /* "basra/_search.pyx":726
  *                 return c
  *             c = self.nodes[c].next_sibling
  *         return -1             # <<<<<<<<<<<<<<
@@ -9657,7 +11086,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_6Search_child_of(struct __pyx_o
   }
   goto __pyx_L0;
 
-  /* "basra/_search.pyx":609
+  /* "basra/_search.pyx":720
  *         return self.n_nodes - 1
  * 
  *     cdef inline int child_of(self, int parent, int card, mask_t take) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -9671,7 +11100,7 @@ static CYTHON_INLINE int __pyx_f_5basra_7_search_6Search_child_of(struct __pyx_o
   return __pyx_r;
 }
 
-/* "basra/_search.pyx":617
+/* "basra/_search.pyx":728
  *         return -1
  * 
  *     cdef int add_child(self, int parent, int card, mask_t take, int side) except -1:             # <<<<<<<<<<<<<<
@@ -9687,17 +11116,17 @@ static int __pyx_f_5basra_7_search_6Search_add_child(struct __pyx_obj_5basra_7_s
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
 
-  /* "basra/_search.pyx":618
+  /* "basra/_search.pyx":729
  * 
  *     cdef int add_child(self, int parent, int card, mask_t take, int side) except -1:
  *         cdef int c = self.new_node(card, take, side)             # <<<<<<<<<<<<<<
  *         self.nodes[c].next_sibling = self.nodes[parent].first_child
  *         self.nodes[parent].first_child = c
 */
-  __pyx_t_1 = ((struct __pyx_vtabstruct_5basra_7_search_Search *)__pyx_v_self->__pyx_vtab)->new_node(__pyx_v_self, __pyx_v_card, __pyx_v_take, __pyx_v_side); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 618, __pyx_L1_error)
+  __pyx_t_1 = ((struct __pyx_vtabstruct_5basra_7_search_Search *)__pyx_v_self->__pyx_vtab)->new_node(__pyx_v_self, __pyx_v_card, __pyx_v_take, __pyx_v_side); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 729, __pyx_L1_error)
   __pyx_v_c = __pyx_t_1;
 
-  /* "basra/_search.pyx":619
+  /* "basra/_search.pyx":730
  *     cdef int add_child(self, int parent, int card, mask_t take, int side) except -1:
  *         cdef int c = self.new_node(card, take, side)
  *         self.nodes[c].next_sibling = self.nodes[parent].first_child             # <<<<<<<<<<<<<<
@@ -9708,7 +11137,7 @@ static int __pyx_f_5basra_7_search_6Search_add_child(struct __pyx_obj_5basra_7_s
 
   (__pyx_v_self->nodes[__pyx_v_c]).next_sibling = __pyx_t_1;
 
-  /* "basra/_search.pyx":620
+  /* "basra/_search.pyx":731
  *         cdef int c = self.new_node(card, take, side)
  *         self.nodes[c].next_sibling = self.nodes[parent].first_child
  *         self.nodes[parent].first_child = c             # <<<<<<<<<<<<<<
@@ -9717,7 +11146,7 @@ static int __pyx_f_5basra_7_search_6Search_add_child(struct __pyx_obj_5basra_7_s
 */
   (__pyx_v_self->nodes[__pyx_v_parent]).first_child = __pyx_v_c;
 
-  /* "basra/_search.pyx":621
+  /* "basra/_search.pyx":732
  *         self.nodes[c].next_sibling = self.nodes[parent].first_child
  *         self.nodes[parent].first_child = c
  *         return c             # <<<<<<<<<<<<<<
@@ -9730,7 +11159,7 @@ static int __pyx_f_5basra_7_search_6Search_add_child(struct __pyx_obj_5basra_7_s
   }
   goto __pyx_L0;
 
-  /* "basra/_search.pyx":617
+  /* "basra/_search.pyx":728
  *         return -1
  * 
  *     cdef int add_child(self, int parent, int card, mask_t take, int side) except -1:             # <<<<<<<<<<<<<<
@@ -9748,7 +11177,7 @@ static int __pyx_f_5basra_7_search_6Search_add_child(struct __pyx_obj_5basra_7_s
   return __pyx_r;
 }
 
-/* "basra/_search.pyx":623
+/* "basra/_search.pyx":734
  *         return c
  * 
  *     def hidden(self):             # <<<<<<<<<<<<<<
@@ -9815,7 +11244,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10hidden(struct __pyx_obj_5bas
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("hidden", 0);
 
-  /* "basra/_search.pyx":625
+  /* "basra/_search.pyx":736
  *     def hidden(self):
  *         """How many cards are hidden from this seat in the hands and the stock (0: none)."""
  *         cdef int seat, holders = 0             # <<<<<<<<<<<<<<
@@ -9824,7 +11253,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10hidden(struct __pyx_obj_5bas
 */
   __pyx_v_holders = 0;
 
-  /* "basra/_search.pyx":626
+  /* "basra/_search.pyx":737
  *         """How many cards are hidden from this seat in the hands and the stock (0: none)."""
  *         cdef int seat, holders = 0
  *         for seat in range(self.base.players):             # <<<<<<<<<<<<<<
@@ -9838,7 +11267,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10hidden(struct __pyx_obj_5bas
   for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
     __pyx_v_seat = __pyx_t_3;
 
-    /* "basra/_search.pyx":627
+    /* "basra/_search.pyx":738
  *         cdef int seat, holders = 0
  *         for seat in range(self.base.players):
  *             if self.needs[seat]:             # <<<<<<<<<<<<<<
@@ -9850,7 +11279,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10hidden(struct __pyx_obj_5bas
     if (__pyx_t_4) {
 
 
-      /* "basra/_search.pyx":628
+      /* "basra/_search.pyx":739
  *         for seat in range(self.base.players):
  *             if self.needs[seat]:
  *                 holders += 1             # <<<<<<<<<<<<<<
@@ -9859,7 +11288,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10hidden(struct __pyx_obj_5bas
 */
       __pyx_v_holders = (__pyx_v_holders + 1);
 
-      /* "basra/_search.pyx":627
+      /* "basra/_search.pyx":738
  *         cdef int seat, holders = 0
  *         for seat in range(self.base.players):
  *             if self.needs[seat]:             # <<<<<<<<<<<<<<
@@ -9870,7 +11299,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10hidden(struct __pyx_obj_5bas
   }
 
 
-  /* "basra/_search.pyx":629
+  /* "basra/_search.pyx":740
  *             if self.needs[seat]:
  *                 holders += 1
  *         if self.n_unseen == self.dealt and holders <= 1:             # <<<<<<<<<<<<<<
@@ -9896,7 +11325,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10hidden(struct __pyx_obj_5bas
   if (__pyx_t_4) {
 
 
-    /* "basra/_search.pyx":630
+    /* "basra/_search.pyx":741
  *                 holders += 1
  *         if self.n_unseen == self.dealt and holders <= 1:
  *             return 0  # every unseen card is in the one hand that holds any             # <<<<<<<<<<<<<<
@@ -9914,7 +11343,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10hidden(struct __pyx_obj_5bas
     }
     goto __pyx_L0;
 
-    /* "basra/_search.pyx":629
+    /* "basra/_search.pyx":740
  *             if self.needs[seat]:
  *                 holders += 1
  *         if self.n_unseen == self.dealt and holders <= 1:             # <<<<<<<<<<<<<<
@@ -9923,14 +11352,14 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10hidden(struct __pyx_obj_5bas
 */
   }
 
-  /* "basra/_search.pyx":631
+  /* "basra/_search.pyx":742
  *         if self.n_unseen == self.dealt and holders <= 1:
  *             return 0  # every unseen card is in the one hand that holds any
  *         return self.n_unseen             # <<<<<<<<<<<<<<
  * 
  *     def remaining(self):
 */
-  __pyx_t_6 = __Pyx_PyLong_From_int(__pyx_v_self->n_unseen); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 631, __pyx_L1_error)
+  __pyx_t_6 = __Pyx_PyLong_From_int(__pyx_v_self->n_unseen); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 742, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
   {
     PyObject *__pyx_temp;
@@ -9943,7 +11372,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10hidden(struct __pyx_obj_5bas
   __pyx_t_6 = 0;
   goto __pyx_L0;
 
-  /* "basra/_search.pyx":623
+  /* "basra/_search.pyx":734
  *         return c
  * 
  *     def hidden(self):             # <<<<<<<<<<<<<<
@@ -9964,7 +11393,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10hidden(struct __pyx_obj_5bas
   return __pyx_r;
 }
 
-/* "basra/_search.pyx":633
+/* "basra/_search.pyx":744
  *         return self.n_unseen
  * 
  *     def remaining(self):             # <<<<<<<<<<<<<<
@@ -10029,7 +11458,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_12remaining(struct __pyx_obj_5
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("remaining", 0);
 
-  /* "basra/_search.pyx":635
+  /* "basra/_search.pyx":746
  *     def remaining(self):
  *         """The plays left in the round."""
  *         cdef int seat, held = 0             # <<<<<<<<<<<<<<
@@ -10038,7 +11467,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_12remaining(struct __pyx_obj_5
 */
   __pyx_v_held = 0;
 
-  /* "basra/_search.pyx":636
+  /* "basra/_search.pyx":747
  *         """The plays left in the round."""
  *         cdef int seat, held = 0
  *         for seat in range(self.base.players):             # <<<<<<<<<<<<<<
@@ -10052,7 +11481,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_12remaining(struct __pyx_obj_5
   for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
     __pyx_v_seat = __pyx_t_3;
 
-    /* "basra/_search.pyx":637
+    /* "basra/_search.pyx":748
  *         cdef int seat, held = 0
  *         for seat in range(self.base.players):
  *             held += s_popcount(self.base.hands[seat]) + self.needs[seat]             # <<<<<<<<<<<<<<
@@ -10063,14 +11492,14 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_12remaining(struct __pyx_obj_5
   }
 
 
-  /* "basra/_search.pyx":638
+  /* "basra/_search.pyx":749
  *         for seat in range(self.base.players):
  *             held += s_popcount(self.base.hands[seat]) + self.needs[seat]
  *         return held + self.n_unseen - self.dealt + self.n_bottom             # <<<<<<<<<<<<<<
  * 
  *     def exact(self, int samples, double mu=0.5, long long node_limit=2000000):
 */
-  __pyx_t_4 = __Pyx_PyLong_From_int((((__pyx_v_held + __pyx_v_self->n_unseen) - __pyx_v_self->dealt) + __pyx_v_self->n_bottom)); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 638, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyLong_From_int((((__pyx_v_held + __pyx_v_self->n_unseen) - __pyx_v_self->dealt) + __pyx_v_self->n_bottom)); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 749, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   {
     PyObject *__pyx_temp;
@@ -10083,7 +11512,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_12remaining(struct __pyx_obj_5
   __pyx_t_4 = 0;
   goto __pyx_L0;
 
-  /* "basra/_search.pyx":633
+  /* "basra/_search.pyx":744
  *         return self.n_unseen
  * 
  *     def remaining(self):             # <<<<<<<<<<<<<<
@@ -10104,7 +11533,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_12remaining(struct __pyx_obj_5
   return __pyx_r;
 }
 
-/* "basra/_search.pyx":640
+/* "basra/_search.pyx":751
  *         return held + self.n_unseen - self.dealt + self.n_bottom
  * 
  *     def exact(self, int samples, double mu=0.5, long long node_limit=2000000):             # <<<<<<<<<<<<<<
@@ -10154,61 +11583,61 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_samples,&__pyx_mstate_global->__pyx_n_u_mu,&__pyx_mstate_global->__pyx_n_u_node_limit,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 640, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 751, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 640, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 751, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 640, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 751, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 640, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 751, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "exact", 0) < (0)) __PYX_ERR(0, 640, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "exact", 0) < (0)) __PYX_ERR(0, 751, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("exact", 0, 1, 3, i); __PYX_ERR(0, 640, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("exact", 0, 1, 3, i); __PYX_ERR(0, 751, __pyx_L3_error) }
       }
     } else {
       switch (__pyx_nargs) {
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 640, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 751, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 640, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 751, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 640, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 751, __pyx_L3_error)
         break;
         default: goto __pyx_L5_argtuple_error;
       }
     }
-    __pyx_v_samples = __Pyx_PyLong_As_int(values[0]); if (unlikely((__pyx_v_samples == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 640, __pyx_L3_error)
+    __pyx_v_samples = __Pyx_PyLong_As_int(values[0]); if (unlikely((__pyx_v_samples == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 751, __pyx_L3_error)
     if (values[1]) {
-      __pyx_v_mu = __Pyx_PyFloat_AsDouble(values[1]); if (unlikely((__pyx_v_mu == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 640, __pyx_L3_error)
+      __pyx_v_mu = __Pyx_PyFloat_AsDouble(values[1]); if (unlikely((__pyx_v_mu == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 751, __pyx_L3_error)
     } else {
       __pyx_v_mu = ((double)0.5);
     }
     if (values[2]) {
-      __pyx_v_node_limit = __Pyx_PyLong_As_PY_LONG_LONG(values[2]); if (unlikely((__pyx_v_node_limit == (PY_LONG_LONG)-1) && PyErr_Occurred())) __PYX_ERR(0, 640, __pyx_L3_error)
+      __pyx_v_node_limit = __Pyx_PyLong_As_PY_LONG_LONG(values[2]); if (unlikely((__pyx_v_node_limit == (PY_LONG_LONG)-1) && PyErr_Occurred())) __PYX_ERR(0, 751, __pyx_L3_error)
     } else {
       __pyx_v_node_limit = ((PY_LONG_LONG)0x1E8480);
     }
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("exact", 0, 1, 3, __pyx_nargs); __PYX_ERR(0, 640, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("exact", 0, 1, 3, __pyx_nargs); __PYX_ERR(0, 751, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -10268,7 +11697,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_14exact(struct __pyx_obj_5basr
   __Pyx_RefNannySetupContext("exact", 0);
 
 
-  /* "basra/_search.pyx":654
+  /* "basra/_search.pyx":765
  *         cdef double totals[256]
  *         cdef int n, i, k, me_side
  *         if self.hidden() == 0:             # <<<<<<<<<<<<<<
@@ -10282,15 +11711,15 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_14exact(struct __pyx_obj_5basr
     PyObject *__pyx_callargs[2] = {__pyx_t_2, NULL};
     __pyx_t_1 = __Pyx_PyObject_FastCallMethod((PyObject*)__pyx_mstate_global->__pyx_n_u_hidden, __pyx_callargs+__pyx_t_3, (1-__pyx_t_3) | (1*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
     __Pyx_XDECREF(__pyx_t_2); __pyx_t_2 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 654, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 765, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
-  __pyx_t_4 = (__Pyx_PyLong_BoolEqObjC(__pyx_t_1, __pyx_mstate_global->__pyx_int_0, 0, 0)); if (unlikely((__pyx_t_4 < 0))) __PYX_ERR(0, 654, __pyx_L1_error)
+  __pyx_t_4 = (__Pyx_PyLong_BoolEqObjC(__pyx_t_1, __pyx_mstate_global->__pyx_int_0, 0, 0)); if (unlikely((__pyx_t_4 < 0))) __PYX_ERR(0, 765, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   if (__pyx_t_4) {
 
 
-    /* "basra/_search.pyx":655
+    /* "basra/_search.pyx":766
  *         cdef int n, i, k, me_side
  *         if self.hidden() == 0:
  *             samples = 1             # <<<<<<<<<<<<<<
@@ -10299,7 +11728,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_14exact(struct __pyx_obj_5basr
 */
     __pyx_v_samples = 1;
 
-    /* "basra/_search.pyx":654
+    /* "basra/_search.pyx":765
  *         cdef double totals[256]
  *         cdef int n, i, k, me_side
  *         if self.hidden() == 0:             # <<<<<<<<<<<<<<
@@ -10308,7 +11737,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_14exact(struct __pyx_obj_5basr
 */
   }
 
-  /* "basra/_search.pyx":656
+  /* "basra/_search.pyx":767
  *         if self.hidden() == 0:
  *             samples = 1
  *         reward_setup(&w, self.kr.rules, self.base.n_sides, mu)             # <<<<<<<<<<<<<<
@@ -10317,10 +11746,10 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_14exact(struct __pyx_obj_5basr
 */
   __pyx_t_1 = __pyx_v_self->kr->rules;
   __Pyx_INCREF(__pyx_t_1);
-  __pyx_f_5basra_7_search_reward_setup((&__pyx_v_w), __pyx_t_1, __pyx_v_self->base.n_sides, __pyx_v_mu); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 656, __pyx_L1_error)
+  __pyx_f_5basra_7_search_reward_setup((&__pyx_v_w), __pyx_t_1, __pyx_v_self->base.n_sides, __pyx_v_mu); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 767, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
-  /* "basra/_search.pyx":657
+  /* "basra/_search.pyx":768
  *             samples = 1
  *         reward_setup(&w, self.kr.rules, self.base.n_sides, mu)
  *         sv.w = &w             # <<<<<<<<<<<<<<
@@ -10329,7 +11758,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_14exact(struct __pyx_obj_5basr
 */
   __pyx_v_sv.w = (&__pyx_v_w);
 
-  /* "basra/_search.pyx":658
+  /* "basra/_search.pyx":769
  *         reward_setup(&w, self.kr.rules, self.base.n_sides, mu)
  *         sv.w = &w
  *         sv.limit = node_limit             # <<<<<<<<<<<<<<
@@ -10338,7 +11767,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_14exact(struct __pyx_obj_5basr
 */
   __pyx_v_sv.limit = __pyx_v_node_limit;
 
-  /* "basra/_search.pyx":659
+  /* "basra/_search.pyx":770
  *         sv.w = &w
  *         sv.limit = node_limit
  *         sv.aborted = False             # <<<<<<<<<<<<<<
@@ -10347,27 +11776,27 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_14exact(struct __pyx_obj_5basr
 */
   __pyx_v_sv.aborted = 0;
 
-  /* "basra/_search.pyx":660
+  /* "basra/_search.pyx":771
  *         sv.limit = node_limit
  *         sv.aborted = False
  *         self.sample(&s)             # <<<<<<<<<<<<<<
  *         gen_moves(s.g.r, s.g.hands[s.g.turn], s.g.floor, &buf)
  *         n = buf.n
 */
-  __pyx_t_5 = ((struct __pyx_vtabstruct_5basra_7_search_Search *)__pyx_v_self->__pyx_vtab)->sample(__pyx_v_self, (&__pyx_v_s)); if (unlikely(__pyx_t_5 == ((int)-1))) __PYX_ERR(0, 660, __pyx_L1_error)
+  __pyx_t_5 = ((struct __pyx_vtabstruct_5basra_7_search_Search *)__pyx_v_self->__pyx_vtab)->sample(__pyx_v_self, (&__pyx_v_s)); if (unlikely(__pyx_t_5 == ((int)-1))) __PYX_ERR(0, 771, __pyx_L1_error)
 
 
-  /* "basra/_search.pyx":661
+  /* "basra/_search.pyx":772
  *         sv.aborted = False
  *         self.sample(&s)
  *         gen_moves(s.g.r, s.g.hands[s.g.turn], s.g.floor, &buf)             # <<<<<<<<<<<<<<
  *         n = buf.n
  *         for i in range(n):
 */
-  __pyx_t_5 = __pyx_f_5basra_7_kernel_gen_moves(__pyx_v_s.g.r, (__pyx_v_s.g.hands[__pyx_v_s.g.turn]), __pyx_v_s.g.floor, (&__pyx_v_buf)); if (unlikely(__pyx_t_5 == ((int)-1))) __PYX_ERR(0, 661, __pyx_L1_error)
+  __pyx_t_5 = __pyx_f_5basra_7_kernel_gen_moves(__pyx_v_s.g.r, (__pyx_v_s.g.hands[__pyx_v_s.g.turn]), __pyx_v_s.g.floor, (&__pyx_v_buf)); if (unlikely(__pyx_t_5 == ((int)-1))) __PYX_ERR(0, 772, __pyx_L1_error)
 
 
-  /* "basra/_search.pyx":662
+  /* "basra/_search.pyx":773
  *         self.sample(&s)
  *         gen_moves(s.g.r, s.g.hands[s.g.turn], s.g.floor, &buf)
  *         n = buf.n             # <<<<<<<<<<<<<<
@@ -10378,7 +11807,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_14exact(struct __pyx_obj_5basr
 
   __pyx_v_n = __pyx_t_5;
 
-  /* "basra/_search.pyx":663
+  /* "basra/_search.pyx":774
  *         gen_moves(s.g.r, s.g.hands[s.g.turn], s.g.floor, &buf)
  *         n = buf.n
  *         for i in range(n):             # <<<<<<<<<<<<<<
@@ -10392,7 +11821,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_14exact(struct __pyx_obj_5basr
   for (__pyx_t_7 = 0; __pyx_t_7 < __pyx_t_6; __pyx_t_7+=1) {
     __pyx_v_i = __pyx_t_7;
 
-    /* "basra/_search.pyx":664
+    /* "basra/_search.pyx":775
  *         n = buf.n
  *         for i in range(n):
  *             totals[i] = 0.0             # <<<<<<<<<<<<<<
@@ -10403,7 +11832,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_14exact(struct __pyx_obj_5basr
   }
 
 
-  /* "basra/_search.pyx":665
+  /* "basra/_search.pyx":776
  *         for i in range(n):
  *             totals[i] = 0.0
  *         me_side = s.g.side[s.g.turn]             # <<<<<<<<<<<<<<
@@ -10412,7 +11841,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_14exact(struct __pyx_obj_5basr
 */
   __pyx_v_me_side = (__pyx_v_s.g.side[__pyx_v_s.g.turn]);
 
-  /* "basra/_search.pyx":666
+  /* "basra/_search.pyx":777
  *             totals[i] = 0.0
  *         me_side = s.g.side[s.g.turn]
  *         for k in range(samples):             # <<<<<<<<<<<<<<
@@ -10426,7 +11855,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_14exact(struct __pyx_obj_5basr
   for (__pyx_t_7 = 0; __pyx_t_7 < __pyx_t_6; __pyx_t_7+=1) {
     __pyx_v_k = __pyx_t_7;
 
-    /* "basra/_search.pyx":667
+    /* "basra/_search.pyx":778
  *         me_side = s.g.side[s.g.turn]
  *         for k in range(samples):
  *             if k:             # <<<<<<<<<<<<<<
@@ -10438,17 +11867,17 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_14exact(struct __pyx_obj_5basr
     if (__pyx_t_4) {
 
 
-      /* "basra/_search.pyx":668
+      /* "basra/_search.pyx":779
  *         for k in range(samples):
  *             if k:
  *                 self.sample(&s)             # <<<<<<<<<<<<<<
  *             for i in range(n):
  *                 sv.nodes = 0
 */
-      __pyx_t_8 = ((struct __pyx_vtabstruct_5basra_7_search_Search *)__pyx_v_self->__pyx_vtab)->sample(__pyx_v_self, (&__pyx_v_s)); if (unlikely(__pyx_t_8 == ((int)-1))) __PYX_ERR(0, 668, __pyx_L1_error)
+      __pyx_t_8 = ((struct __pyx_vtabstruct_5basra_7_search_Search *)__pyx_v_self->__pyx_vtab)->sample(__pyx_v_self, (&__pyx_v_s)); if (unlikely(__pyx_t_8 == ((int)-1))) __PYX_ERR(0, 779, __pyx_L1_error)
 
 
-      /* "basra/_search.pyx":667
+      /* "basra/_search.pyx":778
  *         me_side = s.g.side[s.g.turn]
  *         for k in range(samples):
  *             if k:             # <<<<<<<<<<<<<<
@@ -10457,7 +11886,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_14exact(struct __pyx_obj_5basr
 */
     }
 
-    /* "basra/_search.pyx":669
+    /* "basra/_search.pyx":780
  *             if k:
  *                 self.sample(&s)
  *             for i in range(n):             # <<<<<<<<<<<<<<
@@ -10471,7 +11900,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_14exact(struct __pyx_obj_5basr
     for (__pyx_t_10 = 0; __pyx_t_10 < __pyx_t_9; __pyx_t_10+=1) {
       __pyx_v_i = __pyx_t_10;
 
-      /* "basra/_search.pyx":670
+      /* "basra/_search.pyx":781
  *                 self.sample(&s)
  *             for i in range(n):
  *                 sv.nodes = 0             # <<<<<<<<<<<<<<
@@ -10480,7 +11909,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_14exact(struct __pyx_obj_5basr
 */
       __pyx_v_sv.nodes = 0;
 
-      /* "basra/_search.pyx":671
+      /* "basra/_search.pyx":782
  *             for i in range(n):
  *                 sv.nodes = 0
  *                 memcpy(&child, &s.g, sizeof(RoundC))             # <<<<<<<<<<<<<<
@@ -10489,17 +11918,17 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_14exact(struct __pyx_obj_5basr
 */
       (void)(memcpy((&__pyx_v_child), (&__pyx_v_s.g), (sizeof(struct __pyx_t_5basra_7_kernel_RoundC))));
 
-      /* "basra/_search.pyx":672
+      /* "basra/_search.pyx":783
  *                 sv.nodes = 0
  *                 memcpy(&child, &s.g, sizeof(RoundC))
  *                 round_apply(&child, buf.cards[i], buf.takes[i])             # <<<<<<<<<<<<<<
  *                 totals[i] += exact_value(&child, &sv, me_side)
  *                 if sv.aborted:
 */
-      __pyx_t_11 = __pyx_f_5basra_7_kernel_round_apply((&__pyx_v_child), (__pyx_v_buf.cards[__pyx_v_i]), (__pyx_v_buf.takes[__pyx_v_i])); if (unlikely(__pyx_t_11 == ((int)-1))) __PYX_ERR(0, 672, __pyx_L1_error)
+      __pyx_t_11 = __pyx_f_5basra_7_kernel_round_apply((&__pyx_v_child), (__pyx_v_buf.cards[__pyx_v_i]), (__pyx_v_buf.takes[__pyx_v_i])); if (unlikely(__pyx_t_11 == ((int)-1))) __PYX_ERR(0, 783, __pyx_L1_error)
 
 
-      /* "basra/_search.pyx":673
+      /* "basra/_search.pyx":784
  *                 memcpy(&child, &s.g, sizeof(RoundC))
  *                 round_apply(&child, buf.cards[i], buf.takes[i])
  *                 totals[i] += exact_value(&child, &sv, me_side)             # <<<<<<<<<<<<<<
@@ -10508,11 +11937,11 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_14exact(struct __pyx_obj_5basr
 */
 
       __pyx_t_11 = __pyx_v_i;
-      __pyx_t_12 = __pyx_f_5basra_7_search_exact_value((&__pyx_v_child), (&__pyx_v_sv), __pyx_v_me_side); if (unlikely(__PYX_CHECK_FLOAT_EXCEPTION(__pyx_t_12, ((double)(-9.0))) && PyErr_Occurred())) __PYX_ERR(0, 673, __pyx_L1_error)
+      __pyx_t_12 = __pyx_f_5basra_7_search_exact_value((&__pyx_v_child), (&__pyx_v_sv), __pyx_v_me_side); if (unlikely(__PYX_CHECK_FLOAT_EXCEPTION(__pyx_t_12, ((double)(-9.0))) && PyErr_Occurred())) __PYX_ERR(0, 784, __pyx_L1_error)
       (__pyx_v_totals[__pyx_t_11]) = ((__pyx_v_totals[__pyx_t_11]) + __pyx_t_12);
 
 
-      /* "basra/_search.pyx":674
+      /* "basra/_search.pyx":785
  *                 round_apply(&child, buf.cards[i], buf.takes[i])
  *                 totals[i] += exact_value(&child, &sv, me_side)
  *                 if sv.aborted:             # <<<<<<<<<<<<<<
@@ -10521,7 +11950,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_14exact(struct __pyx_obj_5basr
 */
       if (__pyx_v_sv.aborted) {
 
-        /* "basra/_search.pyx":675
+        /* "basra/_search.pyx":786
  *                 totals[i] += exact_value(&child, &sv, me_side)
  *                 if sv.aborted:
  *                     return None             # <<<<<<<<<<<<<<
@@ -10538,7 +11967,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_14exact(struct __pyx_obj_5basr
         }
         goto __pyx_L0;
 
-        /* "basra/_search.pyx":674
+        /* "basra/_search.pyx":785
  *                 round_apply(&child, buf.cards[i], buf.takes[i])
  *                 totals[i] += exact_value(&child, &sv, me_side)
  *                 if sv.aborted:             # <<<<<<<<<<<<<<
@@ -10551,15 +11980,15 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_14exact(struct __pyx_obj_5basr
   }
 
 
-  /* "basra/_search.pyx":676
+  /* "basra/_search.pyx":787
  *                 if sv.aborted:
  *                     return None
  *         return [(buf.cards[i], buf.takes[i], samples, totals[i]) for i in range(n)], samples             # <<<<<<<<<<<<<<
  * 
- *     def run(self, iterations, seconds, double c=0.7, double eps=0.1, double mu=0.5,
+ *     def evaluate(self, int samples, double eps=0.1, int policy=2, seconds=None):
 */
   { /* enter inner scope */
-    __pyx_t_1 = PyList_New(0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 676, __pyx_L1_error)
+    __pyx_t_1 = PyList_New(0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 787, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
 
     __pyx_t_5 = __pyx_v_n;
@@ -10567,42 +11996,42 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_14exact(struct __pyx_obj_5basr
 
     for (__pyx_t_7 = 0; __pyx_t_7 < __pyx_t_6; __pyx_t_7+=1) {
       __pyx_8genexpr3__pyx_v_i = __pyx_t_7;
-      __pyx_t_2 = __Pyx_PyLong_From_int((__pyx_v_buf.cards[__pyx_8genexpr3__pyx_v_i])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 676, __pyx_L1_error)
+      __pyx_t_2 = __Pyx_PyLong_From_int((__pyx_v_buf.cards[__pyx_8genexpr3__pyx_v_i])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 787, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_2);
-      __pyx_t_13 = __Pyx_PyLong_From_uint64_t((__pyx_v_buf.takes[__pyx_8genexpr3__pyx_v_i])); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 676, __pyx_L1_error)
+      __pyx_t_13 = __Pyx_PyLong_From_uint64_t((__pyx_v_buf.takes[__pyx_8genexpr3__pyx_v_i])); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 787, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_13);
-      __pyx_t_14 = __Pyx_PyLong_From_int(__pyx_v_samples); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 676, __pyx_L1_error)
+      __pyx_t_14 = __Pyx_PyLong_From_int(__pyx_v_samples); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 787, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_14);
-      __pyx_t_15 = PyFloat_FromDouble((__pyx_v_totals[__pyx_8genexpr3__pyx_v_i])); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 676, __pyx_L1_error)
+      __pyx_t_15 = PyFloat_FromDouble((__pyx_v_totals[__pyx_8genexpr3__pyx_v_i])); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 787, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_15);
-      __pyx_t_16 = PyTuple_New(4); if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 676, __pyx_L1_error)
+      __pyx_t_16 = PyTuple_New(4); if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 787, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_16);
       __Pyx_GIVEREF(__pyx_t_2);
-      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_16, 0, __pyx_t_2) != (0)) __PYX_ERR(0, 676, __pyx_L1_error);
+      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_16, 0, __pyx_t_2) != (0)) __PYX_ERR(0, 787, __pyx_L1_error);
       __Pyx_GIVEREF(__pyx_t_13);
-      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_16, 1, __pyx_t_13) != (0)) __PYX_ERR(0, 676, __pyx_L1_error);
+      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_16, 1, __pyx_t_13) != (0)) __PYX_ERR(0, 787, __pyx_L1_error);
       __Pyx_GIVEREF(__pyx_t_14);
-      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_16, 2, __pyx_t_14) != (0)) __PYX_ERR(0, 676, __pyx_L1_error);
+      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_16, 2, __pyx_t_14) != (0)) __PYX_ERR(0, 787, __pyx_L1_error);
       __Pyx_GIVEREF(__pyx_t_15);
-      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_16, 3, __pyx_t_15) != (0)) __PYX_ERR(0, 676, __pyx_L1_error);
+      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_16, 3, __pyx_t_15) != (0)) __PYX_ERR(0, 787, __pyx_L1_error);
       __pyx_t_2 = 0;
       __pyx_t_13 = 0;
       __pyx_t_14 = 0;
       __pyx_t_15 = 0;
       __Pyx_GIVEREF(__pyx_t_16);
-      if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_1, __pyx_t_16))) __PYX_ERR(0, 676, __pyx_L1_error)
+      if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_1, __pyx_t_16))) __PYX_ERR(0, 787, __pyx_L1_error)
       __pyx_t_16 = 0;
     }
 
   } /* exit inner scope */
-  __pyx_t_16 = __Pyx_PyLong_From_int(__pyx_v_samples); if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 676, __pyx_L1_error)
+  __pyx_t_16 = __Pyx_PyLong_From_int(__pyx_v_samples); if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 787, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_16);
-  __pyx_t_15 = PyTuple_New(2); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 676, __pyx_L1_error)
+  __pyx_t_15 = PyTuple_New(2); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 787, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_15);
   __Pyx_GIVEREF(__pyx_t_1);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_15, 0, __pyx_t_1) != (0)) __PYX_ERR(0, 676, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_15, 0, __pyx_t_1) != (0)) __PYX_ERR(0, 787, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_t_16);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_15, 1, __pyx_t_16) != (0)) __PYX_ERR(0, 676, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_15, 1, __pyx_t_16) != (0)) __PYX_ERR(0, 787, __pyx_L1_error);
   __pyx_t_1 = 0;
   __pyx_t_16 = 0;
   {
@@ -10616,7 +12045,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_14exact(struct __pyx_obj_5basr
   __pyx_t_15 = 0;
   goto __pyx_L0;
 
-  /* "basra/_search.pyx":640
+  /* "basra/_search.pyx":751
  *         return held + self.n_unseen - self.dealt + self.n_bottom
  * 
  *     def exact(self, int samples, double mu=0.5, long long node_limit=2000000):             # <<<<<<<<<<<<<<
@@ -10652,25 +12081,1115 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_14exact(struct __pyx_obj_5basr
   return __pyx_r;
 }
 
-/* "basra/_search.pyx":678
+/* "basra/_search.pyx":789
  *         return [(buf.cards[i], buf.takes[i], samples, totals[i]) for i in range(n)], samples
  * 
- *     def run(self, iterations, seconds, double c=0.7, double eps=0.1, double mu=0.5,             # <<<<<<<<<<<<<<
- *             int horizon=1, int tail=0, int model=0):
- *         """ISMCTS from the root (mirror of :func:`basra.bots.ismcts.search`).
+ *     def evaluate(self, int samples, double eps=0.1, int policy=2, seconds=None):             # <<<<<<<<<<<<<<
+ *         """Each root move's round outcome, by flat Monte Carlo over determinizations.
+ * 
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_5basra_7_search_6Search_17run(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_5basra_7_search_6Search_17evaluate(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-PyDoc_STRVAR(__pyx_doc_5basra_7_search_6Search_16run, "Search.run(self, iterations, seconds, double c=0.7, double eps=0.1, double mu=0.5, int horizon=1, int tail=0, int model=0)\n\nISMCTS from the root (mirror of :func:`basra.bots.ismcts.search`).\n\nReturns ``([(card, take, visits, total), ...] for the root\047s children, iterations)``.");
-static PyMethodDef __pyx_mdef_5basra_7_search_6Search_17run = {"run", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_5basra_7_search_6Search_17run, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_5basra_7_search_6Search_16run};
-static PyObject *__pyx_pw_5basra_7_search_6Search_17run(PyObject *__pyx_v_self, 
+PyDoc_STRVAR(__pyx_doc_5basra_7_search_6Search_16evaluate, "Search.evaluate(self, int samples, double eps=0.1, int policy=2, seconds=None)\n\nEach root move\047s round outcome, by flat Monte Carlo over determinizations.\n\nIn each of ``samples`` determinizations every root move is played and\nthe round is played out (the same random draws for every move: their\ndifferences are what matter), then scored; the outcome is the mover\047s\nside\047s point margin (its round points less the mean of the other\nsides\047). Returns ``(moves, sums, cross, wins, done)``: the root moves\nas ``(card, take)``, the sum of each move\047s margins, the sums of\nproducts of every two moves\047 margins (row-major, for the errors of\ndifferences), the sum of each move\047s chance of winning the match\nfrom the scores after the round (the search\047s model, see ``Reward``),\nand the number of determinizations made (fewer when ``seconds`` runs\nout).");
+static PyMethodDef __pyx_mdef_5basra_7_search_6Search_17evaluate = {"evaluate", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_5basra_7_search_6Search_17evaluate, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_5basra_7_search_6Search_16evaluate};
+static PyObject *__pyx_pw_5basra_7_search_6Search_17evaluate(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+) {
+  int __pyx_v_samples;
+  double __pyx_v_eps;
+  int __pyx_v_policy;
+  PyObject *__pyx_v_seconds = 0;
+  #if !CYTHON_VECTORCALL
+  CYTHON_UNUSED Py_ssize_t __pyx_nargs;
+  #endif
+  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
+  PyObject* values[4] = {0,0,0,0};
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  PyObject *__pyx_r = 0;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("evaluate (wrapper)", 0);
+  #if !CYTHON_VECTORCALL
+  #if CYTHON_ASSUME_SAFE_SIZE
+  __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
+  #else
+  __pyx_nargs = PyTuple_Size(__pyx_args); if (unlikely(__pyx_nargs < 0)) return NULL;
+  #endif
+  #endif
+  __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
+  {
+    PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_samples,&__pyx_mstate_global->__pyx_n_u_eps,&__pyx_mstate_global->__pyx_n_u_policy,&__pyx_mstate_global->__pyx_n_u_seconds,0};
+    const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 789, __pyx_L3_error)
+    if (__pyx_kwds_len > 0) {
+      switch (__pyx_nargs) {
+        case  4:
+        values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 789, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  3:
+        values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 789, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  2:
+        values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 789, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  1:
+        values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 789, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  0: break;
+        default: goto __pyx_L5_argtuple_error;
+      }
+      const Py_ssize_t kwd_pos_args = __pyx_nargs;
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "evaluate", 0) < (0)) __PYX_ERR(0, 789, __pyx_L3_error)
+      if (!values[3]) values[3] = __Pyx_NewRef(((PyObject *)Py_None));
+      for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("evaluate", 0, 1, 4, i); __PYX_ERR(0, 789, __pyx_L3_error) }
+      }
+    } else {
+      switch (__pyx_nargs) {
+        case  4:
+        values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 789, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  3:
+        values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 789, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  2:
+        values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 789, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  1:
+        values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 789, __pyx_L3_error)
+        break;
+        default: goto __pyx_L5_argtuple_error;
+      }
+      if (!values[3]) values[3] = __Pyx_NewRef(((PyObject *)Py_None));
+    }
+    __pyx_v_samples = __Pyx_PyLong_As_int(values[0]); if (unlikely((__pyx_v_samples == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 789, __pyx_L3_error)
+    if (values[1]) {
+      __pyx_v_eps = __Pyx_PyFloat_AsDouble(values[1]); if (unlikely((__pyx_v_eps == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 789, __pyx_L3_error)
+    } else {
+      __pyx_v_eps = ((double)0.1);
+    }
+    if (values[2]) {
+      __pyx_v_policy = __Pyx_PyLong_As_int(values[2]); if (unlikely((__pyx_v_policy == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 789, __pyx_L3_error)
+    } else {
+      __pyx_v_policy = ((int)2);
+    }
+    __pyx_v_seconds = values[3];
+  }
+  goto __pyx_L6_skip;
+  __pyx_L5_argtuple_error:;
+  __Pyx_RaiseArgtupleInvalid("evaluate", 0, 1, 4, __pyx_nargs); __PYX_ERR(0, 789, __pyx_L3_error)
+  __pyx_L6_skip:;
+  goto __pyx_L4_argument_unpacking_done;
+  __pyx_L3_error:;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __Pyx_AddTraceback("basra._search.Search.evaluate", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __Pyx_RefNannyFinishContext();
+  return NULL;
+  __pyx_L4_argument_unpacking_done:;
+  __pyx_r = __pyx_pf_5basra_7_search_6Search_16evaluate(((struct __pyx_obj_5basra_7_search_Search *)__pyx_v_self), __pyx_v_samples, __pyx_v_eps, __pyx_v_policy, __pyx_v_seconds);
+
+  /* function exit code */
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+
+
+
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+static PyObject *__pyx_pf_5basra_7_search_6Search_16evaluate(struct __pyx_obj_5basra_7_search_Search *__pyx_v_self, int __pyx_v_samples, double __pyx_v_eps, int __pyx_v_policy, PyObject *__pyx_v_seconds) {
+  struct __pyx_t_5basra_7_search_Sim __pyx_v_s;
+  struct __pyx_t_5basra_7_search_Sim __pyx_v_child;
+  struct __pyx_t_5basra_7_kernel_MoveBuf __pyx_v_buf;
+  struct __pyx_t_5basra_7_kernel_Rng __pyx_v_keep;
+  double __pyx_v_margins[256];
+  double *__pyx_v_sums;
+  double *__pyx_v_cross;
+  double __pyx_v_wins[256];
+  double __pyx_v_rewards[4];
+  struct __pyx_t_5basra_7_search_RewardC __pyx_v_w;
+  double __pyx_v_others;
+  double __pyx_v_value;
+  int __pyx_v_n;
+  int __pyx_v_i;
+  int __pyx_v_j;
+  int __pyx_v_k;
+  int __pyx_v_side;
+  int __pyx_v_me_side;
+  int __pyx_v_done;
+  double __pyx_v_deadline;
+  int __pyx_8genexpr4__pyx_v_i;
+  int __pyx_8genexpr5__pyx_v_i;
+  int __pyx_8genexpr6__pyx_v_i;
+  int __pyx_8genexpr7__pyx_v_i;
+  PyObject *__pyx_r = NULL;
+  __Pyx_RefNannyDeclarations
+  int __pyx_t_1;
+  PyObject *__pyx_t_2 = NULL;
+  PyObject *__pyx_t_3 = NULL;
+  PyObject *__pyx_t_4 = NULL;
+  PyObject *__pyx_t_5 = NULL;
+  size_t __pyx_t_6;
+  double __pyx_t_7;
+  int __pyx_t_8;
+  int __pyx_t_9;
+  int __pyx_t_10;
+  int __pyx_t_11;
+  int __pyx_t_12;
+  struct __pyx_t_5basra_7_kernel_Rng __pyx_t_13;
+  int __pyx_t_14;
+  int __pyx_t_15;
+  int __pyx_t_16;
+  int __pyx_t_17;
+  int __pyx_t_18;
+  int __pyx_t_19;
+  PyObject *__pyx_t_20 = NULL;
+  PyObject *__pyx_t_21 = NULL;
+  char const *__pyx_t_22;
+  PyObject *__pyx_t_23 = NULL;
+  PyObject *__pyx_t_24 = NULL;
+  PyObject *__pyx_t_25 = NULL;
+  PyObject *__pyx_t_26 = NULL;
+  PyObject *__pyx_t_27 = NULL;
+  PyObject *__pyx_t_28 = NULL;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("evaluate", 0);
+
+  /* "basra/_search.pyx":814
+ *         cdef RewardC w
+ *         cdef double others, value
+ *         cdef int n, i, j, k, side, me_side, done = 0             # <<<<<<<<<<<<<<
+ *         cdef double deadline = 0.0
+ *         if seconds is not None:
+*/
+  __pyx_v_done = 0;
+
+  /* "basra/_search.pyx":815
+ *         cdef double others, value
+ *         cdef int n, i, j, k, side, me_side, done = 0
+ *         cdef double deadline = 0.0             # <<<<<<<<<<<<<<
+ *         if seconds is not None:
+ *             deadline = time.perf_counter() + seconds
+*/
+  __pyx_v_deadline = 0.0;
+
+  /* "basra/_search.pyx":816
+ *         cdef int n, i, j, k, side, me_side, done = 0
+ *         cdef double deadline = 0.0
+ *         if seconds is not None:             # <<<<<<<<<<<<<<
+ *             deadline = time.perf_counter() + seconds
+ *         reward_setup(&w, self.kr.rules, self.base.n_sides, 1.0)
+*/
+  __pyx_t_1 = (__pyx_v_seconds != Py_None);
+  if (__pyx_t_1) {
+
+
+    /* "basra/_search.pyx":817
+ *         cdef double deadline = 0.0
+ *         if seconds is not None:
+ *             deadline = time.perf_counter() + seconds             # <<<<<<<<<<<<<<
+ *         reward_setup(&w, self.kr.rules, self.base.n_sides, 1.0)
+ *         self.sample(&s)
+*/
+    __pyx_t_3 = NULL;
+    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_time); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 817, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_4);
+    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_perf_counter); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 817, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_5);
+    __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+    __pyx_t_6 = 1;
+    #if CYTHON_UNPACK_METHODS
+    if (unlikely(PyMethod_Check(__pyx_t_5))) {
+      __pyx_t_3 = PyMethod_GET_SELF(__pyx_t_5);
+      assert(__pyx_t_3);
+      PyObject* __pyx__function = PyMethod_GET_FUNCTION(__pyx_t_5);
+      __Pyx_INCREF(__pyx_t_3);
+      __Pyx_INCREF(__pyx__function);
+      __Pyx_DECREF_SET(__pyx_t_5, __pyx__function);
+      __pyx_t_6 = 0;
+    }
+    #endif
+    {
+      PyObject *__pyx_callargs[2] = {__pyx_t_3, NULL};
+      __pyx_t_2 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_5, __pyx_callargs+__pyx_t_6, (1-__pyx_t_6) | (__pyx_t_6*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
+      __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
+      __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+      if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 817, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_2);
+    }
+    __pyx_t_5 = __Pyx_PyNumber_Add_object_object(__pyx_t_2, __pyx_v_seconds); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 817, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_5);
+    __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+    __pyx_t_7 = __Pyx_PyFloat_AsDouble(__pyx_t_5); if (unlikely((__pyx_t_7 == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 817, __pyx_L1_error)
+    __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+    __pyx_v_deadline = __pyx_t_7;
+
+    /* "basra/_search.pyx":816
+ *         cdef int n, i, j, k, side, me_side, done = 0
+ *         cdef double deadline = 0.0
+ *         if seconds is not None:             # <<<<<<<<<<<<<<
+ *             deadline = time.perf_counter() + seconds
+ *         reward_setup(&w, self.kr.rules, self.base.n_sides, 1.0)
+*/
+  }
+
+  /* "basra/_search.pyx":818
+ *         if seconds is not None:
+ *             deadline = time.perf_counter() + seconds
+ *         reward_setup(&w, self.kr.rules, self.base.n_sides, 1.0)             # <<<<<<<<<<<<<<
+ *         self.sample(&s)
+ *         gen_moves(s.g.r, s.g.hands[s.g.turn], s.g.floor, &buf)
+*/
+  __pyx_t_5 = __pyx_v_self->kr->rules;
+  __Pyx_INCREF(__pyx_t_5);
+  __pyx_f_5basra_7_search_reward_setup((&__pyx_v_w), __pyx_t_5, __pyx_v_self->base.n_sides, 1.0); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 818, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+
+  /* "basra/_search.pyx":819
+ *             deadline = time.perf_counter() + seconds
+ *         reward_setup(&w, self.kr.rules, self.base.n_sides, 1.0)
+ *         self.sample(&s)             # <<<<<<<<<<<<<<
+ *         gen_moves(s.g.r, s.g.hands[s.g.turn], s.g.floor, &buf)
+ *         n = buf.n
+*/
+  __pyx_t_8 = ((struct __pyx_vtabstruct_5basra_7_search_Search *)__pyx_v_self->__pyx_vtab)->sample(__pyx_v_self, (&__pyx_v_s)); if (unlikely(__pyx_t_8 == ((int)-1))) __PYX_ERR(0, 819, __pyx_L1_error)
+
+
+  /* "basra/_search.pyx":820
+ *         reward_setup(&w, self.kr.rules, self.base.n_sides, 1.0)
+ *         self.sample(&s)
+ *         gen_moves(s.g.r, s.g.hands[s.g.turn], s.g.floor, &buf)             # <<<<<<<<<<<<<<
+ *         n = buf.n
+ *         me_side = s.g.side[s.g.turn]
+*/
+  __pyx_t_8 = __pyx_f_5basra_7_kernel_gen_moves(__pyx_v_s.g.r, (__pyx_v_s.g.hands[__pyx_v_s.g.turn]), __pyx_v_s.g.floor, (&__pyx_v_buf)); if (unlikely(__pyx_t_8 == ((int)-1))) __PYX_ERR(0, 820, __pyx_L1_error)
+
+
+  /* "basra/_search.pyx":821
+ *         self.sample(&s)
+ *         gen_moves(s.g.r, s.g.hands[s.g.turn], s.g.floor, &buf)
+ *         n = buf.n             # <<<<<<<<<<<<<<
+ *         me_side = s.g.side[s.g.turn]
+ *         sums = <double*>malloc(n * sizeof(double))
+*/
+  __pyx_t_8 = __pyx_v_buf.n;
+
+  __pyx_v_n = __pyx_t_8;
+
+  /* "basra/_search.pyx":822
+ *         gen_moves(s.g.r, s.g.hands[s.g.turn], s.g.floor, &buf)
+ *         n = buf.n
+ *         me_side = s.g.side[s.g.turn]             # <<<<<<<<<<<<<<
+ *         sums = <double*>malloc(n * sizeof(double))
+ *         cross = <double*>malloc(n * n * sizeof(double))
+*/
+  __pyx_v_me_side = (__pyx_v_s.g.side[__pyx_v_s.g.turn]);
+
+  /* "basra/_search.pyx":823
+ *         n = buf.n
+ *         me_side = s.g.side[s.g.turn]
+ *         sums = <double*>malloc(n * sizeof(double))             # <<<<<<<<<<<<<<
+ *         cross = <double*>malloc(n * n * sizeof(double))
+ *         if sums == NULL or cross == NULL:
+*/
+  __pyx_v_sums = ((double *)malloc((__pyx_v_n * (sizeof(double)))));
+
+  /* "basra/_search.pyx":824
+ *         me_side = s.g.side[s.g.turn]
+ *         sums = <double*>malloc(n * sizeof(double))
+ *         cross = <double*>malloc(n * n * sizeof(double))             # <<<<<<<<<<<<<<
+ *         if sums == NULL or cross == NULL:
+ *             free(sums)
+*/
+  __pyx_v_cross = ((double *)malloc(((__pyx_v_n * __pyx_v_n) * (sizeof(double)))));
+
+  /* "basra/_search.pyx":825
+ *         sums = <double*>malloc(n * sizeof(double))
+ *         cross = <double*>malloc(n * n * sizeof(double))
+ *         if sums == NULL or cross == NULL:             # <<<<<<<<<<<<<<
+ *             free(sums)
+ *             free(cross)
+*/
+  __pyx_t_9 = (__pyx_v_sums == NULL);
+
+  if (!__pyx_t_9) {
+
+  } else {
+
+    __pyx_t_1 = __pyx_t_9;
+
+    goto __pyx_L5_bool_binop_done;
+  }
+  __pyx_t_9 = (__pyx_v_cross == NULL);
+
+
+  __pyx_t_1 = __pyx_t_9;
+
+  __pyx_L5_bool_binop_done:;
+  if (unlikely(__pyx_t_1)) {
+
+
+    /* "basra/_search.pyx":826
+ *         cross = <double*>malloc(n * n * sizeof(double))
+ *         if sums == NULL or cross == NULL:
+ *             free(sums)             # <<<<<<<<<<<<<<
+ *             free(cross)
+ *             raise MemoryError()
+*/
+    free(__pyx_v_sums);
+
+    /* "basra/_search.pyx":827
+ *         if sums == NULL or cross == NULL:
+ *             free(sums)
+ *             free(cross)             # <<<<<<<<<<<<<<
+ *             raise MemoryError()
+ *         try:
+*/
+    free(__pyx_v_cross);
+
+    /* "basra/_search.pyx":828
+ *             free(sums)
+ *             free(cross)
+ *             raise MemoryError()             # <<<<<<<<<<<<<<
+ *         try:
+ *             memset(sums, 0, n * sizeof(double))
+*/
+    PyErr_NoMemory(); __PYX_ERR(0, 828, __pyx_L1_error)
+
+    /* "basra/_search.pyx":825
+ *         sums = <double*>malloc(n * sizeof(double))
+ *         cross = <double*>malloc(n * n * sizeof(double))
+ *         if sums == NULL or cross == NULL:             # <<<<<<<<<<<<<<
+ *             free(sums)
+ *             free(cross)
+*/
+  }
+
+  /* "basra/_search.pyx":829
+ *             free(cross)
+ *             raise MemoryError()
+ *         try:             # <<<<<<<<<<<<<<
+ *             memset(sums, 0, n * sizeof(double))
+ *             memset(cross, 0, n * n * sizeof(double))
+*/
+  /*try:*/ {
+
+    /* "basra/_search.pyx":830
+ *             raise MemoryError()
+ *         try:
+ *             memset(sums, 0, n * sizeof(double))             # <<<<<<<<<<<<<<
+ *             memset(cross, 0, n * n * sizeof(double))
+ *             memset(wins, 0, n * sizeof(double))
+*/
+    (void)(memset(__pyx_v_sums, 0, (__pyx_v_n * (sizeof(double)))));
+
+    /* "basra/_search.pyx":831
+ *         try:
+ *             memset(sums, 0, n * sizeof(double))
+ *             memset(cross, 0, n * n * sizeof(double))             # <<<<<<<<<<<<<<
+ *             memset(wins, 0, n * sizeof(double))
+ *             for k in range(samples):
+*/
+    (void)(memset(__pyx_v_cross, 0, ((__pyx_v_n * __pyx_v_n) * (sizeof(double)))));
+
+    /* "basra/_search.pyx":832
+ *             memset(sums, 0, n * sizeof(double))
+ *             memset(cross, 0, n * n * sizeof(double))
+ *             memset(wins, 0, n * sizeof(double))             # <<<<<<<<<<<<<<
+ *             for k in range(samples):
+ *                 if seconds is not None and k and (k & 7) == 0 and time.perf_counter() > deadline:
+*/
+    (void)(memset(__pyx_v_wins, 0, (__pyx_v_n * (sizeof(double)))));
+
+    /* "basra/_search.pyx":833
+ *             memset(cross, 0, n * n * sizeof(double))
+ *             memset(wins, 0, n * sizeof(double))
+ *             for k in range(samples):             # <<<<<<<<<<<<<<
+ *                 if seconds is not None and k and (k & 7) == 0 and time.perf_counter() > deadline:
+ *                     break
+*/
+
+    __pyx_t_8 = __pyx_v_samples;
+    __pyx_t_10 = __pyx_t_8;
+
+    for (__pyx_t_11 = 0; __pyx_t_11 < __pyx_t_10; __pyx_t_11+=1) {
+      __pyx_v_k = __pyx_t_11;
+
+      /* "basra/_search.pyx":834
+ *             memset(wins, 0, n * sizeof(double))
+ *             for k in range(samples):
+ *                 if seconds is not None and k and (k & 7) == 0 and time.perf_counter() > deadline:             # <<<<<<<<<<<<<<
+ *                     break
+ *                 if k:
+*/
+      __pyx_t_9 = (__pyx_v_seconds != Py_None);
+      if (__pyx_t_9) {
+
+      } else {
+
+        __pyx_t_1 = __pyx_t_9;
+
+        goto __pyx_L13_bool_binop_done;
+      }
+      __pyx_t_9 = (__pyx_v_k != 0);
+
+      if (__pyx_t_9) {
+
+      } else {
+
+        __pyx_t_1 = __pyx_t_9;
+
+        goto __pyx_L13_bool_binop_done;
+      }
+      __pyx_t_9 = ((__pyx_v_k & 7) == 0);
+
+      if (__pyx_t_9) {
+
+      } else {
+
+        __pyx_t_1 = __pyx_t_9;
+
+        goto __pyx_L13_bool_binop_done;
+      }
+      __pyx_t_2 = NULL;
+      __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_time); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 834, __pyx_L8_error)
+      __Pyx_GOTREF(__pyx_t_3);
+      __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_perf_counter); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 834, __pyx_L8_error)
+      __Pyx_GOTREF(__pyx_t_4);
+      __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
+      __pyx_t_6 = 1;
+      #if CYTHON_UNPACK_METHODS
+      if (unlikely(PyMethod_Check(__pyx_t_4))) {
+        __pyx_t_2 = PyMethod_GET_SELF(__pyx_t_4);
+        assert(__pyx_t_2);
+        PyObject* __pyx__function = PyMethod_GET_FUNCTION(__pyx_t_4);
+        __Pyx_INCREF(__pyx_t_2);
+        __Pyx_INCREF(__pyx__function);
+        __Pyx_DECREF_SET(__pyx_t_4, __pyx__function);
+        __pyx_t_6 = 0;
+      }
+      #endif
+      {
+        PyObject *__pyx_callargs[2] = {__pyx_t_2, NULL};
+        __pyx_t_5 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_4, __pyx_callargs+__pyx_t_6, (1-__pyx_t_6) | (__pyx_t_6*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
+        __Pyx_XDECREF(__pyx_t_2); __pyx_t_2 = 0;
+        __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+        if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 834, __pyx_L8_error)
+        __Pyx_GOTREF(__pyx_t_5);
+      }
+      __pyx_t_4 = PyFloat_FromDouble(__pyx_v_deadline); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 834, __pyx_L8_error)
+      __Pyx_GOTREF(__pyx_t_4);
+      __pyx_t_9 = __Pyx_PyObject_CompareBoolGt_object_float(__pyx_t_5, __pyx_t_4, Py_GT); if (unlikely((__pyx_t_9 < 0))) __PYX_ERR(0, 834, __pyx_L8_error)
+      __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+      __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+
+      __pyx_t_1 = __pyx_t_9;
+
+      __pyx_L13_bool_binop_done:;
+      if (__pyx_t_1) {
+
+
+        /* "basra/_search.pyx":835
+ *             for k in range(samples):
+ *                 if seconds is not None and k and (k & 7) == 0 and time.perf_counter() > deadline:
+ *                     break             # <<<<<<<<<<<<<<
+ *                 if k:
+ *                     self.sample(&s)
+*/
+        goto __pyx_L11_break;
+
+        /* "basra/_search.pyx":834
+ *             memset(wins, 0, n * sizeof(double))
+ *             for k in range(samples):
+ *                 if seconds is not None and k and (k & 7) == 0 and time.perf_counter() > deadline:             # <<<<<<<<<<<<<<
+ *                     break
+ *                 if k:
+*/
+      }
+
+      /* "basra/_search.pyx":836
+ *                 if seconds is not None and k and (k & 7) == 0 and time.perf_counter() > deadline:
+ *                     break
+ *                 if k:             # <<<<<<<<<<<<<<
+ *                     self.sample(&s)
+ *                 keep = self.rng
+*/
+      __pyx_t_1 = (__pyx_v_k != 0);
+
+      if (__pyx_t_1) {
+
+
+        /* "basra/_search.pyx":837
+ *                     break
+ *                 if k:
+ *                     self.sample(&s)             # <<<<<<<<<<<<<<
+ *                 keep = self.rng
+ *                 for i in range(n):
+*/
+        __pyx_t_12 = ((struct __pyx_vtabstruct_5basra_7_search_Search *)__pyx_v_self->__pyx_vtab)->sample(__pyx_v_self, (&__pyx_v_s)); if (unlikely(__pyx_t_12 == ((int)-1))) __PYX_ERR(0, 837, __pyx_L8_error)
+
+
+        /* "basra/_search.pyx":836
+ *                 if seconds is not None and k and (k & 7) == 0 and time.perf_counter() > deadline:
+ *                     break
+ *                 if k:             # <<<<<<<<<<<<<<
+ *                     self.sample(&s)
+ *                 keep = self.rng
+*/
+      }
+
+      /* "basra/_search.pyx":838
+ *                 if k:
+ *                     self.sample(&s)
+ *                 keep = self.rng             # <<<<<<<<<<<<<<
+ *                 for i in range(n):
+ *                     self.rng = keep  # common random numbers: the same draws for every move
+*/
+      __pyx_t_13 = __pyx_v_self->rng;
+
+      __pyx_v_keep = __pyx_t_13;
+
+      /* "basra/_search.pyx":839
+ *                     self.sample(&s)
+ *                 keep = self.rng
+ *                 for i in range(n):             # <<<<<<<<<<<<<<
+ *                     self.rng = keep  # common random numbers: the same draws for every move
+ *                     memcpy(&child, &s, sizeof(Sim))
+*/
+
+      __pyx_t_12 = __pyx_v_n;
+      __pyx_t_14 = __pyx_t_12;
+
+      for (__pyx_t_15 = 0; __pyx_t_15 < __pyx_t_14; __pyx_t_15+=1) {
+        __pyx_v_i = __pyx_t_15;
+
+        /* "basra/_search.pyx":840
+ *                 keep = self.rng
+ *                 for i in range(n):
+ *                     self.rng = keep  # common random numbers: the same draws for every move             # <<<<<<<<<<<<<<
+ *                     memcpy(&child, &s, sizeof(Sim))
+ *                     sim_play(&child, &self.rng, buf.cards[i], buf.takes[i])
+*/
+        __pyx_v_self->rng = __pyx_v_keep;
+
+        /* "basra/_search.pyx":841
+ *                 for i in range(n):
+ *                     self.rng = keep  # common random numbers: the same draws for every move
+ *                     memcpy(&child, &s, sizeof(Sim))             # <<<<<<<<<<<<<<
+ *                     sim_play(&child, &self.rng, buf.cards[i], buf.takes[i])
+ *                     rollout(&child, &self.rng, eps, 0, 0, policy)
+*/
+        (void)(memcpy((&__pyx_v_child), (&__pyx_v_s), (sizeof(struct __pyx_t_5basra_7_search_Sim))));
+
+        /* "basra/_search.pyx":842
+ *                     self.rng = keep  # common random numbers: the same draws for every move
+ *                     memcpy(&child, &s, sizeof(Sim))
+ *                     sim_play(&child, &self.rng, buf.cards[i], buf.takes[i])             # <<<<<<<<<<<<<<
+ *                     rollout(&child, &self.rng, eps, 0, 0, policy)
+ *                     others = 0.0
+*/
+        __pyx_t_16 = __pyx_f_5basra_7_search_sim_play((&__pyx_v_child), (&__pyx_v_self->rng), (__pyx_v_buf.cards[__pyx_v_i]), (__pyx_v_buf.takes[__pyx_v_i])); if (unlikely(__pyx_t_16 == ((int)-1))) __PYX_ERR(0, 842, __pyx_L8_error)
+
+
+        /* "basra/_search.pyx":843
+ *                     memcpy(&child, &s, sizeof(Sim))
+ *                     sim_play(&child, &self.rng, buf.cards[i], buf.takes[i])
+ *                     rollout(&child, &self.rng, eps, 0, 0, policy)             # <<<<<<<<<<<<<<
+ *                     others = 0.0
+ *                     for side in range(child.g.n_sides):
+*/
+        __pyx_t_16 = __pyx_f_5basra_7_search_rollout((&__pyx_v_child), (&__pyx_v_self->rng), __pyx_v_eps, 0, 0, __pyx_v_policy); if (unlikely(__pyx_t_16 == ((int)-1))) __PYX_ERR(0, 843, __pyx_L8_error)
+
+
+        /* "basra/_search.pyx":844
+ *                     sim_play(&child, &self.rng, buf.cards[i], buf.takes[i])
+ *                     rollout(&child, &self.rng, eps, 0, 0, policy)
+ *                     others = 0.0             # <<<<<<<<<<<<<<
+ *                     for side in range(child.g.n_sides):
+ *                         if side != me_side:
+*/
+        __pyx_v_others = 0.0;
+
+        /* "basra/_search.pyx":845
+ *                     rollout(&child, &self.rng, eps, 0, 0, policy)
+ *                     others = 0.0
+ *                     for side in range(child.g.n_sides):             # <<<<<<<<<<<<<<
+ *                         if side != me_side:
+ *                             others += <double>child.result.points[side]
+*/
+
+        __pyx_t_16 = __pyx_v_child.g.n_sides;
+        __pyx_t_17 = __pyx_t_16;
+
+        for (__pyx_t_18 = 0; __pyx_t_18 < __pyx_t_17; __pyx_t_18+=1) {
+          __pyx_v_side = __pyx_t_18;
+
+          /* "basra/_search.pyx":846
+ *                     others = 0.0
+ *                     for side in range(child.g.n_sides):
+ *                         if side != me_side:             # <<<<<<<<<<<<<<
+ *                             others += <double>child.result.points[side]
+ *                     value = (<double>child.result.points[me_side]
+*/
+          __pyx_t_1 = (__pyx_v_side != __pyx_v_me_side);
+
+          if (__pyx_t_1) {
+
+
+            /* "basra/_search.pyx":847
+ *                     for side in range(child.g.n_sides):
+ *                         if side != me_side:
+ *                             others += <double>child.result.points[side]             # <<<<<<<<<<<<<<
+ *                     value = (<double>child.result.points[me_side]
+ *                              - others / (child.g.n_sides - 1))
+*/
+            __pyx_v_others = (__pyx_v_others + ((double)(__pyx_v_child.result.points[__pyx_v_side])));
+
+            /* "basra/_search.pyx":846
+ *                     others = 0.0
+ *                     for side in range(child.g.n_sides):
+ *                         if side != me_side:             # <<<<<<<<<<<<<<
+ *                             others += <double>child.result.points[side]
+ *                     value = (<double>child.result.points[me_side]
+*/
+          }
+        }
+
+
+        /* "basra/_search.pyx":849
+ *                             others += <double>child.result.points[side]
+ *                     value = (<double>child.result.points[me_side]
+ *                              - others / (child.g.n_sides - 1))             # <<<<<<<<<<<<<<
+ *                     margins[i] = value
+ *                     sums[i] += value
+*/
+        __pyx_v_value = (((double)(__pyx_v_child.result.points[__pyx_v_me_side])) - (__pyx_v_others / ((double)(__pyx_v_child.g.n_sides - 1))));
+
+        /* "basra/_search.pyx":850
+ *                     value = (<double>child.result.points[me_side]
+ *                              - others / (child.g.n_sides - 1))
+ *                     margins[i] = value             # <<<<<<<<<<<<<<
+ *                     sums[i] += value
+ *                     value_sim(&child, &w, rewards)
+*/
+        (__pyx_v_margins[__pyx_v_i]) = __pyx_v_value;
+
+        /* "basra/_search.pyx":851
+ *                              - others / (child.g.n_sides - 1))
+ *                     margins[i] = value
+ *                     sums[i] += value             # <<<<<<<<<<<<<<
+ *                     value_sim(&child, &w, rewards)
+ *                     wins[i] += rewards[me_side]
+*/
+
+        __pyx_t_16 = __pyx_v_i;
+        (__pyx_v_sums[__pyx_t_16]) = ((__pyx_v_sums[__pyx_t_16]) + __pyx_v_value);
+
+        /* "basra/_search.pyx":852
+ *                     margins[i] = value
+ *                     sums[i] += value
+ *                     value_sim(&child, &w, rewards)             # <<<<<<<<<<<<<<
+ *                     wins[i] += rewards[me_side]
+ *                 for i in range(n):
+*/
+        __pyx_f_5basra_7_search_value_sim((&__pyx_v_child), (&__pyx_v_w), __pyx_v_rewards, NULL);
+
+        /* "basra/_search.pyx":853
+ *                     sums[i] += value
+ *                     value_sim(&child, &w, rewards)
+ *                     wins[i] += rewards[me_side]             # <<<<<<<<<<<<<<
+ *                 for i in range(n):
+ *                     for j in range(n):
+*/
+
+        __pyx_t_16 = __pyx_v_i;
+        (__pyx_v_wins[__pyx_t_16]) = ((__pyx_v_wins[__pyx_t_16]) + (__pyx_v_rewards[__pyx_v_me_side]));
+      }
+
+
+      /* "basra/_search.pyx":854
+ *                     value_sim(&child, &w, rewards)
+ *                     wins[i] += rewards[me_side]
+ *                 for i in range(n):             # <<<<<<<<<<<<<<
+ *                     for j in range(n):
+ *                         cross[i * n + j] += margins[i] * margins[j]
+*/
+
+      __pyx_t_12 = __pyx_v_n;
+      __pyx_t_14 = __pyx_t_12;
+
+      for (__pyx_t_15 = 0; __pyx_t_15 < __pyx_t_14; __pyx_t_15+=1) {
+        __pyx_v_i = __pyx_t_15;
+
+        /* "basra/_search.pyx":855
+ *                     wins[i] += rewards[me_side]
+ *                 for i in range(n):
+ *                     for j in range(n):             # <<<<<<<<<<<<<<
+ *                         cross[i * n + j] += margins[i] * margins[j]
+ *                 done += 1
+*/
+
+        __pyx_t_16 = __pyx_v_n;
+        __pyx_t_17 = __pyx_t_16;
+
+        for (__pyx_t_18 = 0; __pyx_t_18 < __pyx_t_17; __pyx_t_18+=1) {
+          __pyx_v_j = __pyx_t_18;
+
+          /* "basra/_search.pyx":856
+ *                 for i in range(n):
+ *                     for j in range(n):
+ *                         cross[i * n + j] += margins[i] * margins[j]             # <<<<<<<<<<<<<<
+ *                 done += 1
+ *             return ([(buf.cards[i], buf.takes[i]) for i in range(n)],
+*/
+
+          __pyx_t_19 = ((__pyx_v_i * __pyx_v_n) + __pyx_v_j);
+          (__pyx_v_cross[__pyx_t_19]) = ((__pyx_v_cross[__pyx_t_19]) + ((__pyx_v_margins[__pyx_v_i]) * (__pyx_v_margins[__pyx_v_j])));
+        }
+
+      }
+
+
+      /* "basra/_search.pyx":857
+ *                     for j in range(n):
+ *                         cross[i * n + j] += margins[i] * margins[j]
+ *                 done += 1             # <<<<<<<<<<<<<<
+ *             return ([(buf.cards[i], buf.takes[i]) for i in range(n)],
+ *                     [sums[i] for i in range(n)],
+*/
+      __pyx_v_done = (__pyx_v_done + 1);
+    }
+    __pyx_L11_break:;
+
+
+    /* "basra/_search.pyx":858
+ *                         cross[i * n + j] += margins[i] * margins[j]
+ *                 done += 1
+ *             return ([(buf.cards[i], buf.takes[i]) for i in range(n)],             # <<<<<<<<<<<<<<
+ *                     [sums[i] for i in range(n)],
+ *                     [cross[i] for i in range(n * n)],
+*/
+    { /* enter inner scope */
+      __pyx_t_4 = PyList_New(0); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 858, __pyx_L8_error)
+      __Pyx_GOTREF(__pyx_t_4);
+
+      __pyx_t_8 = __pyx_v_n;
+      __pyx_t_10 = __pyx_t_8;
+
+      for (__pyx_t_11 = 0; __pyx_t_11 < __pyx_t_10; __pyx_t_11+=1) {
+        __pyx_8genexpr4__pyx_v_i = __pyx_t_11;
+        __pyx_t_5 = __Pyx_PyLong_From_int((__pyx_v_buf.cards[__pyx_8genexpr4__pyx_v_i])); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 858, __pyx_L8_error)
+        __Pyx_GOTREF(__pyx_t_5);
+        __pyx_t_2 = __Pyx_PyLong_From_uint64_t((__pyx_v_buf.takes[__pyx_8genexpr4__pyx_v_i])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 858, __pyx_L8_error)
+        __Pyx_GOTREF(__pyx_t_2);
+        __pyx_t_3 = PyTuple_New(2); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 858, __pyx_L8_error)
+        __Pyx_GOTREF(__pyx_t_3);
+        __Pyx_GIVEREF(__pyx_t_5);
+        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_3, 0, __pyx_t_5) != (0)) __PYX_ERR(0, 858, __pyx_L8_error);
+        __Pyx_GIVEREF(__pyx_t_2);
+        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_3, 1, __pyx_t_2) != (0)) __PYX_ERR(0, 858, __pyx_L8_error);
+        __pyx_t_5 = 0;
+        __pyx_t_2 = 0;
+        __Pyx_GIVEREF(__pyx_t_3);
+        if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_4, __pyx_t_3))) __PYX_ERR(0, 858, __pyx_L8_error)
+        __pyx_t_3 = 0;
+      }
+
+    } /* exit inner scope */
+    { /* enter inner scope */
+
+      /* "basra/_search.pyx":859
+ *                 done += 1
+ *             return ([(buf.cards[i], buf.takes[i]) for i in range(n)],
+ *                     [sums[i] for i in range(n)],             # <<<<<<<<<<<<<<
+ *                     [cross[i] for i in range(n * n)],
+ *                     [wins[i] for i in range(n)],
+*/
+      __pyx_t_3 = PyList_New(0); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 859, __pyx_L8_error)
+      __Pyx_GOTREF(__pyx_t_3);
+
+      __pyx_t_8 = __pyx_v_n;
+      __pyx_t_10 = __pyx_t_8;
+
+      for (__pyx_t_11 = 0; __pyx_t_11 < __pyx_t_10; __pyx_t_11+=1) {
+        __pyx_8genexpr5__pyx_v_i = __pyx_t_11;
+        __pyx_t_2 = PyFloat_FromDouble((__pyx_v_sums[__pyx_8genexpr5__pyx_v_i])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 859, __pyx_L8_error)
+        __Pyx_GOTREF(__pyx_t_2);
+        __Pyx_GIVEREF(__pyx_t_2);
+        if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_3, __pyx_t_2))) __PYX_ERR(0, 859, __pyx_L8_error)
+        __pyx_t_2 = 0;
+      }
+
+    } /* exit inner scope */
+    { /* enter inner scope */
+
+      /* "basra/_search.pyx":860
+ *             return ([(buf.cards[i], buf.takes[i]) for i in range(n)],
+ *                     [sums[i] for i in range(n)],
+ *                     [cross[i] for i in range(n * n)],             # <<<<<<<<<<<<<<
+ *                     [wins[i] for i in range(n)],
+ *                     done)
+*/
+      __pyx_t_2 = PyList_New(0); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 860, __pyx_L8_error)
+      __Pyx_GOTREF(__pyx_t_2);
+
+      __pyx_t_8 = (__pyx_v_n * __pyx_v_n);
+      __pyx_t_10 = __pyx_t_8;
+
+      for (__pyx_t_11 = 0; __pyx_t_11 < __pyx_t_10; __pyx_t_11+=1) {
+        __pyx_8genexpr6__pyx_v_i = __pyx_t_11;
+        __pyx_t_5 = PyFloat_FromDouble((__pyx_v_cross[__pyx_8genexpr6__pyx_v_i])); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 860, __pyx_L8_error)
+        __Pyx_GOTREF(__pyx_t_5);
+        __Pyx_GIVEREF(__pyx_t_5);
+        if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_2, __pyx_t_5))) __PYX_ERR(0, 860, __pyx_L8_error)
+        __pyx_t_5 = 0;
+      }
+
+    } /* exit inner scope */
+    { /* enter inner scope */
+
+      /* "basra/_search.pyx":861
+ *                     [sums[i] for i in range(n)],
+ *                     [cross[i] for i in range(n * n)],
+ *                     [wins[i] for i in range(n)],             # <<<<<<<<<<<<<<
+ *                     done)
+ *         finally:
+*/
+      __pyx_t_5 = PyList_New(0); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 861, __pyx_L8_error)
+      __Pyx_GOTREF(__pyx_t_5);
+
+      __pyx_t_8 = __pyx_v_n;
+      __pyx_t_10 = __pyx_t_8;
+
+      for (__pyx_t_11 = 0; __pyx_t_11 < __pyx_t_10; __pyx_t_11+=1) {
+        __pyx_8genexpr7__pyx_v_i = __pyx_t_11;
+        __pyx_t_20 = PyFloat_FromDouble((__pyx_v_wins[__pyx_8genexpr7__pyx_v_i])); if (unlikely(!__pyx_t_20)) __PYX_ERR(0, 861, __pyx_L8_error)
+        __Pyx_GOTREF(__pyx_t_20);
+        __Pyx_GIVEREF(__pyx_t_20);
+        if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_5, __pyx_t_20))) __PYX_ERR(0, 861, __pyx_L8_error)
+        __pyx_t_20 = 0;
+      }
+
+    } /* exit inner scope */
+
+    /* "basra/_search.pyx":862
+ *                     [cross[i] for i in range(n * n)],
+ *                     [wins[i] for i in range(n)],
+ *                     done)             # <<<<<<<<<<<<<<
+ *         finally:
+ *             free(sums)
+*/
+    __pyx_t_20 = __Pyx_PyLong_From_int(__pyx_v_done); if (unlikely(!__pyx_t_20)) __PYX_ERR(0, 862, __pyx_L8_error)
+    __Pyx_GOTREF(__pyx_t_20);
+
+    /* "basra/_search.pyx":858
+ *                         cross[i * n + j] += margins[i] * margins[j]
+ *                 done += 1
+ *             return ([(buf.cards[i], buf.takes[i]) for i in range(n)],             # <<<<<<<<<<<<<<
+ *                     [sums[i] for i in range(n)],
+ *                     [cross[i] for i in range(n * n)],
+*/
+    __pyx_t_21 = PyTuple_New(5); if (unlikely(!__pyx_t_21)) __PYX_ERR(0, 858, __pyx_L8_error)
+    __Pyx_GOTREF(__pyx_t_21);
+    __Pyx_GIVEREF(__pyx_t_4);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_21, 0, __pyx_t_4) != (0)) __PYX_ERR(0, 858, __pyx_L8_error);
+    __Pyx_GIVEREF(__pyx_t_3);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_21, 1, __pyx_t_3) != (0)) __PYX_ERR(0, 858, __pyx_L8_error);
+    __Pyx_GIVEREF(__pyx_t_2);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_21, 2, __pyx_t_2) != (0)) __PYX_ERR(0, 858, __pyx_L8_error);
+    __Pyx_GIVEREF(__pyx_t_5);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_21, 3, __pyx_t_5) != (0)) __PYX_ERR(0, 858, __pyx_L8_error);
+    __Pyx_GIVEREF(__pyx_t_20);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_21, 4, __pyx_t_20) != (0)) __PYX_ERR(0, 858, __pyx_L8_error);
+    __pyx_t_4 = 0;
+    __pyx_t_3 = 0;
+    __pyx_t_2 = 0;
+    __pyx_t_5 = 0;
+    __pyx_t_20 = 0;
+    {
+      PyObject *__pyx_temp;
+      {
+        __pyx_temp = __pyx_r;
+        __pyx_r = __pyx_t_21;
+      }
+      __Pyx_XDECREF(__pyx_temp);
+    }
+    __pyx_t_21 = 0;
+    goto __pyx_L7_return;
+  }
+
+  /* "basra/_search.pyx":864
+ *                     done)
+ *         finally:
+ *             free(sums)             # <<<<<<<<<<<<<<
+ *             free(cross)
+ * 
+*/
+  /*finally:*/ {
+    __pyx_L8_error:;
+    /*exception exit:*/{
+      __Pyx_PyThreadState_declare
+      __Pyx_PyThreadState_assign
+      __pyx_t_23 = 0; __pyx_t_24 = 0; __pyx_t_25 = 0; __pyx_t_26 = 0; __pyx_t_27 = 0; __pyx_t_28 = 0;
+      __Pyx_XDECREF(__pyx_t_2); __pyx_t_2 = 0;
+      __Pyx_XDECREF(__pyx_t_20); __pyx_t_20 = 0;
+      __Pyx_XDECREF(__pyx_t_21); __pyx_t_21 = 0;
+      __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
+      __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
+      __Pyx_XDECREF(__pyx_t_5); __pyx_t_5 = 0;
+       __Pyx_ExceptionSwap(&__pyx_t_26, &__pyx_t_27, &__pyx_t_28);
+      if ( unlikely(__Pyx_GetException(&__pyx_t_23, &__pyx_t_24, &__pyx_t_25) < 0)) __Pyx_ErrFetch(&__pyx_t_23, &__pyx_t_24, &__pyx_t_25);
+      __Pyx_XGOTREF(__pyx_t_23);
+      __Pyx_XGOTREF(__pyx_t_24);
+      __Pyx_XGOTREF(__pyx_t_25);
+      __Pyx_XGOTREF(__pyx_t_26);
+      __Pyx_XGOTREF(__pyx_t_27);
+      __Pyx_XGOTREF(__pyx_t_28);
+      __pyx_t_8 = __pyx_lineno; __pyx_t_10 = __pyx_clineno; __pyx_t_22 = __pyx_filename;
+      {
+        free(__pyx_v_sums);
+
+        /* "basra/_search.pyx":865
+ *         finally:
+ *             free(sums)
+ *             free(cross)             # <<<<<<<<<<<<<<
+ * 
+ *     def run(self, iterations, seconds, double c=0.7, double eps=0.1, double mu=0.5,
+*/
+        free(__pyx_v_cross);
+      }
+      __Pyx_XGIVEREF(__pyx_t_26);
+      __Pyx_XGIVEREF(__pyx_t_27);
+      __Pyx_XGIVEREF(__pyx_t_28);
+      __Pyx_ExceptionReset(__pyx_t_26, __pyx_t_27, __pyx_t_28);
+      __Pyx_XGIVEREF(__pyx_t_23);
+      __Pyx_XGIVEREF(__pyx_t_24);
+      __Pyx_XGIVEREF(__pyx_t_25);
+      __Pyx_ErrRestore(__pyx_t_23, __pyx_t_24, __pyx_t_25);
+      __pyx_t_23 = 0; __pyx_t_24 = 0; __pyx_t_25 = 0; __pyx_t_26 = 0; __pyx_t_27 = 0; __pyx_t_28 = 0;
+      __pyx_lineno = __pyx_t_8; __pyx_clineno = __pyx_t_10; __pyx_filename = __pyx_t_22;
+      goto __pyx_L1_error;
+    }
+    __pyx_L7_return: {
+      __pyx_t_28 = __pyx_r;
+      __pyx_r = 0;
+
+      /* "basra/_search.pyx":864
+ *                     done)
+ *         finally:
+ *             free(sums)             # <<<<<<<<<<<<<<
+ *             free(cross)
+ * 
+*/
+      free(__pyx_v_sums);
+
+      /* "basra/_search.pyx":865
+ *         finally:
+ *             free(sums)
+ *             free(cross)             # <<<<<<<<<<<<<<
+ * 
+ *     def run(self, iterations, seconds, double c=0.7, double eps=0.1, double mu=0.5,
+*/
+      free(__pyx_v_cross);
+      __pyx_r = __pyx_t_28;
+      __pyx_t_28 = 0;
+      goto __pyx_L0;
+    }
+  }
+
+  /* "basra/_search.pyx":789
+ *         return [(buf.cards[i], buf.takes[i], samples, totals[i]) for i in range(n)], samples
+ * 
+ *     def evaluate(self, int samples, double eps=0.1, int policy=2, seconds=None):             # <<<<<<<<<<<<<<
+ *         """Each root move's round outcome, by flat Monte Carlo over determinizations.
+ * 
+*/
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_2);
+  __Pyx_XDECREF(__pyx_t_3);
+  __Pyx_XDECREF(__pyx_t_4);
+  __Pyx_XDECREF(__pyx_t_5);
+  __Pyx_XDECREF(__pyx_t_20);
+  __Pyx_XDECREF(__pyx_t_21);
+  __Pyx_AddTraceback("basra._search.Search.evaluate", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = NULL;
+  __pyx_L0:;
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+  __Pyx_XGIVEREF(__pyx_r);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "basra/_search.pyx":867
+ *             free(cross)
+ * 
+ *     def run(self, iterations, seconds, double c=0.7, double eps=0.1, double mu=0.5,             # <<<<<<<<<<<<<<
+ *             int horizon=1, int tail=0, int model=0, int policy=1, double floor=0.0):
+ *         """ISMCTS from the root (mirror of :func:`basra.bots.ismcts.search`).
+*/
+
+/* Python wrapper */
+static PyObject *__pyx_pw_5basra_7_search_6Search_19run(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+); /*proto*/
+PyDoc_STRVAR(__pyx_doc_5basra_7_search_6Search_18run, "Search.run(self, iterations, seconds, double c=0.7, double eps=0.1, double mu=0.5, int horizon=1, int tail=0, int model=0, int policy=1, double floor=0.0)\n\nISMCTS from the root (mirror of :func:`basra.bots.ismcts.search`).\n\nReturns ``([(card, take, visits, total), ...] for the root\047s children, iterations)``.");
+static PyMethodDef __pyx_mdef_5basra_7_search_6Search_19run = {"run", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_5basra_7_search_6Search_19run, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_5basra_7_search_6Search_18run};
+static PyObject *__pyx_pw_5basra_7_search_6Search_19run(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -10685,11 +13204,13 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   int __pyx_v_horizon;
   int __pyx_v_tail;
   int __pyx_v_model;
+  int __pyx_v_policy;
+  double __pyx_v_floor;
   #if !CYTHON_VECTORCALL
   CYTHON_UNUSED Py_ssize_t __pyx_nargs;
   #endif
   CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
-  PyObject* values[8] = {0,0,0,0,0,0,0,0};
+  PyObject* values[10] = {0,0,0,0,0,0,0,0,0,0};
   int __pyx_lineno = 0;
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
@@ -10705,82 +13226,98 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   #endif
   __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
   {
-    PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_iterations,&__pyx_mstate_global->__pyx_n_u_seconds,&__pyx_mstate_global->__pyx_n_u_c,&__pyx_mstate_global->__pyx_n_u_eps,&__pyx_mstate_global->__pyx_n_u_mu,&__pyx_mstate_global->__pyx_n_u_horizon,&__pyx_mstate_global->__pyx_n_u_tail,&__pyx_mstate_global->__pyx_n_u_model,0};
+    PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_iterations,&__pyx_mstate_global->__pyx_n_u_seconds,&__pyx_mstate_global->__pyx_n_u_c,&__pyx_mstate_global->__pyx_n_u_eps,&__pyx_mstate_global->__pyx_n_u_mu,&__pyx_mstate_global->__pyx_n_u_horizon,&__pyx_mstate_global->__pyx_n_u_tail,&__pyx_mstate_global->__pyx_n_u_model,&__pyx_mstate_global->__pyx_n_u_policy,&__pyx_mstate_global->__pyx_n_u_floor,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 678, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 867, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
+        case 10:
+        values[9] = __Pyx_ArgRef_FASTCALL(__pyx_args, 9);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[9])) __PYX_ERR(0, 867, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  9:
+        values[8] = __Pyx_ArgRef_FASTCALL(__pyx_args, 8);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[8])) __PYX_ERR(0, 867, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
         case  8:
         values[7] = __Pyx_ArgRef_FASTCALL(__pyx_args, 7);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[7])) __PYX_ERR(0, 678, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[7])) __PYX_ERR(0, 867, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  7:
         values[6] = __Pyx_ArgRef_FASTCALL(__pyx_args, 6);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 678, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 867, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  6:
         values[5] = __Pyx_ArgRef_FASTCALL(__pyx_args, 5);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 678, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 867, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  5:
         values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 678, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 867, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 678, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 867, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 678, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 867, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 678, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 867, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 678, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 867, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "run", 0) < (0)) __PYX_ERR(0, 678, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "run", 0) < (0)) __PYX_ERR(0, 867, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 2; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("run", 0, 2, 8, i); __PYX_ERR(0, 678, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("run", 0, 2, 10, i); __PYX_ERR(0, 867, __pyx_L3_error) }
       }
     } else {
       switch (__pyx_nargs) {
+        case 10:
+        values[9] = __Pyx_ArgRef_FASTCALL(__pyx_args, 9);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[9])) __PYX_ERR(0, 867, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  9:
+        values[8] = __Pyx_ArgRef_FASTCALL(__pyx_args, 8);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[8])) __PYX_ERR(0, 867, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
         case  8:
         values[7] = __Pyx_ArgRef_FASTCALL(__pyx_args, 7);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[7])) __PYX_ERR(0, 678, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[7])) __PYX_ERR(0, 867, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  7:
         values[6] = __Pyx_ArgRef_FASTCALL(__pyx_args, 6);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 678, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 867, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  6:
         values[5] = __Pyx_ArgRef_FASTCALL(__pyx_args, 5);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 678, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 867, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  5:
         values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 678, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 867, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 678, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 867, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 678, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 867, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 678, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 867, __pyx_L3_error)
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 678, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 867, __pyx_L3_error)
         break;
         default: goto __pyx_L5_argtuple_error;
       }
@@ -10788,39 +13325,49 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
     __pyx_v_iterations = values[0];
     __pyx_v_seconds = values[1];
     if (values[2]) {
-      __pyx_v_c = __Pyx_PyFloat_AsDouble(values[2]); if (unlikely((__pyx_v_c == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 678, __pyx_L3_error)
+      __pyx_v_c = __Pyx_PyFloat_AsDouble(values[2]); if (unlikely((__pyx_v_c == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 867, __pyx_L3_error)
     } else {
       __pyx_v_c = ((double)0.7);
     }
     if (values[3]) {
-      __pyx_v_eps = __Pyx_PyFloat_AsDouble(values[3]); if (unlikely((__pyx_v_eps == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 678, __pyx_L3_error)
+      __pyx_v_eps = __Pyx_PyFloat_AsDouble(values[3]); if (unlikely((__pyx_v_eps == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 867, __pyx_L3_error)
     } else {
       __pyx_v_eps = ((double)0.1);
     }
     if (values[4]) {
-      __pyx_v_mu = __Pyx_PyFloat_AsDouble(values[4]); if (unlikely((__pyx_v_mu == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 678, __pyx_L3_error)
+      __pyx_v_mu = __Pyx_PyFloat_AsDouble(values[4]); if (unlikely((__pyx_v_mu == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 867, __pyx_L3_error)
     } else {
       __pyx_v_mu = ((double)0.5);
     }
     if (values[5]) {
-      __pyx_v_horizon = __Pyx_PyLong_As_int(values[5]); if (unlikely((__pyx_v_horizon == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 679, __pyx_L3_error)
+      __pyx_v_horizon = __Pyx_PyLong_As_int(values[5]); if (unlikely((__pyx_v_horizon == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 868, __pyx_L3_error)
     } else {
       __pyx_v_horizon = ((int)1);
     }
     if (values[6]) {
-      __pyx_v_tail = __Pyx_PyLong_As_int(values[6]); if (unlikely((__pyx_v_tail == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 679, __pyx_L3_error)
+      __pyx_v_tail = __Pyx_PyLong_As_int(values[6]); if (unlikely((__pyx_v_tail == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 868, __pyx_L3_error)
     } else {
       __pyx_v_tail = ((int)0);
     }
     if (values[7]) {
-      __pyx_v_model = __Pyx_PyLong_As_int(values[7]); if (unlikely((__pyx_v_model == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 679, __pyx_L3_error)
+      __pyx_v_model = __Pyx_PyLong_As_int(values[7]); if (unlikely((__pyx_v_model == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 868, __pyx_L3_error)
     } else {
       __pyx_v_model = ((int)0);
+    }
+    if (values[8]) {
+      __pyx_v_policy = __Pyx_PyLong_As_int(values[8]); if (unlikely((__pyx_v_policy == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 868, __pyx_L3_error)
+    } else {
+      __pyx_v_policy = ((int)1);
+    }
+    if (values[9]) {
+      __pyx_v_floor = __Pyx_PyFloat_AsDouble(values[9]); if (unlikely((__pyx_v_floor == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 868, __pyx_L3_error)
+    } else {
+      __pyx_v_floor = ((double)0.0);
     }
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("run", 0, 2, 8, __pyx_nargs); __PYX_ERR(0, 678, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("run", 0, 2, 10, __pyx_nargs); __PYX_ERR(0, 867, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -10831,7 +13378,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  __pyx_r = __pyx_pf_5basra_7_search_6Search_16run(((struct __pyx_obj_5basra_7_search_Search *)__pyx_v_self), __pyx_v_iterations, __pyx_v_seconds, __pyx_v_c, __pyx_v_eps, __pyx_v_mu, __pyx_v_horizon, __pyx_v_tail, __pyx_v_model);
+  __pyx_r = __pyx_pf_5basra_7_search_6Search_18run(((struct __pyx_obj_5basra_7_search_Search *)__pyx_v_self), __pyx_v_iterations, __pyx_v_seconds, __pyx_v_c, __pyx_v_eps, __pyx_v_mu, __pyx_v_horizon, __pyx_v_tail, __pyx_v_model, __pyx_v_policy, __pyx_v_floor);
 
   /* function exit code */
   for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
@@ -10843,11 +13390,13 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
 
 
 
+
+
   __Pyx_RefNannyFinishContext();
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_7_search_Search *__pyx_v_self, PyObject *__pyx_v_iterations, PyObject *__pyx_v_seconds, double __pyx_v_c, double __pyx_v_eps, double __pyx_v_mu, int __pyx_v_horizon, int __pyx_v_tail, int __pyx_v_model) {
+static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_7_search_Search *__pyx_v_self, PyObject *__pyx_v_iterations, PyObject *__pyx_v_seconds, double __pyx_v_c, double __pyx_v_eps, double __pyx_v_mu, int __pyx_v_horizon, int __pyx_v_tail, int __pyx_v_model, int __pyx_v_policy, double __pyx_v_floor) {
   struct __pyx_t_5basra_7_search_Sim __pyx_v_s;
   struct __pyx_t_5basra_7_kernel_MoveBuf __pyx_v_buf;
   struct __pyx_t_5basra_7_search_RewardC __pyx_v_w;
@@ -10887,14 +13436,15 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
   int __pyx_t_12;
   int __pyx_t_13;
   int __pyx_t_14;
-  PyObject *__pyx_t_15 = NULL;
-  int __pyx_t_16;
+  struct __pyx_opt_args_5basra_7_search_value_sim __pyx_t_15;
+  PyObject *__pyx_t_16 = NULL;
+  int __pyx_t_17;
   int __pyx_lineno = 0;
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("run", 0);
 
-  /* "basra/_search.pyx":692
+  /* "basra/_search.pyx":881
  *         cdef int untried[256]
  *         cdef double best_value, value
  *         cdef long long limit = iterations if iterations is not None else (1 << 62)             # <<<<<<<<<<<<<<
@@ -10903,7 +13453,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
 */
   __pyx_t_2 = (__pyx_v_iterations != Py_None);
   if (__pyx_t_2) {
-    __pyx_t_3 = __Pyx_PyLong_As_PY_LONG_LONG(__pyx_v_iterations); if (unlikely((__pyx_t_3 == (PY_LONG_LONG)-1) && PyErr_Occurred())) __PYX_ERR(0, 692, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyLong_As_PY_LONG_LONG(__pyx_v_iterations); if (unlikely((__pyx_t_3 == (PY_LONG_LONG)-1) && PyErr_Occurred())) __PYX_ERR(0, 881, __pyx_L1_error)
     __pyx_t_1 = __pyx_t_3;
   } else {
 
@@ -10912,7 +13462,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
 
   __pyx_v_limit = __pyx_t_1;
 
-  /* "basra/_search.pyx":693
+  /* "basra/_search.pyx":882
  *         cdef double best_value, value
  *         cdef long long limit = iterations if iterations is not None else (1 << 62)
  *         cdef long long done = 0             # <<<<<<<<<<<<<<
@@ -10921,7 +13471,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
 */
   __pyx_v_done = 0;
 
-  /* "basra/_search.pyx":694
+  /* "basra/_search.pyx":883
  *         cdef long long limit = iterations if iterations is not None else (1 << 62)
  *         cdef long long done = 0
  *         cdef double deadline = 0.0             # <<<<<<<<<<<<<<
@@ -10930,7 +13480,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
 */
   __pyx_v_deadline = 0.0;
 
-  /* "basra/_search.pyx":695
+  /* "basra/_search.pyx":884
  *         cdef long long done = 0
  *         cdef double deadline = 0.0
  *         reward_setup(&w, self.kr.rules, self.base.n_sides, mu)             # <<<<<<<<<<<<<<
@@ -10939,10 +13489,10 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
 */
   __pyx_t_4 = __pyx_v_self->kr->rules;
   __Pyx_INCREF(__pyx_t_4);
-  __pyx_f_5basra_7_search_reward_setup((&__pyx_v_w), __pyx_t_4, __pyx_v_self->base.n_sides, __pyx_v_mu); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 695, __pyx_L1_error)
+  __pyx_f_5basra_7_search_reward_setup((&__pyx_v_w), __pyx_t_4, __pyx_v_self->base.n_sides, __pyx_v_mu); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 884, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "basra/_search.pyx":696
+  /* "basra/_search.pyx":885
  *         cdef double deadline = 0.0
  *         reward_setup(&w, self.kr.rules, self.base.n_sides, mu)
  *         if seconds is not None:             # <<<<<<<<<<<<<<
@@ -10953,7 +13503,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
   if (__pyx_t_2) {
 
 
-    /* "basra/_search.pyx":697
+    /* "basra/_search.pyx":886
  *         reward_setup(&w, self.kr.rules, self.base.n_sides, mu)
  *         if seconds is not None:
  *             deadline = time.perf_counter() + seconds             # <<<<<<<<<<<<<<
@@ -10961,9 +13511,9 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
  *         root = self.new_node(-1, 0, -1)
 */
     __pyx_t_5 = NULL;
-    __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_time); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 697, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_time); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 886, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
-    __pyx_t_7 = __Pyx_PyObject_GetAttrStr(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_perf_counter); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 697, __pyx_L1_error)
+    __pyx_t_7 = __Pyx_PyObject_GetAttrStr(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_perf_counter); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 886, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_7);
     __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
     __pyx_t_8 = 1;
@@ -10983,17 +13533,17 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
       __pyx_t_4 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_7, __pyx_callargs+__pyx_t_8, (1-__pyx_t_8) | (__pyx_t_8*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_5); __pyx_t_5 = 0;
       __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
-      if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 697, __pyx_L1_error)
+      if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 886, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_4);
     }
-    __pyx_t_7 = __Pyx_PyNumber_Add_object_object(__pyx_t_4, __pyx_v_seconds); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 697, __pyx_L1_error)
+    __pyx_t_7 = __Pyx_PyNumber_Add_object_object(__pyx_t_4, __pyx_v_seconds); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 886, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_7);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    __pyx_t_9 = __Pyx_PyFloat_AsDouble(__pyx_t_7); if (unlikely((__pyx_t_9 == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 697, __pyx_L1_error)
+    __pyx_t_9 = __Pyx_PyFloat_AsDouble(__pyx_t_7); if (unlikely((__pyx_t_9 == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 886, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
     __pyx_v_deadline = __pyx_t_9;
 
-    /* "basra/_search.pyx":696
+    /* "basra/_search.pyx":885
  *         cdef double deadline = 0.0
  *         reward_setup(&w, self.kr.rules, self.base.n_sides, mu)
  *         if seconds is not None:             # <<<<<<<<<<<<<<
@@ -11002,7 +13552,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
 */
   }
 
-  /* "basra/_search.pyx":698
+  /* "basra/_search.pyx":887
  *         if seconds is not None:
  *             deadline = time.perf_counter() + seconds
  *         self.n_nodes = 0             # <<<<<<<<<<<<<<
@@ -11011,17 +13561,17 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
 */
   __pyx_v_self->n_nodes = 0;
 
-  /* "basra/_search.pyx":699
+  /* "basra/_search.pyx":888
  *             deadline = time.perf_counter() + seconds
  *         self.n_nodes = 0
  *         root = self.new_node(-1, 0, -1)             # <<<<<<<<<<<<<<
  *         while done < limit:
  *             if seconds is not None and (done & 15) == 0 and time.perf_counter() > deadline:
 */
-  __pyx_t_10 = ((struct __pyx_vtabstruct_5basra_7_search_Search *)__pyx_v_self->__pyx_vtab)->new_node(__pyx_v_self, -1, 0, -1); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 699, __pyx_L1_error)
+  __pyx_t_10 = ((struct __pyx_vtabstruct_5basra_7_search_Search *)__pyx_v_self->__pyx_vtab)->new_node(__pyx_v_self, -1, 0, -1); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 888, __pyx_L1_error)
   __pyx_v_root = __pyx_t_10;
 
-  /* "basra/_search.pyx":700
+  /* "basra/_search.pyx":889
  *         self.n_nodes = 0
  *         root = self.new_node(-1, 0, -1)
  *         while done < limit:             # <<<<<<<<<<<<<<
@@ -11034,7 +13584,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
 
     if (!__pyx_t_2) break;
 
-    /* "basra/_search.pyx":701
+    /* "basra/_search.pyx":890
  *         root = self.new_node(-1, 0, -1)
  *         while done < limit:
  *             if seconds is not None and (done & 15) == 0 and time.perf_counter() > deadline:             # <<<<<<<<<<<<<<
@@ -11061,9 +13611,9 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
       goto __pyx_L7_bool_binop_done;
     }
     __pyx_t_4 = NULL;
-    __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_time); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 701, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_time); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 890, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
-    __pyx_t_6 = __Pyx_PyObject_GetAttrStr(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_perf_counter); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 701, __pyx_L1_error)
+    __pyx_t_6 = __Pyx_PyObject_GetAttrStr(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_perf_counter); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 890, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
     __pyx_t_8 = 1;
@@ -11083,12 +13633,12 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
       __pyx_t_7 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_6, __pyx_callargs+__pyx_t_8, (1-__pyx_t_8) | (__pyx_t_8*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
       __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
-      if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 701, __pyx_L1_error)
+      if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 890, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_7);
     }
-    __pyx_t_6 = PyFloat_FromDouble(__pyx_v_deadline); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 701, __pyx_L1_error)
+    __pyx_t_6 = PyFloat_FromDouble(__pyx_v_deadline); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 890, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
-    __pyx_t_11 = __Pyx_PyObject_CompareBoolGt_object_float(__pyx_t_7, __pyx_t_6, Py_GT); if (unlikely((__pyx_t_11 < 0))) __PYX_ERR(0, 701, __pyx_L1_error)
+    __pyx_t_11 = __Pyx_PyObject_CompareBoolGt_object_float(__pyx_t_7, __pyx_t_6, Py_GT); if (unlikely((__pyx_t_11 < 0))) __PYX_ERR(0, 890, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
     __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
 
@@ -11098,7 +13648,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
     if (__pyx_t_2) {
 
 
-      /* "basra/_search.pyx":702
+      /* "basra/_search.pyx":891
  *         while done < limit:
  *             if seconds is not None and (done & 15) == 0 and time.perf_counter() > deadline:
  *                 break             # <<<<<<<<<<<<<<
@@ -11107,7 +13657,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
 */
       goto __pyx_L5_break;
 
-      /* "basra/_search.pyx":701
+      /* "basra/_search.pyx":890
  *         root = self.new_node(-1, 0, -1)
  *         while done < limit:
  *             if seconds is not None and (done & 15) == 0 and time.perf_counter() > deadline:             # <<<<<<<<<<<<<<
@@ -11116,7 +13666,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
 */
     }
 
-    /* "basra/_search.pyx":703
+    /* "basra/_search.pyx":892
  *             if seconds is not None and (done & 15) == 0 and time.perf_counter() > deadline:
  *                 break
  *             done += 1             # <<<<<<<<<<<<<<
@@ -11125,17 +13675,17 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
 */
     __pyx_v_done = (__pyx_v_done + 1);
 
-    /* "basra/_search.pyx":704
+    /* "basra/_search.pyx":893
  *                 break
  *             done += 1
  *             self.sample(&s)             # <<<<<<<<<<<<<<
  *             me_side = s.g.side[s.g.turn]
  *             node = root
 */
-    __pyx_t_10 = ((struct __pyx_vtabstruct_5basra_7_search_Search *)__pyx_v_self->__pyx_vtab)->sample(__pyx_v_self, (&__pyx_v_s)); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 704, __pyx_L1_error)
+    __pyx_t_10 = ((struct __pyx_vtabstruct_5basra_7_search_Search *)__pyx_v_self->__pyx_vtab)->sample(__pyx_v_self, (&__pyx_v_s)); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 893, __pyx_L1_error)
 
 
-    /* "basra/_search.pyx":705
+    /* "basra/_search.pyx":894
  *             done += 1
  *             self.sample(&s)
  *             me_side = s.g.side[s.g.turn]             # <<<<<<<<<<<<<<
@@ -11144,7 +13694,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
 */
     __pyx_v_me_side = (__pyx_v_s.g.side[__pyx_v_s.g.turn]);
 
-    /* "basra/_search.pyx":706
+    /* "basra/_search.pyx":895
  *             self.sample(&s)
  *             me_side = s.g.side[s.g.turn]
  *             node = root             # <<<<<<<<<<<<<<
@@ -11153,7 +13703,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
 */
     __pyx_v_node = __pyx_v_root;
 
-    /* "basra/_search.pyx":707
+    /* "basra/_search.pyx":896
  *             me_side = s.g.side[s.g.turn]
  *             node = root
  *             n_path = 0             # <<<<<<<<<<<<<<
@@ -11162,7 +13712,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
 */
     __pyx_v_n_path = 0;
 
-    /* "basra/_search.pyx":708
+    /* "basra/_search.pyx":897
  *             node = root
  *             n_path = 0
  *             while not s.done and not s.deals:             # <<<<<<<<<<<<<<
@@ -11189,17 +13739,17 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
 
       if (!__pyx_t_2) break;
 
-      /* "basra/_search.pyx":709
+      /* "basra/_search.pyx":898
  *             n_path = 0
  *             while not s.done and not s.deals:
  *                 sim_moves(&s, &self.rng, &buf)             # <<<<<<<<<<<<<<
  *                 side = s.g.side[s.g.turn]
  *                 if model and side != me_side:
 */
-      __pyx_t_10 = __pyx_f_5basra_7_search_sim_moves((&__pyx_v_s), (&__pyx_v_self->rng), (&__pyx_v_buf)); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 709, __pyx_L1_error)
+      __pyx_t_10 = __pyx_f_5basra_7_search_sim_moves((&__pyx_v_s), (&__pyx_v_self->rng), (&__pyx_v_buf)); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 898, __pyx_L1_error)
 
 
-      /* "basra/_search.pyx":710
+      /* "basra/_search.pyx":899
  *             while not s.done and not s.deals:
  *                 sim_moves(&s, &self.rng, &buf)
  *                 side = s.g.side[s.g.turn]             # <<<<<<<<<<<<<<
@@ -11208,7 +13758,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
 */
       __pyx_v_side = (__pyx_v_s.g.side[__pyx_v_s.g.turn]);
 
-      /* "basra/_search.pyx":711
+      /* "basra/_search.pyx":900
  *                 sim_moves(&s, &self.rng, &buf)
  *                 side = s.g.side[s.g.turn]
  *                 if model and side != me_side:             # <<<<<<<<<<<<<<
@@ -11234,7 +13784,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
       if (__pyx_t_2) {
 
 
-        /* "basra/_search.pyx":712
+        /* "basra/_search.pyx":901
  *                 side = s.g.side[s.g.turn]
  *                 if model and side != me_side:
  *                     i = policy_index(&s, &buf, &self.rng, eps)             # <<<<<<<<<<<<<<
@@ -11243,7 +13793,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
 */
         __pyx_v_i = __pyx_f_5basra_7_search_policy_index((&__pyx_v_s), (&__pyx_v_buf), (&__pyx_v_self->rng), __pyx_v_eps);
 
-        /* "basra/_search.pyx":713
+        /* "basra/_search.pyx":902
  *                 if model and side != me_side:
  *                     i = policy_index(&s, &buf, &self.rng, eps)
  *                     child = self.child_of(node, buf.cards[i], buf.takes[i])             # <<<<<<<<<<<<<<
@@ -11252,7 +13802,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
 */
         __pyx_v_child = __pyx_f_5basra_7_search_6Search_child_of(__pyx_v_self, __pyx_v_node, (__pyx_v_buf.cards[__pyx_v_i]), (__pyx_v_buf.takes[__pyx_v_i]));
 
-        /* "basra/_search.pyx":714
+        /* "basra/_search.pyx":903
  *                     i = policy_index(&s, &buf, &self.rng, eps)
  *                     child = self.child_of(node, buf.cards[i], buf.takes[i])
  *                     if child < 0:             # <<<<<<<<<<<<<<
@@ -11264,17 +13814,17 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
         if (__pyx_t_2) {
 
 
-          /* "basra/_search.pyx":715
+          /* "basra/_search.pyx":904
  *                     child = self.child_of(node, buf.cards[i], buf.takes[i])
  *                     if child < 0:
  *                         child = self.add_child(node, buf.cards[i], buf.takes[i], side)             # <<<<<<<<<<<<<<
  *                     sim_play(&s, &self.rng, buf.cards[i], buf.takes[i])
  *                     node = child
 */
-          __pyx_t_10 = ((struct __pyx_vtabstruct_5basra_7_search_Search *)__pyx_v_self->__pyx_vtab)->add_child(__pyx_v_self, __pyx_v_node, (__pyx_v_buf.cards[__pyx_v_i]), (__pyx_v_buf.takes[__pyx_v_i]), __pyx_v_side); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 715, __pyx_L1_error)
+          __pyx_t_10 = ((struct __pyx_vtabstruct_5basra_7_search_Search *)__pyx_v_self->__pyx_vtab)->add_child(__pyx_v_self, __pyx_v_node, (__pyx_v_buf.cards[__pyx_v_i]), (__pyx_v_buf.takes[__pyx_v_i]), __pyx_v_side); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 904, __pyx_L1_error)
           __pyx_v_child = __pyx_t_10;
 
-          /* "basra/_search.pyx":714
+          /* "basra/_search.pyx":903
  *                     i = policy_index(&s, &buf, &self.rng, eps)
  *                     child = self.child_of(node, buf.cards[i], buf.takes[i])
  *                     if child < 0:             # <<<<<<<<<<<<<<
@@ -11283,17 +13833,17 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
 */
         }
 
-        /* "basra/_search.pyx":716
+        /* "basra/_search.pyx":905
  *                     if child < 0:
  *                         child = self.add_child(node, buf.cards[i], buf.takes[i], side)
  *                     sim_play(&s, &self.rng, buf.cards[i], buf.takes[i])             # <<<<<<<<<<<<<<
  *                     node = child
  *                     continue
 */
-        __pyx_t_10 = __pyx_f_5basra_7_search_sim_play((&__pyx_v_s), (&__pyx_v_self->rng), (__pyx_v_buf.cards[__pyx_v_i]), (__pyx_v_buf.takes[__pyx_v_i])); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 716, __pyx_L1_error)
+        __pyx_t_10 = __pyx_f_5basra_7_search_sim_play((&__pyx_v_s), (&__pyx_v_self->rng), (__pyx_v_buf.cards[__pyx_v_i]), (__pyx_v_buf.takes[__pyx_v_i])); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 905, __pyx_L1_error)
 
 
-        /* "basra/_search.pyx":717
+        /* "basra/_search.pyx":906
  *                         child = self.add_child(node, buf.cards[i], buf.takes[i], side)
  *                     sim_play(&s, &self.rng, buf.cards[i], buf.takes[i])
  *                     node = child             # <<<<<<<<<<<<<<
@@ -11302,7 +13852,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
 */
         __pyx_v_node = __pyx_v_child;
 
-        /* "basra/_search.pyx":718
+        /* "basra/_search.pyx":907
  *                     sim_play(&s, &self.rng, buf.cards[i], buf.takes[i])
  *                     node = child
  *                     continue             # <<<<<<<<<<<<<<
@@ -11311,7 +13861,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
 */
         goto __pyx_L10_continue;
 
-        /* "basra/_search.pyx":711
+        /* "basra/_search.pyx":900
  *                 sim_moves(&s, &self.rng, &buf)
  *                 side = s.g.side[s.g.turn]
  *                 if model and side != me_side:             # <<<<<<<<<<<<<<
@@ -11320,7 +13870,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
 */
       }
 
-      /* "basra/_search.pyx":719
+      /* "basra/_search.pyx":908
  *                     node = child
  *                     continue
  *                 n_untried = 0             # <<<<<<<<<<<<<<
@@ -11329,7 +13879,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
 */
       __pyx_v_n_untried = 0;
 
-      /* "basra/_search.pyx":720
+      /* "basra/_search.pyx":909
  *                     continue
  *                 n_untried = 0
  *                 for i in range(buf.n):             # <<<<<<<<<<<<<<
@@ -11343,7 +13893,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
       for (__pyx_t_13 = 0; __pyx_t_13 < __pyx_t_12; __pyx_t_13+=1) {
         __pyx_v_i = __pyx_t_13;
 
-        /* "basra/_search.pyx":721
+        /* "basra/_search.pyx":910
  *                 n_untried = 0
  *                 for i in range(buf.n):
  *                     if self.child_of(node, buf.cards[i], buf.takes[i]) < 0:             # <<<<<<<<<<<<<<
@@ -11355,7 +13905,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
         if (__pyx_t_2) {
 
 
-          /* "basra/_search.pyx":722
+          /* "basra/_search.pyx":911
  *                 for i in range(buf.n):
  *                     if self.child_of(node, buf.cards[i], buf.takes[i]) < 0:
  *                         untried[n_untried] = i             # <<<<<<<<<<<<<<
@@ -11364,7 +13914,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
 */
           (__pyx_v_untried[__pyx_v_n_untried]) = __pyx_v_i;
 
-          /* "basra/_search.pyx":723
+          /* "basra/_search.pyx":912
  *                     if self.child_of(node, buf.cards[i], buf.takes[i]) < 0:
  *                         untried[n_untried] = i
  *                         n_untried += 1             # <<<<<<<<<<<<<<
@@ -11373,7 +13923,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
 */
           __pyx_v_n_untried = (__pyx_v_n_untried + 1);
 
-          /* "basra/_search.pyx":721
+          /* "basra/_search.pyx":910
  *                 n_untried = 0
  *                 for i in range(buf.n):
  *                     if self.child_of(node, buf.cards[i], buf.takes[i]) < 0:             # <<<<<<<<<<<<<<
@@ -11384,7 +13934,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
       }
 
 
-      /* "basra/_search.pyx":724
+      /* "basra/_search.pyx":913
  *                         untried[n_untried] = i
  *                         n_untried += 1
  *                 if n_untried:             # <<<<<<<<<<<<<<
@@ -11396,7 +13946,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
       if (__pyx_t_2) {
 
 
-        /* "basra/_search.pyx":725
+        /* "basra/_search.pyx":914
  *                         n_untried += 1
  *                 if n_untried:
  *                     pick = untried[rng_below(&self.rng, n_untried)]             # <<<<<<<<<<<<<<
@@ -11405,17 +13955,17 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
 */
         __pyx_v_pick = (__pyx_v_untried[__pyx_f_5basra_7_kernel_rng_below((&__pyx_v_self->rng), __pyx_v_n_untried)]);
 
-        /* "basra/_search.pyx":726
+        /* "basra/_search.pyx":915
  *                 if n_untried:
  *                     pick = untried[rng_below(&self.rng, n_untried)]
  *                     child = self.add_child(node, buf.cards[pick], buf.takes[pick], side)             # <<<<<<<<<<<<<<
  *                     for i in range(buf.n):
  *                         other = self.child_of(node, buf.cards[i], buf.takes[i])
 */
-        __pyx_t_10 = ((struct __pyx_vtabstruct_5basra_7_search_Search *)__pyx_v_self->__pyx_vtab)->add_child(__pyx_v_self, __pyx_v_node, (__pyx_v_buf.cards[__pyx_v_pick]), (__pyx_v_buf.takes[__pyx_v_pick]), __pyx_v_side); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 726, __pyx_L1_error)
+        __pyx_t_10 = ((struct __pyx_vtabstruct_5basra_7_search_Search *)__pyx_v_self->__pyx_vtab)->add_child(__pyx_v_self, __pyx_v_node, (__pyx_v_buf.cards[__pyx_v_pick]), (__pyx_v_buf.takes[__pyx_v_pick]), __pyx_v_side); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 915, __pyx_L1_error)
         __pyx_v_child = __pyx_t_10;
 
-        /* "basra/_search.pyx":727
+        /* "basra/_search.pyx":916
  *                     pick = untried[rng_below(&self.rng, n_untried)]
  *                     child = self.add_child(node, buf.cards[pick], buf.takes[pick], side)
  *                     for i in range(buf.n):             # <<<<<<<<<<<<<<
@@ -11429,7 +13979,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
         for (__pyx_t_13 = 0; __pyx_t_13 < __pyx_t_12; __pyx_t_13+=1) {
           __pyx_v_i = __pyx_t_13;
 
-          /* "basra/_search.pyx":728
+          /* "basra/_search.pyx":917
  *                     child = self.add_child(node, buf.cards[pick], buf.takes[pick], side)
  *                     for i in range(buf.n):
  *                         other = self.child_of(node, buf.cards[i], buf.takes[i])             # <<<<<<<<<<<<<<
@@ -11438,7 +13988,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
 */
           __pyx_v_other = __pyx_f_5basra_7_search_6Search_child_of(__pyx_v_self, __pyx_v_node, (__pyx_v_buf.cards[__pyx_v_i]), (__pyx_v_buf.takes[__pyx_v_i]));
 
-          /* "basra/_search.pyx":729
+          /* "basra/_search.pyx":918
  *                     for i in range(buf.n):
  *                         other = self.child_of(node, buf.cards[i], buf.takes[i])
  *                         if other >= 0 and other != child:             # <<<<<<<<<<<<<<
@@ -11464,7 +14014,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
           if (__pyx_t_2) {
 
 
-            /* "basra/_search.pyx":730
+            /* "basra/_search.pyx":919
  *                         other = self.child_of(node, buf.cards[i], buf.takes[i])
  *                         if other >= 0 and other != child:
  *                             self.nodes[other].avail += 1             # <<<<<<<<<<<<<<
@@ -11475,7 +14025,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
             __pyx_t_14 = __pyx_v_other;
             (__pyx_v_self->nodes[__pyx_t_14]).avail = ((__pyx_v_self->nodes[__pyx_t_14]).avail + 1);
 
-            /* "basra/_search.pyx":729
+            /* "basra/_search.pyx":918
  *                     for i in range(buf.n):
  *                         other = self.child_of(node, buf.cards[i], buf.takes[i])
  *                         if other >= 0 and other != child:             # <<<<<<<<<<<<<<
@@ -11486,17 +14036,17 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
         }
 
 
-        /* "basra/_search.pyx":731
+        /* "basra/_search.pyx":920
  *                         if other >= 0 and other != child:
  *                             self.nodes[other].avail += 1
  *                     sim_play(&s, &self.rng, buf.cards[pick], buf.takes[pick])             # <<<<<<<<<<<<<<
  *                     path[n_path] = child
  *                     n_path += 1
 */
-        __pyx_t_10 = __pyx_f_5basra_7_search_sim_play((&__pyx_v_s), (&__pyx_v_self->rng), (__pyx_v_buf.cards[__pyx_v_pick]), (__pyx_v_buf.takes[__pyx_v_pick])); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 731, __pyx_L1_error)
+        __pyx_t_10 = __pyx_f_5basra_7_search_sim_play((&__pyx_v_s), (&__pyx_v_self->rng), (__pyx_v_buf.cards[__pyx_v_pick]), (__pyx_v_buf.takes[__pyx_v_pick])); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 920, __pyx_L1_error)
 
 
-        /* "basra/_search.pyx":732
+        /* "basra/_search.pyx":921
  *                             self.nodes[other].avail += 1
  *                     sim_play(&s, &self.rng, buf.cards[pick], buf.takes[pick])
  *                     path[n_path] = child             # <<<<<<<<<<<<<<
@@ -11505,7 +14055,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
 */
         (__pyx_v_path[__pyx_v_n_path]) = __pyx_v_child;
 
-        /* "basra/_search.pyx":733
+        /* "basra/_search.pyx":922
  *                     sim_play(&s, &self.rng, buf.cards[pick], buf.takes[pick])
  *                     path[n_path] = child
  *                     n_path += 1             # <<<<<<<<<<<<<<
@@ -11514,7 +14064,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
 */
         __pyx_v_n_path = (__pyx_v_n_path + 1);
 
-        /* "basra/_search.pyx":734
+        /* "basra/_search.pyx":923
  *                     path[n_path] = child
  *                     n_path += 1
  *                     break             # <<<<<<<<<<<<<<
@@ -11523,7 +14073,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
 */
         goto __pyx_L11_break;
 
-        /* "basra/_search.pyx":724
+        /* "basra/_search.pyx":913
  *                         untried[n_untried] = i
  *                         n_untried += 1
  *                 if n_untried:             # <<<<<<<<<<<<<<
@@ -11532,7 +14082,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
 */
       }
 
-      /* "basra/_search.pyx":735
+      /* "basra/_search.pyx":924
  *                     n_path += 1
  *                     break
  *                 best_value = -1.0             # <<<<<<<<<<<<<<
@@ -11541,7 +14091,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
 */
       __pyx_v_best_value = -1.0;
 
-      /* "basra/_search.pyx":736
+      /* "basra/_search.pyx":925
  *                     break
  *                 best_value = -1.0
  *                 chosen = -1             # <<<<<<<<<<<<<<
@@ -11550,7 +14100,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
 */
       __pyx_v_chosen = -1;
 
-      /* "basra/_search.pyx":737
+      /* "basra/_search.pyx":926
  *                 best_value = -1.0
  *                 chosen = -1
  *                 for i in range(buf.n):             # <<<<<<<<<<<<<<
@@ -11564,7 +14114,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
       for (__pyx_t_13 = 0; __pyx_t_13 < __pyx_t_12; __pyx_t_13+=1) {
         __pyx_v_i = __pyx_t_13;
 
-        /* "basra/_search.pyx":738
+        /* "basra/_search.pyx":927
  *                 chosen = -1
  *                 for i in range(buf.n):
  *                     other = self.child_of(node, buf.cards[i], buf.takes[i])             # <<<<<<<<<<<<<<
@@ -11573,7 +14123,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
 */
         __pyx_v_other = __pyx_f_5basra_7_search_6Search_child_of(__pyx_v_self, __pyx_v_node, (__pyx_v_buf.cards[__pyx_v_i]), (__pyx_v_buf.takes[__pyx_v_i]));
 
-        /* "basra/_search.pyx":739
+        /* "basra/_search.pyx":928
  *                 for i in range(buf.n):
  *                     other = self.child_of(node, buf.cards[i], buf.takes[i])
  *                     self.nodes[other].avail += 1             # <<<<<<<<<<<<<<
@@ -11584,7 +14134,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
         __pyx_t_14 = __pyx_v_other;
         (__pyx_v_self->nodes[__pyx_t_14]).avail = ((__pyx_v_self->nodes[__pyx_t_14]).avail + 1);
 
-        /* "basra/_search.pyx":741
+        /* "basra/_search.pyx":930
  *                     self.nodes[other].avail += 1
  *                     value = (self.nodes[other].total / self.nodes[other].visits
  *                              + c * sqrt(log(self.nodes[other].avail) / self.nodes[other].visits))             # <<<<<<<<<<<<<<
@@ -11593,7 +14143,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
 */
         __pyx_v_value = (((__pyx_v_self->nodes[__pyx_v_other]).total / ((double)(__pyx_v_self->nodes[__pyx_v_other]).visits)) + (__pyx_v_c * sqrt((log((__pyx_v_self->nodes[__pyx_v_other]).avail) / ((double)(__pyx_v_self->nodes[__pyx_v_other]).visits)))));
 
-        /* "basra/_search.pyx":742
+        /* "basra/_search.pyx":931
  *                     value = (self.nodes[other].total / self.nodes[other].visits
  *                              + c * sqrt(log(self.nodes[other].avail) / self.nodes[other].visits))
  *                     if value > best_value:             # <<<<<<<<<<<<<<
@@ -11605,7 +14155,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
         if (__pyx_t_2) {
 
 
-          /* "basra/_search.pyx":743
+          /* "basra/_search.pyx":932
  *                              + c * sqrt(log(self.nodes[other].avail) / self.nodes[other].visits))
  *                     if value > best_value:
  *                         best_value = value             # <<<<<<<<<<<<<<
@@ -11614,7 +14164,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
 */
           __pyx_v_best_value = __pyx_v_value;
 
-          /* "basra/_search.pyx":744
+          /* "basra/_search.pyx":933
  *                     if value > best_value:
  *                         best_value = value
  *                         chosen = other             # <<<<<<<<<<<<<<
@@ -11623,7 +14173,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
 */
           __pyx_v_chosen = __pyx_v_other;
 
-          /* "basra/_search.pyx":742
+          /* "basra/_search.pyx":931
  *                     value = (self.nodes[other].total / self.nodes[other].visits
  *                              + c * sqrt(log(self.nodes[other].avail) / self.nodes[other].visits))
  *                     if value > best_value:             # <<<<<<<<<<<<<<
@@ -11634,7 +14184,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
       }
 
 
-      /* "basra/_search.pyx":745
+      /* "basra/_search.pyx":934
  *                         best_value = value
  *                         chosen = other
  *                 node = chosen             # <<<<<<<<<<<<<<
@@ -11643,59 +14193,61 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
 */
       __pyx_v_node = __pyx_v_chosen;
 
-      /* "basra/_search.pyx":746
+      /* "basra/_search.pyx":935
  *                         chosen = other
  *                 node = chosen
  *                 sim_play(&s, &self.rng, self.nodes[node].card, self.nodes[node].take)             # <<<<<<<<<<<<<<
  *                 path[n_path] = node
  *                 n_path += 1
 */
-      __pyx_t_10 = __pyx_f_5basra_7_search_sim_play((&__pyx_v_s), (&__pyx_v_self->rng), (__pyx_v_self->nodes[__pyx_v_node]).card, (__pyx_v_self->nodes[__pyx_v_node]).take); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 746, __pyx_L1_error)
+      __pyx_t_10 = __pyx_f_5basra_7_search_sim_play((&__pyx_v_s), (&__pyx_v_self->rng), (__pyx_v_self->nodes[__pyx_v_node]).card, (__pyx_v_self->nodes[__pyx_v_node]).take); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 935, __pyx_L1_error)
 
 
-      /* "basra/_search.pyx":747
+      /* "basra/_search.pyx":936
  *                 node = chosen
  *                 sim_play(&s, &self.rng, self.nodes[node].card, self.nodes[node].take)
  *                 path[n_path] = node             # <<<<<<<<<<<<<<
  *                 n_path += 1
- *             rollout(&s, &self.rng, eps, horizon, tail)
+ *             rollout(&s, &self.rng, eps, horizon, tail, policy)
 */
       (__pyx_v_path[__pyx_v_n_path]) = __pyx_v_node;
 
-      /* "basra/_search.pyx":748
+      /* "basra/_search.pyx":937
  *                 sim_play(&s, &self.rng, self.nodes[node].card, self.nodes[node].take)
  *                 path[n_path] = node
  *                 n_path += 1             # <<<<<<<<<<<<<<
- *             rollout(&s, &self.rng, eps, horizon, tail)
- *             value_sim(&s, &w, rewards)
+ *             rollout(&s, &self.rng, eps, horizon, tail, policy)
+ *             value_sim(&s, &w, rewards, floor)
 */
       __pyx_v_n_path = (__pyx_v_n_path + 1);
       __pyx_L10_continue:;
     }
     __pyx_L11_break:;
 
-    /* "basra/_search.pyx":749
+    /* "basra/_search.pyx":938
  *                 path[n_path] = node
  *                 n_path += 1
- *             rollout(&s, &self.rng, eps, horizon, tail)             # <<<<<<<<<<<<<<
- *             value_sim(&s, &w, rewards)
+ *             rollout(&s, &self.rng, eps, horizon, tail, policy)             # <<<<<<<<<<<<<<
+ *             value_sim(&s, &w, rewards, floor)
  *             for i in range(n_path):
 */
-    __pyx_t_10 = __pyx_f_5basra_7_search_rollout((&__pyx_v_s), (&__pyx_v_self->rng), __pyx_v_eps, __pyx_v_horizon, __pyx_v_tail); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 749, __pyx_L1_error)
+    __pyx_t_10 = __pyx_f_5basra_7_search_rollout((&__pyx_v_s), (&__pyx_v_self->rng), __pyx_v_eps, __pyx_v_horizon, __pyx_v_tail, __pyx_v_policy); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 938, __pyx_L1_error)
 
 
-    /* "basra/_search.pyx":750
+    /* "basra/_search.pyx":939
  *                 n_path += 1
- *             rollout(&s, &self.rng, eps, horizon, tail)
- *             value_sim(&s, &w, rewards)             # <<<<<<<<<<<<<<
+ *             rollout(&s, &self.rng, eps, horizon, tail, policy)
+ *             value_sim(&s, &w, rewards, floor)             # <<<<<<<<<<<<<<
  *             for i in range(n_path):
  *                 self.nodes[path[i]].visits += 1
 */
-    __pyx_f_5basra_7_search_value_sim((&__pyx_v_s), (&__pyx_v_w), __pyx_v_rewards);
+    __pyx_t_15.__pyx_n = 1;
+    __pyx_t_15.floor_weight = __pyx_v_floor;
+    __pyx_f_5basra_7_search_value_sim((&__pyx_v_s), (&__pyx_v_w), __pyx_v_rewards, &__pyx_t_15); 
 
-    /* "basra/_search.pyx":751
- *             rollout(&s, &self.rng, eps, horizon, tail)
- *             value_sim(&s, &w, rewards)
+    /* "basra/_search.pyx":940
+ *             rollout(&s, &self.rng, eps, horizon, tail, policy)
+ *             value_sim(&s, &w, rewards, floor)
  *             for i in range(n_path):             # <<<<<<<<<<<<<<
  *                 self.nodes[path[i]].visits += 1
  *                 self.nodes[path[i]].total += rewards[self.nodes[path[i]].side]
@@ -11707,8 +14259,8 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
     for (__pyx_t_13 = 0; __pyx_t_13 < __pyx_t_12; __pyx_t_13+=1) {
       __pyx_v_i = __pyx_t_13;
 
-      /* "basra/_search.pyx":752
- *             value_sim(&s, &w, rewards)
+      /* "basra/_search.pyx":941
+ *             value_sim(&s, &w, rewards, floor)
  *             for i in range(n_path):
  *                 self.nodes[path[i]].visits += 1             # <<<<<<<<<<<<<<
  *                 self.nodes[path[i]].total += rewards[self.nodes[path[i]].side]
@@ -11718,7 +14270,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
       __pyx_t_14 = (__pyx_v_path[__pyx_v_i]);
       (__pyx_v_self->nodes[__pyx_t_14]).visits = ((__pyx_v_self->nodes[__pyx_t_14]).visits + 1);
 
-      /* "basra/_search.pyx":753
+      /* "basra/_search.pyx":942
  *             for i in range(n_path):
  *                 self.nodes[path[i]].visits += 1
  *                 self.nodes[path[i]].total += rewards[self.nodes[path[i]].side]             # <<<<<<<<<<<<<<
@@ -11733,19 +14285,19 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
   }
   __pyx_L5_break:;
 
-  /* "basra/_search.pyx":754
+  /* "basra/_search.pyx":943
  *                 self.nodes[path[i]].visits += 1
  *                 self.nodes[path[i]].total += rewards[self.nodes[path[i]].side]
  *         out = []             # <<<<<<<<<<<<<<
  *         child = self.nodes[root].first_child
  *         while child >= 0:
 */
-  __pyx_t_6 = PyList_New(0); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 754, __pyx_L1_error)
+  __pyx_t_6 = PyList_New(0); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 943, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
   __pyx_v_out = ((PyObject*)__pyx_t_6);
   __pyx_t_6 = 0;
 
-  /* "basra/_search.pyx":755
+  /* "basra/_search.pyx":944
  *                 self.nodes[path[i]].total += rewards[self.nodes[path[i]].side]
  *         out = []
  *         child = self.nodes[root].first_child             # <<<<<<<<<<<<<<
@@ -11756,7 +14308,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
 
   __pyx_v_child = __pyx_t_10;
 
-  /* "basra/_search.pyx":756
+  /* "basra/_search.pyx":945
  *         out = []
  *         child = self.nodes[root].first_child
  *         while child >= 0:             # <<<<<<<<<<<<<<
@@ -11769,56 +14321,56 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
 
     if (!__pyx_t_2) break;
 
-    /* "basra/_search.pyx":757
+    /* "basra/_search.pyx":946
  *         child = self.nodes[root].first_child
  *         while child >= 0:
  *             out.append((self.nodes[child].card, self.nodes[child].take,             # <<<<<<<<<<<<<<
  *                         self.nodes[child].visits, self.nodes[child].total))
  *             child = self.nodes[child].next_sibling
 */
-    __pyx_t_6 = __Pyx_PyLong_From_int((__pyx_v_self->nodes[__pyx_v_child]).card); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 757, __pyx_L1_error)
+    __pyx_t_6 = __Pyx_PyLong_From_int((__pyx_v_self->nodes[__pyx_v_child]).card); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 946, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
-    __pyx_t_7 = __Pyx_PyLong_From_uint64_t((__pyx_v_self->nodes[__pyx_v_child]).take); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 757, __pyx_L1_error)
+    __pyx_t_7 = __Pyx_PyLong_From_uint64_t((__pyx_v_self->nodes[__pyx_v_child]).take); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 946, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_7);
 
-    /* "basra/_search.pyx":758
+    /* "basra/_search.pyx":947
  *         while child >= 0:
  *             out.append((self.nodes[child].card, self.nodes[child].take,
  *                         self.nodes[child].visits, self.nodes[child].total))             # <<<<<<<<<<<<<<
  *             child = self.nodes[child].next_sibling
  *         return out, done
 */
-    __pyx_t_4 = __Pyx_PyLong_From_int((__pyx_v_self->nodes[__pyx_v_child]).visits); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 758, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyLong_From_int((__pyx_v_self->nodes[__pyx_v_child]).visits); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 947, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_5 = PyFloat_FromDouble((__pyx_v_self->nodes[__pyx_v_child]).total); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 758, __pyx_L1_error)
+    __pyx_t_5 = PyFloat_FromDouble((__pyx_v_self->nodes[__pyx_v_child]).total); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 947, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
 
-    /* "basra/_search.pyx":757
+    /* "basra/_search.pyx":946
  *         child = self.nodes[root].first_child
  *         while child >= 0:
  *             out.append((self.nodes[child].card, self.nodes[child].take,             # <<<<<<<<<<<<<<
  *                         self.nodes[child].visits, self.nodes[child].total))
  *             child = self.nodes[child].next_sibling
 */
-    __pyx_t_15 = PyTuple_New(4); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 757, __pyx_L1_error)
-    __Pyx_GOTREF(__pyx_t_15);
+    __pyx_t_16 = PyTuple_New(4); if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 946, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_16);
     __Pyx_GIVEREF(__pyx_t_6);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_15, 0, __pyx_t_6) != (0)) __PYX_ERR(0, 757, __pyx_L1_error);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_16, 0, __pyx_t_6) != (0)) __PYX_ERR(0, 946, __pyx_L1_error);
     __Pyx_GIVEREF(__pyx_t_7);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_15, 1, __pyx_t_7) != (0)) __PYX_ERR(0, 757, __pyx_L1_error);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_16, 1, __pyx_t_7) != (0)) __PYX_ERR(0, 946, __pyx_L1_error);
     __Pyx_GIVEREF(__pyx_t_4);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_15, 2, __pyx_t_4) != (0)) __PYX_ERR(0, 757, __pyx_L1_error);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_16, 2, __pyx_t_4) != (0)) __PYX_ERR(0, 946, __pyx_L1_error);
     __Pyx_GIVEREF(__pyx_t_5);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_15, 3, __pyx_t_5) != (0)) __PYX_ERR(0, 757, __pyx_L1_error);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_16, 3, __pyx_t_5) != (0)) __PYX_ERR(0, 946, __pyx_L1_error);
     __pyx_t_6 = 0;
     __pyx_t_7 = 0;
     __pyx_t_4 = 0;
     __pyx_t_5 = 0;
-    __pyx_t_16 = __Pyx_PyList_Append(__pyx_v_out, __pyx_t_15); if (unlikely(__pyx_t_16 == ((int)-1))) __PYX_ERR(0, 757, __pyx_L1_error)
-    __Pyx_DECREF(__pyx_t_15); __pyx_t_15 = 0;
+    __pyx_t_17 = __Pyx_PyList_Append(__pyx_v_out, __pyx_t_16); if (unlikely(__pyx_t_17 == ((int)-1))) __PYX_ERR(0, 946, __pyx_L1_error)
+    __Pyx_DECREF(__pyx_t_16); __pyx_t_16 = 0;
 
 
-    /* "basra/_search.pyx":759
+    /* "basra/_search.pyx":948
  *             out.append((self.nodes[child].card, self.nodes[child].take,
  *                         self.nodes[child].visits, self.nodes[child].total))
  *             child = self.nodes[child].next_sibling             # <<<<<<<<<<<<<<
@@ -11830,22 +14382,22 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
     __pyx_v_child = __pyx_t_10;
   }
 
-  /* "basra/_search.pyx":760
+  /* "basra/_search.pyx":949
  *                         self.nodes[child].visits, self.nodes[child].total))
  *             child = self.nodes[child].next_sibling
  *         return out, done             # <<<<<<<<<<<<<<
  * 
 */
-  __pyx_t_15 = __Pyx_PyLong_From_PY_LONG_LONG(__pyx_v_done); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 760, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_15);
-  __pyx_t_5 = PyTuple_New(2); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 760, __pyx_L1_error)
+  __pyx_t_16 = __Pyx_PyLong_From_PY_LONG_LONG(__pyx_v_done); if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 949, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_16);
+  __pyx_t_5 = PyTuple_New(2); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 949, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
   __Pyx_INCREF(__pyx_v_out);
   __Pyx_GIVEREF(__pyx_v_out);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 0, __pyx_v_out) != (0)) __PYX_ERR(0, 760, __pyx_L1_error);
-  __Pyx_GIVEREF(__pyx_t_15);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 1, __pyx_t_15) != (0)) __PYX_ERR(0, 760, __pyx_L1_error);
-  __pyx_t_15 = 0;
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 0, __pyx_v_out) != (0)) __PYX_ERR(0, 949, __pyx_L1_error);
+  __Pyx_GIVEREF(__pyx_t_16);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 1, __pyx_t_16) != (0)) __PYX_ERR(0, 949, __pyx_L1_error);
+  __pyx_t_16 = 0;
   {
     PyObject *__pyx_temp;
     {
@@ -11857,11 +14409,11 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
   __pyx_t_5 = 0;
   goto __pyx_L0;
 
-  /* "basra/_search.pyx":678
- *         return [(buf.cards[i], buf.takes[i], samples, totals[i]) for i in range(n)], samples
+  /* "basra/_search.pyx":867
+ *             free(cross)
  * 
  *     def run(self, iterations, seconds, double c=0.7, double eps=0.1, double mu=0.5,             # <<<<<<<<<<<<<<
- *             int horizon=1, int tail=0, int model=0):
+ *             int horizon=1, int tail=0, int model=0, int policy=1, double floor=0.0):
  *         """ISMCTS from the root (mirror of :func:`basra.bots.ismcts.search`).
 */
 
@@ -11871,7 +14423,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
   __Pyx_XDECREF(__pyx_t_5);
   __Pyx_XDECREF(__pyx_t_6);
   __Pyx_XDECREF(__pyx_t_7);
-  __Pyx_XDECREF(__pyx_t_15);
+  __Pyx_XDECREF(__pyx_t_16);
   __Pyx_AddTraceback("basra._search.Search.run", __pyx_clineno, __pyx_lineno, __pyx_filename);
   __pyx_r = NULL;
   __pyx_L0:;
@@ -11910,16 +14462,16 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16run(struct __pyx_obj_5basra_
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_5basra_7_search_6Search_19__reduce_cython__(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_5basra_7_search_6Search_21__reduce_cython__(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-PyDoc_STRVAR(__pyx_doc_5basra_7_search_6Search_18__reduce_cython__, "Search.__reduce_cython__(self)");
-static PyMethodDef __pyx_mdef_5basra_7_search_6Search_19__reduce_cython__ = {"__reduce_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_5basra_7_search_6Search_19__reduce_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_5basra_7_search_6Search_18__reduce_cython__};
-static PyObject *__pyx_pw_5basra_7_search_6Search_19__reduce_cython__(PyObject *__pyx_v_self, 
+PyDoc_STRVAR(__pyx_doc_5basra_7_search_6Search_20__reduce_cython__, "Search.__reduce_cython__(self)");
+static PyMethodDef __pyx_mdef_5basra_7_search_6Search_21__reduce_cython__ = {"__reduce_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_5basra_7_search_6Search_21__reduce_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_5basra_7_search_6Search_20__reduce_cython__};
+static PyObject *__pyx_pw_5basra_7_search_6Search_21__reduce_cython__(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -11945,14 +14497,14 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   const Py_ssize_t __pyx_kwds_len = unlikely(__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
   if (unlikely(__pyx_kwds_len < 0)) return NULL;
   if (unlikely(__pyx_kwds_len > 0)) {__Pyx_RejectKeywords("__reduce_cython__", __pyx_kwds); return NULL;}
-  __pyx_r = __pyx_pf_5basra_7_search_6Search_18__reduce_cython__(((struct __pyx_obj_5basra_7_search_Search *)__pyx_v_self));
+  __pyx_r = __pyx_pf_5basra_7_search_6Search_20__reduce_cython__(((struct __pyx_obj_5basra_7_search_Search *)__pyx_v_self));
 
   /* function exit code */
   __Pyx_RefNannyFinishContext();
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_5basra_7_search_6Search_18__reduce_cython__(CYTHON_UNUSED struct __pyx_obj_5basra_7_search_Search *__pyx_v_self) {
+static PyObject *__pyx_pf_5basra_7_search_6Search_20__reduce_cython__(CYTHON_UNUSED struct __pyx_obj_5basra_7_search_Search *__pyx_v_self) {
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
   int __pyx_lineno = 0;
@@ -11992,16 +14544,16 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18__reduce_cython__(CYTHON_UNU
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_5basra_7_search_6Search_21__setstate_cython__(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_5basra_7_search_6Search_23__setstate_cython__(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-PyDoc_STRVAR(__pyx_doc_5basra_7_search_6Search_20__setstate_cython__, "Search.__setstate_cython__(self, __pyx_state)");
-static PyMethodDef __pyx_mdef_5basra_7_search_6Search_21__setstate_cython__ = {"__setstate_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_5basra_7_search_6Search_21__setstate_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_5basra_7_search_6Search_20__setstate_cython__};
-static PyObject *__pyx_pw_5basra_7_search_6Search_21__setstate_cython__(PyObject *__pyx_v_self, 
+PyDoc_STRVAR(__pyx_doc_5basra_7_search_6Search_22__setstate_cython__, "Search.__setstate_cython__(self, __pyx_state)");
+static PyMethodDef __pyx_mdef_5basra_7_search_6Search_23__setstate_cython__ = {"__setstate_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_5basra_7_search_6Search_23__setstate_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_5basra_7_search_6Search_22__setstate_cython__};
+static PyObject *__pyx_pw_5basra_7_search_6Search_23__setstate_cython__(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -12067,7 +14619,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  __pyx_r = __pyx_pf_5basra_7_search_6Search_20__setstate_cython__(((struct __pyx_obj_5basra_7_search_Search *)__pyx_v_self), __pyx_v___pyx_state);
+  __pyx_r = __pyx_pf_5basra_7_search_6Search_22__setstate_cython__(((struct __pyx_obj_5basra_7_search_Search *)__pyx_v_self), __pyx_v___pyx_state);
 
   /* function exit code */
   for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
@@ -12077,7 +14629,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_5basra_7_search_6Search_20__setstate_cython__(CYTHON_UNUSED struct __pyx_obj_5basra_7_search_Search *__pyx_v_self, CYTHON_UNUSED PyObject *__pyx_v___pyx_state) {
+static PyObject *__pyx_pf_5basra_7_search_6Search_22__setstate_cython__(CYTHON_UNUSED struct __pyx_obj_5basra_7_search_Search *__pyx_v_self, CYTHON_UNUSED PyObject *__pyx_v___pyx_state) {
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
   int __pyx_lineno = 0;
@@ -12245,9 +14797,10 @@ static PyMethodDef __pyx_methods_5basra_7_search_Search[] = {
   {"hidden", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_5basra_7_search_6Search_11hidden, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_5basra_7_search_6Search_10hidden},
   {"remaining", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_5basra_7_search_6Search_13remaining, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_5basra_7_search_6Search_12remaining},
   {"exact", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_5basra_7_search_6Search_15exact, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_5basra_7_search_6Search_14exact},
-  {"run", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_5basra_7_search_6Search_17run, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_5basra_7_search_6Search_16run},
-  {"__reduce_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_5basra_7_search_6Search_19__reduce_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_5basra_7_search_6Search_18__reduce_cython__},
-  {"__setstate_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_5basra_7_search_6Search_21__setstate_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_5basra_7_search_6Search_20__setstate_cython__},
+  {"evaluate", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_5basra_7_search_6Search_17evaluate, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_5basra_7_search_6Search_16evaluate},
+  {"run", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_5basra_7_search_6Search_19run, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_5basra_7_search_6Search_18run},
+  {"__reduce_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_5basra_7_search_6Search_21__reduce_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_5basra_7_search_6Search_20__reduce_cython__},
+  {"__setstate_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_5basra_7_search_6Search_23__setstate_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_5basra_7_search_6Search_22__setstate_cython__},
   {0, 0, 0, 0}
 };
 #if CYTHON_USE_TYPE_SPECS
@@ -12415,14 +14968,14 @@ static int __Pyx_modinit_Exttype___pyx_obj_5basra_7_search_Search(__pyx_mstatety
   __pyx_vtable_5basra_7_search_Search.child_of = (int (*)(struct __pyx_obj_5basra_7_search_Search *, int, int, __pyx_t_5basra_7_kernel_mask_t))__pyx_f_5basra_7_search_6Search_child_of;
   __pyx_vtable_5basra_7_search_Search.add_child = (int (*)(struct __pyx_obj_5basra_7_search_Search *, int, int, __pyx_t_5basra_7_kernel_mask_t, int))__pyx_f_5basra_7_search_6Search_add_child;
   #if CYTHON_USE_TYPE_SPECS
-  __pyx_mstate->__pyx_ptype_5basra_7_search_Search = (PyTypeObject *) __Pyx_PyType_FromModuleAndSpec(__pyx_m, &__pyx_type_5basra_7_search_Search_spec, NULL); if (unlikely(!__pyx_mstate->__pyx_ptype_5basra_7_search_Search)) __PYX_ERR(0, 375, __pyx_L1_error)
+  __pyx_mstate->__pyx_ptype_5basra_7_search_Search = (PyTypeObject *) __Pyx_PyType_FromModuleAndSpec(__pyx_m, &__pyx_type_5basra_7_search_Search_spec, NULL); if (unlikely(!__pyx_mstate->__pyx_ptype_5basra_7_search_Search)) __PYX_ERR(0, 486, __pyx_L1_error)
   #else
   __pyx_mstate->__pyx_ptype_5basra_7_search_Search = &__pyx_type_5basra_7_search_Search;
   #endif
   #if !CYTHON_COMPILING_IN_LIMITED_API
   #endif
   #if !CYTHON_USE_TYPE_SPECS
-  if (__Pyx_PyType_Ready(__pyx_mstate->__pyx_ptype_5basra_7_search_Search) < (0)) __PYX_ERR(0, 375, __pyx_L1_error)
+  if (__Pyx_PyType_Ready(__pyx_mstate->__pyx_ptype_5basra_7_search_Search) < (0)) __PYX_ERR(0, 486, __pyx_L1_error)
   #endif
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount((PyObject*)__pyx_mstate->__pyx_ptype_5basra_7_search_Search);
@@ -12432,9 +14985,9 @@ static int __Pyx_modinit_Exttype___pyx_obj_5basra_7_search_Search(__pyx_mstatety
     __pyx_mstate->__pyx_ptype_5basra_7_search_Search->tp_getattro = PyObject_GenericGetAttr;
   }
   #endif
-  if (__Pyx_SetVtable(__pyx_mstate->__pyx_ptype_5basra_7_search_Search, __pyx_vtabptr_5basra_7_search_Search) < (0)) __PYX_ERR(0, 375, __pyx_L1_error)
-  if (PyObject_SetAttr(__pyx_m, __pyx_mstate_global->__pyx_n_u_Search, (PyObject *) __pyx_mstate->__pyx_ptype_5basra_7_search_Search) < (0)) __PYX_ERR(0, 375, __pyx_L1_error)
-  if (__Pyx_setup_reduce((PyObject *) __pyx_mstate->__pyx_ptype_5basra_7_search_Search) < (0)) __PYX_ERR(0, 375, __pyx_L1_error)
+  if (__Pyx_SetVtable(__pyx_mstate->__pyx_ptype_5basra_7_search_Search, __pyx_vtabptr_5basra_7_search_Search) < (0)) __PYX_ERR(0, 486, __pyx_L1_error)
+  if (PyObject_SetAttr(__pyx_m, __pyx_mstate_global->__pyx_n_u_Search, (PyObject *) __pyx_mstate->__pyx_ptype_5basra_7_search_Search) < (0)) __PYX_ERR(0, 486, __pyx_L1_error)
+  if (__Pyx_setup_reduce((PyObject *) __pyx_mstate->__pyx_ptype_5basra_7_search_Search) < (0)) __PYX_ERR(0, 486, __pyx_L1_error)
   __Pyx_RefNannyFinishContext();
   return 0;
   __pyx_L1_error:;
@@ -12507,8 +15060,8 @@ static int __Pyx_modinit_Function_import_code(__pyx_mstatetype *__pyx_mstate) {
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (unlikely(!__pyx_import_signature)) __PYX_ERR(0, 1, __pyx_L1_error)
     #endif
-    const char * __pyx_import_name = __pyx_import_signature + 708;
-    void (**const __pyx_import_pointers[])(void) = {(void (**)(void))&__pyx_f_5basra_7_kernel_rng_uniform, (void (**)(void))&__pyx_f_5basra_7_kernel_policy_value_c, (void (**)(void))&__pyx_f_5basra_7_kernel_rng_below, (void (**)(void))&__pyx_f_5basra_7_kernel_round_deal_next, (void (**)(void))&__pyx_f_5basra_7_kernel_round_apply, (void (**)(void))&__pyx_f_5basra_7_kernel_gen_moves, (void (**)(void))&__pyx_f_5basra_7_kernel_rng_shuffle, (void (**)(void))&__pyx_f_5basra_7_kernel_rng_seed, (void (**)(void))&__pyx_f_5basra_7_kernel_round_finish, (void (**)(void)) NULL};
+    const char * __pyx_import_name = __pyx_import_signature + 802;
+    void (**const __pyx_import_pointers[])(void) = {(void (**)(void))&__pyx_f_5basra_7_kernel_rng_uniform, (void (**)(void))&__pyx_f_5basra_7_kernel_policy_value_c, (void (**)(void))&__pyx_f_5basra_7_kernel_rng_below, (void (**)(void))&__pyx_f_5basra_7_kernel_round_deal_next, (void (**)(void))&__pyx_f_5basra_7_kernel_round_apply, (void (**)(void))&__pyx_f_5basra_7_kernel_gen_moves, (void (**)(void))&__pyx_f_5basra_7_kernel_basra_code, (void (**)(void))&__pyx_f_5basra_7_kernel_rng_shuffle, (void (**)(void))&__pyx_f_5basra_7_kernel_rng_seed, (void (**)(void))&__pyx_f_5basra_7_kernel_round_finish, (void (**)(void)) NULL};
     void (**const *__pyx_import_pointer)(void) = __pyx_import_pointers;
     const char *__pyx_import_current_signature = __pyx_import_signature;
     while (*__pyx_import_pointer) {
@@ -12809,109 +15362,125 @@ __Pyx_RefNannySetupContext("PyInit__search", 0);
   if (__Pyx_InitAfterSharedUtility() < (0)) __PYX_ERR(0, 1, __pyx_L1_error)
   /*--- Execution code ---*/
 
-  /* "basra/_search.pyx":38
+  /* "basra/_search.pyx":39
  * )
  * 
  * import time             # <<<<<<<<<<<<<<
  * 
  * cdef extern from *:
 */
-  __pyx_t_1 = __Pyx_Import(__pyx_mstate_global->__pyx_n_u_time, 0, 0, NULL, 0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 38, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_Import(__pyx_mstate_global->__pyx_n_u_time, 0, 0, NULL, 0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 39, __pyx_L1_error)
   __pyx_t_2 = __pyx_t_1;
   __Pyx_GOTREF(__pyx_t_2);
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_time, __pyx_t_2) < (0)) __PYX_ERR(0, 38, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_time, __pyx_t_2) < (0)) __PYX_ERR(0, 39, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "basra/_search.pyx":569
+  /* "basra/_search.pyx":680
  *         return 0
  * 
  *     def weights(self):             # <<<<<<<<<<<<<<
  *         """The pool's weights (for tests): empty when no hand is read."""
  *         cdef int p
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_5basra_7_search_6Search_7weights, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Search_weights, NULL, __pyx_mstate_global->__pyx_n_u_basra__search, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[0])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 569, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_5basra_7_search_6Search_7weights, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Search_weights, NULL, __pyx_mstate_global->__pyx_n_u_basra__search, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[0])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 680, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_5basra_7_search_Search, __pyx_mstate_global->__pyx_n_u_weights, __pyx_t_2) < (0)) __PYX_ERR(0, 569, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_5basra_7_search_Search, __pyx_mstate_global->__pyx_n_u_weights, __pyx_t_2) < (0)) __PYX_ERR(0, 680, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "basra/_search.pyx":579
+  /* "basra/_search.pyx":690
  *                 for p in range(self.pool_size)]
  * 
  *     def sample_hands(self):             # <<<<<<<<<<<<<<
  *         """One sampled determinization's hands and stock (for tests)."""
  *         cdef Sim s
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_5basra_7_search_6Search_9sample_hands, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Search_sample_hands, NULL, __pyx_mstate_global->__pyx_n_u_basra__search, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[1])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 579, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_5basra_7_search_6Search_9sample_hands, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Search_sample_hands, NULL, __pyx_mstate_global->__pyx_n_u_basra__search, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[1])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 690, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_5basra_7_search_Search, __pyx_mstate_global->__pyx_n_u_sample_hands, __pyx_t_2) < (0)) __PYX_ERR(0, 579, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_5basra_7_search_Search, __pyx_mstate_global->__pyx_n_u_sample_hands, __pyx_t_2) < (0)) __PYX_ERR(0, 690, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "basra/_search.pyx":623
+  /* "basra/_search.pyx":734
  *         return c
  * 
  *     def hidden(self):             # <<<<<<<<<<<<<<
  *         """How many cards are hidden from this seat in the hands and the stock (0: none)."""
  *         cdef int seat, holders = 0
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_5basra_7_search_6Search_11hidden, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Search_hidden, NULL, __pyx_mstate_global->__pyx_n_u_basra__search, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[2])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 623, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_5basra_7_search_6Search_11hidden, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Search_hidden, NULL, __pyx_mstate_global->__pyx_n_u_basra__search, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[2])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 734, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_5basra_7_search_Search, __pyx_mstate_global->__pyx_n_u_hidden, __pyx_t_2) < (0)) __PYX_ERR(0, 623, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_5basra_7_search_Search, __pyx_mstate_global->__pyx_n_u_hidden, __pyx_t_2) < (0)) __PYX_ERR(0, 734, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "basra/_search.pyx":633
+  /* "basra/_search.pyx":744
  *         return self.n_unseen
  * 
  *     def remaining(self):             # <<<<<<<<<<<<<<
  *         """The plays left in the round."""
  *         cdef int seat, held = 0
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_5basra_7_search_6Search_13remaining, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Search_remaining, NULL, __pyx_mstate_global->__pyx_n_u_basra__search, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[3])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 633, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_5basra_7_search_6Search_13remaining, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Search_remaining, NULL, __pyx_mstate_global->__pyx_n_u_basra__search, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[3])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 744, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_5basra_7_search_Search, __pyx_mstate_global->__pyx_n_u_remaining, __pyx_t_2) < (0)) __PYX_ERR(0, 633, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_5basra_7_search_Search, __pyx_mstate_global->__pyx_n_u_remaining, __pyx_t_2) < (0)) __PYX_ERR(0, 744, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "basra/_search.pyx":640
+  /* "basra/_search.pyx":751
  *         return held + self.n_unseen - self.dealt + self.n_bottom
  * 
  *     def exact(self, int samples, double mu=0.5, long long node_limit=2000000):             # <<<<<<<<<<<<<<
  *         """Each root move's reward, solved exactly in ``samples`` determinizations.
  * 
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_5basra_7_search_6Search_15exact, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Search_exact, NULL, __pyx_mstate_global->__pyx_n_u_basra__search, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[4])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 640, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_5basra_7_search_6Search_15exact, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Search_exact, NULL, __pyx_mstate_global->__pyx_n_u_basra__search, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[4])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 751, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
   __Pyx_CyFunction_SetDefaultsTuple(__pyx_t_2, __pyx_mstate_global->__pyx_tuple[0]);
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_5basra_7_search_Search, __pyx_mstate_global->__pyx_n_u_exact, __pyx_t_2) < (0)) __PYX_ERR(0, 640, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_5basra_7_search_Search, __pyx_mstate_global->__pyx_n_u_exact, __pyx_t_2) < (0)) __PYX_ERR(0, 751, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "basra/_search.pyx":678
+  /* "basra/_search.pyx":789
  *         return [(buf.cards[i], buf.takes[i], samples, totals[i]) for i in range(n)], samples
  * 
- *     def run(self, iterations, seconds, double c=0.7, double eps=0.1, double mu=0.5,             # <<<<<<<<<<<<<<
- *             int horizon=1, int tail=0, int model=0):
- *         """ISMCTS from the root (mirror of :func:`basra.bots.ismcts.search`).
+ *     def evaluate(self, int samples, double eps=0.1, int policy=2, seconds=None):             # <<<<<<<<<<<<<<
+ *         """Each root move's round outcome, by flat Monte Carlo over determinizations.
+ * 
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_5basra_7_search_6Search_17run, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Search_run, NULL, __pyx_mstate_global->__pyx_n_u_basra__search, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[5])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 678, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_5basra_7_search_6Search_17evaluate, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Search_evaluate, NULL, __pyx_mstate_global->__pyx_n_u_basra__search, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[5])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 789, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
   __Pyx_CyFunction_SetDefaultsTuple(__pyx_t_2, __pyx_mstate_global->__pyx_tuple[1]);
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_5basra_7_search_Search, __pyx_mstate_global->__pyx_n_u_run, __pyx_t_2) < (0)) __PYX_ERR(0, 678, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_5basra_7_search_Search, __pyx_mstate_global->__pyx_n_u_evaluate, __pyx_t_2) < (0)) __PYX_ERR(0, 789, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+
+  /* "basra/_search.pyx":867
+ *             free(cross)
+ * 
+ *     def run(self, iterations, seconds, double c=0.7, double eps=0.1, double mu=0.5,             # <<<<<<<<<<<<<<
+ *             int horizon=1, int tail=0, int model=0, int policy=1, double floor=0.0):
+ *         """ISMCTS from the root (mirror of :func:`basra.bots.ismcts.search`).
+*/
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_5basra_7_search_6Search_19run, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Search_run, NULL, __pyx_mstate_global->__pyx_n_u_basra__search, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[6])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 867, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+  #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
+  #endif
+  __Pyx_CyFunction_SetDefaultsTuple(__pyx_t_2, __pyx_mstate_global->__pyx_tuple[2]);
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_5basra_7_search_Search, __pyx_mstate_global->__pyx_n_u_run, __pyx_t_2) < (0)) __PYX_ERR(0, 867, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
   /* "(tree fragment)":1
@@ -12919,7 +15488,7 @@ __Pyx_RefNannySetupContext("PyInit__search", 0);
  *     raise TypeError, "no default __reduce__ due to non-trivial __cinit__"
  * def __setstate_cython__(self, __pyx_state):
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_5basra_7_search_6Search_19__reduce_cython__, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Search___reduce_cython, NULL, __pyx_mstate_global->__pyx_n_u_basra__search, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[6])); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 1, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_5basra_7_search_6Search_21__reduce_cython__, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Search___reduce_cython, NULL, __pyx_mstate_global->__pyx_n_u_basra__search, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[7])); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 1, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
@@ -12933,7 +15502,7 @@ __Pyx_RefNannySetupContext("PyInit__search", 0);
  * def __setstate_cython__(self, __pyx_state):             # <<<<<<<<<<<<<<
  *     raise TypeError, "no default __reduce__ due to non-trivial __cinit__"
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_5basra_7_search_6Search_21__setstate_cython__, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Search___setstate_cython, NULL, __pyx_mstate_global->__pyx_n_u_basra__search, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[7])); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 3, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_5basra_7_search_6Search_23__setstate_cython__, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Search___setstate_cython, NULL, __pyx_mstate_global->__pyx_n_u_basra__search, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[8])); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 3, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
@@ -12990,8 +15559,8 @@ static int __Pyx_InitCachedBuiltins(__pyx_mstatetype *__pyx_mstate) {
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
   CYTHON_UNUSED_VAR(__pyx_mstate);
-  __pyx_builtin_sum = __Pyx_GetBuiltinName(__pyx_mstate->__pyx_n_u_sum); if (!__pyx_builtin_sum) __PYX_ERR(0, 227, __pyx_L1_error)
-  __pyx_builtin_max = __Pyx_GetBuiltinName(__pyx_mstate->__pyx_n_u_max); if (!__pyx_builtin_max) __PYX_ERR(0, 430, __pyx_L1_error)
+  __pyx_builtin_sum = __Pyx_GetBuiltinName(__pyx_mstate->__pyx_n_u_sum); if (!__pyx_builtin_sum) __PYX_ERR(0, 338, __pyx_L1_error)
+  __pyx_builtin_max = __Pyx_GetBuiltinName(__pyx_mstate->__pyx_n_u_max); if (!__pyx_builtin_max) __PYX_ERR(0, 541, __pyx_L1_error)
 
   /* Cached unbound methods */
   __pyx_mstate->__pyx_umethod_PyDict_Type_items.type = (PyObject*)&PyDict_Type;
@@ -13014,7 +15583,7 @@ static int __Pyx_InitCachedConstants(__pyx_mstatetype *__pyx_mstate) {
   CYTHON_UNUSED_VAR(__pyx_mstate);
   __Pyx_RefNannySetupContext("__Pyx_InitCachedConstants", 0);
 
-  /* "basra/_search.pyx":640
+  /* "basra/_search.pyx":751
  *         return held + self.n_unseen - self.dealt + self.n_bottom
  * 
  *     def exact(self, int samples, double mu=0.5, long long node_limit=2000000):             # <<<<<<<<<<<<<<
@@ -13023,28 +15592,42 @@ static int __Pyx_InitCachedConstants(__pyx_mstatetype *__pyx_mstate) {
 */
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_float_0_5, __pyx_mstate_global->__pyx_int_2000000};
-    __pyx_mstate_global->__pyx_tuple[0] = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_mstate_global->__pyx_tuple[0])) __PYX_ERR(0, 640, __pyx_L1_error)
+    __pyx_mstate_global->__pyx_tuple[0] = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_mstate_global->__pyx_tuple[0])) __PYX_ERR(0, 751, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_mstate_global->__pyx_tuple[0]);
   }
   __Pyx_GIVEREF(__pyx_mstate_global->__pyx_tuple[0]);
 
-  /* "basra/_search.pyx":678
+  /* "basra/_search.pyx":789
  *         return [(buf.cards[i], buf.takes[i], samples, totals[i]) for i in range(n)], samples
  * 
- *     def run(self, iterations, seconds, double c=0.7, double eps=0.1, double mu=0.5,             # <<<<<<<<<<<<<<
- *             int horizon=1, int tail=0, int model=0):
- *         """ISMCTS from the root (mirror of :func:`basra.bots.ismcts.search`).
+ *     def evaluate(self, int samples, double eps=0.1, int policy=2, seconds=None):             # <<<<<<<<<<<<<<
+ *         """Each root move's round outcome, by flat Monte Carlo over determinizations.
+ * 
 */
   {
-    PyObject* __pyx_temp[6] = {__pyx_mstate_global->__pyx_float_0_7, __pyx_mstate_global->__pyx_float_0_1, __pyx_mstate_global->__pyx_float_0_5, __pyx_mstate_global->__pyx_int_1, __pyx_mstate_global->__pyx_int_0, __pyx_mstate_global->__pyx_int_0};
-    __pyx_mstate_global->__pyx_tuple[1] = __Pyx_PyTuple_FromArray(__pyx_temp, 6); if (unlikely(!__pyx_mstate_global->__pyx_tuple[1])) __PYX_ERR(0, 678, __pyx_L1_error)
+    PyObject* __pyx_temp[3] = {__pyx_mstate_global->__pyx_float_0_1, __pyx_mstate_global->__pyx_int_2, Py_None};
+    __pyx_mstate_global->__pyx_tuple[1] = __Pyx_PyTuple_FromArray(__pyx_temp, 3); if (unlikely(!__pyx_mstate_global->__pyx_tuple[1])) __PYX_ERR(0, 789, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_mstate_global->__pyx_tuple[1]);
   }
   __Pyx_GIVEREF(__pyx_mstate_global->__pyx_tuple[1]);
+
+  /* "basra/_search.pyx":867
+ *             free(cross)
+ * 
+ *     def run(self, iterations, seconds, double c=0.7, double eps=0.1, double mu=0.5,             # <<<<<<<<<<<<<<
+ *             int horizon=1, int tail=0, int model=0, int policy=1, double floor=0.0):
+ *         """ISMCTS from the root (mirror of :func:`basra.bots.ismcts.search`).
+*/
+  {
+    PyObject* __pyx_temp[8] = {__pyx_mstate_global->__pyx_float_0_7, __pyx_mstate_global->__pyx_float_0_1, __pyx_mstate_global->__pyx_float_0_5, __pyx_mstate_global->__pyx_int_1, __pyx_mstate_global->__pyx_int_0, __pyx_mstate_global->__pyx_int_0, __pyx_mstate_global->__pyx_int_1, __pyx_mstate_global->__pyx_float_0_0};
+    __pyx_mstate_global->__pyx_tuple[2] = __Pyx_PyTuple_FromArray(__pyx_temp, 8); if (unlikely(!__pyx_mstate_global->__pyx_tuple[2])) __PYX_ERR(0, 867, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_mstate_global->__pyx_tuple[2]);
+  }
+  __Pyx_GIVEREF(__pyx_mstate_global->__pyx_tuple[2]);
   #if CYTHON_IMMORTAL_CONSTANTS
   {
     PyObject **table = __pyx_mstate->__pyx_tuple;
-    for (Py_ssize_t i=0; i<2; ++i) {
+    for (Py_ssize_t i=0; i<3; ++i) {
       #if PY_VERSION_HEX >= 0x030F0000
       PyUnstable_SetImmortal(table[i]);
       #elif CYTHON_COMPILING_IN_CPYTHON_FREETHREADING
@@ -13078,38 +15661,38 @@ static int __Pyx_InitConstants(__pyx_mstatetype *__pyx_mstate) {
   int __pyx_clineno = 0;
   CYTHON_UNUSED_VAR(__pyx_mstate);
   {
-    const struct { const unsigned int length: 8; } str_length_index[] = {{15},{1},{179},{8},{7},{6},{2},{9},{50},{21},{60},{6},{24},{26},{12},{13},{16},{10},{19},{14},{20},{12},{8},{12},{8},{10},{8},{11},{14},{12},{10},{17},{13},{12},{12},{19},{8},{13},{18},{13},{12},{6},{10},{6},{3},{1},{11},{5},{5},{6},{18},{8},{9},{4},{3},{5},{5},{5},{5},{4},{6},{7},{7},{1},{5},{10},{1},{2},{5},{9},{14},{3},{2},{7},{5},{2},{1},{6},{9},{5},{4},{10},{5},{3},{1},{4},{4},{12},{4},{5},{7},{4},{3},{4},{9},{7},{4},{3},{1},{12},{7},{6},{4},{7},{4},{4},{10},{4},{7},{3},{2},{4},{6},{4},{6},{4},{6},{7},{5},{6},{1},{7}};
-    const struct { const unsigned int length: 10; } bytes_length_index[] = {{816},{9},{72},{71},{88},{71},{327},{1021}};
+    const struct { const unsigned int length: 8; } str_length_index[] = {{15},{1},{179},{8},{7},{6},{2},{9},{50},{21},{60},{6},{24},{26},{15},{12},{13},{16},{10},{19},{14},{20},{12},{8},{12},{8},{10},{8},{11},{14},{12},{10},{17},{13},{12},{12},{19},{8},{13},{18},{13},{12},{6},{10},{6},{3},{1},{11},{5},{5},{6},{18},{5},{8},{9},{4},{3},{8},{5},{5},{5},{5},{4},{6},{7},{7},{1},{5},{10},{1},{1},{4},{2},{5},{9},{14},{7},{3},{2},{7},{5},{2},{1},{6},{9},{5},{4},{10},{5},{6},{3},{1},{4},{4},{12},{4},{5},{7},{6},{4},{3},{4},{9},{7},{4},{3},{1},{12},{7},{6},{4},{7},{4},{4},{10},{4},{7},{3},{4},{2},{4},{6},{4},{6},{4},{6},{7},{5},{6},{1},{7},{4}};
+    const struct { const unsigned int length: 11; } bytes_length_index[] = {{921},{9},{72},{71},{88},{71},{327},{708},{1030}};
     #ifndef CYTHON_COMPRESS_STRINGS
       #define CYTHON_COMPRESS_STRINGS 90
     #endif
-    #if (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (1995 bytes) */
-static const char cstring[] = "x\332\245U\317w\323V\026N\300\204\000f\210\023\023R~L\345\222\204\002mZ\227\304@\347\314\2311\2010m\017=8\277J\351B\347Yz\262Ud\311\326{r\342\2363sXz\251\245\226Zj\251\245\226Zz\351\245\226\375\023\370\023\346{O&\205ah\303i\316\261\364\364\336w\357\273\367\273\337\275\371\224\273\224*\206KZ\035j\363\233\377\370\336\341T\341m\302\225\315\001o;\266b2E\247\226\331\244.\341\324\032(\214\273\246\306\251+@\266\362\364\321\323\317\327\357\255+\304\326\025\227\376L5\316\024\34655\2130F\231\342\030J\3233-n\332\n\037t)[S\2761\224\201\343)6\245\272\302\035\245\013\334\233\006\274Mm\205Q.\026\312\rb\333\016\047\334tl\025\346\246\335\272\241\350\246\213K\314>\025\326[\304bt\215\350\272\n\034\325MF\232\026\245\266x\2664\223\345+\335v\220\201A<\213+\252\352R\335\323\250\252*\272\047]\330\216\37592\352\233\304\302\251f\332&WU\346j_4\ts\311\027*\243\304\325\332k\335\301\241\210\250o\322\003\301\210ik\216\315L\306\301\331\327p\343(\006\016<\233\341vE#\256\316\024\303qe\022`Ig;\322K\376\\;\nB\223\014\253\352\321>\022g\310\367\235\023zH4>Y\267M]\247\366\344\303\245\035\202\220\355\326\353o\357\365\t#\235\256E\3257n_;\240f\253\315\231\252>\035\034\342\367\020eT\277\247\207|\233\032\252:\241\032\314\250\252\341\331\232x\267^\207\203?q\217|;\272g\311\035\233t\344\033\324\250\023\230X\366\271 ]\034\364<b\275\006\275\246\375\235\334\2176\350\241\370\000\003G\216\331\033\327\277\303\214\252r\312P*\325d\252\346\270\216\007\215Q\302\006\266f:kG\033LVqmRE\371\241v\035\323\346\371\001k\n\037}by\264\351p\356t\232\236\241\211\362M@X\272\003\255mZ\272\326v \047\315\202O\025Dp\227h\264I\264\027:%\272\330\324)\364\006\2352\335\201\264\273LV\3140]\306\r\313q\\Y\2066\265\364\274zm\307\322\251\313\332\216k\376\342\330\246\311i\207\341\341J\251\263\027/\\\313\354\230\334\202+\025}\301;\344g \371@m:\266\307:\344\260C\301\0203u\212jP\253\343\331\266\332%\274m\253\236\r-C\361\350.f\343L\374T\351\314\201\026\005)\335.\242\026\340.u\r0\007\013\352vM\354\231\026e]\213\014\020X\327q\254\256\323u\221\334\221""\302\\z t\355:\016\207\312\330\233\372\312\327\214\201v<)\341\214\242=\260/\302\240\226\201\342M\032P\304,~\252c0\257\303\240\025\014\007\342Bh\334\354P\004\211\206\346\236k\347\2354\311F\326G>\330\301D\303\272\343Ad\312\247\030F\236&\332Z(\217\253\033y\205\357\252/\250kSK\335\266[\312\255\233S\307EC\330lS\021\235\315\225[\237\241\311\371g\357\005w\010{\241\036\343\034NnN\341q\274X?\004\217\322\351\233\"\275\017A\037+\253c\272\374\037\272\376,S\177p\335\023\247O\037x\206H\270\357\230\372\007\360yD\353\207\330y\260\250\255\253\307\266:\342\367\017\200;\242Id\331\\\273\205~5\361\177\2423\325u,S\033\344\223H\325\344Q\223Z\316\301\224+\374\252\2302\226jcTO\276I\267k\r\246Z\324\3068\356S&\361\254\355\031\206E\3635\032o\0025\320\274\254\375r:+\234\035\336\366\033/\353\277\316\3765 \331lq\370/\377QP\n\226\003\032V\263b\331\3776 \001\0177\242\231\210D\007q3)$[i%\255f\263\027\206\236\377\300\327\203[\341\203P\217n\304\363\361z\334\023~*a\351\035?\027\206\334\257\341\263\222\315]\t`|n\270>\374%X\010\036\206\247C\036\335\213\357\304$+.\370\322-\367\253/\353\257f\246\316\024\207\033~\301\177\022\226\303\335h1r\343\322\004\"\214\001\312\212s\376\271@\232\364\200\373.\350\205\047\303;\210\345v\334@\240\047\222\325\364t\332\313\346\312\010\344\242\314b\342\367\374\360\261_\365\353~#\233\235\363\247\375\222\377\211\277\025T\202;\201\036\256\204^T\217\032Q3\236\316\346J\357;\032\027n\217o?J\033\257\256\212 \327\207\007\276\206\\\352Yq\321\007\205e\341\032;\345`\047\234\215\n\321\243\370r\202(\317\016W\020\347\264X\334\364\345\367m\021A\361\267`\304}\025\377+\177\027D}\022l\205\225\260\nn\333 \336\215\227\222RR\021\350\315aO\274\036\371\027}\342\367\262\342<L6\002\270\235\227\266{\210\266\032<\310Ky\004\002C\202\207\3078\252\007\rA\334\251\034\231\315\315\3737\305kQ\000\203\323\340p\032|7d\231\200\375!\334\014\373HZ\217\257\307\373I5\251\347\310~\360S4\035\225P\365R\274\214\322\315-\340\352FV\276\222\227\303\365\027$m\353\001\013W\001,G?\306FROv\323r\2727Z\031\365\306O\367\306{\373""\343\302\227\343/\377\231^\030\365\262\245\345\360I\\zuy\352\214\022\374\047\372)9\235\374{T\317rI~\034\364\336K\352\271\341=\377.TU\274\344\363\340\357\321\311\350\253Hr\372\035\262\226R\272\017.4\231\321\354_\206TF\t6\016\375\003\350r#:\025mG\034\342\023\262~\230\236\037\355\214\237n\217\267wPz!\375\272 \3524h\231\016J\262\266\276+\205\324\013O\204\225\\\213\305\213\302\341\274\277,I\331\025\027\205\240\343#!u\250F\210\256\006\236 \373K\360s\"X\221\004\317\243%@Y\r\331\354\205\327\021[y)(\206u\330j\000\257D\275\270\020o\241\334\345\253h\2203\330Z\215O\3065(`9\321\322\305\2647\232\316\312\227p\3376\230YR\302B\370-4\322\217w\222\231\204$<\275\223\032\243\372hw\334\330\026\036Pp0P\n\227C#\332\004\252\021\353\311\365d?\255\246\365\274`\345\213\331\034`\2775\nCveA\350}\304\264\037\335\211\214\270\036\357&\013\262\363\327SwT\312\226P\224\360<\270^Z\021b\021T\300\327]H\366\276l\022=^M\246\363\370\317F\225\250\026/\210\204\222\273\351\365t\177T\035=\036\357\354\212\244O!\377\nz\226\344i|\003K#\336\214\373I#\321\047\320z\266t%\250\205\013r\312\010\036\252\331U%\234\t\tt\371<\356\375\377\014[\311N:\223\022t?.\231\016.\203\357\262\320\222H\365\032\032`\356\262\230Do\345\373;T/\0053@\365\303\347\021\374]C\225\027\303\036\346a+\336\216yRKK\351*P\327>\016\\\024v\035G\047\243j\3640\236\211\t\022y\226n\247|TC-\306\333\317\306\317~|\243p\202\271%1,\2056\2629\021h)\270\216\\t4M!\332\212+\361\006\032\201\247\265QI4\215\010\270\356?\207\251\014_\350\017\337;0+\007\373\020\363\0311 \241GH\221\345\352{\253\321\313\223\226\024S\362o\021y{\343\353\350\007Y\343\305\244\227\026\322z\272\203\214\3200DL\310\202\304m\204r\307\3607\363\201r\3407\203\202\034R\265\350R\256W\301E\266tu\262\371\021&\203hz(M4\323\303\t\211\215\374?G\375\277\335\320\264\n";
-    PyObject *data = __Pyx_DecompressString(cstring, 1995, 1);
+    #if (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (2360 bytes) */
+static const char cstring[] = "x\332\245VMw\323V\032\216I\010\t\rC\2348!\005\332\312$\204\002m\250\311\027t\316\234\216\023\022\246\355\241\203\363UJ\027:\262tm\213\310\222\255{e\307\2353sXz\251\245\226Zj\251\245\226Zz\351\245\226\375\t\374\204y\356\225\023\302\3274t8X\322\275\367\275W\357\373|\274\312\227\314&D\252\330J\265NLv\373\273\237,F$VS\230\264\331a5\313\224t*i\304\320\313\304V\0301:\022e\266\2562b\363 Sz\272\365\364\353\225\007+\222bj\222M^\020\225Q\211:e\325P(%T\262*R\331\321\r\246\233\022\3534\010]\222\276\257H\035\313\221LB4\211YR\003q\2477\260\0321%J\030\177\220n)\246i1\205\351\226)c\273nVoI\232n\343%z\213\360\335\333\212A\311\222\242i2\342\210\246S\245l\020b\362kU\325i\372\244\231\026*\250(\216\301$Y\266\211\346\250D\226%\315\021G\230\226\3715*j\351\212\201UU7u&\313\324V\357\225\025j+\367dJ\024[\255-5:G<\243\226N\332\034\021\335T-\223\352\224\001\263oq\214%U\260\340\230\024o\227T\305\326\250T\261lQ\004P\322\350\2568%\275.\235$\241\n\204e\371d\036\205S\324\373\316\ni)\206\203\371\343\341\221\242\262\301sM\3274b\016\0066\251+\250\300\254\036\217\235\343\025\252\324\033\006\221O%\263\324&z\265\306\250,?\355\034\341\367\010\254\312?\221#\266C*\262<@\036@\311r\3051U~\257\036g\207\177\374=\342ni\216!fL\245.\356@J\036\204\361\307\026\343\034\360\205\246\243\030\307A\307,\274\003\305\311\0049\342\003\000rr0=\365\372w\200\222eF(\230\223u*\253\226m9\220\034Qh\307Tuk\351d\202\nR\227\006\244\212\201\334\260t\223\245\013\264\314\317\340X\223\262\305\230U/;\025\225\2639\010\302\243\335Qk\272\241\2515\013\352R\r\234)\003\010f+*)+\352\241j[\224jD\321\370\212F\240Ah\227j\026\344\336\240\307,\n\372*\272MY\305\260,[pR#\206\226RY\263\014\215\330\264f\331\372o\226\251\353\214\324).\266\260\001}qx\210\243\016mC\257\353\314\300\2712\214\303\352\312\013\204\263\216\\\266L\207\326\025\273\252\233\270\035\325\t\240\243\272F@\0231\352\216i\312\r\205\325L\3311\241y8\003.\244&\326\370O\026gZ\320\254-.\024\2305\032(\212oi\020\273\002`\261\217\330\r\035s\272Ah\303P:\210kX\206\256v\032\226e4\254\206\215\342Odh""\2236\367\202mY\014R\244\247E\230>S\nnp%\n\243\004\226\302<O\211\030\0250<0-\317\237\377d\253B\235:\377O!*4\025\224I\030\323\353\004I\243\0210\3076S\007\016\252\023D\212\013m\017\304\336\3269\033\016\024)}\211F\346\250\274%p\2312y5\225\303\272|Hl\223\030\362\216Y\225\356\334\036:k4\\@7%\336\025\230t\347+4\010\366\325\007\203\353\n=\224\317\260\216Cn\017\341r\266\\?&\036Dj\233\274\274\217\211>SUg<\362-\270\376_\244\376\340uO\254\026\331p*g.\370\317\220)\300oY\272\366\021l\235\220\3661\373\034\354X[\221\317\274\353\204\275?\010\334\345V\024\242\260\315*:\204\216/X}(5w\332\024eU,\225\211a\265\207l~\256\214^g\310&\276\032\203\261\322h\030\235\241*1\361eh\021:\224\276CE{\021[i\315\251T\214\3013\234>\330UA\267\240\265\227\231d\344b\367\256[zY\374}\354sOI\306&\272\377p\267\274\254\267\340\021\277\220L\344\334\037<\305c\376j0\032(A;,G#\321v\234\217\013\311\330\345\256\343n\270\232w\307\337\360\265\340V8\025\256\204M~N\336\317\276s\316\345.s\3270\314\047\223\327<l\376\244\273\322\375\315\233\366\036\371\027|\026<\010\227C%\231\230v\305\261\314-\274,\276\032\035\032\237\350\256\272#\356\023?\347\357\005\263\201\035f\007!|3\202\222\211I\367\023Oli\"\356G\257\351\017\373\313\310\345nXB\242\347\242\305\370B\334L&sHdFT18\367R\367\261[p\213n)\031\233t3n\326\275\341n{yo\331\323\374\233\276\023\024\203RP\0163\311d\366CK\375\221\273\375\273[q\351\325u\236\344J\267\355\252\250\245\230L\314\272\2000\307\217\306L\316\333\365\307\202\221`+\274\032!\313\213\335\233\3103\303\037n\273b|\227g0\361:\031\376\276\274{\337\335\003P7\274m?\357\027\200m\r\300\333\341\\\224\215\362<z\263\333\344\267-w\306U\334f21\205-\253\036\216\235\022{\367\221m\301\333H\251<\t\002B\034\207\307X*z%\016\334\37142\231\234ro\363\333,\017\364.\000\303\014\360.\t\232\020\373\263\277\351\267P\264\026\316\207\007Q!*\246\221-\357\327 \023d\301z6\\\000u\223\323xu)\311]K\351\260\335i\001\333\212G\375E\004\346\202_\302JT\214\366\342\\\274\337\273\331k\366\237\356\367\367\017\372#\367\372\367\276\213\376\325\313\277\272?4""\276\022b\357\027^\223\363\373\300]\207T&\256\270\314\373[0\034\334\017J\037\204\365O\341\367\016V\227\273\035o\024\032\261\375)\310\025\262\030\367f\201\3059\377\006N(\007\031\236\324\252;\014\244\207\2755\177\332/r\014!\235\223\333\245dl<%c\rR\330\360\312~&\035\256{\363\336\2168\367>`};\342\024\021\323\356\003o\035*c(w?\274\021n\204j4\035mDZ\274\020\327\373\273\007\375\203g\375g\277$\271\031\036ZHrs\003\266\262\311$\307\251\360Z\350\315\301b\222\273**|\014\0346}\014\257s\366\275\252_\202I\026\303\341p\r\240,Dj<\0337{\031\301\236\240\274(\374\346\204\233!\005f\271\317\240\030\0348\346\237\307F\"\310\230\273\346\255\302l\205\344\372\"\360%\341zt+\316\306\"\366\231\277\017Y\\\2112Q6\371\354\013\257\355\253\301\014<3\036M\201-\361\212-\244\214\3632\034aq:Rn\373\212O\203\374\361<\0376\337*\350\274\267\317\031M\346\370\216\362\200\232J\3608, Q;\272\022gb@\201\375\274km@(\234\300\221\023\375.\204$Z\0251\271\031\241\220yo\317\237A=\205\240\310\247\366\337\260\371\216h7\357\215\374\375\r\346\373#\337\364\277\371{|\271\327L\346\026\374\047\341\347\375\357\376\331k\276\272:4.y\377\t~\215.D\377\356\025\223\264\267\nq\177@\306\357\327\374D\367G\330W\364\304\207\220\214*\2549\366\227.\021v\203\255\217\3346\032\354jp\036\0313tQ\336\237\037\305\227z\273\375\247;\375\235]\3640\216\206P\353\005\370;\343eE\223r\355\024W\240\230O\233\352\304\214+\324\271 \334\275\307_\344\303\327\237\362\236\r\\x\367\\\203\341\363\\lM\357\234wSh\217\233\005j\\C5\373\376\274/t2\001\375\224\300z6\270\0314\303\221p\233k\350::\3758\246\336\243\272+x\337\016\220\231\223\300\326\0170k+\334\215F#%b\361r\\\351\025{{\375\322\316\261vU?\353/\200\365MD\225B-\232\217\016\342B\\L;\017\267\006\302^\353\206\242\272\034\007\364!r:\010\226\203JX\014\367\340*\376\t[\211\355^6\231\003)\376%.\351\233\274\353\tg]\203\017\363\376C\321\355\265p1\312\244\371_\014\362\301Z8\315\013\212\326\343\371\370\240W\350=\356\357\356\275\026\3472 \023e|\217\235\025\310\262\025\225\340\3374\264\310]\303{\307\306\300}p\217\344\217B\351""\255\340y\330|\177\205\325h7\036\215\225\270\231:\343*\360\316q-\361R\271/\047\257\362O\352\033\365\376\017\250\347D\217k\371\317\003a\274=\177\326o\342\303^\rwB\026\255\301\301\213\210\202iy\267Z\301\3220$\377(\034\r\025\024\362,\336\211Yo\r\\\364w\322FtB\034Gn.\2376\242\246\260\2400M\tnZ\204\302\267\303|\270\n#\260x\255\227\345\335\237\047\\t\237c\253H\237\353\017\343]l\313y\007\020\363x8\013<\270\"!F*\364\247\243\035\234n\226\271\301\367\205\177\362\377\032(oN|\033\374,x\236\215\232\361H\\\214wQ\025L\243\360\276>\"\342V}1Sq7\323\257c\333-{#\342\213\261\026\\I5\313\361H\346\256\017&?E\377\340_0\250\215\033\352\321\000\310R\372gP\361\277\302\237\024\272";
+    PyObject *data = __Pyx_DecompressString(cstring, 2360, 1);
     #define __Pyx_DecompressString_LZSS_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (2607 bytes) */
-static const char cstring[] = "\377(tree fr\377agment)?\377Note tha\377t Cython\377 is deli\377berately\377 stricte\375r!\001n PEP-\377484 and \377rejects \377subclass\377es of bu\377iltin ty\377pes. If \377you need\237 to p%\000%\tt\177hen set\200\000\377e \047annot\277ation_<\000i\177ng\047 dirb\000\373iv\242\000o Fal\177se.add_%\000\377edisable{en\002\001gcis\004\003\367dno\277\000faul\377t __redu\177ce__ du>\002\357non-\317\000via\375l\033\000cinit_\377_src/bas\377ra/_sear\277ch.pyx\230\000 \357view\216!inc\277onsist\261 :\356\305\000o f\026\000uns\376{\000 cards \273fo\237!e h\230 s\251SA\002\000\003.|\006c\335\"_i_\017\006\366\000s\355\000e_\013\014\337exact7\004hi\357ddenD\004rem\255a\260\000ng\010\005u\022\005s\277ample_s\010.\377weights_\257_Pyx\001\000D\304@_\377NextRef_\371_\344$\227 __fun\377c____get\360\211\003\n\000d\001\020\001modu\235l!\002nam)\002\230 _\314 \004\007\001vt\201A;\001qu\303al\035\005\357%\353\016\211Fex\224o\001\370@_Q\005st\010\211._\357_tes\250@_is\277_corou\341`e\377asyncio.\312\010\006s\301B.\277D\316B_pooint\023\003sb@\001\377valuebot\177tombufc\273A\374\036\004\307@rychil\357dcho\314`cli\377ne_in_tr\377acebackd\267ead\021\001de\355`i\376\221`doneeps\376\255Bfirstfl\367oor\200bheld\376\270Cholders\377horizoni_items\002\000r\346\204\002\377skkrlimi\373tlH\000_last\367maj\047\000ty_b\377onusmaxm\275e\370 side\213@e\377lmunn_pa\377thn_untrwied\332\205\001sno\245`z\001\000_H\002othe\242!\363pp\263\000)\001perf\374\267 /\000erpick\377pilespla\375y\226\000poolpospr\332\000\331frew\324\204\001\377rootruns\354\324i\346css\205@ess\377eatsecon\377dsseedse\177lfsetde\374\205\002\374\260\001\264\001_ofsum}s\251`iltar\346`\377timetota?lsturn\304\205\003\307\004\354\233B\240Bsw\275\204\004dou\277ble (s\211\000c\334\323\206\001\201\204\001t_5\334C7_\377kernel_R\277ng *)\000\006%u\366\377\000C \326\206\001t *,\275 \244`, __E\023m\237ask_t\000\035@\002)\361\000\356`\206\200#\004)ound\001C\333\0019\"\047\004\261\200\"\212\200$\240,\352\200=\376\255\\MoveBuf\236\314Avoid\245\201(""\305D)\375\000\014)uint64#_t\016%\327&\364|S\241\205\001\262B\377rng_unif\377orm\000poliwcy_\205\210\002_c\000\027\001\177below\000r\342A\377_deal_ne\373xt\t\004apply\277\000gen_m\223 s\376+\002shuffle\356\006\003eed4\004fin\377ish\200\001\330\004\n\377\210+\220Q\200A\340\010\377\036\230a\330\010\014\210H\377\220E\230\021\230$\230e\377\2401\330\014\024\220J\230\377a\230t\2405\250\006\250\377a\250w\260b\270\004\270\377F\300!\3001\330\010\017\377\210u\220B\220d\230*\377\240B\240d\250\047\260\022\357\2604\260qD\001!\240\021\2767\016\017\210t\2206T\000!\357\330\020\033\230:\000\013\2104\377\210z\230\023\230D\240\007\377\240t\2508\2603\260a\357\330\014\023\220R\002t\2201\377\200A\360\006\000\t\014\210\3775\220\004\220M\240\024\240\177T\250\026\250r\260\021\034\004|9\001\"\000\330\014\020\220\013I\001\367\017\210q%\000K\230q\240w\003\2403\211\000+\260Q\246\000\377\002\270&\300\007\300q\330\313\020\024\316\000\025\301\002Q\004\r\210\377G\2201\220A\220Q\330\377\010\020\220\001\220\021\220\"\377\220F\230!\2303\230d\377\240%\240u\250A\250Q\177\250b\260\001\330\020\021\003\025\377\320\004+\320+E\300Q\373\360\034\241\0014\210w\220c\276\311\000A\330\014\026\220\300 \024\374W\001\017\000\024\230S\240\010\250\277\004\250E\260\032\270\255 \n\373\210%\245\000\001\330\010\n\210\301)\345\001\363\"\355!\204\006l\001!\220\3672\220T\375 \"\230F\240\327!\2401\331 h\366 r\260\337\030\270\021\270!\233AC\210\375q\242AE\220\025\220a\220\377q\330\014\022\220!\2205\271\230T\000\005\0012\220U\306\0001\303\230B\305C\034\006\237 \204!G\230_1\230A\230Q\265!\005$\003_\330\020\022\220)\216@\020\267\000\257\220q\230\007\301 \001\355 Q|\242B)\000W\240C\240v\215 \377d\260#\260V\2701\270\373A\330%\002v\230[\250\001\273\250\021\363@\021\260$\270@\020\335\023\264\000Q\330\024\327B\017\210\367r\220\023\315\"4\230s\240\375&&\000\024\250Y\260f\270\377A\270T\300\024\300U\310\377%\310q\320PU\320U\377V\320\0040\3200@\300\377\017\310q\330\030$\240M\377\260\021\360\032\000\t \230\377~\250[\270\007\270}\310\233A""\330\215\204\003\037\230\357\000\2764\013\377\2108\2207\230!\330\014\377\027\220t\230=\250\003\250\2732\250\323@\014\210K\230 \010\352\361a9\211 c\315\002\010\016\210\375e\241\002\014\017\210x\220w\377\230e\2405\250\005\250R\363\250t\372`\323\204\001D\300\r\310\177S\320PR\320RS\370@\334\367\204\001\316@\020\220\007\224 \001\230\335\021\327B\220r\230\305aq\2407\002\240!\251\204\003\014\025\303`\201@\335$\212@v\230T\267!\240aG\330\020\031\347\204\001\316`\267\205\0016\245 \357!\330\020\027\334 \002\230%\336\334\"\022\2401\330\260 6\230\277\024\230U\240#\240\266 \030\377\230\014\240A\240Q\240c\376\322 %\250q\260\004\260F~\354@\024\034\230D\240\t\345 \337&\260\003\2606\377@$\270\377c\300\026\300q\310\001\330\277\024\027\220v\230R\227 \030\377 \240\004\240J\250a\250\377v\260S\270\006\270a\270\377t\3003\300f\310A\310\237T\320QR\330?\000\356@\230\377c\240\021\240$\240f\250\375C#\000Q\260d\270#\270\337V\3001\300A\253C\024\025_\330\020\034\230A\237\205\007s\333\000\356]\000t\2309\221\000V\2503\377\250f\260A\260T\270\023\376\365\206\0024\300r\310\021\330\0306\222@\240\r\351 \030%\274\000\374@}1\371A7\240!\2409\273\205\002\317d\260&\270\242\000\274\001\n\250\337!\2506\260\023\315\001\2707\377\300#\300V\3101\310G\377\320ST\330\024\030\230\005\316\375\000!\2403\260 \302\002I\250\375Qi\000C\260v\270Q\270\375d$\004A\330\030\033\2306\363\240\023\341\207\002\204!1\330\034 \377\240\006\240a\240v\250Z\373\260q\314\023g\270S\300\006\367\300a\300\034\000\030\230\001\230\343\032\240\234\000\333\210\001\347\001\035\230Q\207\330\020\032\261`\220\207\006\353\002\3208\030\377\230\006\230a\230v\240Z\365\250l\000\035\343@\026\240q\250\377\006\250g\260R\260t\270\3376\300\021\300&\216@\035\037\277\230r\240\022\2404\030\000\003\377\2501\250D\260\006\260a\376\306\000X\300R\300t\3106~\211@\320RX\320XY\256H\262\266!\030\251\211\001\230a\330\020\245\001\021\377\230#\230Q\230d\240&\377\250\004\250F\260!\2605;\270\007\315@6\310\021\261\205\001\306\210\001\237A\220Z\230q\271\003\253\211\001\220\367A""\220S\335\000\024\230V\240\3675\250\t\235\211\001\025\220Q\220Wa\220s\312\210\002a\334\206\n\024\214\206\004N\242\211\001;\250a\224\211\001\362\210\0014\262\211\002\367:\250W\337B\026\270q\300\337\004\300A\300S\340`\010\016\353\210a\236\211\001\004\231\211\0025\240\001\177\330\010\016\210f\220C\362\207\001\177\017\210w\220b\230\004\240\210\002\3476\250\027\252\204\003\210!\330\030\034\216\016\004\031\260$\360\206\002\347`\304\213\001D\n\276$Q\264\213\003A";
-    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 2607, 3681);
+    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (3114 bytes) */
+static const char cstring[] = "\377(tree fr\377agment)?\377Note tha\377t Cython\377 is deli\377berately\377 stricte\375r!\001n PEP-\377484 and \377rejects \377subclass\377es of bu\377iltin ty\377pes. If \377you need\237 to p%\000%\tt\177hen set\200\000\377e \047annot\277ation_<\000i\177ng\047 dirb\000\373iv\242\000o Fal\177se.add_%\000\377edisable{en\002\001gcis\004\003\367dno\277\000faul\377t __redu\177ce__ du>\002\357non-\317\000via\375l\033\000cinit_\377_src/bas\377ra/_sear\277ch.pyx\230\000 \357view\216!inc\277onsist\261 :\356\305\000o f\026\000uns\376{\000 cards \273fo\237!e h\230 s\251SA\002\000\003.|\006c\335\"_i_\017\006\366\000s\355\000e_\013\014\237evalu\374 :\004e\357xactF\004hid\367denS\004rema\326\277\000ng\010\005u\022\005sa\337mple_\202\010.w\377eights__\327Pyx\001\000D\323@_N\377extRef__\374\363$\246 __func\177____get\230\003\370\n\000d\001\020\001modulN!\002nam)\002\247 _ \004\346\007\001vt\220A;\001quaal\035\005\376%\372\016\230Fexo\001\312\207`_Q\005st\010\230.__\367tes\267@_is_\337corou\360`ea\177syncio.\010\006\345s\320B.\316D\335B_po7int\023\003sb@\001\350!\377ebottomb\307ufc\312A\036\004\326@ry\377childcho\376\333`cline_i\377n_traceb\377ackcross\357dead\026\001dec\367isi\245`done\347eps\276E\272Bfir\177stfloor\234b\357held\305Chol\377dershori\377zoniitem\365s\002\000r\202\205\002sjkk\376H\000krlimit\375lU\000_lastm\373aj,\000ty_bo\377nusmargi\335n\004\000xme\221@si\373de\244@elmun\377n_pathn_\177untried\202\206\001\247sno\276`\001\000_O\002o\257ther\000\002s\302 pyp\322\000/\001perf\326 \3765\000erpickp\377ilesplay\376\250\000policyp\177oolpopr\372\000\356\376frew\210\205\001roo\237truns\371i\213\204\003s\375s\252@esseat\377secondss\377eedselfs\217etde\260\206\002\274\001\300\001_\337ofsum\000\000ss\356\322`ilt\344\000ett\377imetotal\037sturn\374\205\003\327\004\304B\326\311Bsw\346\204\004w\225 do\177uble (s\221\000\271c\217\207\001\256\204\001t_5\211c7\377_kernel_\177Rng *)\000\006%\355u\215 C \222\207\001t *{, \321`, __E\023?mask_t\000\035@\002\237)\000int\206\200#\004)o""\017undC\333\0019\"\047\004\261\200\"\360\212\200$\240,\352\200=\255\\Move\347Buf\310\200&\231\2021int?)\000void\203\202(\243d\376\n+uint64_\310E&\265F\322\204\034S\207\206\001\220brn\377g_unifor\353m\000\327\206\003_\220\211\002_c\000\376\027\001below\000r\376\300a_deal_n\367ext\t\004appl\177y\000gen_m\361 {s\000\336\211\003code6\002\277shuffl\005\004e\373ed?\004finis\377h\200\001\330\004\n\210+\377\220Q\200A\340\010\036\230\377a\330\010\014\210H\220E\377\230\021\230$\230e\2401\377\330\014\024\220J\230a\230\377t\2405\250\006\250a\250\377w\260b\270\004\270F\300\377!\3001\330\010\017\210u\377\220B\220d\230*\240B\377\240d\250\047\260\022\2604\273\260qD\001!\240\0217\016\017\357\210t\2206T\000!\330\020\373\033\230:\000\013\2104\210z\377\230\023\230D\240\007\240t\377\2508\2603\260a\330\014\373\023\220R\002t\2201\200A\377\360\006\000\t\014\2105\220\377\004\220M\240\024\240T\250\037\026\250r\260\021\034\0049\001\"\000\337\330\014\020\220\013I\001\017\210\375q%\000K\230q\240\003\240\3353\211\000+\260Q\246\000\002\270\377&\300\007\300q\330\020\024\362\316\000\025\301\002Q\004\r\210G\220\3771\220A\220Q\330\010\020\377\220\001\220\021\220\"\220F\377\230!\2303\230d\240%\377\240u\250A\250Q\250b\337\260\001\330\020\021\003\025\320\004\377+\320+E\300Q\360\034\276\241\0014\210w\220c\311\000A/\330\014\026\220\300 \024W\001\017\000\377\024\230S\240\010\250\004\250\357E\260\032\270\255 \n\210%~\245\000\001\330\010\n\210)\345\001\360\363\"\355!\204\006l\001!\2202\220\375T\375 \"\230F\240!\240\3651\331 h\366 r\260\030\270w\021\270!\233AC\210q\242A\377E\220\025\220a\220q\330\177\014\022\220!\2205\230T\000\356\005\0012\220U\306\0001\230B\360\305C\034\006\237 \204!G\2301\230\327A\230Q\265!\005$\003\330\020\327\022\220)\216@\020\267\000\220q+\230\007\301 \001\355 Q\242B)\000\337W\240C\240v\215 d\260\377#\260V\2701\270A\330\376%\002v\230[\250\001\250\021n\363@\021\260$\270@\020\023\264\000\367Q\330\024\327B\017\210r\220}\023\315\"4\230s\240&&\000\377\024\250Y\260f\270A\270\377T\300\024\300U""\310%\310\377q\320PU\320UV\320\377\004/\320/?\270{\310\177!\3602\000\t4\260\322`\373\037\230\333\000\013\2108\2207\377\230!\330\014\027\220t\230?=\250\003\2502\250\250@\3004\363\014\210\215\2010\233.\017\210y\230\377\006\230a\230r\240\022\240\3351\223a\t\230\026\315`\002\240\277\"\240B\240b\250\263@\013\357\2105\220\003\347 \003\2306\207\240\023\240\351@\266b\200\204\001\277`\330\337\014\r\330\010\t\207C6\230\335\023\375 b\240\001\226C7\230w#\230RS\0022\240Q\021\016\373\020\220\200F\023\2208\2307\372\376`t\354\000U\260\"\260B\377\260c\270\023\270B\270d\377\300$\300m\320SV\320\377VX\320XY\330\024\025\275\330\353 1\330\024\030\247D\021\253\330\020\244!1\337\204\007q\026\004\330k\024\032\211bG\305`C\240\023\000\375\034\372A\230g\240Q\240d\277\250&\260\003\2606\322`$\377\270c\300\026\300q\310\001\364\271B\356BA\353\205\002u\260C\260\315s\361`\024\035\257`k\000\010\240\365\0056\000e\210B\030\033\2305\377\240\003\2401\330\034&\240\377h\250e\2607\270\047\300\357\021\300!\330)\000X\240U\377\250\047\260\027\270\001\270\021\377\330\035\037\230w\240c\250\377\025\250b\260\t\270\022\270]1]\003E\240\021\272\001\001\336!\356.\001Q\230a$\000a\240s\373\250!\020\005w\240a\240qn\302\014\005\230U\216\205\001\330\030\215\000\367\230b\240\225Cf\250G\260\3751\246\000r\270\027\300\001\300\366\210 \030\230\365 \024\220B\220\365c\274B\004\267\204\006$\260e\270\3555\037\002\024\025\335\205\002#\230T\377\240\025\240e\2501\250A\310\322 \264\205\002\370\206\007R\352\207\002\025\022\340\014\376\356I\320\0040\3200@\300\377\017\310q\330\030$\240M\377\260\036\320?O\310q\360\377\032\000\t \230~\250[\177\270\007\270}\310A\330\326\211\003\370\330\204\002\207\207\024\336\204\023\014\210K\220q\376\347\211\001t\2209\230B\230c\336\226\206\002\010\016\210e\352\205\002\014\017\377\210x\220w\230e\2405\377\250\005\250R\250t\2603\376\233\212\002D\300\r\310S\320P\177R\320RS\330\020\021\300\212\001\376\251\204\002\007\220q\230\001\230\021\256\240\210\002\220r\230\216\211\001q\303 !\356\362\211\003\014\025\220""\231\204\002$\220a\353\220v\227 \024\242`a\330\020\355\031\260\212\001\2303\377\212\0026\250\021|\237@\352`q\230\002\230%\245\207\002~\251\205\001\020\023\2206\230\024\232@w#\240Q\222\204\001\014\240A\336`\377c\250\021\250%\250q\260\367\004\260F\300a\034\230D\240\327\t\250\021\342q\027m\000R\230\376\274  \240\004\240J\250a\377\250v\260S\270\006\270a\377\270t\3003\300f\310A\177\310T\320QR\330\024\266\204\003\377c\240\021\240$\240f\250\375C#\000Q\260d\270#\270\237V\3001\300A\364\207\003\227\205\001\034\373\230A\350\212\007s\240!\330\024\372\301\207\0019\221\000V\2503\250f\277\260A\260T\270\023\276\214\0024\377\300r\310\021\330\030\037\230\377q\240\r\250Q\330\030%\373\240Q\323\205\004\033\2307\240!\373\2409\204\213\002d\260&\270\001\376z\001D\240\n\250!\2506\373\260\023\315\001\2707\300#\300\377V\3101\310G\320ST|\207\206\001\227\204\0033\240a\330\030\303\001\367I\250Qi\000C\260v\270\367Q\270d$\004A\330\030\033\372\267\207\002B\367\205\0041\330\034 \240\377\006\240a\240v\250Z\260\375q\314\023g\270S\300\006\300\373a\300\316\206\002\001\230\032\2401\343\330\024\244\216\001\202\207\001\224\206\001\020\032\230\351!\341\014\3208\030\337\210\002v\240Z\373\250q\247\206\001T\240\026\240q\377\250\006\250g\260R\260t\377\2706\300\021\300&\310\001\364\261\206\001\202\211\0014\030\000\003\2501\250\337D\260\006\260a\306\000X\300\337R\300t\3106\211@\320R\310\203\210\003\260F\266!\030\362\216\001\230a\330\020\375\030\343a\230#\230Q\230d\377\240&\250\004\250F\260!\357\2605\270\007\315@6\310\021\374\372\212\001\217\216\001A\220Z\230q\330\374\272\002\364\216\001\220A\220S\230\001\376\304`V\2405\250\t\260\026\274\215 \216\204\001\220a\220s\225\216\002i\313\240q\251\214\n\024\331\213\004\357\216\001;\250\351a\341\216\001\277\216\0014\377\216\002:\250W\376\343B\026\270q\300\004\300A\377\300S\310\001\330\010\016\210\265a\353\216\001\004\346\216\0025\240\r\002f\373\220C\277\215\001\017\210w\220b;\230\004\355\215\0026\250\027\256\204\003\214!w\330\030\034\016\004\031\260$\275\214\002T\353`\221""\221\001D\302$Q\201\221\003A";
+    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 3114, 4563);
     #define __Pyx_DecompressString_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #else /* compression: none (3681 bytes) */
-static const char bytes[] = "(tree fragment)?Note that Cython is deliberately stricter than PEP-484 and rejects subclasses of builtin types. If you need to pass subclasses then set the \047annotation_typing\047 directive to False.add_notedisableenablegcisenabledno default __reduce__ due to non-trivial __cinit__src/basra/_search.pyxthe view is inconsistent: too few unseen cards for the handsSearchSearch.__reduce_cython__Search.__setstate_cython__Search.exactSearch.hiddenSearch.remainingSearch.runSearch.sample_handsSearch.weights__Pyx_PyDict_NextRef__annotate____func____getstate____main____module____name____pyx_state__pyx_vtable____qualname____reduce____reduce_cython____reduce_ex____set_name____setstate____setstate_cython____test___is_coroutineasyncio.coroutinesbasra._searchbasra_pointsbasrasbest_valuebottombufccard_pointscarrychildchosencline_in_tracebackdeadlinedecisionsdoneepsexactfirstfloorhandsheldhiddenholdershorizoniitemsiterationskkrlimitlone_lastmajority_bonusmaxmeme_sidemodelmunn_pathn_untriedneedsnodenode_limitotheroutppackpathperf_counterpickpilesplayerspoolpopreadremainingrewardsrootrunssample_handssamplesscoresseatsecondsseedselfsetdefaultsideside_ofsumsvtailtargettimetotalsturnunseenuntriedvaluevalueswweightsdouble (struct __pyx_t_5basra_7_kernel_Rng *)\000double (struct __pyx_t_5basra_7_kernel_RulesC const *, int, __pyx_t_5basra_7_kernel_mask_t, __pyx_t_5basra_7_kernel_mask_t, int)\000int (struct __pyx_t_5basra_7_kernel_Rng *, int)\000int (struct __pyx_t_5basra_7_kernel_RoundC *)\000int (struct __pyx_t_5basra_7_kernel_RoundC *, int, __pyx_t_5basra_7_kernel_mask_t)\000int (struct __pyx_t_5basra_7_kernel_RulesC const *, __pyx_t_5basra_7_kernel_mask_t, __pyx_t_5basra_7_kernel_mask_t, struct __pyx_t_5basra_7_kernel_MoveBuf *)\000void (struct __pyx_t_5basra_7_kernel_Rng *, int *, int)\000void (struct __pyx_t_5basra_7_kernel_Rng *, uint64_t)\000void (struct __pyx_t_5basra_7_kernel_RoundC *, struct __pyx_t_5basra_7_kernel_ScoreC *)\000rng_uniform\000policy_value_c\000rng_below\000round_d""eal_next\000round_apply\000gen_moves\000rng_shuffle\000rng_seed\000round_finish\200\001\330\004\n\210+\220Q\200A\340\010\036\230a\330\010\014\210H\220E\230\021\230$\230e\2401\330\014\024\220J\230a\230t\2405\250\006\250a\250w\260b\270\004\270F\300!\3001\330\010\017\210u\220B\220d\230*\240B\240d\250\047\260\022\2604\260q\200A\340\010!\240\021\330\010\014\210H\220E\230\021\230$\230e\2401\330\014\017\210t\2206\230\021\230!\330\020\033\2301\330\010\013\2104\210z\230\023\230D\240\007\240t\2508\2603\260a\330\014\023\2201\330\010\017\210t\2201\200A\360\006\000\t\014\2105\220\004\220M\240\024\240T\250\026\250r\260\021\330\014\023\2201\330\010\013\2104\210t\2201\330\014\020\220\013\2301\330\010\017\210q\220\004\220K\230q\240\003\2403\240d\250+\260Q\260b\270\002\270&\300\007\300q\330\020\024\220E\230\025\230a\230t\2401\200A\360\006\000\t\r\210G\2201\220A\220Q\330\010\020\220\001\220\021\220\"\220F\230!\2303\230d\240%\240u\250A\250Q\250b\260\001\330\020\021\220\021\220\"\220F\230!\2303\230d\240%\240u\250A\250Q\250b\260\001\320\004+\320+E\300Q\360\034\000\t\014\2104\210w\220c\230\023\230A\330\014\026\220a\330\010\024\220A\220Q\220c\230\024\230S\240\010\250\004\250E\260\032\2701\330\010\n\210%\210q\220\001\330\010\n\210)\2201\330\010\n\210+\220Q\330\010\014\210G\2201\220A\220Q\330\010\021\220\021\220!\2202\220T\230\021\230\"\230F\240!\2401\240B\240h\250a\250r\260\030\270\021\270!\330\010\014\210C\210q\330\010\014\210E\220\025\220a\220q\330\014\022\220!\2205\230\001\330\010\022\220!\2202\220U\230!\2301\230B\230a\330\010\014\210E\220\025\220a\220q\330\014\017\210q\330\020\024\220G\2301\230A\230Q\330\014\020\220\005\220U\230!\2301\330\020\022\220)\2301\330\020\026\220a\220q\230\007\230q\240\001\240\024\240Q\330\020\033\2301\230A\230W\240C\240v\250Q\250d\260#\260V\2701\270A\330\020\026\220a\220v\230[\250\001\250\021\250\047\260\021\260$\260a\330\020\023\2202\220Q\330\024\033\2301\330\010\017\210r\220\023\220F\230!\2304\230s\240&\250\001\250\024\250Y\260f\270A\270T\300\024\300U\310%""\310q\320PU\320UV\320\0040\3200@\300\017\310q\330\030$\240M\260\021\360\032\000\t \230~\250[\270\007\270}\310A\330\010\036\230a\330\010\037\230q\330\010\024\220A\220Q\220c\230\024\230S\240\010\250\004\250E\260\032\2701\330\010\013\2108\2207\230!\330\014\027\220t\230=\250\003\2502\250Q\330\010\014\210K\220q\330\010\017\210t\2209\230B\230c\240\024\240Q\330\010\016\210e\2202\220Q\330\014\017\210x\220w\230e\2405\250\005\250R\250t\2603\260b\270\004\270D\300\r\310S\320PR\320RS\330\020\021\330\014\024\220A\330\014\020\220\007\220q\230\001\230\021\330\014\026\220a\220r\230\025\230a\230q\240\002\240!\330\014\023\2201\330\014\025\220Q\330\014\022\220$\220a\220v\230T\240\024\240Q\240a\330\020\031\230\021\230!\2303\230a\230t\2406\250\021\250!\330\020\027\220q\230\002\230%\230q\240\001\240\022\2401\330\020\023\2206\230\024\230U\240#\240Q\330\024\030\230\014\240A\240Q\240c\250\021\250%\250q\260\004\260F\270!\330\024\034\230D\240\t\250\021\250&\260\003\2606\270\021\270$\270c\300\026\300q\310\001\330\024\027\220v\230R\230q\330\030 \240\004\240J\250a\250v\260S\270\006\270a\270t\3003\300f\310A\310T\320QR\330\024\034\230A\230Q\230c\240\021\240$\240f\250C\250v\260Q\260d\270#\270V\3001\300A\330\024\033\2301\330\024\025\330\020\034\230A\330\020\024\220E\230\025\230a\230s\240!\330\024\027\220t\2309\240A\240V\2503\250f\260A\260T\270\023\270F\300!\3004\300r\310\021\330\030\037\230q\240\r\250Q\330\030%\240Q\330\020\023\2201\330\024\033\2307\240!\2409\250A\250Q\250d\260&\270\001\330\024\034\230D\240\n\250!\2506\260\023\260F\270!\2707\300#\300V\3101\310G\320ST\330\024\030\230\005\230U\240!\2403\240a\330\030 \240\004\240I\250Q\250f\260C\260v\270Q\270d\300#\300V\3101\310A\330\030\033\2306\240\023\240B\240d\250&\260\003\2601\330\034 \240\006\240a\240v\250Z\260q\330\024\034\230A\230Q\230c\240\021\240$\240f\250C\250v\260Q\260g\270S\300\006\300a\300q\330\024\030\230\001\230\032\2401\330\024\036\230a\330\024\025\330\020\035\230Q\330\020\032\230!\330\020\024\220E\230\025\230a\230s\240!\330\024\034""\230D\240\t\250\021\250&\260\003\2606\270\021\270$\270c\300\026\300q\310\001\330\024\030\230\006\230a\230v\240Z\250q\330\024\035\230T\240\026\240q\250\006\250g\260R\260t\2706\300\021\300&\310\001\330\035\037\230r\240\022\2404\240q\250\003\2501\250D\260\006\260a\260v\270X\300R\300t\3106\320QR\320RX\320XY\330\024\027\220v\230R\230q\330\030%\240Q\330\030!\240\021\330\020\027\220q\330\020\030\230\001\230\021\230#\230Q\230d\240&\250\004\250F\260!\2605\270\007\270t\3006\310\021\310%\310q\330\020\024\220A\220Z\230q\330\020\032\230!\330\014\023\2201\220A\220S\230\001\230\024\230V\2405\250\t\260\021\330\014\025\220Q\220a\220s\230!\2303\230a\330\014\020\220\005\220U\230!\2301\330\020\024\220F\230!\2304\230q\240\003\240;\250a\330\020\024\220F\230!\2304\230q\240\003\240:\250W\260A\260T\270\026\270q\300\004\300A\300S\310\001\330\010\016\210a\330\010\020\220\004\220F\230!\2305\240\001\330\010\016\210f\220C\220q\330\014\017\210w\220b\230\004\230F\240!\2406\250\027\260\004\260F\270!\2706\300\021\330\030\034\230F\240!\2406\250\031\260$\260f\270A\270V\3001\330\014\024\220D\230\006\230a\230v\240Q\330\010\017\210u\220A";
+    #else /* compression: none (4563 bytes) */
+static const char bytes[] = "(tree fragment)?Note that Cython is deliberately stricter than PEP-484 and rejects subclasses of builtin types. If you need to pass subclasses then set the \047annotation_typing\047 directive to False.add_notedisableenablegcisenabledno default __reduce__ due to non-trivial __cinit__src/basra/_search.pyxthe view is inconsistent: too few unseen cards for the handsSearchSearch.__reduce_cython__Search.__setstate_cython__Search.evaluateSearch.exactSearch.hiddenSearch.remainingSearch.runSearch.sample_handsSearch.weights__Pyx_PyDict_NextRef__annotate____func____getstate____main____module____name____pyx_state__pyx_vtable____qualname____reduce____reduce_cython____reduce_ex____set_name____setstate____setstate_cython____test___is_coroutineasyncio.coroutinesbasra._searchbasra_pointsbasrasbest_valuebottombufccard_pointscarrychildchosencline_in_tracebackcrossdeadlinedecisionsdoneepsevaluateexactfirstfloorhandsheldhiddenholdershorizoniitemsiterationsjkkeepkrlimitlone_lastmajority_bonusmarginsmaxmeme_sidemodelmunn_pathn_untriedneedsnodenode_limitotherothersoutppackpathperf_counterpickpilesplayerspolicypoolpopreadremainingrewardsrootrunssample_handssamplesscoresseatsecondsseedselfsetdefaultsideside_ofsumsumssvtailtargettimetotalsturnunseenuntriedvaluevalueswweightswinsdouble (struct __pyx_t_5basra_7_kernel_Rng *)\000double (struct __pyx_t_5basra_7_kernel_RulesC const *, int, __pyx_t_5basra_7_kernel_mask_t, __pyx_t_5basra_7_kernel_mask_t, int)\000int (struct __pyx_t_5basra_7_kernel_Rng *, int)\000int (struct __pyx_t_5basra_7_kernel_RoundC *)\000int (struct __pyx_t_5basra_7_kernel_RoundC *, int, __pyx_t_5basra_7_kernel_mask_t)\000int (struct __pyx_t_5basra_7_kernel_RulesC const *, __pyx_t_5basra_7_kernel_mask_t, __pyx_t_5basra_7_kernel_mask_t, struct __pyx_t_5basra_7_kernel_MoveBuf *)\000int (struct __pyx_t_5basra_7_kernel_RulesC const *, int, __pyx_t_5basra_7_kernel_mask_t, int)\000void (struct __pyx_t_5basra_7_kernel_Rng *, int *, int)\000void (struct __pyx_t_5basra_7_kernel_Rng *, ""uint64_t)\000void (struct __pyx_t_5basra_7_kernel_RoundC *, struct __pyx_t_5basra_7_kernel_ScoreC *)\000rng_uniform\000policy_value_c\000rng_below\000round_deal_next\000round_apply\000gen_moves\000basra_code\000rng_shuffle\000rng_seed\000round_finish\200\001\330\004\n\210+\220Q\200A\340\010\036\230a\330\010\014\210H\220E\230\021\230$\230e\2401\330\014\024\220J\230a\230t\2405\250\006\250a\250w\260b\270\004\270F\300!\3001\330\010\017\210u\220B\220d\230*\240B\240d\250\047\260\022\2604\260q\200A\340\010!\240\021\330\010\014\210H\220E\230\021\230$\230e\2401\330\014\017\210t\2206\230\021\230!\330\020\033\2301\330\010\013\2104\210z\230\023\230D\240\007\240t\2508\2603\260a\330\014\023\2201\330\010\017\210t\2201\200A\360\006\000\t\014\2105\220\004\220M\240\024\240T\250\026\250r\260\021\330\014\023\2201\330\010\013\2104\210t\2201\330\014\020\220\013\2301\330\010\017\210q\220\004\220K\230q\240\003\2403\240d\250+\260Q\260b\270\002\270&\300\007\300q\330\020\024\220E\230\025\230a\230t\2401\200A\360\006\000\t\r\210G\2201\220A\220Q\330\010\020\220\001\220\021\220\"\220F\230!\2303\230d\240%\240u\250A\250Q\250b\260\001\330\020\021\220\021\220\"\220F\230!\2303\230d\240%\240u\250A\250Q\250b\260\001\320\004+\320+E\300Q\360\034\000\t\014\2104\210w\220c\230\023\230A\330\014\026\220a\330\010\024\220A\220Q\220c\230\024\230S\240\010\250\004\250E\260\032\2701\330\010\n\210%\210q\220\001\330\010\n\210)\2201\330\010\n\210+\220Q\330\010\014\210G\2201\220A\220Q\330\010\021\220\021\220!\2202\220T\230\021\230\"\230F\240!\2401\240B\240h\250a\250r\260\030\270\021\270!\330\010\014\210C\210q\330\010\014\210E\220\025\220a\220q\330\014\022\220!\2205\230\001\330\010\022\220!\2202\220U\230!\2301\230B\230a\330\010\014\210E\220\025\220a\220q\330\014\017\210q\330\020\024\220G\2301\230A\230Q\330\014\020\220\005\220U\230!\2301\330\020\022\220)\2301\330\020\026\220a\220q\230\007\230q\240\001\240\024\240Q\330\020\033\2301\230A\230W\240C\240v\250Q\250d\260#\260V\2701\270A\330\020\026\220a\220v\230[\250\001\250""\021\250\047\260\021\260$\260a\330\020\023\2202\220Q\330\024\033\2301\330\010\017\210r\220\023\220F\230!\2304\230s\240&\250\001\250\024\250Y\260f\270A\270T\300\024\300U\310%\310q\320PU\320UV\320\004/\320/?\270{\310!\3602\000\t4\2601\330\010\037\230q\330\010\013\2108\2207\230!\330\014\027\220t\230=\250\003\2502\250Q\330\010\024\220A\220Q\220c\230\024\230S\240\010\250\004\250E\260\032\2701\330\010\014\210G\2201\220A\220Q\330\010\021\220\021\220!\2202\220T\230\021\230\"\230F\240!\2401\240B\240h\250a\250r\260\030\270\021\270!\330\010\014\210C\210q\330\010\022\220!\2202\220U\230!\2301\230B\230a\330\010\017\210y\230\006\230a\230r\240\022\2401\330\010\020\220\t\230\026\230q\240\002\240\"\240B\240b\250\001\330\010\013\2105\220\003\2205\230\003\2306\240\023\240A\330\014\020\220\001\220\021\330\014\020\220\001\220\021\330\014\r\330\010\t\330\014\022\220!\2206\230\023\230B\230b\240\001\330\014\022\220!\2207\230#\230R\230r\240\022\2402\240Q\330\014\022\220!\2206\230\023\230B\230b\240\001\330\014\020\220\005\220U\230!\2301\330\020\023\2208\2307\240%\240t\2502\250U\260\"\260B\260c\270\023\270B\270d\300$\300m\320SV\320VX\320XY\330\024\025\330\020\023\2201\330\024\030\230\007\230q\240\001\240\021\330\020\027\220t\2301\330\020\024\220E\230\025\230a\230q\330\024\030\230\007\230q\330\024\032\230!\2301\230G\2401\240C\240q\330\024\034\230A\230Q\230g\240Q\240d\250&\260\003\2606\270\021\270$\270c\300\026\300q\310\001\330\024\033\2301\230A\230W\240A\240T\250\026\250u\260C\260s\270!\330\024\035\230Q\330\024\030\230\010\240\005\240Q\240e\2502\250Q\330\030\033\2305\240\003\2401\330\034&\240h\250e\2607\270\047\300\021\300!\330\024\035\230X\240U\250\047\260\027\270\001\270\021\330\035\037\230w\240c\250\025\250b\260\t\270\022\2701\330\024\033\2301\230E\240\021\330\024\030\230\001\230\026\230q\330\024\035\230Q\230a\230w\240a\240s\250!\330\024\030\230\001\230\026\230w\240a\240q\330\020\024\220E\230\025\230a\230q\330\024\030\230\005\230U\240!\2401\330\030\035\230Q\230b\240\002\240\"\240B\240f\250G""\2601\260C\260r\270\027\300\001\300\021\330\020\030\230\001\330\014\024\220B\220c\230\026\230q\240\004\240C\240v\250Q\250d\260$\260e\2705\300\001\300\021\330\024\025\220T\230\021\230#\230T\240\025\240e\2501\250A\330\024\025\220U\230!\2303\230d\240%\240u\250A\250R\250r\260\021\330\024\025\220T\230\021\230#\230T\240\025\240e\2501\250A\330\024\025\340\014\020\220\001\220\021\330\014\020\220\001\220\021\320\0040\3200@\300\017\310q\330\030$\240M\260\036\320?O\310q\360\032\000\t \230~\250[\270\007\270}\310A\330\010\036\230a\330\010\037\230q\330\010\024\220A\220Q\220c\230\024\230S\240\010\250\004\250E\260\032\2701\330\010\013\2108\2207\230!\330\014\027\220t\230=\250\003\2502\250Q\330\010\014\210K\220q\330\010\017\210t\2209\230B\230c\240\024\240Q\330\010\016\210e\2202\220Q\330\014\017\210x\220w\230e\2405\250\005\250R\250t\2603\260b\270\004\270D\300\r\310S\320PR\320RS\330\020\021\330\014\024\220A\330\014\020\220\007\220q\230\001\230\021\330\014\026\220a\220r\230\025\230a\230q\240\002\240!\330\014\023\2201\330\014\025\220Q\330\014\022\220$\220a\220v\230T\240\024\240Q\240a\330\020\031\230\021\230!\2303\230a\230t\2406\250\021\250!\330\020\027\220q\230\002\230%\230q\240\001\240\022\2401\330\020\023\2206\230\024\230U\240#\240Q\330\024\030\230\014\240A\240Q\240c\250\021\250%\250q\260\004\260F\270!\330\024\034\230D\240\t\250\021\250&\260\003\2606\270\021\270$\270c\300\026\300q\310\001\330\024\027\220v\230R\230q\330\030 \240\004\240J\250a\250v\260S\270\006\270a\270t\3003\300f\310A\310T\320QR\330\024\034\230A\230Q\230c\240\021\240$\240f\250C\250v\260Q\260d\270#\270V\3001\300A\330\024\033\2301\330\024\025\330\020\034\230A\330\020\024\220E\230\025\230a\230s\240!\330\024\027\220t\2309\240A\240V\2503\250f\260A\260T\270\023\270F\300!\3004\300r\310\021\330\030\037\230q\240\r\250Q\330\030%\240Q\330\020\023\2201\330\024\033\2307\240!\2409\250A\250Q\250d\260&\270\001\330\024\034\230D\240\n\250!\2506\260\023\260F\270!\2707\300#\300V\3101\310G\320ST\330\024\030\230\005\230U\240!\2403\240a\330""\030 \240\004\240I\250Q\250f\260C\260v\270Q\270d\300#\300V\3101\310A\330\030\033\2306\240\023\240B\240d\250&\260\003\2601\330\034 \240\006\240a\240v\250Z\260q\330\024\034\230A\230Q\230c\240\021\240$\240f\250C\250v\260Q\260g\270S\300\006\300a\300q\330\024\030\230\001\230\032\2401\330\024\036\230a\330\024\025\330\020\035\230Q\330\020\032\230!\330\020\024\220E\230\025\230a\230s\240!\330\024\034\230D\240\t\250\021\250&\260\003\2606\270\021\270$\270c\300\026\300q\310\001\330\024\030\230\006\230a\230v\240Z\250q\330\024\035\230T\240\026\240q\250\006\250g\260R\260t\2706\300\021\300&\310\001\330\035\037\230r\240\022\2404\240q\250\003\2501\250D\260\006\260a\260v\270X\300R\300t\3106\320QR\320RX\320XY\330\024\027\220v\230R\230q\330\030%\240Q\330\030!\240\021\330\020\027\220q\330\020\030\230\001\230\021\230#\230Q\230d\240&\250\004\250F\260!\2605\270\007\270t\3006\310\021\310%\310q\330\020\024\220A\220Z\230q\330\020\032\230!\330\014\023\2201\220A\220S\230\001\230\024\230V\2405\250\t\260\026\260q\330\014\025\220Q\220a\220s\230!\2303\230i\240q\330\014\020\220\005\220U\230!\2301\330\020\024\220F\230!\2304\230q\240\003\240;\250a\330\020\024\220F\230!\2304\230q\240\003\240:\250W\260A\260T\270\026\270q\300\004\300A\300S\310\001\330\010\016\210a\330\010\020\220\004\220F\230!\2305\240\001\330\010\016\210f\220C\220q\330\014\017\210w\220b\230\004\230F\240!\2406\250\027\260\004\260F\270!\2706\300\021\330\030\034\230F\240!\2406\250\031\260$\260f\270A\270V\3001\330\014\024\220D\230\006\230a\230v\240Q\330\010\017\210u\220A";
     PyObject *data = NULL;
     #define __Pyx_DecompressString_UNUSED
     #define __Pyx_DecompressString_LZSS_UNUSED
     #endif
     PyObject **stringtab = __pyx_mstate->__pyx_string_tab;
     Py_ssize_t pos = 0;
-    for (int i = 0; i < 122; i++) {
+    for (int i = 0; i < 132; i++) {
       Py_ssize_t bytes_length = str_length_index[i].length;
       PyObject *string = PyUnicode_DecodeUTF8(bytes + pos, bytes_length, NULL);
       if (likely(string) && i >= 11) PyUnicode_InternInPlace(&string);
@@ -13120,8 +15703,8 @@ static const char bytes[] = "(tree fragment)?Note that Cython is deliberately st
       stringtab[i] = string;
       pos += bytes_length;
     }
-    for (int i = 122; i < 130; i++) {
-      Py_ssize_t bytes_length = bytes_length_index[i-122].length;
+    for (int i = 132; i < 141; i++) {
+      Py_ssize_t bytes_length = bytes_length_index[i-132].length;
       PyObject *string = PyBytes_FromStringAndSize(bytes + pos, bytes_length);
       stringtab[i] = string;
       pos += bytes_length;
@@ -13131,15 +15714,15 @@ static const char bytes[] = "(tree fragment)?Note that Cython is deliberately st
       }
     }
     Py_XDECREF(data);
-    for (Py_ssize_t i = 0; i < 130; i++) {
+    for (Py_ssize_t i = 0; i < 141; i++) {
       if (unlikely(PyObject_Hash(stringtab[i]) == -1)) {
         __PYX_ERR(0, 1, __pyx_L1_error)
       }
     }
     #if CYTHON_IMMORTAL_CONSTANTS
     {
-      PyObject **table = stringtab + 122;
-      for (Py_ssize_t i=0; i<8; ++i) {
+      PyObject **table = stringtab + 132;
+      for (Py_ssize_t i=0; i<9; ++i) {
         #if PY_VERSION_HEX >= 0x030F0000
         PyUnstable_SetImmortal(table[i]);
         #elif CYTHON_COMPILING_IN_CPYTHON_FREETHREADING
@@ -13162,14 +15745,14 @@ static const char bytes[] = "(tree fragment)?Note that Cython is deliberately st
   }
   {
     PyObject **numbertab = __pyx_mstate->__pyx_number_tab;
-    double const c_constants[] = {0.1,0.5,0.7,0.8,1.5,16.0};
-    for (int i = 0; i < 6; i++) {
+    double const c_constants[] = {0.0,0.1,0.5,0.7,0.8,1.5,16.0};
+    for (int i = 0; i < 7; i++) {
       numbertab[i] = PyFloat_FromDouble(c_constants[i]);
       if (unlikely(!numbertab[i])) __PYX_ERR(0, 1, __pyx_L1_error)
     }
   }
   {
-    PyObject **numbertab = __pyx_mstate->__pyx_number_tab + 6;
+    PyObject **numbertab = __pyx_mstate->__pyx_number_tab + 7;
     int8_t const cint_constants_1[] = {0,1,2};
     int32_t const cint_constants_4[] = {2000000L};
     int64_t const cint_constants_8[] = {1000000000000000LL,4611686018427387904LL};
@@ -13181,7 +15764,7 @@ static const char bytes[] = "(tree fragment)?Note that Cython is deliberately st
   #if CYTHON_IMMORTAL_CONSTANTS
   {
     PyObject **table = __pyx_mstate->__pyx_number_tab;
-    for (Py_ssize_t i=0; i<12; ++i) {
+    for (Py_ssize_t i=0; i<13; ++i) {
       #if PY_VERSION_HEX >= 0x030F0000
       PyUnstable_SetImmortal(table[i]);
       #elif CYTHON_COMPILING_IN_CPYTHON_FREETHREADING
@@ -13235,44 +15818,49 @@ static int __Pyx_CreateCodeObjects(__pyx_mstatetype *__pyx_mstate) {
   PyObject* tuple_dedup_map = PyDict_New();
   if (unlikely(!tuple_dedup_map)) return -1;
   {
-    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 3, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 569};
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 3, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 680};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_p, __pyx_mstate->__pyx_n_u_p};
     __pyx_mstate_global->__pyx_codeobj_tab[0] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_basra__search_pyx, __pyx_mstate->__pyx_n_u_weights, __pyx_mstate->__pyx_kp_b_iso88591_A_5_M_T_r_1_4t1_1_q_Kq_3d_Qb_q_E, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[0])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 579};
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 690};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_s, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_i};
     __pyx_mstate_global->__pyx_codeobj_tab[1] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_basra__search_pyx, __pyx_mstate->__pyx_n_u_sample_hands, __pyx_mstate->__pyx_kp_b_iso88591_A_G1AQ_F_3d_uAQb_F_3d_uAQb, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[1])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 3, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 623};
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 3, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 734};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_seat, __pyx_mstate->__pyx_n_u_holders};
     __pyx_mstate_global->__pyx_codeobj_tab[2] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_basra__search_pyx, __pyx_mstate->__pyx_n_u_hidden, __pyx_mstate->__pyx_kp_b_iso88591_A_HE_e1_t6_1_4z_D_t83a_1_t1, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[2])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 3, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 633};
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 3, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 744};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_seat, __pyx_mstate->__pyx_n_u_held};
     __pyx_mstate_global->__pyx_codeobj_tab[3] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_basra__search_pyx, __pyx_mstate->__pyx_n_u_remaining, __pyx_mstate->__pyx_kp_b_iso88591_A_a_HE_e1_Jat5_awb_F_1_uBd_Bd_4q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[3])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {4, 0, 0, 15, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 640};
+    const __Pyx_PyCode_New_function_description descr = {4, 0, 0, 15, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 751};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_samples, __pyx_mstate->__pyx_n_u_mu, __pyx_mstate->__pyx_n_u_node_limit, __pyx_mstate->__pyx_n_u_s, __pyx_mstate->__pyx_n_u_child, __pyx_mstate->__pyx_n_u_buf, __pyx_mstate->__pyx_n_u_w, __pyx_mstate->__pyx_n_u_sv, __pyx_mstate->__pyx_n_u_totals, __pyx_mstate->__pyx_n_u_n, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_me_side, __pyx_mstate->__pyx_n_u_i};
     __pyx_mstate_global->__pyx_codeobj_tab[4] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_basra__search_pyx, __pyx_mstate->__pyx_n_u_exact, __pyx_mstate->__pyx_kp_b_iso88591_EQ_4wc_A_a_AQc_S_E_1_q_1_Q_G1AQ, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[4])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {9, 0, 0, 32, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 678};
-    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_iterations, __pyx_mstate->__pyx_n_u_seconds, __pyx_mstate->__pyx_n_u_c, __pyx_mstate->__pyx_n_u_eps, __pyx_mstate->__pyx_n_u_mu, __pyx_mstate->__pyx_n_u_horizon, __pyx_mstate->__pyx_n_u_tail, __pyx_mstate->__pyx_n_u_model, __pyx_mstate->__pyx_n_u_s, __pyx_mstate->__pyx_n_u_buf, __pyx_mstate->__pyx_n_u_w, __pyx_mstate->__pyx_n_u_rewards, __pyx_mstate->__pyx_n_u_path, __pyx_mstate->__pyx_n_u_n_path, __pyx_mstate->__pyx_n_u_node, __pyx_mstate->__pyx_n_u_child, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_me_side, __pyx_mstate->__pyx_n_u_side, __pyx_mstate->__pyx_n_u_chosen, __pyx_mstate->__pyx_n_u_other, __pyx_mstate->__pyx_n_u_n_untried, __pyx_mstate->__pyx_n_u_pick, __pyx_mstate->__pyx_n_u_root, __pyx_mstate->__pyx_n_u_untried, __pyx_mstate->__pyx_n_u_best_value, __pyx_mstate->__pyx_n_u_value, __pyx_mstate->__pyx_n_u_limit, __pyx_mstate->__pyx_n_u_done, __pyx_mstate->__pyx_n_u_deadline, __pyx_mstate->__pyx_n_u_out};
-    __pyx_mstate_global->__pyx_codeobj_tab[5] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_basra__search_pyx, __pyx_mstate->__pyx_n_u_run, __pyx_mstate->__pyx_kp_b_iso88591_00_q_M_A_a_q_AQc_S_E_1_87_t_2Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[5])) goto bad;
+    const __Pyx_PyCode_New_function_description descr = {5, 0, 0, 29, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 789};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_samples, __pyx_mstate->__pyx_n_u_eps, __pyx_mstate->__pyx_n_u_policy, __pyx_mstate->__pyx_n_u_seconds, __pyx_mstate->__pyx_n_u_s, __pyx_mstate->__pyx_n_u_child, __pyx_mstate->__pyx_n_u_buf, __pyx_mstate->__pyx_n_u_keep, __pyx_mstate->__pyx_n_u_margins, __pyx_mstate->__pyx_n_u_sums, __pyx_mstate->__pyx_n_u_cross, __pyx_mstate->__pyx_n_u_wins, __pyx_mstate->__pyx_n_u_rewards, __pyx_mstate->__pyx_n_u_w, __pyx_mstate->__pyx_n_u_others, __pyx_mstate->__pyx_n_u_value, __pyx_mstate->__pyx_n_u_n, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_j, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_side, __pyx_mstate->__pyx_n_u_me_side, __pyx_mstate->__pyx_n_u_done, __pyx_mstate->__pyx_n_u_deadline, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_i};
+    __pyx_mstate_global->__pyx_codeobj_tab[5] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_basra__search_pyx, __pyx_mstate->__pyx_n_u_evaluate, __pyx_mstate->__pyx_kp_b_iso88591_2_41_q_87_t_2Q_AQc_S_E_1_G1AQ_2, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[5])) goto bad;
+  }
+  {
+    const __Pyx_PyCode_New_function_description descr = {11, 0, 0, 34, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 867};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_iterations, __pyx_mstate->__pyx_n_u_seconds, __pyx_mstate->__pyx_n_u_c, __pyx_mstate->__pyx_n_u_eps, __pyx_mstate->__pyx_n_u_mu, __pyx_mstate->__pyx_n_u_horizon, __pyx_mstate->__pyx_n_u_tail, __pyx_mstate->__pyx_n_u_model, __pyx_mstate->__pyx_n_u_policy, __pyx_mstate->__pyx_n_u_floor, __pyx_mstate->__pyx_n_u_s, __pyx_mstate->__pyx_n_u_buf, __pyx_mstate->__pyx_n_u_w, __pyx_mstate->__pyx_n_u_rewards, __pyx_mstate->__pyx_n_u_path, __pyx_mstate->__pyx_n_u_n_path, __pyx_mstate->__pyx_n_u_node, __pyx_mstate->__pyx_n_u_child, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_me_side, __pyx_mstate->__pyx_n_u_side, __pyx_mstate->__pyx_n_u_chosen, __pyx_mstate->__pyx_n_u_other, __pyx_mstate->__pyx_n_u_n_untried, __pyx_mstate->__pyx_n_u_pick, __pyx_mstate->__pyx_n_u_root, __pyx_mstate->__pyx_n_u_untried, __pyx_mstate->__pyx_n_u_best_value, __pyx_mstate->__pyx_n_u_value, __pyx_mstate->__pyx_n_u_limit, __pyx_mstate->__pyx_n_u_done, __pyx_mstate->__pyx_n_u_deadline, __pyx_mstate->__pyx_n_u_out};
+    __pyx_mstate_global->__pyx_codeobj_tab[6] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_basra__search_pyx, __pyx_mstate->__pyx_n_u_run, __pyx_mstate->__pyx_kp_b_iso88591_00_q_M_Oq_A_a_q_AQc_S_E_1_87_t, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[6])) goto bad;
   }
   {
     const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 1};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self};
-    __pyx_mstate_global->__pyx_codeobj_tab[6] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_reduce_cython, __pyx_mstate->__pyx_kp_b_iso88591_Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[6])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[7] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_reduce_cython, __pyx_mstate->__pyx_kp_b_iso88591_Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[7])) goto bad;
   }
   {
     const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 2, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 3};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_pyx_state};
-    __pyx_mstate_global->__pyx_codeobj_tab[7] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_setstate_cython, __pyx_mstate->__pyx_kp_b_iso88591_Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[7])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[8] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_setstate_cython, __pyx_mstate->__pyx_kp_b_iso88591_Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[8])) goto bad;
   }
   Py_DECREF(tuple_dedup_map);
   return 0;
@@ -13602,6 +16190,42 @@ static PyObject *__Pyx_GetBuiltinName(PyObject *name) {
             "name '%U' is not defined", name);
     }
     return result;
+}
+
+/* WriteUnraisableException */
+static void __Pyx_WriteUnraisable(const char *name, int clineno,
+                                  int lineno, const char *filename,
+                                  int full_traceback, int nogil) {
+    PyObject *old_exc, *old_val, *old_tb;
+    PyObject *ctx;
+    __Pyx_PyThreadState_declare
+    PyGILState_STATE state;
+    if (nogil)
+        state = PyGILState_Ensure();
+    else state = (PyGILState_STATE)0;
+    CYTHON_UNUSED_VAR(clineno);
+    CYTHON_UNUSED_VAR(lineno);
+    CYTHON_UNUSED_VAR(filename);
+    CYTHON_MAYBE_UNUSED_VAR(nogil);
+    __Pyx_PyThreadState_assign
+    __Pyx_ErrFetch(&old_exc, &old_val, &old_tb);
+    if (full_traceback) {
+        Py_XINCREF(old_exc);
+        Py_XINCREF(old_val);
+        Py_XINCREF(old_tb);
+        __Pyx_ErrRestore(old_exc, old_val, old_tb);
+        PyErr_PrintEx(0);
+    }
+    ctx = PyUnicode_FromString(name);
+    __Pyx_ErrRestore(old_exc, old_val, old_tb);
+    if (!ctx) {
+        PyErr_WriteUnraisable(Py_None);
+    } else {
+        PyErr_WriteUnraisable(ctx);
+        Py_DECREF(ctx);
+    }
+    if (nogil)
+        PyGILState_Release(state);
 }
 
 /* FormatTypeName (used by RaiseErrorWithObjectType) */
@@ -16007,42 +18631,6 @@ static int __Pyx_IternextUnpackEndCheck(PyObject *retval, Py_ssize_t expected) {
     return __Pyx_IterFinish();
 }
 
-/* WriteUnraisableException */
-static void __Pyx_WriteUnraisable(const char *name, int clineno,
-                                  int lineno, const char *filename,
-                                  int full_traceback, int nogil) {
-    PyObject *old_exc, *old_val, *old_tb;
-    PyObject *ctx;
-    __Pyx_PyThreadState_declare
-    PyGILState_STATE state;
-    if (nogil)
-        state = PyGILState_Ensure();
-    else state = (PyGILState_STATE)0;
-    CYTHON_UNUSED_VAR(clineno);
-    CYTHON_UNUSED_VAR(lineno);
-    CYTHON_UNUSED_VAR(filename);
-    CYTHON_MAYBE_UNUSED_VAR(nogil);
-    __Pyx_PyThreadState_assign
-    __Pyx_ErrFetch(&old_exc, &old_val, &old_tb);
-    if (full_traceback) {
-        Py_XINCREF(old_exc);
-        Py_XINCREF(old_val);
-        Py_XINCREF(old_tb);
-        __Pyx_ErrRestore(old_exc, old_val, old_tb);
-        PyErr_PrintEx(0);
-    }
-    ctx = PyUnicode_FromString(name);
-    __Pyx_ErrRestore(old_exc, old_val, old_tb);
-    if (!ctx) {
-        PyErr_WriteUnraisable(Py_None);
-    } else {
-        PyErr_WriteUnraisable(ctx);
-        Py_DECREF(ctx);
-    }
-    if (nogil)
-        PyGILState_Release(state);
-}
-
 /* ListAppendAndDecrefInternal (used by ListCompAppendAndDecref) */
 #if CYTHON_USE_PYLIST_INTERNALS && CYTHON_ASSUME_SAFE_MACROS && CYTHON_ASSUME_SAFE_SIZE
 static CYTHON_INLINE void __Pyx__ListComp_AppendAndDecref(PyObject* list, Py_ssize_t len, PyObject* x) {
@@ -16318,6 +18906,245 @@ __pyx_return_true:
 __pyx_return_false:
     return 0;
 }
+
+/* GetException */
+#if CYTHON_FAST_THREAD_STATE
+static int __Pyx__GetException(PyThreadState *tstate, PyObject **type, PyObject **value, PyObject **tb)
+#else
+static int __Pyx_GetException(PyObject **type, PyObject **value, PyObject **tb)
+#endif
+{
+    PyObject *local_type = NULL, *local_value, *local_tb = NULL;
+#if CYTHON_FAST_THREAD_STATE
+    PyObject *tmp_type, *tmp_value, *tmp_tb;
+  #if PY_VERSION_HEX >= 0x030C0000
+    local_value = tstate->current_exception;
+    tstate->current_exception = 0;
+  #else
+    local_type = tstate->curexc_type;
+    local_value = tstate->curexc_value;
+    local_tb = tstate->curexc_traceback;
+    tstate->curexc_type = 0;
+    tstate->curexc_value = 0;
+    tstate->curexc_traceback = 0;
+  #endif
+#elif __PYX_LIMITED_VERSION_HEX >= 0x030C0000
+    local_value = PyErr_GetRaisedException();
+#else
+    PyErr_Fetch(&local_type, &local_value, &local_tb);
+#endif
+#if __PYX_LIMITED_VERSION_HEX >= 0x030C0000
+    if (likely(local_value)) {
+        local_type = (PyObject*) Py_TYPE(local_value);
+        Py_INCREF(local_type);
+        local_tb = PyException_GetTraceback(local_value);
+    }
+#else
+    PyErr_NormalizeException(&local_type, &local_value, &local_tb);
+#if CYTHON_FAST_THREAD_STATE
+    if (unlikely(tstate->curexc_type))
+#else
+    if (unlikely(PyErr_Occurred()))
+#endif
+        goto bad;
+    if (local_tb) {
+        if (unlikely(PyException_SetTraceback(local_value, local_tb) < 0))
+            goto bad;
+    }
+#endif // __PYX_LIMITED_VERSION_HEX >= 0x030C0000
+    Py_XINCREF(local_tb);
+    Py_XINCREF(local_type);
+    Py_XINCREF(local_value);
+    *type = local_type;
+    *value = local_value;
+    *tb = local_tb;
+#if CYTHON_FAST_THREAD_STATE
+    #if CYTHON_USE_EXC_INFO_STACK
+    {
+        _PyErr_StackItem *exc_info = tstate->exc_info;
+      #if PY_VERSION_HEX >= 0x030B00a4
+        tmp_value = exc_info->exc_value;
+        exc_info->exc_value = local_value;
+        tmp_type = NULL;
+        tmp_tb = NULL;
+        Py_XDECREF(local_type);
+        Py_XDECREF(local_tb);
+      #else
+        tmp_type = exc_info->exc_type;
+        tmp_value = exc_info->exc_value;
+        tmp_tb = exc_info->exc_traceback;
+        exc_info->exc_type = local_type;
+        exc_info->exc_value = local_value;
+        exc_info->exc_traceback = local_tb;
+      #endif
+    }
+    #else
+    tmp_type = tstate->exc_type;
+    tmp_value = tstate->exc_value;
+    tmp_tb = tstate->exc_traceback;
+    tstate->exc_type = local_type;
+    tstate->exc_value = local_value;
+    tstate->exc_traceback = local_tb;
+    #endif
+    Py_XDECREF(tmp_type);
+    Py_XDECREF(tmp_value);
+    Py_XDECREF(tmp_tb);
+#elif __PYX_LIMITED_VERSION_HEX >= 0x030b0000
+    PyErr_SetHandledException(local_value);
+    Py_XDECREF(local_value);
+    Py_XDECREF(local_type);
+    Py_XDECREF(local_tb);
+#else
+    PyErr_SetExcInfo(local_type, local_value, local_tb);
+#endif
+    return 0;
+#if __PYX_LIMITED_VERSION_HEX < 0x030C0000
+bad:
+    *type = 0;
+    *value = 0;
+    *tb = 0;
+    Py_XDECREF(local_type);
+    Py_XDECREF(local_value);
+    Py_XDECREF(local_tb);
+    return -1;
+#endif
+}
+
+/* SwapException */
+#if CYTHON_FAST_THREAD_STATE
+static CYTHON_INLINE void __Pyx__ExceptionSwap(PyThreadState *tstate, PyObject **type, PyObject **value, PyObject **tb) {
+    PyObject *tmp_type, *tmp_value, *tmp_tb;
+  #if CYTHON_USE_EXC_INFO_STACK && PY_VERSION_HEX >= 0x030B00a4
+    _PyErr_StackItem *exc_info = tstate->exc_info;
+    tmp_value = exc_info->exc_value;
+    exc_info->exc_value = *value;
+    if (tmp_value == NULL || tmp_value == Py_None) {
+        Py_XDECREF(tmp_value);
+        tmp_value = NULL;
+        tmp_type = NULL;
+        tmp_tb = NULL;
+    } else {
+        tmp_type = (PyObject*) Py_TYPE(tmp_value);
+        Py_INCREF(tmp_type);
+        #if CYTHON_COMPILING_IN_CPYTHON
+        tmp_tb = ((PyBaseExceptionObject*) tmp_value)->traceback;
+        Py_XINCREF(tmp_tb);
+        #else
+        tmp_tb = PyException_GetTraceback(tmp_value);
+        #endif
+    }
+  #elif CYTHON_USE_EXC_INFO_STACK
+    _PyErr_StackItem *exc_info = tstate->exc_info;
+    tmp_type = exc_info->exc_type;
+    tmp_value = exc_info->exc_value;
+    tmp_tb = exc_info->exc_traceback;
+    exc_info->exc_type = *type;
+    exc_info->exc_value = *value;
+    exc_info->exc_traceback = *tb;
+  #else
+    tmp_type = tstate->exc_type;
+    tmp_value = tstate->exc_value;
+    tmp_tb = tstate->exc_traceback;
+    tstate->exc_type = *type;
+    tstate->exc_value = *value;
+    tstate->exc_traceback = *tb;
+  #endif
+    *type = tmp_type;
+    *value = tmp_value;
+    *tb = tmp_tb;
+}
+#else
+static CYTHON_INLINE void __Pyx_ExceptionSwap(PyObject **type, PyObject **value, PyObject **tb) {
+    PyObject *tmp_type, *tmp_value, *tmp_tb;
+    PyErr_GetExcInfo(&tmp_type, &tmp_value, &tmp_tb);
+    PyErr_SetExcInfo(*type, *value, *tb);
+    *type = tmp_type;
+    *value = tmp_value;
+    *tb = tmp_tb;
+}
+#endif
+
+/* GetTopmostException (used by SaveResetException) */
+#if CYTHON_USE_EXC_INFO_STACK && CYTHON_FAST_THREAD_STATE
+static _PyErr_StackItem *
+__Pyx_PyErr_GetTopmostException(PyThreadState *tstate)
+{
+    _PyErr_StackItem *exc_info = tstate->exc_info;
+    while ((exc_info->exc_value == NULL || exc_info->exc_value == Py_None) &&
+           exc_info->previous_item != NULL)
+    {
+        exc_info = exc_info->previous_item;
+    }
+    return exc_info;
+}
+#endif
+
+/* SaveResetException */
+#if CYTHON_FAST_THREAD_STATE
+static CYTHON_INLINE void __Pyx__ExceptionSave(PyThreadState *tstate, PyObject **type, PyObject **value, PyObject **tb) {
+  #if CYTHON_USE_EXC_INFO_STACK && PY_VERSION_HEX >= 0x030B00a4
+    _PyErr_StackItem *exc_info = __Pyx_PyErr_GetTopmostException(tstate);
+    PyObject *exc_value = exc_info->exc_value;
+    if (exc_value == NULL || exc_value == Py_None) {
+        *value = NULL;
+        *type = NULL;
+        *tb = NULL;
+    } else {
+        *value = exc_value;
+        Py_INCREF(*value);
+        *type = (PyObject*) Py_TYPE(exc_value);
+        Py_INCREF(*type);
+        *tb = PyException_GetTraceback(exc_value);
+    }
+  #elif CYTHON_USE_EXC_INFO_STACK
+    _PyErr_StackItem *exc_info = __Pyx_PyErr_GetTopmostException(tstate);
+    *type = exc_info->exc_type;
+    *value = exc_info->exc_value;
+    *tb = exc_info->exc_traceback;
+    Py_XINCREF(*type);
+    Py_XINCREF(*value);
+    Py_XINCREF(*tb);
+  #else
+    *type = tstate->exc_type;
+    *value = tstate->exc_value;
+    *tb = tstate->exc_traceback;
+    Py_XINCREF(*type);
+    Py_XINCREF(*value);
+    Py_XINCREF(*tb);
+  #endif
+}
+static CYTHON_INLINE void __Pyx__ExceptionReset(PyThreadState *tstate, PyObject *type, PyObject *value, PyObject *tb) {
+  #if CYTHON_USE_EXC_INFO_STACK && PY_VERSION_HEX >= 0x030B00a4
+    _PyErr_StackItem *exc_info = tstate->exc_info;
+    PyObject *tmp_value = exc_info->exc_value;
+    exc_info->exc_value = value;
+    Py_XDECREF(tmp_value);
+    Py_XDECREF(type);
+    Py_XDECREF(tb);
+  #else
+    PyObject *tmp_type, *tmp_value, *tmp_tb;
+    #if CYTHON_USE_EXC_INFO_STACK
+    _PyErr_StackItem *exc_info = tstate->exc_info;
+    tmp_type = exc_info->exc_type;
+    tmp_value = exc_info->exc_value;
+    tmp_tb = exc_info->exc_traceback;
+    exc_info->exc_type = type;
+    exc_info->exc_value = value;
+    exc_info->exc_traceback = tb;
+    #else
+    tmp_type = tstate->exc_type;
+    tmp_value = tstate->exc_value;
+    tmp_tb = tstate->exc_traceback;
+    tstate->exc_type = type;
+    tstate->exc_value = value;
+    tstate->exc_traceback = tb;
+    #endif
+    Py_XDECREF(tmp_type);
+    Py_XDECREF(tmp_value);
+    Py_XDECREF(tmp_tb);
+  #endif
+}
+#endif
 
 /* ListAppend */
 #if CYTHON_USE_PYLIST_INTERNALS && CYTHON_ASSUME_SAFE_MACROS && CYTHON_ASSUME_SAFE_SIZE
@@ -20269,6 +23096,85 @@ static CYTHON_INLINE PyObject* __Pyx_PyLong_From_int(int value) {
 }
 
 /* CIntToPy */
+static CYTHON_INLINE PyObject* __Pyx_PyLong_From_uint64_t(uint64_t value) {
+#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wconversion"
+#endif
+    const uint64_t neg_one = (uint64_t) -1, const_zero = (uint64_t) 0;
+#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
+#pragma GCC diagnostic pop
+#endif
+    const int is_unsigned = neg_one > const_zero;
+    if (is_unsigned) {
+        if (sizeof(uint64_t) < sizeof(long)) {
+            return PyLong_FromLong((long) value);
+        } else if (sizeof(uint64_t) <= sizeof(unsigned long)) {
+            return PyLong_FromUnsignedLong((unsigned long) value);
+#if !CYTHON_COMPILING_IN_PYPY
+        } else if (sizeof(uint64_t) <= sizeof(unsigned PY_LONG_LONG)) {
+            return PyLong_FromUnsignedLongLong((unsigned PY_LONG_LONG) value);
+#endif
+        }
+    } else {
+        if (sizeof(uint64_t) <= sizeof(long)) {
+            return PyLong_FromLong((long) value);
+        } else if (sizeof(uint64_t) <= sizeof(PY_LONG_LONG)) {
+            return PyLong_FromLongLong((PY_LONG_LONG) value);
+        }
+    }
+    {
+        unsigned char *bytes = (unsigned char *)&value;
+#if !CYTHON_COMPILING_IN_LIMITED_API && PY_VERSION_HEX >= 0x030d00A4
+        if (is_unsigned) {
+            return PyLong_FromUnsignedNativeBytes(bytes, sizeof(value), -1);
+        } else {
+            return PyLong_FromNativeBytes(bytes, sizeof(value), -1);
+        }
+#elif !CYTHON_COMPILING_IN_LIMITED_API && PY_VERSION_HEX < 0x030d0000
+        int one = 1; int little = (int)*(unsigned char *)&one;
+        return _PyLong_FromByteArray(bytes, sizeof(uint64_t),
+                                     little, !is_unsigned);
+#else
+        int one = 1; int little = (int)*(unsigned char *)&one;
+        PyObject *result = NULL, *kwds = NULL;
+        PyObject *py_bytes = NULL, *order_str = NULL, *from_bytes_str = NULL;;
+        py_bytes = PyBytes_FromStringAndSize((char*)bytes, sizeof(uint64_t));
+        if (!py_bytes) goto limited_bad;
+        from_bytes_str = PyUnicode_FromStringAndSize("from_bytes", 10);
+        if (!from_bytes_str) goto limited_bad;
+        order_str = PyUnicode_FromString(little ? "little" : "big");
+        if (!order_str) goto limited_bad;
+        {
+            PyObject *args[] = { (PyObject*)&PyLong_Type, py_bytes, order_str, Py_True };
+            if (!is_unsigned) {
+                PyObject *signed_str = PyUnicode_FromStringAndSize("signed", 6);
+                if (!signed_str) goto limited_bad;
+#if CYTHON_VECTORCALL
+                kwds = PyTuple_Pack(1, signed_str);
+#else
+                {
+                    PyObject *keys[] = {signed_str};
+                    PyObject *values[] = {Py_True};
+                    kwds = __Pyx_MakeKwargDict(keys, values, 1);
+                }
+#endif
+                Py_DECREF(signed_str);
+                if (unlikely(!kwds)) goto limited_bad;
+            }
+            result = __Pyx_Object_VectorcallMethodKwds(from_bytes_str, args, 3 | __Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET, kwds);
+        }
+        limited_bad:
+        Py_XDECREF(kwds);
+        Py_XDECREF(order_str);
+        Py_XDECREF(py_bytes);
+        Py_XDECREF(from_bytes_str);
+        return result;
+#endif
+    }
+}
+
+/* CIntToPy */
 static CYTHON_INLINE PyObject* __Pyx_PyLong_From_long(long value) {
 #ifdef __Pyx_HAS_GCC_DIAGNOSTIC
 #pragma GCC diagnostic push
@@ -20645,85 +23551,6 @@ static CYTHON_INLINE int64_t __Pyx_PyLong_As_int64_t(PyObject *x) {
         return __Pyx_PyLong___Pyx_PyLong_As_int64_t(x);
     } else {
         return __Pyx_NonPyLong___Pyx_PyLong_As_int64_t(x);
-    }
-}
-
-/* CIntToPy */
-static CYTHON_INLINE PyObject* __Pyx_PyLong_From_uint64_t(uint64_t value) {
-#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wconversion"
-#endif
-    const uint64_t neg_one = (uint64_t) -1, const_zero = (uint64_t) 0;
-#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
-#pragma GCC diagnostic pop
-#endif
-    const int is_unsigned = neg_one > const_zero;
-    if (is_unsigned) {
-        if (sizeof(uint64_t) < sizeof(long)) {
-            return PyLong_FromLong((long) value);
-        } else if (sizeof(uint64_t) <= sizeof(unsigned long)) {
-            return PyLong_FromUnsignedLong((unsigned long) value);
-#if !CYTHON_COMPILING_IN_PYPY
-        } else if (sizeof(uint64_t) <= sizeof(unsigned PY_LONG_LONG)) {
-            return PyLong_FromUnsignedLongLong((unsigned PY_LONG_LONG) value);
-#endif
-        }
-    } else {
-        if (sizeof(uint64_t) <= sizeof(long)) {
-            return PyLong_FromLong((long) value);
-        } else if (sizeof(uint64_t) <= sizeof(PY_LONG_LONG)) {
-            return PyLong_FromLongLong((PY_LONG_LONG) value);
-        }
-    }
-    {
-        unsigned char *bytes = (unsigned char *)&value;
-#if !CYTHON_COMPILING_IN_LIMITED_API && PY_VERSION_HEX >= 0x030d00A4
-        if (is_unsigned) {
-            return PyLong_FromUnsignedNativeBytes(bytes, sizeof(value), -1);
-        } else {
-            return PyLong_FromNativeBytes(bytes, sizeof(value), -1);
-        }
-#elif !CYTHON_COMPILING_IN_LIMITED_API && PY_VERSION_HEX < 0x030d0000
-        int one = 1; int little = (int)*(unsigned char *)&one;
-        return _PyLong_FromByteArray(bytes, sizeof(uint64_t),
-                                     little, !is_unsigned);
-#else
-        int one = 1; int little = (int)*(unsigned char *)&one;
-        PyObject *result = NULL, *kwds = NULL;
-        PyObject *py_bytes = NULL, *order_str = NULL, *from_bytes_str = NULL;;
-        py_bytes = PyBytes_FromStringAndSize((char*)bytes, sizeof(uint64_t));
-        if (!py_bytes) goto limited_bad;
-        from_bytes_str = PyUnicode_FromStringAndSize("from_bytes", 10);
-        if (!from_bytes_str) goto limited_bad;
-        order_str = PyUnicode_FromString(little ? "little" : "big");
-        if (!order_str) goto limited_bad;
-        {
-            PyObject *args[] = { (PyObject*)&PyLong_Type, py_bytes, order_str, Py_True };
-            if (!is_unsigned) {
-                PyObject *signed_str = PyUnicode_FromStringAndSize("signed", 6);
-                if (!signed_str) goto limited_bad;
-#if CYTHON_VECTORCALL
-                kwds = PyTuple_Pack(1, signed_str);
-#else
-                {
-                    PyObject *keys[] = {signed_str};
-                    PyObject *values[] = {Py_True};
-                    kwds = __Pyx_MakeKwargDict(keys, values, 1);
-                }
-#endif
-                Py_DECREF(signed_str);
-                if (unlikely(!kwds)) goto limited_bad;
-            }
-            result = __Pyx_Object_VectorcallMethodKwds(from_bytes_str, args, 3 | __Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET, kwds);
-        }
-        limited_bad:
-        Py_XDECREF(kwds);
-        Py_XDECREF(order_str);
-        Py_XDECREF(py_bytes);
-        Py_XDECREF(from_bytes_str);
-        return result;
-#endif
     }
 }
 

@@ -39,6 +39,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from basra.bots.base import Bot, BotError, OmniscientBot, register_bot
 from basra.bots.heuristic import majority_chance
@@ -71,11 +72,14 @@ class SearchSettings:
         "c",
         "eps",
         "exact",
+        "flat",
+        "floor",
         "horizon",
         "iterations",
         "kernel",
         "model",
         "mu",
+        "policy",
         "pool",
         "read",
         "samples",
@@ -100,6 +104,9 @@ class SearchSettings:
         solve: int = 0,
         exact: int = 0,
         samples: int = 30,
+        policy: int = 1,
+        flat: int = 0,
+        floor: float = 0.0,
     ) -> None:
         self.iterations = iterations
         """Iterations per decision (``None``: only the time budget counts)."""
@@ -135,6 +142,15 @@ class SearchSettings:
         and play the best move on average (compiled search only; 0: never)."""
         self.samples = samples
         """Determinizations solved exactly when ``exact`` applies."""
+        self.policy = policy
+        """The playout policy: 1 the quick one (:func:`~basra.bots.sim.policy_value`), 2 the
+        one-reply look of ``greedy`` (compiled search only)."""
+        self.floor = floor
+        """Weight of the floor's value to the next deal's first player in the valuation at
+        a deal's end (compiled search only; 0: off)."""
+        self.flat = flat
+        """N > 0: no tree; each root move is played out to the round's end in N
+        determinizations and the best mean margin is played (compiled search only)."""
 
     def text(self) -> str:
         """The options that give these settings."""
@@ -179,6 +195,8 @@ def parse_settings(options: str) -> SearchSettings:
             "solve",
             "exact",
             "samples",
+            "policy",
+            "flat",
         ):
             if number != int(number):
                 raise BotError(f"{name} must be a whole number, not {value!r}")
@@ -442,14 +460,13 @@ class IsmctsBot(Bot):
         return _best(children, moves)
 
 
-def kernel_search(
-    view: View, settings: SearchSettings, rng: random.Random
-) -> tuple[dict[Move, _Node], int]:
-    """:func:`search` from ``view`` in the compiled kernel (``basra._search``).
+def view_problem(view: View, read: float, pool: int, seed: int) -> Any:
+    """A compiled search problem (``basra._search.Search``) for ``view``'s seat.
 
-    The same algorithm on the same sampler, playout policy and hand reading,
-    with the kernel's random generator seeded from ``rng``. Needs the compiled
-    modules (built), even where ``BASRA_KERNEL=0`` keeps them out of play.
+    What the seat knows and the cards hidden from it (:class:`basra.view.Unseen`),
+    with this deal's plays as evidence for hand reading when ``read`` > 0.
+    Needs the compiled modules (built), even where ``BASRA_KERNEL=0`` keeps
+    them out of play.
     """
     import basra._search as module
 
@@ -458,10 +475,10 @@ def kernel_search(
     hands[view.seat] = view.hand
     decisions = (
         [(d.seat, d.floor, d.lone, d.move.card, d.move.take, d.later) for d in deal_decisions(view)]
-        if settings.read > 0
+        if read > 0
         else []
     )
-    problem = module.Search(
+    return module.Search(
         _krules(view.rules),
         view.players,
         view.side_of,
@@ -480,10 +497,68 @@ def kernel_search(
         list(view.scores),
         view.carry,
         decisions,
-        settings.read,
-        settings.pool,
-        rng.getrandbits(64),
+        read,
+        pool,
+        seed,
     )
+
+
+def state_problem(state: GameState, seed: int, hidden_stock: bool = True) -> Any:
+    """A compiled search problem on the true hands of ``state`` (the cheater; hindsight).
+
+    With ``hidden_stock`` the order of the cards still to deal is sampled (but
+    for re-buried cards, whose place is known); without, the true order is used
+    and nothing at all is hidden.
+    """
+    import basra._search as module
+
+    stock = state.stock[state.stock_pos :]
+    bottom = 0
+    if hidden_stock:
+        buried = set(state.rounds[-1].buried) if state.rounds else set()
+        while bottom < len(stock) and stock[len(stock) - 1 - bottom] in buried:
+            bottom += 1
+    hidden = stock[: len(stock) - bottom] if hidden_stock else []
+    fixed = stock[len(stock) - bottom :] if hidden_stock else stock
+    return module.Search(
+        _krules(state.rules),
+        state.players,
+        state.side_of,
+        state.turn,
+        list(state.hands),
+        state.floor,
+        hidden,
+        [0] * state.players,
+        fixed,
+        list(state.piles),
+        list(state.basras),
+        list(state.basra_points),
+        state.lone_last,
+        state.turn,
+        state.first_player,
+        list(state.scores),
+        state.carry,
+        [],
+        0.0,
+        0,
+        seed,
+    )
+
+
+def kernel_search(
+    view: View, settings: SearchSettings, rng: random.Random
+) -> tuple[dict[Move, _Node], int]:
+    """:func:`search` from ``view`` in the compiled kernel (``basra._search``).
+
+    The same algorithm on the same sampler, playout policy and hand reading,
+    with the kernel's random generator seeded from ``rng``.
+    """
+    problem = view_problem(view, settings.read, settings.pool, rng.getrandbits(64))
+    return compiled_search(problem, settings)
+
+
+def compiled_search(problem: Any, settings: SearchSettings) -> tuple[dict[Move, _Node], int]:
+    """Run a compiled search problem as ``settings`` say; the root moves' statistics."""
     if settings.solve and problem.hidden() == 0:
         solved = problem.exact(1, settings.mu)
         if solved is not None:
@@ -492,6 +567,16 @@ def kernel_search(
         solved = problem.exact(settings.samples, settings.mu)
         if solved is not None:
             return _children(solved)
+    if settings.flat:
+        moves, sums, _, _, done = problem.evaluate(
+            settings.flat, settings.eps, settings.policy, settings.seconds
+        )
+        children: dict[Move, _Node] = {}
+        for (card, take), total in zip(moves, sums, strict=True):
+            node = children[Move(card, take)] = _Node(-1)
+            node.visits = done
+            node.total = total
+        return children, done
     return _run(problem, settings)
 
 
@@ -512,6 +597,8 @@ def _run(problem: object, settings: SearchSettings) -> tuple[dict[Move, _Node], 
             settings.horizon,
             settings.tail,
             settings.model,
+            settings.policy,
+            settings.floor,
         )
     )
 
@@ -559,32 +646,8 @@ class CheaterBot(OmniscientBot):
         def sample() -> Sim:
             return base.clone(hidden_stock + fixed, len(hidden_stock), rng)
 
-        module = search_module() if self.settings.kernel else None
-        if module is not None:
-            problem = module.Search(
-                _krules(state.rules),
-                state.players,
-                state.side_of,
-                state.turn,
-                list(state.hands),
-                state.floor,
-                hidden_stock,
-                [0] * state.players,
-                fixed,
-                list(state.piles),
-                list(state.basras),
-                list(state.basra_points),
-                state.lone_last,
-                state.turn,
-                state.first_player,
-                list(state.scores),
-                state.carry,
-                [],
-                0.0,
-                0,
-                rng.getrandbits(64),
-            )
-            children, _ = _run(problem, self.settings)
+        if self.settings.kernel and search_module() is not None:
+            children, _ = compiled_search(state_problem(state, rng.getrandbits(64)), self.settings)
         else:
             children, _ = search(sample, state.rules, len(state.scores), self.settings, rng)
         return _best(children, moves)
