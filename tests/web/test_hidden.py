@@ -16,7 +16,7 @@ from tests.web.helpers import (
     ServerThread,
     create_table,
     http,
-    new_secret,
+    new_token,
     next_mover,
     play_to_end,
 )
@@ -98,9 +98,9 @@ def test_no_frame_shows_a_seat_a_card_it_could_not_see(server: ServerThread) -> 
         },
     ]
     for form in setups:
-        secret = new_secret()
-        table = create_table(server.url, secret, hints=True, **form)
-        people = [Player(server.url, table, secret, "P0")]
+        token = new_token(server.url)
+        table = create_table(server.url, token, hints=True, **form)
+        people = [Player(server.url, table, token, "P0")]
         for seat, spec in enumerate(form["seats"]):
             if seat and spec["kind"] == "person":
                 joiner = Player(server.url, table, None, f"P{seat}")
@@ -108,7 +108,7 @@ def test_no_frame_shows_a_seat_a_card_it_could_not_see(server: ServerThread) -> 
                 joiner.send({"type": "join", "seat": seat})
                 joiner.wait(lambda m: m["type"] == "table" and m["table"]["you"] is not None)
                 people.append(joiner)
-        watcher = Player(server.url, table, None, "Watcher")
+        watcher = Player(server.url, table, None, "Watcher", watch_only=True)
         # Hints are frames too: the first person to move asks for one.
         first = next_mover(people)
         assert first is not None

@@ -1,0 +1,147 @@
+"""Fair scheduling of bot moves and hints on a pool of worker processes.
+
+Bots and hints think in worker processes (:mod:`basra.server.workers`), so the
+server's event loop only moves messages. Which job runs next is decided here,
+not by the pool: the pool is never given more jobs than it has workers, so no
+backlog builds up in its first-come-first-served queue. Instead:
+
+- every table has its own queue, and tables take turns: one job of a table,
+  then one of the next table with work, round and round;
+- *urgent* work (for a table where a person is seated and connected) always
+  goes before the rest (all-bot tables, tables whose people are all gone);
+- a job whose caller stopped waiting (its client left, the table moved on) is
+  dropped before it starts, and a result nobody waits for is thrown away.
+
+So a table can delay another by at most the one job it has running, and a
+flood of all-bot tables waits behind every person's table.
+
+Why not a job-queue library: arq, saq, rq and dramatiq are first-come-first-
+served queues (with priorities at best) that need Redis, which the default
+single-process server does not have; none offers per-table turns or dropping
+queued work whose client left. The worker processes themselves are the
+standard library's :class:`concurrent.futures.ProcessPoolExecutor`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+from collections import OrderedDict, deque
+from collections.abc import Callable
+from concurrent.futures import BrokenExecutor, Executor, Future
+from typing import Any, TypeVar
+
+__all__ = ["FairScheduler"]
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+
+class _Job:
+    __slots__ = ("args", "fn", "future")
+
+    def __init__(self, fn: Callable[..., Any], args: tuple[Any, ...], future: asyncio.Future[Any]):
+        self.fn = fn
+        self.args = args
+        self.future = future
+
+
+class FairScheduler:
+    """Runs jobs on an executor of ``slots`` workers, per-table queues in turn, urgent first."""
+
+    def __init__(self, make_executor: Callable[[], Executor], slots: int) -> None:
+        self._make_executor = make_executor
+        self.executor = make_executor()
+        self.slots = max(1, slots)
+        self.running = 0
+        self._queues: dict[tuple[int, str], deque[_Job]] = {}
+        self._rings: tuple[OrderedDict[str, None], OrderedDict[str, None]] = (
+            OrderedDict(),
+            OrderedDict(),
+        )
+        self.done = 0
+        self.dropped = 0
+
+    @property
+    def queued(self) -> int:
+        """Jobs waiting for a worker."""
+        return sum(len(q) for q in self._queues.values())
+
+    async def run(self, table: str, urgent: bool, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(*args)`` in a worker in this table's turn; cancel to drop it."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        rank = 0 if urgent else 1
+        queue = self._queues.get((rank, table))
+        if queue is None:
+            queue = self._queues[(rank, table)] = deque()
+            self._rings[rank][table] = None
+        queue.append(_Job(fn, args, future))
+        self._dispatch()
+        return await future
+
+    def _next(self) -> _Job | None:
+        for rank, ring in enumerate(self._rings):
+            while ring:
+                table, _ = ring.popitem(last=False)
+                queue = self._queues[(rank, table)]
+                job = queue.popleft()
+                if queue:
+                    ring[table] = None  # to the back of the ring: the others go first
+                else:
+                    del self._queues[(rank, table)]
+                if job.future.done():  # its caller stopped waiting
+                    self.dropped += 1
+                    continue
+                return job
+        return None
+
+    def _dispatch(self) -> None:
+        while self.running < self.slots:
+            job = self._next()
+            if job is None:
+                return
+            try:
+                work: Future[Any] = self.executor.submit(job.fn, *job.args)
+            except BrokenExecutor:
+                self._replace_executor()
+                work = self.executor.submit(job.fn, *job.args)
+            self.running += 1
+            wrapped = asyncio.wrap_future(work)
+            wrapped.add_done_callback(functools.partial(self._finished, job))
+
+    def _finished(self, job: _Job, done: asyncio.Future[Any]) -> None:
+        self.running -= 1
+        self.done += 1
+        if not job.future.done():
+            if done.cancelled():
+                job.future.cancel()
+            elif done.exception() is not None:
+                error = done.exception()
+                if isinstance(error, BrokenExecutor):
+                    self._replace_executor()
+                job.future.set_exception(error)  # type: ignore[arg-type]
+            else:
+                job.future.set_result(done.result())
+        elif not done.cancelled():
+            done.exception()  # a result nobody waits for: read so it is not logged
+        self._dispatch()
+
+    def _replace_executor(self) -> None:
+        """A worker died (killed, out of memory): start a new pool for the next jobs."""
+        log.error("a bot worker process died; starting a new pool")
+        old = self.executor
+        self.executor = self._make_executor()
+        old.shutdown(wait=False, cancel_futures=True)
+
+    def shutdown(self) -> None:
+        """Drop every queued job and stop the workers (blocking until they end)."""
+        for queue in self._queues.values():
+            for job in queue:
+                job.future.cancel()
+        self._queues.clear()
+        for ring in self._rings:
+            ring.clear()
+        self.executor.shutdown(wait=True, cancel_futures=True)
