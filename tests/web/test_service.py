@@ -8,8 +8,8 @@ from typing import Any
 
 from tests.web.helpers import FAST
 
-from basra.server.pubsub import MemoryHub
 from basra.server.forms import TableForm, check_table_form
+from basra.server.pubsub import MemoryHub
 from basra.server.service import Client, MatchService
 from basra.server.store import MemoryStore
 
