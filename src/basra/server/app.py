@@ -86,6 +86,7 @@ STATUS_OF = {
     "signed_out": 401,
     "no_such_table": 404,
     "bad_code": 404,
+    "no_such_device": 404,
     "not_over": 409,
     "too_large": 413,
 }

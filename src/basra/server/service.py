@@ -308,6 +308,7 @@ class MatchService:
                     live.event = queries.apply_event(state, event)
                     live.version += 1
                 self.live[table_id] = live
+                self._watch_empty(live)
                 return live
         finally:
             if not lock.locked():

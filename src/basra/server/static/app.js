@@ -958,7 +958,7 @@ async function devicePage(root) {
   }
 
   page.append(
-    h("section", { class: "panel" }, h("h2", {}, t("device_make")), make, codeBox),
+    h("section", { class: "panel" }, h("h2", {}, t("device_move")), make, codeBox),
     h("section", { class: "panel" }, h("h2", {}, t("device_use")),
       h("div", { class: "invite" }, codeInput, h("button", { type: "button", id: "check-code", onclick: check }, t("device_check"))),
       confirmBox),
