@@ -82,6 +82,7 @@ def test_a_revoked_identity_signs_out_everywhere(server: ServerThread) -> None:
     base = server.url
     amal = new_token(base)
     status, phone = http(base + "/api/identity/transfer/accept", {"code": code_for(base, amal)})
+    assert status == 201
     assert http(base + "/api/identity", token=amal, method="DELETE")[0] == 200
     for token in (amal, phone["token"]):
         assert http(base + "/api/games", token=token)[0] == 401
