@@ -64,9 +64,7 @@ def test_signing_a_device_out_closes_its_connections_and_refuses_its_token(
     on_phone.wait_type("state")
     # Nobody can sign out a device of another identity.
     stranger = new_token(base)
-    status, body = http(
-        base + f"/api/devices/{phone['device']}", token=stranger, method="DELETE"
-    )
+    status, body = http(base + f"/api/devices/{phone['device']}", token=stranger, method="DELETE")
     assert status == 404 and body["error"] == "no_such_device"
     status, body = http(base + f"/api/devices/{phone['device']}", token=amal, method="DELETE")
     assert status == 200 and body["signed_out"] == [phone["device"]]

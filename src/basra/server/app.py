@@ -89,6 +89,7 @@ STATUS_OF = {
     "no_such_device": 404,
     "not_over": 409,
     "too_large": 413,
+    "bad_request": 422,
 }
 """HTTP status of each refusal code (400 for any other)."""
 
