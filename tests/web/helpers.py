@@ -83,7 +83,7 @@ class ServerThread:
 
 @contextmanager
 def server_process(
-    database: str, *extra: str, port: int | None = None
+    database: str, *extra: str, port: int | None = None, env: dict[str, str] | None = None
 ) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
     """``basra serve`` as a child process (killed at the end)."""
     port = port or free_port()
@@ -103,7 +103,7 @@ def server_process(
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},
     )
     url = f"http://127.0.0.1:{port}"
     try:
