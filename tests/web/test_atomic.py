@@ -250,10 +250,10 @@ def test_a_thinking_bot_holds_no_lock_that_others_need() -> None:
         thinking, go_on = asyncio.Event(), asyncio.Event()
         real = service.scheduler.run
 
-        async def slow(table: str, urgent: bool, fn: Any, *args: Any) -> Any:
+        async def slow(table: str, rank: int, fn: Any, *args: Any) -> Any:
             thinking.set()
             await go_on.wait()
-            return await real(table, urgent, fn, *args)
+            return await real(table, rank, fn, *args)
 
         service.scheduler.run = slow  # type: ignore[method-assign]
         live = service.live[row.id]

@@ -5,15 +5,19 @@ server's event loop only moves messages. Which job runs next is decided here,
 not by the pool: the pool is never given more jobs than it has workers, so no
 backlog builds up in its first-come-first-served queue. Instead:
 
-- every table has its own queue, and tables take turns: one job of a table,
-  then one of the next table with work, round and round;
-- *urgent* work (for a table where a person is seated and connected) always
-  goes before the rest (all-bot tables, tables whose people are all gone);
+- jobs come in three ranks, each served only when the ranks before it have
+  nothing waiting: :data:`PLAY` (a bot's move at a table where a seated
+  person is connected: people are waiting for it), :data:`HINT` (a hint:
+  only the person asking waits, and hints cannot hold up anyone's game), and
+  :data:`BACKGROUND` (all-bot tables, tables whose people are all gone);
+- within a rank every table has its own queue, and tables take turns: one
+  job of a table, then one of the next table with work, round and round;
 - a job whose caller stopped waiting (its client left, the table moved on) is
   dropped before it starts, and a result nobody waits for is thrown away.
 
-So a table can delay another by at most the one job it has running, and a
-flood of all-bot tables waits behind every person's table.
+So a person's game waits for at most the jobs already running, never behind
+a flood of all-bot tables or of hints; and a table can take no more than its
+turn from the others of its rank.
 
 Why not a job-queue library: arq, saq, rq and dramatiq are first-come-first-
 served queues (with priorities at best) that need Redis, which the default
@@ -32,11 +36,19 @@ from collections.abc import Callable
 from concurrent.futures import BrokenExecutor, Executor, Future
 from typing import Any, TypeVar
 
-__all__ = ["FairScheduler"]
+__all__ = ["BACKGROUND", "HINT", "PLAY", "RANKS", "FairScheduler"]
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+
+PLAY = 0
+"""Rank of a bot's move where people are waiting for it."""
+HINT = 1
+"""Rank of a hint."""
+BACKGROUND = 2
+"""Rank of work nobody at a seat is waiting for (all-bot tables, tables left by all)."""
+RANKS = (PLAY, HINT, BACKGROUND)
 
 
 class _Job:
@@ -49,7 +61,7 @@ class _Job:
 
 
 class FairScheduler:
-    """Runs jobs on an executor of ``slots`` workers, per-table queues in turn, urgent first."""
+    """Runs jobs on an executor of ``slots`` workers: ranks in order, tables in turn."""
 
     def __init__(self, make_executor: Callable[[], Executor], slots: int) -> None:
         self._make_executor = make_executor
@@ -57,10 +69,7 @@ class FairScheduler:
         self.slots = max(1, slots)
         self.running = 0
         self._queues: dict[tuple[int, str], deque[_Job]] = {}
-        self._rings: tuple[OrderedDict[str, None], OrderedDict[str, None]] = (
-            OrderedDict(),
-            OrderedDict(),
-        )
+        self._rings: tuple[OrderedDict[str, None], ...] = tuple(OrderedDict() for _ in RANKS)
         self.done = 0
         self.dropped = 0
 
@@ -69,11 +78,10 @@ class FairScheduler:
         """Jobs waiting for a worker."""
         return sum(len(q) for q in self._queues.values())
 
-    async def run(self, table: str, urgent: bool, fn: Callable[..., T], *args: Any) -> T:
-        """Run ``fn(*args)`` in a worker in this table's turn; cancel to drop it."""
+    async def run(self, table: str, rank: int, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(*args)`` in a worker in this table's turn of ``rank``; cancel to drop it."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
-        rank = 0 if urgent else 1
         queue = self._queues.get((rank, table))
         if queue is None:
             queue = self._queues[(rank, table)] = deque()

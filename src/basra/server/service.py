@@ -65,7 +65,7 @@ from basra.server.protocol import (
 )
 from basra.server.pubsub import Hub
 from basra.server.quotas import Limits, Quotas, RateLimitError
-from basra.server.scheduler import FairScheduler
+from basra.server.scheduler import BACKGROUND, HINT, PLAY, FairScheduler
 from basra.server.store import Event, SeatRow, Status, Store, TableRow
 from basra.server.workers import bot_hint, bot_move, make_executor
 from basra.state import PHASE_DEAL, PHASE_PLAY, GameError, GameState, shuffled_pack
@@ -705,7 +705,7 @@ class MatchService:
     ) -> None:
         try:
             level = self.config.hint_level
-            suggestion = await self.scheduler.run(live.row.id, True, bot_hint, level, view)
+            suggestion = await self.scheduler.run(live.row.id, HINT, bot_hint, level, view)
         except asyncio.CancelledError:
             return  # the client left: the scheduler drops the work
         except Exception:
@@ -848,9 +848,9 @@ class MatchService:
             key = f"{live.row.id}:{seat}:{version}".encode()
             seed = int.from_bytes(hashlib.sha256(key).digest()[:4])
             view = view_of(live.state, seat)
-            urgent = live.presence.seated_here()
+            rank = PLAY if live.presence.seated_here() else BACKGROUND
         # Think without the lock: connect, join and catch-up go on meanwhile.
-        choice = await self.scheduler.run(live.row.id, urgent, bot_move, level, seed, view)
+        choice = await self.scheduler.run(live.row.id, rank, bot_move, level, seed, view)
         async with live.lock:
             if live.plan != plan or live.version != version or live.dropped:
                 return
