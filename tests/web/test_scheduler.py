@@ -66,6 +66,31 @@ def test_tables_take_turns_and_people_go_first() -> None:
     ]
 
 
+def test_the_last_free_worker_is_kept_for_peoples_bots() -> None:
+    async def scenario() -> list[str]:
+        scheduler = FairScheduler(lambda: ThreadPoolExecutor(2), 2)
+        order: list[str] = []
+        gate, second = threading.Event(), threading.Event()
+        first = asyncio.create_task(
+            scheduler.run("flood", BACKGROUND, record, order, "expert", gate)
+        )
+        await asyncio.sleep(0.05)
+        waiting = asyncio.create_task(
+            scheduler.run("other", BACKGROUND, record, order, "waits", second)
+        )
+        await asyncio.sleep(0.05)
+        assert scheduler.running == 1, "background work may not take the last worker"
+        person = asyncio.create_task(scheduler.run("person", PLAY, record, order, "person"))
+        await person
+        gate.set()
+        second.set()
+        await asyncio.gather(first, waiting)
+        scheduler.shutdown()
+        return order
+
+    assert asyncio.run(scenario()) == ["person", "expert", "waits"]
+
+
 def test_work_whose_caller_left_is_dropped_before_it_runs() -> None:
     async def scenario() -> tuple[list[str], FairScheduler]:
         scheduler = FairScheduler(lambda: ThreadPoolExecutor(1), 1)

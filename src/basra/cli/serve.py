@@ -53,7 +53,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         type=int,
         default=None,
         help="worker processes where bots and hints think, off the server's loop "
-        "(default: the CPU count less one, 1 to 4; 0 for threads)",
+        "(default: the CPU count less one, 2 to 4; one is kept for people's bots; 0 for threads)",
     )
     parser.add_argument(
         "--message-rate",

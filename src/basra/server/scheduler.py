@@ -10,14 +10,17 @@ backlog builds up in its first-come-first-served queue. Instead:
   person is connected: people are waiting for it), :data:`HINT` (a hint:
   only the person asking waits, and hints cannot hold up anyone's game), and
   :data:`BACKGROUND` (all-bot tables, tables whose people are all gone);
+- one worker is kept for :data:`PLAY` (when there are two or more): hints and
+  background work never take the last free worker, so a person's bot never
+  waits for an expert's long search to end;
 - within a rank every table has its own queue, and tables take turns: one
   job of a table, then one of the next table with work, round and round;
 - a job whose caller stopped waiting (its client left, the table moved on) is
   dropped before it starts, and a result nobody waits for is thrown away.
 
-So a person's game waits for at most the jobs already running, never behind
-a flood of all-bot tables or of hints; and a table can take no more than its
-turn from the others of its rank.
+So a person's game waits only for other people's bots, never behind a flood
+of all-bot tables or of hints; and a table can take no more than its turn
+from the others of its rank.
 
 Why not a job-queue library: arq, saq, rq and dramatiq are first-come-first-
 served queues (with priorities at best) that need Redis, which the default
@@ -68,6 +71,8 @@ class FairScheduler:
         self.executor = make_executor()
         self.slots = max(1, slots)
         self.running = 0
+        self.others = 0
+        """Running jobs that are not :data:`PLAY`."""
         self._queues: dict[tuple[int, str], deque[_Job]] = {}
         self._rings: tuple[OrderedDict[str, None], ...] = tuple(OrderedDict() for _ in RANKS)
         self.done = 0
@@ -90,8 +95,10 @@ class FairScheduler:
         self._dispatch()
         return await future
 
-    def _next(self) -> _Job | None:
+    def _next(self) -> tuple[int, _Job] | None:
         for rank, ring in enumerate(self._rings):
+            if rank != PLAY and self.slots > 1 and self.others >= self.slots - 1:
+                return None  # the last free worker is kept for people's bots
             while ring:
                 table, _ = ring.popitem(last=False)
                 queue = self._queues[(rank, table)]
@@ -103,25 +110,28 @@ class FairScheduler:
                 if job.future.done():  # its caller stopped waiting
                     self.dropped += 1
                     continue
-                return job
+                return rank, job
         return None
 
     def _dispatch(self) -> None:
         while self.running < self.slots:
-            job = self._next()
-            if job is None:
+            found = self._next()
+            if found is None:
                 return
+            rank, job = found
             try:
                 work: Future[Any] = self.executor.submit(job.fn, *job.args)
             except BrokenExecutor:
                 self._replace_executor()
                 work = self.executor.submit(job.fn, *job.args)
             self.running += 1
+            self.others += rank != PLAY
             wrapped = asyncio.wrap_future(work)
-            wrapped.add_done_callback(functools.partial(self._finished, job))
+            wrapped.add_done_callback(functools.partial(self._finished, rank, job))
 
-    def _finished(self, job: _Job, done: asyncio.Future[Any]) -> None:
+    def _finished(self, rank: int, job: _Job, done: asyncio.Future[Any]) -> None:
         self.running -= 1
+        self.others -= rank != PLAY
         self.done += 1
         if not job.future.done():
             if done.cancelled():

@@ -80,7 +80,8 @@ OUTBOX_LIMIT = 500
 
 
 def _default_processes() -> int:
-    return max(1, min(4, (os.cpu_count() or 2) - 1))
+    """The CPU count less one, from 2 (one is kept for people's bots) to 4."""
+    return max(2, min(4, (os.cpu_count() or 2) - 1))
 
 
 @dataclass
@@ -353,9 +354,10 @@ class MatchService:
         """Create a checked table (see :mod:`basra.server.forms`) within the caller's quotas."""
         limits = self.quotas.limits
         identity = caller.identity
-        await self._check_open_tables(identity, address, spec.all_bots)
+        # The rates first: they cost nothing to check, the counts below ask the store.
         self.quotas.take("tables", identity, limits.tables_per_identity, "tables per person")
         self.quotas.take("tables", address, limits.tables_per_address, "tables per address")
+        await self._check_open_tables(identity, address, spec.all_bots)
         seats = []
         for index, (kind, level) in enumerate(spec.seats):
             if index == spec.my_seat:
