@@ -126,6 +126,7 @@ class People:
         self.games = 0
         self.held = 0
         self.low = 1 << 30
+        """The fewest tables held at once in the window (sampled every second)."""
         self.high = 0
 
     def measuring(self) -> bool:
@@ -250,15 +251,12 @@ async def table_loop(port: int, index: int, people: People, think: float) -> Non
                 guest = (await call(port, source, "POST", "/api/identity", {}))[1]["token"]
                 clients.append(seat_client(port, source, guest, table, 1, None, people, think, rng))
             people.held += 1
-            people.high = max(people.high, people.held)
             try:
                 await asyncio.gather(*clients)
                 if people.measuring():
                     people.games += 1
             finally:
                 people.held -= 1
-                if people.measuring():
-                    people.low = min(people.low, people.held)
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # any failure is an error a person met
@@ -278,7 +276,11 @@ def people_process(
         for index in indexes:
             tasks.append(asyncio.create_task(table_loop(port, index, people, think)))
             await asyncio.sleep(step)
-        await asyncio.sleep(max(0.0, window[1] - time.time()))
+        await asyncio.sleep(max(0.0, window[0] - time.time()))
+        while time.time() < window[1]:  # how many tables are held, through the window
+            people.low = min(people.low, people.held)
+            people.high = max(people.high, people.held)
+            await asyncio.sleep(min(1.0, max(0.0, window[1] - time.time())))
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
