@@ -24,7 +24,7 @@ from tests.web.helpers import (
 from basra.cards import CARD_NAMES, cards_of
 from basra.record import Record
 from basra.state import GameState
-from basra.view import view_of
+from basra.view import public_view_of, view_of
 
 
 def states_by_version(record: dict[str, Any]) -> list[GameState]:
@@ -123,4 +123,21 @@ def test_no_frame_shows_a_seat_a_card_it_could_not_see(server: ServerThread) -> 
             person.drain()
             checked += check_frames(person, states, person.table["you"])
         checked += check_frames(watcher, states, None)
+        assert_public(watcher, states)
     assert checked > 500
+
+
+OUTCOME = ("sides", "winner", "over")
+
+
+def assert_public(watcher: Player, states: list[GameState]) -> None:
+    """A spectator's snapshots are the table's public view, exactly (plus the outcome)."""
+    seen = 0
+    for frame in watcher.frames:
+        message = json.loads(frame)
+        if message["type"] != "state":
+            continue
+        view = {k: v for k, v in message["view"].items() if k not in OUTCOME}
+        assert view == public_view_of(states[message["version"]]).to_json(brief=True)
+        seen += 1
+    assert seen > 20

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 
 import pytest
 from tests.web.helpers import Player, ServerThread, create_table, http, new_token
@@ -154,5 +155,53 @@ def test_transfer_code_guesses_are_limited_per_address() -> None:
                 refused += error.code == "rate_limited"
                 assert error.code in ("bad_code", "rate_limited")
         assert refused == 10  # 20 tries per 10 minutes
+
+    asyncio.run(scenario())
+
+
+def test_the_migration_keeps_the_games_of_old_browser_secrets(tmp_path: Path) -> None:
+    """A database of the first schema: its seat keys become identities an old browser can claim."""
+    import sqlalchemy as sa
+    from alembic import command
+    from alembic.config import Config
+
+    import basra.server.store.sql as sql
+
+    path = tmp_path / "old.db"
+    old_secret = "00112233445566778899aabbccddeeff"
+    engine = sa.create_engine(f"sqlite:///{path}")
+    with engine.begin() as conn:
+        config = Config()
+        config.set_main_option("script_location", str(Path(sql.__file__).parents[1] / "migrations"))
+        config.attributes["connection"] = conn
+        command.upgrade(config, "0001")
+        conn.execute(
+            sa.text(
+                "INSERT INTO tables (id, created_at, updated_at, variant, rules, players, teams, "
+                "first_dealer, hints, status, scores) VALUES "
+                "('old1', 1, 1, 'egyptian', '{}', 2, 0, 0, 1, 'open', '[]')"
+            )
+        )
+        conn.execute(
+            sa.text(
+                "INSERT INTO seats (table_id, seat, kind, player_key, name) VALUES "
+                "('old1', 0, 'person', :key, 'Amal'), ('old1', 1, 'person', NULL, NULL)"
+            ),
+            {"key": token_hash(old_secret)},
+        )
+    engine.dispose()
+
+    async def scenario() -> None:
+        store = sql.SqlStore(str(path))
+        await store.start()
+        identities = Identities(store, Quotas())
+        issued = await identities.create("192.0.2.1", None, old_secret)
+        assert issued.caller.identity == token_hash(old_secret) and issued.caller.name == "Amal"
+        assert [g.id for g in await store.games_of(issued.caller.identity)] == ["old1"]
+        again = await identities.create("192.0.2.1", None, old_secret)
+        assert again.caller.identity != issued.caller.identity
+        row = await store.load_table("old1")
+        assert row is not None and row.seats[0].identity == token_hash(old_secret)
+        await store.close()
 
     asyncio.run(scenario())
