@@ -31,15 +31,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import json
 import logging
-import os
 import random
 import secrets
 import time
 import uuid
 from collections.abc import Coroutine
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 from basra.cards import CARD_NAMES
@@ -53,8 +51,10 @@ from basra.notation import (
     parse_move,
 )
 from basra.server import queries
+from basra.server.autopilot import Autopilot
 from basra.server.forms import TableSpec
 from basra.server.identity import Caller, Identities
+from basra.server.live import Client, LiveTable, ServiceConfig
 from basra.server.presence import Presence
 from basra.server.protocol import (
     ProtocolError,
@@ -64,126 +64,16 @@ from basra.server.protocol import (
     table_json,
 )
 from basra.server.pubsub import Hub
-from basra.server.quotas import Limits, Quotas, RateLimitError
-from basra.server.scheduler import BACKGROUND, HINT, PLAY, FairScheduler
+from basra.server.quotas import Quotas, RateLimitError
+from basra.server.scheduler import HINT, FairScheduler
 from basra.server.store import Event, SeatRow, Status, Store, TableRow
-from basra.server.workers import bot_hint, bot_move, make_executor
-from basra.state import PHASE_DEAL, PHASE_PLAY, GameError, GameState, shuffled_pack
+from basra.server.workers import bot_hint, make_executor
+from basra.state import PHASE_PLAY, GameError, GameState, shuffled_pack
 from basra.view import view_of
 
 __all__ = ["Client", "LiveTable", "MatchService", "ServiceConfig"]
 
 log = logging.getLogger(__name__)
-
-OUTBOX_LIMIT = 500
-"""Messages queued for one client before it is dropped as too slow."""
-
-
-def _default_processes() -> int:
-    """The CPU count less one, from 2 (one is kept for people's bots) to 4."""
-    return max(2, min(4, (os.cpu_count() or 2) - 1))
-
-
-@dataclass
-class ServiceConfig:
-    """Timing and capacity settings of the match service."""
-
-    grace: float = 60.0
-    """Seconds a person may be gone before a stand-in bot plays their turns."""
-    bot_delay: float = 0.9
-    """Seconds a bot waits before playing, so people can follow the game."""
-    round_pause: float = 6.0
-    """Seconds between the end of a round (its score sheet) and the next deal."""
-    stand_in_level: str = "medium"
-    """The bot level that plays for a person who is gone."""
-    hint_level: str = "expert"
-    bot_threads: int = 2
-    bot_processes: int = field(default_factory=_default_processes)
-    """Worker processes for bots and hints (0: threads in the server process)."""
-    presence_ttl: float = 30.0
-    """Seconds another process's presence report stays valid without a heartbeat."""
-    heartbeat: float = 10.0
-    abandon_after: float = 1800.0
-    """Seconds a table with people's seats may have nobody connected before it is abandoned."""
-    abandon_bots_after: float = 120.0
-    """Seconds an all-bot table may have nobody watching before it is abandoned."""
-    retry_base: float = 1.0
-    """Seconds before an automatic action that failed is tried again (doubling each time)..."""
-    retry_limit: int = 5
-    """...and how many failures in a row mark the table with its fault and stop it."""
-    limits: Limits = field(default_factory=Limits)
-
-
-class Client:
-    """One connection as the service sees it: who it is, where it sits, and its outbox.
-
-    The transport drains :attr:`outbox`; the service only queues text, so a
-    slow client never holds up a table. Work done for this client alone (a
-    hint) runs in :attr:`tasks` and is cancelled when it goes.
-    """
-
-    def __init__(
-        self,
-        table_id: str,
-        caller: Caller | None,
-        name: str | None = None,
-        address: str = "unknown",
-    ) -> None:
-        self.table_id = table_id
-        self.caller = caller
-        self.name = name or (caller.name if caller else None)
-        self.address = address
-        self.seat: int | None = None
-        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
-        self.closed = False
-        self.sent = 0
-        self.tasks: set[asyncio.Task[Any]] = set()
-
-    @property
-    def identity(self) -> str | None:
-        """The identity speaking through this connection (None: watching only)."""
-        return self.caller.identity if self.caller else None
-
-    def send(self, message: dict[str, Any] | str) -> None:
-        """Queue a message (a dict is serialised here)."""
-        if self.closed:
-            return
-        if self.outbox.qsize() > OUTBOX_LIMIT:
-            self.close()
-            return
-        self.outbox.put_nowait(message if isinstance(message, str) else json.dumps(message))
-        self.sent += 1
-
-    def close(self) -> None:
-        """Ask the transport to close the connection."""
-        if not self.closed:
-            self.closed = True
-            self.outbox.put_nowait(None)
-        for task in list(self.tasks):
-            task.cancel()
-
-
-@dataclass
-class LiveTable:
-    """A table held in memory: its settings, its game and who is connected."""
-
-    row: TableRow
-    state: GameState
-    version: int
-    presence: Presence
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    clients: set[Client] = field(default_factory=set)
-    timer: asyncio.Task[None] | None = None
-    plan: tuple[str, int] | None = None
-    event: dict[str, Any] | None = None
-    reaper: asyncio.Task[None] | None = None
-    """Ends the table as abandoned when nobody comes back in time."""
-    dropped: bool = False
-    """Let go of (no longer in the service's memory): connect to a fresh copy instead."""
-    failures: int = 0
-    """Automatic actions failed in a row."""
-    hinting: set[int] = field(default_factory=set)
-    """Seats with a hint being worked out (one at a time each)."""
 
 
 def _new_id() -> str:
@@ -237,6 +127,7 @@ class MatchService:
         self.scheduler = FairScheduler(
             lambda: make_executor(processes, threads), processes or threads
         )
+        self.autopilot = Autopilot(self)
         self.live: dict[str, LiveTable] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -255,8 +146,8 @@ class MatchService:
                     live = await self._get(row.id)
                     if live is not None:
                         await self._repair(live)
-                        self._schedule(live)
-                        self._watch_empty(live)
+                        self.autopilot.schedule(live)
+                        self.autopilot.watch_empty(live)
                 except Exception:
                     log.exception("cannot resume table %s", row.id)
         self._heartbeat = asyncio.create_task(self._beat())
@@ -278,7 +169,8 @@ class MatchService:
         await self.store.close()
         await asyncio.to_thread(self.scheduler.shutdown)
 
-    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+        """Run a task of the service (cancelled when it closes)."""
         task = asyncio.create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -309,7 +201,7 @@ class MatchService:
                     live.event = queries.apply_event(state, event)
                     live.version += 1
                 self.live[table_id] = live
-                self._watch_empty(live)
+                self.autopilot.watch_empty(live)
                 return live
         finally:
             if not lock.locked():
@@ -337,7 +229,7 @@ class MatchService:
             await self.store.set_status(row.id, Status("playing"))
             row.status = "playing"
 
-    def _drop(self, live: LiveTable) -> None:
+    def drop(self, live: LiveTable) -> None:
         """Let a table go from memory (the store keeps it); call with its lock held."""
         live.dropped = True
         for task in (live.timer, live.reaper):
@@ -383,8 +275,8 @@ class MatchService:
         await self.store.name_identity(identity, name)
         live = await self._get(row.id)
         if live is not None:
-            self._schedule(live)
-            self._watch_empty(live)
+            self.autopilot.schedule(live)
+            self.autopilot.watch_empty(live)
         return row
 
     async def _check_open_tables(self, identity: str, address: str, all_bots: bool) -> None:
@@ -433,7 +325,7 @@ class MatchService:
         if not live.clients and live.row.status not in ("open", "playing"):
             async with live.lock:
                 if not live.clients:
-                    self._drop(live)
+                    self.drop(live)
         return info
 
     async def sign_out(self, device_ids: list[str]) -> None:
@@ -470,7 +362,7 @@ class MatchService:
             raise
         if client.seat is not None:
             await self._publish_presence(live)
-            self._schedule(live)
+            self.autopilot.schedule(live)
 
     async def _attach(self, client: Client) -> LiveTable:
         while True:
@@ -491,11 +383,11 @@ class MatchService:
                 )
                 live.clients.add(client)
                 live.presence.arrive(client.seat)
-                self._watch_empty(live)
+                self.autopilot.watch_empty(live)
                 client.send({"type": "table", "table": self._table_json(live, client.seat)})
                 client.send(state_frame(live.state, live.version, client.seat, None))
                 if client.seat is not None:
-                    self._send_table(live, exclude=client)
+                    self.send_table(live, exclude=client)
                 return live
 
     async def disconnect(self, client: Client) -> None:
@@ -512,14 +404,14 @@ class MatchService:
             live.clients.discard(client)
             live.presence.leave(client.seat, time.monotonic())
             if not live.clients and live.row.status not in ("open", "playing"):
-                self._drop(live)  # nothing runs at a finished table: let it go
+                self.drop(live)  # nothing runs at a finished table: let it go
                 return
-            self._watch_empty(live)
+            self.autopilot.watch_empty(live)
             if client.seat is not None:
-                self._send_table(live)
+                self.send_table(live)
         if client.seat is not None:
             await self._publish_presence(live)
-            self._schedule(live)
+            self.autopilot.schedule(live)
 
     async def handle(self, client: Client, message: dict[str, Any]) -> None:
         """Carry out one parsed client message; refusals go back as ``error`` messages."""
@@ -584,14 +476,14 @@ class MatchService:
                 if other.identity == identity and other.seat is None:
                     other.seat = seat
                     live.presence.move(seat)
-            self._send_table(live)
+            self.send_table(live)
             for other in live.clients:
                 if other.identity == identity:
                     other.send(state_frame(live.state, live.version, seat, None))
         await self.store.name_identity(identity, name)
         await self.hub.publish({"kind": "meta", "table": live.row.id})
         await self._publish_presence(live)
-        self._schedule(live)
+        self.autopilot.schedule(live)
 
     async def _rename(self, client: Client, name: str) -> None:
         live = self._live(client)
@@ -602,7 +494,7 @@ class MatchService:
         async with live.lock:
             await self.store.rename(live.row.id, client.seat, identity, name)
             live.row.seats[client.seat] = replace(live.row.seats[client.seat], name=name)
-            self._send_table(live)
+            self.send_table(live)
         await self.store.name_identity(identity, name)
         await self.hub.publish({"kind": "meta", "table": live.row.id})
 
@@ -637,9 +529,9 @@ class MatchService:
                 raise ProtocolError("bad_move", str(exc), _move_error_extra(exc)) from None
             except GameError as exc:
                 raise ProtocolError("bad_move", str(exc), {"reason": "illegal"}) from None
-            await self._commit_play(live, seat, move)
+            await self.commit_play(live, seat, move)
 
-    async def _commit_play(self, live: LiveTable, seat: int, move: Move) -> None:
+    async def commit_play(self, live: LiveTable, seat: int, move: Move) -> None:
         """Apply, store (with the status it leads to), then send; the table's lock is held."""
         state = live.state
         state.push(move)
@@ -665,12 +557,13 @@ class MatchService:
             row = live.row
             row.status, row.scores, row.winner = status.status, list(status.scores), status.winner
             if status.status == "over":
-                self._send_table(live)
+                self.send_table(live)
         self._broadcast_state(live)
         await self.hub.publish({"kind": "events", "table": live.row.id, "version": live.version})
-        self._schedule(live)
+        self.autopilot.schedule(live)
 
-    async def _deal(self, live: LiveTable) -> None:
+    async def deal(self, live: LiveTable) -> None:
+        """Deal the next round (the table's lock is held)."""
         state = live.state
         pack = shuffled_pack(state.rules, random.Random(self.rng.getrandbits(64)))
         event = Event(live.version, "deal", _pack_text(pack))
@@ -763,151 +656,13 @@ class MatchService:
                 created = False
             for other in live.clients:
                 other.send({"type": "rematch", "table": row.rematch_id})
-            self._send_table(live)
+            self.send_table(live)
         if created:
             await self.hub.publish({"kind": "meta", "table": row.id})
             rematch = await self._get(row.rematch_id)
             if rematch is not None:
-                self._schedule(rematch)
-                self._watch_empty(rematch)
-
-    # ---------------------------------------------------------------- automatic actions
-
-    def _schedule(self, live: LiveTable) -> None:
-        """Plan the table's next automatic action, if any (deal, bot, stand-in)."""
-        plan, delay = self._next_action(live)
-        if plan == live.plan and live.timer is not None and not live.timer.done():
-            return
-        current = asyncio.current_task()
-        if live.timer is not None and live.timer is not current and not live.timer.done():
-            live.timer.cancel()
-        live.plan = plan
-        live.timer = None
-        if plan is not None:
-            live.timer = self._spawn(self._run_plan(live, plan, delay))
-
-    def _next_action(self, live: LiveTable) -> tuple[tuple[str, int] | None, float]:
-        state = live.state
-        if live.dropped or live.row.fault or live.row.status != "playing" or state.is_over:
-            return None, 0.0
-        if state.phase == PHASE_DEAL:
-            delay = 0.0 if live.version == 0 else self.config.round_pause
-            return ("deal", live.version), delay
-        seat = state.turn
-        row = live.row.seats[seat]
-        if row.kind == "bot":
-            return ("bot", live.version), self.config.bot_delay
-        now = time.monotonic()
-        if live.presence.present(seat, now):
-            return None, 0.0
-        since = live.presence.absent_since.get(seat, now)
-        wait = max(since + self.config.grace - now, self.config.bot_delay)
-        return ("stand_in", live.version), wait
-
-    async def _run_plan(self, live: LiveTable, plan: tuple[str, int], delay: float) -> None:
-        try:
-            if delay > 0:
-                await asyncio.sleep(delay)
-            await self._act(live, plan)
-            live.failures = 0
-        except asyncio.CancelledError:
-            raise
-        except ProtocolError as error:
-            log.info("automatic action on %s refused: %s", live.row.id, error)
-        except Exception as error:
-            live.failures += 1
-            if live.failures >= self.config.retry_limit:
-                await self._mark_fault(live, error)
-            else:
-                pause = self.config.retry_base * 2 ** (live.failures - 1)
-                log.warning(
-                    "automatic action on table %s failed (%d in a row); again in %.0f s",
-                    live.row.id,
-                    live.failures,
-                    pause,
-                    exc_info=True,
-                )
-                await asyncio.sleep(pause)
-        if live.plan == plan:
-            live.plan = None
-        self._schedule(live)
-
-    async def _act(self, live: LiveTable, plan: tuple[str, int]) -> None:
-        """Carry out a planned action if the table is still where it was planned."""
-        kind, version = plan
-        async with live.lock:
-            if live.plan != plan or live.version != version or live.dropped:
-                return
-            if kind == "deal":
-                if live.state.phase == PHASE_DEAL and not live.state.is_over:
-                    await self._deal(live)
-                return
-            seat = live.state.turn
-            if kind == "stand_in" and live.presence.present(seat, time.monotonic()):
-                return
-            row = live.row.seats[seat]
-            level = row.level if kind == "bot" and row.level else self.config.stand_in_level
-            key = f"{live.row.id}:{seat}:{version}".encode()
-            seed = int.from_bytes(hashlib.sha256(key).digest()[:4])
-            view = view_of(live.state, seat)
-            rank = PLAY if live.presence.seated_here() else BACKGROUND
-        # Think without the lock: connect, join and catch-up go on meanwhile.
-        choice = await self.scheduler.run(live.row.id, rank, bot_move, level, seed, view)
-        async with live.lock:
-            if live.plan != plan or live.version != version or live.dropped:
-                return
-            if kind == "stand_in":
-                if live.presence.present(seat, time.monotonic()):
-                    return
-                self._send_table(live)  # shows that a bot stands in
-            await self._commit_play(live, seat, Move(*choice))
-
-    async def _mark_fault(self, live: LiveTable, error: BaseException) -> None:
-        """Stop a table whose automatic actions keep failing, and say so."""
-        fault = f"{type(error).__name__}: {error}"[:500]
-        log.error(
-            "table %s stopped after %d failed automatic actions: %s",
-            live.row.id,
-            live.failures,
-            fault,
-        )
-        live.row.fault = fault
-        with contextlib.suppress(Exception):
-            await self.store.set_fault(live.row.id, fault)
-        self._send_table(live)
-
-    def _watch_empty(self, live: LiveTable) -> None:
-        """Start (or stop) the wait after which a table nobody is connected to is abandoned."""
-        now = time.monotonic()
-        if live.row.status not in ("open", "playing") or live.presence.anyone(now):
-            if live.reaper is not None and live.reaper is not asyncio.current_task():
-                live.reaper.cancel()
-            live.reaper = None
-            return
-        if live.reaper is None or live.reaper.done():
-            live.reaper = self._spawn(self._reap(live))
-
-    async def _reap(self, live: LiveTable) -> None:
-        wait = self.config.abandon_bots_after if live.row.all_bots else self.config.abandon_after
-        while True:
-            since = live.presence.empty_since
-            now = time.monotonic()
-            if since is None:
-                since = live.presence.empty_since = now
-            if now >= since + wait:
-                break
-            await asyncio.sleep(since + wait - now)
-        async with live.lock:
-            if live.dropped or live.presence.anyone(time.monotonic()):
-                return
-            if live.row.status in ("open", "playing"):
-                status = Status("abandoned", tuple(live.row.scores), None)
-                await self.store.set_status(live.row.id, status)
-                live.row.status = "abandoned"
-                log.info("table %s abandoned: nobody connected for %.0f s", live.row.id, wait)
-            live.reaper = None
-            self._drop(live)
-        await self.hub.publish({"kind": "meta", "table": live.row.id})
+                self.autopilot.schedule(rematch)
+                self.autopilot.watch_empty(rematch)
 
     # ---------------------------------------------------------------- fan-out
 
@@ -924,7 +679,8 @@ class MatchService:
                 )
             client.send(text)
 
-    def _send_table(self, live: LiveTable, exclude: Client | None = None) -> None:
+    def send_table(self, live: LiveTable, exclude: Client | None = None) -> None:
+        """Send every client here the table's description (seats, presence, status)."""
         for client in list(live.clients):
             if client is not exclude:
                 client.send({"type": "table", "table": self._table_json(live, client.seat)})
@@ -959,7 +715,7 @@ class MatchService:
                     with contextlib.suppress(Exception):
                         await self._publish_presence(live)
                 # Another process's report may have run out: nobody may be left.
-                self._watch_empty(live)
+                self.autopilot.watch_empty(live)
 
     async def _reload_row(self, live: LiveTable) -> None:
         row = await self.store.load_table(live.row.id)
@@ -985,9 +741,9 @@ class MatchService:
                 if await self._catch_up(live):
                     if live.state.phase != PHASE_PLAY:
                         await self._reload_row(live)
-                        self._send_table(live)
+                        self.send_table(live)
                     self._broadcast_state(live)
-            self._schedule(live)
+            self.autopilot.schedule(live)
         elif kind == "meta":
             async with live.lock:
                 await self._reload_row(live)
@@ -1004,10 +760,10 @@ class MatchService:
                 if live.row.rematch_id:
                     for client in live.clients:
                         client.send({"type": "rematch", "table": live.row.rematch_id})
-                self._send_table(live)
+                self.send_table(live)
                 if live.row.status not in ("open", "playing") and not live.clients:
-                    self._drop(live)
-            self._schedule(live)
+                    self.drop(live)
+            self.autopilot.schedule(live)
         elif kind == "presence":
             counts, total, origin = notice.get("counts"), notice.get("total"), notice.get("origin")
             if not isinstance(counts, dict) or not isinstance(origin, str):
@@ -1020,6 +776,6 @@ class MatchService:
                 now + self.config.presence_ttl,
                 now,
             )
-            self._watch_empty(live)
-            self._send_table(live)
-            self._schedule(live)
+            self.autopilot.watch_empty(live)
+            self.send_table(live)
+            self.autopilot.schedule(live)
