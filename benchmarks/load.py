@@ -469,16 +469,25 @@ async def malformed(port: int, adversary: Adversary, i: int) -> None:
 
 
 def adversary_process(port: int, args: argparse.Namespace, until: float, out: Any) -> None:
+    """The adversary's floods until ``until`` (below the clients' priority with ``--nice``)."""
+    if args.adversary_nice:
+        os.nice(args.adversary_nice)
+
     async def run() -> dict[str, Any]:
         adversary = Adversary(args.adversary_addresses)
+        scale = args.adversary_scale
+
+        def scaled(n: int) -> int:
+            return max(1, round(n * scale))
+
         tasks = [
             asyncio.create_task(flood_tables(port, adversary)),
-            asyncio.create_task(bot_tables(port, adversary, 60)),
+            asyncio.create_task(bot_tables(port, adversary, scaled(60))),
         ]
-        tasks += [asyncio.create_task(flood_hints(port, adversary, i)) for i in range(20)]
+        tasks += [asyncio.create_task(flood_hints(port, adversary, i)) for i in range(scaled(20))]
         await asyncio.sleep(3)  # let the bot tables exist, to watch and to aim at
-        tasks += [asyncio.create_task(idle_socket(port, adversary, i)) for i in range(1000)]
-        tasks += [asyncio.create_task(malformed(port, adversary, i)) for i in range(8)]
+        tasks += [asyncio.create_task(idle_socket(port, adversary, i)) for i in range(scaled(1000))]
+        tasks += [asyncio.create_task(malformed(port, adversary, i)) for i in range(scaled(8))]
         await asyncio.sleep(max(0.0, until - time.time()))
         for task in tasks:
             task.cancel()
@@ -504,7 +513,8 @@ def run_once(args: argparse.Namespace, with_adversary: bool) -> dict[str, Any]:
         ]  # fmt: skip
         if args.bot_processes is not None:
             command += ["--bot-processes", str(args.bot_processes)]
-        server = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+        pin = (lambda: os.sched_setaffinity(0, {0})) if args.pin else None
+        server = subprocess.Popen(command, stdout=subprocess.DEVNULL, preexec_fn=pin)
         try:
             deadline = time.time() + 30
             while True:
@@ -625,8 +635,30 @@ def main() -> int:
     parser.add_argument(
         "--adversary-addresses", type=int, default=32, help="addresses the adversary holds (32)"
     )
+    parser.add_argument(
+        "--adversary-scale",
+        type=float,
+        default=1.0,
+        help="scale the adversary's all-bot tables, hint flooders, idle sockets and "
+        "malformed connections (1: 60, 20, 1,000 and 8)",
+    )
+    parser.add_argument(
+        "--adversary-nice",
+        type=int,
+        default=0,
+        help="run the adversary at this niceness: on a small machine, so that its own CPU "
+        "does not starve the measured clients (the server still gets all it sends)",
+    )
     parser.add_argument("--database", help="database URL (default: SQLite in a temp dir)")
+    parser.add_argument(
+        "--pin",
+        action="store_true",
+        help="the server and its workers on CPU 0, every client (and the adversary) on the "
+        "others: on a small machine, as if the clients were elsewhere",
+    )
     args = parser.parse_args()
+    if args.pin:
+        os.sched_setaffinity(0, set(range(os.cpu_count() or 2)) - {0} or {0})
     # Thousands of sockets: raise this process's (and the server's) limit on open files.
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 65536)), hard))
@@ -634,6 +666,9 @@ def main() -> int:
         f"{args.tables} tables of people (half two people, half a person and a medium bot), "
         f"think {args.think} s, bot delay {args.bot_delay} s, {args.seconds:.0f} s measured, "
         f"{os.cpu_count()} CPUs"
+        + (", the server pinned to CPU 0" if args.pin else "")
+        + (f", the adversary at nice {args.adversary_nice}" if args.adversary_nice else "")
+        + (f", the adversary scaled by {args.adversary_scale}" if args.adversary_scale != 1 else "")
     )
     runs = [("without adversary", run_once(args, False))]
     if args.adversary:
