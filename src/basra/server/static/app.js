@@ -137,6 +137,7 @@ async function variants() {
     const data = await api("/api/variants");
     app.variants = Object.fromEntries(data.variants.map((v) => [v.name, v]));
     app.levels = data.levels;
+    app.bounds = data.bounds || {};
   }
   return app.variants;
 }
@@ -261,7 +262,8 @@ async function homePage(root) {
           SETTING_CHOICES[key].map((choice) => h("option", { value: JSON.stringify(choice), selected: JSON.stringify(choice) === JSON.stringify(current) },
             typeof choice === "number" ? n(choice) : (CHOICE_LABELS[app.lang][String(choice)] || String(choice)))));
       } else if (typeof current === "number") {
-        control = h("input", { type: "number", min: "0", value: current, "data-setting": key, onchange: (e) => setSetting(key, Number(e.target.value)) });
+        const [low, high] = app.bounds[key] || [0, null];
+        control = h("input", { type: "number", min: String(low), max: high === null ? null : String(high), value: current, "data-setting": key, onchange: (e) => setSetting(key, Number(e.target.value)) });
       } else {
         control = h("input", { value: JSON.stringify(current), dir: "ltr", "data-setting": key, onchange: (e) => { try { setSetting(key, JSON.parse(e.target.value)); } catch { error.textContent = t("err_bad_settings"); } } });
       }
