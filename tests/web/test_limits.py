@@ -161,7 +161,7 @@ def read_until_closed(player: Player) -> None:
 
 
 def test_a_connection_that_floods_is_told_then_closed(tmp_path: Path) -> None:
-    limits = replace(TEST_LIMITS, messages_per_connection=Rate(10, 1))
+    limits = replace(TEST_LIMITS, messages_per_connection=Rate(10, 60))
     config = AppConfig(database=str(tmp_path / "f.db"), service=replace(FAST, limits=limits))
     with ServerThread(config) as server:
         token = new_token(server.url)

@@ -151,7 +151,7 @@ def test_malformed_and_hostile_messages_change_nothing(server: ServerThread) -> 
 def test_a_flood_of_messages_is_refused(tmp_path: Path) -> None:
     config = AppConfig(
         database=str(tmp_path / "f.db"),
-        service=replace(FAST, limits=replace(FAST.limits, messages_per_connection=Rate(60, 3))),
+        service=replace(FAST, limits=replace(FAST.limits, messages_per_connection=Rate(60, 60))),
     )
     with ServerThread(config) as server:
         flood(server)

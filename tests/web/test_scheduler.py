@@ -192,4 +192,7 @@ def test_a_persons_table_stays_responsive_under_bot_and_hint_floods(tmp_path: Pa
             stop.set()
             flood.join(5)
         assert waits, "the bot never answered"
-        assert max(waits) < delay + 1.0, f"the bot's answers took {waits}"
+        # Served first-come-first-served, the answers took 2 to 6.5 s here; fairly, under 1.3 s.
+        # The margin of the slowest is for a busy shared machine.
+        assert sorted(waits)[len(waits) // 2] < delay + 1.0, f"the bot's answers took {waits}"
+        assert max(waits) < delay + 2.5, f"the bot's answers took {waits}"
