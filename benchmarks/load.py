@@ -1,39 +1,60 @@
-"""Load: many concurrent tables of greedy bots playing through real WebSocket clients.
+"""Load: many tables of people playing over real WebSockets, with or without an adversary.
 
-    python benchmarks/load.py [--tables 500] [--seconds 60] [--think 1.0]
+    python benchmarks/load.py [--tables 500] [--seconds 60] [--think 1.0] [--adversary]
 
 Starts ``basra serve`` as its own process (a SQLite file in a temporary
-directory, or ``--database URL``), then opens two WebSocket clients per table
-in this process. Each client plays a greedy move (the legal move that takes
-the most cards) after thinking ``--think`` seconds (with jitter), as a person
-would; a finished game is replaced by a new table, so ``--tables`` games are
-held all along. Prints tables held, moves/s, and p50/p95/p99 move latency (a
-move sent until its snapshot comes back) next to a same-run baseline: the
-latency of a ``ping``/``pong`` through the same server and sockets, which is
-the floor that transport and the event loop alone give. The goal (issue 5) is
-500 tables on this 2-core machine with p95 at most 50 ms.
+directory, the server's own quotas), then plays ``--tables`` tables of people
+from client processes: half are two people, half a person against a medium
+bot. Each person plays a greedy move (the legal move that takes the most
+cards) after thinking ``--think`` seconds (with jitter); a finished game is
+replaced by a new table. Every person connects from a loopback address of
+their own (127.1.x.y), as people on the internet do, so per-address quotas
+apply to them as they would.
+
+It measures people's move acknowledgements (a move sent until its snapshot
+comes back), their bots' replies (the person's move acknowledged until the
+bot's move arrives: at least the bot delay), a ping/pong baseline through the
+same sockets, and errors sent to well-behaved clients.
+
+``--adversary`` runs it twice on fresh servers, without and then with an
+adversary (its own process, from addresses 127.66.0.x) that floods at once:
+
+- table creation, as fast as it can, from one identity and one address;
+- all-bot ``expert`` tables, 60 asked for, each watched so it never ends;
+- hints: 20 people at their own tables asking for a hint every 50 ms;
+- 1,000 idle sockets (half never say hello, half watch and never read);
+- malformed messages: binary frames, deep nesting, oversized, bad JSON and
+  bad types, as fast as the server will take them;
+
+and prints both runs side by side. The goal (issue 12): with the adversary,
+people's acknowledgements p95 at most 50 ms, their bots' replies p95 within
+the bot delay plus 1 s, and no error for well-behaved clients.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
+import multiprocessing
 import os
 import random
-import secrets
+import resource
 import signal
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
-from dataclasses import dataclass, field
+from http.client import HTTPConnection
 from typing import Any
 
 import websockets
+
+GREEDY_PING = (2.0, 6.0)
+"""Seconds between a client's pings (uniform)."""
 
 
 def free_port() -> int:
@@ -42,13 +63,29 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
-    request = urllib.request.Request(
-        url, json.dumps(body).encode(), {"Content-Type": "application/json"}
-    )
-    with urllib.request.urlopen(request, timeout=30) as response:
-        data: dict[str, Any] = json.loads(response.read())
-        return data
+def person_address(index: int) -> str:
+    """The loopback address of well-behaved person number ``index``."""
+    return f"127.1.{index // 250}.{index % 250 + 1}"
+
+
+def request(
+    port: int, source: str, method: str, path: str, body: Any = None, token: str | None = None
+) -> tuple[int, Any]:
+    """An HTTP request from ``source`` (blocking: run it in a thread)."""
+    conn = HTTPConnection("127.0.0.1", port, timeout=30, source_address=(source, 0))
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    try:
+        conn.request(method, path, None if body is None else json.dumps(body), headers)
+        response = conn.getresponse()
+        return response.status, json.loads(response.read() or b"null")
+    finally:
+        conn.close()
+
+
+async def call(port: int, source: str, method: str, path: str, *rest: Any) -> tuple[int, Any]:
+    return await asyncio.to_thread(request, port, source, method, path, *rest)
 
 
 def greedy(legal: list[str]) -> str:
@@ -56,35 +93,85 @@ def greedy(legal: list[str]) -> str:
     return max(legal, key=lambda m: m.count(",") + 1 if "x" in m else 0)
 
 
-@dataclass
-class Stats:
-    move_latency: list[float] = field(default_factory=list)
-    pong_latency: list[float] = field(default_factory=list)
-    moves: int = 0
-    games: int = 0
-    errors: int = 0
-    held: int = 0
-    measuring: bool = False
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process so far (Linux /proc; not its workers)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    ticks = int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+# ---------------------------------------------------------------------- people
+
+
+class People:
+    """What one client process of well-behaved people measured."""
+
+    def __init__(self, window: tuple[float, float]) -> None:
+        self.window = window
+        self.acks: list[float] = []
+        self.bots: list[float] = []
+        self.pongs: list[float] = []
+        self.errors: list[str] = []
+        self.games = 0
+        self.held = 0
+        self.low = 1 << 30
+        """The fewest tables held at once in the window (sampled every second)."""
+        self.high = 0
+
+    def measuring(self) -> bool:
+        return self.window[0] <= time.time() < self.window[1]
+
+    def result(self) -> dict[str, Any]:
+        return {
+            "acks": self.acks,
+            "bots": self.bots,
+            "pongs": self.pongs,
+            "errors": self.errors,
+            "games": self.games,
+            "low": self.low,
+            "high": self.high,
+        }
 
 
 async def seat_client(
-    base: str, table: str, seat: int, stats: Stats, think: float, rng: random.Random
+    port: int,
+    source: str,
+    token: str,
+    table: str,
+    join: int | None,
+    bot_seat: int | None,
+    people: People,
+    think: float,
+    rng: random.Random,
 ) -> None:
-    """One person-like client: hello, join, then play greedy moves until the game ends.
+    """One person: hello (and join), then greedy moves until the game ends.
 
     It never sleeps between reads: a move (after thinking) and the next ping are
     deadlines, so every frame is read as soon as it arrives.
     """
-    secret = secrets.token_hex(16)
-    async with websockets.connect(f"{base}/ws/{table}", max_size=2**20) as ws:
-        hello: dict[str, Any] = {"type": "hello", "secret": secret, "name": f"bot{seat}"}
-        await ws.send(json.dumps(hello))
-        await ws.send(json.dumps({"type": "join", "seat": seat}))
+    async with websockets.connect(
+        f"ws://127.0.0.1:{port}/ws/{table}", max_size=2**20, local_addr=(source, 0)
+    ) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token, "name": "person"}))
+        if join is not None:
+            await ws.send(json.dumps({"type": "join", "seat": join}))
         sent_at: float | None = None
+        acked_at: float | None = None
         sent_version = -1
         move_due: float | None = None
         ping_at: float | None = None
-        next_ping = time.perf_counter() + rng.uniform(1, 5)
+        next_ping = time.perf_counter() + rng.uniform(*GREEDY_PING)
         view: dict[str, Any] = {}
         version = -1
         while True:
@@ -106,171 +193,487 @@ async def seat_client(
                 continue
             message = json.loads(text)
             kind = message["type"]
+            now = time.perf_counter()
             if kind == "pong" and ping_at is not None:
-                if stats.measuring:
-                    stats.pong_latency.append(time.perf_counter() - ping_at)
+                if people.measuring():
+                    people.pongs.append(now - ping_at)
                 ping_at = None
-                next_ping = time.perf_counter() + rng.uniform(2, 6)
+                next_ping = now + rng.uniform(*GREEDY_PING)
             elif kind == "state":
                 version = message["version"]
                 view = message["view"]
+                event = message.get("event") or {}
                 if sent_at is not None and version > sent_version:
-                    if stats.measuring:
-                        stats.move_latency.append(time.perf_counter() - sent_at)
-                        stats.moves += 1
+                    if people.measuring():
+                        people.acks.append(now - sent_at)
                     sent_at = None
+                    bot_next = bot_seat is not None and view.get("turn") == bot_seat
+                    acked_at = now if bot_next and view.get("phase") == "play" else None
+                elif acked_at is not None and event.get("kind") == "play":
+                    if event.get("seat") == bot_seat and people.measuring():
+                        people.bots.append(now - acked_at)
+                    acked_at = None
             elif kind == "error":
-                stats.errors += 1
+                people.errors.append(message.get("code", "?"))
                 sent_at = None
             if view.get("over"):
-                if seat == 0:
-                    stats.games += 1
                 return
             my_turn = view.get("phase") == "play" and view.get("turn") == view.get("seat")
             if my_turn and sent_at is None and move_due is None and sent_version != version:
                 move_due = time.perf_counter() + think * rng.uniform(0.5, 1.5)
 
 
-async def table_loop(base: str, http: str, stats: Stats, think: float, seed: int) -> None:
-    """Keep one table in play: when its game ends, start another."""
-    rng = random.Random(seed)
+async def table_loop(port: int, index: int, people: People, think: float) -> None:
+    """Keep one table of people in play: when its game ends, start another."""
+    rng = random.Random(index)
+    source = person_address(index)
+    pair = index % 2 == 0
     while True:
-        body = {
-            "secret": secrets.token_hex(16),
-            "name": "host",
-            "variant": "egyptian",
-            "seats": [{"kind": "person"}, {"kind": "person"}],
+        try:
+            host = (await call(port, source, "POST", "/api/identity", {}))[1]["token"]
+            seats = [{"kind": "person"}, {"kind": "person" if pair else "bot", "level": "medium"}]
+            if pair:
+                seats[1] = {"kind": "person"}
+            status, body = await call(
+                port, source, "POST", "/api/tables", {"name": "host", "seats": seats}, host
+            )
+            if status != 201:
+                people.errors.append(f"create {status} {body.get('error')}")
+                await asyncio.sleep(1)
+                continue
+            table = body["id"]
+            clients = [
+                seat_client(
+                    port, source, host, table, None, None if pair else 1, people, think, rng
+                )
+            ]
+            if pair:
+                guest = (await call(port, source, "POST", "/api/identity", {}))[1]["token"]
+                clients.append(seat_client(port, source, guest, table, 1, None, people, think, rng))
+            people.held += 1
+            try:
+                await asyncio.gather(*clients)
+                if people.measuring():
+                    people.games += 1
+            finally:
+                people.held -= 1
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # any failure is an error a person met
+            people.errors.append(f"{type(exc).__name__}: {exc}")
+            await asyncio.sleep(1)
+
+
+def people_process(
+    port: int, indexes: list[int], think: float, window: tuple[float, float], ramp: float, out: Any
+) -> None:
+    """A client process playing the tables of ``indexes`` until the window closes."""
+
+    async def run() -> dict[str, Any]:
+        people = People(window)
+        tasks = []
+        step = ramp / max(len(indexes), 1)
+        for index in indexes:
+            tasks.append(asyncio.create_task(table_loop(port, index, people, think)))
+            await asyncio.sleep(step)
+        await asyncio.sleep(max(0.0, window[0] - time.time()))
+        while time.time() < window[1]:  # how many tables are held, through the window
+            people.low = min(people.low, people.held)
+            people.high = max(people.high, people.held)
+            await asyncio.sleep(min(1.0, max(0.0, window[1] - time.time())))
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        return people.result()
+
+    out.put(("people", asyncio.run(run())))
+
+
+# ---------------------------------------------------------------------- adversary
+
+
+class Adversary:
+    """What the adversary did and what the server said to it."""
+
+    def __init__(self, addresses: int) -> None:
+        self.addresses = [f"127.66.{i // 250}.{i % 250 + 1}" for i in range(addresses)]
+        self.counts: dict[str, int] = {}
+        self.idle_now = 0
+        self.idle_peak = 0
+        self.tables: list[str] = []
+
+    def count(self, what: str, n: int = 1) -> None:
+        self.counts[what] = self.counts.get(what, 0) + n
+
+    def address(self, i: int) -> str:
+        return self.addresses[i % len(self.addresses)]
+
+
+async def identity(port: int, adversary: Adversary, source: str) -> str | None:
+    status, body = await call(port, source, "POST", "/api/identity", {})
+    adversary.count(f"identities {status}")
+    return str(body["token"]) if status == 201 else None
+
+
+async def flood_tables(port: int, adversary: Adversary) -> None:
+    """Create tables as fast as the server answers, from one identity and one address."""
+    source = adversary.address(0)
+    token = await identity(port, adversary, source)
+    form = {"name": "flood", "seats": [{"kind": "person"}, {"kind": "bot", "level": "easy"}]}
+    while True:
+        status, _ = await call(port, source, "POST", "/api/tables", form, token)
+        adversary.count(f"tables {status}")
+
+
+async def watch(port: int, source: str, table: str, adversary: Adversary, what: str) -> None:
+    """Watch a table forever, reading every frame (so that it never ends as abandoned)."""
+    while True:
+        with contextlib.suppress(OSError, websockets.WebSocketException):
+            async with websockets.connect(
+                f"ws://127.0.0.1:{port}/ws/{table}", local_addr=(source, 0), max_size=2**20
+            ) as ws:
+                await ws.send(json.dumps({"type": "hello", "name": "w"}))
+                adversary.count(what)
+                async for _ in ws:
+                    pass
+        await asyncio.sleep(1)
+
+
+async def bot_tables(port: int, adversary: Adversary, count: int) -> None:
+    """Ask for ``count`` all-bot expert tables, from many identities, and watch each."""
+    watchers = []
+    for i in range(count):
+        source = adversary.address(i + 1)
+        token = await identity(port, adversary, source)
+        if token is None:
+            continue
+        form = {
+            "name": "bots",
+            "seats": [{"kind": "bot", "level": "expert"}] * 2,
             "my_seat": None,
         }
-        created = await asyncio.to_thread(post, f"{http}/api/tables", body)
-        stats.held += 1
-        try:
-            await asyncio.gather(
-                seat_client(base, created["id"], 0, stats, think, rng),
-                seat_client(base, created["id"], 1, stats, think, rng),
+        status, body = await call(port, source, "POST", "/api/tables", form, token)
+        adversary.count(f"bot tables {status}")
+        if status == 201:
+            adversary.tables.append(body["id"])
+            watchers.append(
+                asyncio.create_task(watch(port, source, body["id"], adversary, "bot watch"))
             )
+    await asyncio.gather(*watchers)
+
+
+async def flood_hints(port: int, adversary: Adversary, i: int) -> None:
+    """A person at their own table asking for a hint every 50 ms, never moving."""
+    source = adversary.address(100 + i)
+    token = await identity(port, adversary, source)
+    form = {"name": "hint", "hints": True, "seats": [{"kind": "person"}, {"kind": "bot"}]}
+    status, body = await call(port, source, "POST", "/api/tables", form, token)
+    if status != 201:
+        adversary.count(f"hint tables {status}")
+        return
+    async with websockets.connect(
+        f"ws://127.0.0.1:{port}/ws/{body['id']}", local_addr=(source, 0), max_size=2**20
+    ) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token, "name": "hint"}))
+        version = 0
+
+        async def read() -> None:
+            nonlocal version
+            async for text in ws:
+                message = json.loads(text)
+                if message["type"] == "state":
+                    version = message["version"]
+                elif message["type"] == "hint":
+                    adversary.count("hints answered")
+                elif message["type"] == "error":
+                    adversary.count(f"hint refused: {message['code']}")
+
+        reader = asyncio.create_task(read())
+        try:
+            while not reader.done():
+                await ws.send(json.dumps({"type": "hint", "version": version}))
+                adversary.count("hints asked")
+                await asyncio.sleep(0.05)
         finally:
-            stats.held -= 1
+            reader.cancel()
+            await asyncio.gather(reader, return_exceptions=True)
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of a process (Linux /proc)."""
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            fields = stat.read().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+async def idle_socket(port: int, adversary: Adversary, i: int) -> None:
+    """Hold a socket open doing nothing (half never say hello); open it again when closed."""
+    source = adversary.address(200 + i)
+    while True:
+        try:
+            async with websockets.connect(
+                f"ws://127.0.0.1:{port}/ws/{adversary.tables[0] if adversary.tables else 'x'}",
+                local_addr=(source, 0),
+                max_size=2**20,
+                max_queue=1,
+            ) as ws:
+                adversary.idle_now += 1
+                adversary.idle_peak = max(adversary.idle_peak, adversary.idle_now)
+                try:
+                    if i % 2:
+                        await ws.send(json.dumps({"type": "hello", "name": "idle"}))
+                    await ws.wait_closed()  # never reads: the server's frames pile up
+                    adversary.count(f"idle closed {ws.close_code}")
+                finally:
+                    adversary.idle_now -= 1
+        except (OSError, websockets.WebSocketException):
+            adversary.count("idle refused")
+        await asyncio.sleep(2)
 
 
-def percentile(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+MALFORMED: list[str | bytes] = [
+    b"\x00\x01binary",
+    "[" * 2000 + "]" * 2000,
+    '{"type": "move", "move": ' + "[" * 20 + "]" * 20 + "}",
+    "{" * 5000,
+    "not json",
+    '{"type": "move", "move": 7, "version": "x"}',
+    '{"type": "join", "seat": 1e400}',
+    '{"type": "fly"}',
+    '{"type": "hello", "token": 1}',
+    '{"type": "rename", "name": "\\u0000"}',
+]
 
 
-async def run(args: argparse.Namespace, http: str) -> Stats:
-    base = http.replace("http", "ws")
-    stats = Stats()
-    tasks = []
-    ramp = args.ramp / max(args.tables, 1)
-    for index in range(args.tables):
-        tasks.append(asyncio.create_task(table_loop(base, http, stats, args.think, index)))
-        await asyncio.sleep(ramp)
-    await asyncio.sleep(args.warmup)
-    stats.measuring = True
-    args.cpu_start = cpu_seconds(args.server_pid) if args.server_pid else 0.0
-    start = time.perf_counter()
-    low = stats.held
-    while time.perf_counter() - start < args.seconds:
-        await asyncio.sleep(1)
-        low = min(low, stats.held)
-    elapsed = time.perf_counter() - start
-    stats.measuring = False
-    high = stats.held
-    for task in tasks:
-        task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
-    print(f"tables held:      {low} to {high} concurrent (asked {args.tables})")
-    print(f"games finished:   {stats.games}")
-    print(
-        f"moves:            {stats.moves} in {elapsed:.1f} s = {stats.moves / elapsed:.0f} moves/s"
-    )
-    print(
-        f"move latency:     p50 {percentile(stats.move_latency, 0.5):.1f} ms, "
-        f"p95 {percentile(stats.move_latency, 0.95):.1f} ms, "
-        f"p99 {percentile(stats.move_latency, 0.99):.1f} ms"
-    )
-    print(
-        f"baseline (pong):  p50 {percentile(stats.pong_latency, 0.5):.1f} ms, "
-        f"p95 {percentile(stats.pong_latency, 0.95):.1f} ms "
-        f"({len(stats.pong_latency)} pings through the same server and sockets)"
-    )
-    if stats.move_latency:
-        print(f"mean move latency {statistics.fmean(stats.move_latency) * 1000:.1f} ms")
-    print(f"errors:           {stats.errors}")
-    if args.server_pid:
-        print(f"server CPU:       {cpu_seconds(args.server_pid) - args.cpu_start:.1f} s in the run")
-    return stats
+async def malformed(port: int, adversary: Adversary, i: int) -> None:
+    """Send malformed messages as fast as the server takes them; come back when closed."""
+    source = adversary.address(300 + i)
+    rng = random.Random(i)
+    while True:
+        table = rng.choice(adversary.tables) if adversary.tables else "x"
+        with contextlib.suppress(OSError, websockets.WebSocketException):
+            async with websockets.connect(
+                f"ws://127.0.0.1:{port}/ws/{table}", local_addr=(source, 0), max_size=2**20
+            ) as ws:
+                if i % 2:  # some before hello, some after
+                    await ws.send(json.dumps({"type": "hello", "name": "bad"}))
+
+                async def read() -> None:
+                    async for text in ws:
+                        if '"error"' in str(text):
+                            adversary.count("malformed answered")
+
+                reader = asyncio.create_task(read())
+                try:
+                    while not reader.done():
+                        await ws.send(rng.choice(MALFORMED))
+                        adversary.count("malformed sent")
+                        await asyncio.sleep(0.01)
+                finally:
+                    reader.cancel()
+                    await asyncio.gather(reader, return_exceptions=True)
+        await asyncio.sleep(0.5)
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--tables", type=int, default=500)
-    parser.add_argument("--seconds", type=float, default=60.0)
-    parser.add_argument("--think", type=float, default=1.0, help="seconds a client thinks")
-    parser.add_argument("--ramp", type=float, default=20.0, help="seconds to open all tables")
-    parser.add_argument("--warmup", type=float, default=5.0)
-    parser.add_argument("--database", help="database URL (default: SQLite in a temp dir)")
-    parser.add_argument("--url", help="use a running server instead of starting one")
-    args = parser.parse_args()
-    args.server_pid = 0
-    if args.url:
-        asyncio.run(run(args, args.url.rstrip("/")))
-        return 0
+def adversary_process(port: int, args: argparse.Namespace, until: float, out: Any) -> None:
+    """The adversary's floods until ``until`` (below the clients' priority with ``--nice``)."""
+    if args.adversary_nice:
+        os.nice(args.adversary_nice)
+
+    async def run() -> dict[str, Any]:
+        adversary = Adversary(args.adversary_addresses)
+        scale = args.adversary_scale
+
+        def scaled(n: int) -> int:
+            return max(1, round(n * scale))
+
+        tasks = [
+            asyncio.create_task(flood_tables(port, adversary)),
+            asyncio.create_task(bot_tables(port, adversary, scaled(60))),
+        ]
+        tasks += [asyncio.create_task(flood_hints(port, adversary, i)) for i in range(scaled(20))]
+        await asyncio.sleep(3)  # let the bot tables exist, to watch and to aim at
+        tasks += [asyncio.create_task(idle_socket(port, adversary, i)) for i in range(scaled(1000))]
+        tasks += [asyncio.create_task(malformed(port, adversary, i)) for i in range(scaled(8))]
+        await asyncio.sleep(max(0.0, until - time.time()))
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        counts = dict(adversary.counts)
+        counts["idle sockets held (peak)"] = adversary.idle_peak
+        return counts
+
+    out.put(("adversary", asyncio.run(run())))
+
+
+# ---------------------------------------------------------------------- one run
+
+
+def run_once(args: argparse.Namespace, with_adversary: bool) -> dict[str, Any]:
+    """Start a server, play, measure; returns the numbers of the run."""
     with tempfile.TemporaryDirectory(prefix="basra-load-") as tmp:
         port = free_port()
         database = args.database or os.path.join(tmp, "load.db")
-        server = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "basra",
-                "serve",
-                "--port",
-                str(port),
-                "--database",
-                database,
-                "--bot-delay",
-                "0",
-                "--round-pause",
-                "0",
-                "--log-level",
-                "error",
-            ],
-            stdout=subprocess.DEVNULL,
-        )
-        http = f"http://127.0.0.1:{port}"
+        command = [
+            sys.executable, "-m", "basra", "serve", "--port", str(port), "--database", database,
+            "--bot-delay", str(args.bot_delay), "--round-pause", "0", "--log-level", "error",
+        ]  # fmt: skip
+        if args.bot_processes is not None:
+            command += ["--bot-processes", str(args.bot_processes)]
+        pin = (lambda: os.sched_setaffinity(0, {0})) if args.pin else None
+        server = subprocess.Popen(command, stdout=subprocess.DEVNULL, preexec_fn=pin)
         try:
             deadline = time.time() + 30
             while True:
                 try:
-                    urllib.request.urlopen(f"{http}/healthz", timeout=1).close()
+                    urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1).close()
                     break
                 except OSError:
                     if time.time() > deadline:
                         raise RuntimeError("the server did not start") from None
                     time.sleep(0.2)
-            print(f"server: {http} (pid {server.pid}, database {database})")
-            args.server_pid = server.pid
-            asyncio.run(run(args, http))
+            start = time.time()
+            window = (
+                start + args.ramp + args.warmup,
+                start + args.ramp + args.warmup + args.seconds,
+            )
+            context = multiprocessing.get_context("spawn")
+            out = context.Queue()
+            processes = []
+            shares = [list(range(args.tables))[p :: args.clients] for p in range(args.clients)]
+            for share in shares:
+                processes.append(
+                    context.Process(
+                        target=people_process,
+                        args=(port, share, args.think, window, args.ramp, out),
+                    )
+                )
+            if with_adversary:
+                processes.append(
+                    context.Process(target=adversary_process, args=(port, args, window[1], out))
+                )
+            for process in processes:
+                process.start()
+            time.sleep(max(0.0, window[0] - time.time()))
+            cpu_start = cpu_seconds(server.pid)
+            time.sleep(max(0.0, window[1] - time.time()))
+            cpu = cpu_seconds(server.pid) - cpu_start
+            results = [out.get(timeout=120) for _ in processes]
+            for process in processes:
+                process.join(30)
         finally:
             server.send_signal(signal.SIGTERM)
             try:
                 server.wait(15)
             except subprocess.TimeoutExpired:
                 server.kill()
+    run: dict[str, Any] = {"acks": [], "bots": [], "pongs": [], "errors": [], "games": 0}
+    run["low"], run["high"] = 0, 0
+    for kind, data in results:
+        if kind == "adversary":
+            run["adversary"] = data
+            continue
+        for key in ("acks", "bots", "pongs", "errors"):
+            run[key] += data[key]
+        run["games"] += data["games"]
+        run["low"] += data["low"] if data["low"] < 1 << 30 else 0
+        run["high"] += data["high"]
+    run["cpu"] = cpu
+    run["seconds"] = args.seconds
+    return run
+
+
+# ---------------------------------------------------------------------- report
+
+
+def report(args: argparse.Namespace, runs: list[tuple[str, dict[str, Any]]]) -> None:
+    def ms(values: list[float]) -> str:
+        return " / ".join(f"{percentile(values, q) * 1000:.1f}" for q in (0.5, 0.95, 0.99))
+
+    def sec(values: list[float]) -> str:
+        return " / ".join(f"{percentile(values, q):.2f}" for q in (0.5, 0.95, 0.99))
+
+    rows = [
+        ("tables of people held", lambda r: f"{r['low']} to {r['high']}"),
+        ("games finished", lambda r: str(r["games"])),
+        ("people's moves/s", lambda r: f"{len(r['acks']) / r['seconds']:.0f}"),
+        ("move ack p50/p95/p99 ms", lambda r: ms(r["acks"])),
+        ("bot reply p50/p95/p99 s", lambda r: sec(r["bots"])),
+        ("ping baseline p50/p95/p99 ms", lambda r: ms(r["pongs"])),
+        ("errors to people", lambda r: str(len(r["errors"]))),
+        ("server CPU s (in the window)", lambda r: f"{r['cpu']:.1f}"),
+    ]
+    names = [name for name, _ in runs]
+    print()
+    print(f"{'':32}" + "".join(f"{name:>28}" for name in names))
+    for label, value in rows:
+        print(f"{label:32}" + "".join(f"{value(run):>28}" for _, run in runs))
+    for name, run in runs:
+        if run.get("adversary"):
+            print(f"\nthe adversary ({name}):")
+            for key, count in sorted(run["adversary"].items()):
+                print(f"  {key:40} {count}")
+        if run["errors"]:
+            shown = sorted(set(run["errors"]))[:10]
+            print(f"\nerrors to people ({name}): {shown}")
+    last = runs[-1][1]
+    acks = percentile(last["acks"], 0.95) * 1000
+    bots = percentile(last["bots"], 0.95)
+    print(
+        f"\ngoal ({runs[-1][0]}): "
+        f"ack p95 {acks:.1f} ms <= 50: {'met' if acks <= 50 else 'MISSED'}; "
+        f"bot p95 {bots:.2f} s <= {args.bot_delay + 1:.2f}: "
+        f"{'met' if bots <= args.bot_delay + 1 else 'MISSED'}; "
+        f"errors {len(last['errors'])}: {'met' if not last['errors'] else 'MISSED'}"
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=500, help="tables of people (500)")
+    parser.add_argument("--seconds", type=float, default=60.0, help="measured seconds (60)")
+    parser.add_argument("--think", type=float, default=1.0, help="seconds a person thinks (1)")
+    parser.add_argument("--bot-delay", type=float, default=0.9, help="the server's bot delay")
+    parser.add_argument("--bot-processes", type=int, help="the server's worker processes")
+    parser.add_argument("--ramp", type=float, default=20.0, help="seconds to open all tables")
+    parser.add_argument("--warmup", type=float, default=10.0)
+    parser.add_argument("--clients", type=int, default=2, help="client processes for people")
+    parser.add_argument("--adversary", action="store_true", help="also run with the adversary")
+    parser.add_argument(
+        "--adversary-addresses", type=int, default=32, help="addresses the adversary holds (32)"
+    )
+    parser.add_argument(
+        "--adversary-scale",
+        type=float,
+        default=1.0,
+        help="scale the adversary's all-bot tables, hint flooders, idle sockets and "
+        "malformed connections (1: 60, 20, 1,000 and 8)",
+    )
+    parser.add_argument(
+        "--adversary-nice",
+        type=int,
+        default=0,
+        help="run the adversary at this niceness: on a small machine, so that its own CPU "
+        "does not starve the measured clients (the server still gets all it sends)",
+    )
+    parser.add_argument("--database", help="database URL (default: SQLite in a temp dir)")
+    parser.add_argument(
+        "--pin",
+        action="store_true",
+        help="the server and its workers on CPU 0, every client (and the adversary) on the "
+        "others: on a small machine, as if the clients were elsewhere",
+    )
+    args = parser.parse_args()
+    if args.pin:
+        os.sched_setaffinity(0, set(range(os.cpu_count() or 2)) - {0} or {0})
+    # Thousands of sockets: raise this process's (and the server's) limit on open files.
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 65536)), hard))
+    print(
+        f"{args.tables} tables of people (half two people, half a person and a medium bot), "
+        f"think {args.think} s, bot delay {args.bot_delay} s, {args.seconds:.0f} s measured, "
+        f"{os.cpu_count()} CPUs"
+        + (", the server pinned to CPU 0" if args.pin else "")
+        + (f", the adversary at nice {args.adversary_nice}" if args.adversary_nice else "")
+        + (f", the adversary scaled by {args.adversary_scale}" if args.adversary_scale != 1 else "")
+    )
+    runs = [("without adversary", run_once(args, False))]
+    if args.adversary:
+        runs.append(("with adversary", run_once(args, True)))
+    report(args, runs)
     return 0
 
 

@@ -1,14 +1,18 @@
-"""What one seat may know, and full states consistent with it (for search bots).
+"""What everyone at the table sees, what one seat may know, and full states consistent with it.
 
-:func:`view_of` is the one place a per-seat view is built: the seat's own hand,
-the floor, every play of the round, the cards turned up at the deal and those
-re-buried (they were face up, so their place at the bottom of the stock, and
-later the hand they were dealt to, is known to all), pile contents (every
-capture is public), hand sizes, the stock size, basras and scores. Nothing
-else: no other hand, no stock order.
+:func:`public_view_of` is the one place the public view is built: what every
+person at the table (and every spectator) sees: the floor, every play of the
+round, the cards turned up at the deal and those re-buried (they were face up,
+so their place at the bottom of the stock, and later the hand they were dealt
+to, is known to all), pile contents (every capture is public), hand sizes, the
+stock size, basras and scores. Nothing else: no hand, no stock order.
 
-:func:`determinize` turns a view back into a full :class:`GameState` by dealing
-the unseen cards at random, so that a bot can search it.
+:func:`view_of` builds a seat's view from it by adding only what that seat
+alone knows: its own hand. :meth:`PublicView.to_json` is the one serializer of
+views (the bot protocol, the web server's seat and spectator frames).
+
+:func:`determinize` turns a seat's view back into a full :class:`GameState` by
+dealing the unseen cards at random, so that a bot can search it.
 
 >>> import random
 >>> from basra.state import GameState
@@ -17,6 +21,8 @@ the unseen cards at random, so that a bot can search it.
 >>> view = view_of(state, 0)
 >>> view.hand == state.hands[0], view.hand_sizes
 (True, (4, 4))
+>>> "hand" in public_view_of(state).to_json()
+False
 >>> sample = determinize(view, random.Random(2))
 >>> sample.hands[0] == state.hands[0] and sample.floor == state.floor
 True
@@ -28,21 +34,38 @@ import random
 from typing import Any
 
 from basra.cards import CARD_NAMES, Card, cards_of, pack_mask
+from basra.kernel import generate_moves
 from basra.moves import Move, Play
 from basra.rules import Rules
 from basra.scoring import RoundScore
-from basra.state import PHASE_PLAY, GameState, RoundLog, generate_moves
+from basra.state import PHASE_PLAY, GameState, RoundLog
 
-__all__ = ["Unseen", "View", "determinize", "shuffle_cards", "view_of"]
+__all__ = [
+    "RECENT_PLAYS",
+    "PublicView",
+    "Unseen",
+    "View",
+    "determinize",
+    "public_view_of",
+    "shuffle_cards",
+    "view_of",
+]
+
+RECENT_PLAYS = 12
+"""How many of the round's latest plays a brief view carries (see :meth:`PublicView.to_json`)."""
 
 
-class View:
-    """A snapshot of the game as one seat sees it.
+def texts_of(mask: int) -> list[str]:
+    """Card texts of a mask in canonical order."""
+    return [CARD_NAMES[c] for c in cards_of(mask)]
 
-    Every field is an int, a card mask, a tuple or the frozen rules, so a view
-    can be handed to a bot without giving it any way into the game. Masks are
-    card bit masks (see :mod:`basra.cards`); per-side tuples are indexed by side,
-    per-seat tuples by seat.
+
+class PublicView:
+    """A snapshot of the game as everyone at the table sees it (no hand, no stock order).
+
+    Every field is an int, a card mask, a tuple or the frozen rules. Masks are
+    card bit masks (see :mod:`basra.cards`); per-side tuples are indexed by
+    side, per-seat tuples by seat.
     """
 
     __slots__ = (
@@ -54,7 +77,6 @@ class View:
         "dealer",
         "floor",
         "gone",
-        "hand",
         "hand_sizes",
         "initial_floor",
         "known",
@@ -67,7 +89,6 @@ class View:
         "round_index",
         "rules",
         "scores",
-        "seat",
         "side_of",
         "stock_bottom",
         "stock_size",
@@ -81,17 +102,16 @@ class View:
     players: int
     teams: bool
     side_of: tuple[int, ...]
-    seat: int
     phase: str
     round_index: int
     dealer: int
     turn: int
     """The seat to move (meaningful while ``phase`` is ``"play"``)."""
-    hand: int
     hand_sizes: tuple[int, ...]
     known: tuple[int, ...]
-    """Per seat, the cards known to be in that hand (all of it for this seat;
-    for others, re-buried cards dealt to them and not yet played)."""
+    """Per seat, the cards known to be in that hand: in a public view, re-buried
+    cards dealt to it and not yet played; in a seat's :class:`View`, also that
+    seat's whole hand."""
     floor: int
     stock_size: int
     stock_bottom: tuple[Card, ...]
@@ -111,6 +131,78 @@ class View:
     """Cards out of play (only in positions built with ``from_position``)."""
 
     @property
+    def is_last_play(self) -> bool:
+        """True when the next play is the round's last card."""
+        return self.stock_size == 0 and sum(self.hand_sizes) == 1
+
+    def to_json(self, *, brief: bool = False) -> dict[str, Any]:
+        """The view as JSON values with card text: the one serializer of views.
+
+        A seat's :class:`View` adds ``seat``, ``side``, ``hand`` and ``legal``;
+        a public view has no such keys at all. ``brief`` is the form of
+        frequent snapshots (the web page): no rules (they travel once, with the
+        table), piles as sizes only, and only the round's last
+        :data:`RECENT_PLAYS` plays, ``plays_from`` being the index of the first.
+        """
+        plays = self.plays[-RECENT_PLAYS:] if brief else self.plays
+        out: dict[str, Any] = {"variant": self.variant}
+        if not brief:
+            out["rules"] = self.rules.to_dict()
+        out.update(
+            {
+                "players": self.players,
+                "teams": self.teams,
+                "phase": self.phase,
+                "round": self.round_index,
+                "dealer": self.dealer,
+                "turn": self.turn if self.phase == PHASE_PLAY else None,
+                "hand_sizes": list(self.hand_sizes),
+                "known": [texts_of(m) for m in self.known],
+                "floor": texts_of(self.floor),
+                "stock": self.stock_size,
+                "stock_bottom": [CARD_NAMES[c] for c in self.stock_bottom],
+                "initial_floor": [CARD_NAMES[c] for c in self.initial_floor],
+                "buried": [CARD_NAMES[c] for c in self.buried],
+                "plays": [{"seat": p.seat, "move": p.move.text(), "basra": p.basra} for p in plays],
+            }
+        )
+        if brief:
+            out["plays_from"] = len(self.plays) - len(plays)
+        else:
+            out["captured"] = [texts_of(m) for m in self.captured]
+        out.update(
+            {
+                "pile_sizes": [m.bit_count() for m in self.captured],
+                "basras": list(self.basras),
+                "basra_points": list(self.basra_points),
+                "last_capture_side": self.last_capture_side,
+                "scores": list(self.scores),
+                "carry": self.carry,
+                "past_rounds": [r.to_json() for r in self.past_rounds],
+            }
+        )
+        return out
+
+    def __repr__(self) -> str:
+        return (
+            f"<PublicView round {self.round_index} {self.phase}: "
+            f"floor [{' '.join(texts_of(self.floor))}]>"
+        )
+
+
+class View(PublicView):
+    """A snapshot of the game as one seat sees it: the public view plus the seat's hand.
+
+    Every field is an int, a card mask, a tuple or the frozen rules, so a view
+    can be handed to a bot without giving it any way into the game.
+    """
+
+    __slots__ = ("hand", "seat")
+
+    seat: int
+    hand: int
+
+    @property
     def side(self) -> int:
         """The side this seat plays for."""
         return self.side_of[self.seat]
@@ -119,11 +211,6 @@ class View:
     def is_my_turn(self) -> bool:
         """True when this seat is to move."""
         return self.phase == PHASE_PLAY and self.turn == self.seat
-
-    @property
-    def is_last_play(self) -> bool:
-        """True when the next play is the round's last card."""
-        return self.stock_size == 0 and sum(self.hand_sizes) == 1
 
     def legal_moves(self) -> list[Move]:
         """This seat's legal moves when it is to move, else an empty list."""
@@ -155,44 +242,14 @@ class View:
             tuple((p.seat, p.move.card, p.move.take) for p in self.plays),
         )
 
-    def to_json(self) -> dict[str, Any]:
-        """The view as JSON values with card text (for the bot protocol and the web)."""
-
-        def texts(mask: int) -> list[str]:
-            return [CARD_NAMES[c] for c in cards_of(mask)]
-
-        return {
-            "variant": self.variant,
-            "rules": self.rules.to_dict(),
-            "players": self.players,
-            "teams": self.teams,
-            "seat": self.seat,
-            "side": self.side,
-            "phase": self.phase,
-            "round": self.round_index,
-            "dealer": self.dealer,
-            "turn": self.turn if self.phase == PHASE_PLAY else None,
-            "hand": texts(self.hand),
-            "hand_sizes": list(self.hand_sizes),
-            "known": [texts(m) for m in self.known],
-            "floor": texts(self.floor),
-            "stock": self.stock_size,
-            "stock_bottom": [CARD_NAMES[c] for c in self.stock_bottom],
-            "initial_floor": [CARD_NAMES[c] for c in self.initial_floor],
-            "buried": [CARD_NAMES[c] for c in self.buried],
-            "plays": [
-                {"seat": p.seat, "move": p.move.text(), "basra": p.basra} for p in self.plays
-            ],
-            "captured": [texts(m) for m in self.captured],
-            "pile_sizes": [m.bit_count() for m in self.captured],
-            "basras": list(self.basras),
-            "basra_points": list(self.basra_points),
-            "last_capture_side": self.last_capture_side,
-            "scores": list(self.scores),
-            "carry": self.carry,
-            "past_rounds": [r.to_json() for r in self.past_rounds],
-            "legal": [m.text() for m in self.legal_moves()],
-        }
+    def to_json(self, *, brief: bool = False) -> dict[str, Any]:
+        """The public view's JSON (:meth:`PublicView.to_json`) plus this seat's own fields."""
+        out = super().to_json(brief=brief)
+        out["seat"] = self.seat
+        out["side"] = self.side
+        out["hand"] = texts_of(self.hand)
+        out["legal"] = [m.text() for m in self.legal_moves()]
+        return out
 
     def __repr__(self) -> str:
         return (
@@ -201,28 +258,18 @@ class View:
         )
 
 
-def texts_of(mask: int) -> list[str]:
-    """Card texts of a mask in canonical order."""
-    return [CARD_NAMES[c] for c in cards_of(mask)]
-
-
-def view_of(state: GameState, seat: int) -> View:
-    """What ``seat`` may know of ``state`` (see the module docstring)."""
-    if not 0 <= seat < state.players:
-        raise ValueError(f"seat must be from 0 to {state.players - 1}, not {seat!r}")
-    view = View.__new__(View)
+def _fill_public(view: PublicView, state: GameState) -> None:
+    """Set every public field of ``view`` from ``state`` (the one place they are read)."""
     hands = state.hands
     view.variant = state.variant
     view.rules = state.rules
     view.players = state.players
     view.teams = state.teams
     view.side_of = state.side_of
-    view.seat = seat
     view.phase = state.phase
     view.round_index = len(state.rounds) - 1
     view.dealer = state.dealer
     view.turn = state.turn
-    view.hand = hands[seat]
     view.hand_sizes = tuple([h.bit_count() for h in hands])
     view.floor = state.floor
     view.stock_size = len(state.stock) - state.stock_pos
@@ -242,7 +289,6 @@ def view_of(state: GameState, seat: int) -> View:
     else:
         view.initial_floor = view.buried = view.plays = view.past_rounds = ()
     known = [0] * state.players
-    known[seat] = view.hand
     bottom: list[Card] = []
     if view.buried:
         in_stock = set(state.stock[state.stock_pos :])
@@ -256,6 +302,26 @@ def view_of(state: GameState, seat: int) -> View:
     view.known = tuple(known)
     view.stock_bottom = tuple(bottom)
     view.gone = state.out_of_play
+
+
+def public_view_of(state: GameState) -> PublicView:
+    """What everyone at the table may know of ``state`` (see the module docstring)."""
+    view = PublicView.__new__(PublicView)
+    _fill_public(view, state)
+    return view
+
+
+def view_of(state: GameState, seat: int) -> View:
+    """What ``seat`` may know of ``state``: the public view plus its own hand."""
+    if not 0 <= seat < state.players:
+        raise ValueError(f"seat must be from 0 to {state.players - 1}, not {seat!r}")
+    view = View.__new__(View)
+    _fill_public(view, state)
+    view.seat = seat
+    view.hand = state.hands[seat]
+    known = list(view.known)
+    known[seat] = view.hand
+    view.known = tuple(known)
     return view
 
 

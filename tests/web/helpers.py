@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import secrets
 import socket
 import subprocess
 import sys
@@ -21,9 +20,29 @@ import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
 from basra.server.app import AppConfig, create_app
+from basra.server.quotas import Limits, Rate
 from basra.server.service import ServiceConfig
 
-FAST = ServiceConfig(grace=60.0, bot_delay=0.0, round_pause=0.0, message_rate=10_000.0)
+ROOMY = Rate(1_000_000, 1)
+TEST_LIMITS = Limits(
+    identities_per_address=ROOMY,
+    tables_per_identity=ROOMY,
+    tables_per_address=ROOMY,
+    open_tables_per_identity=1_000,
+    open_tables_per_address=10_000,
+    bot_tables_per_identity=100,
+    bot_tables=1_000,
+    connections_per_address=10_000,
+    connections_per_identity=100,
+    hints_per_identity=ROOMY,
+    transfer_tries_per_address=ROOMY,
+    messages_per_connection=ROOMY,
+    http_per_address=ROOMY,
+)
+"""Limits no test meets unless it means to (the server's own are in quotas.Limits)."""
+FAST = ServiceConfig(
+    grace=60.0, bot_delay=0.0, round_pause=0.0, bot_processes=0, limits=TEST_LIMITS
+)
 CARD = re.compile(r"(?<![0-9A-Za-z])(10|[2-9AJQK])([SHDC])(?![A-Za-z0-9])")
 
 
@@ -64,7 +83,7 @@ class ServerThread:
 
 @contextmanager
 def server_process(
-    database: str, *extra: str, port: int | None = None
+    database: str, *extra: str, port: int | None = None, env: dict[str, str] | None = None
 ) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
     """``basra serve`` as a child process (killed at the end)."""
     port = port or free_port()
@@ -84,7 +103,7 @@ def server_process(
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},
     )
     url = f"http://127.0.0.1:{port}"
     try:
@@ -114,11 +133,19 @@ def wait_http(url: str, timeout: float) -> None:
         time.sleep(0.1)
 
 
-def http(url: str, body: Any = None, headers: dict[str, str] | None = None) -> tuple[int, Any]:
+def http(
+    url: str,
+    body: Any = None,
+    headers: dict[str, str] | None = None,
+    token: str | None = None,
+    method: str | None = None,
+) -> tuple[int, Any]:
     data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data, headers=headers or {})
+    request = urllib.request.Request(url, data=data, headers=headers or {}, method=method)
     if data is not None:
         request.add_header("Content-Type", "application/json")
+    if token is not None:
+        request.add_header("Authorization", f"Bearer {token}")
     try:
         with urllib.request.urlopen(request, timeout=10) as response:
             return response.status, json.loads(response.read() or b"null")
@@ -126,12 +153,15 @@ def http(url: str, body: Any = None, headers: dict[str, str] | None = None) -> t
         return error.code, json.loads(error.read() or b"null")
 
 
-def new_secret() -> str:
-    return secrets.token_hex(16)
+def new_token(base: str) -> str:
+    """A new identity's device token (``POST /api/identity``)."""
+    status, body = http(base + "/api/identity", {})
+    assert status == 201, body
+    return str(body["token"])
 
 
-def create_table(base: str, secret: str, name: str = "Amal", **form: Any) -> str:
-    status, body = http(base + "/api/tables", {"secret": secret, "name": name, **form})
+def create_table(base: str, token: str, name: str = "Amal", **form: Any) -> str:
+    status, body = http(base + "/api/tables", {"name": name, **form}, token=token)
     assert status == 201, body
     return str(body["id"])
 
@@ -140,9 +170,15 @@ class Player:
     """A socket client that keeps the latest table and state it was sent."""
 
     def __init__(
-        self, base: str, table: str, secret: str | None = None, name: str | None = "Amal"
+        self,
+        base: str,
+        table: str,
+        token: str | None = None,
+        name: str | None = "Amal",
+        *,
+        watch_only: bool = False,
     ) -> None:
-        self.secret = secret or new_secret()
+        self.token = None if watch_only else token or new_token(base)
         self.name = name
         self.table_id = table
         self.ws: ClientConnection = connect(
@@ -153,7 +189,9 @@ class Player:
         self.state: dict[str, Any] = {}
         self.errors: list[dict[str, Any]] = []
         self.others: list[dict[str, Any]] = []
-        hello: dict[str, Any] = {"type": "hello", "secret": self.secret}
+        hello: dict[str, Any] = {"type": "hello"}
+        if self.token is not None:
+            hello["token"] = self.token
         if name is not None:
             hello["name"] = name
         self.send(hello)
@@ -210,7 +248,7 @@ class Player:
 
     def my_turn(self) -> bool:
         view = self.view
-        return bool(view) and view["phase"] == "play" and view["turn"] == view["seat"]
+        return bool(view) and view["phase"] == "play" and view["turn"] == view.get("seat")
 
     def play_first_legal(self) -> str:
         move = self.view["legal"][0]

@@ -255,8 +255,57 @@ def test_a_spectator_sees_no_hand(browser: Any, site: str) -> None:
     assert "You are watching" in watcher.inner_text("main")
     assert watcher.locator(".backs img").count() > 0
     states = [json.loads(f) for f in frames if '"type": "state"' in f]
-    assert states and all(s["view"]["hand"] == [] and s["view"]["seat"] is None for s in states)
+    assert states and all(not {"hand", "seat", "legal"} & set(s["view"]) for s in states)
     shot(watcher, "spectator-en")
     shot(player, "table-en")
     player.context.close()
     watcher.context.close()
+
+
+def test_a_link_never_replaces_a_browsers_identity(browser: Any, site: str) -> None:
+    from tests.web.helpers import create_table, http
+
+    laptop = new_page(browser, site)
+    table = create(laptop, "Amal", seats=["me", "bot:medium"])
+    laptop.wait_for_selector(".hand button.card")
+    hand = hand_of(laptop)
+    token = laptop.evaluate("localStorage.getItem('basra.token')")
+    # Mallory sends Amal a link to sign in as Mallory: the page asks, and changes nothing.
+    mallory = http(site + "/api/identity", {})[1]["token"]
+    create_table(site, mallory, "Mallory", seats=[{"kind": "person"}, {"kind": "bot"}])
+    code = http(site + "/api/identity/transfer", {}, token=mallory)[1]["code"]
+    laptop.goto(f"{site}/device?lang=en#code={code}")
+    laptop.wait_for_selector("#confirm-text")
+    assert "Mallory" in laptop.inner_text("#confirm-text")
+    assert laptop.evaluate("localStorage.getItem('basra.token')") == token
+    # A link in the old form, with a secret in it, is nothing to the page.
+    laptop.goto(f"{site}/t/{table}?lang=en&anim=fast#k={'ab' * 16}&n=Mallory")
+    laptop.wait_for_selector(".hand button.card")
+    assert hand_of(laptop) == hand
+    assert laptop.evaluate("localStorage.getItem('basra.token')") == token
+    # Amal moves to her phone: a code made on the laptop, confirmed on the phone.
+    laptop.goto(f"{site}/device?lang=en")
+    laptop.click("#make-code")
+    code = laptop.inner_text(".transfer-code")
+    phone = new_page(browser, f"{site}/device?lang=en", phone=True)
+    phone.fill("#code-input", code)
+    phone.click("#check-code")
+    phone.wait_for_selector("#confirm-text")
+    assert "Amal" in phone.inner_text("#confirm-text")
+    phone.click("#confirm-code")
+    phone.wait_for_selector("#code-done")
+    phone.goto(f"{site}/t/{table}?lang=en&anim=fast")
+    phone.wait_for_selector(".hand button.card")
+    assert hand_of(phone) == hand
+    # Amal sees the phone among her devices and signs it out.
+    laptop.reload()
+    laptop.wait_for_selector("#devices [data-sign-out]")
+    assert laptop.locator("#devices li").count() == 2
+    laptop.click("#devices [data-sign-out]")
+    laptop.wait_for_function("document.querySelectorAll('#devices li').length === 1")
+    phone.reload()
+    phone.wait_for_selector(".felt")
+    assert phone.locator(".hand").count() == 0
+    shot(laptop, "devices-en")
+    laptop.context.close()
+    phone.context.close()

@@ -16,7 +16,7 @@ from tests.web.helpers import (
     ServerThread,
     create_table,
     http,
-    new_secret,
+    new_token,
     next_mover,
     play_to_end,
 )
@@ -24,7 +24,7 @@ from tests.web.helpers import (
 from basra.cards import CARD_NAMES, cards_of
 from basra.record import Record
 from basra.state import GameState
-from basra.view import view_of
+from basra.view import public_view_of, view_of
 
 
 def states_by_version(record: dict[str, Any]) -> list[GameState]:
@@ -98,9 +98,9 @@ def test_no_frame_shows_a_seat_a_card_it_could_not_see(server: ServerThread) -> 
         },
     ]
     for form in setups:
-        secret = new_secret()
-        table = create_table(server.url, secret, hints=True, **form)
-        people = [Player(server.url, table, secret, "P0")]
+        token = new_token(server.url)
+        table = create_table(server.url, token, hints=True, **form)
+        people = [Player(server.url, table, token, "P0")]
         for seat, spec in enumerate(form["seats"]):
             if seat and spec["kind"] == "person":
                 joiner = Player(server.url, table, None, f"P{seat}")
@@ -108,7 +108,7 @@ def test_no_frame_shows_a_seat_a_card_it_could_not_see(server: ServerThread) -> 
                 joiner.send({"type": "join", "seat": seat})
                 joiner.wait(lambda m: m["type"] == "table" and m["table"]["you"] is not None)
                 people.append(joiner)
-        watcher = Player(server.url, table, None, "Watcher")
+        watcher = Player(server.url, table, None, "Watcher", watch_only=True)
         # Hints are frames too: the first person to move asks for one.
         first = next_mover(people)
         assert first is not None
@@ -123,4 +123,21 @@ def test_no_frame_shows_a_seat_a_card_it_could_not_see(server: ServerThread) -> 
             person.drain()
             checked += check_frames(person, states, person.table["you"])
         checked += check_frames(watcher, states, None)
+        assert_public(watcher, states)
     assert checked > 500
+
+
+OUTCOME = ("sides", "winner", "over")
+
+
+def assert_public(watcher: Player, states: list[GameState]) -> None:
+    """A spectator's snapshots are the table's public view, exactly (plus the outcome)."""
+    seen = 0
+    for frame in watcher.frames:
+        message = json.loads(frame)
+        if message["type"] != "state":
+            continue
+        view = {k: v for k, v in message["view"].items() if k not in OUTCOME}
+        assert view == public_view_of(states[message["version"]]).to_json(brief=True)
+        seen += 1
+    assert seen > 20

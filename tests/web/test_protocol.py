@@ -15,21 +15,22 @@ from tests.web.helpers import (
     ServerThread,
     create_table,
     http,
-    new_secret,
+    new_token,
     next_mover,
     play_to_end,
 )
 
 from basra.record import Record
 from basra.server.app import AppConfig
+from basra.server.quotas import Rate
 
 TWO_PEOPLE = {"seats": [{"kind": "person"}, {"kind": "person"}], "my_seat": 0}
 
 
 def seated_pair(base: str, **form: object) -> tuple[str, Player, Player]:
-    secret = new_secret()
-    table = create_table(base, secret, **{**TWO_PEOPLE, **form})
-    amal = Player(base, table, secret, "Amal")
+    token = new_token(base)
+    table = create_table(base, token, **{**TWO_PEOPLE, **form})
+    amal = Player(base, table, token, "Amal")
     badr = Player(base, table, None, "Badr")
     badr.wait_type("state")
     badr.send({"type": "join", "seat": 1})
@@ -59,7 +60,7 @@ def test_two_people_play_a_whole_game_and_its_record_replays(server: ServerThrea
     state = Record.from_json(record).replay()
     assert state.is_over and list(state.scores) == final["scores"]
 
-    status, games = http(f"{server.url}/api/games", headers={"X-Basra-Secret": amal.secret})
+    status, games = http(f"{server.url}/api/games", token=amal.token)
     assert status == 200 and games["games"][0]["id"] == table
     assert games["games"][0]["status"] == "over"
 
@@ -71,31 +72,31 @@ def test_two_people_play_a_whole_game_and_its_record_replays(server: ServerThrea
 
 
 def test_a_person_against_a_bot(server: ServerThread) -> None:
-    secret = new_secret()
+    token = new_token(server.url)
     table = create_table(
         server.url,
-        secret,
+        token,
         variant="lebanese",
         seats=[{"kind": "person"}, {"kind": "bot", "level": "hard"}],
     )
-    amal = Player(server.url, table, secret)
+    amal = Player(server.url, table, token)
     play_to_end([amal])
     assert amal.view["over"]
     assert amal.table["status"] == "over"
 
 
 def test_four_seats_in_teams_with_bots_to_the_end(server: ServerThread) -> None:
-    secret = new_secret()
+    token = new_token(server.url)
     table = create_table(
         server.url,
-        secret,
+        token,
         variant="syrian",
         players=4,
         teams=True,
         rules={"target": 41},
         seats=[{"kind": "person"}] + [{"kind": "bot", "level": "easy"}] * 3,
     )
-    amal = Player(server.url, table, secret)
+    amal = Player(server.url, table, token)
     play_to_end([amal])
     assert len(amal.view["scores"]) == 2
 
@@ -116,7 +117,7 @@ def test_malformed_and_hostile_messages_change_nothing(server: ServerThread) -> 
         ({"type": "move", "move": "ZZ", "version": version}, "bad_move"),
         ({"type": "move", "move": first.view["legal"][0], "version": version - 1}, "stale"),
         ({"type": "join", "seat": 1}, "already_seated"),
-        ({"type": "hello", "secret": "0" * 20}, "bad_message"),
+        ({"type": "hello", "token": "0" * 20}, "bad_message"),
         ({"type": "rename", "name": ""}, "bad_name"),
         ({"type": "rematch"}, "not_over"),
         ("{" + " " * 5000 + "}", "too_large"),
@@ -148,7 +149,10 @@ def test_malformed_and_hostile_messages_change_nothing(server: ServerThread) -> 
 
 
 def test_a_flood_of_messages_is_refused(tmp_path: Path) -> None:
-    config = AppConfig(database=str(tmp_path / "f.db"), service=replace(FAST, message_rate=20.0))
+    config = AppConfig(
+        database=str(tmp_path / "f.db"),
+        service=replace(FAST, limits=replace(FAST.limits, messages_per_connection=Rate(60, 60))),
+    )
     with ServerThread(config) as server:
         flood(server)
 
@@ -202,16 +206,16 @@ def test_ambiguous_and_disallowed_captures_name_the_options(tmp_path: Path) -> N
 
 
 def test_spectators_see_no_hand(server: ServerThread) -> None:
-    secret = new_secret()
+    token = new_token(server.url)
     table = create_table(
-        server.url, secret, seats=[{"kind": "bot", "level": "easy"}] * 2, my_seat=None
+        server.url, token, seats=[{"kind": "bot", "level": "easy"}] * 2, my_seat=None
     )
-    watcher = Player(server.url, table, secret, "Watcher")
+    watcher = Player(server.url, table, token, "Watcher")
     seen = 0
     while seen < 30:
         message = watcher.wait_type("state")
         view = message["view"]
-        assert view["seat"] is None and view["hand"] == [] and view["legal"] == []
+        assert not {"seat", "side", "hand", "legal"} & set(view)
         if view["phase"] == "play":
             assert sum(view["hand_sizes"]) > 0
         seen += 1
@@ -228,11 +232,11 @@ def test_reconnect_and_second_device_find_the_game_as_it_was(server: ServerThrea
             player.wait(lambda m, v=version: m["type"] == "state" and m["version"] > v)
     hand, version = amal.view["hand"], amal.version
     amal.close()
-    again = Player(server.url, table, amal.secret, "Amal")
+    again = Player(server.url, table, amal.token, "Amal")
     snapshot = again.wait_type("state")
     assert snapshot["version"] == version and snapshot["view"]["hand"] == hand
     assert again.table["you"] == 0
-    phone = Player(server.url, table, amal.secret, "Amal")
+    phone = Player(server.url, table, amal.token, "Amal")
     assert phone.wait_type("state")["view"]["hand"] == hand
     first, _ = mover(again, badr)
     first.play_first_legal()
@@ -259,7 +263,7 @@ def test_a_stand_in_bot_plays_for_a_person_gone_past_the_grace(tmp_path: Path) -
         assert (
             any(s["stand_in"] for s in badr.table["seats"] if s["seat"] == 0) or badr.view["over"]
         )
-        back = Player(server.url, table, amal.secret, "Amal")
+        back = Player(server.url, table, amal.token, "Amal")
         back.wait_type("state")
         badr.wait(lambda m: m["type"] == "table" and m["table"]["seats"][0]["present"])
 
@@ -280,8 +284,8 @@ def test_a_restarted_server_resumes_every_game(tmp_path: Path) -> None:
         amal.close()
         badr.close()
     with ServerThread(config) as server:
-        for seat, secret in ((0, amal.secret), (1, badr.secret)):
-            player = Player(server.url, table, secret)
+        for seat, token in ((0, amal.token), (1, badr.token)):
+            player = Player(server.url, table, token)
             snapshot = player.wait_type("state")
             assert snapshot["version"] == version
             assert snapshot["view"]["hand"] == before[seat]["hand"]
@@ -295,7 +299,7 @@ def test_rematch_seats_everyone_again(server: ServerThread) -> None:
     amal.send({"type": "rematch"})
     new_table = amal.wait_type("rematch")["table"]
     assert badr.wait_type("rematch")["table"] == new_table != table
-    again = [Player(server.url, new_table, p.secret, p.name) for p in (amal, badr)]
+    again = [Player(server.url, new_table, p.token, p.name) for p in (amal, badr)]
     for player, seat in zip(again, (0, 1), strict=True):
         player.wait(lambda m: m["type"] == "state" and m["view"]["phase"] == "play")
         assert player.table["you"] == seat and player.table["rematch_of"] == table
@@ -320,28 +324,26 @@ def test_http_api_checks_its_input(server: ServerThread) -> None:
     assert status == 200 and body["rules"]["target"] == 61 and body["overrides"] == {"target": 61}
     status, body = http(server.url + "/api/rules", {"variant": "egyptian", "rules": {"tar": 1}})
     assert status == 400 and "tar" in body["message"]
-    secret = new_secret()
+    token = new_token(server.url)
+    status, body = http(server.url + "/api/tables", {"name": "A", "variant": "nope"}, token=token)
+    assert status == 400 and body["error"] == "bad_settings" and body["field"] == "variant"
     status, body = http(
-        server.url + "/api/tables",
-        {"secret": secret, "name": "A", "variant": "nope"},
+        server.url + "/api/tables", {"name": "A", "players": 3, "teams": True}, token=token
     )
-    assert status == 400 and body["error"] == "bad_settings"
-    status, body = http(
-        server.url + "/api/tables",
-        {"secret": secret, "name": "A", "players": 3, "teams": True},
-    )
-    assert status == 400 and body["error"] == "bad_settings"
-    status, body = http(server.url + "/api/tables", {"secret": "short", "name": "A"})
-    assert status == 400
+    assert status == 400 and body["error"] == "bad_settings" and body["field"] == "teams"
+    status, body = http(server.url + "/api/tables", {"name": "A"}, token="short")
+    assert status == 401 and body["error"] == "signed_out"
+    status, body = http(server.url + "/api/tables", {"name": "A"})
+    assert status == 401 and body["error"] == "signed_out"
     status, body = http(server.url + "/api/tables/nothere")
     assert status == 404
-    table = create_table(server.url, secret, seats=[{"kind": "person"}, {"kind": "person"}])
+    table = create_table(server.url, token, seats=[{"kind": "person"}, {"kind": "person"}])
     status, body = http(f"{server.url}/api/games/{table}/record")
     assert status == 409 and body["error"] == "not_over"
     status, body = http(server.url + "/api/tables")
     assert status == 200 and body["tables"][0]["id"] == table and body["tables"][0]["open"] == 1
     info = json.dumps(http(f"{server.url}/api/tables/{table}")[1])
-    assert secret not in info
+    assert token not in info
 
 
 def test_the_migrations_build_the_schema_of_the_models(tmp_path: Path) -> None:
@@ -351,12 +353,12 @@ def test_the_migrations_build_the_schema_of_the_models(tmp_path: Path) -> None:
     from alembic.migration import MigrationContext
 
     from basra.server.models import metadata
-    from basra.server.store import SqlStore
+    from basra.server.store.sql import SqlStore
 
     async def check() -> list[object]:
         store = SqlStore(str(tmp_path / "m.db"))
         await store.start()
-        async with store._engine.connect() as conn:
+        async with store.engine.connect() as conn:
             diff = await conn.run_sync(
                 lambda sync: compare_metadata(MigrationContext.configure(sync), metadata)
             )

@@ -11,7 +11,7 @@ from tests.web.helpers import (
     Player,
     create_table,
     http,
-    new_secret,
+    new_token,
     next_mover,
     play_to_end,
     server_process,
@@ -23,11 +23,11 @@ def test_kill_the_server_mid_game_and_no_move_is_lost(tmp_path: Path) -> None:
     options = ("--bot-delay", "0", "--round-pause", "0")
     seen: dict[int, dict[str, Any]] = {}
     with server_process(database, *options) as (proc, url):
-        secret = new_secret()
+        token = new_token(url)
         table = create_table(
-            url, secret, seats=[{"kind": "person"}, {"kind": "bot", "level": "medium"}]
+            url, token, seats=[{"kind": "person"}, {"kind": "bot", "level": "medium"}]
         )
-        amal = Player(url, table, secret)
+        amal = Player(url, table, token)
         for _ in range(15):
             player = next_mover([amal])
             assert player is not None
@@ -46,7 +46,7 @@ def test_kill_the_server_mid_game_and_no_move_is_lost(tmp_path: Path) -> None:
         proc.wait()
     assert len(seen) >= 15
     with server_process(database, *options) as (_, url):
-        back = Player(url, table, secret)
+        back = Player(url, table, token)
         snapshot = back.wait_type("state")
         assert snapshot["version"] >= last
         if snapshot["version"] == last:

@@ -6,11 +6,17 @@ import asyncio
 import json
 from typing import Any
 
-from tests.web.helpers import FAST, new_secret
+from tests.web.helpers import FAST
 
+from basra.server.forms import TableForm, check_table_form
 from basra.server.pubsub import MemoryHub
 from basra.server.service import Client, MatchService
 from basra.server.store import MemoryStore
+
+
+def spec(**form: Any) -> Any:
+    """A checked table form."""
+    return check_table_form(TableForm.model_validate({"name": "Amal", **form}))[1]
 
 
 class SharedStore(MemoryStore):
@@ -41,9 +47,10 @@ def test_a_stale_process_loses_the_race_and_catches_up() -> None:
         two = MatchService(SharedStore(store), MemoryHub(), FAST, origin="two")
         await one.start(resume=False)
         await two.start(resume=False)
-        amal, badr = new_secret(), new_secret()
+        amal = (await one.identities.create("test")).caller
+        badr = (await one.identities.create("test")).caller
         row = await one.create_table(
-            amal, "Amal", {"seats": [{"kind": "person"}, {"kind": "person"}], "my_seat": 0}
+            amal, "test", "Amal", spec(seats=[{"kind": "person"}, {"kind": "person"}], my_seat=0)
         )
         a = Client(row.id, amal)
         b = Client(row.id, badr, "Badr")
@@ -56,9 +63,9 @@ def test_a_stale_process_loses_the_race_and_catches_up() -> None:
             if state.get("view", {}).get("phase") == "play":
                 break
         live = one.live[row.id]
-        mover_secret = amal if live.state.turn == 0 else badr
+        mover = amal if live.state.turn == 0 else badr
         # The same person on another device, connected to process two.
-        other = Client(row.id, mover_secret)
+        other = Client(row.id, mover)
         await two.connect(other)
         snapshot = last_state(drain(other))
         version = snapshot["version"]

@@ -24,7 +24,7 @@ from tests.web.helpers import (
     create_table,
     free_port,
     http,
-    new_secret,
+    new_token,
     next_mover,
     play_to_end,
     server_process,
@@ -84,9 +84,9 @@ class _SharedStore(MemoryStore):
 
 def two_process_game(one: str, two: str) -> None:
     """Amal plays on the first server, Badr on the second, to the end of the game."""
-    secret = new_secret()
-    table = create_table(one, secret, rules={"target": 30}, seats=[{"kind": "person"}] * 2)
-    amal = Player(one, table, secret, "Amal")
+    token = new_token(one)
+    table = create_table(one, token, rules={"target": 30}, seats=[{"kind": "person"}] * 2)
+    amal = Player(one, table, token, "Amal")
     badr = Player(two, table, None, "Badr")
     badr.wait_type("state")
     badr.send({"type": "join", "seat": 1})
@@ -210,14 +210,14 @@ def test_two_processes_on_postgresql_and_redis_play_a_game(postgres: str, redis:
 def test_postgresql_resumes_a_game_after_a_restart(postgres: str) -> None:
     options = ("--bot-delay", "0", "--round-pause", "0")
     with server_process(postgres, *options) as (_, url):
-        secret = new_secret()
-        table = create_table(url, secret, seats=[{"kind": "person"}, {"kind": "bot"}])
-        amal = Player(url, table, secret)
+        token = new_token(url)
+        table = create_table(url, token, seats=[{"kind": "person"}, {"kind": "bot"}])
+        amal = Player(url, table, token)
         # Stop when it is Amal's turn: then nothing moves until she plays.
         assert next_mover([amal], timeout=30) is amal
         version, hand = amal.version, amal.view["hand"]
     with server_process(postgres, *options) as (_, url):
-        back = Player(url, table, secret)
+        back = Player(url, table, token)
         snapshot = back.wait_type("state")
         assert snapshot["version"] == version and snapshot["view"]["hand"] == hand
         play_to_end([back])

@@ -51,14 +51,28 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--bot-processes",
         type=int,
-        default=1,
-        help="worker processes where bots think, off the server's loop (1; 0 for threads)",
+        default=None,
+        help="worker processes where bots and hints think, off the server's loop "
+        "(default: the CPU count less one, 2 to 4; one is kept for people's bots; 0 for threads)",
     )
     parser.add_argument(
         "--message-rate",
         type=float,
         default=20.0,
         help="messages per second one connection may send on average (20)",
+    )
+    parser.add_argument(
+        "--abandon-after",
+        type=float,
+        default=1800.0,
+        help="seconds a table may have nobody connected before it ends as abandoned (1800; "
+        "all-bot tables nobody watches: 120)",
+    )
+    parser.add_argument(
+        "--forwarded-allow-ips",
+        default=None,
+        help="addresses of trusted proxies whose X-Forwarded-For names the client "
+        "(uvicorn's option; default 127.0.0.1): quotas per address need the real one",
     )
     parser.add_argument("--log-level", default="warning", help="uvicorn log level (warning)")
     parser.set_defaults(run=run)
@@ -69,19 +83,19 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from basra.server.app import AppConfig, create_app
+    from basra.server.quotas import Limits, Rate
     from basra.server.service import ServiceConfig
 
-    config = AppConfig(
-        database=args.database,
-        redis=args.redis,
-        service=ServiceConfig(
-            grace=args.grace,
-            bot_delay=args.bot_delay,
-            round_pause=args.round_pause,
-            bot_processes=args.bot_processes,
-            message_rate=args.message_rate,
-        ),
+    service = ServiceConfig(
+        grace=args.grace,
+        bot_delay=args.bot_delay,
+        round_pause=args.round_pause,
+        abandon_after=args.abandon_after,
+        limits=Limits(messages_per_connection=Rate(args.message_rate * 3, 3.0)),
     )
+    if args.bot_processes is not None:
+        service.bot_processes = args.bot_processes
+    config = AppConfig(database=args.database, redis=args.redis, service=service)
     app = create_app(config)
     where = "memory only" if args.database == "memory" else args.database
     print(f"basra: serving on http://{args.host}:{args.port}/  (games in {where})", flush=True)
@@ -93,5 +107,6 @@ def run(args: argparse.Namespace) -> int:
         port=args.port,
         log_level=args.log_level,
         ws_per_message_deflate=False,
+        forwarded_allow_ips=args.forwarded_allow_ips,
     )
     return 0

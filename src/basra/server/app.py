@@ -4,16 +4,30 @@ Handlers only parse, authenticate and delegate. The page is static (no build
 step): ``/`` and the page routes serve ``static/index.html``, which loads the
 script, the styles, the card faces and the fonts from ``/static``.
 
-HTTP API (JSON):
+HTTP API (JSON; ``Authorization: Bearer <device token>`` where marked *auth*):
 
 - ``GET /api/variants``: the presets, their settings and descriptions.
 - ``POST /api/rules``: check custom settings ``{"variant", "rules"}``.
-- ``POST /api/tables``: create a table (``secret``, ``name`` and the form).
+- ``POST /api/identity``: a new identity and this device's token
+  (``{"legacy_secret"}`` exchanges a secret of the old scheme, once).
+- ``GET /api/identity`` (auth): the identity's name and signed-in devices;
+  ``DELETE /api/identity`` (auth) revokes it and every device.
+- ``POST /api/identity/transfer`` (auth): a one-time code for another device;
+  ``POST /api/identity/transfer/preview`` ``{"code"}``: whose identity it is;
+  ``POST /api/identity/transfer/accept`` ``{"code"}``: a token for this device.
+- ``DELETE /api/devices/{id}`` (auth): sign one of the identity's devices out.
+- ``POST /api/tables`` (auth): create a table (:class:`~basra.server.forms.TableForm`).
 - ``GET /api/tables``: tables to join or watch; ``GET /api/tables/{id}``: one.
-- ``GET /api/games`` (header ``X-Basra-Secret``): the caller's games.
+- ``GET /api/games`` (auth): the caller's games.
 - ``GET /api/games/{id}/record``: the record (RECORD.md) of a finished game.
 - ``GET /api/games/{id}/replay``: every step of a finished game.
 - ``WS /ws/{id}``: play and watch (see :mod:`basra.server.protocol`).
+
+Every refusal is ``{"error": code, "message": ..., ...}``: 400 for a bad
+request, 401 ``signed_out``, 404, 409 ``not_over``, 413 ``too_large``, 422
+``bad_request`` naming the ``field`` of the wrong JSON type, 429
+``rate_limited`` with ``Retry-After``. Request bodies are refused while they
+stream in, as soon as they pass :data:`MAX_BODY` bytes.
 """
 
 from __future__ import annotations
@@ -22,29 +36,68 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, ValidationError
+from starlette.websockets import WebSocketDisconnect
 
 from basra.bots import LEVELS
-from basra.rules import PRESETS, SETTING_NAMES, VARIANT_DESCRIPTIONS, RulesError, preset
-from basra.server.protocol import ProtocolError, error_message, parse_client_message
+from basra.rules import PRESETS, SETTING_NAMES, VARIANT_DESCRIPTIONS
+from basra.server import queries
+from basra.server.forms import RULE_BOUNDS, TableForm, check_rules, check_table_form
+from basra.server.identity import Caller, Issued
+from basra.server.protocol import (
+    ProtocolError,
+    check_json,
+    error_message,
+    parse_client_message,
+)
 from basra.server.pubsub import open_hub
+from basra.server.quotas import Quotas, RateLimitError, address_key
 from basra.server.service import Client, MatchService, ServiceConfig
 from basra.server.store import open_store
 
-__all__ = ["AppConfig", "create_app"]
+__all__ = ["MAX_BODY", "AppConfig", "BodyGuard", "create_app"]
 
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).parent / "static"
 HELLO_TIMEOUT = 15.0
-PAGE_ROUTES = ("/", "/t/{table_id}", "/games", "/replay/{table_id}", "/rules", "/rules/{name}")
+"""Seconds a new connection has to say hello."""
+MAX_BODY = 16_384
+"""Largest HTTP request body accepted, in bytes."""
+PAGE_ROUTES = (
+    "/",
+    "/t/{table_id}",
+    "/games",
+    "/replay/{table_id}",
+    "/rules",
+    "/rules/{name}",
+    "/device",
+)
+STATUS_OF = {
+    "rate_limited": 429,
+    "signed_out": 401,
+    "no_such_table": 404,
+    "bad_code": 404,
+    "no_such_device": 404,
+    "not_over": 409,
+    "too_large": 413,
+    "bad_request": 422,
+}
+"""HTTP status of each refusal code (400 for any other)."""
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+M = TypeVar("M", bound=BaseModel)
 
 
 @dataclass
@@ -58,8 +111,114 @@ class AppConfig:
     service: ServiceConfig = field(default_factory=ServiceConfig)
 
 
-def _bad(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": code, "message": message}, status_code=status)
+def refusal(error: ProtocolError) -> JSONResponse:
+    """The HTTP answer to a refused request."""
+    body: dict[str, Any] = {"error": error.code, "message": error.message, **(error.extra or {})}
+    headers = {}
+    if isinstance(error, RateLimitError):
+        headers["Retry-After"] = str(error.retry_after)
+    return JSONResponse(body, status_code=STATUS_OF.get(error.code, 400), headers=headers)
+
+
+class BodyGuard:
+    """ASGI middleware for the HTTP API: a rate per client address, and bodies refused
+    while they stream in, once past ``limit`` bytes (never read whole first)."""
+
+    def __init__(self, app: Callable[..., Awaitable[None]], quotas: Quotas, limit: int) -> None:
+        self.app = app
+        self.quotas = quotas
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Check the request, then hand it on with its body replayed."""
+        if scope["type"] != "http" or not scope["path"].startswith("/api/"):
+            await self.app(scope, receive, send)
+            return
+        client = scope.get("client")
+        address = address_key(client[0] if client else None)
+        try:
+            limits = self.quotas.limits
+            self.quotas.take("http", address, limits.http_per_address, "requests per address")
+        except RateLimitError as error:
+            await refusal(error)(scope, receive, send)
+            return
+        too_large = ProtocolError("too_large", f"request bodies must be at most {self.limit} bytes")
+        for name, value in scope.get("headers", []):
+            if name == b"content-length" and (not value.isdigit() or int(value) > self.limit):
+                await refusal(too_large)(scope, receive, send)
+                return
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client went away
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.limit:
+                await refusal(too_large)(scope, receive, send)
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+class RulesForm(BaseModel):
+    """``POST /api/rules``: a variant and settings to check."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    variant: str = "egyptian"
+    rules: dict[str, Any] | None = None
+
+
+class IdentityForm(BaseModel):
+    """``POST /api/identity``: optionally, a secret of the old scheme to exchange."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    legacy_secret: str | None = None
+
+
+class CodeForm(BaseModel):
+    """A transfer code typed or opened on the receiving device."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    code: str
+
+
+def _field(error: dict[str, Any]) -> str:
+    return ".".join(str(part) for part in error.get("loc", ())) or "body"
+
+
+async def read_form(request: Request, model: type[M]) -> M:
+    """The request's JSON body as ``model``: 422 naming the field of a wrong type."""
+    body = await request.body()
+    data = check_json(body or b"{}", MAX_BODY, "the request body") if body else {}
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        errors = exc.errors(include_url=False, include_input=False)
+        first = errors[0]
+        name = _field(dict(first))
+        raise ProtocolError(
+            "bad_request",
+            f"{name}: {first['msg']}",
+            {"field": name, "fields": [_field(dict(e)) for e in errors]},
+        ) from None
+
+
+def _issued(issued: Issued) -> dict[str, Any]:
+    return {"token": issued.token, "device": issued.caller.device, "name": issued.caller.name}
 
 
 def create_app(config: AppConfig | None = None, service: MatchService | None = None) -> FastAPI:
@@ -79,7 +238,12 @@ def create_app(config: AppConfig | None = None, service: MatchService | None = N
 
     app = FastAPI(title="basra", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.service = match
+    app.add_middleware(BodyGuard, quotas=match.quotas, limit=MAX_BODY)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.exception_handler(ProtocolError)
+    async def refused(_: Request, error: ProtocolError) -> JSONResponse:
+        return refusal(error)
 
     index = STATIC / "index.html"
 
@@ -89,9 +253,26 @@ def create_app(config: AppConfig | None = None, service: MatchService | None = N
     for route in PAGE_ROUTES:
         app.add_api_route(route, page, methods=["GET"], include_in_schema=False)
 
+    def address(request: Request | WebSocket) -> str:
+        return address_key(request.client.host if request.client else None)
+
+    async def caller(request: Request) -> Caller:
+        header = request.headers.get("authorization", "")
+        token = header[7:].strip() if header[:7].lower() == "bearer " else None
+        found = await match.identities.authenticate(token)
+        if found is None:
+            raise ProtocolError("signed_out", "sign in first: POST /api/identity gives a token")
+        return found
+
     @app.get("/healthz")
     async def healthz() -> dict[str, Any]:
-        return {"ok": True, "tables": len(match.live), "moves": match.moves}
+        scheduler = match.scheduler
+        return {
+            "ok": True,
+            "tables": len(match.live),
+            "moves": match.moves,
+            "jobs": {"running": scheduler.running, "queued": scheduler.queued},
+        }
 
     @app.get("/api/variants")
     async def variants() -> dict[str, Any]:
@@ -106,62 +287,89 @@ def create_app(config: AppConfig | None = None, service: MatchService | None = N
             ],
             "settings": list(SETTING_NAMES),
             "levels": list(LEVELS),
+            "bounds": {name: list(bound) for name, bound in RULE_BOUNDS.items()},
         }
 
     @app.post("/api/rules")
-    async def check_rules(request: Request) -> Response:
-        body = await _json(request)
-        if not isinstance(body, dict):
-            return _bad(400, "bad_settings", "send an object {variant, rules}")
-        variant = body.get("variant", "egyptian")
-        try:
-            base = preset(variant)
-            rules = base.with_overrides(body.get("rules") or {})
-        except RulesError as exc:
-            return _bad(400, "bad_settings", str(exc))
+    async def check(request: Request) -> Response:
+        form = await read_form(request, RulesForm)
+        rules, overrides = check_rules(form.variant, form.rules)
         return JSONResponse(
-            {"variant": variant, "rules": rules.to_dict(), "overrides": rules.overrides_from(base)}
+            {"variant": form.variant, "rules": rules.to_dict(), "overrides": overrides}
         )
+
+    @app.post("/api/identity")
+    async def new_identity(request: Request) -> Response:
+        form = await read_form(request, IdentityForm)
+        agent = request.headers.get("user-agent")
+        issued = await match.identities.create(address(request), agent, form.legacy_secret)
+        return JSONResponse(_issued(issued), status_code=201)
+
+    @app.get("/api/identity")
+    async def my_identity(request: Request) -> Response:
+        me = await caller(request)
+        devices = await match.identities.devices(me)
+        return JSONResponse({"name": me.name, "device": me.device, "devices": devices})
+
+    @app.delete("/api/identity")
+    async def revoke_identity(request: Request) -> Response:
+        me = await caller(request)
+        await match.sign_out(await match.identities.revoke(me))
+        return JSONResponse({"revoked": True})
+
+    @app.post("/api/identity/transfer")
+    async def transfer(request: Request) -> Response:
+        me = await caller(request)
+        return JSONResponse(await match.identities.transfer_code(me), status_code=201)
+
+    @app.post("/api/identity/transfer/preview")
+    async def preview(request: Request) -> Response:
+        form = await read_form(request, CodeForm)
+        return JSONResponse(await match.identities.preview(form.code, address(request)))
+
+    @app.post("/api/identity/transfer/accept")
+    async def accept(request: Request) -> Response:
+        form = await read_form(request, CodeForm)
+        agent = request.headers.get("user-agent")
+        issued = await match.identities.accept(form.code, address(request), agent)
+        return JSONResponse(_issued(issued), status_code=201)
+
+    @app.delete("/api/devices/{device_id}")
+    async def sign_out(request: Request, device_id: str) -> Response:
+        me = await caller(request)
+        gone = await match.identities.sign_out(me, [device_id[:64]])
+        if not gone:
+            raise ProtocolError("no_such_device", f"you have no signed-in device {device_id!r}")
+        await match.sign_out(gone)
+        return JSONResponse({"signed_out": gone})
 
     @app.post("/api/tables")
     async def create_table(request: Request) -> Response:
-        body = await _json(request)
-        if not isinstance(body, dict):
-            return _bad(400, "bad_message", "send a JSON object")
-        secret = body.get("secret")
-        if not isinstance(secret, str) or not 16 <= len(secret) <= 128:
-            return _bad(400, "bad_message", "'secret' must be 16 to 128 characters")
-        try:
-            row = await match.create_table(secret, body.get("name"), body)  # type: ignore[arg-type]
-        except ProtocolError as error:
-            return _bad(400, error.code, error.message)
+        me = await caller(request)
+        form = await read_form(request, TableForm)
+        name, spec = check_table_form(form)
+        row = await match.create_table(me, address(request), name, spec)
         return JSONResponse({"id": row.id, "url": f"/t/{row.id}"}, status_code=201)
 
     @app.get("/api/tables")
     async def lobby() -> dict[str, Any]:
-        return {"tables": await match.lobby()}
+        return {"tables": await queries.lobby(match.store)}
 
     @app.get("/api/tables/{table_id}")
     async def table(table_id: str) -> Response:
         info = await match.table_info(table_id)
         if info is None:
-            return _bad(404, "no_such_table", f"there is no table {table_id!r}")
+            raise ProtocolError("no_such_table", f"there is no table {table_id[:40]!r}")
         return JSONResponse(info)
 
     @app.get("/api/games")
     async def games(request: Request) -> Response:
-        secret = request.headers.get("x-basra-secret", "")
-        if not 16 <= len(secret) <= 128:
-            return _bad(400, "bad_message", "send the X-Basra-Secret header")
-        return JSONResponse({"games": await match.games_of(secret)})
+        me = await caller(request)
+        return JSONResponse({"games": await queries.games_of(match.store, me.identity)})
 
     @app.get("/api/games/{table_id}/record")
     async def record(table_id: str) -> Response:
-        try:
-            data = await match.record(table_id)
-        except ProtocolError as error:
-            status = 404 if error.code == "no_such_table" else 409
-            return _bad(status, error.code, error.message)
+        data = await queries.record(match.store, table_id)
         return JSONResponse(
             data,
             headers={"Content-Disposition": f'attachment; filename="basra-{table_id}.json"'},
@@ -169,51 +377,71 @@ def create_app(config: AppConfig | None = None, service: MatchService | None = N
 
     @app.get("/api/games/{table_id}/replay")
     async def replay(table_id: str) -> Response:
-        try:
-            data = await match.replay(table_id)
-        except ProtocolError as error:
-            status = 404 if error.code == "no_such_table" else 409
-            return _bad(status, error.code, error.message)
-        return JSONResponse(data)
+        return JSONResponse(await queries.replay(match.store, table_id))
 
     @app.websocket("/ws/{table_id}")
     async def play(websocket: WebSocket, table_id: str) -> None:
+        where = address(websocket)
+        limits = match.quotas.limits
         await websocket.accept()
-        await _serve_socket(match, websocket, table_id)
+        try:
+            match.quotas.hold(
+                "connections", where, limits.connections_per_address, "connections per address"
+            )
+        except RateLimitError as error:
+            await _refuse(websocket, error, 1013)
+            return
+        try:
+            await _serve_socket(match, websocket, table_id, where)
+        finally:
+            match.quotas.release("connections", where)
 
     return app
 
 
-async def _json(request: Request) -> Any:
-    body = await request.body()
-    if len(body) > 65536:
-        return None
-    try:
-        import json
-
-        return json.loads(body)
-    except ValueError:
-        return None
+async def _refuse(websocket: WebSocket, error: ProtocolError, code: int) -> None:
+    """Say why, then close the connection."""
+    with contextlib.suppress(Exception):
+        await websocket.send_json(error_message(error))
+        await websocket.close(code=code)
 
 
-async def _serve_socket(match: MatchService, websocket: WebSocket, table_id: str) -> None:
+CLOSE_CODES = {"no_such_table": 4004, "signed_out": 4001, "rate_limited": 1013}
+"""WebSocket close codes after a refused hello (4000 for any other)."""
+
+
+def _frame(message: Message) -> str | bytes:
+    """A received frame's text, or its bytes for a binary frame."""
+    text = message.get("text")
+    return text if isinstance(text, str) else bytes(message.get("bytes") or b"")
+
+
+async def _hello(match: MatchService, websocket: WebSocket, table_id: str, where: str) -> Client:
+    """The first message must be a text ``hello``; returns the attached client."""
+    message = await asyncio.wait_for(websocket.receive(), HELLO_TIMEOUT)
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    hello = parse_client_message(_frame(message))
+    if hello["type"] != "hello":
+        raise ProtocolError("bad_message", "say hello first: {type: hello, token, name}")
+    caller = await match.identities.authenticate(hello.get("token"))
+    client = Client(table_id, caller, hello.get("name"), where)
+    await match.connect(client)
+    return client
+
+
+async def _serve_socket(
+    match: MatchService, websocket: WebSocket, table_id: str, where: str
+) -> None:
     """One connection: hello first, then messages until it closes."""
     try:
-        first = await asyncio.wait_for(websocket.receive_text(), HELLO_TIMEOUT)
+        client = await _hello(match, websocket, table_id, where)
     except (TimeoutError, WebSocketDisconnect, RuntimeError):
         with contextlib.suppress(Exception):
             await websocket.close(code=4000)
         return
-    try:
-        hello = parse_client_message(first)
-        if hello["type"] != "hello":
-            raise ProtocolError("bad_message", "say hello first: {type: hello, secret, name}")
-        client = Client(table_id, hello["secret"], hello.get("name"))
-        await match.connect(client)
     except ProtocolError as error:
-        with contextlib.suppress(Exception):
-            await websocket.send_json(error_message(error))
-            await websocket.close(code=4004 if error.code == "no_such_table" else 4000)
+        await _refuse(websocket, error, CLOSE_CODES.get(error.code, 4000))
         return
 
     async def writer() -> None:
@@ -225,25 +453,31 @@ async def _serve_socket(match: MatchService, websocket: WebSocket, table_id: str
             await websocket.send_text(text)
 
     sending = asyncio.create_task(writer())
-    rate, burst = match.config.message_rate, float(match.config.message_burst)
-    allowance, checked = burst, time.monotonic()
+    rate = match.quotas.limits.messages_per_connection
+    per_second, burst = rate.count / rate.per, rate.count
+    allowance, checked, refused = burst, time.monotonic(), 0
     try:
         while True:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
             now = time.monotonic()
-            allowance = min(burst, allowance + (now - checked) * rate)
+            allowance = min(burst, allowance + (now - checked) * per_second)
             checked = now
             if allowance < 1:
-                client.send(error_message(ProtocolError("rate_limited", "too many messages")))
+                refused += 1
+                if refused > 2 * burst:  # it does not listen: stop hearing it
+                    await websocket.close(code=1008)
+                    break
+                wait = (1 - allowance) / per_second
+                client.send(
+                    error_message(RateLimitError("messages", wait, "messages per connection"))
+                )
                 continue
             allowance -= 1
-            raw = message.get("text")
-            if raw is None:
-                raw = message.get("bytes") or b""
+            refused = 0
             try:
-                parsed = parse_client_message(raw)
+                parsed = parse_client_message(_frame(message))
             except ProtocolError as error:
                 client.send(error_message(error))
                 continue

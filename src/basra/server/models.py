@@ -1,13 +1,21 @@
 """The database schema (SQLAlchemy Core), mirrored by the Alembic migrations.
 
-Three tables hold everything. ``tables`` has one row per game table: its
-settings and where it stands. ``seats`` has who sits where (a person's key is
-the SHA-256 of the secret their browser keeps, never the secret itself).
-``events`` is the game itself, an append-only log of deals (the shuffled pack)
-and plays (move text), numbered from 0 per table: the record of RECORD.md is
-rebuilt from it, so records are the source of truth. The primary key
-``(table_id, seq)`` makes two writers racing for the same step fail cleanly,
-which is how several server processes keep one action at a time per table.
+``tables`` has one row per game table: its settings, who created it (an
+identity and a client address, for quotas) and where it stands. ``seats`` has
+who sits where: a person's seat holds their identity's id. ``events`` is the
+game itself, an append-only log of deals (the shuffled pack) and plays (move
+text), numbered from 0 per table: the record of RECORD.md is rebuilt from it,
+so records are the source of truth. The primary key ``(table_id, seq)`` makes
+two writers racing for the same step fail cleanly, which is how several server
+processes keep one action at a time per table.
+
+People are ``identities``, issued by the server. An identity signs in on a
+device through a ``devices`` row, which holds the SHA-256 of that device's
+bearer token (never the token): signing a device out revokes its row, and
+revoking an identity revokes all of them. A ``transfers`` row is a one-time,
+short-lived code that signs another device in as the same identity. Accounts
+(a username and an argon2 password hash) can later be a table keyed by the
+identity id: logging in then issues a ``devices`` row like any other.
 """
 
 from __future__ import annotations
@@ -25,7 +33,7 @@ from sqlalchemy import (
     Text,
 )
 
-__all__ = ["events", "metadata", "seats", "tables"]
+__all__ = ["devices", "events", "identities", "metadata", "seats", "tables", "transfers"]
 
 metadata = MetaData()
 
@@ -46,8 +54,14 @@ tables = Table(
     Column("winner", Integer, nullable=True),
     Column("rematch_of", String(32), nullable=True),
     Column("rematch_id", String(32), nullable=True),
+    Column("created_by", String(64), nullable=True),
+    Column("created_from", String(64), nullable=True),
+    Column("all_bots", Boolean, nullable=False, server_default="0"),
+    Column("fault", Text, nullable=True),
 )
 Index("ix_tables_status", tables.c.status)
+Index("ix_tables_created_by", tables.c.created_by)
+Index("ix_tables_created_from", tables.c.created_from)
 
 seats = Table(
     "seats",
@@ -56,10 +70,10 @@ seats = Table(
     Column("seat", Integer, primary_key=True),
     Column("kind", String(16), nullable=False),
     Column("level", String(16), nullable=True),
-    Column("player_key", String(64), nullable=True),
+    Column("identity_id", String(64), nullable=True),
     Column("name", String(64), nullable=True),
 )
-Index("ix_seats_player_key", seats.c.player_key)
+Index("ix_seats_identity_id", seats.c.identity_id)
 
 events = Table(
     "events",
@@ -69,4 +83,39 @@ events = Table(
     Column("kind", String(8), nullable=False),
     Column("data", Text, nullable=False),
     Column("at", Float, nullable=False),
+)
+
+identities = Table(
+    "identities",
+    metadata,
+    Column("id", String(64), primary_key=True),
+    Column("created_at", Float, nullable=False),
+    Column("name", String(64), nullable=True),
+    Column("revoked_at", Float, nullable=True),
+    Column("legacy", Boolean, nullable=False, server_default="0"),
+)
+
+devices = Table(
+    "devices",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("identity_id", String(64), ForeignKey("identities.id"), nullable=False),
+    Column("token_hash", String(64), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("last_seen_at", Float, nullable=False),
+    Column("revoked_at", Float, nullable=True),
+    Column("user_agent", String(200), nullable=True),
+)
+Index("ix_devices_identity_id", devices.c.identity_id)
+Index("ix_devices_token_hash", devices.c.token_hash, unique=True)
+
+transfers = Table(
+    "transfers",
+    metadata,
+    Column("code_hash", String(64), primary_key=True),
+    Column("identity_id", String(64), ForeignKey("identities.id"), nullable=False),
+    Column("device_id", String(32), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("expires_at", Float, nullable=False),
+    Column("used_at", Float, nullable=True),
 )

@@ -1,12 +1,16 @@
 """The WebSocket protocol: what clients may send, and the messages built for them.
 
-Every message is a JSON object with a ``type``. A client first says who it is,
-then acts; the server answers with snapshots built from that seat's view (a
-spectator's view for people watching), never from the game state itself.
+Every message is a JSON text frame holding an object with a ``type``, at most
+:data:`MAX_MESSAGE` characters and :data:`MAX_DEPTH` levels deep. A client
+first says who it is (the token of a device signed in as an identity, see
+:mod:`basra.server.identity`), then acts; the server answers with snapshots
+built from that seat's :class:`~basra.view.View` (the table's
+:class:`~basra.view.PublicView` for people watching), never from the game
+state itself.
 
 Client to server::
 
-    {"type": "hello", "secret": "<the browser's random secret>", "name": "Amal"}
+    {"type": "hello", "token": "<the device token>", "name": "Amal"}   # no token: watch only
     {"type": "join", "seat": 1}               # sit in an open seat
     {"type": "move", "move": "7Sx2C,AH", "version": 12}
     {"type": "hint", "version": 12}           # when the table allows hints
@@ -20,12 +24,15 @@ Server to client::
     {"type": "state", "version": 13, "view": {...}, "event": {...} | null}
     {"type": "hint", "version": 12, "move": "7Sx2C,AH", "takes": 2, "points": 2, "reason": "..."}
     {"type": "error", "code": "not_your_turn", "message": "...", ...}
+    {"type": "error", "code": "rate_limited", "limit": "hints", "retry_after": 3, ...}
     {"type": "rematch", "table": "<id>"}
     {"type": "pong"}
 
 Error codes are stable (the page translates them); the English message is for
-people reading logs. ``version`` counts the table's events (deals and plays):
-a move or hint for another version is refused as ``stale``.
+people reading logs. ``rate_limited`` names the ``limit`` that was reached and
+says in ``retry_after`` how many seconds to wait. ``version`` counts the
+table's events (deals and plays): a move or hint for another version is
+refused as ``stale``.
 """
 
 from __future__ import annotations
@@ -35,26 +42,34 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from basra.cards import CARD_NAMES, cards_of
-from basra.state import PHASE_PLAY, GameState
-from basra.view import View, view_of
+from basra.rules import preset
+from basra.state import GameState
+from basra.view import public_view_of, view_of
 
 __all__ = [
     "CLIENT_TYPES",
+    "MAX_DEPTH",
     "MAX_MESSAGE",
     "MAX_NAME",
     "ProtocolError",
     "check_name",
     "error_message",
+    "event_json",
+    "json_depth",
+    "names_of",
     "parse_client_message",
-    "seat_view_json",
-    "spectator_view_json",
+    "state_frame",
+    "table_json",
 ]
 
 MAX_MESSAGE = 4096
 """Longest client message accepted, in characters."""
+MAX_DEPTH = 8
+"""Deepest nesting of arrays and objects accepted in any JSON a client sends."""
 MAX_NAME = 24
 """Longest name, in characters."""
+MAX_TOKEN = 128
+"""Longest device token accepted."""
 
 CLIENT_TYPES = ("hello", "join", "move", "hint", "rematch", "rename", "ping")
 
@@ -109,6 +124,47 @@ def check_name(value: Any) -> str:
     return name
 
 
+def json_depth(value: Any) -> int:
+    """How deeply arrays and objects nest in a parsed JSON value (without recursion).
+
+    >>> json_depth({"a": [1, {"b": "[[["}]})
+    3
+    """
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        deepest = max(deepest, depth)
+        stack.extend((child, depth + 1) for child in children)
+    return deepest
+
+
+def check_json(text: str | bytes, limit: int, what: str = "a message") -> Any:
+    """Parse client JSON of at most ``limit`` characters and :data:`MAX_DEPTH` levels.
+
+    The length is checked first, so parsing is bounded; nesting too deep for
+    the parser itself is refused like nesting deeper than the limit.
+    """
+    if len(text) > limit:
+        raise ProtocolError("too_large", f"{what} must be at most {limit} characters")
+    too_deep = ProtocolError("too_deep", f"{what} must nest at most {MAX_DEPTH} levels deep")
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise too_deep from None
+    except ValueError:
+        raise ProtocolError("bad_message", f"{what} must be JSON") from None
+    if json_depth(data) > MAX_DEPTH:
+        raise too_deep
+    return data
+
+
 def parse_client_message(text: str | bytes) -> dict[str, Any]:
     """Check a client message's shape; raises :class:`ProtocolError` saying what is wrong.
 
@@ -119,14 +175,9 @@ def parse_client_message(text: str | bytes) -> dict[str, Any]:
     ...
     basra.server.protocol.ProtocolError: bad_message: 'move' must be text, not None
     """
-    if isinstance(text, bytes):
-        raise ProtocolError("bad_message", "messages must be JSON text, not binary frames")
-    if len(text) > MAX_MESSAGE:
-        raise ProtocolError("too_large", f"messages must be at most {MAX_MESSAGE} characters")
-    try:
-        data = json.loads(text)
-    except ValueError:
-        raise ProtocolError("bad_message", "a message must be a JSON object") from None
+    if not isinstance(text, str):
+        raise ProtocolError("bad_message", "messages must be JSON text frames, not binary frames")
+    data = check_json(text, MAX_MESSAGE)
     if not isinstance(data, dict):
         raise ProtocolError("bad_message", "a message must be a JSON object")
     kind = data.get("type")
@@ -137,10 +188,8 @@ def parse_client_message(text: str | bytes) -> dict[str, Any]:
         )
     out: dict[str, Any] = {"type": kind}
     if kind == "hello":
-        secret = _text(data, "secret", 128)
-        if len(secret) < 16:
-            raise ProtocolError("bad_message", "'secret' must be at least 16 characters")
-        out["secret"] = secret
+        if data.get("token") is not None:
+            out["token"] = _text(data, "token", MAX_TOKEN)
         if data.get("name") is not None:
             out["name"] = check_name(data["name"])
     elif kind == "join":
@@ -157,77 +206,57 @@ def parse_client_message(text: str | bytes) -> dict[str, Any]:
     return out
 
 
-RECENT_PLAYS = 12
-"""How many of the round's latest plays a snapshot carries (for the play log)."""
+def state_frame(
+    state: GameState, version: int, seat: int | None, event: dict[str, Any] | None
+) -> str:
+    """The ``state`` message for a seat (its :func:`~basra.view.view_of`) or a spectator.
 
-
-def _texts(mask: int) -> list[str]:
-    return [CARD_NAMES[c] for c in cards_of(mask)]
-
-
-def view_json(view: View, *, spectator: bool = False) -> dict[str, Any]:
-    """A snapshot for the page, built from one seat's :class:`~basra.view.View` only.
-
-    It is a subset of :meth:`View.to_json`: the rules travel once in the table
-    message, piles travel as sizes, and only the latest plays of the round are
-    listed (``plays_from`` is the index of the first one).
+    A spectator's snapshot is the table's :func:`~basra.view.public_view_of`:
+    it has no hand, no legal moves and no seat at all, by construction. Both
+    are the brief form of :meth:`~basra.view.PublicView.to_json`, plus the
+    outcome once the game is over.
     """
-    plays = view.plays[-RECENT_PLAYS:]
-    return {
-        "variant": view.variant,
-        "players": view.players,
-        "teams": view.teams,
-        "seat": None if spectator else view.seat,
-        "side": None if spectator else view.side,
-        "phase": view.phase,
-        "round": view.round_index,
-        "dealer": view.dealer,
-        "turn": view.turn if view.phase == PHASE_PLAY else None,
-        "hand": [] if spectator else _texts(view.hand),
-        "hand_sizes": list(view.hand_sizes),
-        "known": [_texts(m) for m in view.known],
-        "floor": _texts(view.floor),
-        "stock": view.stock_size,
-        "plays_from": len(view.plays) - len(plays),
-        "plays": [{"seat": p.seat, "move": p.move.text(), "basra": p.basra} for p in plays],
-        "pile_sizes": [m.bit_count() for m in view.captured],
-        "basras": list(view.basras),
-        "basra_points": list(view.basra_points),
-        "last_capture_side": view.last_capture_side,
-        "scores": list(view.scores),
-        "carry": view.carry,
-        "past_rounds": [r.to_json() for r in view.past_rounds],
-        "legal": [] if spectator else [m.text() for m in view.legal_moves()],
-    }
-
-
-def seat_view_json(state: GameState, seat: int) -> dict[str, Any]:
-    """What ``seat`` sees: its :func:`basra.view.view_of`, plus the outcome."""
-    out = view_json(view_of(state, seat))
-    _add_outcome(out, state)
-    return out
-
-
-def spectator_view_json(state: GameState) -> dict[str, Any]:
-    """What a spectator sees: no hand at all, only what every seat knows.
-
-    Built from the seats' views: the public part of seat 0's view, and for each
-    seat the cards every other seat knows it holds (re-buried cards dealt to
-    it), taken from the next seat's view.
-    """
-    n = state.players
-    views = [view_of(state, seat) for seat in range(n)]
-    out = view_json(views[0], spectator=True)
-    out["known"] = [_texts(views[(seat + 1) % n].known[seat]) for seat in range(n)]
-    _add_outcome(out, state)
-    return out
-
-
-def _add_outcome(out: dict[str, Any], state: GameState) -> None:
+    view = view_of(state, seat) if seat is not None else public_view_of(state)
+    data = view.to_json(brief=True)
     outcome = state.outcome()
-    out["sides"] = [list(side) for side in state.sides]
-    out["winner"] = outcome.winner if outcome is not None else None
-    out["over"] = outcome is not None
+    data["sides"] = [list(side) for side in state.sides]
+    data["winner"] = outcome.winner if outcome is not None else None
+    data["over"] = outcome is not None
+    return json.dumps({"type": "state", "version": version, "view": data, "event": event})
+
+
+def table_json(row: Any) -> dict[str, Any]:
+    """The public description of a table row (a :class:`~basra.server.store.TableRow`).
+
+    Names, kinds and levels of the seats, never who sits there: identities
+    stay on the server.
+    """
+    rules = preset(row.variant).with_overrides(row.rules)
+    return {
+        "id": row.id,
+        "variant": row.variant,
+        "rules": rules.to_dict(),
+        "overrides": row.rules,
+        "players": row.players,
+        "teams": row.teams,
+        "hints": row.hints,
+        "status": row.status,
+        "scores": row.scores,
+        "winner": row.winner,
+        "rematch": row.rematch_id,
+        "rematch_of": row.rematch_of,
+        "fault": row.fault is not None,
+        "seats": [
+            {
+                "seat": s.seat,
+                "kind": s.kind,
+                "level": s.level,
+                "name": s.name,
+                "open": s.kind == "person" and s.identity is None,
+            }
+            for s in row.seats
+        ],
+    }
 
 
 def event_json(

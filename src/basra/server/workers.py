@@ -1,12 +1,16 @@
-"""Where bots think: worker threads, or worker processes that keep the server's loop free.
+"""Where bots think: worker processes that keep the server's loop free (or threads).
 
 Bots see only a :class:`~basra.view.View`; in a worker process they get a
 pickled copy of it. :class:`~basra.rules.Rules` is pickled as its settings
-(its move caches stay behind), so a view travels in a few kilobytes.
+(its move caches stay behind), so a view travels in a few kilobytes. Worker
+processes run at a lower priority (``nice``) than the server, so thinking bots
+never slow the acknowledgement of a person's move; which job runs when is
+decided by :mod:`basra.server.scheduler`.
 """
 
 from __future__ import annotations
 
+import contextlib
 import copyreg
 import multiprocessing
 import os
@@ -20,7 +24,10 @@ from basra.moves import Move
 from basra.rules import Rules
 from basra.view import View
 
-__all__ = ["bot_hint", "bot_move", "make_executor", "rules_from_settings"]
+__all__ = ["WORKER_NICENESS", "bot_hint", "bot_move", "make_executor", "rules_from_settings"]
+
+WORKER_NICENESS = 10
+"""How much lower than the server a worker process runs (``os.nice``)."""
 
 
 def rules_from_settings(settings: dict[str, Any]) -> Rules:
@@ -45,8 +52,10 @@ def bot_hint(level: str, view: View) -> Hint:
     return hint(view, level)
 
 
-def _exit_with_parent(parent: int) -> None:
-    """In a worker: end when the server process is gone (even after kill -9)."""
+def _start_worker(parent: int) -> None:
+    """In a worker: run below the server's priority, and end when the server is gone."""
+    with contextlib.suppress(OSError):
+        os.nice(WORKER_NICENESS)
 
     def watch() -> None:
         while True:
@@ -63,7 +72,7 @@ def make_executor(processes: int, threads: int = 2) -> Executor:
         return ProcessPoolExecutor(
             max_workers=processes,
             mp_context=multiprocessing.get_context("spawn"),
-            initializer=_exit_with_parent,
+            initializer=_start_worker,
             initargs=(os.getpid(),),
         )
     return ThreadPoolExecutor(max_workers=threads, thread_name_prefix="basra-bot")

@@ -12,7 +12,7 @@ const LS = window.localStorage;
 const params = new URLSearchParams(location.search);
 const app = {
   lang: params.get("lang") || LS.getItem("basra.lang") || ((navigator.language || "").startsWith("ar") ? "ar" : "en"),
-  secret: LS.getItem("basra.secret"),
+  token: LS.getItem("basra.token"),
   name: LS.getItem("basra.name") || "",
   variants: null,
   levels: ["easy", "medium", "hard", "expert"],
@@ -20,23 +20,42 @@ const app = {
   fast: params.get("anim") === "fast",
 };
 if (!["en", "ar"].includes(app.lang)) app.lang = "en";
-adoptSecretFromLink();
-if (!app.secret) {
-  const bytes = new Uint8Array(16);
-  crypto.getRandomValues(bytes);
-  app.secret = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-  LS.setItem("basra.secret", app.secret);
+
+// ------------------------------------------------------------------ identity
+// The server issues identities: this browser keeps its device token and sends it
+// with every request. Nothing in a link ever replaces it: another device joins
+// an identity only with a one-time code confirmed on the /device page.
+
+function setToken(token) {
+  app.token = token;
+  if (token) LS.setItem("basra.token", token); else LS.removeItem("basra.token");
 }
 
-/** A link made with "continue on another device" carries the identity in its fragment. */
-function adoptSecretFromLink() {
-  const match = location.hash.match(/k=([0-9a-f]{32,128})/);
-  if (!match) return;
-  app.secret = match[1];
-  LS.setItem("basra.secret", app.secret);
-  const name = location.hash.match(/n=([^&]+)/);
-  if (name) { app.name = decodeURIComponent(name[1]); LS.setItem("basra.name", app.name); }
-  history.replaceState(null, "", location.pathname + location.search);
+/** Ask the server for an identity once (a secret of the old scheme is exchanged for its games). */
+async function ensureIdentity() {
+  if (app.token) return;
+  const legacy = LS.getItem("basra.secret");
+  const response = await fetch("/api/identity", {
+    method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(legacy ? { legacy_secret: legacy } : {}),
+  });
+  const body = await response.json().catch(() => null);
+  if (!response.ok) throw Object.assign(new Error(body?.message || response.statusText), { code: body?.error, retry: body?.retry_after });
+  setToken(body.token);
+  LS.removeItem("basra.secret");
+  if (body.name && !app.name) { app.name = body.name; LS.setItem("basra.name", app.name); }
+}
+
+/** This device was signed out (or its identity revoked): say so, and start a new identity. */
+async function signedOut() {
+  setToken(null);
+  banner(t("err_signed_out"));
+  try { await ensureIdentity(); } catch (err) { banner(errorText(err)); }
+}
+
+function errorText(err) {
+  if (err.code === "rate_limited" && err.retry) return t("err_rate_limited_retry", { n: err.retry });
+  return `${t("err_" + (err.code || "bad_settings"))} ${err.message || ""}`.trim();
 }
 
 const t = (key, p) => translate(app.lang, key, p);
@@ -100,12 +119,16 @@ const tn = (key, params) => fill(translate(app.lang, key, {}), params);
 function bdi(text) { return h("bdi", {}, text); }
 
 async function api(path, options = {}) {
+  const auth = app.token ? { Authorization: `Bearer ${app.token}` } : {};
   const response = await fetch(path, {
     ...options,
-    headers: { "Content-Type": "application/json", "X-Basra-Secret": app.secret, ...(options.headers || {}) },
+    headers: { "Content-Type": "application/json", ...auth, ...(options.headers || {}) },
   });
   const body = await response.json().catch(() => null);
-  if (!response.ok) throw Object.assign(new Error(body?.message || response.statusText), { code: body?.error, status: response.status });
+  if (!response.ok) {
+    if (body?.error === "signed_out" && app.token) await signedOut();
+    throw Object.assign(new Error(body?.message || response.statusText), { code: body?.error, status: response.status, retry: body?.retry_after });
+  }
   return body;
 }
 
@@ -114,6 +137,7 @@ async function variants() {
     const data = await api("/api/variants");
     app.variants = Object.fromEntries(data.variants.map((v) => [v.name, v]));
     app.levels = data.levels;
+    app.bounds = data.bounds || {};
   }
   return app.variants;
 }
@@ -176,6 +200,7 @@ function route() {
   else if ((m = path.match(/^\/replay\/([\w-]+)$/))) app.page = new ReplayPage(root, m[1]);
   else if (path === "/rules") rulesIndex(root);
   else if ((m = path.match(/^\/rules\/([\w]+)$/))) rulesPage(root, m[1], params.get("rules"));
+  else if (path === "/device") devicePage(root);
   else homePage(root);
 }
 
@@ -237,7 +262,8 @@ async function homePage(root) {
           SETTING_CHOICES[key].map((choice) => h("option", { value: JSON.stringify(choice), selected: JSON.stringify(choice) === JSON.stringify(current) },
             typeof choice === "number" ? n(choice) : (CHOICE_LABELS[app.lang][String(choice)] || String(choice)))));
       } else if (typeof current === "number") {
-        control = h("input", { type: "number", min: "0", value: current, "data-setting": key, onchange: (e) => setSetting(key, Number(e.target.value)) });
+        const [low, high] = app.bounds[key] || [0, null];
+        control = h("input", { type: "number", min: String(low), max: high === null ? null : String(high), value: current, "data-setting": key, onchange: (e) => setSetting(key, Number(e.target.value)) });
       } else {
         control = h("input", { value: JSON.stringify(current), dir: "ltr", "data-setting": key, onchange: (e) => { try { setSetting(key, JSON.parse(e.target.value)); } catch { error.textContent = t("err_bad_settings"); } } });
       }
@@ -260,12 +286,12 @@ async function homePage(root) {
     button.disabled = true; button.textContent = t("creating");
     try {
       const body = await api("/api/tables", { method: "POST", body: JSON.stringify({
-        secret: app.secret, name: app.name, variant: form.variant, rules: overrides(), players: form.players,
+        name: app.name, variant: form.variant, rules: overrides(), players: form.players,
         teams: form.teams, hints: form.hints, seats, my_seat: mine >= 0 ? mine : null,
       }) });
       navigate(body.url);
     } catch (err) {
-      error.textContent = `${t("err_" + (err.code || "bad_settings"))} ${err.message}`;
+      error.textContent = errorText(err);
       button.disabled = false; button.textContent = t("create");
     }
   }
@@ -346,12 +372,13 @@ class TablePage {
     ws.onopen = () => {
       this.retry = 0;
       banner("");
-      ws.send(JSON.stringify({ type: "hello", secret: app.secret, name: app.name || undefined }));
+      ws.send(JSON.stringify({ type: "hello", token: app.token || undefined, name: app.name || undefined }));
     };
     ws.onmessage = (event) => this.receive(JSON.parse(event.data));
     ws.onclose = (event) => {
       if (this.closed) return;
       if (event.code === 4004) { this.root.replaceChildren(h("p", { class: "panel" }, t("no_table"))); return; }
+      if (event.code === 4001) { signedOut().then(() => { if (!this.closed) this.connect(); }); return; }
       banner(t("reconnecting"));
       this.retry = Math.min(this.retry + 1, 6);
       setTimeout(() => { if (!this.closed) this.connect(); }, 300 * 2 ** this.retry);
@@ -374,7 +401,9 @@ class TablePage {
         break;
       case "error":
         if (message.code === "no_such_table") { this.root.replaceChildren(h("p", { class: "panel" }, t("no_table"))); return; }
-        toast(t("err_" + message.code) + (message.code === "bad_move" ? ` (${message.message})` : ""));
+        if (message.code === "signed_out") return;  // the close that follows starts over
+        if (message.code === "rate_limited") toast(t("err_rate_limited_retry", { n: message.retry_after }));
+        else toast(t("err_" + message.code) + (message.code === "bad_move" ? ` (${message.message})` : ""));
         this.sent = -1;
         if (!this.busy) this.render();
         break;
@@ -477,6 +506,8 @@ class TablePage {
     const table = this.table;
     const view = this.msg.view;
     this.root.replaceChildren();
+    if (table.status === "abandoned") banner(t("table_abandoned"));
+    else if (table.fault) banner(t("table_fault"));
     if (table.status === "open") { this.renderWaiting(); return; }
     const felt = h("section", { class: "felt", "aria-label": t("floor") });
     const me = view.seat;
@@ -629,8 +660,7 @@ class TablePage {
       h("div", { class: "invite" }, h("input", { readonly: true, value: link, id: "invite-link", onclick: (e) => e.target.select() }),
         h("button", { type: "button", class: "secondary", onclick: copy(link) }, t("copy"))));
     if (this.table.you !== null) {
-      const device = `${link}#k=${app.secret}&n=${encodeURIComponent(app.name)}`;
-      box.append(h("p", { class: "muted" }, h("a", { href: device, id: "device-link", onclick: (e) => { e.preventDefault(); copy(device)(); } }, t("other_device"))));
+      box.append(h("p", { class: "muted" }, h("a", { href: "/device", "data-link": true, id: "device-link" }, t("other_device"))));
     }
     if (this.table.you === null) box.append(h("p", { class: "muted" }, t("spectating")));
     return box;
@@ -727,8 +757,8 @@ async function gamesPage(root) {
     const mySide = game.teams ? game.seat % 2 : game.seat;
     const tag = game.status === "over"
       ? h("span", { class: "tag" + (game.winner === mySide ? " win" : "") }, game.winner === mySide ? t("you_win") : t("game_over_tag"))
-      : h("span", { class: "tag" }, game.status === "open" ? t("game_open") : t("game_in_play"));
-    const links = game.status === "over"
+      : h("span", { class: "tag" }, game.status === "open" ? t("game_open") : game.status === "abandoned" ? t("game_abandoned") : t("game_in_play"));
+    const links = game.status === "over" || game.status === "abandoned"
       ? [h("a", { href: `/replay/${game.id}`, "data-link": true }, t("replay")), " · ", h("a", { href: `/api/games/${game.id}/record`, download: `basra-${game.id}.json` }, t("download"))]
       : [h("a", { href: `/t/${game.id}`, "data-link": true }, t("rejoin"))];
     list.append(h("li", { "data-game": game.id },
@@ -855,7 +885,97 @@ async function rulesPage(root, name, custom) {
       h("tr", { class: key in overrides ? "changed" : "" }, h("th", {}, label), h("td", {}, h("bdi", isMapping(rules[key]) ? { dir: "ltr" } : {}, shown(key, rules[key])), key in overrides ? " *" : "")))))));
 }
 
+// ------------------------------------------------------------------ devices
+
+/** A device's browser and system, from its user agent, in a few words. */
+function deviceLabel(agent) {
+  if (!agent) return "—";
+  const browser = [["Edg/", "Edge"], ["Firefox/", "Firefox"], ["Chrome/", "Chrome"], ["Safari/", "Safari"]].find(([k]) => agent.includes(k));
+  const system = [["Android", "Android"], ["iPhone", "iPhone"], ["iPad", "iPad"], ["Windows", "Windows"], ["Mac OS", "macOS"], ["Linux", "Linux"]].find(([k]) => agent.includes(k));
+  return [browser?.[1], system?.[1]].filter(Boolean).join(" · ") || agent.slice(0, 40);
+}
+
+async function devicePage(root) {
+  const page = h("div", { class: "page" }, h("h1", {}, t("device_title")), h("p", { class: "muted" }, t("device_help")));
+  root.append(page);
+  const error = h("p", { class: "error", role: "alert" });
+  const copy = (text) => navigator.clipboard?.writeText(text).then(() => toast(t("copied")), () => {});
+
+  const codeBox = h("div", { id: "transfer-code" });
+  const make = h("button", { type: "button", id: "make-code", onclick: async () => {
+    error.textContent = "";
+    try {
+      const body = await api("/api/identity/transfer", { method: "POST", body: "{}" });
+      const link = `${location.origin}/device#code=${body.code}`;
+      codeBox.replaceChildren(
+        h("p", { class: "code-line" }, ...tn("device_code", { code: h("bdi", { dir: "ltr", class: "transfer-code" }, body.code) })),
+        h("p", { class: "muted" }, t("device_code_help", { n: Math.round(body.expires_in / 60) })),
+        h("div", { class: "invite" }, h("input", { readonly: true, value: link, onclick: (e) => e.target.select() }),
+          h("button", { type: "button", class: "secondary", onclick: () => copy(link) }, t("copy"))));
+    } catch (err) { error.textContent = errorText(err); }
+  } }, t("device_make"));
+
+  const codeInput = h("input", { id: "code-input", dir: "ltr", autocomplete: "one-time-code", placeholder: "XXXXX-XXXXX", maxlength: "32" });
+  const confirmBox = h("div", { id: "confirm-box" });
+  async function check() {
+    confirmBox.replaceChildren();
+    error.textContent = "";
+    try {
+      const info = await api("/api/identity/transfer/preview", { method: "POST", body: JSON.stringify({ code: codeInput.value }) });
+      confirmBox.append(
+        h("p", { id: "confirm-text" }, t("device_confirm", { name: info.name || t("device_someone"), n: info.games })),
+        h("p", { class: "muted" }, t("device_leave")),
+        h("div", { class: "actions" },
+          h("button", { type: "button", id: "confirm-code", onclick: accept }, t("device_yes")),
+          h("button", { type: "button", class: "secondary", onclick: () => confirmBox.replaceChildren() }, t("cancel"))));
+    } catch (err) { error.textContent = errorText(err); }
+  }
+  async function accept() {
+    error.textContent = "";
+    try {
+      const old = app.token;
+      const before = await api("/api/identity").catch(() => null);
+      const body = await api("/api/identity/transfer/accept", { method: "POST", body: JSON.stringify({ code: codeInput.value }) });
+      // The identity this browser had is signed out here, not kept in a corner.
+      if (old && before) await fetch(`/api/devices/${before.device}`, { method: "DELETE", headers: { Authorization: `Bearer ${old}` } }).catch(() => {});
+      setToken(body.token);
+      if (body.name) { app.name = body.name; LS.setItem("basra.name", app.name); }
+      confirmBox.replaceChildren(h("p", { id: "code-done" }, t("device_done", { name: body.name || "" })));
+      drawDevices();
+    } catch (err) { error.textContent = errorText(err); }
+  }
+
+  const list = h("ul", { class: "list", id: "devices" });
+  async function drawDevices() {
+    try {
+      const me = await api("/api/identity");
+      list.replaceChildren(...me.devices.map((d) => h("li", { "data-device": d.id },
+        h("span", {}, h("strong", {}, deviceLabel(d.user_agent)), " · ",
+          h("span", { class: "muted" }, t("device_seen", { when: new Date(d.last_seen_at * 1000).toLocaleString(app.lang === "ar" ? "ar-EG" : "en") }))),
+        d.current ? h("span", { class: "tag" }, t("device_this"))
+          : h("button", { type: "button", class: "secondary", "data-sign-out": d.id, onclick: async () => {
+            try { await api(`/api/devices/${d.id}`, { method: "DELETE" }); toast(t("device_signed_out")); drawDevices(); } catch (err) { error.textContent = errorText(err); }
+          } }, t("device_sign_out")))));
+    } catch (err) { error.textContent = errorText(err); }
+  }
+
+  page.append(
+    h("section", { class: "panel" }, h("h2", {}, t("device_move")), make, codeBox),
+    h("section", { class: "panel" }, h("h2", {}, t("device_use")),
+      h("div", { class: "invite" }, codeInput, h("button", { type: "button", id: "check-code", onclick: check }, t("device_check"))),
+      confirmBox),
+    h("section", { class: "panel" }, h("h2", {}, t("device_list")), list),
+    error);
+  const fromLink = location.hash.match(/code=([\w-]+)/);
+  if (fromLink) {
+    codeInput.value = fromLink[1];
+    history.replaceState(null, "", location.pathname + location.search);
+    check();  // shows whose identity it is: joining it still needs a click
+  }
+  drawDevices();
+}
+
 // ------------------------------------------------------------------ start
 
 setLanguage(app.lang);
-route();
+ensureIdentity().catch((err) => banner(errorText(err))).finally(route);

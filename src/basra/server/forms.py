@@ -1,0 +1,185 @@
+"""Forms people send over HTTP, checked before anything is stored.
+
+The create-table form is a pydantic model: a field of the wrong JSON type is
+refused by the transport with HTTP 422 naming the field. :func:`check_table_form`
+then checks what types cannot say (a known variant, settings the engine
+accepts, seats that fit the player count) and the server's own bounds on rule
+settings, :data:`RULE_BOUNDS`: the engine accepts any non-negative integer, but
+a table on a shared server must be able to end, and its numbers must fit a
+database column. Each refusal is ``bad_settings`` naming the field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from basra.bots import LEVELS
+from basra.rules import PRESETS, Rules, RulesError, preset
+from basra.server.protocol import ProtocolError, check_name
+
+__all__ = [
+    "CARD_POINTS_BOUND",
+    "RULE_BOUNDS",
+    "SeatForm",
+    "TableForm",
+    "TableSpec",
+    "check_rules",
+    "check_table_form",
+]
+
+RULE_BOUNDS: Mapping[str, tuple[int, int]] = {
+    "target": (1, 1000),
+    "basra_points": (0, 100),
+    "jack_on_lone_jack": (0, 100),
+    "majority_bonus": (0, 100),
+}
+"""The least and the most each integer rule setting may be at a table on this server."""
+
+CARD_POINTS_BOUND = 100
+"""The most one card may be worth in ``point_cards`` and ``face_values``."""
+
+
+class SeatForm(BaseModel):
+    """One seat of the create-table form: a person's or a bot's."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    kind: Literal["person", "bot"]
+    level: str | None = None
+    """The bot level, one of :data:`basra.bots.LEVELS` (``medium`` when left out)."""
+
+
+class TableForm(BaseModel):
+    """The create-table form (``POST /api/tables``), JSON types checked strictly."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    name: str
+    """The creator's name (also when they only watch)."""
+    variant: str = "egyptian"
+    rules: dict[str, Any] | None = None
+    """Settings that differ from the variant's (RULES.md B4), within :data:`RULE_BOUNDS`."""
+    players: int = 2
+    teams: bool = False
+    hints: bool = True
+    seats: list[SeatForm] | None = Field(default=None, max_length=4)
+    """Every seat; by default the creator and ``players - 1`` medium bots."""
+    my_seat: int | None = 0
+    """The creator's seat, or null to watch; by default the first seat if it is a person's."""
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """A checked create-table form."""
+
+    variant: str
+    overrides: dict[str, Any]
+    """The settings that differ from the variant's preset."""
+    players: int
+    teams: bool
+    hints: bool
+    seats: tuple[tuple[str, str | None], ...]
+    """``(kind, level)`` of every seat; level is None for a person."""
+    my_seat: int | None
+
+    @property
+    def all_bots(self) -> bool:
+        """True when every seat is a bot's."""
+        return all(kind == "bot" for kind, _ in self.seats)
+
+
+def _bad(field: str, message: str) -> ProtocolError:
+    return ProtocolError("bad_settings", message, {"field": field})
+
+
+def check_rules(variant: Any, overrides: Any) -> tuple[Rules, dict[str, Any]]:
+    """The rules of a variant with overrides, within this server's bounds.
+
+    Returns the rules and the overrides that differ from the preset; raises
+    ``bad_settings`` naming the field otherwise.
+
+    >>> check_rules("egyptian", {"target": 61})[1]
+    {'target': 61}
+    >>> try:
+    ...     check_rules("egyptian", {"target": 10**9})
+    ... except ProtocolError as error:
+    ...     print(error.extra)
+    {'field': 'rules.target'}
+    """
+    if not isinstance(variant, str) or variant not in PRESETS:
+        shown = variant if isinstance(variant, str) else type(variant).__name__
+        raise _bad("variant", f"unknown variant {shown!r}; the variants are: {', '.join(PRESETS)}")
+    if overrides is None:
+        overrides = {}
+    if not isinstance(overrides, dict):
+        raise _bad("rules", "'rules' must be an object of settings")
+    base = preset(variant)
+    try:
+        rules = base.with_overrides(overrides)
+    except RulesError as exc:
+        raise _bad("rules", str(exc)) from None
+    for name, (low, high) in RULE_BOUNDS.items():
+        value = getattr(rules, name)
+        if not low <= value <= high:
+            raise _bad(
+                f"rules.{name}",
+                f"setting {name!r} must be from {low} to {high} at a table on this server, "
+                f"not {value}",
+            )
+    for name in ("point_cards", "face_values"):
+        for key, value in getattr(rules, name):
+            if value > CARD_POINTS_BOUND:
+                raise _bad(
+                    f"rules.{name}",
+                    f"setting {name!r}: {key} may be worth at most {CARD_POINTS_BOUND} "
+                    f"at a table on this server, not {value}",
+                )
+    if sum(rules.card_points) + rules.majority_bonus == 0:
+        raise _bad(
+            "rules.point_cards",
+            "with no card worth a point and no majority bonus, rounds score nothing "
+            "and the game could never end",
+        )
+    return rules, rules.overrides_from(base)
+
+
+def check_table_form(form: TableForm) -> tuple[str, TableSpec]:
+    """The creator's name and the checked table, or ``bad_settings`` / ``bad_name``."""
+    name = check_name(form.name)
+    _, overrides = check_rules(form.variant, form.rules)
+    players = form.players
+    if players not in (2, 3, 4):
+        raise _bad("players", f"players must be 2, 3 or 4, not {players}")
+    if form.teams and players != 4:
+        raise _bad("teams", "teams need 4 players")
+    raw = form.seats
+    if raw is None:
+        raw = [SeatForm(kind="person")] + [SeatForm(kind="bot", level="medium")] * (players - 1)
+    if len(raw) != players:
+        raise _bad("seats", f"'seats' must list {players} seats, not {len(raw)}")
+    seats: list[tuple[str, str | None]] = []
+    for index, seat in enumerate(raw):
+        if seat.kind == "bot":
+            level = seat.level or "medium"
+            if level not in LEVELS:
+                raise _bad(
+                    f"seats.{index}.level",
+                    f"seat {index}: bot level must be one of {', '.join(LEVELS)}, not {level!r}",
+                )
+            seats.append(("bot", level))
+        else:
+            seats.append(("person", None))
+    if "my_seat" in form.model_fields_set:
+        my_seat = form.my_seat
+    else:
+        my_seat = 0 if seats[0][0] == "person" else None
+    if my_seat is not None and (not 0 <= my_seat < players or seats[my_seat][0] != "person"):
+        raise _bad("my_seat", "'my_seat' must be a seat open for a person, or null to watch")
+    spec = TableSpec(
+        form.variant, overrides, players, form.teams, form.hints, tuple(seats), my_seat
+    )
+    return name, spec

@@ -1,0 +1,168 @@
+"""Quotas: how much one person, one client address or one connection may ask of the server.
+
+Rates are token buckets (:class:`Rate`: so many per period, all of them at
+once at most); caps are counts of things held at the same time (connections,
+open tables). Every refusal is :class:`RateLimitError`, a ``rate_limited`` error
+that names the ``limit`` and says in ``retry_after`` how many seconds to wait
+(for a cap, when trying again is worth it). Addresses are grouped the way one
+client holds them: an IPv4 address, or an IPv6 /64 network.
+
+Buckets and connection counts live in this process: with several server
+processes behind one address, each enforces them on its own share (table
+counts come from the store, so they hold across processes).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from basra.server.protocol import ProtocolError
+
+__all__ = ["Limits", "Quotas", "Rate", "RateLimitError", "address_key"]
+
+
+@dataclass(frozen=True)
+class Rate:
+    """``count`` actions per ``per`` seconds, at most ``count`` at once."""
+
+    count: float
+    per: float
+
+    def __str__(self) -> str:
+        return f"{self.count:g} per {self.per:g} s"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Every quota of the server (``basra serve`` takes them as they are)."""
+
+    identities_per_address: Rate = Rate(20, 3600)
+    """New identities a client address may ask for."""
+    tables_per_identity: Rate = Rate(10, 600)
+    """Tables one person may create."""
+    tables_per_address: Rate = Rate(30, 600)
+    """Tables one client address may create."""
+    open_tables_per_identity: int = 5
+    """Tables one person may have created that are waiting or in play."""
+    open_tables_per_address: int = 20
+    """Tables one client address may have created that are waiting or in play."""
+    bot_tables_per_identity: int = 1
+    """All-bot tables (watched only) one person may have in play."""
+    bot_tables: int = 20
+    """All-bot tables in play on the whole server."""
+    connections_per_address: int = 40
+    """WebSocket connections one client address may hold at once."""
+    connections_per_identity: int = 12
+    """WebSocket connections one person may hold at once (all their tabs and tables)."""
+    hints_per_identity: Rate = Rate(30, 60)
+    """Hints one person may ask for (and one hint per seat at a time)."""
+    transfers_per_identity: Rate = Rate(10, 600)
+    """Transfer codes one person may ask for."""
+    transfer_tries_per_address: Rate = Rate(20, 600)
+    """Transfer codes a client address may try (right or wrong)."""
+    messages_per_connection: Rate = Rate(60, 3)
+    """Messages one connection may send (20 a second on average, 60 at once)."""
+    http_per_address: Rate = Rate(600, 60)
+    """HTTP API requests one client address may make."""
+    cap_retry: float = 30.0
+    """The ``retry_after`` of a refusal for a cap (a count held at once)."""
+
+
+class RateLimitError(ProtocolError):
+    """A ``rate_limited`` refusal: which limit, and after how many seconds to try again."""
+
+    def __init__(self, limit: str, retry_after: float, message: str) -> None:
+        seconds = max(1, math.ceil(retry_after))
+        super().__init__(
+            "rate_limited",
+            f"{message}; try again in {seconds} s",
+            {"limit": limit, "retry_after": seconds},
+        )
+        self.limit = limit
+        self.retry_after = seconds
+
+
+def address_key(host: str | None) -> str:
+    """The quota key of a client address: itself for IPv4, its /64 network for IPv6.
+
+    >>> address_key("203.0.113.9"), address_key("2001:db8:1:2:3:4:5:6")
+    ('203.0.113.9', '2001:db8:1:2::/64')
+    """
+    if not host:
+        return "unknown"
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host[:64]
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
+
+
+class _Bucket:
+    __slots__ = ("stamp", "tokens")
+
+    def __init__(self, tokens: float, stamp: float) -> None:
+        self.tokens = tokens
+        self.stamp = stamp
+
+
+class Quotas:
+    """Token buckets and held counts, keyed by limit name and identity or address."""
+
+    def __init__(self, limits: Limits | None = None, clock: Callable[[], float] = time.monotonic):
+        self.limits = limits or Limits()
+        self.clock = clock
+        self._buckets: dict[tuple[str, str], _Bucket] = {}
+        self._held: dict[tuple[str, str], int] = {}
+        self._swept = clock()
+
+    def take(self, limit: str, key: str, rate: Rate, what: str) -> None:
+        """Take one from the bucket ``(limit, key)``, or raise :class:`RateLimitError`."""
+        now = self.clock()
+        self._sweep(now)
+        bucket = self._buckets.get((limit, key))
+        if bucket is None:
+            bucket = self._buckets[(limit, key)] = _Bucket(rate.count, now)
+        bucket.tokens = min(
+            rate.count, bucket.tokens + (now - bucket.stamp) * rate.count / rate.per
+        )
+        bucket.stamp = now
+        if bucket.tokens < 1:
+            wait = (1 - bucket.tokens) * rate.per / rate.count
+            raise RateLimitError(limit, wait, f"{what}: at most {rate}")
+        bucket.tokens -= 1
+
+    def hold(self, limit: str, key: str, cap: int, what: str) -> None:
+        """Count one more of ``(limit, key)`` held, or raise :class:`RateLimitError` at ``cap``."""
+        held = self._held.get((limit, key), 0)
+        if held >= cap:
+            raise RateLimitError(limit, self.limits.cap_retry, f"{what}: at most {cap} at once")
+        self._held[(limit, key)] = held + 1
+
+    def release(self, limit: str, key: str) -> None:
+        """One fewer of ``(limit, key)`` held."""
+        held = self._held.get((limit, key), 0) - 1
+        if held > 0:
+            self._held[(limit, key)] = held
+        else:
+            self._held.pop((limit, key), None)
+
+    def held(self, limit: str, key: str) -> int:
+        """How many of ``(limit, key)`` are held."""
+        return self._held.get((limit, key), 0)
+
+    def _sweep(self, now: float) -> None:
+        """Forget full buckets now and then, so idle keys cost no memory."""
+        if now - self._swept < 60:
+            return
+        self._swept = now
+        stale = [key for key, b in self._buckets.items() if now - b.stamp > 3600]
+        for key in stale:
+            del self._buckets[key]
