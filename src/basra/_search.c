@@ -3183,7 +3183,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_10hidden(struct __pyx_obj_5bas
 static PyObject *__pyx_pf_5basra_7_search_6Search_12remaining(struct __pyx_obj_5basra_7_search_Search *__pyx_v_self); /* proto */
 static PyObject *__pyx_pf_5basra_7_search_6Search_14exact(struct __pyx_obj_5basra_7_search_Search *__pyx_v_self, int __pyx_v_samples, double __pyx_v_mu, PY_LONG_LONG __pyx_v_node_limit); /* proto */
 static PyObject *__pyx_pf_5basra_7_search_6Search_16evaluate(struct __pyx_obj_5basra_7_search_Search *__pyx_v_self, int __pyx_v_samples, double __pyx_v_eps, int __pyx_v_policy, PyObject *__pyx_v_seconds); /* proto */
-static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_7_search_Search *__pyx_v_self, PyObject *__pyx_v_iterations, PyObject *__pyx_v_seconds, double __pyx_v_c, double __pyx_v_eps, double __pyx_v_mu, int __pyx_v_horizon, int __pyx_v_tail, int __pyx_v_model, int __pyx_v_policy, double __pyx_v_floor); /* proto */
+static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_7_search_Search *__pyx_v_self, PyObject *__pyx_v_iterations, PyObject *__pyx_v_seconds, double __pyx_v_c, double __pyx_v_eps, double __pyx_v_mu, int __pyx_v_horizon, int __pyx_v_tail, int __pyx_v_model, int __pyx_v_policy, double __pyx_v_floor, int __pyx_v_forced_card, __pyx_t_5basra_7_kernel_mask_t __pyx_v_forced_take); /* proto */
 static PyObject *__pyx_pf_5basra_7_search_6Search_20__reduce_cython__(CYTHON_UNUSED struct __pyx_obj_5basra_7_search_Search *__pyx_v_self); /* proto */
 static PyObject *__pyx_pf_5basra_7_search_6Search_22__setstate_cython__(CYTHON_UNUSED struct __pyx_obj_5basra_7_search_Search *__pyx_v_self, CYTHON_UNUSED PyObject *__pyx_v___pyx_state); /* proto */
 static PyObject *__pyx_tp_new__initialisation_5basra_7_search_Search(PyObject *o, 
@@ -3247,8 +3247,8 @@ namespace {
     __Pyx_CachedCFunction __pyx_umethod_PyDict_Type_values;
     PyObject *__pyx_tuple[3];
     PyObject *__pyx_codeobj_tab[9];
-    PyObject *__pyx_string_tab[141];
-    PyObject *__pyx_number_tab[13];
+    PyObject *__pyx_string_tab[143];
+    PyObject *__pyx_number_tab[14];
 /* #### Code section: module_state_contents ### */
 /* CommonTypesMetaclass.module_state_decls */
 PyTypeObject *__pyx_CommonTypesMetaclassType;
@@ -3353,86 +3353,88 @@ static __pyx_mstatetype * const __pyx_mstate_global = &__pyx_mstate_global_stati
 #define __pyx_n_u_exact __pyx_string_tab[58]
 #define __pyx_n_u_first __pyx_string_tab[59]
 #define __pyx_n_u_floor __pyx_string_tab[60]
-#define __pyx_n_u_hands __pyx_string_tab[61]
-#define __pyx_n_u_held __pyx_string_tab[62]
-#define __pyx_n_u_hidden __pyx_string_tab[63]
-#define __pyx_n_u_holders __pyx_string_tab[64]
-#define __pyx_n_u_horizon __pyx_string_tab[65]
-#define __pyx_n_u_i __pyx_string_tab[66]
-#define __pyx_n_u_items __pyx_string_tab[67]
-#define __pyx_n_u_iterations __pyx_string_tab[68]
-#define __pyx_n_u_j __pyx_string_tab[69]
-#define __pyx_n_u_k __pyx_string_tab[70]
-#define __pyx_n_u_keep __pyx_string_tab[71]
-#define __pyx_n_u_kr __pyx_string_tab[72]
-#define __pyx_n_u_limit __pyx_string_tab[73]
-#define __pyx_n_u_lone_last __pyx_string_tab[74]
-#define __pyx_n_u_majority_bonus __pyx_string_tab[75]
-#define __pyx_n_u_margins __pyx_string_tab[76]
-#define __pyx_n_u_max __pyx_string_tab[77]
-#define __pyx_n_u_me __pyx_string_tab[78]
-#define __pyx_n_u_me_side __pyx_string_tab[79]
-#define __pyx_n_u_model __pyx_string_tab[80]
-#define __pyx_n_u_mu __pyx_string_tab[81]
-#define __pyx_n_u_n __pyx_string_tab[82]
-#define __pyx_n_u_n_path __pyx_string_tab[83]
-#define __pyx_n_u_n_untried __pyx_string_tab[84]
-#define __pyx_n_u_needs __pyx_string_tab[85]
-#define __pyx_n_u_node __pyx_string_tab[86]
-#define __pyx_n_u_node_limit __pyx_string_tab[87]
-#define __pyx_n_u_other __pyx_string_tab[88]
-#define __pyx_n_u_others __pyx_string_tab[89]
-#define __pyx_n_u_out __pyx_string_tab[90]
-#define __pyx_n_u_p __pyx_string_tab[91]
-#define __pyx_n_u_pack __pyx_string_tab[92]
-#define __pyx_n_u_path __pyx_string_tab[93]
-#define __pyx_n_u_perf_counter __pyx_string_tab[94]
-#define __pyx_n_u_pick __pyx_string_tab[95]
-#define __pyx_n_u_piles __pyx_string_tab[96]
-#define __pyx_n_u_players __pyx_string_tab[97]
-#define __pyx_n_u_policy __pyx_string_tab[98]
-#define __pyx_n_u_pool __pyx_string_tab[99]
-#define __pyx_n_u_pop __pyx_string_tab[100]
-#define __pyx_n_u_read __pyx_string_tab[101]
-#define __pyx_n_u_remaining __pyx_string_tab[102]
-#define __pyx_n_u_rewards __pyx_string_tab[103]
-#define __pyx_n_u_root __pyx_string_tab[104]
-#define __pyx_n_u_run __pyx_string_tab[105]
-#define __pyx_n_u_s __pyx_string_tab[106]
-#define __pyx_n_u_sample_hands __pyx_string_tab[107]
-#define __pyx_n_u_samples __pyx_string_tab[108]
-#define __pyx_n_u_scores __pyx_string_tab[109]
-#define __pyx_n_u_seat __pyx_string_tab[110]
-#define __pyx_n_u_seconds __pyx_string_tab[111]
-#define __pyx_n_u_seed __pyx_string_tab[112]
-#define __pyx_n_u_self __pyx_string_tab[113]
-#define __pyx_n_u_setdefault __pyx_string_tab[114]
-#define __pyx_n_u_side __pyx_string_tab[115]
-#define __pyx_n_u_side_of __pyx_string_tab[116]
-#define __pyx_n_u_sum __pyx_string_tab[117]
-#define __pyx_n_u_sums __pyx_string_tab[118]
-#define __pyx_n_u_sv __pyx_string_tab[119]
-#define __pyx_n_u_tail __pyx_string_tab[120]
-#define __pyx_n_u_target __pyx_string_tab[121]
-#define __pyx_n_u_time __pyx_string_tab[122]
-#define __pyx_n_u_totals __pyx_string_tab[123]
-#define __pyx_n_u_turn __pyx_string_tab[124]
-#define __pyx_n_u_unseen __pyx_string_tab[125]
-#define __pyx_n_u_untried __pyx_string_tab[126]
-#define __pyx_n_u_value __pyx_string_tab[127]
-#define __pyx_n_u_values __pyx_string_tab[128]
-#define __pyx_n_u_w __pyx_string_tab[129]
-#define __pyx_n_u_weights __pyx_string_tab[130]
-#define __pyx_n_u_wins __pyx_string_tab[131]
-#define __pyx_kp_b_double_struct___pyx_t_5basra_7_k __pyx_string_tab[132]
-#define __pyx_kp_b_iso88591_Q __pyx_string_tab[133]
-#define __pyx_kp_b_iso88591_A_a_HE_e1_Jat5_awb_F_1_uBd_Bd_4q __pyx_string_tab[134]
-#define __pyx_kp_b_iso88591_A_HE_e1_t6_1_4z_D_t83a_1_t1 __pyx_string_tab[135]
-#define __pyx_kp_b_iso88591_A_5_M_T_r_1_4t1_1_q_Kq_3d_Qb_q_E __pyx_string_tab[136]
-#define __pyx_kp_b_iso88591_A_G1AQ_F_3d_uAQb_F_3d_uAQb __pyx_string_tab[137]
-#define __pyx_kp_b_iso88591_EQ_4wc_A_a_AQc_S_E_1_q_1_Q_G1AQ __pyx_string_tab[138]
-#define __pyx_kp_b_iso88591_2_41_q_87_t_2Q_AQc_S_E_1_G1AQ_2 __pyx_string_tab[139]
-#define __pyx_kp_b_iso88591_00_q_M_Oq_A_a_q_AQc_S_E_1_87_t __pyx_string_tab[140]
+#define __pyx_n_u_forced_card __pyx_string_tab[61]
+#define __pyx_n_u_forced_take __pyx_string_tab[62]
+#define __pyx_n_u_hands __pyx_string_tab[63]
+#define __pyx_n_u_held __pyx_string_tab[64]
+#define __pyx_n_u_hidden __pyx_string_tab[65]
+#define __pyx_n_u_holders __pyx_string_tab[66]
+#define __pyx_n_u_horizon __pyx_string_tab[67]
+#define __pyx_n_u_i __pyx_string_tab[68]
+#define __pyx_n_u_items __pyx_string_tab[69]
+#define __pyx_n_u_iterations __pyx_string_tab[70]
+#define __pyx_n_u_j __pyx_string_tab[71]
+#define __pyx_n_u_k __pyx_string_tab[72]
+#define __pyx_n_u_keep __pyx_string_tab[73]
+#define __pyx_n_u_kr __pyx_string_tab[74]
+#define __pyx_n_u_limit __pyx_string_tab[75]
+#define __pyx_n_u_lone_last __pyx_string_tab[76]
+#define __pyx_n_u_majority_bonus __pyx_string_tab[77]
+#define __pyx_n_u_margins __pyx_string_tab[78]
+#define __pyx_n_u_max __pyx_string_tab[79]
+#define __pyx_n_u_me __pyx_string_tab[80]
+#define __pyx_n_u_me_side __pyx_string_tab[81]
+#define __pyx_n_u_model __pyx_string_tab[82]
+#define __pyx_n_u_mu __pyx_string_tab[83]
+#define __pyx_n_u_n __pyx_string_tab[84]
+#define __pyx_n_u_n_path __pyx_string_tab[85]
+#define __pyx_n_u_n_untried __pyx_string_tab[86]
+#define __pyx_n_u_needs __pyx_string_tab[87]
+#define __pyx_n_u_node __pyx_string_tab[88]
+#define __pyx_n_u_node_limit __pyx_string_tab[89]
+#define __pyx_n_u_other __pyx_string_tab[90]
+#define __pyx_n_u_others __pyx_string_tab[91]
+#define __pyx_n_u_out __pyx_string_tab[92]
+#define __pyx_n_u_p __pyx_string_tab[93]
+#define __pyx_n_u_pack __pyx_string_tab[94]
+#define __pyx_n_u_path __pyx_string_tab[95]
+#define __pyx_n_u_perf_counter __pyx_string_tab[96]
+#define __pyx_n_u_pick __pyx_string_tab[97]
+#define __pyx_n_u_piles __pyx_string_tab[98]
+#define __pyx_n_u_players __pyx_string_tab[99]
+#define __pyx_n_u_policy __pyx_string_tab[100]
+#define __pyx_n_u_pool __pyx_string_tab[101]
+#define __pyx_n_u_pop __pyx_string_tab[102]
+#define __pyx_n_u_read __pyx_string_tab[103]
+#define __pyx_n_u_remaining __pyx_string_tab[104]
+#define __pyx_n_u_rewards __pyx_string_tab[105]
+#define __pyx_n_u_root __pyx_string_tab[106]
+#define __pyx_n_u_run __pyx_string_tab[107]
+#define __pyx_n_u_s __pyx_string_tab[108]
+#define __pyx_n_u_sample_hands __pyx_string_tab[109]
+#define __pyx_n_u_samples __pyx_string_tab[110]
+#define __pyx_n_u_scores __pyx_string_tab[111]
+#define __pyx_n_u_seat __pyx_string_tab[112]
+#define __pyx_n_u_seconds __pyx_string_tab[113]
+#define __pyx_n_u_seed __pyx_string_tab[114]
+#define __pyx_n_u_self __pyx_string_tab[115]
+#define __pyx_n_u_setdefault __pyx_string_tab[116]
+#define __pyx_n_u_side __pyx_string_tab[117]
+#define __pyx_n_u_side_of __pyx_string_tab[118]
+#define __pyx_n_u_sum __pyx_string_tab[119]
+#define __pyx_n_u_sums __pyx_string_tab[120]
+#define __pyx_n_u_sv __pyx_string_tab[121]
+#define __pyx_n_u_tail __pyx_string_tab[122]
+#define __pyx_n_u_target __pyx_string_tab[123]
+#define __pyx_n_u_time __pyx_string_tab[124]
+#define __pyx_n_u_totals __pyx_string_tab[125]
+#define __pyx_n_u_turn __pyx_string_tab[126]
+#define __pyx_n_u_unseen __pyx_string_tab[127]
+#define __pyx_n_u_untried __pyx_string_tab[128]
+#define __pyx_n_u_value __pyx_string_tab[129]
+#define __pyx_n_u_values __pyx_string_tab[130]
+#define __pyx_n_u_w __pyx_string_tab[131]
+#define __pyx_n_u_weights __pyx_string_tab[132]
+#define __pyx_n_u_wins __pyx_string_tab[133]
+#define __pyx_kp_b_double_struct___pyx_t_5basra_7_k __pyx_string_tab[134]
+#define __pyx_kp_b_iso88591_Q __pyx_string_tab[135]
+#define __pyx_kp_b_iso88591_A_a_HE_e1_Jat5_awb_F_1_uBd_Bd_4q __pyx_string_tab[136]
+#define __pyx_kp_b_iso88591_A_HE_e1_t6_1_4z_D_t83a_1_t1 __pyx_string_tab[137]
+#define __pyx_kp_b_iso88591_A_5_M_T_r_1_4t1_1_q_Kq_3d_Qb_q_E __pyx_string_tab[138]
+#define __pyx_kp_b_iso88591_A_G1AQ_F_3d_uAQb_F_3d_uAQb __pyx_string_tab[139]
+#define __pyx_kp_b_iso88591_EQ_4wc_A_a_AQc_S_E_1_q_1_Q_G1AQ __pyx_string_tab[140]
+#define __pyx_kp_b_iso88591_2_41_q_87_t_2Q_AQc_S_E_1_G1AQ_2 __pyx_string_tab[141]
+#define __pyx_kp_b_iso88591_00_q_M_Oq_31_A_a_q_AQc_S_E_1_87 __pyx_string_tab[142]
 #define __pyx_float_0_0 __pyx_number_tab[0]
 #define __pyx_float_0_1 __pyx_number_tab[1]
 #define __pyx_float_0_5 __pyx_number_tab[2]
@@ -3441,11 +3443,12 @@ static __pyx_mstatetype * const __pyx_mstate_global = &__pyx_mstate_global_stati
 #define __pyx_float_1_5 __pyx_number_tab[5]
 #define __pyx_float_16_0 __pyx_number_tab[6]
 #define __pyx_int_0 __pyx_number_tab[7]
-#define __pyx_int_1 __pyx_number_tab[8]
-#define __pyx_int_2 __pyx_number_tab[9]
-#define __pyx_int_2000000 __pyx_number_tab[10]
-#define __pyx_int_0x38d7ea4c68000 __pyx_number_tab[11]
-#define __pyx_int_0x4000000000000000 __pyx_number_tab[12]
+#define __pyx_int_neg_1 __pyx_number_tab[8]
+#define __pyx_int_1 __pyx_number_tab[9]
+#define __pyx_int_2 __pyx_number_tab[10]
+#define __pyx_int_2000000 __pyx_number_tab[11]
+#define __pyx_int_0x38d7ea4c68000 __pyx_number_tab[12]
+#define __pyx_int_0x4000000000000000 __pyx_number_tab[13]
 /* #### Code section: module_state_clear ### */
 #if CYTHON_USE_MODULE_STATE
 static CYTHON_SMALL_CODE int __pyx_m_clear(PyObject *m) {
@@ -3469,8 +3472,8 @@ static CYTHON_SMALL_CODE int __pyx_m_clear(PyObject *m) {
   Py_CLEAR(clear_module_state->__pyx_umethod_PyDict_Type_values.method);
   for (int i=0; i<3; ++i) { Py_CLEAR(clear_module_state->__pyx_tuple[i]); }
   for (int i=0; i<9; ++i) { Py_CLEAR(clear_module_state->__pyx_codeobj_tab[i]); }
-  for (int i=0; i<141; ++i) { Py_CLEAR(clear_module_state->__pyx_string_tab[i]); }
-  for (int i=0; i<13; ++i) { Py_CLEAR(clear_module_state->__pyx_number_tab[i]); }
+  for (int i=0; i<143; ++i) { Py_CLEAR(clear_module_state->__pyx_string_tab[i]); }
+  for (int i=0; i<14; ++i) { Py_CLEAR(clear_module_state->__pyx_number_tab[i]); }
 /* #### Code section: module_state_clear_contents ### */
 /* CommonTypesMetaclass.module_state_clear */
 Py_CLEAR(clear_module_state->__pyx_CommonTypesMetaclassType);
@@ -3502,8 +3505,8 @@ static CYTHON_SMALL_CODE int __pyx_m_traverse(PyObject *m, visitproc visit, void
   Py_VISIT(traverse_module_state->__pyx_umethod_PyDict_Type_values.method);
   for (int i=0; i<3; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_tuple[i]); }
   for (int i=0; i<9; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_codeobj_tab[i]); }
-  for (int i=0; i<141; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_string_tab[i]); }
-  for (int i=0; i<13; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_number_tab[i]); }
+  for (int i=0; i<143; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_string_tab[i]); }
+  for (int i=0; i<14; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_number_tab[i]); }
 /* #### Code section: module_state_traverse_contents ### */
 /* CommonTypesMetaclass.module_state_traverse */
 Py_VISIT(traverse_module_state->__pyx_CommonTypesMetaclassType);
@@ -13175,8 +13178,8 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_16evaluate(struct __pyx_obj_5b
  *             free(cross)
  * 
  *     def run(self, iterations, seconds, double c=0.7, double eps=0.1, double mu=0.5,             # <<<<<<<<<<<<<<
- *             int horizon=1, int tail=0, int model=0, int policy=1, double floor=0.0):
- *         """ISMCTS from the root (mirror of :func:`basra.bots.ismcts.search`).
+ *             int horizon=1, int tail=0, int model=0, int policy=1, double floor=0.0,
+ *             int forced_card=-1, mask_t forced_take=0):
 */
 
 /* Python wrapper */
@@ -13187,7 +13190,7 @@ PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-PyDoc_STRVAR(__pyx_doc_5basra_7_search_6Search_18run, "Search.run(self, iterations, seconds, double c=0.7, double eps=0.1, double mu=0.5, int horizon=1, int tail=0, int model=0, int policy=1, double floor=0.0)\n\nISMCTS from the root (mirror of :func:`basra.bots.ismcts.search`).\n\nReturns ``([(card, take, visits, total), ...] for the root\047s children, iterations)``.");
+PyDoc_STRVAR(__pyx_doc_5basra_7_search_6Search_18run, "Search.run(self, iterations, seconds, double c=0.7, double eps=0.1, double mu=0.5, int horizon=1, int tail=0, int model=0, int policy=1, double floor=0.0, int forced_card=-1, mask_t forced_take=0)\n\nISMCTS from the root (mirror of :func:`basra.bots.ismcts.search`).\n\nWith ``forced_card`` >= 0 the root\047s move is that one (taking\n``forced_take``): the search then values what follows it, for the\nanalyser. Returns ``([(card, take, visits, total), ...] for the root\047s\nchildren, iterations)``.");
 static PyMethodDef __pyx_mdef_5basra_7_search_6Search_19run = {"run", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_5basra_7_search_6Search_19run, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_5basra_7_search_6Search_18run};
 static PyObject *__pyx_pw_5basra_7_search_6Search_19run(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
@@ -13206,11 +13209,13 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   int __pyx_v_model;
   int __pyx_v_policy;
   double __pyx_v_floor;
+  int __pyx_v_forced_card;
+  __pyx_t_5basra_7_kernel_mask_t __pyx_v_forced_take;
   #if !CYTHON_VECTORCALL
   CYTHON_UNUSED Py_ssize_t __pyx_nargs;
   #endif
   CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
-  PyObject* values[10] = {0,0,0,0,0,0,0,0,0,0};
+  PyObject* values[12] = {0,0,0,0,0,0,0,0,0,0,0,0};
   int __pyx_lineno = 0;
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
@@ -13226,11 +13231,19 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   #endif
   __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
   {
-    PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_iterations,&__pyx_mstate_global->__pyx_n_u_seconds,&__pyx_mstate_global->__pyx_n_u_c,&__pyx_mstate_global->__pyx_n_u_eps,&__pyx_mstate_global->__pyx_n_u_mu,&__pyx_mstate_global->__pyx_n_u_horizon,&__pyx_mstate_global->__pyx_n_u_tail,&__pyx_mstate_global->__pyx_n_u_model,&__pyx_mstate_global->__pyx_n_u_policy,&__pyx_mstate_global->__pyx_n_u_floor,0};
+    PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_iterations,&__pyx_mstate_global->__pyx_n_u_seconds,&__pyx_mstate_global->__pyx_n_u_c,&__pyx_mstate_global->__pyx_n_u_eps,&__pyx_mstate_global->__pyx_n_u_mu,&__pyx_mstate_global->__pyx_n_u_horizon,&__pyx_mstate_global->__pyx_n_u_tail,&__pyx_mstate_global->__pyx_n_u_model,&__pyx_mstate_global->__pyx_n_u_policy,&__pyx_mstate_global->__pyx_n_u_floor,&__pyx_mstate_global->__pyx_n_u_forced_card,&__pyx_mstate_global->__pyx_n_u_forced_take,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
     if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 867, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
+        case 12:
+        values[11] = __Pyx_ArgRef_FASTCALL(__pyx_args, 11);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[11])) __PYX_ERR(0, 867, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case 11:
+        values[10] = __Pyx_ArgRef_FASTCALL(__pyx_args, 10);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[10])) __PYX_ERR(0, 867, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
         case 10:
         values[9] = __Pyx_ArgRef_FASTCALL(__pyx_args, 9);
         if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[9])) __PYX_ERR(0, 867, __pyx_L3_error)
@@ -13277,10 +13290,18 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
       if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "run", 0) < (0)) __PYX_ERR(0, 867, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 2; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("run", 0, 2, 10, i); __PYX_ERR(0, 867, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("run", 0, 2, 12, i); __PYX_ERR(0, 867, __pyx_L3_error) }
       }
     } else {
       switch (__pyx_nargs) {
+        case 12:
+        values[11] = __Pyx_ArgRef_FASTCALL(__pyx_args, 11);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[11])) __PYX_ERR(0, 867, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case 11:
+        values[10] = __Pyx_ArgRef_FASTCALL(__pyx_args, 10);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[10])) __PYX_ERR(0, 867, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
         case 10:
         values[9] = __Pyx_ArgRef_FASTCALL(__pyx_args, 9);
         if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[9])) __PYX_ERR(0, 867, __pyx_L3_error)
@@ -13364,10 +13385,20 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
     } else {
       __pyx_v_floor = ((double)0.0);
     }
+    if (values[10]) {
+      __pyx_v_forced_card = __Pyx_PyLong_As_int(values[10]); if (unlikely((__pyx_v_forced_card == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 869, __pyx_L3_error)
+    } else {
+      __pyx_v_forced_card = ((int)-1);
+    }
+    if (values[11]) {
+      __pyx_v_forced_take = __Pyx_PyLong_As_uint64_t(values[11]); if (unlikely((__pyx_v_forced_take == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 869, __pyx_L3_error)
+    } else {
+      __pyx_v_forced_take = ((__pyx_t_5basra_7_kernel_mask_t)0);
+    }
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("run", 0, 2, 10, __pyx_nargs); __PYX_ERR(0, 867, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("run", 0, 2, 12, __pyx_nargs); __PYX_ERR(0, 867, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -13378,7 +13409,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  __pyx_r = __pyx_pf_5basra_7_search_6Search_18run(((struct __pyx_obj_5basra_7_search_Search *)__pyx_v_self), __pyx_v_iterations, __pyx_v_seconds, __pyx_v_c, __pyx_v_eps, __pyx_v_mu, __pyx_v_horizon, __pyx_v_tail, __pyx_v_model, __pyx_v_policy, __pyx_v_floor);
+  __pyx_r = __pyx_pf_5basra_7_search_6Search_18run(((struct __pyx_obj_5basra_7_search_Search *)__pyx_v_self), __pyx_v_iterations, __pyx_v_seconds, __pyx_v_c, __pyx_v_eps, __pyx_v_mu, __pyx_v_horizon, __pyx_v_tail, __pyx_v_model, __pyx_v_policy, __pyx_v_floor, __pyx_v_forced_card, __pyx_v_forced_take);
 
   /* function exit code */
   for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
@@ -13392,11 +13423,13 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
 
 
 
+
+
   __Pyx_RefNannyFinishContext();
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_7_search_Search *__pyx_v_self, PyObject *__pyx_v_iterations, PyObject *__pyx_v_seconds, double __pyx_v_c, double __pyx_v_eps, double __pyx_v_mu, int __pyx_v_horizon, int __pyx_v_tail, int __pyx_v_model, int __pyx_v_policy, double __pyx_v_floor) {
+static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_7_search_Search *__pyx_v_self, PyObject *__pyx_v_iterations, PyObject *__pyx_v_seconds, double __pyx_v_c, double __pyx_v_eps, double __pyx_v_mu, int __pyx_v_horizon, int __pyx_v_tail, int __pyx_v_model, int __pyx_v_policy, double __pyx_v_floor, int __pyx_v_forced_card, __pyx_t_5basra_7_kernel_mask_t __pyx_v_forced_take) {
   struct __pyx_t_5basra_7_search_Sim __pyx_v_s;
   struct __pyx_t_5basra_7_kernel_MoveBuf __pyx_v_buf;
   struct __pyx_t_5basra_7_search_RewardC __pyx_v_w;
@@ -13444,7 +13477,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("run", 0);
 
-  /* "basra/_search.pyx":881
+  /* "basra/_search.pyx":885
  *         cdef int untried[256]
  *         cdef double best_value, value
  *         cdef long long limit = iterations if iterations is not None else (1 << 62)             # <<<<<<<<<<<<<<
@@ -13453,7 +13486,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
 */
   __pyx_t_2 = (__pyx_v_iterations != Py_None);
   if (__pyx_t_2) {
-    __pyx_t_3 = __Pyx_PyLong_As_PY_LONG_LONG(__pyx_v_iterations); if (unlikely((__pyx_t_3 == (PY_LONG_LONG)-1) && PyErr_Occurred())) __PYX_ERR(0, 881, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyLong_As_PY_LONG_LONG(__pyx_v_iterations); if (unlikely((__pyx_t_3 == (PY_LONG_LONG)-1) && PyErr_Occurred())) __PYX_ERR(0, 885, __pyx_L1_error)
     __pyx_t_1 = __pyx_t_3;
   } else {
 
@@ -13462,7 +13495,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
 
   __pyx_v_limit = __pyx_t_1;
 
-  /* "basra/_search.pyx":882
+  /* "basra/_search.pyx":886
  *         cdef double best_value, value
  *         cdef long long limit = iterations if iterations is not None else (1 << 62)
  *         cdef long long done = 0             # <<<<<<<<<<<<<<
@@ -13471,7 +13504,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
 */
   __pyx_v_done = 0;
 
-  /* "basra/_search.pyx":883
+  /* "basra/_search.pyx":887
  *         cdef long long limit = iterations if iterations is not None else (1 << 62)
  *         cdef long long done = 0
  *         cdef double deadline = 0.0             # <<<<<<<<<<<<<<
@@ -13480,7 +13513,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
 */
   __pyx_v_deadline = 0.0;
 
-  /* "basra/_search.pyx":884
+  /* "basra/_search.pyx":888
  *         cdef long long done = 0
  *         cdef double deadline = 0.0
  *         reward_setup(&w, self.kr.rules, self.base.n_sides, mu)             # <<<<<<<<<<<<<<
@@ -13489,10 +13522,10 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
 */
   __pyx_t_4 = __pyx_v_self->kr->rules;
   __Pyx_INCREF(__pyx_t_4);
-  __pyx_f_5basra_7_search_reward_setup((&__pyx_v_w), __pyx_t_4, __pyx_v_self->base.n_sides, __pyx_v_mu); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 884, __pyx_L1_error)
+  __pyx_f_5basra_7_search_reward_setup((&__pyx_v_w), __pyx_t_4, __pyx_v_self->base.n_sides, __pyx_v_mu); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 888, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "basra/_search.pyx":885
+  /* "basra/_search.pyx":889
  *         cdef double deadline = 0.0
  *         reward_setup(&w, self.kr.rules, self.base.n_sides, mu)
  *         if seconds is not None:             # <<<<<<<<<<<<<<
@@ -13503,7 +13536,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
   if (__pyx_t_2) {
 
 
-    /* "basra/_search.pyx":886
+    /* "basra/_search.pyx":890
  *         reward_setup(&w, self.kr.rules, self.base.n_sides, mu)
  *         if seconds is not None:
  *             deadline = time.perf_counter() + seconds             # <<<<<<<<<<<<<<
@@ -13511,9 +13544,9 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
  *         root = self.new_node(-1, 0, -1)
 */
     __pyx_t_5 = NULL;
-    __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_time); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 886, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_time); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 890, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
-    __pyx_t_7 = __Pyx_PyObject_GetAttrStr(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_perf_counter); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 886, __pyx_L1_error)
+    __pyx_t_7 = __Pyx_PyObject_GetAttrStr(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_perf_counter); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 890, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_7);
     __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
     __pyx_t_8 = 1;
@@ -13533,17 +13566,17 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
       __pyx_t_4 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_7, __pyx_callargs+__pyx_t_8, (1-__pyx_t_8) | (__pyx_t_8*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_5); __pyx_t_5 = 0;
       __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
-      if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 886, __pyx_L1_error)
+      if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 890, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_4);
     }
-    __pyx_t_7 = __Pyx_PyNumber_Add_object_object(__pyx_t_4, __pyx_v_seconds); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 886, __pyx_L1_error)
+    __pyx_t_7 = __Pyx_PyNumber_Add_object_object(__pyx_t_4, __pyx_v_seconds); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 890, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_7);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    __pyx_t_9 = __Pyx_PyFloat_AsDouble(__pyx_t_7); if (unlikely((__pyx_t_9 == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 886, __pyx_L1_error)
+    __pyx_t_9 = __Pyx_PyFloat_AsDouble(__pyx_t_7); if (unlikely((__pyx_t_9 == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 890, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
     __pyx_v_deadline = __pyx_t_9;
 
-    /* "basra/_search.pyx":885
+    /* "basra/_search.pyx":889
  *         cdef double deadline = 0.0
  *         reward_setup(&w, self.kr.rules, self.base.n_sides, mu)
  *         if seconds is not None:             # <<<<<<<<<<<<<<
@@ -13552,7 +13585,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
 */
   }
 
-  /* "basra/_search.pyx":887
+  /* "basra/_search.pyx":891
  *         if seconds is not None:
  *             deadline = time.perf_counter() + seconds
  *         self.n_nodes = 0             # <<<<<<<<<<<<<<
@@ -13561,17 +13594,17 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
 */
   __pyx_v_self->n_nodes = 0;
 
-  /* "basra/_search.pyx":888
+  /* "basra/_search.pyx":892
  *             deadline = time.perf_counter() + seconds
  *         self.n_nodes = 0
  *         root = self.new_node(-1, 0, -1)             # <<<<<<<<<<<<<<
  *         while done < limit:
  *             if seconds is not None and (done & 15) == 0 and time.perf_counter() > deadline:
 */
-  __pyx_t_10 = ((struct __pyx_vtabstruct_5basra_7_search_Search *)__pyx_v_self->__pyx_vtab)->new_node(__pyx_v_self, -1, 0, -1); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 888, __pyx_L1_error)
+  __pyx_t_10 = ((struct __pyx_vtabstruct_5basra_7_search_Search *)__pyx_v_self->__pyx_vtab)->new_node(__pyx_v_self, -1, 0, -1); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 892, __pyx_L1_error)
   __pyx_v_root = __pyx_t_10;
 
-  /* "basra/_search.pyx":889
+  /* "basra/_search.pyx":893
  *         self.n_nodes = 0
  *         root = self.new_node(-1, 0, -1)
  *         while done < limit:             # <<<<<<<<<<<<<<
@@ -13584,7 +13617,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
 
     if (!__pyx_t_2) break;
 
-    /* "basra/_search.pyx":890
+    /* "basra/_search.pyx":894
  *         root = self.new_node(-1, 0, -1)
  *         while done < limit:
  *             if seconds is not None and (done & 15) == 0 and time.perf_counter() > deadline:             # <<<<<<<<<<<<<<
@@ -13611,9 +13644,9 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
       goto __pyx_L7_bool_binop_done;
     }
     __pyx_t_4 = NULL;
-    __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_time); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 890, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_time); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 894, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
-    __pyx_t_6 = __Pyx_PyObject_GetAttrStr(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_perf_counter); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 890, __pyx_L1_error)
+    __pyx_t_6 = __Pyx_PyObject_GetAttrStr(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_perf_counter); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 894, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
     __pyx_t_8 = 1;
@@ -13633,12 +13666,12 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
       __pyx_t_7 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_6, __pyx_callargs+__pyx_t_8, (1-__pyx_t_8) | (__pyx_t_8*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
       __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
-      if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 890, __pyx_L1_error)
+      if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 894, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_7);
     }
-    __pyx_t_6 = PyFloat_FromDouble(__pyx_v_deadline); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 890, __pyx_L1_error)
+    __pyx_t_6 = PyFloat_FromDouble(__pyx_v_deadline); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 894, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
-    __pyx_t_11 = __Pyx_PyObject_CompareBoolGt_object_float(__pyx_t_7, __pyx_t_6, Py_GT); if (unlikely((__pyx_t_11 < 0))) __PYX_ERR(0, 890, __pyx_L1_error)
+    __pyx_t_11 = __Pyx_PyObject_CompareBoolGt_object_float(__pyx_t_7, __pyx_t_6, Py_GT); if (unlikely((__pyx_t_11 < 0))) __PYX_ERR(0, 894, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
     __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
 
@@ -13648,7 +13681,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
     if (__pyx_t_2) {
 
 
-      /* "basra/_search.pyx":891
+      /* "basra/_search.pyx":895
  *         while done < limit:
  *             if seconds is not None and (done & 15) == 0 and time.perf_counter() > deadline:
  *                 break             # <<<<<<<<<<<<<<
@@ -13657,7 +13690,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
 */
       goto __pyx_L5_break;
 
-      /* "basra/_search.pyx":890
+      /* "basra/_search.pyx":894
  *         root = self.new_node(-1, 0, -1)
  *         while done < limit:
  *             if seconds is not None and (done & 15) == 0 and time.perf_counter() > deadline:             # <<<<<<<<<<<<<<
@@ -13666,7 +13699,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
 */
     }
 
-    /* "basra/_search.pyx":892
+    /* "basra/_search.pyx":896
  *             if seconds is not None and (done & 15) == 0 and time.perf_counter() > deadline:
  *                 break
  *             done += 1             # <<<<<<<<<<<<<<
@@ -13675,17 +13708,17 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
 */
     __pyx_v_done = (__pyx_v_done + 1);
 
-    /* "basra/_search.pyx":893
+    /* "basra/_search.pyx":897
  *                 break
  *             done += 1
  *             self.sample(&s)             # <<<<<<<<<<<<<<
  *             me_side = s.g.side[s.g.turn]
  *             node = root
 */
-    __pyx_t_10 = ((struct __pyx_vtabstruct_5basra_7_search_Search *)__pyx_v_self->__pyx_vtab)->sample(__pyx_v_self, (&__pyx_v_s)); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 893, __pyx_L1_error)
+    __pyx_t_10 = ((struct __pyx_vtabstruct_5basra_7_search_Search *)__pyx_v_self->__pyx_vtab)->sample(__pyx_v_self, (&__pyx_v_s)); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 897, __pyx_L1_error)
 
 
-    /* "basra/_search.pyx":894
+    /* "basra/_search.pyx":898
  *             done += 1
  *             self.sample(&s)
  *             me_side = s.g.side[s.g.turn]             # <<<<<<<<<<<<<<
@@ -13694,7 +13727,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
 */
     __pyx_v_me_side = (__pyx_v_s.g.side[__pyx_v_s.g.turn]);
 
-    /* "basra/_search.pyx":895
+    /* "basra/_search.pyx":899
  *             self.sample(&s)
  *             me_side = s.g.side[s.g.turn]
  *             node = root             # <<<<<<<<<<<<<<
@@ -13703,7 +13736,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
 */
     __pyx_v_node = __pyx_v_root;
 
-    /* "basra/_search.pyx":896
+    /* "basra/_search.pyx":900
  *             me_side = s.g.side[s.g.turn]
  *             node = root
  *             n_path = 0             # <<<<<<<<<<<<<<
@@ -13712,12 +13745,12 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
 */
     __pyx_v_n_path = 0;
 
-    /* "basra/_search.pyx":897
+    /* "basra/_search.pyx":901
  *             node = root
  *             n_path = 0
  *             while not s.done and not s.deals:             # <<<<<<<<<<<<<<
  *                 sim_moves(&s, &self.rng, &buf)
- *                 side = s.g.side[s.g.turn]
+ *                 if forced_card >= 0 and node == root:
 */
     while (1) {
       __pyx_t_11 = (!__pyx_v_s.done);
@@ -13739,27 +13772,89 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
 
       if (!__pyx_t_2) break;
 
-      /* "basra/_search.pyx":898
+      /* "basra/_search.pyx":902
  *             n_path = 0
  *             while not s.done and not s.deals:
  *                 sim_moves(&s, &self.rng, &buf)             # <<<<<<<<<<<<<<
+ *                 if forced_card >= 0 and node == root:
+ *                     buf.cards[0] = forced_card
+*/
+      __pyx_t_10 = __pyx_f_5basra_7_search_sim_moves((&__pyx_v_s), (&__pyx_v_self->rng), (&__pyx_v_buf)); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 902, __pyx_L1_error)
+
+
+      /* "basra/_search.pyx":903
+ *             while not s.done and not s.deals:
+ *                 sim_moves(&s, &self.rng, &buf)
+ *                 if forced_card >= 0 and node == root:             # <<<<<<<<<<<<<<
+ *                     buf.cards[0] = forced_card
+ *                     buf.takes[0] = forced_take
+*/
+      __pyx_t_11 = (__pyx_v_forced_card >= 0);
+
+      if (__pyx_t_11) {
+
+      } else {
+
+        __pyx_t_2 = __pyx_t_11;
+
+        goto __pyx_L15_bool_binop_done;
+      }
+      __pyx_t_11 = (__pyx_v_node == __pyx_v_root);
+
+
+      __pyx_t_2 = __pyx_t_11;
+
+      __pyx_L15_bool_binop_done:;
+      if (__pyx_t_2) {
+
+
+        /* "basra/_search.pyx":904
+ *                 sim_moves(&s, &self.rng, &buf)
+ *                 if forced_card >= 0 and node == root:
+ *                     buf.cards[0] = forced_card             # <<<<<<<<<<<<<<
+ *                     buf.takes[0] = forced_take
+ *                     buf.n = 1
+*/
+        (__pyx_v_buf.cards[0]) = __pyx_v_forced_card;
+
+        /* "basra/_search.pyx":905
+ *                 if forced_card >= 0 and node == root:
+ *                     buf.cards[0] = forced_card
+ *                     buf.takes[0] = forced_take             # <<<<<<<<<<<<<<
+ *                     buf.n = 1
+ *                 side = s.g.side[s.g.turn]
+*/
+        (__pyx_v_buf.takes[0]) = __pyx_v_forced_take;
+
+        /* "basra/_search.pyx":906
+ *                     buf.cards[0] = forced_card
+ *                     buf.takes[0] = forced_take
+ *                     buf.n = 1             # <<<<<<<<<<<<<<
  *                 side = s.g.side[s.g.turn]
  *                 if model and side != me_side:
 */
-      __pyx_t_10 = __pyx_f_5basra_7_search_sim_moves((&__pyx_v_s), (&__pyx_v_self->rng), (&__pyx_v_buf)); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 898, __pyx_L1_error)
+        __pyx_v_buf.n = 1;
 
-
-      /* "basra/_search.pyx":899
+        /* "basra/_search.pyx":903
  *             while not s.done and not s.deals:
  *                 sim_moves(&s, &self.rng, &buf)
+ *                 if forced_card >= 0 and node == root:             # <<<<<<<<<<<<<<
+ *                     buf.cards[0] = forced_card
+ *                     buf.takes[0] = forced_take
+*/
+      }
+
+      /* "basra/_search.pyx":907
+ *                     buf.takes[0] = forced_take
+ *                     buf.n = 1
  *                 side = s.g.side[s.g.turn]             # <<<<<<<<<<<<<<
  *                 if model and side != me_side:
  *                     i = policy_index(&s, &buf, &self.rng, eps)
 */
       __pyx_v_side = (__pyx_v_s.g.side[__pyx_v_s.g.turn]);
 
-      /* "basra/_search.pyx":900
- *                 sim_moves(&s, &self.rng, &buf)
+      /* "basra/_search.pyx":908
+ *                     buf.n = 1
  *                 side = s.g.side[s.g.turn]
  *                 if model and side != me_side:             # <<<<<<<<<<<<<<
  *                     i = policy_index(&s, &buf, &self.rng, eps)
@@ -13773,18 +13868,18 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
 
         __pyx_t_2 = __pyx_t_11;
 
-        goto __pyx_L15_bool_binop_done;
+        goto __pyx_L18_bool_binop_done;
       }
       __pyx_t_11 = (__pyx_v_side != __pyx_v_me_side);
 
 
       __pyx_t_2 = __pyx_t_11;
 
-      __pyx_L15_bool_binop_done:;
+      __pyx_L18_bool_binop_done:;
       if (__pyx_t_2) {
 
 
-        /* "basra/_search.pyx":901
+        /* "basra/_search.pyx":909
  *                 side = s.g.side[s.g.turn]
  *                 if model and side != me_side:
  *                     i = policy_index(&s, &buf, &self.rng, eps)             # <<<<<<<<<<<<<<
@@ -13793,7 +13888,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
 */
         __pyx_v_i = __pyx_f_5basra_7_search_policy_index((&__pyx_v_s), (&__pyx_v_buf), (&__pyx_v_self->rng), __pyx_v_eps);
 
-        /* "basra/_search.pyx":902
+        /* "basra/_search.pyx":910
  *                 if model and side != me_side:
  *                     i = policy_index(&s, &buf, &self.rng, eps)
  *                     child = self.child_of(node, buf.cards[i], buf.takes[i])             # <<<<<<<<<<<<<<
@@ -13802,7 +13897,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
 */
         __pyx_v_child = __pyx_f_5basra_7_search_6Search_child_of(__pyx_v_self, __pyx_v_node, (__pyx_v_buf.cards[__pyx_v_i]), (__pyx_v_buf.takes[__pyx_v_i]));
 
-        /* "basra/_search.pyx":903
+        /* "basra/_search.pyx":911
  *                     i = policy_index(&s, &buf, &self.rng, eps)
  *                     child = self.child_of(node, buf.cards[i], buf.takes[i])
  *                     if child < 0:             # <<<<<<<<<<<<<<
@@ -13814,17 +13909,17 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
         if (__pyx_t_2) {
 
 
-          /* "basra/_search.pyx":904
+          /* "basra/_search.pyx":912
  *                     child = self.child_of(node, buf.cards[i], buf.takes[i])
  *                     if child < 0:
  *                         child = self.add_child(node, buf.cards[i], buf.takes[i], side)             # <<<<<<<<<<<<<<
  *                     sim_play(&s, &self.rng, buf.cards[i], buf.takes[i])
  *                     node = child
 */
-          __pyx_t_10 = ((struct __pyx_vtabstruct_5basra_7_search_Search *)__pyx_v_self->__pyx_vtab)->add_child(__pyx_v_self, __pyx_v_node, (__pyx_v_buf.cards[__pyx_v_i]), (__pyx_v_buf.takes[__pyx_v_i]), __pyx_v_side); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 904, __pyx_L1_error)
+          __pyx_t_10 = ((struct __pyx_vtabstruct_5basra_7_search_Search *)__pyx_v_self->__pyx_vtab)->add_child(__pyx_v_self, __pyx_v_node, (__pyx_v_buf.cards[__pyx_v_i]), (__pyx_v_buf.takes[__pyx_v_i]), __pyx_v_side); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 912, __pyx_L1_error)
           __pyx_v_child = __pyx_t_10;
 
-          /* "basra/_search.pyx":903
+          /* "basra/_search.pyx":911
  *                     i = policy_index(&s, &buf, &self.rng, eps)
  *                     child = self.child_of(node, buf.cards[i], buf.takes[i])
  *                     if child < 0:             # <<<<<<<<<<<<<<
@@ -13833,17 +13928,17 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
 */
         }
 
-        /* "basra/_search.pyx":905
+        /* "basra/_search.pyx":913
  *                     if child < 0:
  *                         child = self.add_child(node, buf.cards[i], buf.takes[i], side)
  *                     sim_play(&s, &self.rng, buf.cards[i], buf.takes[i])             # <<<<<<<<<<<<<<
  *                     node = child
  *                     continue
 */
-        __pyx_t_10 = __pyx_f_5basra_7_search_sim_play((&__pyx_v_s), (&__pyx_v_self->rng), (__pyx_v_buf.cards[__pyx_v_i]), (__pyx_v_buf.takes[__pyx_v_i])); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 905, __pyx_L1_error)
+        __pyx_t_10 = __pyx_f_5basra_7_search_sim_play((&__pyx_v_s), (&__pyx_v_self->rng), (__pyx_v_buf.cards[__pyx_v_i]), (__pyx_v_buf.takes[__pyx_v_i])); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 913, __pyx_L1_error)
 
 
-        /* "basra/_search.pyx":906
+        /* "basra/_search.pyx":914
  *                         child = self.add_child(node, buf.cards[i], buf.takes[i], side)
  *                     sim_play(&s, &self.rng, buf.cards[i], buf.takes[i])
  *                     node = child             # <<<<<<<<<<<<<<
@@ -13852,7 +13947,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
 */
         __pyx_v_node = __pyx_v_child;
 
-        /* "basra/_search.pyx":907
+        /* "basra/_search.pyx":915
  *                     sim_play(&s, &self.rng, buf.cards[i], buf.takes[i])
  *                     node = child
  *                     continue             # <<<<<<<<<<<<<<
@@ -13861,8 +13956,8 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
 */
         goto __pyx_L10_continue;
 
-        /* "basra/_search.pyx":900
- *                 sim_moves(&s, &self.rng, &buf)
+        /* "basra/_search.pyx":908
+ *                     buf.n = 1
  *                 side = s.g.side[s.g.turn]
  *                 if model and side != me_side:             # <<<<<<<<<<<<<<
  *                     i = policy_index(&s, &buf, &self.rng, eps)
@@ -13870,7 +13965,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
 */
       }
 
-      /* "basra/_search.pyx":908
+      /* "basra/_search.pyx":916
  *                     node = child
  *                     continue
  *                 n_untried = 0             # <<<<<<<<<<<<<<
@@ -13879,7 +13974,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
 */
       __pyx_v_n_untried = 0;
 
-      /* "basra/_search.pyx":909
+      /* "basra/_search.pyx":917
  *                     continue
  *                 n_untried = 0
  *                 for i in range(buf.n):             # <<<<<<<<<<<<<<
@@ -13893,7 +13988,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
       for (__pyx_t_13 = 0; __pyx_t_13 < __pyx_t_12; __pyx_t_13+=1) {
         __pyx_v_i = __pyx_t_13;
 
-        /* "basra/_search.pyx":910
+        /* "basra/_search.pyx":918
  *                 n_untried = 0
  *                 for i in range(buf.n):
  *                     if self.child_of(node, buf.cards[i], buf.takes[i]) < 0:             # <<<<<<<<<<<<<<
@@ -13905,7 +14000,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
         if (__pyx_t_2) {
 
 
-          /* "basra/_search.pyx":911
+          /* "basra/_search.pyx":919
  *                 for i in range(buf.n):
  *                     if self.child_of(node, buf.cards[i], buf.takes[i]) < 0:
  *                         untried[n_untried] = i             # <<<<<<<<<<<<<<
@@ -13914,7 +14009,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
 */
           (__pyx_v_untried[__pyx_v_n_untried]) = __pyx_v_i;
 
-          /* "basra/_search.pyx":912
+          /* "basra/_search.pyx":920
  *                     if self.child_of(node, buf.cards[i], buf.takes[i]) < 0:
  *                         untried[n_untried] = i
  *                         n_untried += 1             # <<<<<<<<<<<<<<
@@ -13923,7 +14018,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
 */
           __pyx_v_n_untried = (__pyx_v_n_untried + 1);
 
-          /* "basra/_search.pyx":910
+          /* "basra/_search.pyx":918
  *                 n_untried = 0
  *                 for i in range(buf.n):
  *                     if self.child_of(node, buf.cards[i], buf.takes[i]) < 0:             # <<<<<<<<<<<<<<
@@ -13934,7 +14029,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
       }
 
 
-      /* "basra/_search.pyx":913
+      /* "basra/_search.pyx":921
  *                         untried[n_untried] = i
  *                         n_untried += 1
  *                 if n_untried:             # <<<<<<<<<<<<<<
@@ -13946,7 +14041,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
       if (__pyx_t_2) {
 
 
-        /* "basra/_search.pyx":914
+        /* "basra/_search.pyx":922
  *                         n_untried += 1
  *                 if n_untried:
  *                     pick = untried[rng_below(&self.rng, n_untried)]             # <<<<<<<<<<<<<<
@@ -13955,17 +14050,17 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
 */
         __pyx_v_pick = (__pyx_v_untried[__pyx_f_5basra_7_kernel_rng_below((&__pyx_v_self->rng), __pyx_v_n_untried)]);
 
-        /* "basra/_search.pyx":915
+        /* "basra/_search.pyx":923
  *                 if n_untried:
  *                     pick = untried[rng_below(&self.rng, n_untried)]
  *                     child = self.add_child(node, buf.cards[pick], buf.takes[pick], side)             # <<<<<<<<<<<<<<
  *                     for i in range(buf.n):
  *                         other = self.child_of(node, buf.cards[i], buf.takes[i])
 */
-        __pyx_t_10 = ((struct __pyx_vtabstruct_5basra_7_search_Search *)__pyx_v_self->__pyx_vtab)->add_child(__pyx_v_self, __pyx_v_node, (__pyx_v_buf.cards[__pyx_v_pick]), (__pyx_v_buf.takes[__pyx_v_pick]), __pyx_v_side); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 915, __pyx_L1_error)
+        __pyx_t_10 = ((struct __pyx_vtabstruct_5basra_7_search_Search *)__pyx_v_self->__pyx_vtab)->add_child(__pyx_v_self, __pyx_v_node, (__pyx_v_buf.cards[__pyx_v_pick]), (__pyx_v_buf.takes[__pyx_v_pick]), __pyx_v_side); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 923, __pyx_L1_error)
         __pyx_v_child = __pyx_t_10;
 
-        /* "basra/_search.pyx":916
+        /* "basra/_search.pyx":924
  *                     pick = untried[rng_below(&self.rng, n_untried)]
  *                     child = self.add_child(node, buf.cards[pick], buf.takes[pick], side)
  *                     for i in range(buf.n):             # <<<<<<<<<<<<<<
@@ -13979,7 +14074,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
         for (__pyx_t_13 = 0; __pyx_t_13 < __pyx_t_12; __pyx_t_13+=1) {
           __pyx_v_i = __pyx_t_13;
 
-          /* "basra/_search.pyx":917
+          /* "basra/_search.pyx":925
  *                     child = self.add_child(node, buf.cards[pick], buf.takes[pick], side)
  *                     for i in range(buf.n):
  *                         other = self.child_of(node, buf.cards[i], buf.takes[i])             # <<<<<<<<<<<<<<
@@ -13988,7 +14083,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
 */
           __pyx_v_other = __pyx_f_5basra_7_search_6Search_child_of(__pyx_v_self, __pyx_v_node, (__pyx_v_buf.cards[__pyx_v_i]), (__pyx_v_buf.takes[__pyx_v_i]));
 
-          /* "basra/_search.pyx":918
+          /* "basra/_search.pyx":926
  *                     for i in range(buf.n):
  *                         other = self.child_of(node, buf.cards[i], buf.takes[i])
  *                         if other >= 0 and other != child:             # <<<<<<<<<<<<<<
@@ -14003,18 +14098,18 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
 
             __pyx_t_2 = __pyx_t_11;
 
-            goto __pyx_L25_bool_binop_done;
+            goto __pyx_L28_bool_binop_done;
           }
           __pyx_t_11 = (__pyx_v_other != __pyx_v_child);
 
 
           __pyx_t_2 = __pyx_t_11;
 
-          __pyx_L25_bool_binop_done:;
+          __pyx_L28_bool_binop_done:;
           if (__pyx_t_2) {
 
 
-            /* "basra/_search.pyx":919
+            /* "basra/_search.pyx":927
  *                         other = self.child_of(node, buf.cards[i], buf.takes[i])
  *                         if other >= 0 and other != child:
  *                             self.nodes[other].avail += 1             # <<<<<<<<<<<<<<
@@ -14025,7 +14120,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
             __pyx_t_14 = __pyx_v_other;
             (__pyx_v_self->nodes[__pyx_t_14]).avail = ((__pyx_v_self->nodes[__pyx_t_14]).avail + 1);
 
-            /* "basra/_search.pyx":918
+            /* "basra/_search.pyx":926
  *                     for i in range(buf.n):
  *                         other = self.child_of(node, buf.cards[i], buf.takes[i])
  *                         if other >= 0 and other != child:             # <<<<<<<<<<<<<<
@@ -14036,17 +14131,17 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
         }
 
 
-        /* "basra/_search.pyx":920
+        /* "basra/_search.pyx":928
  *                         if other >= 0 and other != child:
  *                             self.nodes[other].avail += 1
  *                     sim_play(&s, &self.rng, buf.cards[pick], buf.takes[pick])             # <<<<<<<<<<<<<<
  *                     path[n_path] = child
  *                     n_path += 1
 */
-        __pyx_t_10 = __pyx_f_5basra_7_search_sim_play((&__pyx_v_s), (&__pyx_v_self->rng), (__pyx_v_buf.cards[__pyx_v_pick]), (__pyx_v_buf.takes[__pyx_v_pick])); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 920, __pyx_L1_error)
+        __pyx_t_10 = __pyx_f_5basra_7_search_sim_play((&__pyx_v_s), (&__pyx_v_self->rng), (__pyx_v_buf.cards[__pyx_v_pick]), (__pyx_v_buf.takes[__pyx_v_pick])); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 928, __pyx_L1_error)
 
 
-        /* "basra/_search.pyx":921
+        /* "basra/_search.pyx":929
  *                             self.nodes[other].avail += 1
  *                     sim_play(&s, &self.rng, buf.cards[pick], buf.takes[pick])
  *                     path[n_path] = child             # <<<<<<<<<<<<<<
@@ -14055,7 +14150,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
 */
         (__pyx_v_path[__pyx_v_n_path]) = __pyx_v_child;
 
-        /* "basra/_search.pyx":922
+        /* "basra/_search.pyx":930
  *                     sim_play(&s, &self.rng, buf.cards[pick], buf.takes[pick])
  *                     path[n_path] = child
  *                     n_path += 1             # <<<<<<<<<<<<<<
@@ -14064,7 +14159,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
 */
         __pyx_v_n_path = (__pyx_v_n_path + 1);
 
-        /* "basra/_search.pyx":923
+        /* "basra/_search.pyx":931
  *                     path[n_path] = child
  *                     n_path += 1
  *                     break             # <<<<<<<<<<<<<<
@@ -14073,7 +14168,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
 */
         goto __pyx_L11_break;
 
-        /* "basra/_search.pyx":913
+        /* "basra/_search.pyx":921
  *                         untried[n_untried] = i
  *                         n_untried += 1
  *                 if n_untried:             # <<<<<<<<<<<<<<
@@ -14082,7 +14177,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
 */
       }
 
-      /* "basra/_search.pyx":924
+      /* "basra/_search.pyx":932
  *                     n_path += 1
  *                     break
  *                 best_value = -1.0             # <<<<<<<<<<<<<<
@@ -14091,7 +14186,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
 */
       __pyx_v_best_value = -1.0;
 
-      /* "basra/_search.pyx":925
+      /* "basra/_search.pyx":933
  *                     break
  *                 best_value = -1.0
  *                 chosen = -1             # <<<<<<<<<<<<<<
@@ -14100,7 +14195,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
 */
       __pyx_v_chosen = -1;
 
-      /* "basra/_search.pyx":926
+      /* "basra/_search.pyx":934
  *                 best_value = -1.0
  *                 chosen = -1
  *                 for i in range(buf.n):             # <<<<<<<<<<<<<<
@@ -14114,7 +14209,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
       for (__pyx_t_13 = 0; __pyx_t_13 < __pyx_t_12; __pyx_t_13+=1) {
         __pyx_v_i = __pyx_t_13;
 
-        /* "basra/_search.pyx":927
+        /* "basra/_search.pyx":935
  *                 chosen = -1
  *                 for i in range(buf.n):
  *                     other = self.child_of(node, buf.cards[i], buf.takes[i])             # <<<<<<<<<<<<<<
@@ -14123,7 +14218,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
 */
         __pyx_v_other = __pyx_f_5basra_7_search_6Search_child_of(__pyx_v_self, __pyx_v_node, (__pyx_v_buf.cards[__pyx_v_i]), (__pyx_v_buf.takes[__pyx_v_i]));
 
-        /* "basra/_search.pyx":928
+        /* "basra/_search.pyx":936
  *                 for i in range(buf.n):
  *                     other = self.child_of(node, buf.cards[i], buf.takes[i])
  *                     self.nodes[other].avail += 1             # <<<<<<<<<<<<<<
@@ -14134,7 +14229,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
         __pyx_t_14 = __pyx_v_other;
         (__pyx_v_self->nodes[__pyx_t_14]).avail = ((__pyx_v_self->nodes[__pyx_t_14]).avail + 1);
 
-        /* "basra/_search.pyx":930
+        /* "basra/_search.pyx":938
  *                     self.nodes[other].avail += 1
  *                     value = (self.nodes[other].total / self.nodes[other].visits
  *                              + c * sqrt(log(self.nodes[other].avail) / self.nodes[other].visits))             # <<<<<<<<<<<<<<
@@ -14143,7 +14238,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
 */
         __pyx_v_value = (((__pyx_v_self->nodes[__pyx_v_other]).total / ((double)(__pyx_v_self->nodes[__pyx_v_other]).visits)) + (__pyx_v_c * sqrt((log((__pyx_v_self->nodes[__pyx_v_other]).avail) / ((double)(__pyx_v_self->nodes[__pyx_v_other]).visits)))));
 
-        /* "basra/_search.pyx":931
+        /* "basra/_search.pyx":939
  *                     value = (self.nodes[other].total / self.nodes[other].visits
  *                              + c * sqrt(log(self.nodes[other].avail) / self.nodes[other].visits))
  *                     if value > best_value:             # <<<<<<<<<<<<<<
@@ -14155,7 +14250,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
         if (__pyx_t_2) {
 
 
-          /* "basra/_search.pyx":932
+          /* "basra/_search.pyx":940
  *                              + c * sqrt(log(self.nodes[other].avail) / self.nodes[other].visits))
  *                     if value > best_value:
  *                         best_value = value             # <<<<<<<<<<<<<<
@@ -14164,7 +14259,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
 */
           __pyx_v_best_value = __pyx_v_value;
 
-          /* "basra/_search.pyx":933
+          /* "basra/_search.pyx":941
  *                     if value > best_value:
  *                         best_value = value
  *                         chosen = other             # <<<<<<<<<<<<<<
@@ -14173,7 +14268,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
 */
           __pyx_v_chosen = __pyx_v_other;
 
-          /* "basra/_search.pyx":931
+          /* "basra/_search.pyx":939
  *                     value = (self.nodes[other].total / self.nodes[other].visits
  *                              + c * sqrt(log(self.nodes[other].avail) / self.nodes[other].visits))
  *                     if value > best_value:             # <<<<<<<<<<<<<<
@@ -14184,7 +14279,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
       }
 
 
-      /* "basra/_search.pyx":934
+      /* "basra/_search.pyx":942
  *                         best_value = value
  *                         chosen = other
  *                 node = chosen             # <<<<<<<<<<<<<<
@@ -14193,17 +14288,17 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
 */
       __pyx_v_node = __pyx_v_chosen;
 
-      /* "basra/_search.pyx":935
+      /* "basra/_search.pyx":943
  *                         chosen = other
  *                 node = chosen
  *                 sim_play(&s, &self.rng, self.nodes[node].card, self.nodes[node].take)             # <<<<<<<<<<<<<<
  *                 path[n_path] = node
  *                 n_path += 1
 */
-      __pyx_t_10 = __pyx_f_5basra_7_search_sim_play((&__pyx_v_s), (&__pyx_v_self->rng), (__pyx_v_self->nodes[__pyx_v_node]).card, (__pyx_v_self->nodes[__pyx_v_node]).take); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 935, __pyx_L1_error)
+      __pyx_t_10 = __pyx_f_5basra_7_search_sim_play((&__pyx_v_s), (&__pyx_v_self->rng), (__pyx_v_self->nodes[__pyx_v_node]).card, (__pyx_v_self->nodes[__pyx_v_node]).take); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 943, __pyx_L1_error)
 
 
-      /* "basra/_search.pyx":936
+      /* "basra/_search.pyx":944
  *                 node = chosen
  *                 sim_play(&s, &self.rng, self.nodes[node].card, self.nodes[node].take)
  *                 path[n_path] = node             # <<<<<<<<<<<<<<
@@ -14212,7 +14307,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
 */
       (__pyx_v_path[__pyx_v_n_path]) = __pyx_v_node;
 
-      /* "basra/_search.pyx":937
+      /* "basra/_search.pyx":945
  *                 sim_play(&s, &self.rng, self.nodes[node].card, self.nodes[node].take)
  *                 path[n_path] = node
  *                 n_path += 1             # <<<<<<<<<<<<<<
@@ -14224,17 +14319,17 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
     }
     __pyx_L11_break:;
 
-    /* "basra/_search.pyx":938
+    /* "basra/_search.pyx":946
  *                 path[n_path] = node
  *                 n_path += 1
  *             rollout(&s, &self.rng, eps, horizon, tail, policy)             # <<<<<<<<<<<<<<
  *             value_sim(&s, &w, rewards, floor)
  *             for i in range(n_path):
 */
-    __pyx_t_10 = __pyx_f_5basra_7_search_rollout((&__pyx_v_s), (&__pyx_v_self->rng), __pyx_v_eps, __pyx_v_horizon, __pyx_v_tail, __pyx_v_policy); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 938, __pyx_L1_error)
+    __pyx_t_10 = __pyx_f_5basra_7_search_rollout((&__pyx_v_s), (&__pyx_v_self->rng), __pyx_v_eps, __pyx_v_horizon, __pyx_v_tail, __pyx_v_policy); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 946, __pyx_L1_error)
 
 
-    /* "basra/_search.pyx":939
+    /* "basra/_search.pyx":947
  *                 n_path += 1
  *             rollout(&s, &self.rng, eps, horizon, tail, policy)
  *             value_sim(&s, &w, rewards, floor)             # <<<<<<<<<<<<<<
@@ -14245,7 +14340,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
     __pyx_t_15.floor_weight = __pyx_v_floor;
     __pyx_f_5basra_7_search_value_sim((&__pyx_v_s), (&__pyx_v_w), __pyx_v_rewards, &__pyx_t_15); 
 
-    /* "basra/_search.pyx":940
+    /* "basra/_search.pyx":948
  *             rollout(&s, &self.rng, eps, horizon, tail, policy)
  *             value_sim(&s, &w, rewards, floor)
  *             for i in range(n_path):             # <<<<<<<<<<<<<<
@@ -14259,7 +14354,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
     for (__pyx_t_13 = 0; __pyx_t_13 < __pyx_t_12; __pyx_t_13+=1) {
       __pyx_v_i = __pyx_t_13;
 
-      /* "basra/_search.pyx":941
+      /* "basra/_search.pyx":949
  *             value_sim(&s, &w, rewards, floor)
  *             for i in range(n_path):
  *                 self.nodes[path[i]].visits += 1             # <<<<<<<<<<<<<<
@@ -14270,7 +14365,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
       __pyx_t_14 = (__pyx_v_path[__pyx_v_i]);
       (__pyx_v_self->nodes[__pyx_t_14]).visits = ((__pyx_v_self->nodes[__pyx_t_14]).visits + 1);
 
-      /* "basra/_search.pyx":942
+      /* "basra/_search.pyx":950
  *             for i in range(n_path):
  *                 self.nodes[path[i]].visits += 1
  *                 self.nodes[path[i]].total += rewards[self.nodes[path[i]].side]             # <<<<<<<<<<<<<<
@@ -14285,19 +14380,19 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
   }
   __pyx_L5_break:;
 
-  /* "basra/_search.pyx":943
+  /* "basra/_search.pyx":951
  *                 self.nodes[path[i]].visits += 1
  *                 self.nodes[path[i]].total += rewards[self.nodes[path[i]].side]
  *         out = []             # <<<<<<<<<<<<<<
  *         child = self.nodes[root].first_child
  *         while child >= 0:
 */
-  __pyx_t_6 = PyList_New(0); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 943, __pyx_L1_error)
+  __pyx_t_6 = PyList_New(0); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 951, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
   __pyx_v_out = ((PyObject*)__pyx_t_6);
   __pyx_t_6 = 0;
 
-  /* "basra/_search.pyx":944
+  /* "basra/_search.pyx":952
  *                 self.nodes[path[i]].total += rewards[self.nodes[path[i]].side]
  *         out = []
  *         child = self.nodes[root].first_child             # <<<<<<<<<<<<<<
@@ -14308,7 +14403,7 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
 
   __pyx_v_child = __pyx_t_10;
 
-  /* "basra/_search.pyx":945
+  /* "basra/_search.pyx":953
  *         out = []
  *         child = self.nodes[root].first_child
  *         while child >= 0:             # <<<<<<<<<<<<<<
@@ -14321,56 +14416,56 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
 
     if (!__pyx_t_2) break;
 
-    /* "basra/_search.pyx":946
+    /* "basra/_search.pyx":954
  *         child = self.nodes[root].first_child
  *         while child >= 0:
  *             out.append((self.nodes[child].card, self.nodes[child].take,             # <<<<<<<<<<<<<<
  *                         self.nodes[child].visits, self.nodes[child].total))
  *             child = self.nodes[child].next_sibling
 */
-    __pyx_t_6 = __Pyx_PyLong_From_int((__pyx_v_self->nodes[__pyx_v_child]).card); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 946, __pyx_L1_error)
+    __pyx_t_6 = __Pyx_PyLong_From_int((__pyx_v_self->nodes[__pyx_v_child]).card); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 954, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
-    __pyx_t_7 = __Pyx_PyLong_From_uint64_t((__pyx_v_self->nodes[__pyx_v_child]).take); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 946, __pyx_L1_error)
+    __pyx_t_7 = __Pyx_PyLong_From_uint64_t((__pyx_v_self->nodes[__pyx_v_child]).take); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 954, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_7);
 
-    /* "basra/_search.pyx":947
+    /* "basra/_search.pyx":955
  *         while child >= 0:
  *             out.append((self.nodes[child].card, self.nodes[child].take,
  *                         self.nodes[child].visits, self.nodes[child].total))             # <<<<<<<<<<<<<<
  *             child = self.nodes[child].next_sibling
  *         return out, done
 */
-    __pyx_t_4 = __Pyx_PyLong_From_int((__pyx_v_self->nodes[__pyx_v_child]).visits); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 947, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyLong_From_int((__pyx_v_self->nodes[__pyx_v_child]).visits); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 955, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_5 = PyFloat_FromDouble((__pyx_v_self->nodes[__pyx_v_child]).total); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 947, __pyx_L1_error)
+    __pyx_t_5 = PyFloat_FromDouble((__pyx_v_self->nodes[__pyx_v_child]).total); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 955, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
 
-    /* "basra/_search.pyx":946
+    /* "basra/_search.pyx":954
  *         child = self.nodes[root].first_child
  *         while child >= 0:
  *             out.append((self.nodes[child].card, self.nodes[child].take,             # <<<<<<<<<<<<<<
  *                         self.nodes[child].visits, self.nodes[child].total))
  *             child = self.nodes[child].next_sibling
 */
-    __pyx_t_16 = PyTuple_New(4); if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 946, __pyx_L1_error)
+    __pyx_t_16 = PyTuple_New(4); if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 954, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_16);
     __Pyx_GIVEREF(__pyx_t_6);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_16, 0, __pyx_t_6) != (0)) __PYX_ERR(0, 946, __pyx_L1_error);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_16, 0, __pyx_t_6) != (0)) __PYX_ERR(0, 954, __pyx_L1_error);
     __Pyx_GIVEREF(__pyx_t_7);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_16, 1, __pyx_t_7) != (0)) __PYX_ERR(0, 946, __pyx_L1_error);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_16, 1, __pyx_t_7) != (0)) __PYX_ERR(0, 954, __pyx_L1_error);
     __Pyx_GIVEREF(__pyx_t_4);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_16, 2, __pyx_t_4) != (0)) __PYX_ERR(0, 946, __pyx_L1_error);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_16, 2, __pyx_t_4) != (0)) __PYX_ERR(0, 954, __pyx_L1_error);
     __Pyx_GIVEREF(__pyx_t_5);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_16, 3, __pyx_t_5) != (0)) __PYX_ERR(0, 946, __pyx_L1_error);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_16, 3, __pyx_t_5) != (0)) __PYX_ERR(0, 954, __pyx_L1_error);
     __pyx_t_6 = 0;
     __pyx_t_7 = 0;
     __pyx_t_4 = 0;
     __pyx_t_5 = 0;
-    __pyx_t_17 = __Pyx_PyList_Append(__pyx_v_out, __pyx_t_16); if (unlikely(__pyx_t_17 == ((int)-1))) __PYX_ERR(0, 946, __pyx_L1_error)
+    __pyx_t_17 = __Pyx_PyList_Append(__pyx_v_out, __pyx_t_16); if (unlikely(__pyx_t_17 == ((int)-1))) __PYX_ERR(0, 954, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_16); __pyx_t_16 = 0;
 
 
-    /* "basra/_search.pyx":948
+    /* "basra/_search.pyx":956
  *             out.append((self.nodes[child].card, self.nodes[child].take,
  *                         self.nodes[child].visits, self.nodes[child].total))
  *             child = self.nodes[child].next_sibling             # <<<<<<<<<<<<<<
@@ -14382,21 +14477,21 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
     __pyx_v_child = __pyx_t_10;
   }
 
-  /* "basra/_search.pyx":949
+  /* "basra/_search.pyx":957
  *                         self.nodes[child].visits, self.nodes[child].total))
  *             child = self.nodes[child].next_sibling
  *         return out, done             # <<<<<<<<<<<<<<
  * 
 */
-  __pyx_t_16 = __Pyx_PyLong_From_PY_LONG_LONG(__pyx_v_done); if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 949, __pyx_L1_error)
+  __pyx_t_16 = __Pyx_PyLong_From_PY_LONG_LONG(__pyx_v_done); if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 957, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_16);
-  __pyx_t_5 = PyTuple_New(2); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 949, __pyx_L1_error)
+  __pyx_t_5 = PyTuple_New(2); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 957, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
   __Pyx_INCREF(__pyx_v_out);
   __Pyx_GIVEREF(__pyx_v_out);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 0, __pyx_v_out) != (0)) __PYX_ERR(0, 949, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 0, __pyx_v_out) != (0)) __PYX_ERR(0, 957, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_t_16);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 1, __pyx_t_16) != (0)) __PYX_ERR(0, 949, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 1, __pyx_t_16) != (0)) __PYX_ERR(0, 957, __pyx_L1_error);
   __pyx_t_16 = 0;
   {
     PyObject *__pyx_temp;
@@ -14413,8 +14508,8 @@ static PyObject *__pyx_pf_5basra_7_search_6Search_18run(struct __pyx_obj_5basra_
  *             free(cross)
  * 
  *     def run(self, iterations, seconds, double c=0.7, double eps=0.1, double mu=0.5,             # <<<<<<<<<<<<<<
- *             int horizon=1, int tail=0, int model=0, int policy=1, double floor=0.0):
- *         """ISMCTS from the root (mirror of :func:`basra.bots.ismcts.search`).
+ *             int horizon=1, int tail=0, int model=0, int policy=1, double floor=0.0,
+ *             int forced_card=-1, mask_t forced_take=0):
 */
 
   /* function exit code */
@@ -15471,8 +15566,8 @@ __Pyx_RefNannySetupContext("PyInit__search", 0);
  *             free(cross)
  * 
  *     def run(self, iterations, seconds, double c=0.7, double eps=0.1, double mu=0.5,             # <<<<<<<<<<<<<<
- *             int horizon=1, int tail=0, int model=0, int policy=1, double floor=0.0):
- *         """ISMCTS from the root (mirror of :func:`basra.bots.ismcts.search`).
+ *             int horizon=1, int tail=0, int model=0, int policy=1, double floor=0.0,
+ *             int forced_card=-1, mask_t forced_take=0):
 */
   __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_5basra_7_search_6Search_19run, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Search_run, NULL, __pyx_mstate_global->__pyx_n_u_basra__search, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[6])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 867, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
@@ -15615,12 +15710,12 @@ static int __Pyx_InitCachedConstants(__pyx_mstatetype *__pyx_mstate) {
  *             free(cross)
  * 
  *     def run(self, iterations, seconds, double c=0.7, double eps=0.1, double mu=0.5,             # <<<<<<<<<<<<<<
- *             int horizon=1, int tail=0, int model=0, int policy=1, double floor=0.0):
- *         """ISMCTS from the root (mirror of :func:`basra.bots.ismcts.search`).
+ *             int horizon=1, int tail=0, int model=0, int policy=1, double floor=0.0,
+ *             int forced_card=-1, mask_t forced_take=0):
 */
   {
-    PyObject* __pyx_temp[8] = {__pyx_mstate_global->__pyx_float_0_7, __pyx_mstate_global->__pyx_float_0_1, __pyx_mstate_global->__pyx_float_0_5, __pyx_mstate_global->__pyx_int_1, __pyx_mstate_global->__pyx_int_0, __pyx_mstate_global->__pyx_int_0, __pyx_mstate_global->__pyx_int_1, __pyx_mstate_global->__pyx_float_0_0};
-    __pyx_mstate_global->__pyx_tuple[2] = __Pyx_PyTuple_FromArray(__pyx_temp, 8); if (unlikely(!__pyx_mstate_global->__pyx_tuple[2])) __PYX_ERR(0, 867, __pyx_L1_error)
+    PyObject* __pyx_temp[10] = {__pyx_mstate_global->__pyx_float_0_7, __pyx_mstate_global->__pyx_float_0_1, __pyx_mstate_global->__pyx_float_0_5, __pyx_mstate_global->__pyx_int_1, __pyx_mstate_global->__pyx_int_0, __pyx_mstate_global->__pyx_int_0, __pyx_mstate_global->__pyx_int_1, __pyx_mstate_global->__pyx_float_0_0, __pyx_mstate_global->__pyx_int_neg_1, __pyx_mstate_global->__pyx_int_0};
+    __pyx_mstate_global->__pyx_tuple[2] = __Pyx_PyTuple_FromArray(__pyx_temp, 10); if (unlikely(!__pyx_mstate_global->__pyx_tuple[2])) __PYX_ERR(0, 867, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_mstate_global->__pyx_tuple[2]);
   }
   __Pyx_GIVEREF(__pyx_mstate_global->__pyx_tuple[2]);
@@ -15661,38 +15756,38 @@ static int __Pyx_InitConstants(__pyx_mstatetype *__pyx_mstate) {
   int __pyx_clineno = 0;
   CYTHON_UNUSED_VAR(__pyx_mstate);
   {
-    const struct { const unsigned int length: 8; } str_length_index[] = {{15},{1},{179},{8},{7},{6},{2},{9},{50},{21},{60},{6},{24},{26},{15},{12},{13},{16},{10},{19},{14},{20},{12},{8},{12},{8},{10},{8},{11},{14},{12},{10},{17},{13},{12},{12},{19},{8},{13},{18},{13},{12},{6},{10},{6},{3},{1},{11},{5},{5},{6},{18},{5},{8},{9},{4},{3},{8},{5},{5},{5},{5},{4},{6},{7},{7},{1},{5},{10},{1},{1},{4},{2},{5},{9},{14},{7},{3},{2},{7},{5},{2},{1},{6},{9},{5},{4},{10},{5},{6},{3},{1},{4},{4},{12},{4},{5},{7},{6},{4},{3},{4},{9},{7},{4},{3},{1},{12},{7},{6},{4},{7},{4},{4},{10},{4},{7},{3},{4},{2},{4},{6},{4},{6},{4},{6},{7},{5},{6},{1},{7},{4}};
-    const struct { const unsigned int length: 11; } bytes_length_index[] = {{921},{9},{72},{71},{88},{71},{327},{708},{1030}};
+    const struct { const unsigned int length: 8; } str_length_index[] = {{15},{1},{179},{8},{7},{6},{2},{9},{50},{21},{60},{6},{24},{26},{15},{12},{13},{16},{10},{19},{14},{20},{12},{8},{12},{8},{10},{8},{11},{14},{12},{10},{17},{13},{12},{12},{19},{8},{13},{18},{13},{12},{6},{10},{6},{3},{1},{11},{5},{5},{6},{18},{5},{8},{9},{4},{3},{8},{5},{5},{5},{11},{11},{5},{4},{6},{7},{7},{1},{5},{10},{1},{1},{4},{2},{5},{9},{14},{7},{3},{2},{7},{5},{2},{1},{6},{9},{5},{4},{10},{5},{6},{3},{1},{4},{4},{12},{4},{5},{7},{6},{4},{3},{4},{9},{7},{4},{3},{1},{12},{7},{6},{4},{7},{4},{4},{10},{4},{7},{3},{4},{2},{4},{6},{4},{6},{4},{6},{7},{5},{6},{1},{7},{4}};
+    const struct { const unsigned int length: 11; } bytes_length_index[] = {{921},{9},{72},{71},{88},{71},{327},{708},{1081}};
     #ifndef CYTHON_COMPRESS_STRINGS
       #define CYTHON_COMPRESS_STRINGS 90
     #endif
-    #if (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (2360 bytes) */
-static const char cstring[] = "x\332\245VMw\323V\032\216I\010\t\rC\2348!\005\332\312$\204\002m\250\311\027t\316\234\216\023\022\246\355\241\203\363UJ\027:\262tm\213\310\222\255{e\307\2353sXz\251\245\226Zj\251\245\226Zz\351\245\226\375\t\374\204y\356\225\023\302\3274t8X\322\275\367\275W\357\373|\274\312\227\314&D\252\330J\265NLv\373\273\237,F$VS\230\264\331a5\313\224t*i\304\320\313\304V\0301:\022e\266\2562b\363 Sz\272\365\364\353\225\007+\222bj\222M^\020\225Q\211:e\325P(%T\262*R\331\321\r\246\233\022\3534\010]\222\276\257H\035\313\221LB4\211YR\003q\2477\260\0321%J\030\177\220n)\246i1\205\351\226)c\273nVoI\232n\343%z\213\360\335\333\212A\311\222\242i2\342\210\246S\245l\020b\362kU\325i\372\244\231\026*\250(\216\301$Y\266\211\346\250D\226%\315\021G\230\226\3715*j\351\212\201UU7u&\313\324V\357\225\025j+\367dJ\024[\255-5:G<\243\226N\332\034\021\335T-\223\352\224\001\263oq\214%U\260\340\230\024o\227T\305\326\250T\261lQ\004P\322\350\2568%\275.\235$\241\n\204e\371d\036\205S\324\373\316\ni)\206\203\371\343\341\221\242\262\301sM\3274b\016\0066\251+\250\300\254\036\217\235\343\025\252\324\033\006\221O%\263\324&z\265\306\250,?\355\034\341\367\010\254\312?\221#\266C*\262<@\036@\311r\3051U~\257\036g\207\177\374=\342ni\216!fL\245.\356@J\036\204\361\307\026\343\034\360\205\246\243\030\307A\307,\274\003\305\311\0049\342\003\000rr0=\365\372w\200\222eF(\230\223u*\253\226m9\220\034Qh\307Tuk\351d\202\nR\227\006\244\212\201\334\260t\223\245\013\264\314\317\340X\223\262\305\230U/;\025\225\2639\010\302\243\335Qk\272\241\2515\013\352R\r\234)\003\010f+*)+\352\241j[\224jD\321\370\212F\240Ah\227j\026\344\336\240\307,\n\372*\272MY\305\260,[pR#\206\226RY\263\014\215\330\264f\331\372o\226\251\353\214\324).\266\260\001}qx\210\243\016mC\257\353\314\300\2712\214\303\352\312\013\204\263\216\\\266L\207\326\025\273\252\233\270\035\325\t\240\243\272F@\0231\352\216i\312\r\205\325L\3311\241y8\003.\244&\326\370O\026gZ\320\254-.\024\2305\032(\212oi\020\273\002`\261\217\330\r\035s\272Ah\303P:\210kX\206\256v\032\226e4\254\206\215\342Odh""\2236\367\202mY\014R\244\247E\230>S\nnp%\n\243\004\226\302<O\211\030\0250<0-\317\237\377d\253B\235:\377O!*4\025\224I\030\323\353\004I\243\0210\3076S\007\016\252\023D\212\013m\017\304\336\3269\033\016\024)}\211F\346\250\274%p\2312y5\225\303\272|Hl\223\030\362\216Y\225\356\334\036:k4\\@7%\336\025\230t\347+4\010\366\325\007\203\353\n=\224\317\260\216Cn\017\341r\266\\?&\036Dj\233\274\274\217\211>SUg<\362-\270\376_\244\376\340uO\254\026\331p*g.\370\317\220)\300oY\272\366\021l\235\220\3661\373\034\354X[\221\317\274\353\204\275?\010\334\345V\024\242\260\315*:\204\216/X}(5w\332\024eU,\225\211a\265\207l~\256\214^g\310&\276\032\203\261\322h\030\235\241*1\361eh\021:\224\276CE{\021[i\315\251T\214\3013\234>\330UA\267\240\265\227\231d\344b\367\256[zY\374}\354sOI\306&\272\377p\267\274\254\267\340\021\277\220L\344\334\037<\305c\376j0\032(A;,G#\321v\234\217\013\311\330\345\256\343n\270\232w\307\337\360\265\340V8\025\256\204M~N\336\317\276s\316\345.s\3270\314\047\223\327<l\376\244\273\322\375\315\233\366\036\371\027|\026<\010\227C%\231\230v\305\261\314-\274,\276\032\035\032\237\350\256\272#\356\023?\347\357\005\263\201\035f\007!|3\202\222\211I\367\023Oli\"\356G\257\351\017\373\313\310\345nXB\242\347\242\305\370B\334L&sHdFT18\367R\367\261[p\213n)\031\233t3n\326\275\341n{yo\331\323\374\233\276\023\024\203RP\0163\311d\366CK\375\221\273\375\273[q\351\325u\236\344J\267\355\252\250\245\230L\314\272\2000\307\217\306L\316\333\365\307\202\221`+\274\032!\313\213\335\233\3103\303\037n\273b|\227g0\361:\031\376\276\274{\337\335\003P7\274m?\357\027\200m\r\300\333\341\\\224\215\362<z\263\333\344\267-w\306U\334f21\205-\253\036\216\235\022{\367\221m\301\333H\251<\t\002B\034\207\307X*z%\016\334\37142\231\234ro\363\333,\017\364.\000\303\014\360.\t\232\020\373\263\277\351\267P\264\026\316\207\007Q!*\246\221-\357\327 \023d\301z6\\\000u\223\323xu)\311]K\351\260\335i\001\333\212G\375E\004\346\202_\302JT\214\366\342\\\274\337\273\331k\366\237\356\367\367\017\372#\367\372\367\276\213\376\325\313\277\272?4""\276\022b\357\027^\223\363\373\300]\207T&\256\270\314\373[0\034\334\017J\037\204\365O\341\367\016V\227\273\035o\024\032\261\375)\310\025\262\030\367f\201\3059\377\006N(\007\031\236\324\252;\014\244\207\2755\177\332/r\014!\235\223\333\245dl<%c\rR\330\360\312~&\035\256{\363\336\2168\367>`};\342\024\021\323\356\003o\035*c(w?\274\021n\204j4\035mDZ\274\020\327\373\273\007\375\203g\375g\277$\271\031\036ZHrs\003\266\262\311$\307\251\360Z\350\315\301b\222\273**|\014\0346}\014\257s\366\275\252_\202I\026\303\341p\r\240,Dj<\0337{\031\301\236\240\274(\374\346\204\233!\005f\271\317\240\030\0348\346\237\307F\"\310\230\273\346\255\302l\205\344\372\"\360%\341zt+\316\306\"\366\231\277\017Y\\\2112Q6\371\354\013\257\355\253\301\014<3\036M\201-\361\212-\244\214\3632\034aq:Rn\373\212O\203\374\361<\0376\337*\350\274\267\317\031M\346\370\216\362\200\232J\3608, Q;\272\022gb@\201\375\274km@(\234\300\221\023\375.\204$Z\0251\271\031\241\220yo\317\237A=\205\240\310\247\366\337\260\371\216h7\357\215\374\375\r\346\373#\337\364\277\371{|\271\327L\346\026\374\047\341\347\375\357\376\331k\276\272:4.y\377\t~\215.D\377\356\025\223\264\267\nq\177@\306\357\327\374D\367G\330W\364\304\207\220\214*\2549\366\227.\021v\203\255\217\3346\032\354jp\036\0313tQ\336\237\037\305\227z\273\375\247;\375\235]\3640\216\206P\353\005\370;\343eE\223r\355\024W\240\230O\233\352\304\214+\324\271 \334\275\307_\344\303\327\237\362\236\r\\x\367\\\203\341\363\\lM\357\234wSh\217\233\005j\\C5\373\376\274/t2\001\375\224\300z6\270\0314\303\221p\233k\350::\3758\246\336\243\272+x\337\016\220\231\223\300\326\0170k+\334\215F#%b\361r\\\351\025{{\375\322\316\261vU?\353/\200\365MD\225B-\232\217\016\342B\\L;\017\267\006\302^\353\206\242\272\034\007\364!r:\010\226\203JX\014\367\340*\376\t[\211\355^6\231\003)\376%.\351\233\274\353\tg]\203\017\363\376C\321\355\265p1\312\244\371_\014\362\301Z8\315\013\212\326\343\371\370\240W\350=\356\357\356\275\026\3472 \023e|\217\235\025\310\262\025\225\340\3374\264\310]\303{\307\306\300}p\217\344\217B\351""\255\340y\330|\177\205\325h7\036\215\225\270\231:\343*\360\316q-\361R\271/\047\257\362O\352\033\365\376\017\250\347D\217k\371\317\003a\274=\177\326o\342\303^\rwB\026\255\301\301\213\210\202iy\267Z\301\3220$\377(\034\r\025\024\362,\336\211Yo\r\\\364w\322FtB\034Gn.\2376\242\246\260\2400M\tnZ\204\302\267\303|\270\n#\260x\255\227\345\335\237\047\\t\237c\253H\237\353\017\343]l\313y\007\020\363x8\013<\270\"!F*\364\247\243\035\234n\226\271\301\367\205\177\362\377\032(oN|\033\374,x\236\215\232\361H\\\214wQ\025L\243\360\276>\"\342V}1Sq7\323\257c\333-{#\342\213\261\026\\I5\313\361H\346\256\017&?E\377\340_0\250\215\033\352\321\000\310R\372gP\361\277\302\237\024\272";
-    PyObject *data = __Pyx_DecompressString(cstring, 2360, 1);
+    #if (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (2402 bytes) */
+static const char cstring[] = "x\332\245V\317w\323V\026\216!\204\204\206!&NH!\2642$\241@\033j\362\003\350\314\234\326\t?\246\355\241\203\343$\245t\241#K\317\266\210,\331zOv\33493\207\245\227Zj\251\245\226Zj\251\245\227^j\331?\201?a\276\367\344\230\337\323\320\341\020I\357\275{\337\273\367\273\337w\237\277`6!R\325Vj\rb\262\353\337\376d1\"\261\272\302\244\355.\253[\246\244SI#\206^!\266\302\210\321\225(\263u\225\021\233\033\231\322\223\007O\276Z\277\273.)\246&\331\3449Q\031\225\250SQ\r\205RB%\253*U\034\335`\272)\261n\223\320U\351\373\252\324\265\034\311$D\223\230%5a\367\272\003\253\023S\242\204\361\017\351\232b\232\026S\230n\2312\334u\263vM\322t\033\207\350m\302\275\037*\006%\253\212\246\311\260#\232N\225\212A\210\311\2375U\247\351\227fZ\310\240\2528\006\223d\331&\232\243\022Y\2264GlaZ\346W\310\250\255+\006VU\335\324\231,S[\275UQ\250\255\334\222)Ql\265\276\332\354\036\362\210\332:\351pDtS\265L\252S\006\314\276\3016\226T\305\202cR\234.\251\212\255Q\251j\331\"\t\240\244\321\262\330%}\256\216\202P\005\302\262<\232G\342\024\371\276\263B\332\212\341`\376hx\250\250l\370]\3275\215\230\303\201M\032\n20kGc\347h\205*\215\246A\344\327\202Y\355\020\275VgT\226\237t\017\361w\037U\225\177\"\207l\207Tey\210<\200\222\345\252c\252\374];\212\016\377\3709\342mi\216!fL\245!\336@J\036\232\361\3176\3435\340\013-G1\216\214\216\252\360\016\024\243\tr\310\007\000d\2641}\355\370w\200\222eF(*\047\353TV-\333r@9\242\320\256\251\352\326\352h\202\212\242\256\016\213*\006r\323\322M\226.\320\n\337\203cM*\026cV\243\342TU^\315\241\021>\355\256Z\327\rM\255[`\227j`O\031@0[QIEQ\017T\333\242T#\212\306W4\002\016\202\273T\263@\367&=\252\242(_U\267)\253\032\226e\203(*\321d~\316\360\223)\007DT\252N\014--p\33524b\323\272e\353\277Y\246\2563\322\240x\330B\034\364\371\301\001\0168\260\r\275\2413\003\247\311\220\023k(\317a\316\272r\3052\035\332P\354\232n\342u\330 \000\224\352\032A\361\210\321pLSn*\254n\312\216\t%@/\320&5\261\306\377d\261\247\005&\333\342A\201d\263\211T\271K\223\330U\300\r?b7u\314\351\006\241MC\351\302\256i\031\272\332mZ\226\321""\264\2326 \031\221\323&\035\256\020\333\262\030\010J_\247f\372M)*\206\047Q\030%\020\032\346yH\304\250\242\356C)\363\370\371\237lU\251\323\340\377)\250\206V\2034\tcz\203 h\264\007\346\330f\252\313av\242\274\342A;C\ttt^#\007<\225\276@{sT\336(8y\231\274\221\222\344\216|@l\223\030\362\216Y\223n\\\037;\2565\264A\267%\336+\230t\343K\264\r\366\345\007\215\033\n=\220\217\261\216M\256\217\341q\274X?\306\036\205\324\266yz\037c}\254\254\216\271\345[p\375\277H\375\301q\217\2556\331r\252\307N\370\317\024S\200\337\266t\355#\2525*\332\307\3709\360\330\\\227\217\3555\252\336\037\030\226\271\024\005)l\263\206\016\241\243G5\306Rq\247\255RV\305R\205\030Vg\314\346\373\312\350\200\206l\342.\031\216\225f\323\350\216\325\210\211\373\242M\350Xz\206\212\366\"\\i\335\251V\215\3417\224>\364\252\242[\320\372\213L2~\246w\323-\275(\376>\371\231\247$\223\323\275\177\270\017\274\254\267\344\021\277\220L\347\334\037<\305c\376F0\021(A\047\254D\343\321\3038\037\027\222\311s=\307\335r5\357\206\277\345k\301\265\360|\270\036\266\370>y?\373\316>\347z\314\335\3040\237\314\\\362\340\374Io\275\367\2337\353\335\367O\373,\270\033\256\205J2=\353\212m\231[xQ|9165\335\333p\307\335\307~\316\337\r\346\003;\314\016M\2703\214\222\351\031\367\023O\270\264`\367\243\327\362O\372k\210\345fXB\240\047\242\225\370t\334Jfr\010dNd1\334\367l\357\221[p\213n)\231\234q3n\326\275\342>\364\362\336\232\247\371\313\276\023\024\203RP\t3\311L\366CK\203\361\233\203\233\017\342\322\313E\036\344z\257\343\252\310\245\230L\317\273\2000\307\267\306L\316+\373\223\301x\360 \274\030!\3123\275e\304\231\341\037\327]1\276\311#\230~\025\014?/\357\336vw\001\324\025\357\241\237\367\013\300\266\016\340\355p!\312Fyn\275\335k\361\327\003w\316U\334V2}\036.\033\036\266=/|\367\020m\301\333JK92\002B\034\207GX*z%\016\334\251\3242\2319\357^\347\257yn\350\235\006\206\031\340]\022e\202\355\317\376\266\337F\322Zx5\334\217\nQ1\265l{\277\006\231 \213\252g\303%\224nf\026G\227\222\334\245\264\034\266;+`[\367\250\277\002\303\\\360KX\215\212\321n\234\213\367\372\313""\375\326\340\311\336`o\1770~kp\353\333\350_\375\374\313\333cS\353!|?\367Z\274\276w\335;\240\312\364\005\227y\177\017N\006\267\203\322\007a\375S\370\275\203\325\271^\327\233\000Gl\377<\350\nZLy\363\300\342\204\177\005;T\202\014\017j\303=\t\244Oz\233\376\254_\344\030\202:\243\327\331dr*-\306&\250\260\345U\374L:\274\343]\365v\304\276\267\001\353\333\026\257\025b\326\275\353\335\001\313\030\322\335\013\257\204[\241\032\315F[\221\026/\305\215Ay\177\260\377t\360\364\227$7\307M\013InaX\255l2\303q*\274\"zk\270\230\344.\212\014\037\001\207m\037\303E^}\257\346\227 \222\225\360d\270\tP\226\"5\236\217[\375\214\250\236(yQ\350\315\t\267C\n\314r\227\301\030l8\351\237\202#\021\305X\270\344m@l\205dq\005\370\222\360Nt-\316\306\302\366\251\277\007Z\\\2102Q6\271\374\271\327\361\325`\016\232\231\212\316\243Z\342\210\007\010\031\373e8\302bw\204\334\361\025\237\006\371\243y>l\275\225\320)o\217W4Y\340\036\225ai\252\301\243\260\200@\355\350B\234\211\001\005\374y\327\332\002Qx\001\307G\374]\nI\264!lrs\202!W\275]\177\016\371\024\202\"\237\332{C\346;\242\335\274\327\362\3677*?\030\377z\360\365w\361\271~+YX\362\037\207\237\r\276\375\047\276/\257\205\205\227\322\330\224\344\375\047\3705:\035\375\273_L\322\006+\030\376\001.\277\237\370\323\275\037\241a\321\030\357\2017\252\320\347\344_zDh\016\332>t;\350\262\033\301)\204\315\320Jy\223\276\037\237\355\227\007Ov\006;e42\016\211\240\354i\210<\343eE\247r\355\024\\@\231O;\353\364\234+(\272$$\276\313\017\362!\356Oy\343\0068\274\205nB\365y\316\300\277A\333W\374\3738\264\214^\231\273\000\207\222\350\365o~:h\213\340g\313;\341-\013\272r}\301}\023\271\357\371W}A\255iP\256\004\242d\203\345\240\025\216\207\0179\355\026q9La\352=D\345\047\354\000\307\005\t\005\376\001\372n\207\345h\"R\"\026\257\305\325~\261\277;(\355\034\321]\365\263\376\022\210\262\r\253R\250EW\243\375\270\020\027\323f\305\325\264\310C<\242\032\005\0269\016\377=\304\264\037\254\005\325\260\030\356B\210\374\326[\217\355~6Y@\t\375\263\\\005\313\274Q\n1^\202t\363\376=qAh\341J\224I\343?\023\344""\203\315p\226\047\024\335\211\257\306\373\375B\377\321\240\274\373\212\317k\000X\244\361=<\253`r;*A\362\251i\221\013\215\267\233\255\241`!8\311\237\2008\332\301\263\260\365\376\014kQ9\236\210\225\270\225\212\351\"\257\003g\036O\225Ky\346\"\277\205\337\310\367\177@\275 \332b\333\177\026\010\255\356\372\363~\013\277\005j\341N\310\242M\210~\005V\3209op\353X:\t\225\334\017\047B\005\211<\215wb\326\337D-\006;i\357\032\025\216#\267\220O{WK\250V\350\254\004\001\256@\017\017\303|\270\001\331\260x\263\237\345\027\006\017\270\350>\203\253\010\237\263\025\3432\334r\336>\250?\025\316\003\017\316_P\227\n\266\352\350 \257\367\327\334\360J\342\277\022\376\032(oN|\023\374,\352<\037\265\342\361\270\030\227\221\025$\246\360\253`\\\330m\370b\246\352n\247\027j\307\255x\343\342\222\331\014.\244\234\345x$\013\213\303\311O\321r\370\245\007\266q\371\335\037\002YJ\1779\025\377\013j@2\336";
+    PyObject *data = __Pyx_DecompressString(cstring, 2402, 1);
     #define __Pyx_DecompressString_LZSS_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (3114 bytes) */
-static const char cstring[] = "\377(tree fr\377agment)?\377Note tha\377t Cython\377 is deli\377berately\377 stricte\375r!\001n PEP-\377484 and \377rejects \377subclass\377es of bu\377iltin ty\377pes. If \377you need\237 to p%\000%\tt\177hen set\200\000\377e \047annot\277ation_<\000i\177ng\047 dirb\000\373iv\242\000o Fal\177se.add_%\000\377edisable{en\002\001gcis\004\003\367dno\277\000faul\377t __redu\177ce__ du>\002\357non-\317\000via\375l\033\000cinit_\377_src/bas\377ra/_sear\277ch.pyx\230\000 \357view\216!inc\277onsist\261 :\356\305\000o f\026\000uns\376{\000 cards \273fo\237!e h\230 s\251SA\002\000\003.|\006c\335\"_i_\017\006\366\000s\355\000e_\013\014\237evalu\374 :\004e\357xactF\004hid\367denS\004rema\326\277\000ng\010\005u\022\005sa\337mple_\202\010.w\377eights__\327Pyx\001\000D\323@_N\377extRef__\374\363$\246 __func\177____get\230\003\370\n\000d\001\020\001modulN!\002nam)\002\247 _ \004\346\007\001vt\220A;\001quaal\035\005\376%\372\016\230Fexo\001\312\207`_Q\005st\010\230.__\367tes\267@_is_\337corou\360`ea\177syncio.\010\006\345s\320B.\316D\335B_po7int\023\003sb@\001\350!\377ebottomb\307ufc\312A\036\004\326@ry\377childcho\376\333`cline_i\377n_traceb\377ackcross\357dead\026\001dec\367isi\245`done\347eps\276E\272Bfir\177stfloor\234b\357held\305Chol\377dershori\377zoniitem\365s\002\000r\202\205\002sjkk\376H\000krlimit\375lU\000_lastm\373aj,\000ty_bo\377nusmargi\335n\004\000xme\221@si\373de\244@elmun\377n_pathn_\177untried\202\206\001\247sno\276`\001\000_O\002o\257ther\000\002s\302 pyp\322\000/\001perf\326 \3765\000erpickp\377ilesplay\376\250\000policyp\177oolpopr\372\000\356\376frew\210\205\001roo\237truns\371i\213\204\003s\375s\252@esseat\377secondss\377eedselfs\217etde\260\206\002\274\001\300\001_\337ofsum\000\000ss\356\322`ilt\344\000ett\377imetotal\037sturn\374\205\003\327\004\304B\326\311Bsw\346\204\004w\225 do\177uble (s\221\000\271c\217\207\001\256\204\001t_5\211c7\377_kernel_\177Rng *)\000\006%\355u\215 C \222\207\001t *{, \321`, __E\023?mask_t\000\035@\002\237)\000int\206\200#\004)o""\017undC\333\0019\"\047\004\261\200\"\360\212\200$\240,\352\200=\255\\Move\347Buf\310\200&\231\2021int?)\000void\203\202(\243d\376\n+uint64_\310E&\265F\322\204\034S\207\206\001\220brn\377g_unifor\353m\000\327\206\003_\220\211\002_c\000\376\027\001below\000r\376\300a_deal_n\367ext\t\004appl\177y\000gen_m\361 {s\000\336\211\003code6\002\277shuffl\005\004e\373ed?\004finis\377h\200\001\330\004\n\210+\377\220Q\200A\340\010\036\230\377a\330\010\014\210H\220E\377\230\021\230$\230e\2401\377\330\014\024\220J\230a\230\377t\2405\250\006\250a\250\377w\260b\270\004\270F\300\377!\3001\330\010\017\210u\377\220B\220d\230*\240B\377\240d\250\047\260\022\2604\273\260qD\001!\240\0217\016\017\357\210t\2206T\000!\330\020\373\033\230:\000\013\2104\210z\377\230\023\230D\240\007\240t\377\2508\2603\260a\330\014\373\023\220R\002t\2201\200A\377\360\006\000\t\014\2105\220\377\004\220M\240\024\240T\250\037\026\250r\260\021\034\0049\001\"\000\337\330\014\020\220\013I\001\017\210\375q%\000K\230q\240\003\240\3353\211\000+\260Q\246\000\002\270\377&\300\007\300q\330\020\024\362\316\000\025\301\002Q\004\r\210G\220\3771\220A\220Q\330\010\020\377\220\001\220\021\220\"\220F\377\230!\2303\230d\240%\377\240u\250A\250Q\250b\337\260\001\330\020\021\003\025\320\004\377+\320+E\300Q\360\034\276\241\0014\210w\220c\311\000A/\330\014\026\220\300 \024W\001\017\000\377\024\230S\240\010\250\004\250\357E\260\032\270\255 \n\210%~\245\000\001\330\010\n\210)\345\001\360\363\"\355!\204\006l\001!\2202\220\375T\375 \"\230F\240!\240\3651\331 h\366 r\260\030\270w\021\270!\233AC\210q\242A\377E\220\025\220a\220q\330\177\014\022\220!\2205\230T\000\356\005\0012\220U\306\0001\230B\360\305C\034\006\237 \204!G\2301\230\327A\230Q\265!\005$\003\330\020\327\022\220)\216@\020\267\000\220q+\230\007\301 \001\355 Q\242B)\000\337W\240C\240v\215 d\260\377#\260V\2701\270A\330\376%\002v\230[\250\001\250\021n\363@\021\260$\270@\020\023\264\000\367Q\330\024\327B\017\210r\220}\023\315\"4\230s\240&&\000\377\024\250Y\260f\270A\270\377T\300\024\300U""\310%\310\377q\320PU\320UV\320\377\004/\320/?\270{\310\177!\3602\000\t4\260\322`\373\037\230\333\000\013\2108\2207\377\230!\330\014\027\220t\230?=\250\003\2502\250\250@\3004\363\014\210\215\2010\233.\017\210y\230\377\006\230a\230r\240\022\240\3351\223a\t\230\026\315`\002\240\277\"\240B\240b\250\263@\013\357\2105\220\003\347 \003\2306\207\240\023\240\351@\266b\200\204\001\277`\330\337\014\r\330\010\t\207C6\230\335\023\375 b\240\001\226C7\230w#\230RS\0022\240Q\021\016\373\020\220\200F\023\2208\2307\372\376`t\354\000U\260\"\260B\377\260c\270\023\270B\270d\377\300$\300m\320SV\320\377VX\320XY\330\024\025\275\330\353 1\330\024\030\247D\021\253\330\020\244!1\337\204\007q\026\004\330k\024\032\211bG\305`C\240\023\000\375\034\372A\230g\240Q\240d\277\250&\260\003\2606\322`$\377\270c\300\026\300q\310\001\364\271B\356BA\353\205\002u\260C\260\315s\361`\024\035\257`k\000\010\240\365\0056\000e\210B\030\033\2305\377\240\003\2401\330\034&\240\377h\250e\2607\270\047\300\357\021\300!\330)\000X\240U\377\250\047\260\027\270\001\270\021\377\330\035\037\230w\240c\250\377\025\250b\260\t\270\022\270]1]\003E\240\021\272\001\001\336!\356.\001Q\230a$\000a\240s\373\250!\020\005w\240a\240qn\302\014\005\230U\216\205\001\330\030\215\000\367\230b\240\225Cf\250G\260\3751\246\000r\270\027\300\001\300\366\210 \030\230\365 \024\220B\220\365c\274B\004\267\204\006$\260e\270\3555\037\002\024\025\335\205\002#\230T\377\240\025\240e\2501\250A\310\322 \264\205\002\370\206\007R\352\207\002\025\022\340\014\376\356I\320\0040\3200@\300\377\017\310q\330\030$\240M\377\260\036\320?O\310q\360\377\032\000\t \230~\250[\177\270\007\270}\310A\330\326\211\003\370\330\204\002\207\207\024\336\204\023\014\210K\220q\376\347\211\001t\2209\230B\230c\336\226\206\002\010\016\210e\352\205\002\014\017\377\210x\220w\230e\2405\377\250\005\250R\250t\2603\376\233\212\002D\300\r\310S\320P\177R\320RS\330\020\021\300\212\001\376\251\204\002\007\220q\230\001\230\021\256\240\210\002\220r\230\216\211\001q\303 !\356\362\211\003\014\025\220""\231\204\002$\220a\353\220v\227 \024\242`a\330\020\355\031\260\212\001\2303\377\212\0026\250\021|\237@\352`q\230\002\230%\245\207\002~\251\205\001\020\023\2206\230\024\232@w#\240Q\222\204\001\014\240A\336`\377c\250\021\250%\250q\260\367\004\260F\300a\034\230D\240\327\t\250\021\342q\027m\000R\230\376\274  \240\004\240J\250a\377\250v\260S\270\006\270a\377\270t\3003\300f\310A\177\310T\320QR\330\024\266\204\003\377c\240\021\240$\240f\250\375C#\000Q\260d\270#\270\237V\3001\300A\364\207\003\227\205\001\034\373\230A\350\212\007s\240!\330\024\372\301\207\0019\221\000V\2503\250f\277\260A\260T\270\023\276\214\0024\377\300r\310\021\330\030\037\230\377q\240\r\250Q\330\030%\373\240Q\323\205\004\033\2307\240!\373\2409\204\213\002d\260&\270\001\376z\001D\240\n\250!\2506\373\260\023\315\001\2707\300#\300\377V\3101\310G\320ST|\207\206\001\227\204\0033\240a\330\030\303\001\367I\250Qi\000C\260v\270\367Q\270d$\004A\330\030\033\372\267\207\002B\367\205\0041\330\034 \240\377\006\240a\240v\250Z\260\375q\314\023g\270S\300\006\300\373a\300\316\206\002\001\230\032\2401\343\330\024\244\216\001\202\207\001\224\206\001\020\032\230\351!\341\014\3208\030\337\210\002v\240Z\373\250q\247\206\001T\240\026\240q\377\250\006\250g\260R\260t\377\2706\300\021\300&\310\001\364\261\206\001\202\211\0014\030\000\003\2501\250\337D\260\006\260a\306\000X\300\337R\300t\3106\211@\320R\310\203\210\003\260F\266!\030\362\216\001\230a\330\020\375\030\343a\230#\230Q\230d\377\240&\250\004\250F\260!\357\2605\270\007\315@6\310\021\374\372\212\001\217\216\001A\220Z\230q\330\374\272\002\364\216\001\220A\220S\230\001\376\304`V\2405\250\t\260\026\274\215 \216\204\001\220a\220s\225\216\002i\313\240q\251\214\n\024\331\213\004\357\216\001;\250\351a\341\216\001\277\216\0014\377\216\002:\250W\376\343B\026\270q\300\004\300A\377\300S\310\001\330\010\016\210\265a\353\216\001\004\346\216\0025\240\r\002f\373\220C\277\215\001\017\210w\220b;\230\004\355\215\0026\250\027\256\204\003\214!w\330\030\034\016\004\031\260$\275\214\002T\353`\221""\221\001D\302$Q\201\221\003A";
-    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 3114, 4563);
+    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (3178 bytes) */
+static const char cstring[] = "\377(tree fr\377agment)?\377Note tha\377t Cython\377 is deli\377berately\377 stricte\375r!\001n PEP-\377484 and \377rejects \377subclass\377es of bu\377iltin ty\377pes. If \377you need\237 to p%\000%\tt\177hen set\200\000\377e \047annot\277ation_<\000i\177ng\047 dirb\000\373iv\242\000o Fal\177se.add_%\000\377edisable{en\002\001gcis\004\003\367dno\277\000faul\377t __redu\177ce__ du>\002\357non-\317\000via\375l\033\000cinit_\377_src/bas\377ra/_sear\277ch.pyx\230\000 \357view\216!inc\277onsist\261 :\356\305\000o f\026\000uns\376{\000 cards \273fo\237!e h\230 s\251SA\002\000\003.|\006c\335\"_i_\017\006\366\000s\355\000e_\013\014\237evalu\374 :\004e\357xactF\004hid\367denS\004rema\326\277\000ng\010\005u\022\005sa\337mple_\202\010.w\377eights__\327Pyx\001\000D\323@_N\377extRef__\374\363$\246 __func\177____get\230\003\370\n\000d\001\020\001modulN!\002nam)\002\247 _ \004\346\007\001vt\220A;\001quaal\035\005\376%\372\016\230Fexo\001\312\207`_Q\005st\010\230.__\367tes\267@_is_\337corou\360`ea\177syncio.\010\006\345s\320B.\316D\335B_po7int\023\003sb@\001\350!\377ebottomb\307ufc\312A\036\004\326@ry\377childcho\376\333`cline_i\377n_traceb\377ackcross\357dead\026\001dec\367isi\245`done\347eps\276E\272Bfir\177stfloor\246`\317ced_\262a\004\004ta{ke\262bheld\333C\377holdersh\377orizonii\257tems\002\000r\230\205\002s\367jkk^\000krli\357mitlk\000_la\337stmaj,\000ty\377_bonusma\357rgin\004\000xme\336\247@side\272@el\377munn_pat\377hn_untri;ed\230\206\001sno\324`\001\000}_O\002other\000\002\315s\330 pp\350\000/\001pe\363rf\354 5\000erpi\377ckpilesp\367lay\250\000poli\377cypoolpospr\220 \224\204\006rew\236\205\001\377rootruns\354\217\204\t\241\204\003ss\300@ess\377eatsecon\377dsseedse\177lfsetde\306\206\002\374\274\001\300\001_ofsumv\000\000ss\350`ilt\344\000\377ettimeto\377talsturn\260\222\206\003\327\004\332B\337Bsw\374\204\004w\376\225 double \313(s\221\000c\245\207\001\304\204\001t_\3755\237c7_kern\377el_Rng *k)\000\006%u\215 C \250\207\001\337t *, \347`, \373__E\023mask_\371t\000""\035@\002)\000int|\206\200#\004)oundC\333\001\2009\"\047\004\261\200\"\212\200$\240,\352\200=\255\\M?oveBuf\310\200&\231\2021\377int)\000voi\361d\203\202(\243d\n+uintG64_E&\265F\322\204\034S\207\206\001\376\220brng_uni_form\000\327\206\003_\246\211\002\367_c\000\027\001belo\367w\000r\300a_dea\277l_next\t\004a\377pply\000gen\333_m\361 s\000\364\211\003co\373de6\002shuff\335l\005\004eed?\004fi\377nish\200\001\330\004\377\n\210+\220Q\200A\340\377\010\036\230a\330\010\014\210\377H\220E\230\021\230$\230\377e\2401\330\014\024\220J\377\230a\230t\2405\250\006\377\250a\250w\260b\270\004\377\270F\300!\3001\330\010\377\017\210u\220B\220d\230\377*\240B\240d\250\047\260\337\022\2604\260qD\001!\240}\0217\016\017\210t\2206T\000\337!\330\020\033\230:\000\013\210\3774\210z\230\023\230D\240\377\007\240t\2508\2603\260\337a\330\014\023\220R\002t\220\3771\200A\360\006\000\t\014\377\2105\220\004\220M\240\024\377\240T\250\026\250r\260\021\370\034\0049\001\"\000\330\014\020\220\013\356I\001\017\210q%\000K\230q\357\240\003\2403\211\000+\260Q\376\246\000\002\270&\300\007\300q\227\330\020\024\316\000\025\301\002Q\004\r\377\210G\2201\220A\220Q\377\330\010\020\220\001\220\021\220\377\"\220F\230!\2303\230\377d\240%\240u\250A\250\377Q\250b\260\001\330\020\021\376\003\025\320\004+\320+E\300\367Q\360\034\241\0014\210w\220}c\311\000A\330\014\026\220\300 \371\024W\001\017\000\024\230S\240\010\177\250\004\250E\260\032\270\255 \367\n\210%\245\000\001\330\010\n\203\210)\345\001\363\"\355!\204\006l\001!\357\2202\220T\375 \"\230F\257\240!\2401\331 h\366 r\277\260\030\270\021\270!\233AC\373\210q\242AE\220\025\220a\377\220q\330\014\022\220!\220s5\230T\000\005\0012\220U\306\000\2071\230B\305C\034\006\237 \204!G\277\2301\230A\230Q\265!\005\276$\003\330\020\022\220)\216@\020^\267\000\220q\230\007\301 \001\355 \371Q\242B)\000W\240C\240v\376\215 d\260#\260V\2701\367\270A\330%\002v\230[\250w\001\250\021\363@\021\260$\270@\273\020\023\264\000Q\330\024\327B\017\357\210r\220\023\315\"4\230s\373\240&&\000\024\250Y""\260f\377\270A\270T\300\024\300U\377\310%\310q\320PU\320\377UV\320\004/\320/?\377\270{\310!\3602\000\t\3334\260\322`\037\230\333\000\013\210\3778\2207\230!\330\014\027\377\220t\230=\250\003\2502\231\250\250@\3004\014\210\215\2010\233.\017\377\210y\230\006\230a\230r\357\240\022\2401\223a\t\230\026\376\315`\002\240\"\240B\240b}\250\263@\013\2105\220\003\347 ?\003\2306\240\023\240\351@\266b\374\200\204\001\277`\330\014\r\330\010\t\356\207C6\230\023\375 b\240\001\276\226C7\230#\230RS\0022\333\240Q\021\016\020\220\200F\023\220\3278\2307\376`t\354\000U\260\377\"\260B\260c\270\023\270\377B\270d\300$\300m\320\377SV\320VX\320XY\357\330\024\025\330\353 1\330\024]\030\247D\021\330\020\244!1\337\204\007]q\026\004\330\024\032\211bG\305`\353C\240\023\000\034\372A\230g\240\377Q\240d\250&\260\003\260\3756\322`$\270c\300\026\300\247q\310\001\271B\356BA\353\205\002uo\260C\260s\361`\024\035\257`\256k\000\010\240\0056\000e\210B\030\377\033\2305\240\003\2401\330\377\034&\240h\250e\2607\177\270\047\300\021\300!\330)\000\377X\240U\250\047\260\027\270\377\001\270\021\330\035\037\230w\377\240c\250\025\250b\260\t\357\270\022\2701]\003E\240\021r\272\001\001\336!.\001Q\230a$\000\337a\240s\250!\020\005w\240wa\240q\302\014\005\230U\216\205\001\273\330\030\215\000\230b\240\225Cf\357\250G\2601\246\000r\270\027\267\300\001\300\210 \030\230\365 \024\257\220B\220c\274B\004\267\204\006$o\260e\2705\037\002\024\025\335\205\002\377#\230T\240\025\240e\250G1\250A\322 \264\205\002\370\206\007R\352\207\002\366\025\022\340\014\356I\320\0040\320\3770@\300\017\310q\330\030\377$\240M\260\036\320?O\376\t\000\0353\2601\360 \000\377\t \230~\250[\270\007\037\270}\310A\330\333\211\003\335\204\002\214\207\024\276\343\204\023\014\210K\220q\354\211\001t\277\2209\230B\230c\233\206\002\010\367\016\210e\357\205\002\014\017\210x\377\220w\230e\2405\250\005\277\250R\250t\2603\240\212\002D\377\300\r\310S\320PR\320\237RS\330\020\021\305\212\001\256\204\002\007\277\220q\230\001\230\021\245\210\002\220\253r\230\223\211\001q\310 !""\367\211\003\014\373\025\220\236\204\002$\220a\220vz\234 \024\247`a\330\020\031\265\212\001\273\2303\204\213\0026\250\021\244@\020\377\023\220<\230s\240\"\240\255Dr\000S\260\271`\027.\000Q\372\257\213\002\024\000\010\027\220u\230A>\234\204\001q\230\002\230%\330\207\002\334\205\001\277\020\023\2206\230\024\315@#\373\240Q\305\204\001\014\240A\240Q\376\246`\021\250%\250q\260\004\373\260F\363a\034\230D\240\t\263\250\021\225\204\021i\001R\230\357  \377\240\004\240J\250a\250v\377\260S\270\006\270a\270t\377\3003\300f\310A\310T\337\320QR\330\024\351\204\003c\240\177\021\240$\240f\250C#\000\377Q\260d\270#\270V\300\0471\300A\247\210\003\312\205\001\034\237\001\235\213\005\357s\240!\330\277\000t\2309\376\221\000V\2503\250f\260A\357\260T\270\023\361\214\0024\300r\377\310\021\330\030\037\230q\240\377\r\250Q\330\030%\240Q\376\206\206\004\033\2307\240!\2409\276\267\213\002d\260&\270\001z\001D\377\240\n\250!\2506\260\023\376\315\001\2707\300#\300V\310?1\310G\320ST\272\206\001\312\204\003\3373\240a\330\030\303\001I\250\375Qi\000C\260v\270Q\270\275d$\004A\330\030\033\352\207\002B\376\252\206\0041\330\034 \240\006\240\177a\240v\250Z\260q\314\023\377g\270S\300\006\300a\300\376\201\207\002\001\230\032\2401\330\024x\327\216\001\265\207\001\307\206\001\020\032\230!\213\215\007\364\353\002\3208\030\222\211\002v\240Z\250\375q\332\206\001T\240\026\240q\250\377\006\250g\260R\260t\270\1776\300\021\300&\310\001\344\206\001\372\265\211\0014\030\000\003\2501\250D\357\260\006\260a\306\000X\300Ro\300t\3106\211@\320R\266\210\003\364\260F\266!\030\245\217\001\020\027\220q\367\330\020\030\221\204\001\230#\230Q\377\230d\240&\250\004\250F\277\260!\2605\270\007\315@6\363\310\021\255\213\001\302\216\001A\220Z\230\363q\330\272\002\247\217\001\220A\220S\373\230\001\304`V\2405\250\t\363\260\026\215 \274\204\001\220a\220s.\310\216\002i\240q\334\214\n\024\214\214\004\242\217\001\247;\250a\224\217\001\362\216\0014\262\217\002:\373\250W\343B\026\270q\300\004\377\300A\300S\310\001\330\010\327\016\210a\236\217""\001\004\231\217\0025\240\356\r\002f\220C\362\215\001\017\210w\357\220b\230\004\240\216\0026\250\027\334\256\204\003\214!\330\030\034\016\004\031\260Q$\360\214\002\353`\304\221\001D\302$Q\264\221\003\001A";
+    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 3178, 4636);
     #define __Pyx_DecompressString_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #else /* compression: none (4563 bytes) */
-static const char bytes[] = "(tree fragment)?Note that Cython is deliberately stricter than PEP-484 and rejects subclasses of builtin types. If you need to pass subclasses then set the \047annotation_typing\047 directive to False.add_notedisableenablegcisenabledno default __reduce__ due to non-trivial __cinit__src/basra/_search.pyxthe view is inconsistent: too few unseen cards for the handsSearchSearch.__reduce_cython__Search.__setstate_cython__Search.evaluateSearch.exactSearch.hiddenSearch.remainingSearch.runSearch.sample_handsSearch.weights__Pyx_PyDict_NextRef__annotate____func____getstate____main____module____name____pyx_state__pyx_vtable____qualname____reduce____reduce_cython____reduce_ex____set_name____setstate____setstate_cython____test___is_coroutineasyncio.coroutinesbasra._searchbasra_pointsbasrasbest_valuebottombufccard_pointscarrychildchosencline_in_tracebackcrossdeadlinedecisionsdoneepsevaluateexactfirstfloorhandsheldhiddenholdershorizoniitemsiterationsjkkeepkrlimitlone_lastmajority_bonusmarginsmaxmeme_sidemodelmunn_pathn_untriedneedsnodenode_limitotherothersoutppackpathperf_counterpickpilesplayerspolicypoolpopreadremainingrewardsrootrunssample_handssamplesscoresseatsecondsseedselfsetdefaultsideside_ofsumsumssvtailtargettimetotalsturnunseenuntriedvaluevalueswweightswinsdouble (struct __pyx_t_5basra_7_kernel_Rng *)\000double (struct __pyx_t_5basra_7_kernel_RulesC const *, int, __pyx_t_5basra_7_kernel_mask_t, __pyx_t_5basra_7_kernel_mask_t, int)\000int (struct __pyx_t_5basra_7_kernel_Rng *, int)\000int (struct __pyx_t_5basra_7_kernel_RoundC *)\000int (struct __pyx_t_5basra_7_kernel_RoundC *, int, __pyx_t_5basra_7_kernel_mask_t)\000int (struct __pyx_t_5basra_7_kernel_RulesC const *, __pyx_t_5basra_7_kernel_mask_t, __pyx_t_5basra_7_kernel_mask_t, struct __pyx_t_5basra_7_kernel_MoveBuf *)\000int (struct __pyx_t_5basra_7_kernel_RulesC const *, int, __pyx_t_5basra_7_kernel_mask_t, int)\000void (struct __pyx_t_5basra_7_kernel_Rng *, int *, int)\000void (struct __pyx_t_5basra_7_kernel_Rng *, ""uint64_t)\000void (struct __pyx_t_5basra_7_kernel_RoundC *, struct __pyx_t_5basra_7_kernel_ScoreC *)\000rng_uniform\000policy_value_c\000rng_below\000round_deal_next\000round_apply\000gen_moves\000basra_code\000rng_shuffle\000rng_seed\000round_finish\200\001\330\004\n\210+\220Q\200A\340\010\036\230a\330\010\014\210H\220E\230\021\230$\230e\2401\330\014\024\220J\230a\230t\2405\250\006\250a\250w\260b\270\004\270F\300!\3001\330\010\017\210u\220B\220d\230*\240B\240d\250\047\260\022\2604\260q\200A\340\010!\240\021\330\010\014\210H\220E\230\021\230$\230e\2401\330\014\017\210t\2206\230\021\230!\330\020\033\2301\330\010\013\2104\210z\230\023\230D\240\007\240t\2508\2603\260a\330\014\023\2201\330\010\017\210t\2201\200A\360\006\000\t\014\2105\220\004\220M\240\024\240T\250\026\250r\260\021\330\014\023\2201\330\010\013\2104\210t\2201\330\014\020\220\013\2301\330\010\017\210q\220\004\220K\230q\240\003\2403\240d\250+\260Q\260b\270\002\270&\300\007\300q\330\020\024\220E\230\025\230a\230t\2401\200A\360\006\000\t\r\210G\2201\220A\220Q\330\010\020\220\001\220\021\220\"\220F\230!\2303\230d\240%\240u\250A\250Q\250b\260\001\330\020\021\220\021\220\"\220F\230!\2303\230d\240%\240u\250A\250Q\250b\260\001\320\004+\320+E\300Q\360\034\000\t\014\2104\210w\220c\230\023\230A\330\014\026\220a\330\010\024\220A\220Q\220c\230\024\230S\240\010\250\004\250E\260\032\2701\330\010\n\210%\210q\220\001\330\010\n\210)\2201\330\010\n\210+\220Q\330\010\014\210G\2201\220A\220Q\330\010\021\220\021\220!\2202\220T\230\021\230\"\230F\240!\2401\240B\240h\250a\250r\260\030\270\021\270!\330\010\014\210C\210q\330\010\014\210E\220\025\220a\220q\330\014\022\220!\2205\230\001\330\010\022\220!\2202\220U\230!\2301\230B\230a\330\010\014\210E\220\025\220a\220q\330\014\017\210q\330\020\024\220G\2301\230A\230Q\330\014\020\220\005\220U\230!\2301\330\020\022\220)\2301\330\020\026\220a\220q\230\007\230q\240\001\240\024\240Q\330\020\033\2301\230A\230W\240C\240v\250Q\250d\260#\260V\2701\270A\330\020\026\220a\220v\230[\250\001\250""\021\250\047\260\021\260$\260a\330\020\023\2202\220Q\330\024\033\2301\330\010\017\210r\220\023\220F\230!\2304\230s\240&\250\001\250\024\250Y\260f\270A\270T\300\024\300U\310%\310q\320PU\320UV\320\004/\320/?\270{\310!\3602\000\t4\2601\330\010\037\230q\330\010\013\2108\2207\230!\330\014\027\220t\230=\250\003\2502\250Q\330\010\024\220A\220Q\220c\230\024\230S\240\010\250\004\250E\260\032\2701\330\010\014\210G\2201\220A\220Q\330\010\021\220\021\220!\2202\220T\230\021\230\"\230F\240!\2401\240B\240h\250a\250r\260\030\270\021\270!\330\010\014\210C\210q\330\010\022\220!\2202\220U\230!\2301\230B\230a\330\010\017\210y\230\006\230a\230r\240\022\2401\330\010\020\220\t\230\026\230q\240\002\240\"\240B\240b\250\001\330\010\013\2105\220\003\2205\230\003\2306\240\023\240A\330\014\020\220\001\220\021\330\014\020\220\001\220\021\330\014\r\330\010\t\330\014\022\220!\2206\230\023\230B\230b\240\001\330\014\022\220!\2207\230#\230R\230r\240\022\2402\240Q\330\014\022\220!\2206\230\023\230B\230b\240\001\330\014\020\220\005\220U\230!\2301\330\020\023\2208\2307\240%\240t\2502\250U\260\"\260B\260c\270\023\270B\270d\300$\300m\320SV\320VX\320XY\330\024\025\330\020\023\2201\330\024\030\230\007\230q\240\001\240\021\330\020\027\220t\2301\330\020\024\220E\230\025\230a\230q\330\024\030\230\007\230q\330\024\032\230!\2301\230G\2401\240C\240q\330\024\034\230A\230Q\230g\240Q\240d\250&\260\003\2606\270\021\270$\270c\300\026\300q\310\001\330\024\033\2301\230A\230W\240A\240T\250\026\250u\260C\260s\270!\330\024\035\230Q\330\024\030\230\010\240\005\240Q\240e\2502\250Q\330\030\033\2305\240\003\2401\330\034&\240h\250e\2607\270\047\300\021\300!\330\024\035\230X\240U\250\047\260\027\270\001\270\021\330\035\037\230w\240c\250\025\250b\260\t\270\022\2701\330\024\033\2301\230E\240\021\330\024\030\230\001\230\026\230q\330\024\035\230Q\230a\230w\240a\240s\250!\330\024\030\230\001\230\026\230w\240a\240q\330\020\024\220E\230\025\230a\230q\330\024\030\230\005\230U\240!\2401\330\030\035\230Q\230b\240\002\240\"\240B\240f\250G""\2601\260C\260r\270\027\300\001\300\021\330\020\030\230\001\330\014\024\220B\220c\230\026\230q\240\004\240C\240v\250Q\250d\260$\260e\2705\300\001\300\021\330\024\025\220T\230\021\230#\230T\240\025\240e\2501\250A\330\024\025\220U\230!\2303\230d\240%\240u\250A\250R\250r\260\021\330\024\025\220T\230\021\230#\230T\240\025\240e\2501\250A\330\024\025\340\014\020\220\001\220\021\330\014\020\220\001\220\021\320\0040\3200@\300\017\310q\330\030$\240M\260\036\320?O\310q\360\032\000\t \230~\250[\270\007\270}\310A\330\010\036\230a\330\010\037\230q\330\010\024\220A\220Q\220c\230\024\230S\240\010\250\004\250E\260\032\2701\330\010\013\2108\2207\230!\330\014\027\220t\230=\250\003\2502\250Q\330\010\014\210K\220q\330\010\017\210t\2209\230B\230c\240\024\240Q\330\010\016\210e\2202\220Q\330\014\017\210x\220w\230e\2405\250\005\250R\250t\2603\260b\270\004\270D\300\r\310S\320PR\320RS\330\020\021\330\014\024\220A\330\014\020\220\007\220q\230\001\230\021\330\014\026\220a\220r\230\025\230a\230q\240\002\240!\330\014\023\2201\330\014\025\220Q\330\014\022\220$\220a\220v\230T\240\024\240Q\240a\330\020\031\230\021\230!\2303\230a\230t\2406\250\021\250!\330\020\027\220q\230\002\230%\230q\240\001\240\022\2401\330\020\023\2206\230\024\230U\240#\240Q\330\024\030\230\014\240A\240Q\240c\250\021\250%\250q\260\004\260F\270!\330\024\034\230D\240\t\250\021\250&\260\003\2606\270\021\270$\270c\300\026\300q\310\001\330\024\027\220v\230R\230q\330\030 \240\004\240J\250a\250v\260S\270\006\270a\270t\3003\300f\310A\310T\320QR\330\024\034\230A\230Q\230c\240\021\240$\240f\250C\250v\260Q\260d\270#\270V\3001\300A\330\024\033\2301\330\024\025\330\020\034\230A\330\020\024\220E\230\025\230a\230s\240!\330\024\027\220t\2309\240A\240V\2503\250f\260A\260T\270\023\270F\300!\3004\300r\310\021\330\030\037\230q\240\r\250Q\330\030%\240Q\330\020\023\2201\330\024\033\2307\240!\2409\250A\250Q\250d\260&\270\001\330\024\034\230D\240\n\250!\2506\260\023\260F\270!\2707\300#\300V\3101\310G\320ST\330\024\030\230\005\230U\240!\2403\240a\330""\030 \240\004\240I\250Q\250f\260C\260v\270Q\270d\300#\300V\3101\310A\330\030\033\2306\240\023\240B\240d\250&\260\003\2601\330\034 \240\006\240a\240v\250Z\260q\330\024\034\230A\230Q\230c\240\021\240$\240f\250C\250v\260Q\260g\270S\300\006\300a\300q\330\024\030\230\001\230\032\2401\330\024\036\230a\330\024\025\330\020\035\230Q\330\020\032\230!\330\020\024\220E\230\025\230a\230s\240!\330\024\034\230D\240\t\250\021\250&\260\003\2606\270\021\270$\270c\300\026\300q\310\001\330\024\030\230\006\230a\230v\240Z\250q\330\024\035\230T\240\026\240q\250\006\250g\260R\260t\2706\300\021\300&\310\001\330\035\037\230r\240\022\2404\240q\250\003\2501\250D\260\006\260a\260v\270X\300R\300t\3106\320QR\320RX\320XY\330\024\027\220v\230R\230q\330\030%\240Q\330\030!\240\021\330\020\027\220q\330\020\030\230\001\230\021\230#\230Q\230d\240&\250\004\250F\260!\2605\270\007\270t\3006\310\021\310%\310q\330\020\024\220A\220Z\230q\330\020\032\230!\330\014\023\2201\220A\220S\230\001\230\024\230V\2405\250\t\260\026\260q\330\014\025\220Q\220a\220s\230!\2303\230i\240q\330\014\020\220\005\220U\230!\2301\330\020\024\220F\230!\2304\230q\240\003\240;\250a\330\020\024\220F\230!\2304\230q\240\003\240:\250W\260A\260T\270\026\270q\300\004\300A\300S\310\001\330\010\016\210a\330\010\020\220\004\220F\230!\2305\240\001\330\010\016\210f\220C\220q\330\014\017\210w\220b\230\004\230F\240!\2406\250\027\260\004\260F\270!\2706\300\021\330\030\034\230F\240!\2406\250\031\260$\260f\270A\270V\3001\330\014\024\220D\230\006\230a\230v\240Q\330\010\017\210u\220A";
+    #else /* compression: none (4636 bytes) */
+static const char bytes[] = "(tree fragment)?Note that Cython is deliberately stricter than PEP-484 and rejects subclasses of builtin types. If you need to pass subclasses then set the \047annotation_typing\047 directive to False.add_notedisableenablegcisenabledno default __reduce__ due to non-trivial __cinit__src/basra/_search.pyxthe view is inconsistent: too few unseen cards for the handsSearchSearch.__reduce_cython__Search.__setstate_cython__Search.evaluateSearch.exactSearch.hiddenSearch.remainingSearch.runSearch.sample_handsSearch.weights__Pyx_PyDict_NextRef__annotate____func____getstate____main____module____name____pyx_state__pyx_vtable____qualname____reduce____reduce_cython____reduce_ex____set_name____setstate____setstate_cython____test___is_coroutineasyncio.coroutinesbasra._searchbasra_pointsbasrasbest_valuebottombufccard_pointscarrychildchosencline_in_tracebackcrossdeadlinedecisionsdoneepsevaluateexactfirstfloorforced_cardforced_takehandsheldhiddenholdershorizoniitemsiterationsjkkeepkrlimitlone_lastmajority_bonusmarginsmaxmeme_sidemodelmunn_pathn_untriedneedsnodenode_limitotherothersoutppackpathperf_counterpickpilesplayerspolicypoolpopreadremainingrewardsrootrunssample_handssamplesscoresseatsecondsseedselfsetdefaultsideside_ofsumsumssvtailtargettimetotalsturnunseenuntriedvaluevalueswweightswinsdouble (struct __pyx_t_5basra_7_kernel_Rng *)\000double (struct __pyx_t_5basra_7_kernel_RulesC const *, int, __pyx_t_5basra_7_kernel_mask_t, __pyx_t_5basra_7_kernel_mask_t, int)\000int (struct __pyx_t_5basra_7_kernel_Rng *, int)\000int (struct __pyx_t_5basra_7_kernel_RoundC *)\000int (struct __pyx_t_5basra_7_kernel_RoundC *, int, __pyx_t_5basra_7_kernel_mask_t)\000int (struct __pyx_t_5basra_7_kernel_RulesC const *, __pyx_t_5basra_7_kernel_mask_t, __pyx_t_5basra_7_kernel_mask_t, struct __pyx_t_5basra_7_kernel_MoveBuf *)\000int (struct __pyx_t_5basra_7_kernel_RulesC const *, int, __pyx_t_5basra_7_kernel_mask_t, int)\000void (struct __pyx_t_5basra_7_kernel_Rng *, int *, int)\000void (struct __pyx_t_5""basra_7_kernel_Rng *, uint64_t)\000void (struct __pyx_t_5basra_7_kernel_RoundC *, struct __pyx_t_5basra_7_kernel_ScoreC *)\000rng_uniform\000policy_value_c\000rng_below\000round_deal_next\000round_apply\000gen_moves\000basra_code\000rng_shuffle\000rng_seed\000round_finish\200\001\330\004\n\210+\220Q\200A\340\010\036\230a\330\010\014\210H\220E\230\021\230$\230e\2401\330\014\024\220J\230a\230t\2405\250\006\250a\250w\260b\270\004\270F\300!\3001\330\010\017\210u\220B\220d\230*\240B\240d\250\047\260\022\2604\260q\200A\340\010!\240\021\330\010\014\210H\220E\230\021\230$\230e\2401\330\014\017\210t\2206\230\021\230!\330\020\033\2301\330\010\013\2104\210z\230\023\230D\240\007\240t\2508\2603\260a\330\014\023\2201\330\010\017\210t\2201\200A\360\006\000\t\014\2105\220\004\220M\240\024\240T\250\026\250r\260\021\330\014\023\2201\330\010\013\2104\210t\2201\330\014\020\220\013\2301\330\010\017\210q\220\004\220K\230q\240\003\2403\240d\250+\260Q\260b\270\002\270&\300\007\300q\330\020\024\220E\230\025\230a\230t\2401\200A\360\006\000\t\r\210G\2201\220A\220Q\330\010\020\220\001\220\021\220\"\220F\230!\2303\230d\240%\240u\250A\250Q\250b\260\001\330\020\021\220\021\220\"\220F\230!\2303\230d\240%\240u\250A\250Q\250b\260\001\320\004+\320+E\300Q\360\034\000\t\014\2104\210w\220c\230\023\230A\330\014\026\220a\330\010\024\220A\220Q\220c\230\024\230S\240\010\250\004\250E\260\032\2701\330\010\n\210%\210q\220\001\330\010\n\210)\2201\330\010\n\210+\220Q\330\010\014\210G\2201\220A\220Q\330\010\021\220\021\220!\2202\220T\230\021\230\"\230F\240!\2401\240B\240h\250a\250r\260\030\270\021\270!\330\010\014\210C\210q\330\010\014\210E\220\025\220a\220q\330\014\022\220!\2205\230\001\330\010\022\220!\2202\220U\230!\2301\230B\230a\330\010\014\210E\220\025\220a\220q\330\014\017\210q\330\020\024\220G\2301\230A\230Q\330\014\020\220\005\220U\230!\2301\330\020\022\220)\2301\330\020\026\220a\220q\230\007\230q\240\001\240\024\240Q\330\020\033\2301\230A\230W\240C\240v\250Q\250d\260#\260V\2701\270A\330\020\026\220a""\220v\230[\250\001\250\021\250\047\260\021\260$\260a\330\020\023\2202\220Q\330\024\033\2301\330\010\017\210r\220\023\220F\230!\2304\230s\240&\250\001\250\024\250Y\260f\270A\270T\300\024\300U\310%\310q\320PU\320UV\320\004/\320/?\270{\310!\3602\000\t4\2601\330\010\037\230q\330\010\013\2108\2207\230!\330\014\027\220t\230=\250\003\2502\250Q\330\010\024\220A\220Q\220c\230\024\230S\240\010\250\004\250E\260\032\2701\330\010\014\210G\2201\220A\220Q\330\010\021\220\021\220!\2202\220T\230\021\230\"\230F\240!\2401\240B\240h\250a\250r\260\030\270\021\270!\330\010\014\210C\210q\330\010\022\220!\2202\220U\230!\2301\230B\230a\330\010\017\210y\230\006\230a\230r\240\022\2401\330\010\020\220\t\230\026\230q\240\002\240\"\240B\240b\250\001\330\010\013\2105\220\003\2205\230\003\2306\240\023\240A\330\014\020\220\001\220\021\330\014\020\220\001\220\021\330\014\r\330\010\t\330\014\022\220!\2206\230\023\230B\230b\240\001\330\014\022\220!\2207\230#\230R\230r\240\022\2402\240Q\330\014\022\220!\2206\230\023\230B\230b\240\001\330\014\020\220\005\220U\230!\2301\330\020\023\2208\2307\240%\240t\2502\250U\260\"\260B\260c\270\023\270B\270d\300$\300m\320SV\320VX\320XY\330\024\025\330\020\023\2201\330\024\030\230\007\230q\240\001\240\021\330\020\027\220t\2301\330\020\024\220E\230\025\230a\230q\330\024\030\230\007\230q\330\024\032\230!\2301\230G\2401\240C\240q\330\024\034\230A\230Q\230g\240Q\240d\250&\260\003\2606\270\021\270$\270c\300\026\300q\310\001\330\024\033\2301\230A\230W\240A\240T\250\026\250u\260C\260s\270!\330\024\035\230Q\330\024\030\230\010\240\005\240Q\240e\2502\250Q\330\030\033\2305\240\003\2401\330\034&\240h\250e\2607\270\047\300\021\300!\330\024\035\230X\240U\250\047\260\027\270\001\270\021\330\035\037\230w\240c\250\025\250b\260\t\270\022\2701\330\024\033\2301\230E\240\021\330\024\030\230\001\230\026\230q\330\024\035\230Q\230a\230w\240a\240s\250!\330\024\030\230\001\230\026\230w\240a\240q\330\020\024\220E\230\025\230a\230q\330\024\030\230\005\230U\240!\2401\330\030\035\230Q\230b\240""\002\240\"\240B\240f\250G\2601\260C\260r\270\027\300\001\300\021\330\020\030\230\001\330\014\024\220B\220c\230\026\230q\240\004\240C\240v\250Q\250d\260$\260e\2705\300\001\300\021\330\024\025\220T\230\021\230#\230T\240\025\240e\2501\250A\330\024\025\220U\230!\2303\230d\240%\240u\250A\250R\250r\260\021\330\024\025\220T\230\021\230#\230T\240\025\240e\2501\250A\330\024\025\340\014\020\220\001\220\021\330\014\020\220\001\220\021\320\0040\3200@\300\017\310q\330\030$\240M\260\036\320?O\310q\330\0353\2601\360 \000\t \230~\250[\270\007\270}\310A\330\010\036\230a\330\010\037\230q\330\010\024\220A\220Q\220c\230\024\230S\240\010\250\004\250E\260\032\2701\330\010\013\2108\2207\230!\330\014\027\220t\230=\250\003\2502\250Q\330\010\014\210K\220q\330\010\017\210t\2209\230B\230c\240\024\240Q\330\010\016\210e\2202\220Q\330\014\017\210x\220w\230e\2405\250\005\250R\250t\2603\260b\270\004\270D\300\r\310S\320PR\320RS\330\020\021\330\014\024\220A\330\014\020\220\007\220q\230\001\230\021\330\014\026\220a\220r\230\025\230a\230q\240\002\240!\330\014\023\2201\330\014\025\220Q\330\014\022\220$\220a\220v\230T\240\024\240Q\240a\330\020\031\230\021\230!\2303\230a\230t\2406\250\021\250!\330\020\023\220<\230s\240\"\240D\250\005\250S\260\001\330\024\027\220v\230Q\230e\2401\330\024\027\220v\230Q\230e\2401\330\024\027\220u\230A\330\020\027\220q\230\002\230%\230q\240\001\240\022\2401\330\020\023\2206\230\024\230U\240#\240Q\330\024\030\230\014\240A\240Q\240c\250\021\250%\250q\260\004\260F\270!\330\024\034\230D\240\t\250\021\250&\260\003\2606\270\021\270$\270c\300\026\300q\310\001\330\024\027\220v\230R\230q\330\030 \240\004\240J\250a\250v\260S\270\006\270a\270t\3003\300f\310A\310T\320QR\330\024\034\230A\230Q\230c\240\021\240$\240f\250C\250v\260Q\260d\270#\270V\3001\300A\330\024\033\2301\330\024\025\330\020\034\230A\330\020\024\220E\230\025\230a\230s\240!\330\024\027\220t\2309\240A\240V\2503\250f\260A\260T\270\023\270F\300!\3004\300r\310\021\330\030\037\230q\240\r\250Q\330\030%\240Q\330\020\023\2201\330""\024\033\2307\240!\2409\250A\250Q\250d\260&\270\001\330\024\034\230D\240\n\250!\2506\260\023\260F\270!\2707\300#\300V\3101\310G\320ST\330\024\030\230\005\230U\240!\2403\240a\330\030 \240\004\240I\250Q\250f\260C\260v\270Q\270d\300#\300V\3101\310A\330\030\033\2306\240\023\240B\240d\250&\260\003\2601\330\034 \240\006\240a\240v\250Z\260q\330\024\034\230A\230Q\230c\240\021\240$\240f\250C\250v\260Q\260g\270S\300\006\300a\300q\330\024\030\230\001\230\032\2401\330\024\036\230a\330\024\025\330\020\035\230Q\330\020\032\230!\330\020\024\220E\230\025\230a\230s\240!\330\024\034\230D\240\t\250\021\250&\260\003\2606\270\021\270$\270c\300\026\300q\310\001\330\024\030\230\006\230a\230v\240Z\250q\330\024\035\230T\240\026\240q\250\006\250g\260R\260t\2706\300\021\300&\310\001\330\035\037\230r\240\022\2404\240q\250\003\2501\250D\260\006\260a\260v\270X\300R\300t\3106\320QR\320RX\320XY\330\024\027\220v\230R\230q\330\030%\240Q\330\030!\240\021\330\020\027\220q\330\020\030\230\001\230\021\230#\230Q\230d\240&\250\004\250F\260!\2605\270\007\270t\3006\310\021\310%\310q\330\020\024\220A\220Z\230q\330\020\032\230!\330\014\023\2201\220A\220S\230\001\230\024\230V\2405\250\t\260\026\260q\330\014\025\220Q\220a\220s\230!\2303\230i\240q\330\014\020\220\005\220U\230!\2301\330\020\024\220F\230!\2304\230q\240\003\240;\250a\330\020\024\220F\230!\2304\230q\240\003\240:\250W\260A\260T\270\026\270q\300\004\300A\300S\310\001\330\010\016\210a\330\010\020\220\004\220F\230!\2305\240\001\330\010\016\210f\220C\220q\330\014\017\210w\220b\230\004\230F\240!\2406\250\027\260\004\260F\270!\2706\300\021\330\030\034\230F\240!\2406\250\031\260$\260f\270A\270V\3001\330\014\024\220D\230\006\230a\230v\240Q\330\010\017\210u\220A";
     PyObject *data = NULL;
     #define __Pyx_DecompressString_UNUSED
     #define __Pyx_DecompressString_LZSS_UNUSED
     #endif
     PyObject **stringtab = __pyx_mstate->__pyx_string_tab;
     Py_ssize_t pos = 0;
-    for (int i = 0; i < 132; i++) {
+    for (int i = 0; i < 134; i++) {
       Py_ssize_t bytes_length = str_length_index[i].length;
       PyObject *string = PyUnicode_DecodeUTF8(bytes + pos, bytes_length, NULL);
       if (likely(string) && i >= 11) PyUnicode_InternInPlace(&string);
@@ -15703,8 +15798,8 @@ static const char bytes[] = "(tree fragment)?Note that Cython is deliberately st
       stringtab[i] = string;
       pos += bytes_length;
     }
-    for (int i = 132; i < 141; i++) {
-      Py_ssize_t bytes_length = bytes_length_index[i-132].length;
+    for (int i = 134; i < 143; i++) {
+      Py_ssize_t bytes_length = bytes_length_index[i-134].length;
       PyObject *string = PyBytes_FromStringAndSize(bytes + pos, bytes_length);
       stringtab[i] = string;
       pos += bytes_length;
@@ -15714,14 +15809,14 @@ static const char bytes[] = "(tree fragment)?Note that Cython is deliberately st
       }
     }
     Py_XDECREF(data);
-    for (Py_ssize_t i = 0; i < 141; i++) {
+    for (Py_ssize_t i = 0; i < 143; i++) {
       if (unlikely(PyObject_Hash(stringtab[i]) == -1)) {
         __PYX_ERR(0, 1, __pyx_L1_error)
       }
     }
     #if CYTHON_IMMORTAL_CONSTANTS
     {
-      PyObject **table = stringtab + 132;
+      PyObject **table = stringtab + 134;
       for (Py_ssize_t i=0; i<9; ++i) {
         #if PY_VERSION_HEX >= 0x030F0000
         PyUnstable_SetImmortal(table[i]);
@@ -15753,18 +15848,18 @@ static const char bytes[] = "(tree fragment)?Note that Cython is deliberately st
   }
   {
     PyObject **numbertab = __pyx_mstate->__pyx_number_tab + 7;
-    int8_t const cint_constants_1[] = {0,1,2};
+    int8_t const cint_constants_1[] = {0,-1,1,2};
     int32_t const cint_constants_4[] = {2000000L};
     int64_t const cint_constants_8[] = {1000000000000000LL,4611686018427387904LL};
-    for (int i = 0; i < 6; i++) {
-      numbertab[i] = PyLong_FromLongLong((i < 3 ? cint_constants_1[i - 0] : (i < 4 ? cint_constants_4[i - 3] : cint_constants_8[i - 4])));
+    for (int i = 0; i < 7; i++) {
+      numbertab[i] = PyLong_FromLongLong((i < 4 ? cint_constants_1[i - 0] : (i < 5 ? cint_constants_4[i - 4] : cint_constants_8[i - 5])));
       if (unlikely(!numbertab[i])) __PYX_ERR(0, 1, __pyx_L1_error)
     }
   }
   #if CYTHON_IMMORTAL_CONSTANTS
   {
     PyObject **table = __pyx_mstate->__pyx_number_tab;
-    for (Py_ssize_t i=0; i<13; ++i) {
+    for (Py_ssize_t i=0; i<14; ++i) {
       #if PY_VERSION_HEX >= 0x030F0000
       PyUnstable_SetImmortal(table[i]);
       #elif CYTHON_COMPILING_IN_CPYTHON_FREETHREADING
@@ -15848,9 +15943,9 @@ static int __Pyx_CreateCodeObjects(__pyx_mstatetype *__pyx_mstate) {
     __pyx_mstate_global->__pyx_codeobj_tab[5] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_basra__search_pyx, __pyx_mstate->__pyx_n_u_evaluate, __pyx_mstate->__pyx_kp_b_iso88591_2_41_q_87_t_2Q_AQc_S_E_1_G1AQ_2, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[5])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {11, 0, 0, 34, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 867};
-    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_iterations, __pyx_mstate->__pyx_n_u_seconds, __pyx_mstate->__pyx_n_u_c, __pyx_mstate->__pyx_n_u_eps, __pyx_mstate->__pyx_n_u_mu, __pyx_mstate->__pyx_n_u_horizon, __pyx_mstate->__pyx_n_u_tail, __pyx_mstate->__pyx_n_u_model, __pyx_mstate->__pyx_n_u_policy, __pyx_mstate->__pyx_n_u_floor, __pyx_mstate->__pyx_n_u_s, __pyx_mstate->__pyx_n_u_buf, __pyx_mstate->__pyx_n_u_w, __pyx_mstate->__pyx_n_u_rewards, __pyx_mstate->__pyx_n_u_path, __pyx_mstate->__pyx_n_u_n_path, __pyx_mstate->__pyx_n_u_node, __pyx_mstate->__pyx_n_u_child, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_me_side, __pyx_mstate->__pyx_n_u_side, __pyx_mstate->__pyx_n_u_chosen, __pyx_mstate->__pyx_n_u_other, __pyx_mstate->__pyx_n_u_n_untried, __pyx_mstate->__pyx_n_u_pick, __pyx_mstate->__pyx_n_u_root, __pyx_mstate->__pyx_n_u_untried, __pyx_mstate->__pyx_n_u_best_value, __pyx_mstate->__pyx_n_u_value, __pyx_mstate->__pyx_n_u_limit, __pyx_mstate->__pyx_n_u_done, __pyx_mstate->__pyx_n_u_deadline, __pyx_mstate->__pyx_n_u_out};
-    __pyx_mstate_global->__pyx_codeobj_tab[6] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_basra__search_pyx, __pyx_mstate->__pyx_n_u_run, __pyx_mstate->__pyx_kp_b_iso88591_00_q_M_Oq_A_a_q_AQc_S_E_1_87_t, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[6])) goto bad;
+    const __Pyx_PyCode_New_function_description descr = {13, 0, 0, 36, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 867};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_iterations, __pyx_mstate->__pyx_n_u_seconds, __pyx_mstate->__pyx_n_u_c, __pyx_mstate->__pyx_n_u_eps, __pyx_mstate->__pyx_n_u_mu, __pyx_mstate->__pyx_n_u_horizon, __pyx_mstate->__pyx_n_u_tail, __pyx_mstate->__pyx_n_u_model, __pyx_mstate->__pyx_n_u_policy, __pyx_mstate->__pyx_n_u_floor, __pyx_mstate->__pyx_n_u_forced_card, __pyx_mstate->__pyx_n_u_forced_take, __pyx_mstate->__pyx_n_u_s, __pyx_mstate->__pyx_n_u_buf, __pyx_mstate->__pyx_n_u_w, __pyx_mstate->__pyx_n_u_rewards, __pyx_mstate->__pyx_n_u_path, __pyx_mstate->__pyx_n_u_n_path, __pyx_mstate->__pyx_n_u_node, __pyx_mstate->__pyx_n_u_child, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_me_side, __pyx_mstate->__pyx_n_u_side, __pyx_mstate->__pyx_n_u_chosen, __pyx_mstate->__pyx_n_u_other, __pyx_mstate->__pyx_n_u_n_untried, __pyx_mstate->__pyx_n_u_pick, __pyx_mstate->__pyx_n_u_root, __pyx_mstate->__pyx_n_u_untried, __pyx_mstate->__pyx_n_u_best_value, __pyx_mstate->__pyx_n_u_value, __pyx_mstate->__pyx_n_u_limit, __pyx_mstate->__pyx_n_u_done, __pyx_mstate->__pyx_n_u_deadline, __pyx_mstate->__pyx_n_u_out};
+    __pyx_mstate_global->__pyx_codeobj_tab[6] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_basra__search_pyx, __pyx_mstate->__pyx_n_u_run, __pyx_mstate->__pyx_kp_b_iso88591_00_q_M_Oq_31_A_a_q_AQc_S_E_1_87, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[6])) goto bad;
   }
   {
     const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 1};

@@ -74,6 +74,7 @@ class SearchSettings:
         "exact",
         "flat",
         "floor",
+        "forced",
         "horizon",
         "iterations",
         "kernel",
@@ -86,6 +87,7 @@ class SearchSettings:
         "seconds",
         "solve",
         "tail",
+        "trees",
     )
 
     def __init__(
@@ -107,6 +109,8 @@ class SearchSettings:
         policy: int = 1,
         flat: int = 0,
         floor: float = 0.0,
+        forced: int = 0,
+        trees: int = 1,
     ) -> None:
         self.iterations = iterations
         """Iterations per decision (``None``: only the time budget counts)."""
@@ -148,6 +152,11 @@ class SearchSettings:
         self.floor = floor
         """Weight of the floor's value to the next deal's first player in the valuation at
         a deal's end (compiled search only; 0: off)."""
+        self.trees = trees
+        """Independent search trees whose root statistics are added up (compiled search)."""
+        self.forced = forced
+        """K > 0: value each root move by K searches of ``iterations`` that start with it,
+        and play the best mean (the analyser's method; compiled search only)."""
         self.flat = flat
         """N > 0: no tree; each root move is played out to the round's end in N
         determinizations and the best mean margin is played (compiled search only)."""
@@ -197,6 +206,8 @@ def parse_settings(options: str) -> SearchSettings:
             "samples",
             "policy",
             "flat",
+            "forced",
+            "trees",
         ):
             if number != int(number):
                 raise BotError(f"{name} must be a whole number, not {value!r}")
@@ -557,6 +568,38 @@ def kernel_search(
     return compiled_search(problem, settings)
 
 
+def move_values(problem: Any, settings: SearchSettings) -> dict[Move, list[float]]:
+    """Each root move's value, by ``settings.forced`` searches that all start with it.
+
+    Every search runs ``settings.iterations`` iterations from the position
+    after the move, both sides searching as in :func:`search`, and gives that
+    move's mean reward for the mover's side; the list holds one per search
+    (their spread is the estimate's error).
+    """
+    moves, _, _, _, _ = problem.evaluate(0)
+    out: dict[Move, list[float]] = {}
+    for card, take in moves:
+        batches = out[Move(card, take)] = []
+        for _ in range(settings.forced):
+            stats, _ = problem.run(
+                settings.iterations,
+                settings.seconds,
+                settings.c,
+                settings.eps,
+                settings.mu,
+                settings.horizon,
+                settings.tail,
+                settings.model,
+                settings.policy,
+                settings.floor,
+                card,
+                take,
+            )
+            (_, _, visits, total) = stats[0]
+            batches.append(total / visits)
+    return out
+
+
 def compiled_search(problem: Any, settings: SearchSettings) -> tuple[dict[Move, _Node], int]:
     """Run a compiled search problem as ``settings`` say; the root moves' statistics."""
     if settings.solve and problem.hidden() == 0:
@@ -567,17 +610,31 @@ def compiled_search(problem: Any, settings: SearchSettings) -> tuple[dict[Move, 
         solved = problem.exact(settings.samples, settings.mu)
         if solved is not None:
             return _children(solved)
+    children: dict[Move, _Node] = {}
+    if settings.forced:
+        for move, batches in move_values(problem, settings).items():
+            node = children[move] = _Node(-1)
+            node.visits = len(batches)
+            node.total = sum(batches)
+        return children, settings.forced
     if settings.flat:
         moves, sums, _, _, done = problem.evaluate(
             settings.flat, settings.eps, settings.policy, settings.seconds
         )
-        children: dict[Move, _Node] = {}
         for (card, take), total in zip(moves, sums, strict=True):
             node = children[Move(card, take)] = _Node(-1)
             node.visits = done
             node.total = total
         return children, done
-    return _run(problem, settings)
+    total = 0
+    for _ in range(max(settings.trees, 1)):
+        found, iterations = _run(problem, settings)
+        total += iterations
+        for move, node in found.items():
+            mine = children.setdefault(move, _Node(-1))
+            mine.visits += node.visits
+            mine.total += node.total
+    return children, total
 
 
 def _krules(rules: Rules) -> object:
