@@ -179,7 +179,7 @@ def _compiled_analysis(problem: Any, view: View, samples: int, *, hindsight: boo
         view,
         values,
         stderrs,
-        settings.iterations * BATCHES,
+        per_search * BATCHES,
         exact=False,
         hindsight=hindsight,
         wins=wins,
