@@ -70,6 +70,7 @@ class SearchSettings:
 
     __slots__ = (
         "c",
+        "depth",
         "eps",
         "exact",
         "flat",
@@ -111,6 +112,7 @@ class SearchSettings:
         floor: float = 0.0,
         forced: int = 0,
         trees: int = 1,
+        depth: int = 1,
     ) -> None:
         self.iterations = iterations
         """Iterations per decision (``None``: only the time budget counts)."""
@@ -152,6 +154,9 @@ class SearchSettings:
         self.floor = floor
         """Weight of the floor's value to the next deal's first player in the valuation at
         a deal's end (compiled search only; 0: off)."""
+        self.depth = depth
+        """Deals the tree covers (1: the rest of this one); later deals are dealt from each
+        determinization's stock (compiled search only; ``horizon`` at least as large)."""
         self.trees = trees
         """Independent search trees whose root statistics are added up (compiled search)."""
         self.forced = forced
@@ -208,6 +213,7 @@ def parse_settings(options: str) -> SearchSettings:
             "flat",
             "forced",
             "trees",
+            "depth",
         ):
             if number != int(number):
                 raise BotError(f"{name} must be a whole number, not {value!r}")
@@ -594,6 +600,7 @@ def move_values(problem: Any, settings: SearchSettings) -> dict[Move, list[float
                 settings.floor,
                 card,
                 take,
+                settings.depth,
             )
             (_, _, visits, total) = stats[0]
             batches.append(total / visits)
@@ -656,6 +663,9 @@ def _run(problem: object, settings: SearchSettings) -> tuple[dict[Move, _Node], 
             settings.model,
             settings.policy,
             settings.floor,
+            -1,
+            0,
+            settings.depth,
         )
     )
 
