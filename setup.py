@@ -1,9 +1,10 @@
 """Builds the optional compiled kernel (``basra._kernel``, Cython) with the package.
 
-Everything else is declared in pyproject.toml. The extension is optional: when
-it cannot be built (no C compiler, no Python headers) ``pip install`` still
+Everything else is declared in pyproject.toml. The extensions are optional: when
+they cannot be built (no C compiler, no Python headers) ``pip install`` still
 succeeds and basra runs on its pure-Python engine. ``BASRA_BUILD_KERNEL=0``
-skips it on purpose.
+skips them on purpose. ``basra._vector`` (the vector environments) builds on
+the kernel's C interface (``_kernel.pxd``).
 """
 
 from __future__ import annotations
@@ -26,7 +27,13 @@ def extensions() -> list[Extension]:
         optional=True,
         extra_compile_args=["-O3"],
     )
-    return cythonize([kernel], quiet=True, language_level=3)
+    vector = Extension(
+        "basra._vector",
+        ["src/basra/_vector.pyx"],
+        optional=True,
+        extra_compile_args=["-O3"],
+    )
+    return cythonize([kernel, vector], quiet=True, language_level=3, include_path=["src"])
 
 
 setup(ext_modules=extensions())
