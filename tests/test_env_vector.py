@@ -252,7 +252,7 @@ def _positions(variant: str, players: int, teams: bool, seed: int) -> Iterator[G
     state = GameState(
         variant, players, teams=teams, first_dealer=rng.randrange(players), rules=rules
     )
-    while not state.is_over and len(state.rounds) < 4:
+    while not state.is_over and len(state.rounds) < 3:
         if state.phase == "deal":
             state.deal(rng=rng)
         else:
