@@ -621,6 +621,12 @@ def test_gymnasium_vector_wrappers_work(backend: str) -> None:
     assert len(infos) == 2 and infos[0]["action_mask"].shape == (780,)
 
 
+def test_gymnasium_make_vec_makes_one() -> None:
+    env = gymnasium.make_vec(vector.VECTOR_ENV_ID, num_envs=3, opponents=["random"], players=3)
+    assert isinstance(env, BasraVectorEnv) and env.num_envs == 3 and env.table.players == 3
+    assert env.reset(seed=0)[0].shape == (3, 949)
+
+
 def test_render_and_game_show_the_whole_table(backend: str) -> None:
     env = vector_env("egyptian", 2, backend=backend, render_mode="ansi", opponents=["random"])
     env.reset(seed=4)

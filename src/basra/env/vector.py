@@ -38,6 +38,8 @@ What differs is the speed, and what makes it possible:
   and the same actions give the same games. :meth:`sample_actions` draws a
   uniformly random legal action per env from a generator of its own (seeded
   with the env), so sampling never changes the games.
+- ``gymnasium.make_vec("basra/BasraVector-v0", num_envs=..., ...)`` makes one
+  once this module is imported (``basra.env.vector_env`` imports it).
 - :meth:`BasraVectorEnv.game` rebuilds env ``i``'s episode as a
   :class:`basra.state.GameState` (from its packs and plays), for records,
   ``render()`` and tests.
@@ -84,7 +86,18 @@ from basra.rules import Rules
 from basra.state import PHASE_DEAL, GameState, SetupError
 from basra.view import View
 
-__all__ = ["BACKENDS", "OPPONENTS", "BasraVectorEnv", "PlayoutPolicyBot", "parse_opponent"]
+__all__ = [
+    "BACKENDS",
+    "OPPONENTS",
+    "VECTOR_ENV_ID",
+    "BasraVectorEnv",
+    "PlayoutPolicyBot",
+    "parse_opponent",
+]
+
+VECTOR_ENV_ID = "basra/BasraVector-v0"
+"""The id under which importing this module registers the vector environment with Gymnasium
+(``gymnasium.make_vec(VECTOR_ENV_ID, num_envs=256, opponents=["policy"])``)."""
 
 OPPONENTS: tuple[str, ...] = ("random", "policy")
 """The opponents the vector environment has (they play in the compiled kernel)."""
@@ -599,3 +612,7 @@ class _PyCore:
 
     def is_done(self, i: int) -> bool:
         return self.done[i]
+
+
+if VECTOR_ENV_ID not in gymnasium.registry:
+    gymnasium.register(VECTOR_ENV_ID, vector_entry_point="basra.env.vector:BasraVectorEnv")
