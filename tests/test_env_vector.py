@@ -438,7 +438,7 @@ def test_same_step_autoreset_is_next_step_without_the_reset_steps(backend: str) 
     an episode: its last observation in final_obs, the new episode's in obs."""
     kwargs: dict[str, Any] = {"episode": "round", "reward": "dense", "backend": backend}
     nxt = vector_env("egyptian", 3, opponents=["policy"], **kwargs)
-    same = vector_env("egyptian", 3, opponents=["policy"], autoreset_mode="SameStep", **kwargs)
+    same = vector_env("egyptian", 3, opponents=["policy"], autoreset_mode="same_step", **kwargs)
     assert same.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
     ended = 0
     for a, b in zip(_trajectories(nxt, 80), _trajectories(same, 80), strict=True):
@@ -567,6 +567,19 @@ def test_the_backend_follows_the_kernel() -> None:
         with pytest.raises(SetupError, match="BASRA_KERNEL=0"):
             vector_env("egyptian", 2, backend="kernel")
     assert vector_env("egyptian", 2, backend="python").backend == "python"
+
+
+def test_without_the_compiled_module_it_runs_on_the_fallback(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A kernel built without basra._vector (or none at all): the fallback, or a clear error."""
+    monkeypatch.setattr(vector, "_compiled", lambda: None)
+    env = vector_env("egyptian", 2, opponents=["random"])
+    assert env.backend == "python"
+    observations, _ = env.reset(seed=0)
+    assert observations.shape == (2, 949) and env.action_masks().any(axis=1).all()
+    with pytest.raises(SetupError, match="needs the compiled vector environment"):
+        vector_env("egyptian", 2, backend="kernel")
 
 
 def test_opponents_play_the_playout_policy(backend: str) -> None:

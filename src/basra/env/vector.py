@@ -223,13 +223,7 @@ class BasraVectorEnv(VectorEnv[Observations, Actions, Array]):
                 f"opponents must be a non-empty list of {' or '.join(OPPONENTS)}, not {opponents!r}"
             )
         self.opponents = [parse_opponent(spec) for spec in opponents]
-        try:
-            self.autoreset_mode = AutoresetMode(autoreset_mode)
-        except ValueError:
-            modes = ", ".join(mode.name for mode in AutoresetMode)
-            raise SetupError(
-                f"autoreset_mode must be an AutoresetMode ({modes}), not {autoreset_mode!r}"
-            ) from None
+        self.autoreset_mode = _autoreset_mode(autoreset_mode)
         if render_mode is not None:
             check_choice("render_mode", render_mode, ("ansi",))
         if backend is not None:
@@ -479,6 +473,18 @@ class BasraVectorEnv(VectorEnv[Observations, Actions, Array]):
         if not mask.any():
             raise ValueError("options['reset_mask'] must reset at least one env")
         return np.ascontiguousarray(mask)
+
+
+def _autoreset_mode(value: AutoresetMode | str) -> AutoresetMode:
+    """An ``AutoresetMode`` from itself, its value (``"SameStep"``) or name (``"same_step"``)."""
+    try:
+        return AutoresetMode(value)
+    except ValueError:
+        mode = AutoresetMode.__members__.get(str(value).upper())
+    if mode is None:
+        modes = ", ".join(mode.name for mode in AutoresetMode)
+        raise SetupError(f"autoreset_mode must be an AutoresetMode ({modes}), not {value!r}")
+    return mode
 
 
 def _check_rule_integers(rules: Rules) -> None:
