@@ -95,6 +95,7 @@ async def profile(
             "family": r.family,
             **_kind_json(r.kind),
             **rating_json(r.mu_after, r.sigma_after or 0.0),
+            "before": rating_json(r.mu_before or 0.0, r.sigma_before or 0.0),
         }
         for r in reversed(results)
         if r.rated and r.mu_after is not None
