@@ -59,6 +59,10 @@ async def lobby(store: Store, limit: int = 40) -> list[dict[str, Any]]:
                 "open": sum(1 for s in row.seats if s.kind == "person" and not s.identity),
                 "scores": row.scores,
                 "created_at": row.created_at,
+                "rated": row.rated,
+                "clock": None
+                if row.clock_move is None
+                else {"move": row.clock_move, "reserve": row.clock_reserve or 0},
             }
         )
     return out

@@ -346,7 +346,8 @@ async function homePage(root) {
       const names = table.names.map((name, i) => name || (table.kinds[i] === "bot" ? `${t("bot")} (${t("level_" + table.levels[i])})` : "—"));
       list.append(h("li", {},
         h("span", {}, h("strong", {}, variantName(table.variant)), " · ", names.map((x, i) => [i ? " · " : "", bdi(x)])),
-        h("span", {}, h("span", { class: "tag" }, table.status === "open" ? t("open_seats", { n: table.open }) : t("in_play")), " ",
+        h("span", {}, table.rated ? [h("span", { class: "tag" }, t("rated")), " "] : null,
+          h("span", { class: "tag" }, table.status === "open" ? t("open_seats", { n: table.open }) : t("in_play")), " ",
           h("a", { href: `/t/${table.id}`, "data-link": true }, table.status === "open" ? t("join") : t("watch")))));
     }
     lobbyPanel.append(list);
