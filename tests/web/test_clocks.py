@@ -8,7 +8,6 @@ with SIGKILL keeps its clocks: the deadline comes from the stored log.
 from __future__ import annotations
 
 import asyncio
-import json
 import signal
 import time
 from dataclasses import replace
@@ -18,9 +17,10 @@ from typing import Any
 import pytest
 from openskill.models import PlackettLuce
 from tests.web.helpers import FAST, Player, create_table, new_token, server_process
+from tests.web.test_service import drain as messages
+from tests.web.test_service import spec
 
 from basra.server.clocks import FORFEIT_IN_A_ROW, RESUME_GRACE, ClockState, FakeClock, TimeControl
-from basra.server.forms import TableForm, check_table_form
 from basra.server.identity import Caller
 from basra.server.pubsub import MemoryHub
 from basra.server.ratings import table_kind
@@ -28,19 +28,6 @@ from basra.server.service import Client, LiveTable, MatchService
 from basra.server.store import MemoryStore, SeatRow, TableRow
 
 TWO_PEOPLE = [{"kind": "person"}, {"kind": "person"}]
-
-
-def spec(**form: Any) -> Any:
-    return check_table_form(TableForm.model_validate({"name": "Amal", **form}))[1]
-
-
-def messages(client: Client) -> list[dict[str, Any]]:
-    out = []
-    while not client.outbox.empty():
-        text = client.outbox.get_nowait()
-        if text is not None:
-            out.append(json.loads(text))
-    return out
 
 
 async def until(predicate: Any, what: str, timeout: float = 10.0) -> None:
