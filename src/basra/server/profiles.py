@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from basra.rules import PRESETS
+from basra.server.accounts import username_key
 from basra.server.protocol import ProtocolError
 from basra.server.ratings import (
     FAMILIES,
@@ -126,8 +127,6 @@ async def public_profile(
     store: Store, username: str, accuracy: ReviewAccuracy | None = None
 ) -> dict[str, Any]:
     """The profile of an account by its username (guests have no public profile)."""
-    from basra.server.accounts import username_key
-
     account = await store.account_by_username(username_key(username[:64]))
     found = account and await store.load_identity(account.identity)
     if account is None or not found or found.revoked_at is not None:
