@@ -36,6 +36,8 @@ TEST_LIMITS = Limits(
     connections_per_identity=100,
     hints_per_identity=ROOMY,
     transfer_tries_per_address=ROOMY,
+    accounts_per_address=ROOMY,
+    logins_per_address=ROOMY,
     messages_per_connection=ROOMY,
     http_per_address=ROOMY,
 )

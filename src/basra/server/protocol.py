@@ -26,13 +26,18 @@ Server to client::
     {"type": "error", "code": "not_your_turn", "message": "...", ...}
     {"type": "error", "code": "rate_limited", "limit": "hints", "retry_after": 3, ...}
     {"type": "rematch", "table": "<id>"}
+    {"type": "clock", "version": 13, "control": {"move": 30, "reserve": 60}, "turn": 0,
+     "move_left": 27.5, "reserves": [60.0, null], "timeouts": [0, 0], "missed": [0, 0],
+     "in_a_row": [0, 0], "forfeited": []}    # after each snapshot, at clocked tables
     {"type": "pong"}
 
 Error codes are stable (the page translates them); the English message is for
 people reading logs. ``rate_limited`` names the ``limit`` that was reached and
 says in ``retry_after`` how many seconds to wait. ``version`` counts the
 table's events (deals and plays): a move or hint for another version is
-refused as ``stale``.
+refused as ``stale``. A play the server made for a person carries ``auto`` in its
+event (``timeout``, ``stand_in`` or ``forfeited``, see :mod:`basra.server.clocks`);
+a move from a seat that forfeited is refused as ``forfeited``.
 """
 
 from __future__ import annotations

@@ -36,7 +36,10 @@ def apply_event(state: GameState, event: Event) -> dict[str, Any]:
     seat = state.turn
     state.push(move)
     play = state.rounds[-1].plays[-1]
-    return event_json("play", state.round_index, seat, move.text(), play.basra)
+    described = event_json("play", state.round_index, seat, move.text(), play.basra)
+    if event.auto is not None:
+        described["auto"] = event.auto  # the server played it for the person (clocks.py)
+    return described
 
 
 async def lobby(store: Store, limit: int = 40) -> list[dict[str, Any]]:
@@ -56,6 +59,10 @@ async def lobby(store: Store, limit: int = 40) -> list[dict[str, Any]]:
                 "open": sum(1 for s in row.seats if s.kind == "person" and not s.identity),
                 "scores": row.scores,
                 "created_at": row.created_at,
+                "rated": row.rated,
+                "clock": None
+                if row.clock_move is None
+                else {"move": row.clock_move, "reserve": row.clock_reserve or 0},
             }
         )
     return out

@@ -7,6 +7,8 @@ import {
   CHOICE_LABELS, SETTING_CHOICES, SETTING_LABELS, VARIANT_NAMES,
   cardName, cardShort, isRed, num, rulesText, settingKeyLabel, translate,
 } from "./i18n.js";
+import { SeatClocks, TurnAlert, soundSwitch } from "./clock.js";
+import { accountPage, changeText, leaderboardPage, profilePage, ratingText } from "./profile.js";
 
 const LS = window.localStorage;
 const params = new URLSearchParams(location.search);
@@ -138,11 +140,15 @@ async function variants() {
     app.variants = Object.fromEntries(data.variants.map((v) => [v.name, v]));
     app.levels = data.levels;
     app.bounds = data.bounds || {};
+    app.families = data.families || {};
   }
   return app.variants;
 }
 
 const variantName = (name) => VARIANT_NAMES[app.lang][name] || name;
+
+/** What the account, profile and leaderboard pages (profile.js) use of this module. */
+const ui = { app, h, api, t, n, tn, bdi, navigate, toast, errorText, setToken, ensureIdentity, variantName, variants, saveName };
 
 function setLanguage(lang) {
   app.lang = lang;
@@ -201,6 +207,10 @@ function route() {
   else if (path === "/rules") rulesIndex(root);
   else if ((m = path.match(/^\/rules\/([\w]+)$/))) rulesPage(root, m[1], params.get("rules"));
   else if (path === "/device") devicePage(root);
+  else if (path === "/account") accountPage(root, ui);
+  else if (path === "/me") profilePage(root, ui);
+  else if ((m = path.match(/^\/u\/([^/]+)$/))) profilePage(root, ui, decodeURIComponent(m[1]));
+  else if (path === "/leaderboard") leaderboardPage(root, ui);
   else homePage(root);
 }
 
@@ -213,7 +223,7 @@ function saveName(value) {
 
 async function homePage(root) {
   const all = await variants();
-  const form = { variant: "egyptian", players: 2, teams: false, hints: true, seats: ["me", "bot:medium", "bot:medium", "bot:medium"], custom: {} };
+  const form = { variant: "egyptian", players: 2, teams: false, hints: true, seats: ["me", "bot:medium", "bot:medium", "bot:medium"], custom: {}, rated: false, clock: "" };
   const page = h("div", { class: "page" });
   root.append(page);
   const nameInput = h("input", { id: "name", value: app.name, maxlength: "24", placeholder: t("name_placeholder"), autocomplete: "nickname", oninput: (e) => saveName(e.target.value) });
@@ -227,6 +237,15 @@ async function homePage(root) {
     [2, 3, 4].map((v) => h("option", { value: v }, n(v))));
   const teamsBox = h("input", { type: "checkbox", id: "teams", disabled: true, onchange: (e) => { form.teams = e.target.checked; } });
   const hintsBox = h("input", { type: "checkbox", id: "hints", checked: true, onchange: (e) => { form.hints = e.target.checked; } });
+  // Rated tables: no hints and a clock (the server checks the rest and says why).
+  const CLOCKS = ["", "15+30", "30+60", "60+180"];
+  const clockSelect = h("select", { id: "clock", onchange: (e) => { form.clock = e.target.value; } },
+    CLOCKS.map((c) => h("option", { value: c }, c ? t("clock_option", { move: Number(c.split("+")[0]), reserve: Number(c.split("+")[1]) }) : t("clock_none"))));
+  const ratedBox = h("input", { type: "checkbox", id: "rated", onchange: (e) => {
+    form.rated = e.target.checked;
+    hintsBox.disabled = form.rated;
+    if (form.rated) { hintsBox.checked = false; form.hints = false; if (!form.clock) { form.clock = "30+60"; clockSelect.value = "30+60"; } }
+  } });
 
   function overrides() {
     return form.custom;
@@ -288,6 +307,8 @@ async function homePage(root) {
       const body = await api("/api/tables", { method: "POST", body: JSON.stringify({
         name: app.name, variant: form.variant, rules: overrides(), players: form.players,
         teams: form.teams, hints: form.hints, seats, my_seat: mine >= 0 ? mine : null,
+        ...(form.rated ? { rated: true } : {}),
+        ...(form.clock ? { clock: { move: Number(form.clock.split("+")[0]), reserve: Number(form.clock.split("+")[1]) } } : {}),
       }) });
       navigate(body.url);
     } catch (err) {
@@ -309,6 +330,8 @@ async function homePage(root) {
         h("label", { for: "players" }, t("players")), playersSelect,
         h("span"), h("label", {}, teamsBox, " ", t("teams")),
         h("span"), h("label", {}, hintsBox, " ", t("hints")),
+        h("span"), h("label", {}, ratedBox, " ", t("rated_table")),
+        h("label", { for: "clock" }, t("clock_label")), clockSelect,
         h("label", {}, t("seats")), seatsBox),
       h("details", {}, h("summary", {}, t("custom")), h("p", { class: "muted" }, t("custom_help")), settingsBox),
       h("div", { class: "actions" }, button), error),
@@ -323,7 +346,8 @@ async function homePage(root) {
       const names = table.names.map((name, i) => name || (table.kinds[i] === "bot" ? `${t("bot")} (${t("level_" + table.levels[i])})` : "—"));
       list.append(h("li", {},
         h("span", {}, h("strong", {}, variantName(table.variant)), " · ", names.map((x, i) => [i ? " · " : "", bdi(x)])),
-        h("span", {}, h("span", { class: "tag" }, table.status === "open" ? t("open_seats", { n: table.open }) : t("in_play")), " ",
+        h("span", {}, table.rated ? [h("span", { class: "tag" }, t("rated")), " "] : null,
+          h("span", { class: "tag" }, table.status === "open" ? t("open_seats", { n: table.open }) : t("in_play")), " ",
           h("a", { href: `/t/${table.id}`, "data-link": true }, table.status === "open" ? t("join") : t("watch")))));
     }
     lobbyPanel.append(list);
@@ -353,6 +377,8 @@ class TablePage {
     this.sent = -1;
     this.closed = false;
     this.retry = 0;
+    this.clocks = new SeatClocks(app.lang);
+    this.alert = new TurnAlert();
     this.root.append(h("p", { class: "muted" }, "…"));
     this.connect();
   }
@@ -361,9 +387,11 @@ class TablePage {
     this.closed = true;
     if (this.ws) this.ws.close();
     document.querySelector(".overlay")?.remove();
+    this.clocks.close();
+    this.alert.close(t("app_name"));
   }
 
-  relabel() { this.render(); }
+  relabel() { this.clocks.lang = app.lang; this.render(); }
 
   connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
@@ -410,6 +438,9 @@ class TablePage {
       case "hint":
         this.hint = message;
         this.render();
+        break;
+      case "clock":
+        this.clocks.update(message);
         break;
       case "rematch":
         if (this.table && this.table.you !== null) { toast(t("rematch_wait")); navigate(`/t/${message.table}`); }
@@ -496,7 +527,19 @@ class TablePage {
     const out = tn("plays", { name: bdi(this.seatName(event.seat)), card: cardLabel(card) });
     if (takes) out.push(" ", ...tn("takes", { cards: h("span", {}, cardsLabel(takes.split(","))) }));
     if (event.basra) out.push(" — ", h("strong", { class: "your-turn" }, t("basra_pts", { n: event.basra })));
+    if (event.auto === "timeout") out.push(" — ", h("span", { class: "muted" }, t("timed_out")));
     return out;
+  }
+
+  /** A seat's rating at a rated table (a bot's is fixed), its change once rated, a forfeit. */
+  seatBadges(seat) {
+    const info = this.table.seats[seat];
+    return [
+      this.table.clock && info.kind === "person" ? this.clocks.node(seat) : null,
+      info.rating ? h("span", { class: "tag rating", "data-rating": seat, title: t("rating_line", { rating: ratingText(info.rating, ui) }) }, h("bdi", { dir: "ltr" }, ratingText(info.rating, ui))) : null,
+      info.change !== undefined ? h("bdi", { dir: "ltr", class: "rating-change " + (info.change >= 0 ? "up" : "down") }, changeText(info.change, ui)) : null,
+      info.forfeited ? h("span", { class: "tag" }, t("forfeited_tag")) : null,
+    ];
   }
 
   // -------------------------------------------------------------- rendering
@@ -505,6 +548,8 @@ class TablePage {
     if (this.closed || !this.table || !this.msg) return;
     const table = this.table;
     const view = this.msg.view;
+    const mine = view.seat !== null && view.seat !== undefined && view.phase === "play" && view.turn === view.seat && !view.over;
+    this.alert.update(mine, t("title_your_turn"), t("app_name"));
     this.root.replaceChildren();
     if (table.status === "abandoned") banner(t("table_abandoned"));
     else if (table.fault) banner(t("table_fault"));
@@ -544,7 +589,8 @@ class TablePage {
         info.kind === "bot" ? h("span", { class: "tag" }, t("level_" + info.level)) : null,
         h("span", {}, t("pile", { n: view.pile_sizes[sideIndex] })),
         view.basras[sideIndex] ? h("span", {}, t("basras", { n: view.basras[sideIndex] })) : null,
-        away && info.stand_in ? h("span", {}, t("stand_in")) : away ? h("span", {}, t("away")) : null));
+        away && info.stand_in ? h("span", {}, t("stand_in")) : away ? h("span", {}, t("away")) : null,
+        this.seatBadges(seat)));
   }
 
   renderCenter(view) {
@@ -602,7 +648,8 @@ class TablePage {
         h("div", { class: "name" }, bdi(info?.name || ""), h("span", { class: "tag" }, t("you")),
           view.dealer === seat ? h("span", { class: "dealer-chip", title: t("dealer") }, t("dealer_short")) : null),
         h("div", { class: "meta" }, h("span", {}, t("pile", { n: view.pile_sizes[sideIndex] })),
-          view.basras[sideIndex] ? h("span", {}, t("basras", { n: view.basras[sideIndex] })) : null)),
+          view.basras[sideIndex] ? h("span", {}, t("basras", { n: view.basras[sideIndex] })) : null,
+          this.seatBadges(seat))),
       hintLine, controls);
   }
 
@@ -650,6 +697,10 @@ class TablePage {
     return h("section", { class: "panel scores" }, h("h3", {}, t("scores")),
       h("table", {}, h("tbody", {}, rows)),
       view.carry ? h("p", { class: "muted" }, t("carry", { n: view.carry })) : null,
+      this.table.rated || this.table.clock ? h("p", { class: "muted", id: "table-kind" },
+        this.table.rated ? h("span", { class: "tag" }, t("rated")) : null, " ",
+        this.table.clock ? t("clock_option", { move: this.table.clock.move, reserve: this.table.clock.reserve }) : null) : null,
+      this.table.you !== null ? soundSwitch(t("turn_sound")) : null,
       h("p", {}, h("a", { href: `/rules/${view.variant}${Object.keys(this.table.overrides).length ? "?rules=" + encodeURIComponent(JSON.stringify(this.table.overrides)) : ""}`, target: "_blank" }, variantName(view.variant))));
   }
 
@@ -739,8 +790,11 @@ class TablePage {
       h("a", { href: `/api/games/${this.id}/record`, download: `basra-${this.id}.json`, id: "download" }, t("download")),
       h("a", { href: `/replay/${this.id}`, "data-link": true, id: "replay-link" }, t("replay")),
       h("a", { href: "/", "data-link": true }, t("home")));
+    const me = this.table.you !== null ? this.table.seats[this.table.you] : null;
+    const rating = me?.rating ? h("p", { id: "rating-after" }, t("rating_line", { rating: ratingText(me.rating, ui) }), " ",
+      me.change !== undefined ? h("bdi", { dir: "ltr", class: "rating-change " + (me.change >= 0 ? "up" : "down") }, changeText(me.change, ui)) : null) : null;
     return h("div", { class: "overlay", id: "game-over" }, h("div", { class: "sheet", role: "dialog" },
-      h("h2", {}, t("game_over")), h("div", { class: "winner" }, headline), this.sheetTable(view), actions));
+      h("h2", {}, t("game_over")), h("div", { class: "winner" }, headline), rating, this.sheetTable(view), actions));
   }
 }
 
