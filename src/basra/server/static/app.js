@@ -5,8 +5,10 @@
 
 import {
   CHOICE_LABELS, SETTING_CHOICES, SETTING_LABELS, VARIANT_NAMES,
-  cardName, cardShort, isRed, num, rulesText, settingKeyLabel, translate,
+  cardName, num, rulesText, settingKeyLabel, translate,
 } from "./i18n.js";
+import * as dom from "./dom.js";
+import { backImg, bdi, h } from "./dom.js";
 
 const LS = window.localStorage;
 const params = new URLSearchParams(location.search);
@@ -63,60 +65,11 @@ const n = (v) => num(v, app.lang);
 
 // ------------------------------------------------------------------ DOM helpers
 
-function h(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs || {})) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "class") node.className = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else if (key === "text") node.textContent = value;
-    else node.setAttribute(key, value === true ? "" : value);
-  }
-  for (const child of children.flat(Infinity)) {
-    if (child === null || child === undefined || child === false) continue;
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return node;
-}
-
-function cardFile(text) {
-  const rank = text.slice(0, -1);
-  return `/static/cards/${rank === "10" ? "T" : rank}${text.slice(-1)}.svg`;
-}
-
-function cardImg(text) {
-  return h("img", { src: cardFile(text), alt: cardName(text, app.lang), title: cardName(text, app.lang), draggable: "false" });
-}
-
-function backImg() {
-  return h("img", { src: "/static/cards/back.svg", alt: "", draggable: "false" });
-}
-
-/** A card as text: rank and suit, isolated so it reads the same in Arabic. */
-function cardLabel(text) {
-  return h("bdi", { dir: "ltr", class: "card-text" + (isRed(text) ? " suit-red" : ""), title: cardName(text, app.lang) }, cardShort(text));
-}
-
-function cardsLabel(texts) {
-  const out = [];
-  texts.forEach((c, i) => { if (i) out.push(app.lang === "ar" ? "، " : ", "); out.push(cardLabel(c)); });
-  return out;
-}
-
-function fill(text, params) {
-  // translate() with nodes: "{name} plays {card}" -> [text, node, text]
-  const parts = text.split(/(\{\w+\})/);
-  return parts.map((part) => {
-    const m = part.match(/^\{(\w+)\}$/);
-    if (!m) return part;
-    const value = params[m[1]];
-    if (typeof value === "number") return n(value);
-    return value;
-  });
-}
+const cardImg = (text) => dom.cardImg(text, app.lang);
+const cardLabel = (text) => dom.cardLabel(text, app.lang);
+const cardsLabel = (texts) => dom.cardsLabel(texts, app.lang);
+const fill = (text, params) => dom.fill(text, params, app.lang);
 const tn = (key, params) => fill(translate(app.lang, key, {}), params);
-
-function bdi(text) { return h("bdi", {}, text); }
 
 async function api(path, options = {}) {
   const auth = app.token ? { Authorization: `Bearer ${app.token}` } : {};
