@@ -47,6 +47,7 @@ async def lobby(store: Store, limit: int = 40) -> list[dict[str, Any]]:
             {
                 "id": row.id,
                 "variant": row.variant,
+                "rules": row.rules,
                 "players": row.players,
                 "teams": row.teams,
                 "status": row.status,
