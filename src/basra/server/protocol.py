@@ -56,8 +56,8 @@ __all__ = [
     "error_message",
     "event_json",
     "json_depth",
-    "seat_names",
     "parse_client_message",
+    "seat_names",
     "state_frame",
     "table_json",
 ]

@@ -388,9 +388,9 @@ class TablePage {
       const [card, takes] = event.move.split("x");
       this.anim = { floor: previous.view.floor, card, taken: takes ? takes.split(",") : [], from: this.seatPosition(event.seat), basra: event.basra, fresh: true };
       this.animTimer = setTimeout(() => this.finishAnimation(true), this.duration());
-      playSound(event.basra ? "basra" : takes ? "capture" : "play");
     }
     this.render();
+    if (this.anim) playSound(this.anim.basra ? "basra" : this.anim.taken.length ? "capture" : "play");
     if (previous && this.isMyTurn(next.view) && !this.isMyTurn(previous.view)) setTimeout(() => { if (!this.closed) playSound("turn"); }, 200);
   }
 

@@ -87,17 +87,24 @@ export function playSound(name) {
   const muted = isMuted();
   document.dispatchEvent(new CustomEvent("basra:sound", { detail: { name, muted } }));
   if (muted || !SOUNDS[name]) return;
-  try {
-    const ac = audio();
-    if (ac) SOUNDS[name](ac, ac.currentTime + 0.01);
-  } catch { /* no audio here: the game goes on silently */ }
+  setTimeout(() => {  // after the page is drawn: the sound never delays what it goes with
+    try {
+      const ac = audio();
+      if (ac) SOUNDS[name](ac, ac.currentTime + 0.01);
+    } catch { /* no audio here: the game goes on silently */ }
+  }, 0);
 }
+
+// A speaker drawn in SVG (no emoji font needed), with waves or crossed out.
+const SPEAKER = '<path d="M3 9v6h4l5 4V5L7 9z" fill="currentColor"/>';
+const ICON_ON = `<svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">${SPEAKER}<path d="M15.5 8.5a5 5 0 0 1 0 7M18 6a8.5 8.5 0 0 1 0 12" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>`;
+const ICON_OFF = `<svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">${SPEAKER}<path d="M16 9l5 6M21 9l-5 6" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>`;
 
 /** Wire the top bar's switch (pressed: muted); t translates its words. Returns its redraw. */
 export function muteSwitch(button, t) {
   const draw = () => {
     const muted = isMuted();
-    button.textContent = muted ? "🔇" : "🔊";
+    button.innerHTML = muted ? ICON_OFF : ICON_ON;
     button.setAttribute("aria-pressed", String(muted));
     button.setAttribute("aria-label", t("mute"));
     button.title = t(muted ? "sound_off" : "sound_on");
