@@ -14,12 +14,20 @@ from typing import Any
 
 import pytest
 from tests.web.helpers import FAST, ServerThread, http
-from tests.web.test_browser import browser, create, new_page, play_until_over, shot, take_turn
+from tests.web.test_browser import (
+    browser,
+    create,
+    new_page,
+    play_until_over,
+    shot,
+    site,
+    take_turn,
+)
 
 from basra.server.app import AppConfig
 
 pytestmark = pytest.mark.browser
-__all__ = ["browser"]  # the fixture, shared with test_browser
+__all__ = ["browser", "site"]  # the fixtures, shared with test_browser
 
 YOUR_TURN = "Your turn: choose a card"
 
@@ -54,29 +62,20 @@ document.addEventListener("basra:sound", (e) => window.__sounds.push(e.detail));
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Bots answer after 0.4 s (as a person would see them), deals at once."""
+def slow(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Bots answer after 0.4 s, as people see them at a table (``site``: at once)."""
     database = str(tmp_path_factory.mktemp("page") / "basra.db")
     config = AppConfig(database=database, service=replace(FAST, bot_delay=0.4))
     with ServerThread(config) as server:
         yield server.url
 
 
-@pytest.fixture(scope="module")
-def quick(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Bots answer at once: for playing whole games."""
-    database = str(tmp_path_factory.mktemp("quick") / "basra.db")
-    config = AppConfig(database=database, service=replace(FAST, bot_delay=0.02))
-    with ServerThread(config) as server:
-        yield server.url
-
-
-def test_the_turn_line_follows_the_game_at_once(browser: Any, site: str) -> None:
+def test_the_turn_line_follows_the_game_at_once(browser: Any, slow: str) -> None:
     """After a click the line says the move is on its way, then that the bot thinks,
     and "Your turn" comes back as the bot's move arrives (animations at full length)."""
     page = browser.new_context(viewport={"width": 1280, "height": 860}).new_page()
     page.add_init_script(TIMELINE)
-    page.goto(f"{site}/?lang=en")
+    page.goto(f"{slow}/?lang=en")
     create(page, "Amal", seats=["me", "bot:medium"])
     clicks = 0
     deadline = time.time() + 60
@@ -174,10 +173,8 @@ def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
     )
 
 
-def test_a_game_to_its_end_then_the_replay_the_record_and_my_games(
-    browser: Any, quick: str
-) -> None:
-    page = new_page(browser, quick)
+def test_a_game_to_its_end_then_the_replay_the_record_and_my_games(browser: Any, site: str) -> None:
+    page = new_page(browser, site)
     page.wait_for_selector("#create")
     page.select_option("#players", "3")
     table = create(page, "Amal", players=3, seats=["me", "bot:easy", "bot:medium"], target=1)
@@ -213,7 +210,7 @@ def test_a_game_to_its_end_then_the_replay_the_record_and_my_games(
     assert "seat" not in page.inner_text("main").lower()
     shot(page, "replay-end-en")
     # My games: bots by name, the result in words, custom rules said so.
-    page.goto(f"{quick}/games?lang=en")
+    page.goto(f"{site}/games?lang=en")
     line = page.locator(f'li[data-game="{table}"]')
     line.wait_for()
     text = line.inner_text()
@@ -224,11 +221,11 @@ def test_a_game_to_its_end_then_the_replay_the_record_and_my_games(
     page.context.close()
 
 
-def test_a_team_wins_in_the_plural(browser: Any, quick: str) -> None:
+def test_a_team_wins_in_the_plural(browser: Any, site: str) -> None:
     """All bots in two teams, watched to the end: "Bot 1 & Bot 3 win!"; in Arabic the dual."""
-    _, token = None, http(quick + "/api/identity", {})[1]["token"]
+    token = http(site + "/api/identity", {})[1]["token"]
     status, body = http(
-        quick + "/api/tables",
+        site + "/api/tables",
         {
             "name": "Amal",
             "players": 4,
@@ -240,7 +237,7 @@ def test_a_team_wins_in_the_plural(browser: Any, quick: str) -> None:
         token=token,
     )
     assert status == 201, body
-    page = new_page(browser, f"{quick}/t/{body['id']}?lang=en&anim=fast")
+    page = new_page(browser, f"{site}/t/{body['id']}?lang=en&anim=fast")
     page.wait_for_selector("#game-over", timeout=60_000)
     headline = page.inner_text("#game-over .winner")
     assert re.fullmatch(r"Bot 1 & Bot 3 win!|Bot 2 & Bot 4 win!|A draw", headline), headline
@@ -248,7 +245,7 @@ def test_a_team_wins_in_the_plural(browser: Any, quick: str) -> None:
     page.click("#lang")
     arabic = page.inner_text("#game-over .winner")
     assert arabic == "تعادل" or arabic.endswith("فازا!"), arabic
-    record = http(f"{quick}/api/games/{body['id']}/record")[1]
+    record = http(f"{site}/api/games/{body['id']}/record")[1]
     assert record["names"] == ["Bot 1 (easy)", "Bot 2 (easy)", "Bot 3 (easy)", "Bot 4 (easy)"]
     page.context.close()
 
@@ -264,8 +261,8 @@ ORDER = """(node) => {
 }"""
 
 
-def test_arabic_settings_write_cards_as_the_game_does(browser: Any, quick: str) -> None:
-    page = new_page(browser, quick, lang="ar")
+def test_arabic_settings_write_cards_as_the_game_does(browser: Any, site: str) -> None:
+    page = new_page(browser, site, lang="ar")
     page.wait_for_selector("#create")
     page.click("details summary")
     label = page.locator('label[data-label="seven_diamonds"] bdi.card-text')
@@ -289,22 +286,22 @@ def test_arabic_settings_write_cards_as_the_game_does(browser: Any, quick: str) 
     assert "point_cards" in page.get_attribute("#rules-link", "href")
     shot(page, "custom-settings-ar")
     table = create(page, "أمل", seats=["me", "bot:easy"])
-    status, info = http(f"{quick}/api/tables/{table}")
+    status, info = http(f"{site}/api/tables/{table}")
     assert status == 200
     assert info["overrides"]["point_cards"] == {"A": 1, "J": 1, "2C": 2, "10D": 5, "7D": 2}
     # The rules page's settings table: cards as in the game, double_face explained.
-    page.goto(f"{quick}/rules/syrian?lang=ar")
+    page.goto(f"{site}/rules/syrian?lang=ar")
     page.wait_for_selector(".settings-table")
     cell = page.locator('tr[data-setting="seven_diamonds"] th bdi.card-text')
     assert cell.evaluate(ORDER) == ["7♦", True, "ltr"]
     shot(page, "rules-syrian-ar")
-    page.goto(f"{quick}/rules/syrian?lang=en")
+    page.goto(f"{site}/rules/syrian?lang=en")
     page.wait_for_selector(".settings-table")
     basra_points = page.inner_text('tr[data-setting="basra_points"] td')
     assert "not used" in basra_points and "10" not in basra_points
     assert page.inner_text('tr[data-setting="face_values"] td') == "Q = 3 · K = 4"
     assert "twice the face value of the capturing card" in page.inner_text("main")
-    page.goto(f"{quick}/rules/egyptian?lang=ar")
+    page.goto(f"{site}/rules/egyptian?lang=ar")
     page.wait_for_selector(".settings-table")
     bury = page.locator('tr[data-setting="bury"] td bdi.card-text')
     assert bury.evaluate(ORDER) == ["7♦", True, "ltr"]
