@@ -321,6 +321,7 @@ class TablePage {
     this.ws = ws;
     ws.onopen = () => {
       this.retry = 0;
+      this.sent = -1;  // a move sent before the connection dropped: the snapshot says if it counted
       banner("");
       ws.send(JSON.stringify({ type: "hello", token: app.token || undefined, name: app.name || undefined }));
     };
