@@ -190,7 +190,8 @@ def check_table_form(form: TableForm) -> tuple[str, TableSpec]:
             if level not in LEVELS:
                 raise _bad(
                     f"seats.{index}.level",
-                    f"seat {index}: bot level must be one of {', '.join(LEVELS)}, not {level!r}",
+                    f"seat {index + 1}: bot level must be one of {', '.join(LEVELS)}, "
+                    f"not {level!r}",
                 )
             seats.append(("bot", level))
         else:

@@ -61,8 +61,8 @@ __all__ = [
     "error_message",
     "event_json",
     "json_depth",
-    "names_of",
     "parse_client_message",
+    "seat_names",
     "state_frame",
     "table_json",
 ]
@@ -273,6 +273,22 @@ def event_json(
     return {"kind": kind, "round": round_index}
 
 
-def names_of(names: Sequence[str | None]) -> list[str]:
-    """Seat names for a record, with a stand-in for empty seats."""
-    return [name or f"seat {i}" for i, name in enumerate(names)]
+def seat_names(seats: Sequence[Any]) -> list[str]:
+    """The names people saw at a table, for its record: a person's name, a bot as
+    ``Bot 2 (expert)`` (seats counted from 1, as the page counts them).
+
+    ``seats`` are :class:`~basra.server.store.SeatRow` objects (``seat``, ``kind``,
+    ``level``, ``name``); a seat nobody ever took is ``Seat 3``.
+
+    >>> from basra.server.store import SeatRow
+    >>> seat_names([SeatRow(0, "person", name="Amal"), SeatRow(1, "bot", "expert")])
+    ['Amal', 'Bot 2 (expert)']
+    """
+    out = []
+    for index, seat in enumerate(seats):
+        if seat.kind == "bot":
+            level = f" ({seat.level})" if seat.level else ""
+            out.append(f"Bot {index + 1}{level}")
+        else:
+            out.append(seat.name or f"Seat {index + 1}")
+    return out

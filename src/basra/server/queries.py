@@ -13,7 +13,7 @@ from typing import Any
 from basra.cards import CARD_NAMES, cards_of
 from basra.notation import parse_move
 from basra.record import record_of, result_json
-from basra.server.protocol import ProtocolError, event_json, names_of, table_json
+from basra.server.protocol import ProtocolError, event_json, seat_names, table_json
 from basra.server.store import Event, Store, TableRow
 from basra.state import PHASE_PLAY, GameState
 
@@ -50,6 +50,7 @@ async def lobby(store: Store, limit: int = 40) -> list[dict[str, Any]]:
             {
                 "id": row.id,
                 "variant": row.variant,
+                "rules": row.rules,
                 "players": row.players,
                 "teams": row.teams,
                 "status": row.status,
@@ -79,6 +80,9 @@ async def games_of(store: Store, identity: str) -> list[dict[str, Any]]:
             "status": game.status,
             "seat": game.seat,
             "names": game.names,
+            "kinds": game.kinds,
+            "levels": game.levels,
+            "rules": game.rules,
             "scores": game.scores,
             "winner": game.winner,
             "created_at": game.created_at,
@@ -106,7 +110,7 @@ async def _finished(store: Store, table_id: str) -> tuple[TableRow, GameState, l
 async def record(store: Store, table_id: str) -> dict[str, Any]:
     """The game's record (RECORD.md) once it is over."""
     row, state, _ = await _finished(store, table_id)
-    return record_of(state, names_of([s.name for s in row.seats])).to_json()
+    return record_of(state, seat_names(row.seats)).to_json()
 
 
 async def replay(store: Store, table_id: str) -> dict[str, Any]:
@@ -132,7 +136,7 @@ async def replay(store: Store, table_id: str) -> dict[str, Any]:
         )
     return {
         "table": table_json(row),
-        "names": names_of([s.name for s in row.seats]),
+        "names": seat_names(row.seats),
         "sides": [list(side) for side in final.sides],
         "result": result_json(final),
         "frames": frames,

@@ -1,12 +1,10 @@
 // Clocks at the table: every seat's countdown from the server's "clock" message,
-// and telling a person it is their turn (the tab's title, and a sound they may
-// turn on, remembered by this browser).
+// and the tab's title telling a person it is their turn (sound.js sounds it,
+// under the page's one mute switch).
 
 import { num } from "./i18n.js";
 import "./words-players.js";
 
-const LS = window.localStorage;
-const SOUND_KEY = "basra.turnSound";
 const TWO_DIGITS = {
   en: new Intl.NumberFormat("en", { minimumIntegerDigits: 2 }),
   ar: new Intl.NumberFormat("ar-EG", { minimumIntegerDigits: 2 }),
@@ -76,51 +74,12 @@ export class SeatClocks {
   }
 }
 
-export function soundOn() { return LS.getItem(SOUND_KEY) === "1"; }
-
-/** The "sound on my turn" switch (remembered by this browser). */
-export function soundSwitch(label) {
-  const box = document.createElement("input");
-  box.type = "checkbox";
-  box.id = "turn-sound";
-  box.checked = soundOn();
-  box.addEventListener("change", () => {
-    LS.setItem(SOUND_KEY, box.checked ? "1" : "0");
-    if (box.checked) chime();
-  });
-  const wrap = document.createElement("label");
-  wrap.className = "sound-switch";
-  wrap.append(box, " ", label);
-  return wrap;
-}
-
-let audio = null;
-/** A short two-note chime (Web Audio: no sound file to fetch). */
-export function chime() {
-  try {
-    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
-    const start = audio.currentTime;
-    for (const [offset, pitch] of [[0, 660], [0.14, 880]]) {
-      const tone = audio.createOscillator();
-      const gain = audio.createGain();
-      tone.frequency.value = pitch;
-      gain.gain.setValueAtTime(0.0001, start + offset);
-      gain.gain.exponentialRampToValueAtTime(0.18, start + offset + 0.02);
-      gain.gain.exponentialRampToValueAtTime(0.0001, start + offset + 0.22);
-      tone.connect(gain).connect(audio.destination);
-      tone.start(start + offset);
-      tone.stop(start + offset + 0.25);
-    }
-  } catch { /* no sound here: the title still tells */ }
-}
-
-/** The tab's title says when it is this person's turn; the chime sounds as the turn comes. */
+/** The tab's title says when it is this person's turn (sound.js plays the turn's sound). */
 export class TurnAlert {
   constructor() { this.mine = false; }
 
   update(myTurn, turnTitle, baseTitle) {
     document.title = myTurn ? turnTitle : baseTitle;
-    if (myTurn && !this.mine && soundOn()) chime();
     this.mine = myTurn;
   }
 

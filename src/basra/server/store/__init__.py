@@ -151,6 +151,12 @@ class GameSummary:
     winner: int | None
     created_at: float
     updated_at: float
+    kinds: list[str] = field(default_factory=list)
+    """Each seat's kind (``person`` or ``bot``)."""
+    levels: list[str | None] = field(default_factory=list)
+    """Each bot seat's level (None for people)."""
+    rules: dict[str, Any] = field(default_factory=dict)
+    """The table's rule overrides of its variant (empty: the preset as it is)."""
 
 
 @dataclass(frozen=True)
@@ -298,6 +304,9 @@ def summary_of(table: TableRow, seat: int) -> GameSummary:
         winner=table.winner,
         created_at=table.created_at,
         updated_at=table.updated_at,
+        kinds=[s.kind for s in table.seats],
+        levels=[s.level for s in table.seats],
+        rules=dict(table.rules),
     )
 
 
