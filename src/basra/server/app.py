@@ -43,7 +43,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -74,7 +73,7 @@ from basra.server.protocol import (
     parse_client_message,
 )
 from basra.server.pubsub import open_hub
-from basra.server.quotas import Quotas, RateLimitError, address_key
+from basra.server.quotas import Allowance, Quotas, RateLimitError, address_key
 from basra.server.ratings import FAMILIES
 from basra.server.service import Client, MatchService, ServiceConfig
 from basra.server.store import open_store
@@ -542,29 +541,21 @@ async def _serve_socket(
             await websocket.send_text(text)
 
     sending = asyncio.create_task(writer())
-    rate = match.quotas.limits.messages_per_connection
-    per_second, burst = rate.count / rate.per, rate.count
-    allowance, checked, refused = burst, time.monotonic(), 0
+    allowance = Allowance(match.quotas.limits.messages_per_connection)
     try:
         while True:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
-            now = time.monotonic()
-            allowance = min(burst, allowance + (now - checked) * per_second)
-            checked = now
-            if allowance < 1:
-                refused += 1
-                if refused > 2 * burst:  # it does not listen: stop hearing it
+            wait = allowance.take()
+            if wait is not None:
+                if allowance.deaf:  # it does not listen: stop hearing it
                     await websocket.close(code=1008)
                     break
-                wait = (1 - allowance) / per_second
                 client.send(
                     error_message(RateLimitError("messages", wait, "messages per connection"))
                 )
                 continue
-            allowance -= 1
-            refused = 0
             try:
                 parsed = parse_client_message(_frame(message))
             except ProtocolError as error:
