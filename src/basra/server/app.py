@@ -29,6 +29,7 @@ HTTP API (JSON; ``Authorization: Bearer <device token>`` where marked *auth*):
 - ``GET /api/games/{id}/record``: the record (RECORD.md) of a finished game.
 - ``GET /api/games/{id}/replay``: every step of a finished game.
 - ``WS /ws/{id}``: play and watch (see :mod:`basra.server.protocol`).
+- Quick play, the daily deal, reactions and the bot API: :mod:`basra.server.play`.
 
 Every refusal is ``{"error": code, "message": ..., ...}``: 400 for a bad
 request, 401 ``signed_out``, 404, 409 ``not_over``, 413 ``too_large``, 422
@@ -73,6 +74,7 @@ from basra.server.protocol import (
     parse_client_message,
 )
 from basra.server.pubsub import open_hub
+from basra.server.quickplay import QuickPlayConfig
 from basra.server.quotas import Allowance, Quotas, RateLimitError, address_key
 from basra.server.ratings import FAMILIES
 from basra.server.service import Client, MatchService, ServiceConfig
@@ -99,6 +101,8 @@ PAGE_ROUTES = (
     "/me",
     "/u/{username}",
     "/leaderboard",
+    "/daily",
+    "/bots",
 )
 STATUS_OF = {
     "rate_limited": 429,
@@ -115,6 +119,13 @@ STATUS_OF = {
     "not_over": 409,
     "too_large": 413,
     "bad_request": 422,
+    "play_first": 403,
+    "already_played": 409,
+    "not_today": 409,
+    "no_such_deal": 404,
+    "bot_name_taken": 409,
+    "bad_bot_name": 422,
+    "no_such_bot": 404,
 }
 """HTTP status of each refusal code (400 for any other)."""
 
@@ -134,6 +145,8 @@ class AppConfig:
     redis: str | None = None
     """A Redis URL to share tables between several processes."""
     service: ServiceConfig = field(default_factory=ServiceConfig)
+    quickplay: QuickPlayConfig = field(default_factory=QuickPlayConfig)
+    """How quick play pairs people (:mod:`basra.server.quickplay`)."""
 
 
 def refusal(error: ProtocolError) -> JSONResponse:
@@ -264,20 +277,26 @@ def _issued(issued: Issued) -> dict[str, Any]:
 def create_app(config: AppConfig | None = None, service: MatchService | None = None) -> FastAPI:
     """The web app. Pass a ready ``service`` (tests) or let ``config`` build one."""
     config = config or AppConfig()
+    from basra.server import play as extra
+
     match = service or MatchService(
         open_store(config.database), open_hub(config.redis), config.service
     )
+    extras = extra.Play(match, config.quickplay)
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await match.start()
+        await extras.start()
         try:
             yield
         finally:
+            await extras.close()
             await match.close()
 
     app = FastAPI(title="basra", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.service = match
+    app.state.play = extras
     app.add_middleware(BodyGuard, quotas=match.quotas, limit=MAX_BODY)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
@@ -436,7 +455,10 @@ def create_app(config: AppConfig | None = None, service: MatchService | None = N
         me = await caller(request)
         form = await read_form(request, TableForm)
         name, spec = check_table_form(form)
-        row = await match.create_table(me, address(request), name, spec)
+        seated = await extras.bots.seat(me, spec) if spec.bots else None
+        row = await match.create_table(me, address(request), name, spec, seated)
+        if seated:
+            await extras.bots.seated(row.id, seated)
         return JSONResponse({"id": row.id, "url": f"/t/{row.id}"}, status_code=201)
 
     @app.get("/api/tables")
@@ -455,8 +477,15 @@ def create_app(config: AppConfig | None = None, service: MatchService | None = N
         me = await caller(request)
         return JSONResponse({"games": await queries.games_of(match.store, me.identity)})
 
+    async def may_see(request: Request, table_id: str) -> None:
+        """A daily deal's games stay hidden until the caller has played it."""
+        header = request.headers.get("authorization", "")
+        token = header[7:].strip() if header[:7].lower() == "bearer " else None
+        await extras.daily.may_see(table_id, await match.identities.authenticate(token))
+
     @app.get("/api/games/{table_id}/record")
-    async def record(table_id: str) -> Response:
+    async def record(request: Request, table_id: str) -> Response:
+        await may_see(request, table_id)
         data = await queries.record(match.store, table_id)
         return JSONResponse(
             data,
@@ -464,8 +493,11 @@ def create_app(config: AppConfig | None = None, service: MatchService | None = N
         )
 
     @app.get("/api/games/{table_id}/replay")
-    async def replay(table_id: str) -> Response:
+    async def replay(request: Request, table_id: str) -> Response:
+        await may_see(request, table_id)
         return JSONResponse(await queries.replay(match.store, table_id))
+
+    extra.add_routes(app, extras, caller, address)
 
     @app.websocket("/ws/{table_id}")
     async def play(websocket: WebSocket, table_id: str) -> None:
