@@ -839,7 +839,7 @@ class MatchService:
         now = time.monotonic()
         presence = live.presence
         for seat in out["seats"]:
-            if seat["kind"] == "person" and not seat["open"]:
+            if seat["kind"] != "bot" and not seat["open"]:  # people, and bot programs
                 present = presence.present(seat["seat"], now)
                 seat["present"] = present
                 seat["stand_in"] = (
