@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Play any ``basra-bot/1`` program at web tables, through the bot API (docs/BOTAPI.md).
+"""Play any ``basra-bot/1`` program at web tables, through the bot API (docs/WEB.md).
 
     python examples/botapi_client.py --url http://127.0.0.1:8000 --token bot_... \\
         -- python3 examples/external_bot.py
@@ -36,7 +36,8 @@ class Program:
 
     def ask(self, message: dict[str, Any]) -> dict[str, Any]:
         """Send a message; its answer (``info`` and ``log`` lines are skipped)."""
-        assert self.process.stdin is not None and self.process.stdout is not None
+        assert self.process.stdin is not None
+        assert self.process.stdout is not None
         self.process.stdin.write(json.dumps(message) + "\n")
         self.process.stdin.flush()
         while True:

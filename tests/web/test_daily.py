@@ -62,7 +62,7 @@ def test_two_identities_get_the_same_deal_and_neither_sees_its_cards_before_play
     amal, badr = new_token(base), new_token(base)
     seen: list[str] = []  # every answer Badr got before he played
     _, today = get(base + "/api/daily", badr, seen)
-    assert [d["variant"] for d in today["deals"]][0] == "egyptian"
+    assert today["deals"][0]["variant"] == "egyptian"
     deal = today["deals"][0]["id"]
     status, started = http(f"{base}/api/daily/{deal}", {"name": "Amal"}, token=amal)
     assert status == 201

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.web.helpers import FAST, Player, ServerThread, http, new_token
-from tests.web.test_services import TwoServers
+from tests.web.helpers import FAST, Player, ServerThread, http, new_token, server_process
+from tests.web.test_services import TwoServers, postgres, redis  # noqa: F401 (fixtures)
 from websockets.sync.client import ClientConnection, connect
 
 from basra.server.app import AppConfig
@@ -226,3 +226,25 @@ def test_the_pool_pairs_across_two_server_processes() -> None:
         assert a["table"] == b["table"]
         player = Player(two, a["table"], amal.token, "Amal")
         assert player.wait_type("state")["view"]["seat"] == a["seat"]
+
+
+@pytest.mark.services
+def test_the_pool_pairs_across_two_processes_on_postgresql_and_redis(
+    postgres: str,  # noqa: F811
+    redis: str,  # noqa: F811
+) -> None:
+    options = ("--redis", redis, "--bot-delay", "0", "--round-pause", "0")
+    with (
+        server_process(postgres, *options) as (_, one),
+        server_process(postgres, *options) as (_, two),
+    ):
+        people = [Seeker(url, name=f"P{k}") for k, url in enumerate((one, two, one, two))]
+        for person in people:
+            person.seek(variant="lebanese", players=4, teams=True)
+        matched = [p.wait("matched", timeout=20) for p in people]
+        assert len({m["table"] for m in matched}) == 1
+        assert sorted(m["seat"] for m in matched) == [0, 1, 2, 3]
+        _, table = http(f"{two}/api/tables/{matched[0]['table']}")
+        assert table["teams"]
+        assert table["rated"]
+        assert all(s["kind"] == "person" for s in table["seats"])

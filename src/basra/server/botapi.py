@@ -9,7 +9,7 @@ moves with its seat's view (``move``, the view exactly as the line protocol
 of docs/PROTOCOL.md sends it: :meth:`basra.view.View.to_json`, the one
 serializer), and answers with move text. A bot written for ``basra arena``
 (a ``cmd:`` program) plays online through ``examples/botapi_client.py``
-without a change. The protocol is in docs/BOTAPI.md and :data:`PROTOCOL`.
+without a change. The protocol is in docs/WEB.md ("The bot API") and :data:`PROTOCOL`.
 
 A program's seat is kind ``external``: marked as a bot at the table, with a
 clock like a person's (a table with one always has a clock, so a program that
