@@ -69,6 +69,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "all-bot tables nobody watches: 120)",
     )
     parser.add_argument(
+        "--pair-every",
+        type=float,
+        default=0.5,
+        help="seconds between quick play's pairing passes (0.5)",
+    )
+    parser.add_argument(
         "--forwarded-allow-ips",
         default=None,
         help="addresses of trusted proxies whose X-Forwarded-For names the client "
@@ -83,6 +89,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from basra.server.app import AppConfig, create_app
+    from basra.server.quickplay import QuickPlayConfig
     from basra.server.quotas import Limits, Rate
     from basra.server.service import ServiceConfig
 
@@ -95,7 +102,14 @@ def run(args: argparse.Namespace) -> int:
     )
     if args.bot_processes is not None:
         service.bot_processes = args.bot_processes
-    config = AppConfig(database=args.database, redis=args.redis, service=service)
+    if not 0.05 <= args.pair_every <= 60:
+        raise SystemExit("basra serve: --pair-every must be 0.05 to 60 seconds")
+    config = AppConfig(
+        database=args.database,
+        redis=args.redis,
+        service=service,
+        quickplay=QuickPlayConfig(pair_every=args.pair_every),
+    )
     app = create_app(config)
     where = "memory only" if args.database == "memory" else args.database
     print(f"basra: serving on http://{args.host}:{args.port}/  (games in {where})", flush=True)

@@ -78,6 +78,7 @@ from basra.server.quickplay import QuickPlayConfig
 from basra.server.quotas import Allowance, Quotas, RateLimitError, address_key
 from basra.server.ratings import FAMILIES
 from basra.server.service import Client, MatchService, ServiceConfig
+from basra.server.sockets import FLUSH_TIMEOUT
 from basra.server.store import open_store
 
 __all__ = ["MAX_BODY", "AppConfig", "BodyGuard", "create_app"]
@@ -564,11 +565,13 @@ async def _serve_socket(
         await _refuse(websocket, error, CLOSE_CODES.get(error.code, 4000))
         return
 
+    close_code = 4008  # 1008 once the client floods
+
     async def writer() -> None:
         while True:
             text = await client.outbox.get()
             if text is None:
-                await websocket.close(code=4008)
+                await websocket.close(code=close_code)
                 return
             await websocket.send_text(text)
 
@@ -581,8 +584,12 @@ async def _serve_socket(
                 break
             wait = allowance.take()
             if wait is not None:
-                if allowance.deaf:  # it does not listen: stop hearing it
-                    await websocket.close(code=1008)
+                if allowance.deaf:  # it does not listen: stop hearing it, once told why
+                    close_code = 1008
+                    client.close()  # after the refusals queued (frames read in a burst
+                    # would otherwise close it before the writer ran at all)
+                    with contextlib.suppress(Exception):
+                        await asyncio.wait_for(asyncio.shield(sending), FLUSH_TIMEOUT)
                     break
                 client.send(
                     error_message(RateLimitError("messages", wait, "messages per connection"))

@@ -189,7 +189,10 @@ async def leaderboard(store: Store, family: str, kind: str, limit: int = 50) -> 
         ],
         "bots": [
             {"level": level, **rating_json(*bots.of(level, family, kind))}
-            for level in sorted(bots.default, key=lambda level: bots.of(level, family, kind))
+            for level in sorted(
+                (level for level in bots.default if level != EXTERNAL),  # programs: no level
+                key=lambda level: bots.of(level, family, kind),
+            )
         ],
         "bots_source": bots.source,
     }

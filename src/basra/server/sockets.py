@@ -24,10 +24,20 @@ from basra.server.live import Client
 from basra.server.protocol import MAX_MESSAGE, ProtocolError, check_json, error_message
 from basra.server.quotas import Allowance, RateLimitError
 
-__all__ = ["HELLO_TIMEOUT", "Connection", "parse_object", "pump", "read_hello", "refuse"]
+__all__ = [
+    "FLUSH_TIMEOUT",
+    "HELLO_TIMEOUT",
+    "Connection",
+    "parse_object",
+    "pump",
+    "read_hello",
+    "refuse",
+]
 
 HELLO_TIMEOUT = 15.0
 """Seconds a new connection has to say hello."""
+FLUSH_TIMEOUT = 5.0
+"""Seconds a flooding connection's refusals may take to go out before it is closed."""
 
 
 class Connection(Client):
@@ -113,8 +123,10 @@ async def pump(
                 break
             wait = allowance.take()
             if wait is not None:
-                if allowance.deaf:  # it does not listen: stop hearing it
-                    await websocket.close(code=1008)
+                if allowance.deaf:  # it does not listen: stop hearing it, once told why
+                    client.close_with(1008)  # after the refusals already queued
+                    with contextlib.suppress(Exception):
+                        await asyncio.wait_for(asyncio.shield(sending), FLUSH_TIMEOUT)
                     break
                 client.send(
                     error_message(RateLimitError("messages", wait, "messages per connection"))
