@@ -37,6 +37,7 @@ import json
 import os
 import random
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -163,7 +164,7 @@ def server(database: str, redis: str, args: argparse.Namespace) -> Iterator[tupl
         "--redis", redis, "--pair-every", str(args.pair_every), "--bot-processes", "1",
         "--log-level", "error",
     ]  # fmt: skip
-    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.time() + 60
         while True:
@@ -182,6 +183,15 @@ def server(database: str, redis: str, args: argparse.Namespace) -> Iterator[tupl
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+def machine_busy() -> tuple[float, float]:
+    """The machine's busy and total CPU seconds so far, all CPUs (Linux /proc/stat)."""
+    with open("/proc/stat") as stat:
+        ticks = [int(x) for x in stat.readline().split()[1:]]
+    idle = ticks[3] + ticks[4]  # idle, iowait
+    hz = os.sysconf("SC_CLK_TCK")
+    return (sum(ticks) - idle) / hz, sum(ticks) / hz
 
 
 def cpu_seconds(pid: int) -> float:
@@ -248,6 +258,8 @@ class Outcome:
     """What happened to one person."""
 
     seeker: Seeker
+    seeking: float | None = None
+    """Seconds from the seek sent to the first ``seeking`` (the seek is in the pool)."""
     matched: float | None = None
     """Seconds from the seek sent to ``matched``."""
     table_at: float | None = None
@@ -285,7 +297,9 @@ async def seek(seeker: Seeker, token: str, start: float, timeout: float) -> Outc
                 message = json.loads(
                     await asyncio.wait_for(ws.recv(), max(0.01, deadline - time.perf_counter()))
                 )
-                if message["type"] == "matched":
+                if message["type"] == "seeking" and outcome.seeking is None:
+                    outcome.seeking = time.perf_counter() - sent
+                elif message["type"] == "matched":
                     outcome.matched = time.perf_counter() - sent
                     outcome.table, outcome.seat = message["table"], message["seat"]
                 elif message["type"] == "error":
@@ -361,6 +375,8 @@ def check(outcomes: list[Outcome]) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     """The quick-play run; prints its numbers and whether the goal is met."""
+    # Stopped (timeout, Ctrl-C): unwind, so the servers, PostgreSQL and Redis stop too.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     with contextlib.ExitStack() as stack:
         database = args.database or stack.enter_context(postgres_cluster())
         redis = args.redis or stack.enter_context(redis_server())
@@ -380,16 +396,20 @@ def run(args: argparse.Namespace) -> int:
             )
             print(f"  {variant} {'2 teams of 2' if teams else f'{size} players'}: {count} people")
         cpu = [cpu_seconds(first[1]), cpu_seconds(second[1])]
+        busy, total = machine_busy()
         began = time.perf_counter()
         outcomes = asyncio.run(crowd(seekers, args.timeout))
         spent = time.perf_counter() - began
         cpu = [cpu_seconds(first[1]) - cpu[0], cpu_seconds(second[1]) - cpu[1]]
+        busy_now, total_now = machine_busy()
+        cpu.append((busy_now - busy) / max(1e-9, total_now - total))
     return report(args, outcomes, spent, cpu)
 
 
 def report(
     args: argparse.Namespace, outcomes: list[Outcome], spent: float, cpu: list[float]
 ) -> int:
+    pooled = [o.seeking for o in outcomes if o.seeking is not None]
     matched = [o.matched for o in outcomes if o.matched is not None]
     at_table = [o.table_at for o in outcomes if o.table_at is not None and not o.errors]
     seated = len(at_table)
@@ -408,16 +428,18 @@ def report(
         )
 
     print()
-    print(f"{'people seated':34}{seated} of {len(outcomes)} ({by_server[0]} + {by_server[1]})")
-    print(f"{'tables made':34}{len(tables)}")
-    print(f"{'join→matched p50/p95/p99/max s':34}{line(matched)}")
-    print(f"{'join→table p50/p95/p99/max s':34}{line(at_table)}")
-    print(f"{'servers CPU s (both)':34}{cpu[0]:.1f} + {cpu[1]:.1f} in {spent:.1f} s")
+    print(f"{'people seated':36}{seated} of {len(outcomes)} ({by_server[0]} + {by_server[1]})")
+    print(f"{'tables made':36}{len(tables)}")
+    print(f"{'join→in the pool p50/p95/p99/max s':36}{line(pooled)}")
+    print(f"{'join→matched p50/p95/p99/max s':36}{line(matched)}")
+    print(f"{'join→table p50/p95/p99/max s':36}{line(at_table)}")
+    print(f"{'servers CPU s (both)':36}{cpu[0]:.1f} + {cpu[1]:.1f} in {spent:.1f} s")
+    print(f"{'machine CPU busy':36}{cpu[2]:.0%} (servers, PostgreSQL, Redis and the people)")
     if errors:
         counts: dict[str, int] = {}
         for error in errors:
             counts[error] = counts.get(error, 0) + 1
-        print(f"{'errors':34}{sorted(counts.items(), key=lambda kv: -kv[1])[:10]}")
+        print(f"{'errors':36}{sorted(counts.items(), key=lambda kv: -kv[1])[:10]}")
     for problem in problems[:10]:
         print(f"seating problem: {problem}")
     p95 = percentile(at_table, 0.95)

@@ -67,7 +67,7 @@ from basra.server.quotas import Allowance, RateLimitError
 from basra.server.ratings import bot_ratings, family_of, new_rating, rating_json, table_kind
 from basra.server.service import MatchService
 from basra.server.sockets import Connection, pump, read_hello, refuse
-from basra.server.store import SeatRow
+from basra.server.store import SeatRow, TableRow
 from basra.server.store.play import SeekRow
 
 __all__ = [
@@ -617,20 +617,39 @@ class QuickPlay:
         if not groups:
             return 0
         limit = asyncio.Semaphore(config.tables_at_once)
-        matched: dict[str, list[Any]] = {}
+        made = 0
+        renewed, lost = time.time(), False
+        renewing = asyncio.Lock()
+
+        async def still_ours() -> bool:
+            """Renew the lease while a long pass goes on; False once another process has it
+            (it pairs from now on: this pass leaves it the groups not yet seated)."""
+            nonlocal renewed, lost
+            async with renewing:
+                if not lost and time.time() - renewed > config.lease_ttl / 3:
+                    renewed = time.time()
+                    lost = not await self.match.store.take_lease(
+                        LEASE, self.match.origin, renewed, config.lease_ttl
+                    )
+                return not lost
 
         async def make(group: list[SeekRow]) -> None:
+            nonlocal made
             async with limit:
+                if not await still_ours():
+                    return
                 try:
-                    matched.update(await self._make_table(group, now))
+                    matched = await self._make_table(group, now)
                 except Exception:
                     log.exception("quick play could not seat %d people", len(group))
+                    return
+            if matched:  # tell each table's people at once, not at the end of the pass
+                made += 1
+                self._deliver(matched)
+                await self.match.hub.publish({"kind": "quickplay", "matched": matched})
 
         await asyncio.gather(*(make(g) for g in groups))
-        if matched:
-            self._deliver(dict(matched))
-            await self.match.hub.publish({"kind": "quickplay", "matched": matched})
-        return len({v[0] for v in matched.values()})
+        return made
 
     async def _make_table(self, group: list[SeekRow], now: float) -> dict[str, list[Any]]:
         """Seat a group at a new rated table (bots fill what people do not)."""
@@ -661,5 +680,12 @@ class QuickPlay:
         if not await match.store.seat_seeks(seats, row, now):
             return {}  # someone left or was seated meanwhile: the next pass tries again
         self.tables += 1
-        await match.open_table(row)
+        match.spawn(self._open(row))  # the first deal; the people need not wait for it
         return {s.ticket: [row.id, seats[s.ticket]] for s in group}
+
+    async def _open(self, row: TableRow) -> None:
+        """Load a table just made and start its game (a person connecting loads it too)."""
+        try:
+            await self.match.open_table(row)
+        except Exception:
+            log.exception("quick play could not open table %s", row.id)

@@ -6,7 +6,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import delete, func, or_, select, update
+from sqlalchemy import case, delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -74,16 +74,21 @@ class SqlPlay:
         return [_seek(r) for r in rows]
 
     async def touch_seeks(self, tickets: Sequence[str], holders: Sequence[str], now: float) -> None:
-        """One UPDATE per holder's seek (all in one transaction)."""
+        """Lock the waiting ones in ticket order, skipping any a pairing pass holds (it is
+        seating them), then one UPDATE: it never waits on a pass, so never deadlocks one."""
         if not tickets:
             return
         async with self.engine.begin() as conn:
-            await conn.execute(
-                update(SK)
+            mine = (
+                select(SK.c.ticket)
                 .where(SK.c.ticket.in_(list(tickets)), SK.c.table_id.is_(None))
                 .where(SK.c.holder.in_(list(holders)))
-                .values(seen_at=now)
+                .order_by(SK.c.ticket)
+                .with_for_update(skip_locked=True)
             )
+            locked = list((await conn.execute(mine)).scalars())
+            if locked:
+                await conn.execute(update(SK).where(SK.c.ticket.in_(locked)).values(seen_at=now))
 
     async def set_away(self, ticket: str, holder: str, away_since: float | None) -> None:
         """Only for the connection holding it."""
@@ -121,20 +126,26 @@ class SqlPlay:
         """Claim every seek (each UPDATE must find it waiting), then insert the table."""
         from basra.server.store.sql import insert_table
 
+        tickets = sorted(seats)
+        waiting = (SK.c.ticket.in_(tickets), SK.c.table_id.is_(None), SK.c.away_since.is_(None))
         try:
             async with self.engine.begin() as conn:
-                for ticket, seat in seats.items():
-                    claimed = await conn.execute(
-                        update(SK)
-                        .where(
-                            SK.c.ticket == ticket,
-                            SK.c.table_id.is_(None),
-                            SK.c.away_since.is_(None),
-                        )
-                        .values(table_id=table.id, seat=seat, matched_at=now)
+                # Lock the seeks in ticket order (PostgreSQL; SQLite locks the whole file), so
+                # two passes that overlap wait for each other rather than deadlock.
+                lock = select(SK.c.ticket).where(*waiting).order_by(SK.c.ticket).with_for_update()
+                if len(list((await conn.execute(lock)).scalars())) != len(tickets):
+                    raise _GoneError
+                claimed = await conn.execute(
+                    update(SK)
+                    .where(*waiting)
+                    .values(
+                        table_id=table.id,
+                        seat=case(dict(seats), value=SK.c.ticket),
+                        matched_at=now,
                     )
-                    if claimed.rowcount != 1:
-                        raise _GoneError
+                )
+                if claimed.rowcount != len(tickets):
+                    raise _GoneError
                 await insert_table(conn, table)
         except (_GoneError, IntegrityError):
             return False
