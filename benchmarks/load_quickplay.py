@@ -258,6 +258,8 @@ class Outcome:
     """What happened to one person."""
 
     seeker: Seeker
+    sent_at: float = 0.0
+    """When the seek was sent (``time.perf_counter``)."""
     seeking: float | None = None
     """Seconds from the seek sent to the first ``seeking`` (the seek is in the pool)."""
     matched: float | None = None
@@ -280,7 +282,7 @@ async def seek(seeker: Seeker, token: str, start: float, timeout: float) -> Outc
             f"ws://127.0.0.1:{seeker.port}/ws/play", local_addr=(source, 0), open_timeout=30
         ) as ws:
             await ws.send(json.dumps({"type": "hello", "token": token, "name": name}))
-            sent = time.perf_counter()
+            sent = outcome.sent_at = time.perf_counter()
             await ws.send(
                 json.dumps(
                     {
@@ -332,15 +334,19 @@ async def seek(seeker: Seeker, token: str, start: float, timeout: float) -> Outc
     return outcome
 
 
-async def crowd(seekers: list[Seeker], timeout: float) -> list[Outcome]:
-    """Make everyone's identity, then let them all press "Play now"."""
+async def identities(seekers: list[Seeker]) -> list[str]:
+    """Everyone's device token (made before the measured part)."""
     limit = asyncio.Semaphore(32)
 
     async def identity(seeker: Seeker) -> str:
         async with limit:
             return await asyncio.to_thread(new_identity, seeker.port, person_address(seeker.index))
 
-    tokens = await asyncio.gather(*(identity(s) for s in seekers))
+    return list(await asyncio.gather(*(identity(s) for s in seekers)))
+
+
+async def crowd(seekers: list[Seeker], tokens: list[str], timeout: float) -> list[Outcome]:
+    """Let them all press "Play now", each at their moment."""
     start = time.perf_counter() + 1.0
     return list(
         await asyncio.gather(
@@ -395,10 +401,11 @@ def run(args: argparse.Namespace) -> int:
                 1 for s in seekers if (s.variant, s.players, s.teams) == (variant, size, teams)
             )
             print(f"  {variant} {'2 teams of 2' if teams else f'{size} players'}: {count} people")
+        tokens = asyncio.run(identities(seekers))
         cpu = [cpu_seconds(first[1]), cpu_seconds(second[1])]
         busy, total = machine_busy()
         began = time.perf_counter()
-        outcomes = asyncio.run(crowd(seekers, args.timeout))
+        outcomes = asyncio.run(crowd(seekers, tokens, args.timeout))
         spent = time.perf_counter() - began
         cpu = [cpu_seconds(first[1]) - cpu[0], cpu_seconds(second[1]) - cpu[1]]
         busy_now, total_now = machine_busy()
@@ -410,6 +417,17 @@ def report(
     args: argparse.Namespace, outcomes: list[Outcome], spent: float, cpu: list[float]
 ) -> int:
     pooled = [o.seeking for o in outcomes if o.seeking is not None]
+    # From the moment the last of a table's people joined (the table could be made) to
+    # the table: the pool's own delay, without the wait for partners to arrive.
+    last_joined: dict[str, float] = {}
+    for o in outcomes:
+        if o.table is not None:
+            last_joined[o.table] = max(last_joined.get(o.table, 0.0), o.sent_at)
+    ready = [
+        o.sent_at + o.table_at - last_joined[o.table]
+        for o in outcomes
+        if o.table is not None and o.table_at is not None and not o.errors
+    ]
     matched = [o.matched for o in outcomes if o.matched is not None]
     at_table = [o.table_at for o in outcomes if o.table_at is not None and not o.errors]
     seated = len(at_table)
@@ -433,6 +451,7 @@ def report(
     print(f"{'join→in the pool p50/p95/p99/max s':36}{line(pooled)}")
     print(f"{'join→matched p50/p95/p99/max s':36}{line(matched)}")
     print(f"{'join→table p50/p95/p99/max s':36}{line(at_table)}")
+    print(f"{'last of a table joined→table, s':36}{line(ready)}")
     print(f"{'servers CPU s (both)':36}{cpu[0]:.1f} + {cpu[1]:.1f} in {spent:.1f} s")
     print(f"{'machine CPU busy':36}{cpu[2]:.0%} (servers, PostgreSQL, Redis and the people)")
     if errors:
