@@ -17,7 +17,7 @@ from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widget import Widget
 
-from basra.bots import hint
+from basra.coach import hint
 from basra.cards import cards_of, parse_card
 from basra.record import Record
 from basra.state import GameState

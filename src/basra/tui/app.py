@@ -509,10 +509,10 @@ class BasraApp(App[str | None]):
         self.advance()
 
     async def ask_hint(self) -> None:
-        """Show what the strongest bot would play here, and why; select that card.
+        """Show the coach's move here, and why (one analysis); select that card.
 
-        The expert searches for a fraction of a second: that runs in a worker
-        thread, and a hint that arrives after the position changed is dropped.
+        The analysis takes a fraction of a second: it runs in a worker thread,
+        and a hint that arrives after the position changed is dropped.
         """
         view = self.my_view()
         if view is None:
@@ -523,7 +523,7 @@ class BasraApp(App[str | None]):
         self._say("Thinking about a hint…", "italic")
         try:
             suggestion = await asyncio.to_thread(session.hint, view.seat)
-        except BotError as exc:
+        except (BotError, ValueError) as exc:
             self._say(f"No hint: {exc}", "italic")
             return
         if session is not self.session or len(session.state.plays) != plays:
@@ -531,15 +531,7 @@ class BasraApp(App[str | None]):
         move = suggestion.move
         self.hinted = move
         self.selected = cards_of(view.hand).index(move.card)
-        card = card_label(move.card)
-        if move.take:
-            what = f"play {card} to take {' '.join(card_label(c) for c in move.taken())}"
-            basra = self.session.basra_of(move)
-            if basra:
-                what += f" (a basra worth {basra})"
-        else:
-            what = f"lay {card} on the floor"
-        self._say(Text.assemble(("Hint: ", "bold"), f"{what}. Why: {suggestion.reason}."))
+        self._say(Text.assemble(("Hint: ", "bold"), f"{suggestion.reason}."))
 
     # ------------------------------------------------------------- dialogs
 
