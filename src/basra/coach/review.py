@@ -42,7 +42,7 @@ by its end).
 >>> state.deal(rng=random.Random(5))
 >>> while not state.is_over:
 ...     state.push(state.legal_moves()[0])
->>> review = review_record(record_of(state), samples=100)
+>>> review = review_record(record_of(state), samples=20)
 >>> len(review.decisions) == len(state.rounds[0].plays)
 True
 >>> sorted(review.to_json())[:4]
@@ -83,6 +83,7 @@ __all__ = [
     "assemble",
     "curves",
     "grade",
+    "grade_move",
     "label_of",
     "plan",
     "review_record",
@@ -359,6 +360,23 @@ def grade(spot: Spot, analysis: Analysis | None, hindsight: Analysis | None = No
         exact=analysis.exact,
         hindsight=note,
     )
+
+
+def grade_move(
+    state: GameState, move: Move, *, samples: int = DEFAULT_SAMPLES, seed: int = 0
+) -> Decision:
+    """``move`` by the seat to move in ``state`` (a position), graded like a review's play.
+
+    >>> state = GameState.from_position(
+    ...     "egyptian", floor=["4S"], hands=[["6H", "KC"], ["10H", "2D"]], turn=0)
+    >>> [grade_move(state, m, samples=100).label for m in state.legal_moves()]
+    ['blunder', 'best']
+    """
+    if not state.is_legal(move):
+        raise ValueError(f"{move.text()} is not a legal move here")
+    spot = _spot(state, len(state.rounds) - 1, len(state.plays), move, (), hindsight=False)
+    analysis, _ = analyse_spot(spot, samples, seed)
+    return grade(spot, analysis)
 
 
 # --------------------------------------------------------------------- the review
