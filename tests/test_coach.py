@@ -130,9 +130,7 @@ def test_the_json_has_the_documented_shape() -> None:
     plays = record.rounds[0].plays
     decisions = out["decisions"]
     assert len(decisions) == len(plays)  # every play, forced ones included (not graded)
-    assert [d["move"] for d in decisions] == [
-        parse_move_text(record, i) for i in range(len(plays))
-    ]
+    assert [d["move"] for d in decisions] == [parse_move_text(record, i) for i in range(len(plays))]
     assert [(d["round"], d["play"]) for d in decisions[:3]] == [(1, 1), (1, 2), (1, 3)]
     for d in decisions:
         assert {"round", "play", "seat", "move", "best", "loss", "label", "options"} <= set(d)

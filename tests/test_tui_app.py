@@ -17,8 +17,8 @@ from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widget import Widget
 
-from basra.coach import hint
 from basra.cards import cards_of, parse_card
+from basra.coach import hint
 from basra.record import Record
 from basra.state import GameState
 from basra.tui.app import BasraApp
