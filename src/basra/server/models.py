@@ -16,6 +16,11 @@ revoking an identity revokes all of them. A ``transfers`` row is a one-time,
 short-lived code that signs another device in as the same identity. Accounts
 (a username and an argon2 password hash) can later be a table keyed by the
 identity id: logging in then issues a ``devices`` row like any other.
+
+A finished game's review (:mod:`basra.server.reviews`) is one ``reviews`` row:
+where its job stands (queued, running with ``done`` of ``total`` decisions,
+done, failed), who asked for it (for quotas), and the review itself as JSON
+once done, served from there without being worked out again.
 """
 
 from __future__ import annotations
@@ -33,7 +38,16 @@ from sqlalchemy import (
     Text,
 )
 
-__all__ = ["devices", "events", "identities", "metadata", "seats", "tables", "transfers"]
+__all__ = [
+    "devices",
+    "events",
+    "identities",
+    "metadata",
+    "reviews",
+    "seats",
+    "tables",
+    "transfers",
+]
 
 metadata = MetaData()
 
@@ -119,3 +133,19 @@ transfers = Table(
     Column("expires_at", Float, nullable=False),
     Column("used_at", Float, nullable=True),
 )
+
+reviews = Table(
+    "reviews",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("status", String(16), nullable=False),
+    Column("done", Integer, nullable=False, server_default="0"),
+    Column("total", Integer, nullable=False, server_default="0"),
+    Column("requested_by", String(64), nullable=True),
+    Column("data", Text, nullable=True),
+    Column("error", Text, nullable=True),
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+)
+Index("ix_reviews_requested_by", reviews.c.requested_by)
+Index("ix_reviews_status", reviews.c.status)
