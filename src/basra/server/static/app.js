@@ -7,6 +7,8 @@ import {
   CHOICE_LABELS, SETTING_CHOICES, SETTING_LABELS, VARIANT_NAMES,
   cardName, cardShort, isRed, num, rulesText, settingKeyLabel, translate,
 } from "./i18n.js";
+import { clearTakes, hintParts, markHint, markTakes, previewParts, takesOf } from "./coach.js";
+import { ReviewPage } from "./review.js";
 
 const LS = window.localStorage;
 const params = new URLSearchParams(location.search);
@@ -167,6 +169,11 @@ function toast(text) {
   toastTimer = setTimeout(() => banner(""), 3500);
 }
 
+/** What the coach's modules (coach.js, review.js) draw with: this page's helpers. */
+function coachUi() {
+  return { h, api, t, tn, n, cardImg, cardLabel, cardsLabel, bdi, variantName, app, errorText };
+}
+
 // ------------------------------------------------------------------ router
 
 function navigate(path) {
@@ -198,6 +205,7 @@ function route() {
   if ((m = path.match(/^\/t\/([\w-]+)$/))) app.page = new TablePage(root, m[1]);
   else if (path === "/games") gamesPage(root);
   else if ((m = path.match(/^\/replay\/([\w-]+)$/))) app.page = new ReplayPage(root, m[1]);
+  else if ((m = path.match(/^\/review\/([\w-]+)$/))) app.page = new ReviewPage(root, m[1], coachUi());
   else if (path === "/rules") rulesIndex(root);
   else if ((m = path.match(/^\/rules\/([\w]+)$/))) rulesPage(root, m[1], params.get("rules"));
   else if (path === "/device") devicePage(root);
@@ -349,7 +357,10 @@ class TablePage {
     this.busy = false;
     this.sheetShown = 0;
     this.hint = null;
+    this.hintAsked = -1;
     this.selected = null;
+    this.armed = null;
+    this.confirm = LS.getItem("basra.confirm") === "1";
     this.sent = -1;
     this.closed = false;
     this.retry = 0;
@@ -436,6 +447,7 @@ class TablePage {
         }
         this.msg = next;
         this.hint = this.hint && this.hint.version === next.version ? this.hint : null;
+        if (!previous || previous.version !== next.version) this.armed = null;
         this.render();
         if (next.event && next.event.kind === "play" && next.event.basra && !this.queue.length) this.stamp(next.event.basra);
       }
@@ -553,7 +565,10 @@ class TablePage {
     if (this.selected) {
       const option = this.selected.options[this.selected.focus ?? -1];
       if (option) for (const node of floor.querySelectorAll(".card")) if (option.includes(node.dataset.card)) node.classList.add("taken");
+    } else if (this.armed) {
+      markTakes(floor, takesOf(this.armed, view.legal || []));
     }
+    if (this.hint && this.hint.version === this.msg.version) markHint(floor, this.hint.take);
     const last = this.msg.event && this.msg.event.kind === "play" ? this.playText(this.msg.event) : view.phase === "deal" && !view.over ? [t("dealing")] : [];
     return h("div", { class: "center" },
       h("div", { class: "stockline" },
@@ -580,7 +595,10 @@ class TablePage {
         type: "button", "data-card": card, disabled: !myTurn || waiting || !options.length,
         "aria-label": cardName(card, app.lang),
         onclick: () => this.choose(card, options),
+        onmouseenter: () => this.preview(card, options), onfocus: () => this.preview(card, options),
+        onmouseleave: () => this.preview(null), onblur: () => this.preview(null),
       }, cardImg(card));
+      if (this.armed === card) button.classList.add("armed");
       hand.append(button);
     }
     const status = view.over ? t("game_over")
@@ -590,13 +608,23 @@ class TablePage {
     const info = this.table.seats[seat];
     const controls = h("div", { class: "actions" });
     if (this.table.hints && myTurn && !waiting) {
-      controls.append(h("button", { type: "button", class: "secondary", id: "hint", onclick: () => this.send({ type: "hint", version: this.msg.version }) }, t("hint")));
+      controls.append(h("button", { type: "button", class: "secondary", id: "hint", onclick: () => { this.hintAsked = this.msg.version; this.send({ type: "hint", version: this.msg.version }); this.render(); } }, t("hint")));
     }
-    const hintLine = this.hint ? h("div", { class: "muted" }, ...tn("hint_says", { move: h("span", {}, this.moveLabel(this.hint.move)) }),
-      " — ", this.hint.take.length ? t("hint_takes", { n: this.hint.take.length }) : t("hint_trail")) : null;
+    if (myTurn) {
+      controls.append(h("label", { class: "confirm-setting" }, h("input", { type: "checkbox", id: "confirm-play", checked: this.confirm, onchange: (e) => {
+        this.confirm = e.target.checked; LS.setItem("basra.confirm", this.confirm ? "1" : "0"); this.armed = null; this.render();
+      } }), t("confirm_setting")));
+    }
+    let hintLine = null;
+    if (this.hint && this.hint.facts) hintLine = h("div", { class: "hint-line", id: "hint-line" }, h("strong", {}, t("hint"), ": "), ...hintParts(this.hint.facts, coachUi()));
+    else if (this.hint) hintLine = h("div", { class: "muted hint-line", id: "hint-line" }, ...tn("hint_says", { move: h("span", {}, this.moveLabel(this.hint.move)) }));
+    else if (myTurn && this.hintAsked === this.msg.version) hintLine = h("div", { class: "muted hint-line" }, t("hint_waiting"));
+    const previewLine = h("div", { class: "preview-line", id: "preview-line" },
+      this.armed ? tn("confirm_again", { card: cardLabel(this.armed) }) : null);
     return h("div", { class: "me" + (myTurn ? " turn" : ""), "data-seat": seat },
       h("div", { class: "status-line" + (myTurn ? " your-turn" : "") }, status),
       this.selected ? this.renderChoices() : null,
+      previewLine,
       hand,
       h("div", { class: "seat" + (myTurn ? " turn" : "") },
         h("div", { class: "name" }, bdi(info?.name || ""), h("span", { class: "tag" }, t("you")),
@@ -613,7 +641,30 @@ class TablePage {
     return out;
   }
 
+  /** Mark on the floor what ``card`` would take (null: back to the armed card's, if any). */
+  preview(card, options) {
+    const floor = this.root.querySelector(".felt .floor");
+    const line = this.root.querySelector("#preview-line");
+    if (!floor || this.selected) return;
+    const legal = this.msg?.view?.legal || [];
+    if (card === null) {
+      clearTakes(floor);
+      if (this.armed) markTakes(floor, takesOf(this.armed, legal));
+      if (this.hint && this.hint.version === this.msg.version) markHint(floor, this.hint.take);
+      if (line) line.replaceChildren(...(this.armed ? tn("confirm_again", { card: cardLabel(this.armed) }) : []));
+      return;
+    }
+    if (!options.length) return;
+    const takes = takesOf(card, legal);
+    markTakes(floor, takes);
+    const parts = previewParts(card, takes, coachUi());
+    if (this.armed === card) parts.unshift(...tn("confirm_again", { card: cardLabel(card) }), " · ");
+    if (line) line.replaceChildren(...parts);
+  }
+
   choose(card, options) {
+    if (this.confirm && this.armed !== card) { this.armed = card; this.render(); return; }
+    this.armed = null;
     if (options.length === 1) { this.play(options[0]); return; }
     this.selected = { card, options: options.map((m) => m.split("x")[1].split(",")), moves: options, focus: null };
     this.render();
@@ -650,6 +701,7 @@ class TablePage {
     return h("section", { class: "panel scores" }, h("h3", {}, t("scores")),
       h("table", {}, h("tbody", {}, rows)),
       view.carry ? h("p", { class: "muted" }, t("carry", { n: view.carry })) : null,
+      view.over ? h("p", {}, h("a", { href: `/review/${this.id}`, "data-link": true, id: "side-review" }, t("review"))) : null,
       h("p", {}, h("a", { href: `/rules/${view.variant}${Object.keys(this.table.overrides).length ? "?rules=" + encodeURIComponent(JSON.stringify(this.table.overrides)) : ""}`, target: "_blank" }, variantName(view.variant))));
   }
 
@@ -738,6 +790,7 @@ class TablePage {
     actions.append(
       h("a", { href: `/api/games/${this.id}/record`, download: `basra-${this.id}.json`, id: "download" }, t("download")),
       h("a", { href: `/replay/${this.id}`, "data-link": true, id: "replay-link" }, t("replay")),
+      h("a", { href: `/review/${this.id}`, "data-link": true, id: "review-link" }, t("review")),
       h("a", { href: "/", "data-link": true }, t("home")));
     return h("div", { class: "overlay", id: "game-over" }, h("div", { class: "sheet", role: "dialog" },
       h("h2", {}, t("game_over")), h("div", { class: "winner" }, headline), this.sheetTable(view), actions));
@@ -758,8 +811,9 @@ async function gamesPage(root) {
     const tag = game.status === "over"
       ? h("span", { class: "tag" + (game.winner === mySide ? " win" : "") }, game.winner === mySide ? t("you_win") : t("game_over_tag"))
       : h("span", { class: "tag" }, game.status === "open" ? t("game_open") : game.status === "abandoned" ? t("game_abandoned") : t("game_in_play"));
+    const review = game.status === "over" ? [" · ", h("a", { href: `/review/${game.id}`, "data-link": true, class: "review-link" }, t("review"))] : [];
     const links = game.status === "over" || game.status === "abandoned"
-      ? [h("a", { href: `/replay/${game.id}`, "data-link": true }, t("replay")), " · ", h("a", { href: `/api/games/${game.id}/record`, download: `basra-${game.id}.json` }, t("download"))]
+      ? [h("a", { href: `/replay/${game.id}`, "data-link": true }, t("replay")), ...review, " · ", h("a", { href: `/api/games/${game.id}/record`, download: `basra-${game.id}.json` }, t("download"))]
       : [h("a", { href: `/t/${game.id}`, "data-link": true }, t("rejoin"))];
     list.append(h("li", { "data-game": game.id },
       h("span", {}, h("strong", {}, variantName(game.variant)), " · ", game.names.map((x, i) => [i ? " · " : "", bdi(x || "—")]),
@@ -825,7 +879,8 @@ class ReplayPage {
       h("section", { class: "panel" }, hands),
       h("section", { class: "panel scores" }, h("table", {}, h("tbody", {}, frame.scores.map((score, side) =>
         h("tr", {}, h("td", {}, bdi(sideName(side))), h("td", { class: "num" }, t("pile", { n: frame.piles[side] })), h("td", { class: "num" }, n(score))))))),
-      h("p", {}, h("a", { href: `/api/games/${this.id}/record`, download: `basra-${this.id}.json` }, t("download")))));
+      h("p", {}, h("a", { href: `/api/games/${this.id}/record`, download: `basra-${this.id}.json` }, t("download")),
+        " · ", h("a", { href: `/review/${this.id}`, "data-link": true, id: "replay-review" }, t("review")))));
   }
 
   go(delta) {
