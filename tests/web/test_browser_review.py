@@ -266,6 +266,7 @@ def test_hint_sentences_from_facts_in_english_and_arabic(
     assert ", but a 5 would clear the floor for a basra (+10)" in say("en", reply=reply)
     jack = {"card": "JS", "any_of_rank": True, "take": ["5D"], "points": 1, "basra": 0}
     assert " and leaves them at most 1 point (a jack takes 5D)" in say("en", reply=jack)
+    assert say("en", value=0.4).endswith(": +0.4 points, as good as 9D")
     assert say("en", alternative=None, exact=True).endswith(
         ": the only move (exact: every card is known)"
     )

@@ -280,6 +280,12 @@ def _leaves(facts: MoveFacts) -> str:
     return " and leaves only cards worth no points"
 
 
+def _alternative_words(facts: MoveFacts, other: MoveFacts) -> str:
+    if other.move.card != facts.move.card:
+        return card_label(other.move.card)
+    return f"taking {_cards(other.move.take)}" if other.move.take else "laying it down"
+
+
 def reason_text(facts: MoveFacts, other: MoveFacts | None, *, exact: bool = False) -> str:
     """Why play the move of ``facts`` rather than ``other`` (the next best), in one line
     of English with card symbols."""
@@ -287,6 +293,9 @@ def reason_text(facts: MoveFacts, other: MoveFacts | None, *, exact: bool = Fals
     if other is None:
         text += ": the only move"
     else:
+        if f"{other.value:+.1f}" == f"{facts.value:+.1f}":
+            text += f": {facts.value:+.1f} points, as good as {_alternative_words(facts, other)}"
+            return text + (" (exact: every card is known)" if exact else "")
         if other.move.card != facts.move.card:
             against = f"{card_label(other.move.card)}'s {other.value:+.1f}"
         elif other.move.take:

@@ -29,7 +29,7 @@ const EN = {
   hint_reply_points: " and leaves them at most {n} points ({who} takes {cards})",
   hint_reply_points_one: " and leaves them at most 1 point ({who} takes {cards})",
   hint_reply_none: " and leaves only cards worth no points",
-  hint_value: ": {v} points against {w} for {alt}", hint_only: ": the only move",
+  hint_value: ": {v} points against {w} for {alt}", hint_tie: ": {v} points, as good as {alt}", hint_only: ": the only move",
   hint_exact: " (exact: every card is known)", hint_alt_take: "taking {cards}", hint_alt_trail: "laying it down",
   hint_waiting: "Working out a hint…",
   rank_any: "a {rank}", rank_any_A: "an ace", rank_any_8: "an 8", rank_any_J: "a jack", rank_any_Q: "a queen", rank_any_K: "a king",
@@ -65,7 +65,7 @@ const AR = {
   hint_reply_points_two: " وتترك لهم نقطتين على الأكثر ({who} تأكل {cards})",
   hint_reply_points_many: " وتترك لهم {n} نقطة على الأكثر ({who} تأكل {cards})",
   hint_reply_none: " ولا تترك إلا أوراقًا بلا نقاط",
-  hint_value: ": {v} نقطة مقابل {w} لـ{alt}", hint_only: ": اللعبة الوحيدة",
+  hint_value: ": {v} نقطة مقابل {w} لـ{alt}", hint_tie: ": {v} نقطة، بجودة {alt}", hint_only: ": اللعبة الوحيدة",
   hint_exact: " (دقيق: كل الأوراق معروفة)", hint_alt_take: "أكل {cards}", hint_alt_trail: "إنزالها على الأرض",
   hint_waiting: "جارٍ التفكير في تلميح…",
   rank_any: "أي {rank}", rank_any_A: "أي آس", rank_any_8: "أي ٨", rank_any_J: "أي ولد", rank_any_Q: "أي بنت", rank_any_K: "أي شايب",
@@ -151,7 +151,8 @@ export function hintParts(facts, ui) {
     if (alt.card !== facts.card) name = cardLabel(alt.card);
     else if (alt.take.length) name = ui.h("span", {}, fillNodes(word("hint_alt_take"), { cards: cards(alt.take) }));
     else name = word("hint_alt_trail");
-    out.push(...fillNodes(word("hint_value"), { v: signed(facts.value, lang), w: signed(alt.value, lang), alt: name }));
+    const tie = SIGNED.en.format(facts.value) === SIGNED.en.format(alt.value);
+    out.push(...fillNodes(word(tie ? "hint_tie" : "hint_value"), { v: signed(facts.value, lang), w: signed(alt.value, lang), alt: name }));
   }
   if (facts.exact) out.push(t("hint_exact"));
   return out;
