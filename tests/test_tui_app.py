@@ -716,3 +716,29 @@ def test_r_on_the_score_sheet_reviews_the_round_and_comes_back() -> None:
         await until(pilot, lambda: len(session.state.rounds) == 2)  # the next round is dealt
 
     drive(app, test, size=(100, 40))
+
+
+def test_r_at_the_end_reviews_the_whole_game() -> None:
+    from basra.tui.review import ReviewScreen
+
+    session = Session.new(overrides={"target": 1}, seats=["easy", "easy"], seed=6)
+    app = BasraApp(session, pace=0)
+    app.review_samples = 40
+
+    async def test(app: BasraApp, pilot: Pilot[Any]) -> None:
+        await until(pilot, lambda: isinstance(app.screen, RoundScreen), timeout=30)
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        over = app.screen
+        await pilot.press("r")
+        await until(pilot, lambda: isinstance(app.screen, ReviewScreen))
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen) and screen.title_text == "Review of the game"
+        await until(pilot, lambda: screen.review is not None, timeout=60)
+        assert screen.review is not None
+        plays = [p for log in session.state.rounds for p in log.plays]
+        assert len(screen.review.decisions) == len(plays)
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is over)
+
+    drive(app, test, size=(100, 40))

@@ -191,7 +191,22 @@ class ChoiceScreen(Dialog["Move | None"]):
         self.dismiss(None)
 
 
-class RoundScreen(Dialog[None]):
+class Reviewable:
+    """A dialog whose ``r`` shows a review over it, when ``on_review`` is given."""
+
+    on_review: Callable[[], None] | None = None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``r`` only where a review can be made."""
+        return action != "review" or self.on_review is not None
+
+    def action_review(self) -> None:
+        """Show the review over this dialog (Esc comes back here)."""
+        if self.on_review is not None:
+            self.on_review()
+
+
+class RoundScreen(Reviewable, Dialog[None]):
     """The score sheet at the end of a round (``r``: its review, when ``on_review`` is given)."""
 
     DEFAULT_CSS = DIALOG_CSS.format(name="RoundScreen")
@@ -217,15 +232,6 @@ class RoundScreen(Dialog[None]):
         self.go_on = go_on
         self.on_review = on_review
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """``r`` only where a review can be made."""
-        return action != "review" or self.on_review is not None
-
-    def action_review(self) -> None:
-        """Show the round's review over the sheet (Esc comes back here)."""
-        if self.on_review is not None:
-            self.on_review()
-
     def compose(self) -> ComposeResult:
         """The widgets of this screen."""
         with Vertical():
@@ -250,7 +256,7 @@ class RoundScreen(Dialog[None]):
         self.dismiss(None)
 
 
-class GameOverScreen(Dialog[str]):
+class GameOverScreen(Reviewable, Dialog[str]):
     """The end of the game: who won, and what next (``again``, ``save`` or ``quit``;
     ``r`` shows the game's review when ``on_review`` is given)."""
 
@@ -275,15 +281,6 @@ class GameOverScreen(Dialog[str]):
         self.lines = list(lines)
         self.saved = saved
         self.on_review = on_review
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """``r`` only where a review can be made."""
-        return action != "review" or self.on_review is not None
-
-    def action_review(self) -> None:
-        """Show the game's review over this screen (Esc comes back here)."""
-        if self.on_review is not None:
-            self.on_review()
 
     def compose(self) -> ComposeResult:
         """The widgets of this screen."""
