@@ -262,9 +262,9 @@ def test_hint_sentences_from_facts_in_english_and_arabic(
         "7S takes 3C4H for a basra (+10) and leaves the floor empty: "
         "+2.1 points against +0.4 for 9D"
     )
-    reply = {"card": "5S", "any_of_rank": True, "take": ["5D"], "points": 10, "basra": 10}
+    reply = {"rank": "5", "take": ["5D"], "points": 10, "basra": 10}
     assert ", but a 5 would clear the floor for a basra (+10)" in say("en", reply=reply)
-    jack = {"card": "JS", "any_of_rank": True, "take": ["5D"], "points": 1, "basra": 0}
+    jack = {"rank": "J", "take": ["5D"], "points": 1, "basra": 0}
     assert " and leaves them at most 1 point (a jack takes 5D)" in say("en", reply=jack)
     assert say("en", value=0.4).endswith(": +0.4 points, as good as 9D")
     assert say("en", alternative=None, exact=True).endswith(

@@ -31,8 +31,8 @@ ends that put them into words in other languages (the web page).
 >>> advice.reason.startswith("K♣ goes on the floor and leaves nothing they can take: ")
 True
 >>> reply = advice.facts_json()["alternative"]["reply"]   # what trailing 6♥ would leave
->>> reply["card"], reply["take"], reply["basra"]
-('10H', ['4S', '6H'], 10)
+>>> reply["rank"], reply["take"], reply["basra"]
+('10', ['4S', '6H'], 10)
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from basra.cards import CARD_NAMES, Card, cards_of
+from basra.cards import CARD_NAMES, RANK_NAMES, Card, cards_of
 from basra.coach.analysis import Analysis, MoveEstimate, analyse
 from basra.describe import card_label
 from basra.kernel import generate_moves
@@ -71,16 +71,15 @@ class Reply:
 
     Found over every card the mover cannot place (and the cards known to be in
     the next player's hand), so it says what *could* happen, never what will.
+    It names a rank, never one of those cards: the seat never saw them.
     """
 
-    card: Card
-    """A card that would take the most."""
-    any_of_rank: bool
-    """True when every candidate card of that rank would take as much (say "a 10")."""
+    rank: int
+    """The rank of a card that would take the most (0 = ace ... 12 = king)."""
     take: int
-    """The cards it would take (a mask)."""
+    """The cards it would take (a mask: floor cards, all seen)."""
     points: int
-    """The points it would score at once: point cards and basra."""
+    """The points it would score at once: point cards (its own included) and basra."""
     basra: int
     """Its basra points (0: none)."""
 
@@ -140,8 +139,7 @@ def _facts_json(facts: MoveFacts) -> dict[str, Any]:
         "reply": None
         if reply is None
         else {
-            "card": CARD_NAMES[reply.card],
-            "any_of_rank": reply.any_of_rank,
+            "rank": RANK_NAMES[reply.rank],
             "take": [CARD_NAMES[c] for c in cards_of(reply.take)],
             "points": reply.points,
             "basra": reply.basra,
@@ -205,12 +203,10 @@ def _best_reply(view: View, move: Move, floor: int) -> Reply | None:
     if not best:
         return None
     # The most points, a basra first, then a card that is not a jack (the
-    # surprising danger is the numeral), then the lowest card.
+    # surprising danger is the numeral), then the lowest.
     card = max(best, key=lambda c: (best[c][0], best[c][1], c >> 2 != 10, -c))
     points, basra, take = best[card]
-    same_rank = [c for c in cards_of(candidates) if c >> 2 == card >> 2]
-    any_of_rank = all(best.get(c, (-1, 0, 0))[:2] == (points, basra) for c in same_rank)
-    return Reply(card, any_of_rank, take, points, basra)
+    return Reply(card >> 2, take, points, basra)
 
 
 def hint(view: View, *, samples: int = HINT_SAMPLES, seed: int = 0) -> Hint:
@@ -240,8 +236,7 @@ def _alternative(moves: tuple[MoveEstimate, ...]) -> MoveEstimate:
 _RANK_WORDS = {0: "an ace", 7: "an 8", 10: "a jack", 11: "a queen", 12: "a king"}
 
 
-def _rank_words(card: Card) -> str:
-    rank = card >> 2
+def _rank_words(rank: int) -> str:
     return _RANK_WORDS.get(rank, f"a {rank + 1}")
 
 
@@ -270,7 +265,7 @@ def _leaves(facts: MoveFacts) -> str:
         return " and leaves the floor empty"
     if reply is None:
         return " and leaves nothing they can take"
-    who = _rank_words(reply.card) if reply.any_of_rank else card_label(reply.card)
+    who = _rank_words(reply.rank)
     if reply.basra:
         return f", but {who} would clear the floor for a basra (+{reply.basra})"
     if reply.points:

@@ -113,8 +113,7 @@ export function plural(key, count, lang) {
   return key + form in dict ? key + form : key;
 }
 
-function rankWords(card, ui) {
-  const rank = card.slice(0, -1);
+function rankWords(rank, ui) {
   const key = "rank_any_" + rank;
   const dict = DICTS[ui.app.lang] || DICTS.en;
   if (key in dict) return dict[key];
@@ -139,7 +138,7 @@ export function hintParts(facts, ui) {
   else if (!facts.floor_after.length) out.push(t("hint_empty"));
   else if (!reply) out.push(t("hint_nothing"));
   else {
-    const who = reply.any_of_rank ? rankWords(reply.card, ui) : cardLabel(reply.card);
+    const who = rankWords(reply.rank, ui);  // a rank: the seat never saw those cards
     if (reply.basra) out.push(...fillNodes(word("hint_reply_basra"), { who, n: ui.n(reply.basra) }));
     else if (reply.points) out.push(...fillNodes(word(plural("hint_reply_points", reply.points, lang)), { who, n: ui.n(reply.points), cards: cards(reply.take) }));
     else out.push(t("hint_reply_none"));
