@@ -18,6 +18,7 @@ from tests.web.helpers import (
     new_token,
 )
 
+from basra.kernel import search_module
 from basra.server.app import AppConfig
 from basra.server.quotas import Rate
 from basra.server.reviews import ReviewConfig
@@ -148,7 +149,8 @@ def test_reviews_are_rationed_per_person(tmp_path: Path) -> None:
 
 def test_reviews_in_waiting_are_capped_per_person(tmp_path: Path) -> None:
     limits = replace(TEST_LIMITS, reviews_pending_per_identity=1)
-    slow = replace(QUICK, samples=400, concurrency=1)
+    # Slow enough to be still waiting when the second is asked for, on either engine.
+    slow = replace(QUICK, samples=400 if search_module() else 100, concurrency=1)
     config = AppConfig(
         database=str(tmp_path / "basra.db"), service=replace(FAST, limits=limits), reviews=slow
     )
