@@ -1,9 +1,10 @@
-"""Builds the optional compiled kernel (``basra._kernel`` and ``basra._search``, Cython).
+"""Builds the optional compiled kernel (``basra._kernel``, ``_search``, ``_vector``; Cython).
 
-Everything else is declared in pyproject.toml. The extension is optional: when
-it cannot be built (no C compiler, no Python headers) ``pip install`` still
+Everything else is declared in pyproject.toml. The extensions are optional: when
+they cannot be built (no C compiler, no Python headers) ``pip install`` still
 succeeds and basra runs on its pure-Python engine. ``BASRA_BUILD_KERNEL=0``
-skips it on purpose.
+skips them on purpose. ``basra._vector`` (the vector environments) builds on
+the kernel's C interface (``_kernel.pxd``).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ def extensions() -> list[Extension]:
             optional=True,
             extra_compile_args=["-O3"],
         )
-        for name in ("_kernel", "_search")
+        for name in ("_kernel", "_search", "_vector")
     ]
     return cythonize(modules, quiet=True, language_level=3, include_path=["src"])
 

@@ -139,6 +139,20 @@ def test_summary_on_known_games() -> None:
             assert set(entry[key]) == {"mean", "low", "high"}
 
 
+def test_one_bot_against_a_field_of_another_has_a_paired_margin() -> None:
+    config = ArenaConfig("egyptian", preset("egyptian"), 3, False, ("a", "b", "b"), 2)
+    games = [
+        game(0, 0, (0, 1, 2), (30, 10, 20)),  # a 30 against a field mean of 15
+        game(0, 1, (1, 2, 0), (20, 20, 5)),  # a 5 against 20
+        game(1, 0, (0, 1, 2), (12, 12, 12)),
+    ]
+    margin = summarize(config, games, 1.0)["margin"]
+    assert (margin["first"], margin["second"], margin["field"]) == ("a", "b", 2)
+    # per deal: (15 + -15) / 2 = 0, then 0
+    assert margin["deals"] == 2
+    assert margin["mean"] == pytest.approx(0.0)
+
+
 class Recorder(Bot):
     """Remembers the first view of each round it plays (to check the pairing)."""
 

@@ -159,7 +159,7 @@ def test_levels_make_bots() -> None:
 
 def test_bot_options_are_checked() -> None:
     with pytest.raises(BotError, match="names"):
-        make_bot("ismcts:depth=3")
+        make_bot("ismcts:width=3")
     with pytest.raises(BotError, match="positive"):
         make_bot("ismcts:iterations=0")
     with pytest.raises(BotError, match="number"):

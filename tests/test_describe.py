@@ -17,7 +17,7 @@ from basra.describe import (
     rules_text,
     setting_key_label,
 )
-from basra.rules import PRESETS, preset
+from basra.rules import PRESETS, Rules, preset
 
 I18N = Path(__file__).parents[1] / "src" / "basra" / "server" / "static" / "i18n.js"
 
@@ -92,29 +92,65 @@ def test_headings_and_the_printable_text() -> None:
     assert '  bury                ["J", "7D"]' in lines
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="needs node to run the web page's code")
-def test_the_same_sentences_as_the_web_rules_page(tmp_path: Path) -> None:
-    """The web page writes its rules in JavaScript (English and Arabic); its English
-    must stay the text of :mod:`basra.describe` for every preset."""
+CUSTOM: list[dict[str, object]] = [
+    {"basra_value": "double_face", "face_values": {"K": 4}},
+    {"basra_value": "double_face", "face_values": {}},
+    {"basra_value": "double_face", "face_values": {"Q": 3, "K": 4}, "pack": 44},
+    {"point_cards": {"7D": 2, "10": 1}, "bury": [], "jack_on_lone_jack": 0},
+    {"point_cards": {}, "majority_bonus": 5, "majority_tie": "none", "end_tie": "draw"},
+    {"basra_mode": "lone_match_or_sum", "capture_policy": "any_maximal", "direction": "ccw"},
+]
+"""Custom settings the web page must write as the core does, on top of every preset."""
+
+
+def web_rules(tmp_path: Path, rules: dict[str, dict[str, object]], lang: str) -> dict[str, object]:
+    """The web page's rules sections (``rulesText`` of i18n.js) for each set of settings."""
     script = tmp_path / "rules.mjs"
     script.write_text(
         "const m = await import(process.argv[2]);\n"
-        "const presets = JSON.parse(process.argv[3]);\n"
+        "const all = JSON.parse(process.argv[3]);\n"
         "const out = {};\n"
-        "for (const [name, rules] of Object.entries(presets)) "
-        'out[name] = m.rulesText(rules, 2, "en");\n'
+        "for (const [name, rules] of Object.entries(all)) "
+        "out[name] = m.rulesText(rules, 2, process.argv[4]);\n"
         "console.log(JSON.stringify(out));\n"
     )
-    presets = json.dumps({name: rules.to_dict() for name, rules in PRESETS.items()})
     run = subprocess.run(
-        ["node", str(script), I18N.as_uri(), presets],
+        ["node", str(script), I18N.as_uri(), json.dumps(rules), lang],
         capture_output=True,
         text=True,
         timeout=60,
         check=True,
     )
     # The page wraps card labels in left-to-right isolates (U+2066 ... U+2069) for Arabic.
-    web = json.loads(run.stdout.replace("\u2066", "").replace("\u2069", ""))
+    out: dict[str, object] = json.loads(run.stdout.replace("\u2066", "").replace("\u2069", ""))
+    return out
+
+
+def every_rules() -> dict[str, Rules]:
+    """The 15 presets, and each with every custom change of :data:`CUSTOM`."""
+    out = dict(PRESETS)
     for name, rules in PRESETS.items():
+        for index, overrides in enumerate(CUSTOM):
+            out[f"{name}+{index}"] = rules.with_overrides(overrides)
+    return out
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node to run the web page's code")
+def test_the_same_sentences_as_the_web_rules_page(tmp_path: Path) -> None:
+    """The web page writes its rules in JavaScript (English and Arabic); its English
+    must stay the text of :mod:`basra.describe` for every preset and custom settings,
+    and its Arabic must say as many things."""
+    cases = every_rules()
+    settings = {name: rules.to_dict() for name, rules in cases.items()}
+    web = web_rules(tmp_path, settings, "en")
+    arabic = web_rules(tmp_path, settings, "ar")
+    for name, rules in cases.items():
         ours = [{"title": s.title, "items": list(s.items)} for s in rules_sections(rules)]
         assert ours == web[name], name
+        shape = [len(section["items"]) for section in arabic[name]]  # type: ignore[attr-defined]
+        assert shape == [len(section.items) for section in rules_sections(rules)], name
+    # A double_face basra is described as such (the Syrian preset: Q = 3, K = 4).
+    syrian = " ".join(web["syrian"][2]["items"])  # type: ignore[index]
+    assert "twice the face value of the capturing card" in syrian and "Q = 3, K = 4" in syrian
+    assert "Each basra scores" not in syrian
+    assert "with a queen it scores 10" in " ".join(web["syrian+0"][2]["items"])  # type: ignore[index]

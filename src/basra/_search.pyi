@@ -41,6 +41,9 @@ class Search:
         model: int = ...,
         policy: int = ...,
         floor: float = ...,
+        forced_card: int = ...,
+        forced_take: int = ...,
+        depth: int = ...,
     ) -> tuple[list[tuple[int, int, int, float]], int]: ...
     def hidden(self) -> int: ...
     def remaining(self) -> int: ...

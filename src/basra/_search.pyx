@@ -865,10 +865,16 @@ cdef class Search:
             free(cross)
 
     def run(self, iterations, seconds, double c=0.7, double eps=0.1, double mu=0.5,
-            int horizon=1, int tail=0, int model=0, int policy=1, double floor=0.0):
+            int horizon=1, int tail=0, int model=0, int policy=1, double floor=0.0,
+            int forced_card=-1, mask_t forced_take=0, int depth=1):
         """ISMCTS from the root (mirror of :func:`basra.bots.ismcts.search`).
 
-        Returns ``([(card, take, visits, total), ...] for the root's children, iterations)``.
+        The tree covers the rest of this deal and ``depth`` - 1 deals more
+        (``horizon`` must reach as far). With ``forced_card`` >= 0 the root's move
+        is that one (taking
+        ``forced_take``): the search then values what follows it, for the
+        analyser. Returns ``([(card, take, visits, total), ...] for the root's
+        children, iterations)``.
         """
         cdef Sim s
         cdef MoveBuf buf
@@ -894,8 +900,12 @@ cdef class Search:
             me_side = s.g.side[s.g.turn]
             node = root
             n_path = 0
-            while not s.done and not s.deals:
+            while not s.done and s.deals < depth:
                 sim_moves(&s, &self.rng, &buf)
+                if forced_card >= 0 and node == root:
+                    buf.cards[0] = forced_card
+                    buf.takes[0] = forced_take
+                    buf.n = 1
                 side = s.g.side[s.g.turn]
                 if model and side != me_side:
                     i = policy_index(&s, &buf, &self.rng, eps)

@@ -38,6 +38,8 @@ TEST_LIMITS = Limits(
     reviews_per_identity=ROOMY,
     reviews_pending_per_identity=1_000,
     transfer_tries_per_address=ROOMY,
+    accounts_per_address=ROOMY,
+    logins_per_address=ROOMY,
     messages_per_connection=ROOMY,
     http_per_address=ROOMY,
 )

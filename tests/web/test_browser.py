@@ -101,6 +101,12 @@ def play_until_over(pages: list[Any], timeout: float = 240) -> None:
             time.sleep(0.05)
 
 
+def floor_of(page: Any) -> list[str]:
+    """The floor's cards once the last play has landed (the page shows it landing first)."""
+    page.wait_for_selector(".floor .card.played", state="detached")
+    return list(page.locator(".floor .card").evaluate_all("c => c.map(x => x.dataset.card)"))
+
+
 def hand_of(page: Any) -> list[str]:
     return sorted(page.locator(".hand button.card").evaluate_all("b => b.map(x => x.dataset.card)"))
 
@@ -162,11 +168,11 @@ def test_a_reload_mid_game_finds_the_game_as_it_was(browser: Any, site: str) -> 
         take_turn(page)
     page.wait_for_selector(".hand button.card:not([disabled])")
     before = hand_of(page)
-    floor = page.locator(".floor .card").evaluate_all("c => c.map(x => x.dataset.card)")
+    floor = floor_of(page)
     page.reload()
     page.wait_for_selector(".hand button.card:not([disabled])")
     assert hand_of(page) == before
-    assert page.locator(".floor .card").evaluate_all("c => c.map(x => x.dataset.card)") == floor
+    assert floor_of(page) == floor
     assert take_turn(page)
     page.context.close()
 

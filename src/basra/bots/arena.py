@@ -11,7 +11,8 @@ intervals are taken over deals (a paired, clustered design).
 - Win rates (rounds, and matches with ``matches=True``): the same over deals,
   a tie at the top counting as a share; when every deal gives the same value
   (no spread to estimate from), the Wilson score interval of the raw count.
-- ``margin`` (two bots): the first bot's points per round minus the second's,
+- ``margin`` (two bots, or one bot against copies of another at 3 or 4 sides):
+  the first bot's points per round minus the second's (or the others' mean),
   paired by deal.
 - Ratings: a Bradley-Terry fit (Elo scale, standard library) and, when the
   ``arena`` extra is installed, openskill's Plackett-Luce model.
@@ -735,6 +736,8 @@ def summarize(config: ArenaConfig, games: Sequence[GameResult], seconds: float) 
     }
     if n_bots == 2 and labels[0] != labels[1]:
         out["margin"] = _margin(games, 0, 1, labels)
+    elif n_bots > 2 and len(set(config.bots[1:])) == 1 and config.bots[0] != config.bots[1]:
+        out["margin"] = _field_margin(games, labels)
     elif n_bots > 2 and config.sides == 2:
         out["pairs"] = [_margin(games, i, j, labels) for i, j in combinations(range(n_bots), 2)]
     out["seconds"] = round(seconds, 2)
@@ -753,6 +756,27 @@ def _margin(games: Sequence[GameResult], i: int, j: int, labels: list[str]) -> d
     return {
         "first": labels[i],
         "second": labels[j],
+        "deals": len(values),
+        **mean_interval(values).to_json(),
+    }
+
+
+def _field_margin(games: Sequence[GameResult], labels: list[str]) -> dict[str, Any]:
+    """Bot 0's points per round minus the mean of the other sides' (copies of one bot),
+    paired by deal: one bot against a field of the same other bot (3 or 4 players)."""
+    per_deal: dict[int, list[float]] = {}
+    for game in games:
+        if 0 not in game.side_bots:
+            continue
+        mine = game.side_bots.index(0)
+        others = [p for side, p in enumerate(game.points) if side != mine]
+        value = (game.points[mine] - statistics.fmean(others)) / game.rounds
+        per_deal.setdefault(game.deal, []).append(value)
+    values = [statistics.fmean(v) for _, v in sorted(per_deal.items())]
+    return {
+        "first": labels[0],
+        "second": labels[1].split("#")[0],
+        "field": len(labels) - 1,
         "deals": len(values),
         **mean_interval(values).to_json(),
     }

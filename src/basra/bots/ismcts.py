@@ -28,6 +28,14 @@ iterations or of seconds (a time budget makes the bot depend on the
 machine's speed); for a given seed and iteration budget the bot is
 deterministic, and its choice depends only on the view.
 
+With the compiled kernel active the search runs in C (:mod:`basra._search`,
+:func:`kernel_search`: the same sampler, hand reading, playout policy, tree and
+reward, some forty times faster, with the kernel's random generator); the
+pure-Python search here is its reference and the fallback. The compiled search
+adds options measured in docs/BOTS.md: ``forced=K`` (value each root move by K
+searches that start with it: the ``expert`` level and the coach's analysis),
+``trees``, ``depth``, ``policy``, ``flat``, ``solve``, ``exact``, ``floor``.
+
 ``cheater`` runs the same search on the true hands (only the order of the
 stock is sampled). It sees what no player may see: it is a measuring stick for
 how much hidden information costs, never an opponent.
@@ -70,10 +78,12 @@ class SearchSettings:
 
     __slots__ = (
         "c",
+        "depth",
         "eps",
         "exact",
         "flat",
         "floor",
+        "forced",
         "horizon",
         "iterations",
         "kernel",
@@ -86,6 +96,7 @@ class SearchSettings:
         "seconds",
         "solve",
         "tail",
+        "trees",
     )
 
     def __init__(
@@ -107,6 +118,9 @@ class SearchSettings:
         policy: int = 1,
         flat: int = 0,
         floor: float = 0.0,
+        forced: int = 0,
+        trees: int = 1,
+        depth: int = 1,
     ) -> None:
         self.iterations = iterations
         """Iterations per decision (``None``: only the time budget counts)."""
@@ -148,6 +162,14 @@ class SearchSettings:
         self.floor = floor
         """Weight of the floor's value to the next deal's first player in the valuation at
         a deal's end (compiled search only; 0: off)."""
+        self.depth = depth
+        """Deals the tree covers (1: the rest of this one); later deals are dealt from each
+        determinization's stock (compiled search only; ``horizon`` at least as large)."""
+        self.trees = trees
+        """Independent search trees whose root statistics are added up (compiled search)."""
+        self.forced = forced
+        """K > 0: value each root move by K searches of ``iterations`` that start with it,
+        and play the best mean (the analyser's method; compiled search only)."""
         self.flat = flat
         """N > 0: no tree; each root move is played out to the round's end in N
         determinizations and the best mean margin is played (compiled search only)."""
@@ -197,6 +219,9 @@ def parse_settings(options: str) -> SearchSettings:
             "samples",
             "policy",
             "flat",
+            "forced",
+            "trees",
+            "depth",
         ):
             if number != int(number):
                 raise BotError(f"{name} must be a whole number, not {value!r}")
@@ -557,6 +582,25 @@ def kernel_search(
     return compiled_search(problem, settings)
 
 
+def move_values(problem: Any, settings: SearchSettings) -> dict[Move, list[float]]:
+    """Each root move's value, by ``settings.forced`` searches that all start with it.
+
+    Every search runs ``settings.iterations`` iterations from the position
+    after the move, both sides searching as in :func:`search`, and gives that
+    move's mean reward for the mover's side; the list holds one per search
+    (their spread is the estimate's error).
+    """
+    moves, _, _, _, _ = problem.evaluate(0)
+    out: dict[Move, list[float]] = {}
+    for card, take in moves:
+        batches = out[Move(card, take)] = []
+        for _ in range(settings.forced):
+            stats, _ = _search(problem, settings, card, take)
+            (_, _, visits, total) = stats[0]
+            batches.append(total / visits)
+    return out
+
+
 def compiled_search(problem: Any, settings: SearchSettings) -> tuple[dict[Move, _Node], int]:
     """Run a compiled search problem as ``settings`` say; the root moves' statistics."""
     if settings.solve and problem.hidden() == 0:
@@ -567,17 +611,31 @@ def compiled_search(problem: Any, settings: SearchSettings) -> tuple[dict[Move, 
         solved = problem.exact(settings.samples, settings.mu)
         if solved is not None:
             return _children(solved)
+    children: dict[Move, _Node] = {}
+    if settings.forced:
+        for move, batches in move_values(problem, settings).items():
+            node = children[move] = _Node(-1)
+            node.visits = len(batches)
+            node.total = sum(batches)
+        return children, settings.forced
     if settings.flat:
         moves, sums, _, _, done = problem.evaluate(
             settings.flat, settings.eps, settings.policy, settings.seconds
         )
-        children: dict[Move, _Node] = {}
         for (card, take), total in zip(moves, sums, strict=True):
             node = children[Move(card, take)] = _Node(-1)
             node.visits = done
             node.total = total
         return children, done
-    return _run(problem, settings)
+    total = 0
+    for _ in range(max(settings.trees, 1)):
+        found, iterations = _run(problem, settings)
+        total += iterations
+        for move, node in found.items():
+            mine = children.setdefault(move, _Node(-1))
+            mine.visits += node.visits
+            mine.total += node.total
+    return children, total
 
 
 def _krules(rules: Rules) -> object:
@@ -586,21 +644,30 @@ def _krules(rules: Rules) -> object:
     return basra._kernel.krules(rules)
 
 
-def _run(problem: object, settings: SearchSettings) -> tuple[dict[Move, _Node], int]:
-    return _children(
-        problem.run(  # type: ignore[attr-defined]
-            settings.iterations,
-            settings.seconds,
-            settings.c,
-            settings.eps,
-            settings.mu,
-            settings.horizon,
-            settings.tail,
-            settings.model,
-            settings.policy,
-            settings.floor,
-        )
+def _search(
+    problem: Any, settings: SearchSettings, card: int = -1, take: int = 0
+) -> tuple[list[tuple[int, int, int, float]], int]:
+    """One compiled search as ``settings`` say (its root move forced when ``card`` >= 0)."""
+    stats: tuple[list[tuple[int, int, int, float]], int] = problem.run(
+        settings.iterations,
+        settings.seconds,
+        settings.c,
+        settings.eps,
+        settings.mu,
+        settings.horizon,
+        settings.tail,
+        settings.model,
+        settings.policy,
+        settings.floor,
+        card,
+        take,
+        settings.depth,
     )
+    return stats
+
+
+def _run(problem: object, settings: SearchSettings) -> tuple[dict[Move, _Node], int]:
+    return _children(_search(problem, settings))
 
 
 def _children(
@@ -665,7 +732,8 @@ register_bot(
     "ismcts",
     _ismcts,
     "information-set Monte Carlo tree search on the seat's view; options: "
-    "iterations=N or seconds=S, c, eps, read, pool, mu, horizon, tail",
+    "iterations=N or seconds=S, c, eps, read, pool, mu, horizon, tail, model, "
+    "and with the compiled kernel forced, trees, depth, policy, flat, solve, exact, floor",
 )
 register_bot(
     "cheater",

@@ -6,9 +6,11 @@ each level is in docs/BOTS.md.
 
 - ``easy``: greedy, with a random move a third of the time;
 - ``medium``: the heuristic bot (the seed's strategy);
-- ``hard``: ISMCTS with a small budget (200 iterations, a few ms a move);
-- ``expert``: ISMCTS with 3,000 iterations (about 0.2 s a move on one core of the
-  development machine).
+- ``hard``: ISMCTS with 3,000 iterations (the ``expert`` before the compiled
+  kernel; a few ms a move with it);
+- ``expert``: each legal move valued by four independent searches of 3,000
+  iterations that start with it, the best mean played (the coach's analysis; a
+  few hundredths of a second a move on one core with the compiled kernel).
 
 The ``cheater`` sees every hand and is never a level. Hints come from the coach
 (:func:`basra.coach.hints.hint`): the move and its reason from one analysis.
@@ -23,8 +25,8 @@ __all__ = ["LEVELS"]
 LEVELS: dict[str, str] = {
     "easy": "greedy:blunder=0.33",
     "medium": "heuristic",
-    "hard": "ismcts:iterations=200",
-    "expert": "ismcts:iterations=3000",
+    "hard": "ismcts:iterations=3000",
+    "expert": "ismcts:iterations=3000,forced=4",
 }
 """Level name -> bot spec (see :func:`basra.bots.make_bot`)."""
 
@@ -43,8 +45,8 @@ def _level(name: str) -> object:
 _LEVEL_TEXT = {
     "easy": "for beginners: takes what it sees, and often plays at random",
     "medium": "plays the seed's strategy: keeps jacks, avoids setting up basras",
-    "hard": "searches a little (ISMCTS, 200 iterations a move)",
-    "expert": "searches more (ISMCTS, 3000 iterations a move): the strongest level",
+    "hard": "searches (ISMCTS, 3000 iterations a move)",
+    "expert": "searches every move four times over (4 x 3000 iterations each): the strongest",
 }
 
 for _name in LEVELS:

@@ -2,16 +2,15 @@
 
 :func:`analyse` estimates, for each legal move, the **expected round margin** of
 the mover's side: its points in the round (card points, majority bonus,
-basras, RULES.md A9) less the mean of the other sides' points, once the round
-is over. It deals the cards the seat could not see at random, weighted by how
-well each deal explains the plays seen in this deal (the search's hand
-reading), plays every move in each deal and plays the round out with the
-one-reply playout policy (each player takes the most points now less what the
-next player can take back), and averages. Every move meets the same deals and
-the same playout draws, so the *differences* between moves, which is what a
-review grades, are measured far more precisely than the values themselves:
-each estimate comes with its standard error, and each loss with the standard
-error of that paired difference.
+basras, RULES.md A9) less the points of the best other side, once the round
+is over. For each move it runs the ``expert`` bot's search (information-set
+MCTS on this seat's view: hidden cards dealt at random and weighted by how
+well they explain this deal's plays, every side searching its own best
+replies to the end of the deal, the rest of the round valued as the search
+values it) starting with that move, several times independently; the mean is
+the move's value and the spread of the searches its standard error. Choosing
+the move of highest value is at least as strong as the ``expert`` itself
+(measured in docs/BOTS.md).
 
 When nothing is hidden (two players, the stock empty: the other hand is every
 unseen card) the rest of the round is solved exactly (stderr 0).
@@ -57,8 +56,11 @@ __all__ = [
     "can_end_match",
 ]
 
-DEFAULT_SAMPLES = 1500
-"""Deals per decision: about 0.1 s on one core of the development machine."""
+DEFAULT_SAMPLES = 8_000
+"""Search iterations per move (in :data:`BATCHES` independent searches): a few tenths of
+a second a decision on one core of the development machine."""
+BATCHES = 4
+"""Independent searches per move: their spread gives the standard error."""
 
 
 @dataclass(frozen=True)
@@ -67,7 +69,7 @@ class MoveEstimate:
 
     move: Move
     points: float
-    """Expected round margin: the side's round points less the mean of the other sides'."""
+    """Expected round margin: the side's round points less the best other side's."""
     stderr: float
     """Standard error of ``points``."""
     loss: float
@@ -85,7 +87,7 @@ class Analysis:
     seat: int
     moves: tuple[MoveEstimate, ...]
     samples: int
-    """Deals played out (1 when solved exactly)."""
+    """Search iterations per move (0 when solved exactly)."""
     exact: bool
     """True when nothing was hidden and the round was solved exactly."""
     hindsight: bool
@@ -145,33 +147,42 @@ def analyse_hindsight(
 
 
 def _compiled_analysis(problem: Any, view: View, samples: int, *, hindsight: bool) -> Analysis:
+    from basra.bots.ismcts import SearchSettings, move_values
+
     rules = view.rules
-    two_sides = len(view.scores) == 2
-    if two_sides and problem.hidden() == 0:
+    # With mu 0 the search's reward is 0.5 + margin / (2 * scale): a margin in points.
+    scale = float(
+        rules.majority_bonus + sum(rules.card_points[: rules.pack]) + 2 * rules.basra_points
+    )
+    if problem.hidden() == 0:
         solved = problem.exact(1, 0.0)
         if solved is not None:
-            # With mu 0 the solver's reward is 0.5 + margin / (2 * scale): a margin.
-            scale = float(
-                rules.majority_bonus + sum(rules.card_points[: rules.pack]) + 2 * rules.basra_points
-            )
             stats, _ = solved
             values = [(Move(c, t), (total - 0.5) * 2 * scale) for c, t, _, total in stats]
-            return _estimates(view, values, None, None, 1, exact=True, hindsight=hindsight)
-    moves, sums, cross, wins, done = problem.evaluate(samples, 0.1, 2, None)
-    n = len(moves)
-    means = [total / done for total in sums]
-    variances = [max(cross[i * n + i] / done - means[i] ** 2, 0.0) for i in range(n)]
-    values = [(Move(c, t), mean) for (c, t), mean in zip(moves, means, strict=True)]
-    stderrs = [math.sqrt(v / max(done - 1, 1)) for v in variances]
-
-    def paired(i: int, j: int) -> float:
-        cov = cross[i * n + j] / done - means[i] * means[j]
-        var = variances[i] + variances[j] - 2 * cov
-        return math.sqrt(max(var, 0.0) / max(done - 1, 1))
-
-    win_chances = [w / done for w in wins] if can_end_match(rules, view.scores) else None
+            return _estimates(view, values, None, 0, exact=True, hindsight=hindsight)
+    per_search = max(samples // BATCHES, 1)
+    settings = SearchSettings(iterations=per_search, forced=BATCHES, mu=0.0)
+    values = []
+    stderrs = []
+    for move, rewards in move_values(problem, settings).items():
+        margins = [(reward - 0.5) * 2 * scale for reward in rewards]
+        mean = sum(margins) / len(margins)
+        spread = sum((m - mean) ** 2 for m in margins) / max(len(margins) - 1, 1)
+        values.append((move, mean))
+        stderrs.append(math.sqrt(spread / len(margins)))
+    wins = None
+    if can_end_match(rules, view.scores):
+        moves, _, _, win_sums, done = problem.evaluate(1000, 0.1, 2, None)
+        by_move = {Move(c, t): w / done for (c, t), w in zip(moves, win_sums, strict=True)}
+        wins = [by_move[move] for move, _ in values]
     return _estimates(
-        view, values, stderrs, paired, done, exact=False, hindsight=hindsight, wins=win_chances
+        view,
+        values,
+        stderrs,
+        per_search * BATCHES,
+        exact=False,
+        hindsight=hindsight,
+        wins=wins,
     )
 
 
@@ -179,7 +190,6 @@ def _estimates(
     view: View,
     values: list[tuple[Move, float]],
     stderrs: list[float] | None,
-    paired: Any,
     samples: int,
     *,
     exact: bool,
@@ -192,13 +202,15 @@ def _estimates(
     out = []
     for i in order:
         move, points = values[i]
+        error = stderrs[i] if stderrs is not None else 0.0
+        best_error = stderrs[best] if stderrs is not None else 0.0
         out.append(
             MoveEstimate(
                 move=move,
                 points=points,
-                stderr=stderrs[i] if stderrs is not None else 0.0,
+                stderr=error,
                 loss=top - points,
-                loss_stderr=paired(best, i) if paired is not None and i != best else 0.0,
+                loss_stderr=math.sqrt(error**2 + best_error**2) if i != best else 0.0,
                 win=wins[i] if wins is not None else None,
             )
         )
@@ -246,9 +258,5 @@ def _pure_analysis(
     variances = [max(cross[i][i] / done - means[i] ** 2, 0.0) for i in range(n)]
     stderrs = [math.sqrt(v / max(done - 1, 1)) for v in variances]
 
-    def paired(i: int, j: int) -> float:
-        cov = cross[i][j] / done - means[i] * means[j]
-        return math.sqrt(max(variances[i] + variances[j] - 2 * cov, 0.0) / max(done - 1, 1))
-
     values = list(zip(moves, means, strict=True))
-    return _estimates(view, values, stderrs, paired, done, exact=False, hindsight=hindsight)
+    return _estimates(view, values, stderrs, done, exact=False, hindsight=hindsight)

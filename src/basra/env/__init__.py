@@ -3,10 +3,12 @@
 - :func:`aec_env`: a PettingZoo AEC environment, every seat an agent.
 - :func:`gym_env`: a Gymnasium environment for one seat against bots, with
   ``action_masks()`` for sb3-contrib's MaskablePPO.
+- :func:`vector_env`: a Gymnasium ``VectorEnv`` of many such games stepped at
+  once in the compiled kernel, against opponents that play in C.
 - :func:`register_openspiel`: registers ``python_basra`` with OpenSpiel
   (``pip install basra[openspiel]``).
 
-All three share one action encoding (:mod:`basra.env.actions`) and one
+All of them share one action encoding (:mod:`basra.env.actions`) and one
 observation encoding built from a seat's view only
 (:mod:`basra.env.observation`); docs/ENV.md describes both. The core package
 never imports this one, and the adapters import their framework only when
@@ -33,6 +35,7 @@ from basra.rules import Rules
 
 if TYPE_CHECKING:
     from basra.env.gym import BasraGymEnv
+    from basra.env.vector import BasraVectorEnv
 
 __all__ = [
     "ActionError",
@@ -47,6 +50,7 @@ __all__ = [
     "num_actions",
     "option_slots",
     "register_openspiel",
+    "vector_env",
 ]
 
 
@@ -77,6 +81,22 @@ def gym_env(
     from basra.env.gym import BasraGymEnv
 
     return BasraGymEnv(variant, players, teams, rules, opponents, render_mode, **options)
+
+
+def vector_env(
+    variant: str = "egyptian",
+    num_envs: int = 8,
+    players: int = 2,
+    teams: bool = False,
+    rules: Rules | Mapping[str, Any] | None = None,
+    opponents: Sequence[str] = ("policy",),
+    **options: Any,
+) -> BasraVectorEnv:
+    """A Gymnasium ``VectorEnv`` of ``num_envs`` games stepped in the kernel against
+    ``random`` or ``policy`` opponents (see :mod:`basra.env.vector`)."""
+    from basra.env.vector import BasraVectorEnv
+
+    return BasraVectorEnv(variant, num_envs, players, teams, rules, opponents, **options)
 
 
 def register_openspiel() -> None:

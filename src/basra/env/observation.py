@@ -209,6 +209,12 @@ class ObservationEncoder:
         block = self._blocks[name]
         return slice(block.start, block.start + block.size)
 
+    def template(self) -> Vector:
+        """A fresh copy of what every encoding starts from: the constant part (the table and
+        rule settings) in place, zeros elsewhere (the compiled vector environment starts
+        from it too)."""
+        return self._template.copy()
+
     def _constants(self) -> list[float]:
         r = self.rules
         values: list[float] = []

@@ -16,6 +16,13 @@ HTTP API (JSON; ``Authorization: Bearer <device token>`` where marked *auth*):
   ``POST /api/identity/transfer/preview`` ``{"code"}``: whose identity it is;
   ``POST /api/identity/transfer/accept`` ``{"code"}``: a token for this device.
 - ``DELETE /api/devices/{id}`` (auth): sign one of the identity's devices out.
+- ``PATCH /api/identity`` (auth) ``{"name"}``: change the display name.
+- ``POST /api/account`` (auth) ``{"username", "password"}``: claim a username
+  for the caller's identity; ``POST /api/account/login`` ``{"username",
+  "password"}``: a token for this device, signed in to that account's identity.
+- ``GET /api/profile`` (auth): the caller's profile; ``GET /api/players/{username}``:
+  an account's profile.
+- ``GET /api/leaderboard?variant=V&players=N[&teams=1][&limit=L]``: a pool's ratings.
 - ``POST /api/tables`` (auth): create a table (:class:`~basra.server.forms.TableForm`).
 - ``GET /api/tables``: tables to join or watch; ``GET /api/tables/{id}``: one.
 - ``GET /api/games`` (auth): the caller's games.
@@ -30,7 +37,8 @@ HTTP API (JSON; ``Authorization: Bearer <device token>`` where marked *auth*):
 Every refusal is ``{"error": code, "message": ..., ...}``: 400 for a bad
 request, 401 ``signed_out``, 404, 409 ``not_over``, 413 ``too_large``, 422
 ``bad_request`` naming the ``field`` of the wrong JSON type, 429
-``rate_limited`` with ``Retry-After``. Request bodies are refused while they
+``rate_limited`` with ``Retry-After``; a bad username or password at sign-in is
+401 ``bad_login`` either way. Request bodies are refused while they
 stream in, as soon as they pass :data:`MAX_BODY` bytes.
 """
 
@@ -54,8 +62,15 @@ from starlette.websockets import WebSocketDisconnect
 
 from basra.bots import LEVELS
 from basra.rules import PRESETS, SETTING_NAMES, VARIANT_DESCRIPTIONS
-from basra.server import queries
-from basra.server.forms import RULE_BOUNDS, TableForm, check_rules, check_table_form
+from basra.server import profiles, queries
+from basra.server.clocks import CONTROL_BOUNDS, DEFAULT_CONTROL, forfeit_rule
+from basra.server.forms import (
+    RATED_SETTINGS,
+    RULE_BOUNDS,
+    TableForm,
+    check_rules,
+    check_table_form,
+)
 from basra.server.identity import Caller, Issued
 from basra.server.protocol import (
     ProtocolError,
@@ -65,6 +80,7 @@ from basra.server.protocol import (
 )
 from basra.server.pubsub import open_hub
 from basra.server.quotas import Quotas, RateLimitError, address_key
+from basra.server.ratings import FAMILIES
 from basra.server.reviews import ReviewConfig, ReviewService
 from basra.server.service import Client, MatchService, ServiceConfig
 from basra.server.store import open_store
@@ -87,6 +103,10 @@ PAGE_ROUTES = (
     "/rules",
     "/rules/{name}",
     "/device",
+    "/account",
+    "/me",
+    "/u/{username}",
+    "/leaderboard",
 )
 STATUS_OF = {
     "rate_limited": 429,
@@ -94,6 +114,12 @@ STATUS_OF = {
     "no_such_table": 404,
     "bad_code": 404,
     "no_such_device": 404,
+    "no_such_player": 404,
+    "bad_login": 401,
+    "has_account": 409,
+    "username_taken": 409,
+    "bad_username": 422,
+    "bad_password": 422,
     "not_over": 409,
     "too_large": 413,
     "bad_request": 422,
@@ -204,6 +230,21 @@ class CodeForm(BaseModel):
     code: str
 
 
+class AccountForm(BaseModel):
+    """A username and a password: to claim an account, or to sign in to one."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    username: str
+    password: str
+
+
+class NameForm(BaseModel):
+    """``PATCH /api/identity``: a new display name."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    name: str
+
+
 def _field(error: dict[str, Any]) -> str:
     return ".".join(str(part) for part in error.get("loc", ())) or "body"
 
@@ -302,6 +343,13 @@ def create_app(config: AppConfig | None = None, service: MatchService | None = N
             "settings": list(SETTING_NAMES),
             "levels": list(LEVELS),
             "bounds": {name: list(bound) for name, bound in RULE_BOUNDS.items()},
+            "families": {name: list(variants) for name, variants in FAMILIES.items()},
+            "clock_bounds": {name: list(bound) for name, bound in CONTROL_BOUNDS.items()},
+            "rated": {
+                "settings": sorted(RATED_SETTINGS),
+                "clock": DEFAULT_CONTROL.to_json(),
+                "forfeit": forfeit_rule(),
+            },
         }
 
     @app.post("/api/rules")
@@ -323,7 +371,48 @@ def create_app(config: AppConfig | None = None, service: MatchService | None = N
     async def my_identity(request: Request) -> Response:
         me = await caller(request)
         devices = await match.identities.devices(me)
-        return JSONResponse({"name": me.name, "device": me.device, "devices": devices})
+        username = await match.accounts.username_of(me.identity)
+        return JSONResponse(
+            {"name": me.name, "username": username, "device": me.device, "devices": devices}
+        )
+
+    @app.patch("/api/identity")
+    async def rename(request: Request) -> Response:
+        me = await caller(request)
+        form = await read_form(request, NameForm)
+        return JSONResponse({"name": await match.accounts.rename(me, form.name)})
+
+    @app.post("/api/account")
+    async def claim(request: Request) -> Response:
+        me = await caller(request)
+        form = await read_form(request, AccountForm)
+        username = await match.accounts.claim(me, form.username, form.password, address(request))
+        return JSONResponse({"username": username}, status_code=201)
+
+    @app.post("/api/account/login")
+    async def login(request: Request) -> Response:
+        form = await read_form(request, AccountForm)
+        agent = request.headers.get("user-agent")
+        issued, username = await match.accounts.sign_in(
+            form.username, form.password, address(request), agent
+        )
+        return JSONResponse({**_issued(issued), "username": username}, status_code=201)
+
+    @app.get("/api/profile")
+    async def my_profile(request: Request) -> Response:
+        me = await caller(request)
+        return JSONResponse(await profiles.profile(match.store, me.identity, match.review_accuracy))
+
+    @app.get("/api/players/{username}")
+    async def player(username: str) -> Response:
+        return JSONResponse(
+            await profiles.public_profile(match.store, username, match.review_accuracy)
+        )
+
+    @app.get("/api/leaderboard")
+    async def leaderboard(request: Request) -> Response:
+        family, kind, limit = profiles.check_board_query(request.query_params)
+        return JSONResponse(await profiles.leaderboard(match.store, family, kind, limit))
 
     @app.delete("/api/identity")
     async def revoke_identity(request: Request) -> Response:

@@ -1,7 +1,10 @@
 """Automatic actions: what happens at a table when nobody sends anything.
 
 Dealing a round, a bot's move, a stand-in bot for a person gone longer than
-the grace period, and ending a table nobody is connected to as abandoned. Each
+the grace period, a bot's move for a person whose clock ran out (or whose
+rated seat forfeited, see :mod:`basra.server.clocks`), and ending a table
+nobody is connected to as abandoned. Clock deadlines are waited for on the
+service's clock (``ServiceConfig.clock``), so tests can run them out at once. Each
 action is planned for one table version and dropped if the table moved on
 before it ran. Bots think without the table's lock, on the fair scheduler's
 workers (:mod:`basra.server.scheduler`), then their move is checked and
@@ -50,8 +53,10 @@ class Master(Protocol):
     async def deal(self, live: LiveTable) -> None:
         """Deal the next round (lock held)."""
 
-    async def commit_play(self, live: LiveTable, seat: int, move: Move) -> None:
-        """Apply, store and send a play (lock held)."""
+    async def commit_play(
+        self, live: LiveTable, seat: int, move: Move, auto: str | None = None
+    ) -> None:
+        """Apply, store and send a play (lock held); ``auto``: why the server made it."""
 
     def send_table(self, live: LiveTable, exclude: Client | None = None) -> None:
         """Send the table's description to its clients."""
@@ -88,18 +93,30 @@ class Autopilot:
             return ("deal", live.version), delay
         seat = state.turn
         row = live.row.seats[seat]
+        config = self.master.config
         if row.kind == "bot":
-            return ("bot", live.version), self.master.config.bot_delay
+            return ("bot", live.version), config.bot_delay
+        clock = live.clock
+        if clock is not None and seat in clock.forfeited:
+            return ("forfeited", live.version), config.bot_delay
+        plans: list[tuple[float, str]] = []
         now = time.monotonic()
-        if live.presence.present(seat, now):
+        if not live.presence.present(seat, now):
+            since = live.presence.absent_since.get(seat, now)
+            plans.append((max(since + config.grace - now, config.bot_delay), "stand_in"))
+        deadline = clock.deadline() if clock is not None else None
+        if deadline is not None:
+            plans.append((max(deadline - config.clock.now(), 0.0), "timeout"))
+        if not plans:
             return None, 0.0
-        since = live.presence.absent_since.get(seat, now)
-        wait = max(since + self.master.config.grace - now, self.master.config.bot_delay)
-        return ("stand_in", live.version), wait
+        wait, kind = min(plans)
+        return (kind, live.version), wait
 
     async def _run(self, live: LiveTable, plan: tuple[str, int], delay: float) -> None:
         try:
-            if delay > 0:
+            if plan[0] == "timeout":
+                await self.master.config.clock.sleep(delay)
+            elif delay > 0:
                 await asyncio.sleep(delay)
             await self._act(live, plan)
             live.failures = 0
@@ -138,6 +155,8 @@ class Autopilot:
             seat = live.state.turn
             if kind == "stand_in" and live.presence.present(seat, time.monotonic()):
                 return
+            if kind == "timeout" and not self._timed_out(live):
+                return  # the deadline moved (a restart's grace): planned again below
             row = live.row.seats[seat]
             level = row.level if kind == "bot" and row.level else self.master.config.stand_in_level
             key = f"{live.row.id}:{seat}:{version}".encode()
@@ -153,7 +172,13 @@ class Autopilot:
                 if live.presence.present(seat, time.monotonic()):
                     return
                 self.master.send_table(live)  # shows that a bot stands in
-            await self.master.commit_play(live, seat, Move(*choice))
+            auto = None if kind == "bot" else kind
+            await self.master.commit_play(live, seat, Move(*choice), auto)
+
+    def _timed_out(self, live: LiveTable) -> bool:
+        """Whether the running clock of the table has reached zero."""
+        deadline = live.clock.deadline() if live.clock is not None else None
+        return deadline is not None and self.master.config.clock.now() >= deadline
 
     async def _mark_fault(self, live: LiveTable, error: BaseException) -> None:
         """Stop a table whose automatic actions keep failing, and say so."""

@@ -19,11 +19,14 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from basra.bots import LEVELS
 from basra.rules import PRESETS, Rules, RulesError, preset
+from basra.server.clocks import DEFAULT_CONTROL, TimeControl, check_control
 from basra.server.protocol import ProtocolError, check_name
 
 __all__ = [
     "CARD_POINTS_BOUND",
+    "RATED_SETTINGS",
     "RULE_BOUNDS",
+    "ClockForm",
     "SeatForm",
     "TableForm",
     "TableSpec",
@@ -53,6 +56,19 @@ class SeatForm(BaseModel):
     """The bot level, one of :data:`basra.bots.LEVELS` (``medium`` when left out)."""
 
 
+class ClockForm(BaseModel):
+    """A time control: seconds per move, and a reserve for the whole game."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    move: int
+    reserve: int = 0
+
+
+RATED_SETTINGS = frozenset({"target"})
+"""The only settings a rated table may change from its variant's (the game's length)."""
+
+
 class TableForm(BaseModel):
     """The create-table form (``POST /api/tables``), JSON types checked strictly."""
 
@@ -70,6 +86,10 @@ class TableForm(BaseModel):
     """Every seat; by default the creator and ``players - 1`` medium bots."""
     my_seat: int | None = 0
     """The creator's seat, or null to watch; by default the first seat if it is a person's."""
+    rated: bool = False
+    """A rated table (:mod:`basra.server.ratings`): no hints, the variant's rules, a clock."""
+    clock: ClockForm | None = None
+    """The time control (:mod:`basra.server.clocks`); none by default, 30+60 when rated."""
 
 
 @dataclass(frozen=True)
@@ -85,6 +105,8 @@ class TableSpec:
     seats: tuple[tuple[str, str | None], ...]
     """``(kind, level)`` of every seat; level is None for a person."""
     my_seat: int | None
+    rated: bool = False
+    clock: TimeControl | None = None
 
     @property
     def all_bots(self) -> bool:
@@ -168,7 +190,8 @@ def check_table_form(form: TableForm) -> tuple[str, TableSpec]:
             if level not in LEVELS:
                 raise _bad(
                     f"seats.{index}.level",
-                    f"seat {index}: bot level must be one of {', '.join(LEVELS)}, not {level!r}",
+                    f"seat {index + 1}: bot level must be one of {', '.join(LEVELS)}, "
+                    f"not {level!r}",
                 )
             seats.append(("bot", level))
         else:
@@ -179,7 +202,46 @@ def check_table_form(form: TableForm) -> tuple[str, TableSpec]:
         my_seat = 0 if seats[0][0] == "person" else None
     if my_seat is not None and (not 0 <= my_seat < players or seats[my_seat][0] != "person"):
         raise _bad("my_seat", "'my_seat' must be a seat open for a person, or null to watch")
+    try:
+        clock = check_control(form.clock.model_dump() if form.clock else None)
+    except ValueError as exc:
+        field, message = exc.args
+        raise _bad(field, message) from None
+    hints = form.hints
+    if form.rated:
+        hints, clock = _check_rated(form, overrides, seats, clock)
     spec = TableSpec(
-        form.variant, overrides, players, form.teams, form.hints, tuple(seats), my_seat
+        form.variant,
+        overrides,
+        players,
+        form.teams,
+        hints,
+        tuple(seats),
+        my_seat,
+        form.rated,
+        clock,
     )
     return name, spec
+
+
+def _check_rated(
+    form: TableForm,
+    overrides: dict[str, Any],
+    seats: list[tuple[str, str | None]],
+    clock: TimeControl | None,
+) -> tuple[bool, TimeControl]:
+    """A rated table's hints (off) and clock, or ``bad_settings`` naming what cannot be rated."""
+    changed = sorted(set(overrides) - RATED_SETTINGS)
+    if changed:
+        raise _bad(
+            "rules",
+            f"rated tables play the variant's own rules (only 'target' may change), "
+            f"not {', '.join(changed)}",
+        )
+    if all(kind == "bot" for kind, _ in seats):
+        raise _bad("rated", "a rated table needs a person's seat")
+    if form.hints and "hints" in form.model_fields_set:
+        raise _bad("hints", "rated tables have no hints")
+    if "clock" in form.model_fields_set and clock is None:
+        raise _bad("clock", "rated tables need a clock (or leave 'clock' out for 30 s + 60 s)")
+    return False, clock or DEFAULT_CONTROL

@@ -11,9 +11,9 @@ asks for a *transfer code*: :data:`CODE_LENGTH` characters, usable once,
 for :data:`TRANSFER_TTL` seconds. The receiving page shows whose identity the
 code would sign it in as, and only when the person confirms does the server
 issue that device its own token. A person sees their devices and signs any of
-them out; an identity can be revoked as a whole. Accounts (a username and an
-argon2 password) can later sign a device in to an identity the same way a code
-does.
+them out; an identity can be revoked as a whole. An account (a username and an
+argon2 password, :mod:`basra.server.accounts`) signs a device in to its
+identity the same way a code does (:meth:`Identities.sign_in`).
 
 A browser that still holds a secret of the old scheme (the SHA-256 of which
 was the seat key) exchanges it, once, for a device token of the identity the
@@ -177,6 +177,14 @@ class Identities:
         if row is None or row.revoked_at is not None:
             raise _no_code()
         return await self._issue(identity, row.name, user_agent, now)
+
+    async def sign_in(self, identity: str, user_agent: str | None) -> Issued:
+        """A new device token for an identity whose account was just checked
+        (:mod:`basra.server.accounts`), issued the way :meth:`accept` issues one."""
+        row = await self.store.load_identity(identity)
+        if row is None or row.revoked_at is not None:
+            raise _signed_out()
+        return await self._issue(identity, row.name, user_agent, self.clock())
 
     async def devices(self, caller: Caller) -> list[dict[str, Any]]:
         """The identity's signed-in devices, this one marked ``current``."""

@@ -8,6 +8,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
+from basra.server.clocks import Clock, ClockState, SystemClock
 from basra.server.identity import Caller
 from basra.server.presence import Presence
 from basra.server.quotas import Limits
@@ -54,6 +55,8 @@ class ServiceConfig:
     retry_limit: int = 5
     """...and how many failures in a row mark the table with its fault and stop it."""
     limits: Limits = field(default_factory=Limits)
+    clock: Clock = field(default_factory=SystemClock)
+    """The time source of the tables' clocks (a ``FakeClock`` in tests)."""
 
 
 class Client:
@@ -126,3 +129,10 @@ class LiveTable:
     """Automatic actions failed in a row."""
     hinting: set[int] = field(default_factory=set)
     """Seats with a hint being worked out (one at a time each)."""
+    clock: ClockState | None = None
+    """The table's clocks (None without a time control)."""
+    badges: dict[int, dict[str, Any]] = field(default_factory=dict)
+    """Per seat: a username and, at rated tables, the rating
+    (:func:`basra.server.profiles.seat_badges`)."""
+    settling: bool = False
+    """The game's results are being recorded."""

@@ -13,9 +13,18 @@ People are ``identities``, issued by the server. An identity signs in on a
 device through a ``devices`` row, which holds the SHA-256 of that device's
 bearer token (never the token): signing a device out revokes its row, and
 revoking an identity revokes all of them. A ``transfers`` row is a one-time,
-short-lived code that signs another device in as the same identity. Accounts
-(a username and an argon2 password hash) can later be a table keyed by the
-identity id: logging in then issues a ``devices`` row like any other.
+short-lived code that signs another device in as the same identity.
+
+An ``accounts`` row (a username and an argon2 password hash) is keyed by the
+identity it belongs to: signing in issues a ``devices`` row like a transfer
+code does. ``ratings`` holds each identity's openskill rating per variant
+family and table kind; ``results`` has one row per person and finished (or
+forfeited) game: the outcome, the basras, and the rating before and after.
+A rated table has a clock (``clock_move`` seconds a move and a
+``clock_reserve``); ``settled_at`` says when its results were recorded.
+``events.auto`` marks a person's play the server made for them (``timeout``,
+``stand_in``, ``forfeited``); with ``events.at`` the clocks are rebuilt from
+the log after a restart (see :mod:`basra.server.clocks`).
 
 A finished game's review (:mod:`basra.server.reviews`) is one ``reviews`` row:
 where its job stands (queued, running with ``done`` of ``total`` decisions,
@@ -39,10 +48,13 @@ from sqlalchemy import (
 )
 
 __all__ = [
+    "accounts",
     "devices",
     "events",
     "identities",
     "metadata",
+    "ratings",
+    "results",
     "reviews",
     "seats",
     "tables",
@@ -72,6 +84,10 @@ tables = Table(
     Column("created_from", String(64), nullable=True),
     Column("all_bots", Boolean, nullable=False, server_default="0"),
     Column("fault", Text, nullable=True),
+    Column("rated", Boolean, nullable=False, server_default="0"),
+    Column("clock_move", Integer, nullable=True),
+    Column("clock_reserve", Integer, nullable=True),
+    Column("settled_at", Float, nullable=True),
 )
 Index("ix_tables_status", tables.c.status)
 Index("ix_tables_created_by", tables.c.created_by)
@@ -97,6 +113,7 @@ events = Table(
     Column("kind", String(8), nullable=False),
     Column("data", Text, nullable=False),
     Column("at", Float, nullable=False),
+    Column("auto", String(16), nullable=True),
 )
 
 identities = Table(
@@ -133,6 +150,53 @@ transfers = Table(
     Column("expires_at", Float, nullable=False),
     Column("used_at", Float, nullable=True),
 )
+
+accounts = Table(
+    "accounts",
+    metadata,
+    Column("identity_id", String(64), ForeignKey("identities.id"), primary_key=True),
+    Column("username", String(32), nullable=False),
+    Column("username_key", String(32), nullable=False),
+    Column("password_hash", String(255), nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+Index("ix_accounts_username_key", accounts.c.username_key, unique=True)
+
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("identity_id", String(64), ForeignKey("identities.id"), primary_key=True),
+    Column("family", String(16), primary_key=True),
+    Column("kind", String(8), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("updated_at", Float, nullable=False),
+)
+Index("ix_ratings_pool", ratings.c.family, ratings.c.kind)
+
+results = Table(
+    "results",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("identity_id", String(64), primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("variant", String(40), nullable=False),
+    Column("family", String(16), nullable=False),
+    Column("kind", String(8), nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("outcome", String(8), nullable=False),
+    Column("place", Integer, nullable=False),
+    Column("rounds", Integer, nullable=False),
+    Column("basras", Integer, nullable=False),
+    Column("score", Integer, nullable=False),
+    Column("ended_at", Float, nullable=False),
+    Column("mu_before", Float, nullable=True),
+    Column("sigma_before", Float, nullable=True),
+    Column("mu_after", Float, nullable=True),
+    Column("sigma_after", Float, nullable=True),
+)
+Index("ix_results_identity_id", results.c.identity_id, results.c.ended_at)
 
 reviews = Table(
     "reviews",

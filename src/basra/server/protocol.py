@@ -27,13 +27,18 @@ Server to client::
     {"type": "error", "code": "not_your_turn", "message": "...", ...}
     {"type": "error", "code": "rate_limited", "limit": "hints", "retry_after": 3, ...}
     {"type": "rematch", "table": "<id>"}
+    {"type": "clock", "version": 13, "control": {"move": 30, "reserve": 60}, "turn": 0,
+     "move_left": 27.5, "reserves": [60.0, null], "timeouts": [0, 0], "missed": [0, 0],
+     "in_a_row": [0, 0], "forfeited": []}    # after each snapshot, at clocked tables
     {"type": "pong"}
 
 Error codes are stable (the page translates them); the English message is for
 people reading logs. ``rate_limited`` names the ``limit`` that was reached and
 says in ``retry_after`` how many seconds to wait. ``version`` counts the
 table's events (deals and plays): a move or hint for another version is
-refused as ``stale``.
+refused as ``stale``. A play the server made for a person carries ``auto`` in its
+event (``timeout``, ``stand_in`` or ``forfeited``, see :mod:`basra.server.clocks`);
+a move from a seat that forfeited is refused as ``forfeited``.
 """
 
 from __future__ import annotations
@@ -57,8 +62,8 @@ __all__ = [
     "error_message",
     "event_json",
     "json_depth",
-    "names_of",
     "parse_client_message",
+    "seat_names",
     "state_frame",
     "table_json",
 ]
@@ -269,6 +274,22 @@ def event_json(
     return {"kind": kind, "round": round_index}
 
 
-def names_of(names: Sequence[str | None]) -> list[str]:
-    """Seat names for a record, with a stand-in for empty seats."""
-    return [name or f"seat {i}" for i, name in enumerate(names)]
+def seat_names(seats: Sequence[Any]) -> list[str]:
+    """The names people saw at a table, for its record: a person's name, a bot as
+    ``Bot 2 (expert)`` (seats counted from 1, as the page counts them).
+
+    ``seats`` are :class:`~basra.server.store.SeatRow` objects (``seat``, ``kind``,
+    ``level``, ``name``); a seat nobody ever took is ``Seat 3``.
+
+    >>> from basra.server.store import SeatRow
+    >>> seat_names([SeatRow(0, "person", name="Amal"), SeatRow(1, "bot", "expert")])
+    ['Amal', 'Bot 2 (expert)']
+    """
+    out = []
+    for index, seat in enumerate(seats):
+        if seat.kind == "bot":
+            level = f" ({seat.level})" if seat.level else ""
+            out.append(f"Bot {index + 1}{level}")
+        else:
+            out.append(seat.name or f"Seat {index + 1}")
+    return out

@@ -13,7 +13,7 @@ from typing import Any
 from basra.cards import CARD_NAMES, cards_of
 from basra.notation import parse_move
 from basra.record import record_of, result_json
-from basra.server.protocol import ProtocolError, event_json, names_of, table_json
+from basra.server.protocol import ProtocolError, event_json, seat_names, table_json
 from basra.server.store import Event, Store, TableRow
 from basra.state import PHASE_PLAY, GameState
 
@@ -36,7 +36,10 @@ def apply_event(state: GameState, event: Event) -> dict[str, Any]:
     seat = state.turn
     state.push(move)
     play = state.rounds[-1].plays[-1]
-    return event_json("play", state.round_index, seat, move.text(), play.basra)
+    described = event_json("play", state.round_index, seat, move.text(), play.basra)
+    if event.auto is not None:
+        described["auto"] = event.auto  # the server played it for the person (clocks.py)
+    return described
 
 
 async def lobby(store: Store, limit: int = 40) -> list[dict[str, Any]]:
@@ -47,6 +50,7 @@ async def lobby(store: Store, limit: int = 40) -> list[dict[str, Any]]:
             {
                 "id": row.id,
                 "variant": row.variant,
+                "rules": row.rules,
                 "players": row.players,
                 "teams": row.teams,
                 "status": row.status,
@@ -56,6 +60,10 @@ async def lobby(store: Store, limit: int = 40) -> list[dict[str, Any]]:
                 "open": sum(1 for s in row.seats if s.kind == "person" and not s.identity),
                 "scores": row.scores,
                 "created_at": row.created_at,
+                "rated": row.rated,
+                "clock": None
+                if row.clock_move is None
+                else {"move": row.clock_move, "reserve": row.clock_reserve or 0},
             }
         )
     return out
@@ -72,6 +80,9 @@ async def games_of(store: Store, identity: str) -> list[dict[str, Any]]:
             "status": game.status,
             "seat": game.seat,
             "names": game.names,
+            "kinds": game.kinds,
+            "levels": game.levels,
+            "rules": game.rules,
             "scores": game.scores,
             "winner": game.winner,
             "created_at": game.created_at,
@@ -99,7 +110,7 @@ async def _finished(store: Store, table_id: str) -> tuple[TableRow, GameState, l
 async def record(store: Store, table_id: str) -> dict[str, Any]:
     """The game's record (RECORD.md) once it is over."""
     row, state, _ = await _finished(store, table_id)
-    return record_of(state, names_of([s.name for s in row.seats])).to_json()
+    return record_of(state, seat_names(row.seats)).to_json()
 
 
 async def replay(store: Store, table_id: str) -> dict[str, Any]:
@@ -125,7 +136,7 @@ async def replay(store: Store, table_id: str) -> dict[str, Any]:
         )
     return {
         "table": table_json(row),
-        "names": names_of([s.name for s in row.seats]),
+        "names": seat_names(row.seats),
         "sides": [list(side) for side in final.sides],
         "result": result_json(final),
         "frames": frames,

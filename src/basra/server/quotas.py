@@ -68,6 +68,12 @@ class Limits:
     """Transfer codes one person may ask for."""
     transfer_tries_per_address: Rate = Rate(20, 600)
     """Transfer codes a client address may try (right or wrong)."""
+    accounts_per_address: Rate = Rate(10, 3600)
+    """Usernames a client address may claim."""
+    logins_per_address: Rate = Rate(20, 600)
+    """Sign-ins (right or wrong) a client address may try."""
+    logins_per_username: Rate = Rate(10, 600)
+    """Sign-ins (right or wrong) to one username, from anywhere."""
     messages_per_connection: Rate = Rate(60, 3)
     """Messages one connection may send (20 a second on average, 60 at once)."""
     http_per_address: Rate = Rate(600, 60)

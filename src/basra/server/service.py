@@ -20,10 +20,17 @@ automatic action that fails is tried again with growing pauses, then the table
 is marked with its fault and left alone (logged, shown to its people). A table
 nobody is connected to ends as abandoned after a while.
 
+Clocks (:mod:`~basra.server.clocks`) are rebuilt from the log's times, and
+sent to every client after each snapshot; a finished game (or a rated game a
+seat forfeited) is settled once: results and ratings
+(:mod:`~basra.server.ratings`) in one store transaction, retried at start if a
+crash came between.
+
 Around it: :mod:`~basra.server.presence` (who is connected),
 :mod:`~basra.server.queries` (lobby and history), :mod:`~basra.server.forms`
-(the create-table form), :mod:`~basra.server.quotas` and
-:mod:`~basra.server.identity`.
+(the create-table form), :mod:`~basra.server.quotas`,
+:mod:`~basra.server.identity`, :mod:`~basra.server.accounts` and
+:mod:`~basra.server.profiles`.
 """
 
 from __future__ import annotations
@@ -31,6 +38,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import json
 import logging
 import random
 import secrets
@@ -51,11 +59,14 @@ from basra.notation import (
     parse_move,
 )
 from basra.server import queries
+from basra.server.accounts import Accounts
 from basra.server.autopilot import Autopilot
+from basra.server.clocks import ClockState
 from basra.server.forms import TableSpec
 from basra.server.identity import Caller, Identities
 from basra.server.live import Client, LiveTable, ServiceConfig
 from basra.server.presence import Presence
+from basra.server.profiles import ReviewAccuracy, seat_badges
 from basra.server.protocol import (
     ProtocolError,
     error_message,
@@ -65,6 +76,7 @@ from basra.server.protocol import (
 )
 from basra.server.pubsub import Hub
 from basra.server.quotas import Quotas, RateLimitError
+from basra.server.ratings import Standings, settle, standings
 from basra.server.scheduler import HINT, FairScheduler
 from basra.server.store import Event, SeatRow, Status, Store, TableRow
 from basra.server.workers import bot_hint, make_executor
@@ -123,6 +135,10 @@ class MatchService:
         self.rng = rng or random.SystemRandom()
         self.quotas = Quotas(self.config.limits)
         self.identities = Identities(store, self.quotas)
+        self.accounts = Accounts(store, self.identities, self.quotas)
+        self.clock = self.config.clock
+        self.review_accuracy: ReviewAccuracy | None = None
+        """Where profiles read review accuracy from (set by the coach; None: no reviews)."""
         processes, threads = self.config.bot_processes, self.config.bot_threads
         self.scheduler = FairScheduler(
             lambda: make_executor(processes, threads), processes or threads
@@ -146,10 +162,12 @@ class MatchService:
                     live = await self._get(row.id)
                     if live is not None:
                         await self._repair(live)
+                        self._settle_if_due(live)
                         self.autopilot.schedule(live)
                         self.autopilot.watch_empty(live)
                 except Exception:
                     log.exception("cannot resume table %s", row.id)
+            await self._settle_unsettled()
         self._heartbeat = asyncio.create_task(self._beat())
 
     async def close(self) -> None:
@@ -197,9 +215,14 @@ class MatchService:
                 state = queries.new_game(row)
                 people = tuple(s.seat for s in row.seats if s.kind == "person")
                 live = LiveTable(row, state, 0, Presence.of(people, time.monotonic()))
+                live.clock = ClockState.of(row)
                 for event in await self.store.events(table_id):
                     live.event = queries.apply_event(state, event)
                     live.version += 1
+                    self._observe(live, event)
+                if live.clock is not None:
+                    live.clock.resume(self.clock.now())
+                live.badges = await seat_badges(self.store, row)
                 self.live[table_id] = live
                 self.autopilot.watch_empty(live)
                 return live
@@ -215,6 +238,7 @@ class MatchService:
                 break
             live.event = queries.apply_event(live.state, event)
             live.version += 1
+            self._observe(live, event)
             applied.append(live.event)
         return applied
 
@@ -268,6 +292,9 @@ class MatchService:
             created_at=time.time(),
             created_by=identity,
             created_from=address,
+            rated=spec.rated,
+            clock_move=spec.clock.move if spec.clock else None,
+            clock_reserve=spec.clock.reserve if spec.clock else None,
         )
         if all(s.kind == "bot" or s.identity for s in seats):
             row.status = "playing"
@@ -386,6 +413,8 @@ class MatchService:
                 self.autopilot.watch_empty(live)
                 client.send({"type": "table", "table": self._table_json(live, client.seat)})
                 client.send(state_frame(live.state, live.version, client.seat, None))
+                if live.clock is not None:
+                    client.send(live.clock.message(live.version, self.clock.now()))
                 if client.seat is not None:
                     self.send_table(live, exclude=client)
                 return live
@@ -471,6 +500,7 @@ class MatchService:
             live.row.seats[seat] = replace(row, identity=identity, name=name)
             if claim.started:
                 live.row.status = "playing"
+            live.badges = await seat_badges(self.store, live.row)
             client.name = name
             for other in live.clients:
                 if other.identity == identity and other.seat is None:
@@ -517,6 +547,8 @@ class MatchService:
             raise ProtocolError(
                 "not_your_turn", f"it is seat {live.state.turn}'s turn", {"turn": live.state.turn}
             )
+        if live.clock is not None and seat in live.clock.forfeited:
+            raise ProtocolError("forfeited", "this seat forfeited the game: a bot plays it")
         return seat
 
     async def _move(self, client: Client, text: str, version: int) -> None:
@@ -531,16 +563,20 @@ class MatchService:
                 raise ProtocolError("bad_move", str(exc), {"reason": "illegal"}) from None
             await self.commit_play(live, seat, move)
 
-    async def commit_play(self, live: LiveTable, seat: int, move: Move) -> None:
-        """Apply, store (with the status it leads to), then send; the table's lock is held."""
+    async def commit_play(
+        self, live: LiveTable, seat: int, move: Move, auto: str | None = None
+    ) -> None:
+        """Apply, store (with the status it leads to), then send; the table's lock is held.
+
+        ``auto`` says why the server made a person's play (see :mod:`basra.server.clocks`).
+        """
         state = live.state
         state.push(move)
         play = state.rounds[-1].plays[-1]
         status = _status_of(state) if state.phase != PHASE_PLAY else None
+        event = Event(live.version, "play", move.text(), self.clock.now(), auto)
         try:
-            stored = await self.store.append_event(
-                live.row.id, Event(live.version, "play", move.text()), status
-            )
+            stored = await self.store.append_event(live.row.id, event, status)
         except Exception:
             state.pop()
             log.exception("storing a play at table %s failed", live.row.id)
@@ -553,12 +589,16 @@ class MatchService:
         live.version += 1
         self.moves += 1
         live.event = event_json("play", state.round_index, seat, move.text(), play.basra)
+        if auto is not None:
+            live.event["auto"] = auto
+        forfeit = self._observe(live, event)
         if status is not None:
             row = live.row
             row.status, row.scores, row.winner = status.status, list(status.scores), status.winner
-            if status.status == "over":
-                self.send_table(live)
+        if forfeit is not None or (status is not None and status.status == "over"):
+            self.send_table(live)
         self._broadcast_state(live)
+        self._settle_if_due(live)
         await self.hub.publish({"kind": "events", "table": live.row.id, "version": live.version})
         self.autopilot.schedule(live)
 
@@ -566,7 +606,7 @@ class MatchService:
         """Deal the next round (the table's lock is held)."""
         state = live.state
         pack = shuffled_pack(state.rules, random.Random(self.rng.getrandbits(64)))
-        event = Event(live.version, "deal", _pack_text(pack))
+        event = Event(live.version, "deal", _pack_text(pack), self.clock.now())
         if not await self.store.append_event(live.row.id, event):
             if await self._catch_up(live):
                 self._broadcast_state(live)
@@ -574,6 +614,7 @@ class MatchService:
         state.deal(pack)
         live.version += 1
         live.event = event_json("deal", state.round_index)
+        self._observe(live, event)
         self._broadcast_state(live)
         await self.hub.publish({"kind": "events", "table": live.row.id, "version": live.version})
 
@@ -648,6 +689,7 @@ class MatchService:
                     created_by=client.identity,
                     created_from=client.address,
                     fault=None,
+                    settled_at=None,
                 )
                 with contextlib.suppress(ValueError):  # another process made it first
                     await self.store.create_table(new_row)
@@ -665,6 +707,68 @@ class MatchService:
                 self.autopilot.schedule(rematch)
                 self.autopilot.watch_empty(rematch)
 
+    # ---------------------------------------------------------------- clocks and results
+
+    def _observe(self, live: LiveTable, event: Event) -> int | None:
+        """Run the table's clocks on an event just applied (``live.event`` describes it);
+        returns a seat that forfeited by it."""
+        clock = live.clock
+        if clock is None:
+            return None
+        state = live.state
+        seat = live.event.get("seat") if live.event and event.kind == "play" else None
+        next_turn = state.turn if state.phase == PHASE_PLAY else None
+        at = event.at if event.at is not None else self.clock.now()
+        return clock.observe(event.kind, seat, at, event.auto, next_turn)
+
+    def _settle_if_due(self, live: LiveTable) -> asyncio.Task[Any] | None:
+        """Start settling a game that ended (or a rated game a seat forfeited), once."""
+        row = live.row
+        if row.settled_at is not None or live.settling:
+            return None
+        forfeited = live.clock.forfeited if row.rated and live.clock is not None else []
+        if not live.state.is_over and not forfeited:
+            return None
+        live.settling = True
+        return self.spawn(self._settle(live, standings(row, live.state, forfeited)))
+
+    async def _settle(self, live: LiveTable, game: Standings) -> None:
+        """Record the results and ratings, then show the new ratings at the table."""
+        now = self.clock.now()
+        try:
+            await self.store.settle_game(
+                game.table_id,
+                game.family,
+                game.kind,
+                game.identities,
+                now,
+                lambda current: settle(game, current, now),
+            )
+        except Exception:
+            live.settling = False  # tried again when the table is next loaded
+            log.exception("settling table %s failed", game.table_id)
+            return
+        async with live.lock:
+            live.row.settled_at = live.row.settled_at or now
+            live.badges = await seat_badges(self.store, live.row)
+            self.send_table(live)
+        await self.hub.publish({"kind": "meta", "table": live.row.id})
+
+    async def _settle_unsettled(self) -> None:
+        """Settle finished games a crash left unsettled (between the last play and settling)."""
+        for table_id in await self.store.unsettled_tables():
+            try:
+                live = await self._get(table_id)
+                task = self._settle_if_due(live) if live is not None else None
+                if task is not None:
+                    await task
+                if live is not None and not live.clients:
+                    async with live.lock:
+                        if not live.clients:
+                            self.drop(live)
+            except Exception:
+                log.exception("cannot settle table %s", table_id)
+
     # ---------------------------------------------------------------- fan-out
 
     def _broadcast_state(self, live: LiveTable) -> None:
@@ -679,6 +783,10 @@ class MatchService:
                     live.state, live.version, client.seat, live.event
                 )
             client.send(text)
+        if live.clock is not None:
+            clock = json.dumps(live.clock.message(live.version, self.clock.now()))
+            for client in list(live.clients):
+                client.send(clock)
 
     def send_table(self, live: LiveTable, exclude: Client | None = None) -> None:
         """Send every client here the table's description (seats, presence, status)."""
@@ -701,6 +809,12 @@ class MatchService:
         out["you"] = you
         out["spectators"] = sum(1 for c in live.clients if c.seat is None)
         out["version"] = live.version
+        out["rated"] = live.row.rated
+        out["clock"] = live.clock.control.to_json() if live.clock is not None else None
+        forfeited = live.clock.forfeited if live.clock is not None else []
+        for seat in out["seats"]:
+            seat.update(live.badges.get(seat["seat"], {}))
+            seat["forfeited"] = seat["seat"] in forfeited
         return out
 
     # ---------------------------------------------------------------- other processes
@@ -748,6 +862,7 @@ class MatchService:
         elif kind == "meta":
             async with live.lock:
                 await self._reload_row(live)
+                live.badges = await seat_badges(self.store, live.row)
                 for client in live.clients:
                     if client.seat is None and client.identity is not None:
                         mine = next(

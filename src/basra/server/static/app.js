@@ -3,10 +3,15 @@
 // WebSocket), my games, replay, rules. Everything shown of a game comes from
 // the snapshot the server built for this seat.
 
-import {
-  CHOICE_LABELS, SETTING_CHOICES, SETTING_LABELS, VARIANT_NAMES,
-  cardName, cardShort, isRed, num, rulesText, settingKeyLabel, translate,
-} from "./i18n.js";
+import { SETTING_LABELS, VARIANT_NAMES, cardName, num, rulesText, translate } from "./i18n.js";
+import * as dom from "./dom.js";
+import { backImg, bdi, h } from "./dom.js";
+import { headline, joinNames, resultTag, seatLabel, seatName as nameOfSeat, variantTitle } from "./names.js";
+import { canonical, settingField, settingLabel, settingValue } from "./settings.js";
+import { scoreSheet } from "./sheet.js";
+import { muteSwitch, playSound } from "./sound.js";
+import { SeatClocks, TurnAlert } from "./clock.js";
+import { accountPage, changeText, leaderboardPage, profilePage, ratingText } from "./profile.js";
 import { clearTakes, hintParts, markHint, markTakes, previewParts, takesOf } from "./coach.js";
 import { ReviewPage } from "./review.js";
 
@@ -65,60 +70,11 @@ const n = (v) => num(v, app.lang);
 
 // ------------------------------------------------------------------ DOM helpers
 
-function h(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs || {})) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "class") node.className = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else if (key === "text") node.textContent = value;
-    else node.setAttribute(key, value === true ? "" : value);
-  }
-  for (const child of children.flat(Infinity)) {
-    if (child === null || child === undefined || child === false) continue;
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return node;
-}
-
-function cardFile(text) {
-  const rank = text.slice(0, -1);
-  return `/static/cards/${rank === "10" ? "T" : rank}${text.slice(-1)}.svg`;
-}
-
-function cardImg(text) {
-  return h("img", { src: cardFile(text), alt: cardName(text, app.lang), title: cardName(text, app.lang), draggable: "false" });
-}
-
-function backImg() {
-  return h("img", { src: "/static/cards/back.svg", alt: "", draggable: "false" });
-}
-
-/** A card as text: rank and suit, isolated so it reads the same in Arabic. */
-function cardLabel(text) {
-  return h("bdi", { dir: "ltr", class: "card-text" + (isRed(text) ? " suit-red" : ""), title: cardName(text, app.lang) }, cardShort(text));
-}
-
-function cardsLabel(texts) {
-  const out = [];
-  texts.forEach((c, i) => { if (i) out.push(app.lang === "ar" ? "، " : ", "); out.push(cardLabel(c)); });
-  return out;
-}
-
-function fill(text, params) {
-  // translate() with nodes: "{name} plays {card}" -> [text, node, text]
-  const parts = text.split(/(\{\w+\})/);
-  return parts.map((part) => {
-    const m = part.match(/^\{(\w+)\}$/);
-    if (!m) return part;
-    const value = params[m[1]];
-    if (typeof value === "number") return n(value);
-    return value;
-  });
-}
+const cardImg = (text) => dom.cardImg(text, app.lang);
+const cardLabel = (text) => dom.cardLabel(text, app.lang);
+const cardsLabel = (texts) => dom.cardsLabel(texts, app.lang);
+const fill = (text, params) => dom.fill(text, params, app.lang);
 const tn = (key, params) => fill(translate(app.lang, key, {}), params);
-
-function bdi(text) { return h("bdi", {}, text); }
 
 async function api(path, options = {}) {
   const auth = app.token ? { Authorization: `Bearer ${app.token}` } : {};
@@ -140,11 +96,15 @@ async function variants() {
     app.variants = Object.fromEntries(data.variants.map((v) => [v.name, v]));
     app.levels = data.levels;
     app.bounds = data.bounds || {};
+    app.families = data.families || {};
   }
   return app.variants;
 }
 
 const variantName = (name) => VARIANT_NAMES[app.lang][name] || name;
+
+/** What the account, profile and leaderboard pages (profile.js) use of this module. */
+const ui = { app, h, api, t, n, tn, bdi, navigate, toast, errorText, setToken, ensureIdentity, variantName, variants, saveName };
 
 function setLanguage(lang) {
   app.lang = lang;
@@ -154,7 +114,9 @@ function setLanguage(lang) {
   document.title = t("app_name");
   for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);
   document.getElementById("lang").textContent = lang === "ar" ? "English" : "عربي";
+  redrawMute();
 }
+const redrawMute = muteSwitch(document.getElementById("mute"), (key) => t(key));
 
 function banner(text) {
   const node = document.getElementById("banner");
@@ -209,6 +171,10 @@ function route() {
   else if (path === "/rules") rulesIndex(root);
   else if ((m = path.match(/^\/rules\/([\w]+)$/))) rulesPage(root, m[1], params.get("rules"));
   else if (path === "/device") devicePage(root);
+  else if (path === "/account") accountPage(root, ui);
+  else if (path === "/me") profilePage(root, ui);
+  else if ((m = path.match(/^\/u\/([^/]+)$/))) profilePage(root, ui, decodeURIComponent(m[1]));
+  else if (path === "/leaderboard") leaderboardPage(root, ui);
   else homePage(root);
 }
 
@@ -221,7 +187,7 @@ function saveName(value) {
 
 async function homePage(root) {
   const all = await variants();
-  const form = { variant: "egyptian", players: 2, teams: false, hints: true, seats: ["me", "bot:medium", "bot:medium", "bot:medium"], custom: {} };
+  const form = { variant: "egyptian", players: 2, teams: false, hints: true, seats: ["me", "bot:medium", "bot:medium", "bot:medium"], custom: {}, rated: false, clock: "" };
   const page = h("div", { class: "page" });
   root.append(page);
   const nameInput = h("input", { id: "name", value: app.name, maxlength: "24", placeholder: t("name_placeholder"), autocomplete: "nickname", oninput: (e) => saveName(e.target.value) });
@@ -235,6 +201,15 @@ async function homePage(root) {
     [2, 3, 4].map((v) => h("option", { value: v }, n(v))));
   const teamsBox = h("input", { type: "checkbox", id: "teams", disabled: true, onchange: (e) => { form.teams = e.target.checked; } });
   const hintsBox = h("input", { type: "checkbox", id: "hints", checked: true, onchange: (e) => { form.hints = e.target.checked; } });
+  // Rated tables: no hints and a clock (the server checks the rest and says why).
+  const CLOCKS = ["", "15+30", "30+60", "60+180"];
+  const clockSelect = h("select", { id: "clock", onchange: (e) => { form.clock = e.target.value; } },
+    CLOCKS.map((c) => h("option", { value: c }, c ? t("clock_option", { move: Number(c.split("+")[0]), reserve: Number(c.split("+")[1]) }) : t("clock_none"))));
+  const ratedBox = h("input", { type: "checkbox", id: "rated", onchange: (e) => {
+    form.rated = e.target.checked;
+    hintsBox.disabled = form.rated;
+    if (form.rated) { hintsBox.checked = false; form.hints = false; if (!form.clock) { form.clock = "30+60"; clockSelect.value = "30+60"; } }
+  } });
 
   function overrides() {
     return form.custom;
@@ -262,25 +237,18 @@ async function homePage(root) {
   function drawSettings() {
     settingsBox.replaceChildren();
     const base = all[form.variant].rules;
-    for (const [key, label] of Object.entries(SETTING_LABELS[app.lang])) {
+    for (const key of Object.keys(SETTING_LABELS[app.lang])) {
       const current = key in form.custom ? form.custom[key] : base[key];
-      let control;
-      if (SETTING_CHOICES[key]) {
-        control = h("select", { "data-setting": key, onchange: (e) => setSetting(key, JSON.parse(e.target.value)) },
-          SETTING_CHOICES[key].map((choice) => h("option", { value: JSON.stringify(choice), selected: JSON.stringify(choice) === JSON.stringify(current) },
-            typeof choice === "number" ? n(choice) : (CHOICE_LABELS[app.lang][String(choice)] || String(choice)))));
-      } else if (typeof current === "number") {
-        const [low, high] = app.bounds[key] || [0, null];
-        control = h("input", { type: "number", min: String(low), max: high === null ? null : String(high), value: current, "data-setting": key, onchange: (e) => setSetting(key, Number(e.target.value)) });
-      } else {
-        control = h("input", { value: JSON.stringify(current), dir: "ltr", "data-setting": key, onchange: (e) => { try { setSetting(key, JSON.parse(e.target.value)); } catch { error.textContent = t("err_bad_settings"); } } });
-      }
-      settingsBox.append(h("label", {}, label, control));
+      const control = settingField(key, current, app.lang, app.bounds, (value) => setSetting(key, value));
+      const wide = key === "point_cards" || key === "face_values";
+      settingsBox.append(wide
+        ? h("fieldset", { class: "setting wide" }, h("legend", {}, settingLabel(key, app.lang)), control)
+        : h("label", { class: "setting", "data-label": key }, h("span", {}, settingLabel(key, app.lang)), control));
     }
   }
   function setSetting(key, value) {
     const base = all[form.variant].rules;
-    if (JSON.stringify(base[key]) === JSON.stringify(value)) delete form.custom[key];
+    if (canonical(base[key]) === canonical(value)) delete form.custom[key];
     else form.custom[key] = value;
     error.textContent = "";
     drawRulesLink();
@@ -296,6 +264,8 @@ async function homePage(root) {
       const body = await api("/api/tables", { method: "POST", body: JSON.stringify({
         name: app.name, variant: form.variant, rules: overrides(), players: form.players,
         teams: form.teams, hints: form.hints, seats, my_seat: mine >= 0 ? mine : null,
+        ...(form.rated ? { rated: true } : {}),
+        ...(form.clock ? { clock: { move: Number(form.clock.split("+")[0]), reserve: Number(form.clock.split("+")[1]) } } : {}),
       }) });
       navigate(body.url);
     } catch (err) {
@@ -317,6 +287,8 @@ async function homePage(root) {
         h("label", { for: "players" }, t("players")), playersSelect,
         h("span"), h("label", {}, teamsBox, " ", t("teams")),
         h("span"), h("label", {}, hintsBox, " ", t("hints")),
+        h("span"), h("label", {}, ratedBox, " ", t("rated_table")),
+        h("label", { for: "clock" }, t("clock_label")), clockSelect,
         h("label", {}, t("seats")), seatsBox),
       h("details", {}, h("summary", {}, t("custom")), h("p", { class: "muted" }, t("custom_help")), settingsBox),
       h("div", { class: "actions" }, button), error),
@@ -328,10 +300,11 @@ async function homePage(root) {
     if (!tables.length) lobbyPanel.append(h("p", { class: "muted" }, t("no_tables")));
     const list = h("ul", { class: "list" });
     for (const table of tables) {
-      const names = table.names.map((name, i) => name || (table.kinds[i] === "bot" ? `${t("bot")} (${t("level_" + table.levels[i])})` : "—"));
+      const names = table.names.map((name, i) => (table.kinds[i] === "bot" || name ? seatLabel({ kind: table.kinds[i], level: table.levels[i], name }, i, app.lang) : "—"));
       list.append(h("li", {},
-        h("span", {}, h("strong", {}, variantName(table.variant)), " · ", names.map((x, i) => [i ? " · " : "", bdi(x)])),
-        h("span", {}, h("span", { class: "tag" }, table.status === "open" ? t("open_seats", { n: table.open }) : t("in_play")), " ",
+        h("span", {}, h("strong", {}, variantTitle(table.variant, table.rules, app.lang)), " · ", names.map((x, i) => [i ? " · " : "", bdi(x)])),
+        h("span", {}, table.rated ? [h("span", { class: "tag" }, t("rated")), " "] : null,
+          h("span", { class: "tag" }, table.status === "open" ? t("open_seats", { n: table.open }) : t("in_play")), " ",
           h("a", { href: `/t/${table.id}`, "data-link": true }, table.status === "open" ? t("join") : t("watch")))));
     }
     lobbyPanel.append(list);
@@ -353,28 +326,34 @@ class TablePage {
     this.id = id;
     this.table = null;
     this.msg = null;
-    this.queue = [];
-    this.busy = false;
+    this.anim = null;
+    this.animTimer = null;
     this.sheetShown = 0;
     this.hint = null;
     this.hintAsked = -1;
     this.selected = null;
     this.armed = null;
+    this.previewing = null;
     this.confirm = LS.getItem("basra.confirm") === "1";
     this.sent = -1;
     this.closed = false;
     this.retry = 0;
+    this.clocks = new SeatClocks(app.lang);
+    this.alert = new TurnAlert();
     this.root.append(h("p", { class: "muted" }, "…"));
     this.connect();
   }
 
   close() {
     this.closed = true;
+    clearTimeout(this.animTimer);
     if (this.ws) this.ws.close();
     document.querySelector(".overlay")?.remove();
+    this.clocks.close();
+    this.alert.close(t("app_name"));
   }
 
-  relabel() { this.render(); }
+  relabel() { this.clocks.lang = app.lang; this.render(); }
 
   connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
@@ -382,6 +361,7 @@ class TablePage {
     this.ws = ws;
     ws.onopen = () => {
       this.retry = 0;
+      this.sent = -1;  // a move sent before the connection dropped: the snapshot says if it counted
       banner("");
       ws.send(JSON.stringify({ type: "hello", token: app.token || undefined, name: app.name || undefined }));
     };
@@ -404,11 +384,10 @@ class TablePage {
     switch (message.type) {
       case "table":
         this.table = message.table;
-        if (!this.busy) this.render();
+        this.render();
         break;
       case "state":
-        this.queue.push(message);
-        this.pump();
+        this.accept(message);
         break;
       case "error":
         if (message.code === "no_such_table") { this.root.replaceChildren(h("p", { class: "panel" }, t("no_table"))); return; }
@@ -416,11 +395,14 @@ class TablePage {
         if (message.code === "rate_limited") toast(t("err_rate_limited_retry", { n: message.retry_after }));
         else toast(t("err_" + message.code) + (message.code === "bad_move" ? ` (${message.message})` : ""));
         this.sent = -1;
-        if (!this.busy) this.render();
+        this.render();
         break;
       case "hint":
         this.hint = message;
         this.render();
+        break;
+      case "clock":
+        this.clocks.update(message);
         break;
       case "rematch":
         if (this.table && this.table.you !== null) { toast(t("rematch_wait")); navigate(`/t/${message.table}`); }
@@ -431,29 +413,44 @@ class TablePage {
   }
 
   duration() {
-    if (this.queue.length > 2) return 60;
     return app.fast ? 90 : 850;
   }
 
-  async pump() {
-    if (this.busy) return;
-    this.busy = true;
-    try {
-      while (this.queue.length) {
-        const next = this.queue.shift();
-        const previous = this.msg;
-        if (previous && next.event && next.event.kind === "play" && next.version === previous.version + 1 && this.root.querySelector(".floor")) {
-          await this.animate(previous, next);
-        }
-        this.msg = next;
-        this.hint = this.hint && this.hint.version === next.version ? this.hint : null;
-        if (!previous || previous.version !== next.version) this.armed = null;
-        this.render();
-        if (next.event && next.event.kind === "play" && next.event.basra && !this.queue.length) this.stamp(next.event.basra);
-      }
-    } finally {
-      this.busy = false;
+  /**
+   * A new snapshot is shown at once: the turn line, the hand and the seats follow the
+   * game as it is. Only the floor lags: for a moment it shows the play that led here
+   * landing on the floor as it was (cut short by the next snapshot).
+   */
+  accept(next) {
+    const previous = this.msg;
+    this.finishAnimation(false);
+    this.msg = next;
+    if (!previous || previous.version !== next.version) { this.selected = null; this.armed = null; this.previewing = null; }
+    this.hint = this.hint && this.hint.version === next.version ? this.hint : null;
+    const event = next.event;
+    if (previous && this.table && event && event.kind === "play" && next.version === previous.version + 1) {
+      const [card, takes] = event.move.split("x");
+      this.anim = { floor: previous.view.floor, card, taken: takes ? takes.split(",") : [], from: this.seatPosition(event.seat), basra: event.basra, fresh: true };
+      this.animTimer = setTimeout(() => this.finishAnimation(true), this.duration());
     }
+    this.render();
+    if (this.anim) playSound(this.anim.basra ? "basra" : this.anim.taken.length ? "capture" : "play");
+    if (previous && this.isMyTurn(next.view) && !this.isMyTurn(previous.view)) setTimeout(() => { if (!this.closed) playSound("turn"); }, 200);
+  }
+
+  isMyTurn(view) {
+    return view.seat !== null && view.seat !== undefined && view.phase === "play" && view.turn === view.seat && !view.over;
+  }
+
+  /** The landing play is done: the floor as it is now, then any score sheet. */
+  finishAnimation(redraw) {
+    clearTimeout(this.animTimer);
+    this.animTimer = null;
+    if (!this.anim) return;
+    this.anim = null;
+    if (!redraw || this.closed || !this.msg) return;
+    this.root.querySelector(".floor")?.replaceWith(this.renderFloor(this.msg.view));
+    this.renderSheets(this.msg.view);
   }
 
   seatPosition(seat) {
@@ -463,44 +460,30 @@ class TablePage {
     return order[(seat - me + view.players) % view.players];
   }
 
-  async animate(previous, next) {
-    const { seat, move } = next.event;
-    const [card, takes] = move.split("x");
-    const taken = takes ? takes.split(",") : [];
-    const floor = this.root.querySelector(".floor");
-    floor.querySelector(".floor-empty")?.remove();
-    for (const node of floor.querySelectorAll(".card")) {
-      if (taken.includes(node.dataset.card)) node.classList.add("taken");
-    }
-    const where = this.seatPosition(seat);
-    const played = h("span", { class: "card played arrive", "data-card": card }, cardImg(card));
-    played.style.setProperty("--from-x", FROM[where][0]);
-    played.style.setProperty("--from-y", FROM[where][1]);
-    floor.append(played);
-    const handCard = this.root.querySelector(`.hand [data-card="${card}"]`);
-    if (handCard && seat === previous.view.seat) handCard.style.visibility = "hidden";
-    const line = this.root.querySelector(".playline");
-    if (line) line.replaceChildren(...this.playText(next.event));
-    await new Promise((resolve) => setTimeout(resolve, this.duration()));
-  }
-
-  stamp(points) {
-    const center = this.root.querySelector(".center");
-    if (!center) return;
-    center.append(h("div", { class: "basra-stamp" }, t("basra_pts", { n: points })));
-  }
-
   seatName(seat) {
-    const info = this.table?.seats?.[seat];
-    if (!info) return t("seat_n", { n: seat + 1 });
-    if (info.kind === "bot") return `${t("bot")} ${n(seat + 1)}`;
-    return info.name || t("open_seat");
+    return nameOfSeat(this.table?.seats?.[seat], seat, app.lang);
   }
 
   sideName(side) {
+    return joinNames(this.msg.view.sides[side].map((s) => this.seatName(s)), app.lang);
+  }
+
+  /** Whose turn it is, in words: a bot (or a bot standing in) thinks, a person plays. */
+  turnText(seat) {
+    const info = this.table.seats[seat];
+    const thinking = info?.kind === "bot" || (info?.present === false && info?.stand_in);
+    return fill(translate(app.lang, thinking ? "thinking" : "turn_of"), { name: bdi(this.seatName(seat)) });
+  }
+
+  /** A seat's team at a 4-player team table: "partner" on the reader's side, else "Team n". */
+  teamTag(seat) {
     const view = this.msg.view;
-    if (!view.teams) return this.seatName(view.sides[side][0]);
-    return view.sides[side].map((s) => this.seatName(s)).join(" & ");
+    if (!view.teams) return null;
+    const side = seat % 2;
+    if (view.seat !== null && view.seat !== undefined && seat !== view.seat && side === view.side) {
+      return h("span", { class: `tag team team-${side} partner` }, t("partner"));
+    }
+    return h("span", { class: `tag team team-${side}` }, t("team_tag", { n: side + 1 }));
   }
 
   playText(event) {
@@ -508,7 +491,19 @@ class TablePage {
     const out = tn("plays", { name: bdi(this.seatName(event.seat)), card: cardLabel(card) });
     if (takes) out.push(" ", ...tn("takes", { cards: h("span", {}, cardsLabel(takes.split(","))) }));
     if (event.basra) out.push(" — ", h("strong", { class: "your-turn" }, t("basra_pts", { n: event.basra })));
+    if (event.auto === "timeout") out.push(" — ", h("span", { class: "muted" }, t("timed_out")));
     return out;
+  }
+
+  /** A seat's rating at a rated table (a bot's is fixed), its change once rated, a forfeit. */
+  seatBadges(seat) {
+    const info = this.table.seats[seat];
+    return [
+      this.table.clock && info.kind === "person" ? this.clocks.node(seat) : null,
+      info.rating ? h("span", { class: "tag rating", "data-rating": seat, title: t("rating_line", { rating: ratingText(info.rating, ui) }) }, h("bdi", { dir: "ltr" }, ratingText(info.rating, ui))) : null,
+      info.change !== undefined ? h("bdi", { dir: "ltr", class: "rating-change " + (info.change >= 0 ? "up" : "down") }, changeText(info.change, ui)) : null,
+      info.forfeited ? h("span", { class: "tag" }, t("forfeited_tag")) : null,
+    ];
   }
 
   // -------------------------------------------------------------- rendering
@@ -517,6 +512,8 @@ class TablePage {
     if (this.closed || !this.table || !this.msg) return;
     const table = this.table;
     const view = this.msg.view;
+    const mine = view.seat !== null && view.seat !== undefined && view.phase === "play" && view.turn === view.seat && !view.over;
+    this.alert.update(mine, t("title_your_turn"), t("app_name"));
     this.root.replaceChildren();
     if (table.status === "abandoned") banner(t("table_abandoned"));
     else if (table.fault) banner(t("table_fault"));
@@ -530,12 +527,14 @@ class TablePage {
       felt.append(this.renderOpponent(seat, where));
     }
     felt.append(this.renderCenter(view));
-    felt.append(me === null || me === undefined ? h("div", { class: "me" }, h("div", { class: "status-line" }, t("spectating"))) : this.renderMe(view));
+    felt.append(me === null || me === undefined ? h("div", { class: "me" }, h("div", { class: "status-line" }, t("spectating"),
+      view.phase === "play" && !view.over ? [" · ", ...this.turnText(view.turn)] : null)) : this.renderMe(view));
     const bottomSeat = felt.querySelector(".bottom-seat");
     if (bottomSeat) { bottomSeat.remove(); felt.querySelector(".me").prepend(bottomSeat); }
     const side = h("aside", { class: "side" }, this.renderScores(view), this.renderInvite(), this.renderLog(view));
     this.root.append(h("div", { class: "table-wrap" }, felt, side));
     this.renderSheets(view);
+    if (this.anim) this.anim.fresh = false;
   }
 
   renderOpponent(seat, where) {
@@ -546,29 +545,52 @@ class TablePage {
     const away = info.kind === "person" && info.present === false;
     const classes = ["seat", where];
     if (view.phase === "play" && view.turn === seat) classes.push("turn");
+    if (view.teams) classes.push(`team-${seat % 2}`);
     return h("div", { class: classes.join(" "), "data-seat": seat },
       h("div", { class: "name" },
         info.kind === "person" ? h("span", { class: "dot" + (away ? " away" : ""), title: away ? t("away") : "" }) : null,
-        bdi(this.seatName(seat)),
+        bdi(this.seatName(seat)), this.teamTag(seat),
         view.dealer === seat ? h("span", { class: "dealer-chip", title: t("dealer") }, t("dealer_short")) : null),
       h("div", { class: "backs", "aria-label": t("cards_n", { n: count }) }, Array.from({ length: count }, () => backImg())),
       h("div", { class: "meta" },
         info.kind === "bot" ? h("span", { class: "tag" }, t("level_" + info.level)) : null,
         h("span", {}, t("pile", { n: view.pile_sizes[sideIndex] })),
         view.basras[sideIndex] ? h("span", {}, t("basras", { n: view.basras[sideIndex] })) : null,
-        away && info.stand_in ? h("span", {}, t("stand_in")) : away ? h("span", {}, t("away")) : null));
+        away && info.stand_in ? h("span", {}, t("stand_in")) : away ? h("span", {}, t("away")) : null,
+        this.seatBadges(seat)));
+  }
+
+  renderFloor(view) {
+    const anim = this.anim;
+    const cards = anim ? anim.floor : view.floor;
+    const floor = h("div", { class: "floor", "aria-label": t("floor") },
+      cards.map((c) => h("span", { class: "card" + (anim && anim.taken.includes(c) ? " taken" : ""), "data-card": c }, cardImg(c))));
+    if (anim) {
+      const played = h("span", { class: "card played" + (anim.fresh ? " arrive" : ""), "data-card": anim.card }, cardImg(anim.card));
+      played.style.setProperty("--from-x", FROM[anim.from][0]);
+      played.style.setProperty("--from-y", FROM[anim.from][1]);
+      floor.append(played);
+    } else if (!cards.length) {
+      floor.append(h("span", { class: "floor-empty" }, t("floor_empty")));
+    }
+    const option = !anim && this.selected ? this.selected.options[this.selected.focus ?? -1] : null;
+    if (option) {
+      for (const node of floor.querySelectorAll(".card")) if (option.includes(node.dataset.card)) node.classList.add("taken");
+    } else if (!anim && !this.selected) {
+      this.markFloor(floor, view);
+    }
+    return floor;
+  }
+
+  /** Mark on the floor what the card hovered (or else the armed card) would take, and what the hint takes. */
+  markFloor(floor, view) {
+    clearTakes(floor);
+    const shown = this.previewing ?? this.armed;
+    if (shown) markTakes(floor, takesOf(shown, view.legal || []));
+    if (this.previewing === null && this.hint && this.hint.version === this.msg.version) markHint(floor, this.hint.take);
   }
 
   renderCenter(view) {
-    const floor = h("div", { class: "floor", "aria-label": t("floor") },
-      view.floor.length ? view.floor.map((c) => h("span", { class: "card", "data-card": c }, cardImg(c))) : h("span", { class: "floor-empty" }, t("floor_empty")));
-    if (this.selected) {
-      const option = this.selected.options[this.selected.focus ?? -1];
-      if (option) for (const node of floor.querySelectorAll(".card")) if (option.includes(node.dataset.card)) node.classList.add("taken");
-    } else if (this.armed) {
-      markTakes(floor, takesOf(this.armed, view.legal || []));
-    }
-    if (this.hint && this.hint.version === this.msg.version) markHint(floor, this.hint.take);
     const last = this.msg.event && this.msg.event.kind === "play" ? this.playText(this.msg.event) : view.phase === "deal" && !view.over ? [t("dealing")] : [];
     return h("div", { class: "center" },
       h("div", { class: "stockline" },
@@ -576,8 +598,9 @@ class TablePage {
         h("span", {}, t("stock", { n: view.stock })),
         h("span", {}, t("round_n", { n: view.round + 1 })),
         h("span", {}, t("target", { n: this.table.rules.target }))),
-      floor,
-      h("div", { class: "playline" }, last));
+      this.renderFloor(view),
+      h("div", { class: "playline" }, last),
+      this.anim?.basra && this.anim.fresh ? h("div", { class: "basra-stamp" }, t("basra_pts", { n: this.anim.basra })) : null);
   }
 
   renderMe(view) {
@@ -591,7 +614,7 @@ class TablePage {
       const options = legal.filter((m) => m === card || m.startsWith(card + "x"));
       const suggested = this.hint && this.hint.card === card;
       const button = h("button", {
-        class: "card" + (this.selected?.card === card ? " selected" : "") + (suggested ? " suggested" : ""),
+        class: "card" + (this.selected?.card === card || (waiting && this.sentCard === card) ? " selected" : "") + (suggested ? " suggested" : ""),
         type: "button", "data-card": card, disabled: !myTurn || waiting || !options.length,
         "aria-label": cardName(card, app.lang),
         onclick: () => this.choose(card, options),
@@ -601,10 +624,12 @@ class TablePage {
       if (this.armed === card) button.classList.add("armed");
       hand.append(button);
     }
+    // The turn line says what is happening now: the move just sent, your turn, who thinks.
     const status = view.over ? t("game_over")
+      : waiting ? tn("playing_card", { card: cardLabel(this.sentCard) })
       : myTurn ? t("your_turn")
-      : view.phase === "play" ? fill(translate(app.lang, "turn_of"), { name: bdi(this.seatName(view.turn)) })
-      : t("dealing");
+      : view.phase === "play" ? this.turnText(view.turn)
+      : view.past_rounds.length ? t("next_round") : t("dealing");
     const info = this.table.seats[seat];
     const controls = h("div", { class: "actions" });
     if (this.table.hints && myTurn && !waiting) {
@@ -619,18 +644,18 @@ class TablePage {
     if (this.hint && this.hint.facts) hintLine = h("div", { class: "hint-line", id: "hint-line" }, h("strong", {}, t("hint"), ": "), ...hintParts(this.hint.facts, coachUi()));
     else if (this.hint) hintLine = h("div", { class: "muted hint-line", id: "hint-line" }, ...tn("hint_says", { move: h("span", {}, this.moveLabel(this.hint.move)) }));
     else if (myTurn && this.hintAsked === this.msg.version) hintLine = h("div", { class: "muted hint-line" }, t("hint_waiting"));
-    const previewLine = h("div", { class: "preview-line", id: "preview-line" },
-      this.armed ? tn("confirm_again", { card: cardLabel(this.armed) }) : null);
+    const previewLine = h("div", { class: "preview-line", id: "preview-line" }, ...this.previewWords());
     return h("div", { class: "me" + (myTurn ? " turn" : ""), "data-seat": seat },
       h("div", { class: "status-line" + (myTurn ? " your-turn" : "") }, status),
       this.selected ? this.renderChoices() : null,
       previewLine,
       hand,
       h("div", { class: "seat" + (myTurn ? " turn" : "") },
-        h("div", { class: "name" }, bdi(info?.name || ""), h("span", { class: "tag" }, t("you")),
+        h("div", { class: "name" }, bdi(info?.name || ""), h("span", { class: "tag" }, t("you")), this.teamTag(seat),
           view.dealer === seat ? h("span", { class: "dealer-chip", title: t("dealer") }, t("dealer_short")) : null),
         h("div", { class: "meta" }, h("span", {}, t("pile", { n: view.pile_sizes[sideIndex] })),
-          view.basras[sideIndex] ? h("span", {}, t("basras", { n: view.basras[sideIndex] })) : null)),
+          view.basras[sideIndex] ? h("span", {}, t("basras", { n: view.basras[sideIndex] })) : null,
+          this.seatBadges(seat))),
       hintLine, controls);
   }
 
@@ -641,28 +666,26 @@ class TablePage {
     return out;
   }
 
-  /** Mark on the floor what ``card`` would take (null: back to the armed card's, if any). */
+  /** Mark on the floor what ``card`` would take, and say it under the hand (null: back to the armed card's, if any). */
   preview(card, options) {
+    if (this.selected || (card !== null && !options.length)) return;
+    this.previewing = card;
     const floor = this.root.querySelector(".felt .floor");
-    const line = this.root.querySelector("#preview-line");
-    if (!floor || this.selected) return;
-    const legal = this.msg?.view?.legal || [];
-    if (card === null) {
-      clearTakes(floor);
-      if (this.armed) markTakes(floor, takesOf(this.armed, legal));
-      if (this.hint && this.hint.version === this.msg.version) markHint(floor, this.hint.take);
-      if (line) line.replaceChildren(...(this.armed ? tn("confirm_again", { card: cardLabel(this.armed) }) : []));
-      return;
-    }
-    if (!options.length) return;
-    const takes = takesOf(card, legal);
-    markTakes(floor, takes);
-    const parts = previewParts(card, takes, coachUi());
+    if (floor && !this.anim) this.markFloor(floor, this.msg.view);  // a landing play: marked when it has landed
+    this.root.querySelector("#preview-line")?.replaceChildren(...this.previewWords());
+  }
+
+  /** The line under the hand: what the hovered card would take, or that the armed card needs a second click. */
+  previewWords() {
+    const card = this.previewing;
+    if (card === null) return this.armed ? tn("confirm_again", { card: cardLabel(this.armed) }) : [];
+    const parts = previewParts(card, takesOf(card, this.msg?.view?.legal || []), coachUi());
     if (this.armed === card) parts.unshift(...tn("confirm_again", { card: cardLabel(card) }), " · ");
-    if (line) line.replaceChildren(...parts);
+    return parts;
   }
 
   choose(card, options) {
+    this.finishAnimation(false);
     if (this.confirm && this.armed !== card) { this.armed = card; this.render(); return; }
     this.armed = null;
     if (options.length === 1) { this.play(options[0]); return; }
@@ -688,8 +711,10 @@ class TablePage {
   }
 
   play(move) {
+    this.finishAnimation(false);
     this.selected = null;
     this.sent = this.msg.version;
+    this.sentCard = move.split("x")[0];
     this.send({ type: "move", move, version: this.msg.version });
     this.render();
   }
@@ -702,7 +727,10 @@ class TablePage {
       h("table", {}, h("tbody", {}, rows)),
       view.carry ? h("p", { class: "muted" }, t("carry", { n: view.carry })) : null,
       view.over ? h("p", {}, h("a", { href: `/review/${this.id}`, "data-link": true, id: "side-review" }, t("review"))) : null,
-      h("p", {}, h("a", { href: `/rules/${view.variant}${Object.keys(this.table.overrides).length ? "?rules=" + encodeURIComponent(JSON.stringify(this.table.overrides)) : ""}`, target: "_blank" }, variantName(view.variant))));
+      this.table.rated || this.table.clock ? h("p", { class: "muted", id: "table-kind" },
+        this.table.rated ? h("span", { class: "tag" }, t("rated")) : null, " ",
+        this.table.clock ? t("clock_option", { move: this.table.clock.move, reserve: this.table.clock.reserve }) : null) : null,
+      h("p", {}, h("a", { href: `/rules/${view.variant}${Object.keys(this.table.overrides).length ? "?rules=" + encodeURIComponent(JSON.stringify(this.table.overrides)) : ""}`, target: "_blank" }, variantTitle(view.variant, this.table.overrides, app.lang))));
   }
 
   renderInvite() {
@@ -736,11 +764,11 @@ class TablePage {
       if (seat.kind === "bot") right = h("span", { class: "tag" }, `${t("bot")} · ${t("level_" + seat.level)}`);
       else if (seat.open) right = seated ? h("span", { class: "muted" }, t("open_seat")) : h("button", { type: "button", "data-join": seat.seat, onclick: () => this.join(seat.seat) }, t("sit_here"));
       else right = h("span", {}, h("span", { class: "dot" + (seat.present === false ? " away" : "") }), " ", seat.seat === table.you ? h("span", { class: "tag" }, t("you")) : null);
-      list.append(h("div", { class: "seat-item" }, h("span", {}, t("seat_n", { n: seat.seat + 1 }), " · ", bdi(seat.kind === "bot" ? t("bot") : seat.name || "—")), right));
+      list.append(h("div", { class: "seat-item" }, h("span", {}, t("seat_n", { n: seat.seat + 1 }), " · ", bdi(seat.kind === "bot" ? this.seatName(seat.seat) : seat.name || "—")), right));
     }
     const nameInput = h("input", { id: "join-name", value: app.name, maxlength: "24", placeholder: t("name_placeholder"), oninput: (e) => saveName(e.target.value) });
     this.root.append(h("div", { class: "page waiting-room" },
-      h("section", { class: "panel" }, h("h2", {}, variantName(table.variant)),
+      h("section", { class: "panel" }, h("h2", {}, variantTitle(table.variant, table.overrides, app.lang)),
         h("p", {}, t("waiting_for", { n: open }), " ", h("span", { class: "muted" }, t("starts_when_full"))),
         seated ? null : h("p", {}, h("label", { for: "join-name" }, t("your_name"), " "), nameInput),
         list),
@@ -752,15 +780,18 @@ class TablePage {
     this.send({ type: "join", seat, name: app.name });
   }
 
+  /** The round's and the game's score sheets, over the table (never the window). */
   renderSheets(view) {
-    document.querySelector(".overlay")?.remove();
+    this.root.querySelector(".overlay")?.remove();
+    const felt = this.root.querySelector(".felt");
+    if (this.anim || !felt) return;  // the last play lands first
     const rounds = view.past_rounds.length;
-    if (view.over) { document.body.append(this.gameOver(view)); return; }
+    if (view.over) { felt.append(this.gameOver(view)); return; }
     if (rounds > this.sheetShown && view.phase === "deal") {
-      const overlay = h("div", { class: "overlay soft" }, h("div", { class: "sheet", role: "dialog" },
+      const overlay = h("div", { class: "overlay soft" }, h("div", { class: "sheet", role: "dialog", id: "round-over" },
         h("h2", {}, t("round_over", { n: rounds })), this.sheetTable(view),
         h("div", { class: "actions" }, h("button", { type: "button", id: "continue", onclick: () => { this.sheetShown = rounds; overlay.remove(); } }, t("continue")))));
-      document.body.append(overlay);
+      felt.append(overlay);
     } else if (view.phase === "play") {
       this.sheetShown = rounds;
     }
@@ -769,21 +800,11 @@ class TablePage {
   sheetTable(view) {
     const last = view.past_rounds[view.past_rounds.length - 1];
     if (!last) return null;
-    const sides = view.scores.map((_, i) => i);
-    const row = (label, values) => h("tr", {}, h("th", {}, label), values.map((v) => h("td", { class: "num" }, n(v))));
-    return h("table", {},
-      h("thead", {}, h("tr", {}, h("th"), sides.map((s) => h("th", { class: "num" }, bdi(this.sideName(s)))))),
-      h("tbody", {},
-        row(t("col_cards"), last.cards), row(t("col_points"), last.card_points), row(t("col_majority"), last.majority),
-        row(t("col_basras"), last.basras), row(t("col_basra_points"), last.basra_points), row(t("col_round"), last.points),
-        row(t("col_total"), last.score)));
+    return scoreSheet(last, view.scores.map((_, side) => this.sideName(side)), app.lang, view.side ?? null);
   }
 
   gameOver(view) {
-    let headline;
-    if (view.winner === null || view.winner === undefined) headline = t("draw");
-    else if (view.side === view.winner) headline = view.teams ? t("your_team_wins") : t("you_win");
-    else headline = fill(translate(app.lang, "wins"), { name: bdi(this.sideName(view.winner)) });
+    const words = headline(view.winner, view.side ?? null, view.teams, (side) => this.sideName(side), app.lang);
     const actions = h("div", { class: "actions" });
     if (this.table.you !== null) actions.append(h("button", { type: "button", id: "rematch", onclick: () => this.send({ type: "rematch" }) }, t("rematch")));
     else if (this.table.rematch) actions.append(h("a", { href: `/t/${this.table.rematch}`, "data-link": true }, t("watch")));
@@ -792,8 +813,11 @@ class TablePage {
       h("a", { href: `/replay/${this.id}`, "data-link": true, id: "replay-link" }, t("replay")),
       h("a", { href: `/review/${this.id}`, "data-link": true, id: "review-link" }, t("review")),
       h("a", { href: "/", "data-link": true }, t("home")));
+    const me = this.table.you !== null ? this.table.seats[this.table.you] : null;
+    const rating = me?.rating ? h("p", { id: "rating-after" }, t("rating_line", { rating: ratingText(me.rating, ui) }), " ",
+      me.change !== undefined ? h("bdi", { dir: "ltr", class: "rating-change " + (me.change >= 0 ? "up" : "down") }, changeText(me.change, ui)) : null) : null;
     return h("div", { class: "overlay", id: "game-over" }, h("div", { class: "sheet", role: "dialog" },
-      h("h2", {}, t("game_over")), h("div", { class: "winner" }, headline), this.sheetTable(view), actions));
+      h("h2", {}, t("game_over")), h("div", { class: "winner" }, words), rating, this.sheetTable(view), actions));
   }
 }
 
@@ -807,16 +831,14 @@ async function gamesPage(root) {
   const list = h("ul", { class: "list panel" });
   for (const game of games) {
     const when = new Date(game.created_at * 1000).toLocaleString(app.lang === "ar" ? "ar-EG" : "en");
-    const mySide = game.teams ? game.seat % 2 : game.seat;
-    const tag = game.status === "over"
-      ? h("span", { class: "tag" + (game.winner === mySide ? " win" : "") }, game.winner === mySide ? t("you_win") : t("game_over_tag"))
-      : h("span", { class: "tag" }, game.status === "open" ? t("game_open") : game.status === "abandoned" ? t("game_abandoned") : t("game_in_play"));
+    const tag = resultTag(game, app.lang);
+    const names = game.names.map((name, i) => seatLabel({ kind: game.kinds?.[i] ?? "person", level: game.levels?.[i], name }, i, app.lang));
     const review = game.status === "over" ? [" · ", h("a", { href: `/review/${game.id}`, "data-link": true, class: "review-link" }, t("review"))] : [];
     const links = game.status === "over" || game.status === "abandoned"
       ? [h("a", { href: `/replay/${game.id}`, "data-link": true }, t("replay")), ...review, " · ", h("a", { href: `/api/games/${game.id}/record`, download: `basra-${game.id}.json` }, t("download"))]
       : [h("a", { href: `/t/${game.id}`, "data-link": true }, t("rejoin"))];
     list.append(h("li", { "data-game": game.id },
-      h("span", {}, h("strong", {}, variantName(game.variant)), " · ", game.names.map((x, i) => [i ? " · " : "", bdi(x || "—")]),
+      h("span", {}, h("strong", {}, variantTitle(game.variant, game.rules, app.lang)), " · ", names.map((x, i) => [i ? " · " : "", bdi(x)]),
         h("br"), h("span", { class: "muted" }, when, game.scores.length ? " · " + game.scores.map(n).join(" – ") : "")),
       h("span", {}, tag, " ", links)));
   }
@@ -848,8 +870,10 @@ class ReplayPage {
   }
 
   render() {
-    const { frames, names, table, sides } = this.data;
+    const { frames, table, sides, result } = this.data;
     const frame = frames[this.step];
+    const names = table.seats.map((info, seat) => nameOfSeat(info, seat, app.lang));
+    const sideName = (side) => joinNames(sides[side].map((seat) => names[seat]), app.lang);
     const slider = h("input", { type: "range", min: "0", max: String(frames.length - 1), value: String(this.step), id: "replay-step",
       oninput: (e) => { this.step = Number(e.target.value); this.render(); } });
     const toggle = h("button", { type: "button", class: "secondary", id: "replay-play", onclick: () => this.toggle() }, this.timer ? t("pause") : t("play_all"));
@@ -864,14 +888,21 @@ class ReplayPage {
     const hands = h("div", { class: "replay-hands" }, frame.hands.map((hand, seat) =>
       h("div", { class: "seat-hand" + (frame.turn === seat ? " turn" : "") }, h("strong", {}, bdi(names[seat])),
         hand.map((c) => h("span", { class: "mini" }, cardImg(c))))));
-    const sideName = (s) => sides[s].map((seat) => names[seat]).join(" & ");
+    // At the end of each round its score sheet; at the last step, the winner too.
+    const last = this.step === frames.length - 1;
+    const sheet = frame.round_over && result.rounds[event.round]?.score ? h("section", { class: "panel sheet replay-sheet", id: "replay-sheet" },
+      h("h2", {}, t("round_over", { n: event.round + 1 })),
+      last ? h("div", { class: "winner", id: "replay-winner" }, headline(result.winner, null, table.teams, sideName, app.lang)) : null,
+      scoreSheet(result.rounds[event.round], sides.map((_, side) => sideName(side)), app.lang)) : null;
     this.root.replaceChildren(h("div", { class: "page replay" },
-      h("h1", {}, t("replay"), " · ", variantName(table.variant)),
+      h("h1", {}, t("replay"), " · ", variantTitle(table.variant, table.overrides, app.lang)),
       h("div", { class: "replay-controls" },
         h("button", { type: "button", class: "secondary", id: "replay-prev", onclick: () => this.go(-1) }, t("prev")),
         slider, toggle,
-        h("button", { type: "button", class: "secondary", id: "replay-next", onclick: () => this.go(1) }, t("next"))),
+        h("button", { type: "button", class: "secondary", id: "replay-next", onclick: () => this.go(1) }, t("next")),
+        h("button", { type: "button", class: "secondary", id: "replay-end", onclick: () => this.go(frames.length) }, t("replay_end"))),
       h("p", { class: "muted", id: "replay-where" }, t("step", { n: this.step + 1, m: frames.length }), " · ", t("round_n", { n: event.round + 1 })),
+      sheet,
       h("section", { class: "felt", style: "display:block;min-height:0" },
         h("div", { class: "playline" }, line),
         h("div", { class: "floor" }, frame.floor.length ? frame.floor.map((c) => h("span", { class: "card", "data-card": c }, cardImg(c))) : h("span", { class: "floor-empty" }, t("floor_empty"))),
@@ -905,8 +936,6 @@ async function rulesIndex(root) {
         app.lang === "en" ? h("span", { class: "muted" }, all[name].description) : null)))));
 }
 
-const isMapping = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
-
 async function rulesPage(root, name, custom) {
   const all = await variants();
   let rules = all[name]?.rules;
@@ -929,15 +958,10 @@ async function rulesPage(root, name, custom) {
   for (const section of rulesText(rules, 2, app.lang)) {
     page.append(h("section", { class: "panel" }, h("h3", {}, section.title), h("ul", {}, section.items.map((item) => h("li", {}, item)))));
   }
-  const shown = (key, value) => {
-    if (Array.isArray(value)) return CHOICE_LABELS[app.lang][value.join(",")] || value.join(", ");
-    if (typeof value === "object") return Object.entries(value).map(([k, v]) => `${settingKeyLabel(k)}: ${n(v)}`).join(" · ") || "—";
-    if (typeof value === "number") return n(value);
-    return CHOICE_LABELS[app.lang][String(value)] || String(value);
-  };
   page.append(h("section", { class: "panel" }, h("h3", {}, t("settings_table")),
-    h("table", { class: "sheet" }, h("tbody", {}, Object.entries(SETTING_LABELS[app.lang]).map(([key, label]) =>
-      h("tr", { class: key in overrides ? "changed" : "" }, h("th", {}, label), h("td", {}, h("bdi", isMapping(rules[key]) ? { dir: "ltr" } : {}, shown(key, rules[key])), key in overrides ? " *" : "")))))));
+    h("table", { class: "sheet settings-table" }, h("tbody", {}, Object.keys(SETTING_LABELS[app.lang]).map((key) =>
+      h("tr", { class: key in overrides ? "changed" : "", "data-setting": key }, h("th", {}, settingLabel(key, app.lang)),
+        h("td", {}, settingValue(key, rules, app.lang), key in overrides ? " *" : "")))))));
 }
 
 // ------------------------------------------------------------------ devices

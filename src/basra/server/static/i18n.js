@@ -32,7 +32,7 @@ const EN = {
   game_over: "Game over", wins: "{name} wins!", you_win: "You win!", your_team_wins: "Your team wins!", draw: "A draw",
   rematch: "Rematch", download: "Download record", replay: "Replay", home: "Home",
   log: "Plays", reconnecting: "Connection lost: reconnecting…", no_table: "There is no such table.",
-  my_games: "My games", no_games: "No games yet.", game_in_play: "in play", game_open: "waiting for players", game_over_tag: "finished",
+  my_games: "My games", no_games: "No games yet.", game_in_play: "in play", game_open: "waiting for players",
   rejoin: "Back to the table", step: "Step {n} of {m}", prev: "◀ Back", next: "Next ▶", play_all: "Play", pause: "Pause",
   rules_title: "How to play: {name}", rules_custom: "with custom settings", rules_index: "Rules of every variant",
   settings_table: "The settings", setting: "Setting", value: "Value", rules_help: "Every rule below is written from the variant's settings.",
@@ -64,6 +64,17 @@ const EN = {
   device_yes: "Yes, sign in here", device_done: "This browser is now signed in as “{name}”.",
   device_list: "Signed-in devices", device_this: "this device", device_seen: "last seen {when}",
   device_sign_out: "Sign out", device_signed_out: "Signed out.", device_someone: "someone",
+  replay_end: "End", bot_n: "Bot {n}", bot_level: "Bot {n} ({level})", thinking: "{name} is thinking…", playing_card: "Playing {card}…",
+  next_round: "The next round is being dealt…",
+  team_wins: "{name} win!", you_won: "You won", you_lost: "You lost", your_team_won: "Your team won",
+  your_team_lost: "Your team lost", game_draw: "a draw", custom_rules: "custom rules", winner_is: "Winner",
+  partner: "partner", team_tag: "Team {n}", final_score: "Final score",
+  mute: "Sounds", sound_on: "Sounds are on (click to mute)", sound_off: "Sounds are off (click to turn on)",
+  point_each: "every", points_ranks: "Every card of a rank", points_cards: "One card", points_which: "Card or rank",
+  points_worth: "Points", points_add: "+ Add a point card", remove: "Remove",
+  face_q: "Queen", face_k: "King", face_none: "none", not_used: "not used (the basra is flat)",
+  basra_points_unused: "not used: a basra scores twice the capturing card's face value",
+  basra_points_pictures: "(only a queen or king without a face value; other basras score twice the card's face value)",
 };
 
 const AR = {
@@ -95,7 +106,7 @@ const AR = {
   game_over: "انتهت اللعبة", wins: "{name} فاز!", you_win: "فزت!", your_team_wins: "فريقك فاز!", draw: "تعادل",
   rematch: "مباراة جديدة", download: "نزّل السجل", replay: "إعادة العرض", home: "الرئيسية",
   log: "اللعبات", reconnecting: "انقطع الاتصال: جارٍ إعادة الاتصال…", no_table: "لا توجد طاولة بهذا الرابط.",
-  my_games: "ألعابي", no_games: "لا ألعاب بعد.", game_in_play: "جارية", game_open: "بانتظار لاعبين", game_over_tag: "انتهت",
+  my_games: "ألعابي", no_games: "لا ألعاب بعد.", game_in_play: "جارية", game_open: "بانتظار لاعبين",
   rejoin: "عُد إلى الطاولة", step: "الخطوة {n} من {m}", prev: "السابق ▶", next: "◀ التالي", play_all: "تشغيل", pause: "إيقاف",
   rules_title: "طريقة اللعب: {name}", rules_custom: "بإعدادات مخصصة", rules_index: "قواعد كل الأنواع",
   settings_table: "الإعدادات", setting: "الإعداد", value: "القيمة", rules_help: "كل قاعدة أدناه مكتوبة من إعدادات هذا النوع.",
@@ -127,6 +138,17 @@ const AR = {
   device_yes: "نعم، سجّل الدخول هنا", device_done: "هذا المتصفح مسجّل الآن باسم «{name}».",
   device_list: "الأجهزة المسجّلة", device_this: "هذا الجهاز", device_seen: "آخر ظهور {when}",
   device_sign_out: "سجّل الخروج", device_signed_out: "تم تسجيل الخروج.", device_someone: "شخص ما",
+  replay_end: "النهاية", bot_n: "روبوت {n}", bot_level: "روبوت {n} ({level})", thinking: "{name} يفكّر…", playing_card: "تلعب {card}…",
+  next_round: "تُوزَّع الجولة التالية…",
+  team_wins: "{name} فازا!", you_won: "فزت", you_lost: "خسرت", your_team_won: "فاز فريقك",
+  your_team_lost: "خسر فريقك", game_draw: "تعادل", custom_rules: "قواعد مخصصة", winner_is: "الفائز",
+  partner: "شريكك", team_tag: "الفريق {n}", final_score: "النتيجة النهائية",
+  mute: "الأصوات", sound_on: "الأصوات مفعّلة (انقر للكتم)", sound_off: "الأصوات مكتومة (انقر للتفعيل)",
+  point_each: "كل", points_ranks: "كل أوراق رتبة", points_cards: "ورقة واحدة", points_which: "الورقة أو الرتبة",
+  points_worth: "النقاط", points_add: "+ أضف ورقة نقاط", remove: "احذف",
+  face_q: "البنت", face_k: "الشايب", face_none: "بلا", not_used: "غير مستعمل (البصرة ثابتة)",
+  basra_points_unused: "غير مستعمل: البصرة ضعف قيمة الورقة التي أكلت",
+  basra_points_pictures: "(للبنت أو الشايب بلا قيمة فقط؛ غيرهما البصرة ضعف قيمة الورقة)",
 };
 
 export const DICTS = { en: EN, ar: AR };
@@ -193,6 +215,16 @@ export function num(value, lang) {
   return NUMBER_FORMATS[lang].format(value);
 }
 
+const ONE_DECIMAL = {
+  en: new Intl.NumberFormat("en", { minimumFractionDigits: 1, maximumFractionDigits: 1 }),
+  ar: new Intl.NumberFormat("ar-EG", { minimumFractionDigits: 1, maximumFractionDigits: 1 }),
+};
+
+/** A number with exactly one decimal (27.0, not 27), in the page's digits. */
+export function num1(value, lang) {
+  return ONE_DECIMAL[lang].format(value);
+}
+
 export function translate(lang, key, params = {}) {
   const dict = DICTS[lang] || EN;
   let text = dict[key] ?? EN[key] ?? key;
@@ -213,6 +245,7 @@ function pointsText(points, lang) {
     if (lang === "ar") return `${isCard ? "" : "كل "}${label} = ${num(value, "ar")}`;
     return `${isCard ? "" : "each "}${label} = ${value}`;
   });
+  if (!parts.length) return lang === "ar" ? "لا شيء" : "none";
   return parts.join(lang === "ar" ? "، " : ", ");
 }
 
@@ -233,7 +266,8 @@ export function rulesText(rules, players, lang) {
     ? `في كل توزيعة يأخذ كل لاعب ${n(rules.hand_size)} أوراق، وفي التوزيعة الأولى تُكشف ${n(4)} أوراق على الأرض. حين تفرغ الأيدي يُوزَّع من الباقي من دون أوراق جديدة على الأرض.`
     : `Each deal gives every player ${rules.hand_size} cards; the first deal also turns 4 cards face up on the floor. When all hands are empty, the next deal comes from the stock, with nothing more to the floor.`);
   const buried = rules.bury.map((c) => (c === "J" ? (ar ? "الولد" : "jacks") : seven));
-  deal.push(ar
+  if (!buried.length) deal.push(ar ? "لا يُدفن شيء من الأرض الأولى." : "Nothing is buried from the first floor.");
+  else deal.push(ar
     ? `إذا ظهر على الأرض في التوزيعة الأولى ${buried.join(" أو ")} يُدفن تحت الباقي وتُكشف مكانه ورقة جديدة.`
     : `If the first floor shows ${buried.join(" or the ")}, it is buried under the stock and replaced by the next card.`);
   deal.push(ar
@@ -277,9 +311,15 @@ export function rulesText(rules, players, lang) {
     b.push(ar ? `كل بصرة بـ${n(rules.basra_points)} نقاط.` : `Each basra scores ${rules.basra_points}.`);
   } else {
     const faces = Object.entries(rules.face_values || {}).map(([r, v]) => `${r} = ${n(v)}`).join(ar ? "، " : ", ");
+    // A queen or king without a face value scores basra_points (a 44-card pack has none).
+    const unvalued = ["Q", "K"].filter((r) => !(r in (rules.face_values || {})));
+    const pictureNames = ar ? { Q: "البنت", K: "الشايب" } : { Q: "queen", K: "king" };
+    const pictures = unvalued.map((r) => pictureNames[r]).join(ar ? " أو " : " or ");
+    const rest = !pictures || rules.pack === 44 ? ""
+      : ar ? `؛ وبـ${pictures} تساوي ${n(rules.basra_points)}` : `; with a ${pictures} it scores ${rules.basra_points}`;
     b.push(ar
-      ? `البصرة تساوي ضعف قيمة الورقة التي أكلت (الآس ١، الأرقام بقيمتها${faces ? "، " + faces : ""}).`
-      : `A basra scores twice the face value of the capturing card (ace 1, numerals their pips${faces ? ", " + faces : ""}).`);
+      ? `البصرة تساوي ضعف قيمة الورقة التي أكلت (الآس ١، الأرقام بقيمتها${faces ? "، " + faces : ""}${rest}).`
+      : `A basra scores twice the face value of the capturing card (ace 1, numerals their pips${faces ? ", " + faces : ""}${rest}).`);
   }
   b.push(rules.jack_on_lone_jack > 0
     ? (ar ? `الولد على ولد وحيد بصرة بـ${n(rules.jack_on_lone_jack)} نقطة.` : `A jack taking a lone jack is a basra worth ${rules.jack_on_lone_jack}.`)
@@ -321,7 +361,7 @@ export const SETTING_LABELS = {
   },
   ar: {
     pack: "الورق", hand_size: "أوراق كل توزيعة", bury: "ما يُدفن من الأرض الأولى", capture_policy: "اختيار الأكل",
-    seven_diamonds: "٧♦", basra_mode: "ما هي البصرة", basra_value: "قيمة البصرة", basra_points: "نقاط البصرة",
+    seven_diamonds: "7♦", basra_mode: "ما هي البصرة", basra_value: "قيمة البصرة", basra_points: "نقاط البصرة",
     face_values: "قيمة البنت والشايب", jack_on_lone_jack: "ولد على ولد وحيد", basra_on_last_play: "بصرة آخر ورقة",
     point_cards: "أوراق النقاط", majority_bonus: "مكافأة الأكثر أوراقًا", majority_tie: "تعادل الأوراق", target: "الهدف",
     end_tie: "التعادل عند الهدف", direction: "الاتجاه",
@@ -348,6 +388,6 @@ export const CHOICE_LABELS = {
     ethiopian: "كنس إثيوبي", no_basra: "تكنس بلا بصرة", clear: "كنس الأرض", lone_match: "أكل ورقة وحيدة",
     lone_match_or_sum: "ورقة وحيدة أو مجموعها", flat: "ثابتة", double_face: "ضعف القيمة", each: "لكلٍّ منهم",
     none: "لا أحد", abeyance: "تؤجَّل", extra_rounds: "جولات إضافية", draw: "تعادل", ccw: "عكس عقارب الساعة", cw: "مع عقارب الساعة",
-    true: "نعم", false: "لا", J: "الولد", "J,7D": "الولد و٧♦",
+    true: "نعم", false: "لا", J: "الولد", "J,7D": "الولد و7♦",
   },
 };

@@ -2,8 +2,9 @@
 tests and ``--database memory``, :class:`~basra.server.store.sql.SqlStore` for use.
 
 The store keeps table settings, seats and each table's event log (deals and
-plays, see :mod:`basra.server.models`), and the identities, devices and
-transfer codes of :mod:`basra.server.identity`. It knows nothing about the
+plays, see :mod:`basra.server.models`), the identities, devices and
+transfer codes of :mod:`basra.server.identity`, and the accounts, ratings and
+results of :mod:`basra.server.store.players`. It knows nothing about the
 rules: the match service replays events through the engine.
 
 Every transition that must not be torn by a crash is one store call, one
@@ -19,6 +20,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
+
+from basra.server.store.players import PlayerStore
 
 __all__ = [
     "Claim",
@@ -63,6 +66,10 @@ class Event:
     seq: int
     kind: str
     data: str
+    at: float | None = None
+    """When it happened (the store's time when not given; read back from the store)."""
+    auto: str | None = None
+    """For a person's play the server made: ``timeout``, ``stand_in`` or ``forfeited``."""
 
 
 @dataclass(frozen=True)
@@ -110,6 +117,14 @@ class TableRow:
     """The client address it was created from (for quotas; never sent to clients)."""
     fault: str | None = None
     """Why the table's automatic actions stopped, when they failed again and again."""
+    rated: bool = False
+    """A rated table: its result changes ratings (see :mod:`basra.server.ratings`)."""
+    clock_move: int | None = None
+    """Seconds a person has for each move (None: no clock; see :mod:`basra.server.clocks`)."""
+    clock_reserve: int | None = None
+    """Seconds of reserve each person may spend once a move's time is up."""
+    settled_at: float | None = None
+    """When the game's results (and ratings) were recorded."""
 
     @property
     def all_bots(self) -> bool:
@@ -136,6 +151,12 @@ class GameSummary:
     winner: int | None
     created_at: float
     updated_at: float
+    kinds: list[str] = field(default_factory=list)
+    """Each seat's kind (``person`` or ``bot``)."""
+    levels: list[str | None] = field(default_factory=list)
+    """Each bot seat's level (None for people)."""
+    rules: dict[str, Any] = field(default_factory=dict)
+    """The table's rule overrides of its variant (empty: the preset as it is)."""
 
 
 @dataclass(frozen=True)
@@ -265,7 +286,7 @@ class IdentityStore(Protocol):
         """Use a transfer code once: its identity for the one caller that did, else None."""
 
 
-class Store(TableStore, IdentityStore, Protocol):
+class Store(TableStore, IdentityStore, PlayerStore, Protocol):
     """Everything the server stores."""
 
 
@@ -283,6 +304,9 @@ def summary_of(table: TableRow, seat: int) -> GameSummary:
         winner=table.winner,
         created_at=table.created_at,
         updated_at=table.updated_at,
+        kinds=[s.kind for s in table.seats],
+        levels=[s.level for s in table.seats],
+        rules=dict(table.rules),
     )
 
 

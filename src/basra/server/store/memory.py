@@ -17,11 +17,12 @@ from basra.server.store import (
     TableRow,
     summary_of,
 )
+from basra.server.store.players_memory import MemoryPlayers
 
 __all__ = ["MemoryStore"]
 
 
-class MemoryStore:
+class MemoryStore(MemoryPlayers):
     """Every :class:`~basra.server.store.Store` method on dicts (each call is atomic)."""
 
     def __init__(self) -> None:

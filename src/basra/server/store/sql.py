@@ -27,6 +27,7 @@ from basra.server.store import (
     TableRow,
     summary_of,
 )
+from basra.server.store.players_sql import SqlPlayers
 
 __all__ = ["SqlStore", "database_url"]
 
@@ -55,7 +56,7 @@ def database_url(url: str) -> str:
 _Pending = tuple[str, Event, Status | None, "asyncio.Future[bool]"]
 
 
-class SqlStore:
+class SqlStore(SqlPlayers):
     """Every :class:`~basra.server.store.Store` method in SQL.
 
     :meth:`start` runs the Alembic migrations shipped in the package, so a new
@@ -147,6 +148,10 @@ class SqlStore:
                         created_from=table.created_from,
                         all_bots=table.all_bots,
                         fault=table.fault,
+                        rated=table.rated,
+                        clock_move=table.clock_move,
+                        clock_reserve=table.clock_reserve,
+                        settled_at=table.settled_at,
                     )
                 )
                 await conn.execute(
@@ -177,12 +182,12 @@ class SqlStore:
         async with self.engine.connect() as conn:
             rows = (
                 await conn.execute(
-                    select(E.c.seq, E.c.kind, E.c.data)
+                    select(E.c.seq, E.c.kind, E.c.data, E.c.at, E.c.auto)
                     .where(E.c.table_id == table_id, E.c.seq >= since)
                     .order_by(E.c.seq)
                 )
             ).all()
-        return [Event(r.seq, r.kind, r.data) for r in rows]
+        return [Event(r.seq, r.kind, r.data, r.at, r.auto) for r in rows]
 
     async def append_event(self, table_id: str, event: Event, status: Status | None = None) -> bool:
         """Insert the event (and its status); False when another writer took that step.
@@ -205,7 +210,14 @@ class SqlStore:
             batch, self._pending = self._pending, []
             now = time.time()
             rows = [
-                {"table_id": t, "seq": e.seq, "kind": e.kind, "data": e.data, "at": now}
+                {
+                    "table_id": t,
+                    "seq": e.seq,
+                    "kind": e.kind,
+                    "data": e.data,
+                    "at": now if e.at is None else e.at,
+                    "auto": e.auto,
+                }
                 for t, e, _, _ in batch
             ]
             final = any(s is not None and s.status == "over" for _, _, s, _ in batch)
@@ -579,6 +591,10 @@ def _table(row: Any, seats: list[SeatRow]) -> TableRow:
         created_by=row.created_by,
         created_from=row.created_from,
         fault=row.fault,
+        rated=bool(row.rated),
+        clock_move=row.clock_move,
+        clock_reserve=row.clock_reserve,
+        settled_at=row.settled_at,
     )
 
 

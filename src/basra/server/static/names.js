@@ -1,0 +1,60 @@
+// Names people read: seats (counted from 1), sides and teams, a game's variant
+// (custom rules said so), and who won. The table, the replay, the lobby and
+// "My games" all name things through here, so a bot is "Bot 2" everywhere.
+
+import { bdi, fill, h } from "./dom.js";
+import { VARIANT_NAMES, translate } from "./i18n.js";
+
+/** A seat's name at the table: a person's name, or "Bot 2" (seats counted from 1). */
+export function seatName(info, index, lang) {
+  if (!info) return translate(lang, "seat_n", { n: index + 1 });
+  if (info.kind === "bot") return translate(lang, "bot_n", { n: index + 1 });
+  return info.name || translate(lang, "open_seat");
+}
+
+/** A seat's name in lists, a bot with its level: "Bot 2 (expert)". */
+export function seatLabel(info, index, lang) {
+  if (info && info.kind === "bot" && info.level) {
+    return translate(lang, "bot_level", { n: index + 1, level: translate(lang, "level_" + info.level) });
+  }
+  return seatName(info, index, lang);
+}
+
+/** Several names as one: "Amal & Badr", in Arabic "Amal وBadr". */
+export function joinNames(names, lang) {
+  return names.join(lang === "ar" ? " و" : " & ");
+}
+
+/** A side's name: its seat's, or both partners' for a team. */
+export function sideName(sides, side, nameOf, lang) {
+  return joinNames(sides[side].map(nameOf), lang);
+}
+
+/** A variant's name, saying when the table changed its rules. */
+export function variantTitle(variant, overrides, lang) {
+  const name = VARIANT_NAMES[lang][variant] || variant;
+  const custom = overrides && Object.keys(overrides).length > 0;
+  return custom ? `${name} (${translate(lang, "custom_rules")})` : name;
+}
+
+/**
+ * Who won, as nodes: "You win!", "Your team wins!", "Amal wins!", "Bot 2 & Bot 4 win!", "A draw".
+ * mySide is the reader's side, or null for someone watching.
+ */
+export function headline(winner, mySide, teams, nameOfSide, lang) {
+  if (winner === null || winner === undefined) return [translate(lang, "draw")];
+  if (mySide !== null && mySide !== undefined && mySide === winner) return [translate(lang, teams ? "your_team_wins" : "you_win")];
+  return fill(translate(lang, teams ? "team_wins" : "wins"), { name: bdi(nameOfSide(winner)) }, lang);
+}
+
+/** "My games": how a game ended for the reader, as a tag. */
+export function resultTag(game, lang) {
+  const t = (key) => translate(lang, key);
+  if (game.status === "open") return h("span", { class: "tag" }, t("game_open"));
+  if (game.status === "playing") return h("span", { class: "tag" }, t("game_in_play"));
+  if (game.status === "abandoned") return h("span", { class: "tag abandoned" }, t("game_abandoned"));
+  const mine = game.teams ? game.seat % 2 : game.seat;
+  if (game.winner === null || game.winner === undefined) return h("span", { class: "tag draw" }, t("game_draw"));
+  if (game.winner === mine) return h("span", { class: "tag win" }, t(game.teams ? "your_team_won" : "you_won"));
+  return h("span", { class: "tag loss" }, t(game.teams ? "your_team_lost" : "you_lost"));
+}

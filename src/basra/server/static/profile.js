@@ -1,0 +1,268 @@
+// Accounts, profiles and leaderboards: the /account, /me, /u/NAME and /leaderboard
+// pages. app.js hands each page its helpers (`ui`), so this module needs nothing
+// else of it. The rating chart is an SVG drawn here from the profile's history.
+
+import "./words-players.js";
+import { num1 } from "./i18n.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+const KIND_ORDER = ["2p", "3p", "4p", "2v2"];
+
+function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
+  node.append(...children);
+  return node;
+}
+
+/** A rating as people read it: μ ± σ, one decimal. */
+export function ratingText(rating, ui) {
+  const one = (v) => num1(v, ui.app.lang);
+  return `${one(rating.mu)} ± ${one(rating.sigma)}`;
+}
+
+/** A signed change of rating, one decimal (+1.4, −0.8). */
+export function changeText(change, ui) {
+  const value = Math.round(change * 10) / 10;
+  return `${value >= 0 ? "+" : "−"}${num1(Math.abs(value), ui.app.lang)}`;
+}
+
+const poolName = (family, kind, ui) => `${ui.t("family_" + family)} · ${ui.t("kind_" + kind)}`;
+const when = (seconds, ui) => new Date(seconds * 1000).toLocaleDateString(ui.app.lang === "ar" ? "ar-EG" : "en");
+
+// ------------------------------------------------------------------ account
+
+export async function accountPage(root, ui) {
+  const { h, t, api } = ui;
+  const page = h("div", { class: "page", id: "account-page" }, h("h1", {}, t("account_title")));
+  root.append(page);
+  const error = h("p", { class: "error", role: "alert", id: "account-error" });
+  let me;
+  try { me = await api("/api/identity"); } catch (err) { page.append(h("p", { class: "panel error" }, ui.errorText(err))); return; }
+  const status = me.username
+    ? h("p", { id: "account-status" }, ...ui.tn("account_signed_in", { name: h("bdi", {}, h("strong", {}, me.username)) }))
+    : h("p", { id: "account-status", class: "muted" }, t("account_guest"));
+  const fail = (err) => { error.textContent = ui.errorText(err); };
+
+  const nameInput = h("input", { id: "display-name", value: me.name || ui.app.name || "", maxlength: "24", autocomplete: "nickname" });
+  const rename = h("button", { type: "button", id: "save-name", onclick: async () => {
+    error.textContent = "";
+    try {
+      const body = await api("/api/identity", { method: "PATCH", body: JSON.stringify({ name: nameInput.value }) });
+      ui.saveName(body.name);
+      nameInput.value = body.name;
+      ui.toast(t("saved"));
+    } catch (err) { fail(err); }
+  } }, t("save"));
+
+  const field = (id, label, type, autocomplete) => {
+    const input = h("input", { id, type, autocomplete, dir: "auto", maxlength: type === "password" ? "128" : "20" });
+    return [h("label", { for: id }, label), input];
+  };
+  const [claimUserLabel, claimUser] = field("claim-username", t("username"), "text", "username");
+  const [claimPassLabel, claimPass] = field("claim-password", t("password"), "password", "new-password");
+  const claimButton = h("button", { type: "button", id: "claim", onclick: async () => {
+    error.textContent = "";
+    try {
+      const body = await api("/api/account", { method: "POST", body: JSON.stringify({ username: claimUser.value, password: claimPass.value }) });
+      ui.toast(t("claimed", { name: body.username }));
+      ui.navigate("/account");
+    } catch (err) { fail(err); }
+  } }, t("claim"));
+
+  const [loginUserLabel, loginUser] = field("login-username", t("username"), "text", "username");
+  const [loginPassLabel, loginPass] = field("login-password", t("password"), "password", "current-password");
+  const loginButton = h("button", { type: "button", id: "login", onclick: async () => {
+    error.textContent = "";
+    try {
+      const body = await api("/api/account/login", { method: "POST", body: JSON.stringify({ username: loginUser.value, password: loginPass.value }) });
+      // The identity this browser had is signed out here, as with a transfer code.
+      const old = ui.app.token;
+      if (old) await fetch(`/api/devices/${me.device}`, { method: "DELETE", headers: { Authorization: `Bearer ${old}` } }).catch(() => {});
+      ui.setToken(body.token);
+      if (body.name) ui.saveName(body.name);
+      ui.toast(t("login_done", { name: body.username }));
+      ui.navigate("/me");
+    } catch (err) { fail(err); }
+  } }, t("login"));
+
+  const signOut = h("button", { type: "button", class: "secondary", id: "sign-out", onclick: async () => {
+    error.textContent = "";
+    try {
+      await api(`/api/devices/${me.device}`, { method: "DELETE" });
+      ui.setToken(null);
+      await ui.ensureIdentity();
+      ui.navigate("/account");
+    } catch (err) { fail(err); }
+  } }, t("sign_out"));
+
+  page.append(status,
+    h("section", { class: "panel" }, h("h2", {}, t("display_name")),
+      h("div", { class: "actions name-row" }, nameInput, rename)));
+  if (!me.username) {
+    page.append(h("section", { class: "panel", id: "claim-panel" }, h("h2", {}, t("claim_title")),
+      h("p", { class: "muted" }, t("username_help")),
+      h("div", { class: "form-grid" }, claimUserLabel, claimUser, claimPassLabel, claimPass),
+      h("div", { class: "actions" }, claimButton)));
+  }
+  page.append(h("section", { class: "panel", id: "login-panel" }, h("h2", {}, t("login_title")),
+    h("div", { class: "form-grid" }, loginUserLabel, loginUser, loginPassLabel, loginPass),
+    h("p", { class: "muted" }, t("device_leave")),
+    h("div", { class: "actions" }, loginButton)));
+  if (me.username) {
+    page.append(h("section", { class: "panel" }, h("h2", {}, t("sign_out_title")),
+      h("p", { class: "muted" }, t("sign_out_help")), h("div", { class: "actions" }, signOut)));
+  }
+  page.append(error, h("p", {}, h("a", { href: "/me", "data-link": true }, t("view_profile")), " · ",
+    h("a", { href: "/device", "data-link": true }, t("nav_device"))));
+}
+
+// ------------------------------------------------------------------ profile
+
+/** The rating history of one pool as an SVG line (μ) with its ±σ band, from the rating
+ * before its first game. */
+export function historyChart(history, ui) {
+  const points = [{ ...history[0].before, at: history[0].at }, ...history];
+  const width = 600, height = 200, pad = 30;
+  const lows = points.map((p) => p.mu - p.sigma), highs = points.map((p) => p.mu + p.sigma);
+  let low = Math.min(...lows), high = Math.max(...highs);
+  if (high - low < 1) { low -= 0.5; high += 0.5; }
+  const x = (i) => pad + (points.length === 1 ? (width - 2 * pad) / 2 : (i * (width - 2 * pad)) / (points.length - 1));
+  const y = (v) => height - pad - ((v - low) * (height - 2 * pad)) / (high - low);
+  const band = points.map((p, i) => `${x(i)},${y(p.mu + p.sigma)}`)
+    .concat(points.map((p, i) => `${x(i)},${y(p.mu - p.sigma)}`).reverse()).join(" ");
+  const line = points.map((p, i) => `${x(i)},${y(p.mu)}`).join(" ");
+  const label = (value, at) => svg("text", { x: 4, y: at, class: "axis" }, ui.n(Math.round(value)));
+  const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "rating-chart", id: "rating-chart", role: "img", "aria-label": ui.t("history"), direction: "ltr" },
+    svg("line", { x1: pad, y1: height - pad, x2: width - pad, y2: height - pad, class: "grid" }),
+    svg("line", { x1: pad, y1: pad, x2: width - pad, y2: pad, class: "grid" }),
+    label(high, pad + 4), label(low, height - pad + 4),
+    svg("polygon", { points: band, class: "band" }),
+    svg("polyline", { points: line, class: "line" }),
+    ...points.map((p, i) => svg("circle", { cx: x(i), cy: y(p.mu), r: 3.5, class: "dot" },
+      svg("title", {}, `${ratingText(p, ui)} · ${when(p.at, ui)}`))));
+  return chart;
+}
+
+export async function profilePage(root, ui, username) {
+  const { h, t, api } = ui;
+  const page = h("div", { class: "page", id: "profile-page" });
+  root.append(page);
+  let data;
+  try {
+    data = await api(username ? `/api/players/${encodeURIComponent(username)}` : "/api/profile");
+  } catch (err) {
+    page.append(h("p", { class: "panel error" }, ui.errorText(err)));
+    return;
+  }
+  page.append(h("h1", {}, h("bdi", { id: "profile-name" }, data.name || data.username || t("guest")),
+    data.username ? h("small", { class: "muted" }, " · @", h("bdi", { id: "profile-username" }, data.username)) : h("small", { class: "muted" }, " · ", t("guest"))),
+  data.since ? h("p", { class: "muted" }, t("since", { when: when(data.since, ui) })) : null);
+
+  const ratings = h("section", { class: "panel", id: "profile-ratings" }, h("h2", {}, t("ratings")));
+  if (!data.ratings.length) ratings.append(h("p", { class: "muted" }, t("no_ratings")));
+  else {
+    const sorted = data.ratings.slice().sort((a, b) => b.games - a.games);
+    ratings.append(h("table", { class: "sheet" },
+      h("thead", {}, h("tr", {}, h("th", {}, t("col_pool")), h("th", { class: "num" }, t("col_rating")), h("th", { class: "num" }, t("col_games")))),
+      h("tbody", {}, sorted.map((r) =>
+        h("tr", { "data-pool": `${r.family}/${r.kind}` }, h("td", {}, poolName(r.family, r.kind, ui)),
+          h("td", { class: "num rating-value" }, h("bdi", { dir: "ltr" }, ratingText(r, ui))),
+          h("td", { class: "num" }, ui.n(r.games)))))));
+  }
+  page.append(ratings);
+
+  const chartBox = h("section", { class: "panel", id: "profile-history" }, h("h2", {}, t("history")));
+  const pools = [...new Set(data.history.map((p) => `${p.family}/${p.kind}`))];
+  if (!pools.length) chartBox.append(h("p", { class: "muted" }, t("no_history")));
+  else {
+    pools.sort((a, b) => data.history.filter((p) => `${p.family}/${p.kind}` === b).length - data.history.filter((p) => `${p.family}/${p.kind}` === a).length);
+    const holder = h("div", { class: "chart-holder" });
+    const draw = (pool) => holder.replaceChildren(historyChart(data.history.filter((p) => `${p.family}/${p.kind}` === pool), ui));
+    if (pools.length > 1) {
+      chartBox.append(h("select", { id: "history-pool", onchange: (e) => draw(e.target.value) },
+        pools.map((pool) => { const [f, k] = pool.split("/"); return h("option", { value: pool }, poolName(f, k, ui)); })));
+    } else {
+      const [f, k] = pools[0].split("/");
+      chartBox.append(h("p", { class: "muted" }, poolName(f, k, ui)));
+    }
+    chartBox.append(holder);
+    draw(pools[0]);
+  }
+  page.append(chartBox);
+
+  const totals = data.totals;
+  const cell = (label, value, id) => h("div", { class: "stat", id }, h("div", { class: "stat-value" }, value), h("div", { class: "muted" }, label));
+  const accuracy = data.review_accuracy;
+  page.append(h("section", { class: "panel", id: "profile-totals" }, h("h2", {}, t("totals")),
+    h("div", { class: "stats" },
+      cell(t("col_games"), ui.n(totals.games), "total-games"),
+      cell(t("col_wins"), ui.n(totals.win), "total-wins"),
+      cell(t("col_losses"), ui.n(totals.loss), "total-losses"),
+      cell(t("col_draws"), ui.n(totals.draw), "total-draws"),
+      cell(t("col_forfeits"), ui.n(totals.forfeit), "total-forfeits"),
+      cell(t("basras_per_round"), totals.basras_per_round === null ? "—" : ui.n(Math.round(totals.basras_per_round * 100) / 100), "basras-per-round")),
+    // Filled by the coach's reviews (the profile's review_accuracy), when there are any.
+    h("p", { id: "review-accuracy", class: accuracy ? "" : "muted" }, t("review_accuracy"), ": ",
+      accuracy ? t("review_accuracy_value", { n: Math.round(accuracy.mean), m: accuracy.games }) : t("no_reviews"))));
+
+  const games = h("section", { class: "panel", id: "profile-games" }, h("h2", {}, t("recent_games")));
+  if (!data.games.length) games.append(h("p", { class: "muted" }, t("no_finished")));
+  const list = h("ul", { class: "list" });
+  for (const game of data.games) {
+    const change = game.rating ? game.rating.after.mu - game.rating.before.mu : null;
+    list.append(h("li", { "data-game": game.id },
+      h("span", {}, h("strong", {}, ui.variantName(game.variant)), " · ", t("kind_" + game.kind), " · ",
+        h("span", { class: "muted" }, when(game.ended_at, ui), " · ", t("basras", { n: game.basras }))),
+      h("span", {},
+        h("span", { class: "tag" }, game.rated ? t("rated") : t("casual")), " ",
+        h("span", { class: "tag" + (game.outcome === "win" ? " win" : "") }, t("outcome_" + game.outcome)), " ",
+        change === null ? null : h("bdi", { dir: "ltr", class: "rating-change " + (change >= 0 ? "up" : "down") }, changeText(change, ui)), " ",
+        h("a", { href: `/replay/${game.id}`, "data-link": true }, t("replay")))));
+  }
+  games.append(list);
+  page.append(games);
+}
+
+// ------------------------------------------------------------------ leaderboard
+
+export async function leaderboardPage(root, ui) {
+  const { h, t, api } = ui;
+  const params = new URLSearchParams(location.search);
+  await ui.variants();
+  const families = ui.app.families || {};
+  let family = params.get("variant") in families ? params.get("variant") : "egyptian";
+  let kind = KIND_ORDER.includes(params.get("kind")) ? params.get("kind") : "2p";
+  const page = h("div", { class: "page", id: "board-page" }, h("h1", {}, t("board_title")), h("p", { class: "muted" }, t("board_help")));
+  const body = h("div", {});
+  const familySelect = h("select", { id: "board-family", onchange: (e) => { family = e.target.value; draw(); } },
+    Object.keys(families).map((f) => h("option", { value: f, selected: f === family }, t("family_" + f))));
+  const kindSelect = h("select", { id: "board-kind", onchange: (e) => { kind = e.target.value; draw(); } },
+    KIND_ORDER.map((k) => h("option", { value: k, selected: k === kind }, t("kind_" + k))));
+  page.append(h("div", { class: "panel board-controls" }, familySelect, " ", kindSelect), body);
+  root.append(page);
+
+  async function draw() {
+    history.replaceState(null, "", `/leaderboard?variant=${family}&kind=${kind}`);
+    const players = kind === "2v2" ? 4 : Number(kind[0]);
+    let board;
+    try {
+      board = await api(`/api/leaderboard?variant=${family}&players=${players}${kind === "2v2" ? "&teams=1" : ""}`);
+    } catch (err) { body.replaceChildren(h("p", { class: "panel error" }, ui.errorText(err))); return; }
+    const people = board.entries.length
+      ? h("table", { class: "sheet", id: "board" },
+        h("thead", {}, h("tr", {}, h("th", {}, t("col_place")), h("th", {}, t("col_player")), h("th", { class: "num" }, t("col_rating")), h("th", { class: "num" }, t("col_games")))),
+        h("tbody", {}, board.entries.map((e) => h("tr", { "data-username": e.username },
+          h("td", { class: "num" }, ui.n(e.place)),
+          h("td", {}, h("a", { href: `/u/${encodeURIComponent(e.username)}`, "data-link": true }, h("bdi", {}, e.name || e.username)), " ",
+            h("small", { class: "muted" }, "@", h("bdi", {}, e.username))),
+          h("td", { class: "num" }, h("bdi", { dir: "ltr" }, ratingText(e, ui))),
+          h("td", { class: "num" }, ui.n(e.games))))))
+      : h("p", { class: "muted", id: "board-empty" }, t("board_empty"));
+    const bots = h("table", { class: "sheet", id: "board-bots" }, h("tbody", {}, board.bots.map((b) =>
+      h("tr", {}, h("td", {}, `${t("bot")} · ${t("level_" + b.level)}`), h("td", { class: "num" }, h("bdi", { dir: "ltr" }, ratingText(b, ui)))))));
+    body.replaceChildren(h("section", { class: "panel" }, h("h2", {}, poolName(family, kind, ui)), people),
+      h("section", { class: "panel" }, h("h3", {}, t("board_bots")), bots));
+  }
+  draw();
+}
