@@ -48,6 +48,35 @@ def test_words_count_from_1_and_say_what_is_not_graded(tmp_path: Path) -> None:
     assert plot.stat().st_size > 10_000 and plot.read_bytes()[:4] == b"\x89PNG"
 
 
+def test_hindsight_is_shown_and_labelled_only_when_asked_for() -> None:
+    args = ("review", str(GAMES), "--game", "3", "--seat", "1", "--samples", "30", "-q")
+    plain, seen = basra(*args), basra(*args, "--hindsight")
+    assert plain.returncode == seen.returncode == 0, seen.stderr
+    note = "with all cards seen (knowable only afterwards): "
+    assert note not in plain.stdout
+    lines = seen.stdout.splitlines()
+    graded = [
+        i
+        for i, line in enumerate(lines)
+        if line.startswith("    ") and "forced" not in line and line.split()[1:2] == ["seat"]
+    ]
+    assert graded and all(lines[i + 1].strip().startswith(note) for i in graded)
+    assert sum(note in line for line in lines) == len(graded)
+    # The analysis from what the seat knew is the same with or without hindsight.
+    assert [line for line in lines if note not in line] == plain.stdout.splitlines()
+    data = json.loads(basra(*args, "--hindsight", "--json").stdout)
+    for decision in data["decisions"]:
+        if decision["label"] == "forced":
+            assert "hindsight" not in decision
+            continue
+        seen_json = decision["hindsight"]
+        assert seen_json["loss"] == pytest.approx(
+            seen_json["best_points"] - seen_json["points"], abs=0.02
+        )
+        assert seen_json["loss"] >= 0
+    assert all("hindsight" not in d for d in json.loads(basra(*args, "--json").stdout)["decisions"])
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

@@ -5,6 +5,7 @@ finished game (English and Arabic), driven in Debian's Chromium like test_browse
 from __future__ import annotations
 
 import json
+import math
 import time
 from collections.abc import Iterator
 from dataclasses import replace
@@ -198,6 +199,13 @@ def test_the_review_page_of_a_finished_game(browser: Any, coach_site: str) -> No
     page.wait_for_selector(f'li[data-game="{table}"] a.review-link')
     page.click(f'li[data-game="{table}"] a.review-link')
     page.wait_for_selector("#review-seats", timeout=5_000)
+    # The profile shows this seat's accuracy over the reviewed games (one here).
+    review = json.loads(page.evaluate(f"fetch('/api/games/{table}/review').then(r => r.text())"))
+    mine = review["review"]["seats"][0]["accuracy"]
+    page.goto(f"{coach_site}/me?lang=en")
+    page.wait_for_selector("#review-accuracy")
+    shown = f"Review accuracy: {math.floor(mine + 0.5)}% over 1 reviewed game"
+    assert page.inner_text("#review-accuracy") == shown
     page.context.close()
 
 

@@ -8,6 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import pytest
 from tests.web.helpers import (
     FAST,
     TEST_LIMITS,
@@ -16,6 +17,7 @@ from tests.web.helpers import (
     create_table,
     http,
     new_token,
+    play_to_end,
 )
 
 from basra.kernel import search_module
@@ -96,6 +98,58 @@ def test_a_finished_game_is_reviewed_once_and_served_from_the_store(tmp_path: Pa
         status, body = http(server.url + f"/api/games/{table}/review")
         assert status == 200 and body["status"] == "done" and body["review"] == review
         assert server.app.state.reviews.finished == 0
+
+
+def played_game(base: str, token: str, seat: int) -> str:
+    """A person (``token``, at ``seat``) against an easy bot, played to its end."""
+    seats: list[dict[str, Any]] = [{"kind": "bot", "level": "easy"}] * 2
+    seats[seat] = {"kind": "person"}
+    table = create_table(base, token, seats=seats, my_seat=seat, rules={"target": 20})
+    player = Player(base, table, token)
+    try:
+        play_to_end([player])
+    finally:
+        player.close()
+    return table
+
+
+def profile_after(base: str, token: str, games: int) -> dict[str, Any]:
+    """The profile once ``games`` of the person's games are settled."""
+    deadline = time.time() + 10
+    while True:
+        status, profile = http(base + "/api/profile", token=token)
+        assert status == 200, profile
+        if profile["totals"]["games"] >= games:
+            return dict(profile)
+        assert time.time() < deadline, "the games were not settled"
+        time.sleep(0.05)
+
+
+@pytest.mark.parametrize("database", ["sqlite", "memory"])
+def test_a_profile_shows_the_accuracy_of_the_persons_reviewed_games(
+    tmp_path: Path, database: str
+) -> None:
+    where = str(tmp_path / "basra.db") if database == "sqlite" else "memory"
+    config = AppConfig(database=where, service=FAST, reviews=QUICK)
+    with ServerThread(config) as server:
+        base = server.url
+        amal, badr = new_token(base), new_token(base)
+        first = played_game(base, amal, seat=0)
+        assert profile_after(base, amal, 1)["review_accuracy"] is None
+        # Asked for by someone else: the review counts for whoever played the game.
+        assert http(base + f"/api/games/{first}/review", {}, token=badr)[0] == 202
+        one = review_done(base, first)["review"]["seats"][0]["accuracy"]
+        assert 0 <= one <= 100
+        assert profile_after(base, amal, 1)["review_accuracy"] == {"mean": one, "games": 1}
+        # Badr asked, but did not play: nothing of it is his.
+        assert http(base + "/api/profile", token=badr)[1]["review_accuracy"] is None
+        # A game at seat 2 counts that seat's accuracy; a game without a review, nothing.
+        second = played_game(base, amal, seat=1)
+        played_game(base, amal, seat=0)
+        assert http(base + f"/api/games/{second}/review", {}, token=amal)[0] == 202
+        two = review_done(base, second)["review"]["seats"][1]["accuracy"]
+        accuracy = profile_after(base, amal, 3)["review_accuracy"]
+        assert accuracy == {"mean": round((one + two) / 2, 1), "games": 2}
 
 
 def test_no_review_of_a_game_in_play_or_of_no_game(tmp_path: Path) -> None:

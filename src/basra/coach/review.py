@@ -84,6 +84,7 @@ __all__ = [
     "curves",
     "grade",
     "grade_move",
+    "hindsight_words",
     "label_of",
     "plan",
     "review_record",
@@ -722,4 +723,23 @@ def review_text(review: GameReview) -> str:
                 f"loss {decision.loss:.1f} ± {decision.loss_stderr:.1f}"
             )
         lines.append(line)
+        if decision.hindsight is not None:
+            lines.append(f"{'':>11}{hindsight_words(decision.hindsight)}")
     return "\n".join(line.rstrip() for line in lines)
+
+
+def hindsight_words(seen: Hindsight) -> str:
+    """A decision's hindsight analysis in words, labelled as knowable only afterwards.
+
+    >>> from basra.cards import parse_card
+    >>> hindsight_words(Hindsight(Move(parse_card("7S"), 0), 3.0, -7.0, 10.0, exact=True))
+    'with all cards seen (knowable only afterwards): best 7♠ +3.0, the move played -7.0 (exact)'
+    """
+    exact = " (exact)" if seen.exact else ""
+    head = "with all cards seen (knowable only afterwards): "
+    if seen.loss <= TIE:
+        return f"{head}the move played was best too, {seen.points:+.1f}{exact}"
+    return (
+        f"{head}best {_move_words(seen.best)} {seen.best_points:+.1f}, "
+        f"the move played {seen.points:+.1f}{exact}"
+    )

@@ -278,6 +278,7 @@ def create_app(config: AppConfig | None = None, service: MatchService | None = N
     )
 
     reviews = ReviewService(match, config.redis, config.reviews)
+    match.review_accuracy = reviews.accuracy_of  # profiles show the coach's accuracy
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:

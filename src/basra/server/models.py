@@ -29,7 +29,8 @@ the log after a restart (see :mod:`basra.server.clocks`).
 A finished game's review (:mod:`basra.server.reviews`) is one ``reviews`` row:
 where its job stands (queued, running with ``done`` of ``total`` decisions,
 done, failed), who asked for it (for quotas), and the review itself as JSON
-once done, served from there without being worked out again.
+once done, served from there without being worked out again; ``accuracy``
+keeps each seat's accuracy apart from it, for profiles.
 """
 
 from __future__ import annotations
@@ -208,6 +209,8 @@ reviews = Table(
     Column("requested_by", String(64), nullable=True),
     Column("data", Text, nullable=True),
     Column("error", Text, nullable=True),
+    # each seat's accuracy (a JSON list, null for a seat with nothing graded): profiles
+    Column("accuracy", Text, nullable=True),
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
 )

@@ -54,6 +54,7 @@ from basra.coach.analysis import DEFAULT_SAMPLES
 from basra.coach.review import Decision, Spot, analyse_spot, assemble, grade, plan
 from basra.record import Record
 from basra.server import models, queries
+from basra.server.profiles import HISTORY_LIMIT
 from basra.server.protocol import ProtocolError
 from basra.server.quotas import RateLimitError
 from basra.server.scheduler import REVIEW
@@ -115,6 +116,8 @@ class ReviewRow:
     error: str | None = None
     created_at: float = 0.0
     updated_at: float = 0.0
+    accuracy: str | None = None
+    """Each seat's accuracy (a JSON list; null for a seat with nothing graded), once done."""
 
 
 # ---------------------------------------------------------------------- storage
@@ -137,8 +140,13 @@ class ReviewStore(Protocol):
     async def progress(self, table_id: str, done: int, total: int, now: float) -> None:
         """Record how many decisions are done."""
 
-    async def finish(self, table_id: str, data: str, now: float) -> None:
-        """Store the finished review."""
+    async def finish(
+        self, table_id: str, data: str, now: float, accuracy: str | None = None
+    ) -> None:
+        """Store the finished review (and each seat's accuracy, a JSON list)."""
+
+    async def accuracies(self, table_ids: list[str]) -> dict[str, list[float | None]]:
+        """Each seat's accuracy in the done reviews of these games (others are left out)."""
 
     async def fail(self, table_id: str, error: str, now: float) -> None:
         """Mark the review failed (it may be asked for again)."""
@@ -186,10 +194,23 @@ class MemoryReviews:
         row = self._rows[table_id]
         self._rows[table_id] = replace(row, done=done, total=total, updated_at=now)
 
-    async def finish(self, table_id: str, data: str, now: float) -> None:
+    async def finish(
+        self, table_id: str, data: str, now: float, accuracy: str | None = None
+    ) -> None:
         """Store the review."""
         row = self._rows[table_id]
-        self._rows[table_id] = replace(row, status=DONE, data=data, done=row.total, updated_at=now)
+        self._rows[table_id] = replace(
+            row, status=DONE, data=data, accuracy=accuracy, done=row.total, updated_at=now
+        )
+
+    async def accuracies(self, table_ids: list[str]) -> dict[str, list[float | None]]:
+        """The seats' accuracies of the done rows among ``table_ids``."""
+        out: dict[str, list[float | None]] = {}
+        for table_id in table_ids:
+            row = self._rows.get(table_id)
+            if row is not None and row.status == DONE and row.accuracy is not None:
+                out[table_id] = json.loads(row.accuracy)
+        return out
 
     async def fail(self, table_id: str, error: str, now: float) -> None:
         """Mark it failed."""
@@ -237,6 +258,7 @@ class SqlReviews:
             row.error,
             row.created_at,
             row.updated_at,
+            row.accuracy,
         )
 
     async def request(self, table_id: str, identity: str | None, now: float) -> bool:
@@ -288,9 +310,25 @@ class SqlReviews:
         """Update the counts."""
         await self._set(table_id, done=done, total=total, updated_at=now)
 
-    async def finish(self, table_id: str, data: str, now: float) -> None:
+    async def finish(
+        self, table_id: str, data: str, now: float, accuracy: str | None = None
+    ) -> None:
         """Store the review."""
-        await self._set(table_id, status=DONE, data=data, done=R.c.total, updated_at=now)
+        await self._set(
+            table_id, status=DONE, data=data, accuracy=accuracy, done=R.c.total, updated_at=now
+        )
+
+    async def accuracies(self, table_ids: list[str]) -> dict[str, list[float | None]]:
+        """The seats' accuracies of the done rows among ``table_ids`` (one query)."""
+        if not table_ids:
+            return {}
+        async with self.store.engine.connect() as conn:
+            rows = await conn.execute(
+                select(R.c.table_id, R.c.accuracy).where(
+                    R.c.table_id.in_(table_ids), R.c.status == DONE, R.c.accuracy.is_not(None)
+                )
+            )
+            return {row.table_id: json.loads(row.accuracy) for row in rows}
 
     async def fail(self, table_id: str, error: str, now: float) -> None:
         """Mark it failed."""
@@ -549,8 +587,11 @@ class ReviewService:
             the_plan = await asyncio.to_thread(plan, record, hindsight=config.hindsight)
             decisions = await self._decide(table_id, the_plan.spots, beat)
             review = assemble(the_plan, decisions, samples=config.samples, seed=config.seed)
-            data = json.dumps(review.to_json(), ensure_ascii=False, separators=(",", ":"))
-            await rows.finish(table_id, data, time.time())
+            out = review.to_json()
+            data = json.dumps(out, ensure_ascii=False, separators=(",", ":"))
+            seats = sorted(out["seats"], key=lambda s: int(s["seat"]))
+            accuracy = json.dumps([s["accuracy"] for s in seats])
+            await rows.finish(table_id, data, time.time(), accuracy)
             self.finished += 1
         except asyncio.CancelledError:
             with contextlib.suppress(Exception):
@@ -594,6 +635,23 @@ class ReviewService:
             return grade(spot, analysis, hindsight)
 
         return list(await asyncio.gather(*(one(spot) for spot in spots)))
+
+    async def accuracy_of(self, identity: str) -> dict[str, Any] | None:
+        """A profile's ``review_accuracy``: the mean accuracy of the person's seat over their
+        reviewed finished games (the newest :data:`~basra.server.profiles.HISTORY_LIMIT`),
+        and how many; None when none of their games has a review."""
+        results = await self.match.store.results_of(identity, limit=HISTORY_LIMIT)
+        found = await self.rows.accuracies([r.table_id for r in results])
+        values: list[float] = []
+        for result in results:
+            seats = found.get(result.table_id)
+            if seats is not None and result.seat < len(seats):
+                value = seats[result.seat]
+                if value is not None:
+                    values.append(float(value))
+        if not values:
+            return None
+        return {"mean": round(sum(values) / len(values), 1), "games": len(values)}
 
     def _retry_later(self, table_id: str) -> None:
         """Queue a review again once it would be stale (its process may have died)."""

@@ -127,7 +127,7 @@ export class ReviewPage {
       h("td", { class: "num" }, `${n(s.basras_given)} / ${n(s.basras_missed)}`)));
     return h("section", { class: "panel scores", id: "review-seats" }, h("table", {},
       h("thead", {}, h("tr", {}, h("th", {}, t("review_seat")), h("th", { class: "num" }, t("review_decisions")),
-        h("th", { class: "num" }, t("review_mean_loss")), h("th", { class: "num" }, t("review_accuracy")),
+        h("th", { class: "num" }, t("review_mean_loss")), h("th", { class: "num" }, t("review_col_accuracy")),
         ...["best", "good", "inaccuracy", "mistake", "blunder"].map((label) => h("th", { class: "num" }, t("label_" + label))),
         h("th", { class: "num" }, t("review_basras")))),
       h("tbody", {}, rows)));

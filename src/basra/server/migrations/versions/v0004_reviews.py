@@ -1,7 +1,8 @@
-"""Reviews of finished games: one row a game, its job's progress and the review as JSON.
+"""Reviews of finished games: one row a game, its job's progress and the review as JSON
+(with each seat's accuracy apart, for profiles).
 
-Revision ID: 0003
-Revises: 0002
+Revision ID: 0004_reviews
+Revises: 0003_platform
 Create Date: 2026-11-26
 """
 
@@ -10,8 +11,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0003"
-down_revision = "0002"
+revision = "0004_reviews"
+down_revision = "0003_platform"
 branch_labels = None
 depends_on = None
 
@@ -27,6 +28,7 @@ def upgrade() -> None:
         sa.Column("requested_by", sa.String(64), nullable=True),
         sa.Column("data", sa.Text, nullable=True),
         sa.Column("error", sa.Text, nullable=True),
+        sa.Column("accuracy", sa.Text, nullable=True),
         sa.Column("created_at", sa.Float, nullable=False),
         sa.Column("updated_at", sa.Float, nullable=False),
     )
