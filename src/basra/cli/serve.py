@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import argparse
 import os
+from dataclasses import replace
+
+from basra.cli import CliError
 
 __all__ = ["register"]
 
@@ -74,6 +77,18 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="addresses of trusted proxies whose X-Forwarded-For names the client "
         "(uvicorn's option; default 127.0.0.1): quotas per address need the real one",
     )
+    parser.add_argument(
+        "--review-samples",
+        type=int,
+        default=None,
+        metavar="K",
+        help="deals a game review plays out per decision (default 1500; fewer: quicker reviews)",
+    )
+    parser.add_argument(
+        "--no-hindsight",
+        action="store_true",
+        help="reviews without the analysis with all cards seen (about a third of the work)",
+    )
     parser.add_argument("--log-level", default="warning", help="uvicorn log level (warning)")
     parser.set_defaults(run=run)
 
@@ -84,6 +99,7 @@ def run(args: argparse.Namespace) -> int:
 
     from basra.server.app import AppConfig, create_app
     from basra.server.quotas import Limits, Rate
+    from basra.server.reviews import ReviewConfig
     from basra.server.service import ServiceConfig
 
     service = ServiceConfig(
@@ -95,7 +111,12 @@ def run(args: argparse.Namespace) -> int:
     )
     if args.bot_processes is not None:
         service.bot_processes = args.bot_processes
-    config = AppConfig(database=args.database, redis=args.redis, service=service)
+    reviews = ReviewConfig(hindsight=not args.no_hindsight)
+    if args.review_samples is not None:
+        if args.review_samples < 1:
+            raise CliError("--review-samples must be 1 or more")
+        reviews = replace(reviews, samples=args.review_samples)
+    config = AppConfig(database=args.database, redis=args.redis, service=service, reviews=reviews)
     app = create_app(config)
     where = "memory only" if args.database == "memory" else args.database
     print(f"basra: serving on http://{args.host}:{args.port}/  (games in {where})", flush=True)

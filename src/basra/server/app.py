@@ -28,6 +28,10 @@ HTTP API (JSON; ``Authorization: Bearer <device token>`` where marked *auth*):
 - ``GET /api/games`` (auth): the caller's games.
 - ``GET /api/games/{id}/record``: the record (RECORD.md) of a finished game.
 - ``GET /api/games/{id}/replay``: every step of a finished game.
+- ``POST /api/games/{id}/review`` (auth): ask for a finished game's review (a
+  background job, :mod:`basra.server.reviews`); ``GET /api/games/{id}/review``:
+  where it stands (``status``, ``done`` of ``total`` decisions) and, once done,
+  the ``review`` itself.
 - ``WS /ws/{id}``: play and watch (see :mod:`basra.server.protocol`).
 
 Every refusal is ``{"error": code, "message": ..., ...}``: 400 for a bad
@@ -42,6 +46,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
@@ -76,6 +81,7 @@ from basra.server.protocol import (
 from basra.server.pubsub import open_hub
 from basra.server.quotas import Quotas, RateLimitError, address_key
 from basra.server.ratings import FAMILIES
+from basra.server.reviews import ReviewConfig, ReviewService
 from basra.server.service import Client, MatchService, ServiceConfig
 from basra.server.store import open_store
 
@@ -93,6 +99,7 @@ PAGE_ROUTES = (
     "/t/{table_id}",
     "/games",
     "/replay/{table_id}",
+    "/review/{table_id}",
     "/rules",
     "/rules/{name}",
     "/device",
@@ -135,6 +142,7 @@ class AppConfig:
     redis: str | None = None
     """A Redis URL to share tables between several processes."""
     service: ServiceConfig = field(default_factory=ServiceConfig)
+    reviews: ReviewConfig = field(default_factory=ReviewConfig)
 
 
 def refusal(error: ProtocolError) -> JSONResponse:
@@ -269,16 +277,22 @@ def create_app(config: AppConfig | None = None, service: MatchService | None = N
         open_store(config.database), open_hub(config.redis), config.service
     )
 
+    reviews = ReviewService(match, config.redis, config.reviews)
+    match.review_accuracy = reviews.accuracy_of  # profiles show the coach's accuracy
+
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await match.start()
+        await reviews.start()
         try:
             yield
         finally:
+            await reviews.close()
             await match.close()
 
     app = FastAPI(title="basra", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.service = match
+    app.state.reviews = reviews
     app.add_middleware(BodyGuard, quotas=match.quotas, limit=MAX_BODY)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
@@ -313,6 +327,7 @@ def create_app(config: AppConfig | None = None, service: MatchService | None = N
             "tables": len(match.live),
             "moves": match.moves,
             "jobs": {"running": scheduler.running, "queued": scheduler.queued},
+            "reviews": {"running": len(reviews.running), "finished": reviews.finished},
         }
 
     @app.get("/api/variants")
@@ -467,6 +482,24 @@ def create_app(config: AppConfig | None = None, service: MatchService | None = N
     @app.get("/api/games/{table_id}/replay")
     async def replay(table_id: str) -> Response:
         return JSONResponse(await queries.replay(match.store, table_id))
+
+    def review_answer(status: dict[str, Any], data: str | None, code: int = 200) -> Response:
+        """The status, with the stored review spliced in as it is (never parsed again)."""
+        text = json.dumps(status)
+        if data is not None:
+            text = text[:-1] + ', "review": ' + data + "}"
+        return Response(text, status_code=code, media_type="application/json")
+
+    @app.post("/api/games/{table_id}/review")
+    async def ask_review(request: Request, table_id: str) -> Response:
+        me = await caller(request)
+        status, data = await reviews.request(me, table_id)
+        return review_answer(status, data, 200 if status["status"] == "done" else 202)
+
+    @app.get("/api/games/{table_id}/review")
+    async def review(table_id: str) -> Response:
+        status, data = await reviews.status(table_id)
+        return review_answer(status, data)
 
     @app.websocket("/ws/{table_id}")
     async def play(websocket: WebSocket, table_id: str) -> None:

@@ -25,6 +25,12 @@ A rated table has a clock (``clock_move`` seconds a move and a
 ``events.auto`` marks a person's play the server made for them (``timeout``,
 ``stand_in``, ``forfeited``); with ``events.at`` the clocks are rebuilt from
 the log after a restart (see :mod:`basra.server.clocks`).
+
+A finished game's review (:mod:`basra.server.reviews`) is one ``reviews`` row:
+where its job stands (queued, running with ``done`` of ``total`` decisions,
+done, failed), who asked for it (for quotas), and the review itself as JSON
+once done, served from there without being worked out again; ``accuracy``
+keeps each seat's accuracy apart from it, for profiles.
 """
 
 from __future__ import annotations
@@ -50,6 +56,7 @@ __all__ = [
     "metadata",
     "ratings",
     "results",
+    "reviews",
     "seats",
     "tables",
     "transfers",
@@ -191,3 +198,21 @@ results = Table(
     Column("sigma_after", Float, nullable=True),
 )
 Index("ix_results_identity_id", results.c.identity_id, results.c.ended_at)
+
+reviews = Table(
+    "reviews",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("status", String(16), nullable=False),
+    Column("done", Integer, nullable=False, server_default="0"),
+    Column("total", Integer, nullable=False, server_default="0"),
+    Column("requested_by", String(64), nullable=True),
+    Column("data", Text, nullable=True),
+    Column("error", Text, nullable=True),
+    # each seat's accuracy (a JSON list, null for a seat with nothing graded): profiles
+    Column("accuracy", Text, nullable=True),
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+)
+Index("ix_reviews_requested_by", reviews.c.requested_by)
+Index("ix_reviews_status", reviews.c.status)

@@ -202,9 +202,9 @@ export async function profilePage(root, ui, username) {
       cell(t("col_draws"), ui.n(totals.draw), "total-draws"),
       cell(t("col_forfeits"), ui.n(totals.forfeit), "total-forfeits"),
       cell(t("basras_per_round"), totals.basras_per_round === null ? "—" : ui.n(Math.round(totals.basras_per_round * 100) / 100), "basras-per-round")),
-    // Filled by the coach's reviews (the profile's review_accuracy), when there are any.
+    // The coach's accuracy over the person's reviewed games (docs/COACH.md), when there are any.
     h("p", { id: "review-accuracy", class: accuracy ? "" : "muted" }, t("review_accuracy"), ": ",
-      accuracy ? t("review_accuracy_value", { n: Math.round(accuracy.mean), m: accuracy.games }) : t("no_reviews"))));
+      accuracy ? t(accuracy.games === 1 ? "review_accuracy_value_one" : "review_accuracy_value", { n: Math.round(accuracy.mean), m: accuracy.games }) : t("no_reviews"))));
 
   const games = h("section", { class: "panel", id: "profile-games" }, h("h2", {}, t("recent_games")));
   if (!data.games.length) games.append(h("p", { class: "muted" }, t("no_finished")));
