@@ -13,48 +13,19 @@ import random
 import pytest
 
 import basra._search as compiled
-from basra._kernel import krules
-from basra.bots.ismcts import SearchSettings, kernel_search, search
+from basra.bots.ismcts import SearchSettings, kernel_search, search, view_problem
 from basra.bots.sim import Sampler, deal_decisions, likelihood
 from basra.notation import parse_move
 from basra.state import GameState
-from basra.transition import pack_lone_last
-from basra.view import Unseen, View, view_of
+from basra.view import View, view_of
 
 from .conftest import TABLES, random_game
 from .test_sim import deal_of
 
 
 def problem(view: View, read: float = 0.3, seed: int = 1) -> compiled.Search:
-    unseen = Unseen(view)
-    hands = [0 if seat == view.seat else known for seat, known in enumerate(view.known)]
-    hands[view.seat] = view.hand
-    decisions = [
-        (d.seat, d.floor, d.lone, d.move.card, d.move.take, d.later) for d in deal_decisions(view)
-    ]
-    return compiled.Search(
-        krules(view.rules),
-        view.players,
-        view.side_of,
-        view.seat,
-        hands,
-        view.floor,
-        unseen.cards,
-        unseen.needs,
-        unseen.bottom,
-        list(view.captured),
-        list(view.basras),
-        list(view.basra_points),
-        pack_lone_last(view.lone_trail, view.last_capture_side),
-        view.turn,
-        (view.dealer + 1) % view.players,
-        list(view.scores),
-        view.carry,
-        decisions,
-        read,
-        200,
-        seed,
-    )
+    search_problem: compiled.Search = view_problem(view, read, 200, seed)
+    return search_problem
 
 
 @pytest.mark.parametrize(("players", "teams"), TABLES)

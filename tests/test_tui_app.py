@@ -17,8 +17,8 @@ from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widget import Widget
 
-from basra.bots import hint
 from basra.cards import cards_of, parse_card
+from basra.coach import hint
 from basra.record import Record
 from basra.state import GameState
 from basra.tui.app import BasraApp
@@ -681,3 +681,64 @@ def test_saving_never_replaces_another_file_silently(tmp_path: Path) -> None:
     drive(app, again)
     assert Session.load(precious).state.fingerprint() == app.session.state.fingerprint()
     assert not (tmp_path / "game-3.json").exists()
+
+
+def test_r_on_the_score_sheet_reviews_the_round_and_comes_back() -> None:
+    from basra.tui.review import ReviewScreen
+
+    session = Session.new(overrides={"target": 200}, seats=["medium", "easy"], seed=5)
+    app = BasraApp(session, pace=0)
+    app.review_samples = 60
+
+    async def test(app: BasraApp, pilot: Pilot[Any]) -> None:
+        await until(pilot, lambda: isinstance(app.screen, RoundScreen), timeout=30)
+        sheet = app.screen
+        await pilot.press("r")
+        await until(pilot, lambda: isinstance(app.screen, ReviewScreen))
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await until(pilot, lambda: screen.review is not None, timeout=60)
+        review = screen.review
+        assert review is not None
+        plays = session.state.rounds[0].plays
+        assert len(review.decisions) == len(plays)
+        assert [d.spot.played for d in review.decisions] == [p.move for p in plays]
+        await pilot.pause(0.05)
+        options = screen.query_one("#decisions")
+        assert options.option_count == len(plays)  # type: ignore[attr-defined]
+        detail = str(screen.query_one("#detail").render())
+        assert detail.startswith("Round 1, play ") and "Floor" in detail and "Hand" in detail
+        summary = "\n".join(lines_of(screen.query_one("#summary")))
+        assert "accuracy" in summary and "seat 1 (" in summary and "seat 2 (" in summary
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is sheet)
+        await pilot.press("enter")
+        await until(pilot, lambda: len(session.state.rounds) == 2)  # the next round is dealt
+
+    drive(app, test, size=(100, 40))
+
+
+def test_r_at_the_end_reviews_the_whole_game() -> None:
+    from basra.tui.review import ReviewScreen
+
+    session = Session.new(overrides={"target": 1}, seats=["easy", "easy"], seed=6)
+    app = BasraApp(session, pace=0)
+    app.review_samples = 40
+
+    async def test(app: BasraApp, pilot: Pilot[Any]) -> None:
+        await until(pilot, lambda: isinstance(app.screen, RoundScreen), timeout=30)
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        over = app.screen
+        await pilot.press("r")
+        await until(pilot, lambda: isinstance(app.screen, ReviewScreen))
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen) and screen.title_text == "Review of the game"
+        await until(pilot, lambda: screen.review is not None, timeout=60)
+        assert screen.review is not None
+        plays = [p for log in session.state.rounds for p in log.plays]
+        assert len(screen.review.decisions) == len(plays)
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is over)
+
+    drive(app, test, size=(100, 40))

@@ -82,10 +82,13 @@ def test_two_identities_get_the_same_deal_and_neither_sees_its_cards_before_play
             "/api/profile",
         ):
             assert get(base + path, badr, seen)[0] == 200
-        for path in (f"/api/games/{mine}/record", f"/api/games/{mine}/replay"):
+        hidden = ("record", "replay", "review")  # a review shows every hand too
+        for path in (f"/api/games/{mine}/{what}" for what in hidden):
             for token in (badr, None):
                 status, body = get(base + path, token, seen)
                 assert status == 403 and body["error"] == "play_first", body
+        status, body = http(f"{base}/api/games/{mine}/review", {}, token=badr)
+        assert status == 403 and body["error"] == "play_first", body
         assert all(t["id"] != mine for t in http(base + "/api/tables")[1]["tables"])
         watcher = Player(base, mine, badr, "Badr")
         refused = watcher.wait_type("error")

@@ -221,3 +221,50 @@ def test_postgresql_resumes_a_game_after_a_restart(postgres: str) -> None:
         snapshot = back.wait_type("state")
         assert snapshot["version"] == version and snapshot["view"]["hand"] == hand
         play_to_end([back])
+
+
+@pytest.mark.services
+def test_two_processes_share_the_review_queue_through_redis(postgres: str, redis: str) -> None:
+    """A review asked for on one process is worked out once (saq on Redis, by either
+    process), its progress and result served by both."""
+    options = (
+        *("--redis", redis, "--bot-delay", "0", "--round-pause", "0"),
+        *("--review-samples", "60", "--no-hindsight", "--bot-processes", "1"),
+    )
+    with (
+        server_process(postgres, *options) as (_, one),
+        server_process(postgres, *options) as (_, two),
+    ):
+        bots = [{"kind": "bot", "level": "easy"}] * 2
+        tokens = [new_token(one) for _ in range(3)]  # the server's own quotas hold here
+        tables = [
+            create_table(one, token, seats=bots, my_seat=None, rules={"target": 20})
+            for token in tokens
+        ]
+        for table in tables:
+            watcher = Player(two, table, watch_only=True)
+            watcher.wait(lambda m: m["type"] == "state" and m["view"]["over"], timeout=60)
+            watcher.close()
+        for index, (table, token) in enumerate(zip(tables, tokens, strict=True)):
+            base = (one, two)[index % 2]
+            status, body = http(f"{base}/api/games/{table}/review", {}, token=token)
+            assert status in (200, 202), body
+        # Asking again on the other process queues nothing more (one job per game).
+        status, _ = http(f"{two}/api/games/{tables[0]}/review", {}, token=tokens[1])
+        assert status in (200, 202)
+        deadline = time.time() + 120
+        done: dict[str, dict[str, object]] = {}
+        while len(done) < len(tables):
+            assert time.time() < deadline, done
+            for table in tables:
+                for base in (one, two):
+                    status, body = http(f"{base}/api/games/{table}/review")
+                    assert status == 200 and body["status"] in ("queued", "running", "done")
+                    if body["status"] == "done":
+                        done[table] = body["review"]
+            time.sleep(0.2)
+        finished = [http(f"{base}/healthz")[1]["reviews"]["finished"] for base in (one, two)]
+        assert sum(finished) == len(tables), finished
+        for table in tables:
+            status, body = http(f"{one}/api/games/{table}/review")
+            assert body["review"] == done[table]

@@ -9,7 +9,7 @@ from basra.bots.base import BOTS, Bot, BotError, OmniscientBot, make_bot, regist
 from basra.bots.external import ExternalBot
 from basra.bots.heuristic import HeuristicBot
 from basra.bots.ismcts import CheaterBot, IsmctsBot
-from basra.bots.levels import LEVELS, Hint, hint
+from basra.bots.levels import LEVELS
 from basra.bots.runner import play_game, play_round
 from basra.bots.simple import GreedyBot, RandomBot
 
@@ -22,11 +22,9 @@ __all__ = [
     "ExternalBot",
     "GreedyBot",
     "HeuristicBot",
-    "Hint",
     "IsmctsBot",
     "OmniscientBot",
     "RandomBot",
-    "hint",
     "make_bot",
     "play_game",
     "play_round",

@@ -28,6 +28,14 @@ iterations or of seconds (a time budget makes the bot depend on the
 machine's speed); for a given seed and iteration budget the bot is
 deterministic, and its choice depends only on the view.
 
+With the compiled kernel active the search runs in C (:mod:`basra._search`,
+:func:`kernel_search`: the same sampler, hand reading, playout policy, tree and
+reward, some forty times faster, with the kernel's random generator); the
+pure-Python search here is its reference and the fallback. The compiled search
+adds options measured in docs/BOTS.md: ``forced=K`` (value each root move by K
+searches that start with it: the ``expert`` level and the coach's analysis),
+``trees``, ``depth``, ``policy``, ``flat``, ``solve``, ``exact``, ``floor``.
+
 ``cheater`` runs the same search on the true hands (only the order of the
 stock is sampled). It sees what no player may see: it is a measuring stick for
 how much hidden information costs, never an opponent.
@@ -587,21 +595,7 @@ def move_values(problem: Any, settings: SearchSettings) -> dict[Move, list[float
     for card, take in moves:
         batches = out[Move(card, take)] = []
         for _ in range(settings.forced):
-            stats, _ = problem.run(
-                settings.iterations,
-                settings.seconds,
-                settings.c,
-                settings.eps,
-                settings.mu,
-                settings.horizon,
-                settings.tail,
-                settings.model,
-                settings.policy,
-                settings.floor,
-                card,
-                take,
-                settings.depth,
-            )
+            stats, _ = _search(problem, settings, card, take)
             (_, _, visits, total) = stats[0]
             batches.append(total / visits)
     return out
@@ -650,24 +644,30 @@ def _krules(rules: Rules) -> object:
     return basra._kernel.krules(rules)
 
 
-def _run(problem: object, settings: SearchSettings) -> tuple[dict[Move, _Node], int]:
-    return _children(
-        problem.run(  # type: ignore[attr-defined]
-            settings.iterations,
-            settings.seconds,
-            settings.c,
-            settings.eps,
-            settings.mu,
-            settings.horizon,
-            settings.tail,
-            settings.model,
-            settings.policy,
-            settings.floor,
-            -1,
-            0,
-            settings.depth,
-        )
+def _search(
+    problem: Any, settings: SearchSettings, card: int = -1, take: int = 0
+) -> tuple[list[tuple[int, int, int, float]], int]:
+    """One compiled search as ``settings`` say (its root move forced when ``card`` >= 0)."""
+    stats: tuple[list[tuple[int, int, int, float]], int] = problem.run(
+        settings.iterations,
+        settings.seconds,
+        settings.c,
+        settings.eps,
+        settings.mu,
+        settings.horizon,
+        settings.tail,
+        settings.model,
+        settings.policy,
+        settings.floor,
+        card,
+        take,
+        settings.depth,
     )
+    return stats
+
+
+def _run(problem: object, settings: SearchSettings) -> tuple[dict[Move, _Node], int]:
+    return _children(_search(problem, settings))
 
 
 def _children(
@@ -732,7 +732,8 @@ register_bot(
     "ismcts",
     _ismcts,
     "information-set Monte Carlo tree search on the seat's view; options: "
-    "iterations=N or seconds=S, c, eps, read, pool, mu, horizon, tail",
+    "iterations=N or seconds=S, c, eps, read, pool, mu, horizon, tail, model, "
+    "and with the compiled kernel forced, trees, depth, policy, flat, solve, exact, floor",
 )
 register_bot(
     "cheater",

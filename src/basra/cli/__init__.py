@@ -19,6 +19,7 @@ __all__ = ["CliError", "Parser", "main"]
 # (terminal play, web server, arena ...) register here too.
 COMMAND_MODULES = (
     "basra.cli.records",
+    "basra.cli.review",
     "basra.cli.query",
     "basra.cli.bench",
     "basra.cli.play",

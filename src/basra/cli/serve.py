@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import argparse
 import os
+from dataclasses import replace
+
+from basra.cli import CliError
 
 __all__ = ["register"]
 
@@ -80,6 +83,18 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="addresses of trusted proxies whose X-Forwarded-For names the client "
         "(uvicorn's option; default 127.0.0.1): quotas per address need the real one",
     )
+    parser.add_argument(
+        "--review-samples",
+        type=int,
+        default=None,
+        metavar="K",
+        help="deals a game review plays out per decision (default 1500; fewer: quicker reviews)",
+    )
+    parser.add_argument(
+        "--no-hindsight",
+        action="store_true",
+        help="reviews without the analysis with all cards seen (about a third of the work)",
+    )
     parser.add_argument("--log-level", default="warning", help="uvicorn log level (warning)")
     parser.set_defaults(run=run)
 
@@ -91,6 +106,7 @@ def run(args: argparse.Namespace) -> int:
     from basra.server.app import AppConfig, create_app
     from basra.server.quickplay import QuickPlayConfig
     from basra.server.quotas import Limits, Rate
+    from basra.server.reviews import ReviewConfig
     from basra.server.service import ServiceConfig
 
     service = ServiceConfig(
@@ -103,11 +119,17 @@ def run(args: argparse.Namespace) -> int:
     if args.bot_processes is not None:
         service.bot_processes = args.bot_processes
     if not 0.05 <= args.pair_every <= 60:
-        raise SystemExit("basra serve: --pair-every must be 0.05 to 60 seconds")
+        raise CliError("--pair-every must be 0.05 to 60 seconds")
+    reviews = ReviewConfig(hindsight=not args.no_hindsight)
+    if args.review_samples is not None:
+        if args.review_samples < 1:
+            raise CliError("--review-samples must be 1 or more")
+        reviews = replace(reviews, samples=args.review_samples)
     config = AppConfig(
         database=args.database,
         redis=args.redis,
         service=service,
+        reviews=reviews,
         quickplay=QuickPlayConfig(pair_every=args.pair_every),
     )
     app = create_app(config)

@@ -28,6 +28,10 @@ HTTP API (JSON; ``Authorization: Bearer <device token>`` where marked *auth*):
 - ``GET /api/games`` (auth): the caller's games.
 - ``GET /api/games/{id}/record``: the record (RECORD.md) of a finished game.
 - ``GET /api/games/{id}/replay``: every step of a finished game.
+- ``POST /api/games/{id}/review`` (auth): ask for a finished game's review (a
+  background job, :mod:`basra.server.reviews`); ``GET /api/games/{id}/review``:
+  where it stands (``status``, ``done`` of ``total`` decisions) and, once done,
+  the ``review`` itself.
 - ``WS /ws/{id}``: play and watch (see :mod:`basra.server.protocol`).
 - Quick play, the daily deal, reactions and the bot API: :mod:`basra.server.play`.
 
@@ -43,6 +47,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field
@@ -77,6 +82,7 @@ from basra.server.pubsub import open_hub
 from basra.server.quickplay import QuickPlayConfig
 from basra.server.quotas import Allowance, Quotas, RateLimitError, address_key
 from basra.server.ratings import FAMILIES
+from basra.server.reviews import ReviewConfig, ReviewService
 from basra.server.service import Client, MatchService, ServiceConfig
 from basra.server.sockets import FLUSH_TIMEOUT
 from basra.server.store import open_store
@@ -95,6 +101,7 @@ PAGE_ROUTES = (
     "/t/{table_id}",
     "/games",
     "/replay/{table_id}",
+    "/review/{table_id}",
     "/rules",
     "/rules/{name}",
     "/device",
@@ -148,6 +155,8 @@ class AppConfig:
     service: ServiceConfig = field(default_factory=ServiceConfig)
     quickplay: QuickPlayConfig = field(default_factory=QuickPlayConfig)
     """How quick play pairs people (:mod:`basra.server.quickplay`)."""
+    reviews: ReviewConfig = field(default_factory=ReviewConfig)
+    """How finished games are reviewed (:mod:`basra.server.reviews`)."""
 
 
 def refusal(error: ProtocolError) -> JSONResponse:
@@ -285,19 +294,25 @@ def create_app(config: AppConfig | None = None, service: MatchService | None = N
     )
     extras = extra.Play(match, config.quickplay)
 
+    reviews = ReviewService(match, config.redis, config.reviews)
+    match.review_accuracy = reviews.accuracy_of  # profiles show the coach's accuracy
+
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await match.start()
+        await reviews.start()
         await extras.start()
         try:
             yield
         finally:
             await extras.close()
+            await reviews.close()
             await match.close()
 
     app = FastAPI(title="basra", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.service = match
     app.state.play = extras
+    app.state.reviews = reviews
     app.add_middleware(BodyGuard, quotas=match.quotas, limit=MAX_BODY)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
@@ -332,6 +347,7 @@ def create_app(config: AppConfig | None = None, service: MatchService | None = N
             "tables": len(match.live),
             "moves": match.moves,
             "jobs": {"running": scheduler.running, "queued": scheduler.queued},
+            "reviews": {"running": len(reviews.running), "finished": reviews.finished},
         }
 
     @app.get("/api/variants")
@@ -497,6 +513,26 @@ def create_app(config: AppConfig | None = None, service: MatchService | None = N
     async def replay(request: Request, table_id: str) -> Response:
         await may_see(request, table_id)
         return JSONResponse(await queries.replay(match.store, table_id))
+
+    def review_answer(status: dict[str, Any], data: str | None, code: int = 200) -> Response:
+        """The status, with the stored review spliced in as it is (never parsed again)."""
+        text = json.dumps(status)
+        if data is not None:
+            text = text[:-1] + ', "review": ' + data + "}"
+        return Response(text, status_code=code, media_type="application/json")
+
+    @app.post("/api/games/{table_id}/review")
+    async def ask_review(request: Request, table_id: str) -> Response:
+        me = await caller(request)
+        await may_see(request, table_id)  # a review shows every hand
+        status, data = await reviews.request(me, table_id)
+        return review_answer(status, data, 200 if status["status"] == "done" else 202)
+
+    @app.get("/api/games/{table_id}/review")
+    async def review(request: Request, table_id: str) -> Response:
+        await may_see(request, table_id)
+        status, data = await reviews.status(table_id)
+        return review_answer(status, data)
 
     extra.add_routes(app, extras, caller, address)
 

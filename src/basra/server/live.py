@@ -38,7 +38,8 @@ class ServiceConfig:
     """Seconds between the end of a round (its score sheet) and the next deal."""
     stand_in_level: str = "medium"
     """The bot level that plays for a person who is gone."""
-    hint_level: str = "expert"
+    hint_samples: int = 600
+    """Deals a hint's analysis plays out (:data:`basra.coach.hints.HINT_SAMPLES`)."""
     bot_threads: int = 2
     bot_processes: int = field(default_factory=_default_processes)
     """Worker processes for bots and hints (0: threads in the server process)."""

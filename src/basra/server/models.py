@@ -34,6 +34,12 @@ identity and daily deal (its primary key: one attempt each), pointing at the
 attempt's table, whose ``daily`` column names the deal. ``bots`` are bot
 accounts: an identity of their own, their owner's identity, a unique name and
 the SHA-256 of their token.
+
+A finished game's review (:mod:`basra.server.reviews`) is one ``reviews`` row:
+where its job stands (queued, running with ``done`` of ``total`` decisions,
+done, failed), who asked for it (for quotas), and the review itself as JSON
+once done, served from there without being worked out again; ``accuracy``
+keeps each seat's accuracy apart from it, for profiles.
 """
 
 from __future__ import annotations
@@ -62,6 +68,7 @@ __all__ = [
     "metadata",
     "ratings",
     "results",
+    "reviews",
     "seats",
     "secrets",
     "seeks",
@@ -271,3 +278,21 @@ bots = Table(
 Index("ix_bots_owner_id", bots.c.owner_id)
 Index("ix_bots_token_hash", bots.c.token_hash, unique=True)
 Index("ix_bots_name_key", bots.c.name_key, unique=True)
+
+reviews = Table(
+    "reviews",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("status", String(16), nullable=False),
+    Column("done", Integer, nullable=False, server_default="0"),
+    Column("total", Integer, nullable=False, server_default="0"),
+    Column("requested_by", String(64), nullable=True),
+    Column("data", Text, nullable=True),
+    Column("error", Text, nullable=True),
+    # each seat's accuracy (a JSON list, null for a seat with nothing graded): profiles
+    Column("accuracy", Text, nullable=True),
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+)
+Index("ix_reviews_requested_by", reviews.c.requested_by)
+Index("ix_reviews_status", reviews.c.status)

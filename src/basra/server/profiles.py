@@ -4,8 +4,8 @@ A profile shows a person's finished games only (results are recorded when a
 game ends, or when a rated game is decided by a forfeit, and listed once the
 table is no longer in play), so nothing of a game in play is shown. It has
 the ratings per pool, the rating history (for the page's chart), the totals
-with basras per round, and ``review_accuracy``: a slot the coach fills once
-reviews exist (null until then; see :data:`ReviewAccuracy`).
+with basras per round, and ``review_accuracy``: the coach's mean accuracy over
+the person's reviewed games (null without any; see :data:`ReviewAccuracy`).
 """
 
 from __future__ import annotations

@@ -23,7 +23,8 @@ Server to client::
 
     {"type": "table", "table": {...}}         # seats, names, presence, status
     {"type": "state", "version": 13, "view": {...}, "event": {...} | null}
-    {"type": "hint", "version": 12, "move": "7Sx2C,AH", "takes": 2, "points": 2, "reason": "..."}
+    {"type": "hint", "version": 12, "move": "7Sx2C,AH", "card": "7S", "take": ["2C", "AH"],
+     "reason": "...", "facts": {...}}     # facts: basra.coach.hints.Hint.facts_json
     {"type": "error", "code": "not_your_turn", "message": "...", ...}
     {"type": "error", "code": "rate_limited", "limit": "hints", "retry_after": 3, ...}
     {"type": "rematch", "table": "<id>"}

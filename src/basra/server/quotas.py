@@ -60,6 +60,10 @@ class Limits:
     """WebSocket connections one person may hold at once (all their tabs and tables)."""
     hints_per_identity: Rate = Rate(30, 60)
     """Hints one person may ask for (and one hint per seat at a time)."""
+    reviews_per_identity: Rate = Rate(12, 3600)
+    """Reviews of finished games one person may ask for (each costs seconds of work)."""
+    reviews_pending_per_identity: int = 2
+    """Reviews one person may have waiting or being worked out at once."""
     transfers_per_identity: Rate = Rate(10, 600)
     """Transfer codes one person may ask for."""
     transfer_tries_per_address: Rate = Rate(20, 600)

@@ -51,7 +51,7 @@ from typing import Any
 
 import basra.bots
 from basra.bots import LEVELS
-from basra.rules import PRESETS
+from basra.pools import FAMILIES, FAMILY_OF, KINDS, family_of, table_kind
 from basra.server.store import TableRow
 from basra.server.store.players import RatingRow, ResultRow, Settlement
 from basra.state import GameState
@@ -75,59 +75,12 @@ __all__ = [
     "table_kind",
 ]
 
-FAMILIES: Mapping[str, tuple[str, ...]] = {
-    "egyptian": (
-        "egyptian",
-        "egyptian_121",
-        "egyptian_mona_russel",
-        "saba_alkoomi",
-        "yemeni",
-        "ethiopian",
-    ),
-    "lebanese": ("lebanese", "lebanese_ashush", "lebanese_alefb"),
-    "cypriot": ("cypriot_bastra", "cypriot_classic"),
-    "double_face": ("syrian", "syrian_homsi", "palestinian", "jordanian"),
-}
-"""Variant families (rating pools) and the presets in each."""
-
-FAMILY_OF: Mapping[str, str] = {v: f for f, variants in FAMILIES.items() for v in variants}
-"""The family of each preset."""
-
-if set(FAMILY_OF) != set(PRESETS):  # pragma: no cover - a new preset must join a family
-    raise RuntimeError(f"presets without a family: {sorted(set(PRESETS) - set(FAMILY_OF))}")
-
-KINDS: Mapping[str, tuple[int, bool]] = {
-    "2p": (2, False),
-    "3p": (3, False),
-    "4p": (4, False),
-    "2v2": (4, True),
-}
-"""Table kinds: players and teams."""
-
 EXTERNAL = "external"
 """The ratings file's entry for programs playing through the bot API (a seat kind too)."""
 
 BOT_RATINGS_FILE = Path(basra.bots.__file__).parent / "ratings.json"
 """The bots' fixed ratings (``basra-bot-ratings/1``): the one place the arena's calibration
 replaces."""
-
-
-def family_of(variant: str) -> str:
-    """The family (rating pool) of a preset.
-
-    >>> family_of("syrian_homsi"), family_of("yemeni")
-    ('double_face', 'egyptian')
-    """
-    return FAMILY_OF[variant]
-
-
-def table_kind(players: int, teams: bool) -> str:
-    """The kind of a table in :data:`KINDS`.
-
-    >>> table_kind(4, True), table_kind(3, False)
-    ('2v2', '3p')
-    """
-    return "2v2" if teams else f"{players}p"
 
 
 def _model() -> Any:

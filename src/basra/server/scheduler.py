@@ -5,14 +5,17 @@ server's event loop only moves messages. Which job runs next is decided here,
 not by the pool: the pool is never given more jobs than it has workers, so no
 backlog builds up in its first-come-first-served queue. Instead:
 
-- jobs come in three ranks, each served only when the ranks before it have
+- jobs come in four ranks, each served only when the ranks before it have
   nothing waiting: :data:`PLAY` (a bot's move at a table where a seated
   person is connected: people are waiting for it), :data:`HINT` (a hint:
-  only the person asking waits, and hints cannot hold up anyone's game), and
-  :data:`BACKGROUND` (all-bot tables, tables whose people are all gone);
-- one worker is kept for :data:`PLAY` (when there are two or more): hints and
-  background work never take the last free worker, so a person's bot never
-  waits for an expert's long search to end;
+  only the person asking waits, and hints cannot hold up anyone's game),
+  :data:`BACKGROUND` (all-bot tables, tables whose people are all gone) and
+  :data:`REVIEW` (one decision of a finished game's review,
+  :mod:`basra.server.reviews`: a few hundredths of a second each, so a
+  review never holds a worker for long);
+- one worker is kept for :data:`PLAY` (when there are two or more): hints,
+  background work and reviews never take the last free worker, so a person's
+  bot never waits for an expert's long search to end;
 - within a rank every table has its own queue, and tables take turns: one
   job of a table, then one of the next table with work, round and round;
 - a job whose caller stopped waiting (its client left, the table moved on) is
@@ -39,7 +42,7 @@ from collections.abc import Callable
 from concurrent.futures import BrokenExecutor, Executor, Future
 from typing import Any, TypeVar
 
-__all__ = ["BACKGROUND", "HINT", "PLAY", "RANKS", "FairScheduler"]
+__all__ = ["BACKGROUND", "HINT", "PLAY", "RANKS", "REVIEW", "FairScheduler"]
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +54,9 @@ HINT = 1
 """Rank of a hint."""
 BACKGROUND = 2
 """Rank of work nobody at a seat is waiting for (all-bot tables, tables left by all)."""
-RANKS = (PLAY, HINT, BACKGROUND)
+REVIEW = 3
+"""Rank of a decision of a game's review: after everything else."""
+RANKS = (PLAY, HINT, BACKGROUND, REVIEW)
 
 
 class _Job:

@@ -679,8 +679,8 @@ class MatchService:
         self, live: LiveTable, client: Client, seat: int, version: int, view: Any
     ) -> None:
         try:
-            level = self.config.hint_level
-            suggestion = await self.scheduler.run(live.row.id, HINT, bot_hint, level, view)
+            samples = self.config.hint_samples
+            suggestion = await self.scheduler.run(live.row.id, HINT, bot_hint, view, samples)
         except asyncio.CancelledError:
             return  # the client left: the scheduler drops the work
         except Exception:
@@ -700,6 +700,7 @@ class MatchService:
                 "card": CARD_NAMES[move.card],
                 "take": [CARD_NAMES[c] for c in move.taken()],
                 "reason": suggestion.reason,
+                "facts": suggestion.facts_json(),
             }
         )
 

@@ -19,7 +19,8 @@ import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
-from basra.bots import Hint, hint, make_bot
+from basra.bots import make_bot
+from basra.coach import Hint, hint
 from basra.moves import Move
 from basra.rules import Rules
 from basra.view import View
@@ -47,9 +48,9 @@ def bot_move(level: str, seed: int, view: View) -> Move:
     return make_bot(level, seed).choose(view)
 
 
-def bot_hint(level: str, view: View) -> Hint:
-    """A hint for the seat of ``view`` (runs in a worker)."""
-    return hint(view, level)
+def bot_hint(view: View, samples: int) -> Hint:
+    """A hint for the seat of ``view`` from an analysis of ``samples`` deals (runs in a worker)."""
+    return hint(view, samples=samples)
 
 
 def _start_worker(parent: int) -> None:

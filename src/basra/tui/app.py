@@ -28,8 +28,10 @@ from textual.widgets import Footer, Static
 
 from basra.bots import BotError
 from basra.cards import cards_of
+from basra.coach.analysis import DEFAULT_SAMPLES
 from basra.describe import rules_heading, rules_sections
 from basra.moves import Move, Play
+from basra.record import record_of
 from basra.rules import preset
 from basra.state import PHASE_OVER, PHASE_PLAY
 from basra.tui.cards import CardRow
@@ -43,6 +45,7 @@ from basra.tui.dialogs import (
     SaveScreen,
     choice_label,
 )
+from basra.tui.review import ReviewScreen
 from basra.tui.session import Session, SessionError, free_path, same_file
 from basra.tui.text import (
     card_label,
@@ -246,6 +249,8 @@ class BasraApp(App[str | None]):
         self.saved_to: Path | None = None
         self.acknowledged = -1
         self.logged = (-1, -1)
+        self.review_samples = DEFAULT_SAMPLES
+        """Deals a review plays out per decision (``r`` on a score sheet)."""
         self._bot_task: asyncio.Task[None] | None = None
         self._reset_viewer()
 
@@ -509,10 +514,10 @@ class BasraApp(App[str | None]):
         self.advance()
 
     async def ask_hint(self) -> None:
-        """Show what the strongest bot would play here, and why; select that card.
+        """Show the coach's move here, and why (one analysis); select that card.
 
-        The expert searches for a fraction of a second: that runs in a worker
-        thread, and a hint that arrives after the position changed is dropped.
+        The analysis takes a fraction of a second: it runs in a worker thread,
+        and a hint that arrives after the position changed is dropped.
         """
         view = self.my_view()
         if view is None:
@@ -523,7 +528,7 @@ class BasraApp(App[str | None]):
         self._say("Thinking about a hint…", "italic")
         try:
             suggestion = await asyncio.to_thread(session.hint, view.seat)
-        except BotError as exc:
+        except (BotError, ValueError) as exc:
             self._say(f"No hint: {exc}", "italic")
             return
         if session is not self.session or len(session.state.plays) != plays:
@@ -531,15 +536,7 @@ class BasraApp(App[str | None]):
         move = suggestion.move
         self.hinted = move
         self.selected = cards_of(view.hand).index(move.card)
-        card = card_label(move.card)
-        if move.take:
-            what = f"play {card} to take {' '.join(card_label(c) for c in move.taken())}"
-            basra = self.session.basra_of(move)
-            if basra:
-                what += f" (a basra worth {basra})"
-        else:
-            what = f"lay {card} on the floor"
-        self._say(Text.assemble(("Hint: ", "bold"), f"{what}. Why: {suggestion.reason}."))
+        self._say(Text.assemble(("Hint: ", "bold"), f"{suggestion.reason}."))
 
     # ------------------------------------------------------------- dialogs
 
@@ -566,7 +563,13 @@ class BasraApp(App[str | None]):
         go_on = "See who won (Enter)" if state.is_over else "Deal the next round (Enter)"
         sheet = score_sheet(result, sides, state.rules, state.rules.target)
         self.push_screen(
-            RoundScreen(f"Round {index + 1} is over", sheet, notes, go_on),
+            RoundScreen(
+                f"Round {index + 1} is over",
+                sheet,
+                notes,
+                go_on,
+                on_review=self._reviewer([index], f"Review of round {index + 1}"),
+            ),
             callback=lambda _: self.advance(),
         )
 
@@ -586,7 +589,35 @@ class BasraApp(App[str | None]):
             headline = f"{name} {verb} with {state.scores[outcome.winner]} to {others}!"
         lines = [f"{sides[s]}: {state.scores[s]}" for s in order]
         lines.append(f"{len(state.rounds)} round{'s' if len(state.rounds) != 1 else ''} played.")
-        self.push_screen(GameOverScreen(headline, lines, self.saved_to), callback=self._after_game)
+        self.push_screen(
+            GameOverScreen(
+                headline,
+                lines,
+                self.saved_to,
+                on_review=self._reviewer(None, "Review of the game"),
+            ),
+            callback=self._after_game,
+        )
+
+    def _reviewer(self, rounds: list[int] | None, title: str) -> Callable[[], None] | None:
+        """What ``r`` does on a dialog: review those rounds (None: every round), when the
+        game has a record (a position set up for analysis has no packs to replay)."""
+        if any(log.pack is None for log in self.session.state.rounds):
+            return None
+        return lambda: self.open_review(rounds, title)
+
+    def open_review(self, rounds: list[int] | None, title: str) -> None:
+        """Review the rounds played (all of them with ``None``) over the current dialog.
+
+        Only rounds that are over: every card dealt in them has been played face up.
+        """
+        state = self.session.state
+        done = [i for i, log in enumerate(state.rounds) if log.result is not None]
+        wanted = done if rounds is None else [i for i in rounds if i in done]
+        if not wanted:
+            return
+        record = record_of(state, self.session.names)
+        self.push_screen(ReviewScreen(record, wanted, title, self.review_samples))
 
     def _after_game(self, choice: str | None) -> None:
         if choice == "again":

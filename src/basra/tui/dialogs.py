@@ -191,22 +191,46 @@ class ChoiceScreen(Dialog["Move | None"]):
         self.dismiss(None)
 
 
-class RoundScreen(Dialog[None]):
-    """The score sheet at the end of a round."""
+class Reviewable:
+    """A dialog whose ``r`` shows a review over it, when ``on_review`` is given."""
+
+    on_review: Callable[[], None] | None = None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``r`` only where a review can be made."""
+        return action != "review" or self.on_review is not None
+
+    def action_review(self) -> None:
+        """Show the review over this dialog (Esc comes back here)."""
+        if self.on_review is not None:
+            self.on_review()
+
+
+class RoundScreen(Reviewable, Dialog[None]):
+    """The score sheet at the end of a round (``r``: its review, when ``on_review`` is given)."""
 
     DEFAULT_CSS = DIALOG_CSS.format(name="RoundScreen")
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "close", "Continue"),
         Binding("space", "close", show=False),
         Binding("escape", "close", show=False),
+        Binding("r", "review", "Review the round"),
     ]
 
-    def __init__(self, title: str, sheet: RenderableType, notes: Sequence[str], go_on: str) -> None:
+    def __init__(
+        self,
+        title: str,
+        sheet: RenderableType,
+        notes: Sequence[str],
+        go_on: str,
+        on_review: Callable[[], None] | None = None,
+    ) -> None:
         super().__init__()
         self.title_text = title
         self.sheet = sheet
         self.notes = list(notes)
         self.go_on = go_on
+        self.on_review = on_review
 
     def compose(self) -> ComposeResult:
         """The widgets of this screen."""
@@ -217,32 +241,46 @@ class RoundScreen(Dialog[None]):
                 yield Static(note, classes="note")
             with Horizontal():
                 yield Button(self.go_on, id="continue", variant="primary")
+                if self.on_review is not None:
+                    yield Button("Review (r)", id="review")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        """The continue button."""
-        self.dismiss(None)
+        """The continue button, or the review."""
+        if event.button.id == "review":
+            self.action_review()
+        else:
+            self.dismiss(None)
 
     def action_close(self) -> None:
         """Go on."""
         self.dismiss(None)
 
 
-class GameOverScreen(Dialog[str]):
-    """The end of the game: who won, and what next (``again``, ``save`` or ``quit``)."""
+class GameOverScreen(Reviewable, Dialog[str]):
+    """The end of the game: who won, and what next (``again``, ``save`` or ``quit``;
+    ``r`` shows the game's review when ``on_review`` is given)."""
 
     DEFAULT_CSS = DIALOG_CSS.format(name="GameOverScreen")
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "choose('again')", "New game"),
         Binding("s", "choose('save')", "Save"),
         Binding("q", "choose('quit')", "Quit"),
+        Binding("r", "review", "Review the game"),
         Binding("escape", "choose('quit')", show=False),
     ]
 
-    def __init__(self, headline: str, lines: Sequence[str], saved: Path | None) -> None:
+    def __init__(
+        self,
+        headline: str,
+        lines: Sequence[str],
+        saved: Path | None,
+        on_review: Callable[[], None] | None = None,
+    ) -> None:
         super().__init__()
         self.headline = headline
         self.lines = list(lines)
         self.saved = saved
+        self.on_review = on_review
 
     def compose(self) -> ComposeResult:
         """The widgets of this screen."""
@@ -256,6 +294,8 @@ class GameOverScreen(Dialog[str]):
             with Horizontal():
                 yield Button("New game (n)", id="again", variant="primary")
                 yield Button("Save (s)", id="save")
+                if self.on_review is not None:
+                    yield Button("Review (r)", id="review")
                 yield Button("Quit (q)", id="quit")
 
     def on_mount(self) -> None:
@@ -263,8 +303,11 @@ class GameOverScreen(Dialog[str]):
         self.query_one("#again", Button).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        """One of the three buttons."""
-        self.dismiss(event.button.id or "quit")
+        """One of the buttons."""
+        if event.button.id == "review":
+            self.action_review()
+        else:
+            self.dismiss(event.button.id or "quit")
 
     def action_choose(self, what: str) -> None:
         """Answer with ``what``."""
@@ -416,7 +459,9 @@ class HelpScreen(Dialog[None]):
             ("t ", "bold"),
             "lay it on the floor, if it takes nothing\n",
             ("h ", "bold"),
-            "hint: what the best bot would play, and why\n",
+            "hint: the coach's move, and why (what it takes and leaves, its points)\n",
+            ("r ", "bold"),
+            "on a round's score sheet or at the end: the review of every decision\n",
             ("PgUp PgDn ", "bold"),
             "scroll the plays of the round (or the mouse wheel)\n",
             ("s ", "bold"),

@@ -36,7 +36,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from basra.bots import BOTS, LEVELS, Bot, BotError, Hint, hint, make_bot
+from basra.bots import BOTS, LEVELS, Bot, BotError, make_bot
+from basra.coach import Hint, hint
 from basra.moves import Move, Play
 from basra.record import Record, RecordError, read_records, record_of
 from basra.rules import DEFAULT_VARIANT, preset
@@ -341,7 +342,7 @@ class Session:
         return self.state.play(move)
 
     def hint(self, seat: int) -> Hint:
-        """The strongest bot's suggestion for a seat that is to move."""
+        """The coach's suggestion for a seat that is to move, and why (one analysis)."""
         return hint(self.view(seat))
 
     def leftovers(self, index: int) -> int | None:

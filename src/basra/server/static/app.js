@@ -16,6 +16,8 @@ import { quickPlayPanel } from "./quickplay.js";
 import { dailyPage } from "./daily.js";
 import { botsPage } from "./bots.js";
 import { Reactions } from "./reactions.js";
+import { clearTakes, hintParts, markHint, markTakes, previewParts, takesOf } from "./coach.js";
+import { ReviewPage } from "./review.js";
 
 const LS = window.localStorage;
 const params = new URLSearchParams(location.search);
@@ -133,6 +135,11 @@ function toast(text) {
   toastTimer = setTimeout(() => banner(""), 3500);
 }
 
+/** What the coach's modules (coach.js, review.js) draw with: this page's helpers. */
+function coachUi() {
+  return { h, api, t, tn, n, cardImg, cardLabel, cardsLabel, bdi, variantName, app, errorText };
+}
+
 // ------------------------------------------------------------------ router
 
 function navigate(path) {
@@ -165,6 +172,7 @@ function route() {
   if ((m = path.match(/^\/t\/([\w-]+)$/))) app.page = new TablePage(root, m[1]);
   else if (path === "/games") gamesPage(root);
   else if ((m = path.match(/^\/replay\/([\w-]+)$/))) app.page = new ReplayPage(root, m[1]);
+  else if ((m = path.match(/^\/review\/([\w-]+)$/))) app.page = new ReviewPage(root, m[1], coachUi());
   else if (path === "/rules") rulesIndex(root);
   else if ((m = path.match(/^\/rules\/([\w]+)$/))) rulesPage(root, m[1], params.get("rules"));
   else if (path === "/device") devicePage(root);
@@ -338,7 +346,11 @@ class TablePage {
     this.animTimer = null;
     this.sheetShown = 0;
     this.hint = null;
+    this.hintAsked = -1;
     this.selected = null;
+    this.armed = null;
+    this.previewing = null;
+    this.confirm = LS.getItem("basra.confirm") === "1";
     this.sent = -1;
     this.closed = false;
     this.retry = 0;
@@ -434,7 +446,7 @@ class TablePage {
     const previous = this.msg;
     this.finishAnimation(false);
     this.msg = next;
-    if (!previous || previous.version !== next.version) this.selected = null;
+    if (!previous || previous.version !== next.version) { this.selected = null; this.armed = null; this.previewing = null; }
     this.hint = this.hint && this.hint.version === next.version ? this.hint : null;
     const event = next.event;
     if (previous && this.table && event && event.kind === "play" && next.version === previous.version + 1) {
@@ -585,8 +597,20 @@ class TablePage {
       floor.append(h("span", { class: "floor-empty" }, t("floor_empty")));
     }
     const option = !anim && this.selected ? this.selected.options[this.selected.focus ?? -1] : null;
-    if (option) for (const node of floor.querySelectorAll(".card")) if (option.includes(node.dataset.card)) node.classList.add("taken");
+    if (option) {
+      for (const node of floor.querySelectorAll(".card")) if (option.includes(node.dataset.card)) node.classList.add("taken");
+    } else if (!anim && !this.selected) {
+      this.markFloor(floor, view);
+    }
     return floor;
+  }
+
+  /** Mark on the floor what the card hovered (or else the armed card) would take, and what the hint takes. */
+  markFloor(floor, view) {
+    clearTakes(floor);
+    const shown = this.previewing ?? this.armed;
+    if (shown) markTakes(floor, takesOf(shown, view.legal || []));
+    if (this.previewing === null && this.hint && this.hint.version === this.msg.version) markHint(floor, this.hint.take);
   }
 
   renderCenter(view) {
@@ -617,7 +641,10 @@ class TablePage {
         type: "button", "data-card": card, disabled: !myTurn || waiting || !options.length,
         "aria-label": cardName(card, app.lang),
         onclick: () => this.choose(card, options),
+        onmouseenter: () => this.preview(card, options), onfocus: () => this.preview(card, options),
+        onmouseleave: () => this.preview(null), onblur: () => this.preview(null),
       }, cardImg(card));
+      if (this.armed === card) button.classList.add("armed");
       hand.append(button);
     }
     // The turn line says what is happening now: the move just sent, your turn, who thinks.
@@ -629,13 +656,22 @@ class TablePage {
     const info = this.table.seats[seat];
     const controls = h("div", { class: "actions" });
     if (this.table.hints && myTurn && !waiting) {
-      controls.append(h("button", { type: "button", class: "secondary", id: "hint", onclick: () => this.send({ type: "hint", version: this.msg.version }) }, t("hint")));
+      controls.append(h("button", { type: "button", class: "secondary", id: "hint", onclick: () => { this.hintAsked = this.msg.version; this.send({ type: "hint", version: this.msg.version }); this.render(); } }, t("hint")));
     }
-    const hintLine = this.hint ? h("div", { class: "muted" }, ...tn("hint_says", { move: h("span", {}, this.moveLabel(this.hint.move)) }),
-      " — ", this.hint.take.length ? t("hint_takes", { n: this.hint.take.length }) : t("hint_trail")) : null;
+    if (myTurn) {
+      controls.append(h("label", { class: "confirm-setting" }, h("input", { type: "checkbox", id: "confirm-play", checked: this.confirm, onchange: (e) => {
+        this.confirm = e.target.checked; LS.setItem("basra.confirm", this.confirm ? "1" : "0"); this.armed = null; this.render();
+      } }), t("confirm_setting")));
+    }
+    let hintLine = null;
+    if (this.hint && this.hint.facts) hintLine = h("div", { class: "hint-line", id: "hint-line" }, h("strong", {}, t("hint"), ": "), ...hintParts(this.hint.facts, coachUi()));
+    else if (this.hint) hintLine = h("div", { class: "muted hint-line", id: "hint-line" }, ...tn("hint_says", { move: h("span", {}, this.moveLabel(this.hint.move)) }));
+    else if (myTurn && this.hintAsked === this.msg.version) hintLine = h("div", { class: "muted hint-line" }, t("hint_waiting"));
+    const previewLine = h("div", { class: "preview-line", id: "preview-line" }, ...this.previewWords());
     return h("div", { class: "me" + (myTurn ? " turn" : ""), "data-seat": seat },
       h("div", { class: "status-line" + (myTurn ? " your-turn" : "") }, status),
       this.selected ? this.renderChoices() : null,
+      previewLine,
       hand,
       h("div", { class: "seat" + (myTurn ? " turn" : "") },
         h("div", { class: "name" }, bdi(info?.name || ""), h("span", { class: "tag" }, t("you")), this.teamTag(seat),
@@ -653,8 +689,28 @@ class TablePage {
     return out;
   }
 
+  /** Mark on the floor what ``card`` would take, and say it under the hand (null: back to the armed card's, if any). */
+  preview(card, options) {
+    if (this.selected || (card !== null && !options.length)) return;
+    this.previewing = card;
+    const floor = this.root.querySelector(".felt .floor");
+    if (floor && !this.anim) this.markFloor(floor, this.msg.view);  // a landing play: marked when it has landed
+    this.root.querySelector("#preview-line")?.replaceChildren(...this.previewWords());
+  }
+
+  /** The line under the hand: what the hovered card would take, or that the armed card needs a second click. */
+  previewWords() {
+    const card = this.previewing;
+    if (card === null) return this.armed ? tn("confirm_again", { card: cardLabel(this.armed) }) : [];
+    const parts = previewParts(card, takesOf(card, this.msg?.view?.legal || []), coachUi());
+    if (this.armed === card) parts.unshift(...tn("confirm_again", { card: cardLabel(card) }), " · ");
+    return parts;
+  }
+
   choose(card, options) {
     this.finishAnimation(false);
+    if (this.confirm && this.armed !== card) { this.armed = card; this.render(); return; }
+    this.armed = null;
     if (options.length === 1) { this.play(options[0]); return; }
     this.selected = { card, options: options.map((m) => m.split("x")[1].split(",")), moves: options, focus: null };
     this.render();
@@ -693,6 +749,7 @@ class TablePage {
     return h("section", { class: "panel scores" }, h("h3", {}, t("scores")),
       h("table", {}, h("tbody", {}, rows)),
       view.carry ? h("p", { class: "muted" }, t("carry", { n: view.carry })) : null,
+      view.over ? h("p", {}, h("a", { href: `/review/${this.id}`, "data-link": true, id: "side-review" }, t("review"))) : null,
       this.table.rated || this.table.clock ? h("p", { class: "muted", id: "table-kind" },
         this.table.rated ? h("span", { class: "tag" }, t("rated")) : null, " ",
         this.table.clock ? t("clock_option", { move: this.table.clock.move, reserve: this.table.clock.reserve }) : null) : null,
@@ -784,6 +841,7 @@ class TablePage {
       // A daily deal's record needs the token: the replay (fetched with it) shows it all.
       this.table.daily ? null : h("a", { href: `/api/games/${this.id}/record`, download: `basra-${this.id}.json`, id: "download" }, t("download")),
       h("a", { href: `/replay/${this.id}`, "data-link": true, id: "replay-link" }, t("replay")),
+      h("a", { href: `/review/${this.id}`, "data-link": true, id: "review-link" }, t("review")),
       h("a", { href: "/", "data-link": true }, t("home")));
     const me = this.table.you !== null ? this.table.seats[this.table.you] : null;
     const rating = me?.rating ? h("p", { id: "rating-after" }, t("rating_line", { rating: ratingText(me.rating, ui) }), " ",
@@ -805,8 +863,9 @@ async function gamesPage(root) {
     const when = new Date(game.created_at * 1000).toLocaleString(app.lang === "ar" ? "ar-EG" : "en");
     const tag = resultTag(game, app.lang);
     const names = game.names.map((name, i) => seatLabel({ kind: game.kinds?.[i] ?? "person", level: game.levels?.[i], name }, i, app.lang));
+    const review = game.status === "over" ? [" · ", h("a", { href: `/review/${game.id}`, "data-link": true, class: "review-link" }, t("review"))] : [];
     const links = game.status === "over" || game.status === "abandoned"
-      ? [h("a", { href: `/replay/${game.id}`, "data-link": true }, t("replay")), " · ", h("a", { href: `/api/games/${game.id}/record`, download: `basra-${game.id}.json` }, t("download"))]
+      ? [h("a", { href: `/replay/${game.id}`, "data-link": true }, t("replay")), ...review, " · ", h("a", { href: `/api/games/${game.id}/record`, download: `basra-${game.id}.json` }, t("download"))]
       : [h("a", { href: `/t/${game.id}`, "data-link": true }, t("rejoin"))];
     list.append(h("li", { "data-game": game.id },
       h("span", {}, h("strong", {}, variantTitle(game.variant, game.rules, app.lang)), " · ", names.map((x, i) => [i ? " · " : "", bdi(x)]),
@@ -881,7 +940,8 @@ class ReplayPage {
       h("section", { class: "panel" }, hands),
       h("section", { class: "panel scores" }, h("table", {}, h("tbody", {}, frame.scores.map((score, side) =>
         h("tr", {}, h("td", {}, bdi(sideName(side))), h("td", { class: "num" }, t("pile", { n: frame.piles[side] })), h("td", { class: "num" }, n(score))))))),
-      h("p", {}, h("a", { href: `/api/games/${this.id}/record`, download: `basra-${this.id}.json` }, t("download")))));
+      h("p", {}, h("a", { href: `/api/games/${this.id}/record`, download: `basra-${this.id}.json` }, t("download")),
+        " · ", h("a", { href: `/review/${this.id}`, "data-link": true, id: "replay-review" }, t("review")))));
   }
 
   go(delta) {

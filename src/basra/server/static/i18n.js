@@ -215,6 +215,16 @@ export function num(value, lang) {
   return NUMBER_FORMATS[lang].format(value);
 }
 
+const ONE_DECIMAL = {
+  en: new Intl.NumberFormat("en", { minimumFractionDigits: 1, maximumFractionDigits: 1 }),
+  ar: new Intl.NumberFormat("ar-EG", { minimumFractionDigits: 1, maximumFractionDigits: 1 }),
+};
+
+/** A number with exactly one decimal (27.0, not 27), in the page's digits. */
+export function num1(value, lang) {
+  return ONE_DECIMAL[lang].format(value);
+}
+
 export function translate(lang, key, params = {}) {
   const dict = DICTS[lang] || EN;
   let text = dict[key] ?? EN[key] ?? key;

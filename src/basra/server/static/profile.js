@@ -3,6 +3,7 @@
 // else of it. The rating chart is an SVG drawn here from the profile's history.
 
 import "./words-players.js";
+import { num1 } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const KIND_ORDER = ["2p", "3p", "4p", "2v2"];
@@ -16,14 +17,14 @@ function svg(tag, attrs = {}, ...children) {
 
 /** A rating as people read it: μ ± σ, one decimal. */
 export function ratingText(rating, ui) {
-  const one = (v) => ui.n(Math.round(v * 10) / 10);
+  const one = (v) => num1(v, ui.app.lang);
   return `${one(rating.mu)} ± ${one(rating.sigma)}`;
 }
 
 /** A signed change of rating, one decimal (+1.4, −0.8). */
 export function changeText(change, ui) {
   const value = Math.round(change * 10) / 10;
-  return `${value >= 0 ? "+" : "−"}${ui.n(Math.abs(value))}`;
+  return `${value >= 0 ? "+" : "−"}${num1(Math.abs(value), ui.app.lang)}`;
 }
 
 const poolName = (family, kind, ui) => `${ui.t("family_" + family)} · ${ui.t("kind_" + kind)}`;
@@ -201,9 +202,9 @@ export async function profilePage(root, ui, username) {
       cell(t("col_draws"), ui.n(totals.draw), "total-draws"),
       cell(t("col_forfeits"), ui.n(totals.forfeit), "total-forfeits"),
       cell(t("basras_per_round"), totals.basras_per_round === null ? "—" : ui.n(Math.round(totals.basras_per_round * 100) / 100), "basras-per-round")),
-    // Filled by the coach's reviews (the profile's review_accuracy), when there are any.
+    // The coach's accuracy over the person's reviewed games (docs/COACH.md), when there are any.
     h("p", { id: "review-accuracy", class: accuracy ? "" : "muted" }, t("review_accuracy"), ": ",
-      accuracy ? t("review_accuracy_value", { n: Math.round(accuracy.mean), m: accuracy.games }) : t("no_reviews"))));
+      accuracy ? t(accuracy.games === 1 ? "review_accuracy_value_one" : "review_accuracy_value", { n: Math.round(accuracy.mean), m: accuracy.games }) : t("no_reviews"))));
 
   const games = h("section", { class: "panel", id: "profile-games" }, h("h2", {}, t("recent_games")));
   if (!data.games.length) games.append(h("p", { class: "muted" }, t("no_finished")));

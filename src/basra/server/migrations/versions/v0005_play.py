@@ -7,8 +7,8 @@ identity), ``leases`` (one process pairs the pool at a time), ``secrets``
 (bot accounts: their identity, owner, unique name and token hash). Tables get
 ``daily``: the deal an attempt's table plays (null for every other table).
 
-Revision ID: 0004_play
-Revises: 0003_platform
+Revision ID: 0005_play
+Revises: 0004_reviews
 Create Date: 2026-11-27
 """
 
@@ -17,8 +17,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0004_play"
-down_revision = "0003_platform"
+revision = "0005_play"
+down_revision = "0004_reviews"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,217 @@
+"""``basra review``: every decision of a recorded game graded by the analyser."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from basra.cli import CliError
+from basra.cli.common import existing_file, whole_number
+
+if TYPE_CHECKING:
+    from basra.coach.review import GameReview
+
+__all__ = ["register", "write_plot"]
+
+
+def register(subparsers: Any) -> None:
+    """Add the command of this module."""
+    p = subparsers.add_parser(
+        "review",
+        help="grade every decision of a recorded game: best moves, losses, accuracy",
+        description="Review the games of a record file (.json: one game; .jsonl: one per "
+        "line). For every play the analyser estimates, from what the mover's seat knew "
+        "then, every legal move's expected round margin; the review gives the move played, "
+        "the best move, the loss and a label (best, good, inaccuracy, mistake, blunder), and "
+        "per seat the mean loss, an accuracy and the basras given away and missed. Plays "
+        "with one legal move are not graded. Rounds, plays, games and seats are counted from "
+        "1 in words and in these options; --json numbers seats from 0 as RECORD.md does. "
+        "docs/COACH.md explains the labels and the accuracy.",
+    )
+    p.add_argument("file", metavar="FILE", help="a .json or .jsonl record file")
+    p.add_argument(
+        "--game", type=whole_number, metavar="N", help="review only game N (counted from 1)"
+    )
+    p.add_argument(
+        "--seat", type=whole_number, metavar="S", help="review only seat S (counted from 1)"
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON review a line per game")
+    p.add_argument(
+        "--plot",
+        metavar="FILE.png",
+        help="draw the expected round margin through each round (needs matplotlib)",
+    )
+    p.add_argument(
+        "--samples",
+        type=whole_number,
+        metavar="K",
+        help="deals played out per decision (default 1500; more is steadier and slower)",
+    )
+    p.add_argument(
+        "--seed", type=whole_number, default=0, metavar="S", help="analysis seed (default 0)"
+    )
+    p.add_argument(
+        "--hindsight",
+        action="store_true",
+        help="also analyse every decision with all cards seen (knowable only afterwards; slower)",
+    )
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    p.set_defaults(run=run_review)
+
+
+class _Delayed:
+    """The arena's progress bar, shown only once a review has run for a second."""
+
+    def __init__(self, label: str) -> None:
+        from basra.cli.arena import Progress
+
+        self.bar = Progress(sys.stderr, label)
+        self.started = time.monotonic()
+        self.shown = False
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.shown and time.monotonic() - self.started < 1.0 and done < total:
+            return
+        if not self.shown:
+            self.shown = True
+            self.bar.started = self.started
+        self.bar(done, total)
+
+
+def run_review(args: argparse.Namespace) -> int:
+    from basra.coach.analysis import DEFAULT_SAMPLES
+    from basra.coach.review import review_record, review_text
+    from basra.record import RecordError, read_records
+
+    existing_file(args.file, "record file")
+    samples = DEFAULT_SAMPLES if args.samples is None else args.samples
+    if samples < 1:
+        raise CliError("--samples must be 1 or more")
+    if args.game is not None and args.game < 1:
+        raise CliError("--game counts games from 1")
+    if args.seat is not None and args.seat < 1:
+        raise CliError("--seat counts seats from 1")
+    if args.seed < 0:
+        raise CliError("--seed must be 0 or more")
+    plot_path = Path(args.plot) if args.plot else None
+    if plot_path is not None:
+        _check_plot(plot_path)
+    try:
+        games = list(read_records(args.file))
+    except RecordError as exc:
+        raise CliError(str(exc)) from None
+    if not games:
+        raise CliError(f"{args.file!r} holds no game")
+    chosen = range(len(games))
+    if args.game is not None:
+        if args.game > len(games):
+            count = f"{len(games)} game{'s' * (len(games) != 1)}"
+            raise CliError(f"--game {args.game}: {args.file!r} holds {count} (1 to {len(games)})")
+        chosen = range(args.game - 1, args.game)
+    failed = False
+    reviews = []
+    for index in chosen:
+        item = games[index]
+        seat = None
+        try:
+            if isinstance(item, RecordError):
+                raise item
+            if args.seat is not None:
+                if args.seat > item.players:
+                    raise CliError(
+                        f"--seat {args.seat}: game {index + 1} has {item.players} seats "
+                        f"(1 to {item.players})"
+                    )
+                seat = args.seat - 1
+            progress = None if args.quiet else _Delayed(f"review game {index + 1}")
+            review = review_record(
+                item,
+                seat=seat,
+                samples=samples,
+                seed=args.seed,
+                hindsight=args.hindsight,
+                game=index,
+                progress=progress,
+            )
+        except RecordError as exc:
+            from basra.cli.records import error_text
+
+            where = error_text(exc.located(index), from_one=not args.json)
+            print(f"basra review: {args.file}: {where}", file=sys.stderr)
+            failed = True
+            continue
+        reviews.append(review)
+        if args.json:
+            print(json.dumps(review.to_json(), ensure_ascii=False, separators=(",", ":")))
+        else:
+            print(review_text(review))
+    if plot_path is not None and reviews:
+        write_plot(reviews, plot_path)
+        print(f"the graph is in {plot_path}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+def _check_plot(path: Path) -> None:
+    if path.suffix.lower() not in (".png", ".svg", ".pdf"):
+        raise CliError(f"--plot {str(path)!r}: the file must end in .png, .svg or .pdf")
+    if path.is_dir():
+        raise CliError(f"--plot {str(path)!r} is a folder, not a file")
+    if not path.parent.exists():
+        raise CliError(f"--plot {str(path)!r}: there is no folder {str(path.parent)!r}")
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise CliError("--plot needs matplotlib: pip install 'basra[arena]'") from None
+
+
+LABEL_COLOURS = {"inaccuracy": "#e0b000", "mistake": "#e07000", "blunder": "#c00020"}
+
+
+def write_plot(reviews: list[GameReview], path: Path) -> None:
+    """Draw each game's expected round margin through each round, one game a row."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from basra.coach.review import curves, side_words
+
+    figure, axes = plt.subplots(
+        len(reviews), 1, figsize=(11, 3.6 * len(reviews)), squeeze=False, constrained_layout=True
+    )
+    for row, review in zip(axes, reviews, strict=True):
+        ax = row[0]
+        drawn = curves(review)
+        for number, (side, segments) in enumerate(drawn.lines.items()):
+            colour = f"C{number}"
+            for index, points in enumerate(segments):
+                ax.plot(
+                    [p[0] for p in points],
+                    [p[1] for p in points],
+                    marker=".",
+                    linewidth=1.4,
+                    color=colour,
+                    label=side_words(review, side) if index == 0 else None,
+                )
+        for x, y, label in drawn.marks:
+            ax.scatter([x], [y], s=46, color=LABEL_COLOURS[label], zorder=3)
+        for x in drawn.round_starts[1:]:
+            ax.axvline(x - 0.5, color="#999999", linestyle=":", linewidth=1)
+        for number, x in enumerate(drawn.round_starts, start=1):
+            ax.annotate(f"round {number}", (x, 1), xycoords=("data", "axes fraction"),
+                        va="top", fontsize=8, color="#555555")  # fmt: skip
+        ax.axhline(0, color="#444444", linewidth=0.6)
+        ax.set_ylabel("expected round margin")
+        ax.set_xlabel("plays reviewed (each round ends at its real margin)")
+        ax.set_title(f"game {review.game + 1}: {review.record.variant}", loc="left", fontsize=10)
+        ax.legend(fontsize=8, loc="lower left")
+    try:
+        figure.savefig(path, dpi=110)
+    except OSError as exc:
+        raise CliError(f"--plot: cannot write {str(path)!r}: {exc.strerror}") from None
+    finally:
+        plt.close(figure)
