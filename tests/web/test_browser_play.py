@@ -64,13 +64,13 @@ def test_every_new_word_is_in_english_and_arabic_and_overrides_none() -> None:
     assert english and english == arabic
     # words-play.js adds to i18n.js's dictionaries: a key already there would change
     # that word on every other page (the score sheet's "Point cards" once became "Points").
-    for other in ("i18n.js", "words-players.js"):
+    for other in ("i18n.js", "words-players.js", "coach.js"):
         assert not english & dictionary(STATIC / other)[0], other
 
 
 def test_every_word_the_new_pages_use_exists_in_both_languages() -> None:
     english, arabic = set(), set()
-    for name in ("i18n.js", "words-players.js", "words-play.js"):
+    for name in ("i18n.js", "words-players.js", "words-play.js", "coach.js"):
         en, ar = dictionary(STATIC / name)
         english |= en
         arabic |= ar
