@@ -36,6 +36,7 @@ import glob
 import json
 import os
 import random
+import resource
 import shutil
 import signal
 import socket
@@ -404,12 +405,15 @@ def run(args: argparse.Namespace) -> int:
         tokens = asyncio.run(identities(seekers))
         cpu = [cpu_seconds(first[1]), cpu_seconds(second[1])]
         busy, total = machine_busy()
+        mine = resource.getrusage(resource.RUSAGE_SELF)
         began = time.perf_counter()
         outcomes = asyncio.run(crowd(seekers, tokens, args.timeout))
         spent = time.perf_counter() - began
         cpu = [cpu_seconds(first[1]) - cpu[0], cpu_seconds(second[1]) - cpu[1]]
         busy_now, total_now = machine_busy()
         cpu.append((busy_now - busy) / max(1e-9, total_now - total))
+        now = resource.getrusage(resource.RUSAGE_SELF)
+        cpu.append(now.ru_utime + now.ru_stime - mine.ru_utime - mine.ru_stime)
     return report(args, outcomes, spent, cpu)
 
 
@@ -453,6 +457,7 @@ def report(
     print(f"{'join→table p50/p95/p99/max s':36}{line(at_table)}")
     print(f"{'last of a table joined→table, s':36}{line(ready)}")
     print(f"{'servers CPU s (both)':36}{cpu[0]:.1f} + {cpu[1]:.1f} in {spent:.1f} s")
+    print(f"{'people (this process) CPU s':36}{cpu[3]:.1f}")
     print(f"{'machine CPU busy':36}{cpu[2]:.0%} (servers, PostgreSQL, Redis and the people)")
     if errors:
         counts: dict[str, int] = {}
