@@ -29,6 +29,12 @@ adversary (its own process, from addresses 127.66.0.x) that floods at once:
 and prints both runs side by side. The goal (issue 12): with the adversary,
 people's acknowledgements p95 at most 50 ms, their bots' replies p95 within
 the bot delay plus 1 s, and no error for well-behaved clients.
+
+``--quick-play`` measures quick play instead (load_quickplay.py): ``--people``
+(1,000) join the pool across two server processes on PostgreSQL and Redis
+(started here unless ``--database`` and ``--redis`` name them), and it prints
+how many were seated and the time from joining to the table, against the goal
+(issue 15): all seated, p95 at most 1 s beyond the pairing window.
 """
 
 from __future__ import annotations
@@ -51,6 +57,7 @@ import urllib.request
 from http.client import HTTPConnection
 from typing import Any
 
+import load_quickplay
 import websockets
 
 GREEDY_PING = (2.0, 6.0)
@@ -649,7 +656,17 @@ def main() -> int:
         help="run the adversary at this niceness: on a small machine, so that its own CPU "
         "does not starve the measured clients (the server still gets all it sends)",
     )
-    parser.add_argument("--database", help="database URL (default: SQLite in a temp dir)")
+    parser.add_argument(
+        "--database",
+        help="database URL (default: SQLite in a temp dir; --quick-play: a PostgreSQL of its own)",
+    )
+    parser.add_argument(
+        "--quick-play",
+        action="store_true",
+        help="instead: people joining the quick-play pool across two server processes on "
+        "PostgreSQL and Redis (load_quickplay.py)",
+    )
+    load_quickplay.add_arguments(parser)
     parser.add_argument(
         "--pin",
         action="store_true",
@@ -662,6 +679,8 @@ def main() -> int:
     # Thousands of sockets: raise this process's (and the server's) limit on open files.
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 65536)), hard))
+    if args.quick_play:
+        return load_quickplay.run(args)
     print(
         f"{args.tables} tables of people (half two people, half a person and a medium bot), "
         f"think {args.think} s, bot delay {args.bot_delay} s, {args.seconds:.0f} s measured, "

@@ -72,6 +72,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "all-bot tables nobody watches: 120)",
     )
     parser.add_argument(
+        "--pair-every",
+        type=float,
+        default=0.5,
+        help="seconds between quick play's pairing passes (0.5)",
+    )
+    parser.add_argument(
         "--forwarded-allow-ips",
         default=None,
         help="addresses of trusted proxies whose X-Forwarded-For names the client "
@@ -98,6 +104,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from basra.server.app import AppConfig, create_app
+    from basra.server.quickplay import QuickPlayConfig
     from basra.server.quotas import Limits, Rate
     from basra.server.reviews import ReviewConfig
     from basra.server.service import ServiceConfig
@@ -111,12 +118,20 @@ def run(args: argparse.Namespace) -> int:
     )
     if args.bot_processes is not None:
         service.bot_processes = args.bot_processes
+    if not 0.05 <= args.pair_every <= 60:
+        raise CliError("--pair-every must be 0.05 to 60 seconds")
     reviews = ReviewConfig(hindsight=not args.no_hindsight)
     if args.review_samples is not None:
         if args.review_samples < 1:
             raise CliError("--review-samples must be 1 or more")
         reviews = replace(reviews, samples=args.review_samples)
-    config = AppConfig(database=args.database, redis=args.redis, service=service, reviews=reviews)
+    config = AppConfig(
+        database=args.database,
+        redis=args.redis,
+        service=service,
+        reviews=reviews,
+        quickplay=QuickPlayConfig(pair_every=args.pair_every),
+    )
     app = create_app(config)
     where = "memory only" if args.database == "memory" else args.database
     print(f"basra: serving on http://{args.host}:{args.port}/  (games in {where})", flush=True)

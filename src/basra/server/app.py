@@ -33,6 +33,7 @@ HTTP API (JSON; ``Authorization: Bearer <device token>`` where marked *auth*):
   where it stands (``status``, ``done`` of ``total`` decisions) and, once done,
   the ``review`` itself.
 - ``WS /ws/{id}``: play and watch (see :mod:`basra.server.protocol`).
+- Quick play, the daily deal, reactions and the bot API: :mod:`basra.server.play`.
 
 Every refusal is ``{"error": code, "message": ..., ...}``: 400 for a bad
 request, 401 ``signed_out``, 404, 409 ``not_over``, 413 ``too_large``, 422
@@ -48,7 +49,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -79,10 +79,12 @@ from basra.server.protocol import (
     parse_client_message,
 )
 from basra.server.pubsub import open_hub
-from basra.server.quotas import Quotas, RateLimitError, address_key
+from basra.server.quickplay import QuickPlayConfig
+from basra.server.quotas import Allowance, Quotas, RateLimitError, address_key
 from basra.server.ratings import FAMILIES
 from basra.server.reviews import ReviewConfig, ReviewService
 from basra.server.service import Client, MatchService, ServiceConfig
+from basra.server.sockets import FLUSH_TIMEOUT
 from basra.server.store import open_store
 
 __all__ = ["MAX_BODY", "AppConfig", "BodyGuard", "create_app"]
@@ -107,6 +109,8 @@ PAGE_ROUTES = (
     "/me",
     "/u/{username}",
     "/leaderboard",
+    "/daily",
+    "/bots",
 )
 STATUS_OF = {
     "rate_limited": 429,
@@ -123,6 +127,13 @@ STATUS_OF = {
     "not_over": 409,
     "too_large": 413,
     "bad_request": 422,
+    "play_first": 403,
+    "already_played": 409,
+    "not_today": 409,
+    "no_such_deal": 404,
+    "bot_name_taken": 409,
+    "bad_bot_name": 422,
+    "no_such_bot": 404,
 }
 """HTTP status of each refusal code (400 for any other)."""
 
@@ -142,7 +153,10 @@ class AppConfig:
     redis: str | None = None
     """A Redis URL to share tables between several processes."""
     service: ServiceConfig = field(default_factory=ServiceConfig)
+    quickplay: QuickPlayConfig = field(default_factory=QuickPlayConfig)
+    """How quick play pairs people (:mod:`basra.server.quickplay`)."""
     reviews: ReviewConfig = field(default_factory=ReviewConfig)
+    """How finished games are reviewed (:mod:`basra.server.reviews`)."""
 
 
 def refusal(error: ProtocolError) -> JSONResponse:
@@ -273,9 +287,12 @@ def _issued(issued: Issued) -> dict[str, Any]:
 def create_app(config: AppConfig | None = None, service: MatchService | None = None) -> FastAPI:
     """The web app. Pass a ready ``service`` (tests) or let ``config`` build one."""
     config = config or AppConfig()
+    from basra.server import play as extra
+
     match = service or MatchService(
         open_store(config.database), open_hub(config.redis), config.service
     )
+    extras = extra.Play(match, config.quickplay)
 
     reviews = ReviewService(match, config.redis, config.reviews)
     match.review_accuracy = reviews.accuracy_of  # profiles show the coach's accuracy
@@ -284,14 +301,17 @@ def create_app(config: AppConfig | None = None, service: MatchService | None = N
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await match.start()
         await reviews.start()
+        await extras.start()
         try:
             yield
         finally:
+            await extras.close()
             await reviews.close()
             await match.close()
 
     app = FastAPI(title="basra", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.service = match
+    app.state.play = extras
     app.state.reviews = reviews
     app.add_middleware(BodyGuard, quotas=match.quotas, limit=MAX_BODY)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
@@ -452,7 +472,10 @@ def create_app(config: AppConfig | None = None, service: MatchService | None = N
         me = await caller(request)
         form = await read_form(request, TableForm)
         name, spec = check_table_form(form)
-        row = await match.create_table(me, address(request), name, spec)
+        seated = await extras.bots.seat(me, spec) if spec.bots else None
+        row = await match.create_table(me, address(request), name, spec, seated)
+        if seated:
+            await extras.bots.seated(row.id, seated)
         return JSONResponse({"id": row.id, "url": f"/t/{row.id}"}, status_code=201)
 
     @app.get("/api/tables")
@@ -471,8 +494,15 @@ def create_app(config: AppConfig | None = None, service: MatchService | None = N
         me = await caller(request)
         return JSONResponse({"games": await queries.games_of(match.store, me.identity)})
 
+    async def may_see(request: Request, table_id: str) -> None:
+        """A daily deal's games stay hidden until the caller has played it."""
+        header = request.headers.get("authorization", "")
+        token = header[7:].strip() if header[:7].lower() == "bearer " else None
+        await extras.daily.may_see(table_id, await match.identities.authenticate(token))
+
     @app.get("/api/games/{table_id}/record")
-    async def record(table_id: str) -> Response:
+    async def record(request: Request, table_id: str) -> Response:
+        await may_see(request, table_id)
         data = await queries.record(match.store, table_id)
         return JSONResponse(
             data,
@@ -480,7 +510,8 @@ def create_app(config: AppConfig | None = None, service: MatchService | None = N
         )
 
     @app.get("/api/games/{table_id}/replay")
-    async def replay(table_id: str) -> Response:
+    async def replay(request: Request, table_id: str) -> Response:
+        await may_see(request, table_id)
         return JSONResponse(await queries.replay(match.store, table_id))
 
     def review_answer(status: dict[str, Any], data: str | None, code: int = 200) -> Response:
@@ -493,13 +524,17 @@ def create_app(config: AppConfig | None = None, service: MatchService | None = N
     @app.post("/api/games/{table_id}/review")
     async def ask_review(request: Request, table_id: str) -> Response:
         me = await caller(request)
+        await may_see(request, table_id)  # a review shows every hand
         status, data = await reviews.request(me, table_id)
         return review_answer(status, data, 200 if status["status"] == "done" else 202)
 
     @app.get("/api/games/{table_id}/review")
-    async def review(table_id: str) -> Response:
+    async def review(request: Request, table_id: str) -> Response:
+        await may_see(request, table_id)
         status, data = await reviews.status(table_id)
         return review_answer(status, data)
+
+    extra.add_routes(app, extras, caller, address)
 
     @app.websocket("/ws/{table_id}")
     async def play(websocket: WebSocket, table_id: str) -> None:
@@ -566,38 +601,36 @@ async def _serve_socket(
         await _refuse(websocket, error, CLOSE_CODES.get(error.code, 4000))
         return
 
+    close_code = 4008  # 1008 once the client floods
+
     async def writer() -> None:
         while True:
             text = await client.outbox.get()
             if text is None:
-                await websocket.close(code=4008)
+                await websocket.close(code=close_code)
                 return
             await websocket.send_text(text)
 
     sending = asyncio.create_task(writer())
-    rate = match.quotas.limits.messages_per_connection
-    per_second, burst = rate.count / rate.per, rate.count
-    allowance, checked, refused = burst, time.monotonic(), 0
+    allowance = Allowance(match.quotas.limits.messages_per_connection)
     try:
         while True:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
-            now = time.monotonic()
-            allowance = min(burst, allowance + (now - checked) * per_second)
-            checked = now
-            if allowance < 1:
-                refused += 1
-                if refused > 2 * burst:  # it does not listen: stop hearing it
-                    await websocket.close(code=1008)
+            wait = allowance.take()
+            if wait is not None:
+                if allowance.deaf:  # it does not listen: stop hearing it, once told why
+                    close_code = 1008
+                    client.close()  # after the refusals queued (frames read in a burst
+                    # would otherwise close it before the writer ran at all)
+                    with contextlib.suppress(Exception):
+                        await asyncio.wait_for(asyncio.shield(sending), FLUSH_TIMEOUT)
                     break
-                wait = (1 - allowance) / per_second
                 client.send(
                     error_message(RateLimitError("messages", wait, "messages per connection"))
                 )
                 continue
-            allowance -= 1
-            refused = 0
             try:
                 parsed = parse_client_message(_frame(message))
             except ProtocolError as error:

@@ -160,6 +160,9 @@ class Autopilot:
             row = live.row.seats[seat]
             level = row.level if kind == "bot" and row.level else self.master.config.stand_in_level
             key = f"{live.row.id}:{seat}:{version}".encode()
+            if live.row.daily:  # duplicate play: the same plays of the deal, the same answer
+                plays = " ".join(p.move.text() for p in live.state.rounds[-1].plays)
+                key = f"{live.row.daily}:{seat}:{plays}".encode()
             seed = int.from_bytes(hashlib.sha256(key).digest()[:4])
             view = view_of(live.state, seat)
             rank = PLAY if live.presence.seated_here() else BACKGROUND

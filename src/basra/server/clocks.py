@@ -5,7 +5,8 @@ each move and a ``reserve`` of seconds per seat for the whole game. While a
 person is to move, the move's seconds run down first, then their reserve
 (which never refills). When both are gone the move *times out*: the server
 plays it with the stand-in bot (``ServiceConfig.stand_in_level``), marked
-``timeout`` in the log. Bots have no clock, and no clock runs between rounds.
+``timeout`` in the log. The server's own bots have no clock (a program playing
+through the bot API has one, like a person), and no clock runs between rounds.
 
 Nothing here is a timer only: the deadlines come from the event log, whose
 events carry the time they happened (``events.at``) and, for a person's play
@@ -201,7 +202,7 @@ class ClockState:
         if control is None:
             return None
         players = int(row.players)
-        people = frozenset(s.seat for s in row.seats if s.kind == "person")
+        people = frozenset(s.seat for s in row.seats if s.kind != "bot")  # people, programs
         return cls(
             control,
             people,

@@ -12,7 +12,7 @@ database column. Each refusal is ``bad_settings`` naming the field.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -47,13 +47,16 @@ CARD_POINTS_BOUND = 100
 
 
 class SeatForm(BaseModel):
-    """One seat of the create-table form: a person's or a bot's."""
+    """One seat of the create-table form: a person's, a bot's, or a bot program's."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    kind: Literal["person", "bot"]
+    kind: Literal["person", "bot", "external"]
     level: str | None = None
     """The bot level, one of :data:`basra.bots.LEVELS` (``medium`` when left out)."""
+    bot: str | None = Field(default=None, max_length=40)
+    """For ``external``: the name of a bot account playing through the bot API
+    (:mod:`basra.server.botapi`)."""
 
 
 class ClockForm(BaseModel):
@@ -107,6 +110,8 @@ class TableSpec:
     my_seat: int | None
     rated: bool = False
     clock: TimeControl | None = None
+    bots: Mapping[int, str] = field(default_factory=dict)
+    """The bot accounts named for ``external`` seats, by seat."""
 
     @property
     def all_bots(self) -> bool:
@@ -184,8 +189,16 @@ def check_table_form(form: TableForm) -> tuple[str, TableSpec]:
     if len(raw) != players:
         raise _bad("seats", f"'seats' must list {players} seats, not {len(raw)}")
     seats: list[tuple[str, str | None]] = []
+    bots: dict[int, str] = {}
     for index, seat in enumerate(raw):
-        if seat.kind == "bot":
+        if seat.kind == "external":
+            if not seat.bot:
+                raise _bad(
+                    f"seats.{index}.bot", f"seat {index + 1}: name the bot account that plays it"
+                )
+            seats.append(("external", None))
+            bots[index] = seat.bot
+        elif seat.kind == "bot":
             level = seat.level or "medium"
             if level not in LEVELS:
                 raise _bad(
@@ -210,6 +223,10 @@ def check_table_form(form: TableForm) -> tuple[str, TableSpec]:
     hints = form.hints
     if form.rated:
         hints, clock = _check_rated(form, overrides, seats, clock)
+    elif bots and clock is None:
+        if "clock" in form.model_fields_set:
+            raise _bad("clock", "a table with a bot program's seat needs a clock")
+        clock = DEFAULT_CONTROL  # a program that stops answering must not stall the table
     spec = TableSpec(
         form.variant,
         overrides,
@@ -220,6 +237,7 @@ def check_table_form(form: TableForm) -> tuple[str, TableSpec]:
         my_seat,
         form.rated,
         clock,
+        bots,
     )
     return name, spec
 

@@ -26,6 +26,15 @@ A rated table has a clock (``clock_move`` seconds a move and a
 ``stand_in``, ``forfeited``); with ``events.at`` the clocks are rebuilt from
 the log after a restart (see :mod:`basra.server.clocks`).
 
+Quick play keeps its pool in ``seeks`` (one row per waiting person, so every
+server process pairs the same pool) and runs its pairing under a row of
+``leases`` (one process at a time). ``secrets`` holds server secrets made once
+(the daily deals are derived from one). ``daily_attempts`` has one row per
+identity and daily deal (its primary key: one attempt each), pointing at the
+attempt's table, whose ``daily`` column names the deal. ``bots`` are bot
+accounts: an identity of their own, their owner's identity, a unique name and
+the SHA-256 of their token.
+
 A finished game's review (:mod:`basra.server.reviews`) is one ``reviews`` row:
 where its job stands (queued, running with ``done`` of ``total`` decisions,
 done, failed), who asked for it (for quotas), and the review itself as JSON
@@ -50,14 +59,19 @@ from sqlalchemy import (
 
 __all__ = [
     "accounts",
+    "bots",
+    "daily_attempts",
     "devices",
     "events",
     "identities",
+    "leases",
     "metadata",
     "ratings",
     "results",
     "reviews",
     "seats",
+    "secrets",
+    "seeks",
     "tables",
     "transfers",
 ]
@@ -89,6 +103,7 @@ tables = Table(
     Column("clock_move", Integer, nullable=True),
     Column("clock_reserve", Integer, nullable=True),
     Column("settled_at", Float, nullable=True),
+    Column("daily", String(64), nullable=True),
 )
 Index("ix_tables_status", tables.c.status)
 Index("ix_tables_created_by", tables.c.created_by)
@@ -198,6 +213,71 @@ results = Table(
     Column("sigma_after", Float, nullable=True),
 )
 Index("ix_results_identity_id", results.c.identity_id, results.c.ended_at)
+
+seeks = Table(
+    "seeks",
+    metadata,
+    Column("ticket", String(32), primary_key=True),
+    Column("identity_id", String(64), nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("variant", String(40), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("teams", Boolean, nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("joined_at", Float, nullable=False),
+    Column("bot_after", Float, nullable=True),
+    Column("seen_at", Float, nullable=False),
+    Column("holder", String(32), nullable=False),
+    Column("away_since", Float, nullable=True),
+    Column("table_id", String(32), nullable=True),
+    Column("seat", Integer, nullable=True),
+    Column("matched_at", Float, nullable=True),
+)
+Index("ix_seeks_identity_id", seeks.c.identity_id, unique=True)
+Index("ix_seeks_table_id", seeks.c.table_id)
+
+leases = Table(
+    "leases",
+    metadata,
+    Column("name", String(32), primary_key=True),
+    Column("holder", String(64), nullable=False),
+    Column("until", Float, nullable=False),
+)
+
+secrets = Table(
+    "secrets",
+    metadata,
+    Column("name", String(32), primary_key=True),
+    Column("value", String(128), nullable=False),
+)
+
+daily_attempts = Table(
+    "daily_attempts",
+    metadata,
+    Column("deal_id", String(64), primary_key=True),
+    Column("identity_id", String(64), primary_key=True),
+    Column("table_id", String(32), ForeignKey("tables.id"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("started_at", Float, nullable=False),
+)
+Index("ix_daily_attempts_table_id", daily_attempts.c.table_id, unique=True)
+
+bots = Table(
+    "bots",
+    metadata,
+    Column("identity_id", String(64), ForeignKey("identities.id"), primary_key=True),
+    Column("owner_id", String(64), ForeignKey("identities.id"), nullable=False),
+    Column("name", String(32), nullable=False),
+    Column("name_key", String(32), nullable=False),
+    Column("token_hash", String(64), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("revoked_at", Float, nullable=True),
+)
+Index("ix_bots_owner_id", bots.c.owner_id)
+Index("ix_bots_token_hash", bots.c.token_hash, unique=True)
+Index("ix_bots_name_key", bots.c.name_key, unique=True)
 
 reviews = Table(
     "reviews",

@@ -17,6 +17,7 @@ from basra.rules import PRESETS
 from basra.server.accounts import username_key
 from basra.server.protocol import ProtocolError
 from basra.server.ratings import (
+    EXTERNAL,
     FAMILIES,
     FAMILY_OF,
     KINDS,
@@ -188,7 +189,10 @@ async def leaderboard(store: Store, family: str, kind: str, limit: int = 50) -> 
         ],
         "bots": [
             {"level": level, **rating_json(*bots.of(level, family, kind))}
-            for level in sorted(bots.default, key=lambda level: bots.of(level, family, kind))
+            for level in sorted(
+                (level for level in bots.default if level != EXTERNAL),  # programs: no level
+                key=lambda level: bots.of(level, family, kind),
+            )
         ],
         "bots_source": bots.source,
     }
@@ -211,6 +215,9 @@ async def seat_badges(store: Store, row: TableRow) -> dict[int, dict[str, Any]]:
         badge = out[seat_row.seat]
         if seat_row.kind == "bot":
             badge["rating"] = rating_json(*bots.of(seat_row.level or "medium", family, kind))
+            badge["fixed"] = True
+        elif seat_row.kind == EXTERNAL:  # a program through the bot API: rated as a bot
+            badge["rating"] = rating_json(*bots.of(EXTERNAL, family, kind))
             badge["fixed"] = True
         elif seat_row.identity:
             found = ratings.get(seat_row.identity)

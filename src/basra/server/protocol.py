@@ -16,6 +16,7 @@ Client to server::
     {"type": "hint", "version": 12}           # when the table allows hints
     {"type": "rematch"}                       # after the game: same table again
     {"type": "rename", "name": "Amal"}
+    {"type": "react", "code": "well_played"}   # a quick phrase or emoji (reactions.py)
     {"type": "ping"}
 
 Server to client::
@@ -30,6 +31,7 @@ Server to client::
     {"type": "clock", "version": 13, "control": {"move": 30, "reserve": 60}, "turn": 0,
      "move_left": 27.5, "reserves": [60.0, null], "timeouts": [0, 0], "missed": [0, 0],
      "in_a_row": [0, 0], "forfeited": []}    # after each snapshot, at clocked tables
+    {"type": "reaction", "seat": 1, "code": "well_played"}   # a seat's reaction
     {"type": "pong"}
 
 Error codes are stable (the page translates them); the English message is for
@@ -77,7 +79,7 @@ MAX_NAME = 24
 MAX_TOKEN = 128
 """Longest device token accepted."""
 
-CLIENT_TYPES = ("hello", "join", "move", "hint", "rematch", "rename", "ping")
+CLIENT_TYPES = ("hello", "join", "move", "hint", "rematch", "rename", "react", "ping")
 
 
 @dataclass
@@ -209,6 +211,8 @@ def parse_client_message(text: str | bytes) -> dict[str, Any]:
         out["version"] = _int(data, "version")
     elif kind == "rename":
         out["name"] = check_name(data.get("name"))
+    elif kind == "react":
+        out["code"] = _text(data, "code", 32)
     return out
 
 

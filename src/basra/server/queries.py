@@ -43,9 +43,10 @@ def apply_event(state: GameState, event: Event) -> dict[str, Any]:
 
 
 async def lobby(store: Store, limit: int = 40) -> list[dict[str, Any]]:
-    """Tables waiting for people and tables in play (to join or watch), newest first."""
+    """Tables waiting for people and tables in play (to join or watch), newest first
+    (daily deal attempts are private)."""
     out = []
-    for row in await store.list_tables(["open", "playing"], limit=limit):
+    for row in await store.list_tables(["open", "playing"], limit=limit, daily=False):
         out.append(
             {
                 "id": row.id,

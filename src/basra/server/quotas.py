@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from basra.server.protocol import ProtocolError
 
-__all__ = ["Limits", "Quotas", "Rate", "RateLimitError", "address_key"]
+__all__ = ["Allowance", "Limits", "Quotas", "Rate", "RateLimitError", "address_key"]
 
 
 @dataclass(frozen=True)
@@ -78,6 +78,16 @@ class Limits:
     """Messages one connection may send (20 a second on average, 60 at once)."""
     http_per_address: Rate = Rate(600, 60)
     """HTTP API requests one client address may make."""
+    seeks_per_identity: Rate = Rate(30, 600)
+    """Times one person may join the quick-play pool."""
+    reactions_per_identity: Rate = Rate(5, 10)
+    """Reactions (quick phrases and emoji) one person may send at tables."""
+    bot_accounts_per_identity: int = 5
+    """Bot accounts one person may hold."""
+    bot_tokens_per_identity: Rate = Rate(10, 3600)
+    """Bot accounts made and bot tokens renewed by one person."""
+    tables_per_bot: int = 10
+    """Tables one bot account may sit at that are waiting or in play."""
     cap_retry: float = 30.0
     """The ``retry_after`` of a refusal for a cap (a count held at once)."""
 
@@ -176,3 +186,41 @@ class Quotas:
         stale = [key for key, b in self._buckets.items() if now - b.stamp > 3600]
         for key in stale:
             del self._buckets[key]
+
+
+class Allowance:
+    """One connection's message rate: a token bucket of ``rate`` refilled continuously.
+
+    :meth:`take` says how long to wait when a message comes too soon; a
+    connection that keeps sending after twice its burst of refusals in a row
+    does not listen (:attr:`deaf`), and the transport closes it.
+
+    >>> allowance = Allowance(Rate(2, 1), clock=lambda: 0.0)
+    >>> allowance.take(), allowance.take(), allowance.take()
+    (None, None, 0.5)
+    """
+
+    def __init__(self, rate: Rate, clock: Callable[[], float] = time.monotonic) -> None:
+        self.per_second = rate.count / rate.per
+        self.burst = rate.count
+        self.clock = clock
+        self.tokens = float(rate.count)
+        self.checked = clock()
+        self.refused = 0
+
+    def take(self) -> float | None:
+        """Take one message's token: None when allowed, else the seconds to wait."""
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.checked) * self.per_second)
+        self.checked = now
+        if self.tokens < 1:
+            self.refused += 1
+            return (1 - self.tokens) / self.per_second
+        self.tokens -= 1
+        self.refused = 0
+        return None
+
+    @property
+    def deaf(self) -> bool:
+        """True once the connection kept on past twice its burst of refusals in a row."""
+        return self.refused > 2 * self.burst

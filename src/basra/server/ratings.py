@@ -21,7 +21,9 @@ scores tied) and every person's rating in the pool moves by
 of its seats. Bots are rated players at fixed ratings: they enter the
 calculation with the numbers of :data:`BOT_RATINGS_FILE` (one data file, so
 the arena's calibration can replace them) and never change, so a game against
-bots counts.
+bots counts. A program playing through the bot API (:mod:`basra.server.botapi`)
+is rated as a bot too, at the file's :data:`EXTERNAL` entry (a newcomer's
+numbers when it has none: nothing is known of an unknown program).
 
 What counts when a game does not end normally:
 
@@ -56,6 +58,7 @@ from basra.state import GameState
 
 __all__ = [
     "BOT_RATINGS_FILE",
+    "EXTERNAL",
     "FAMILIES",
     "FAMILY_OF",
     "KINDS",
@@ -71,6 +74,9 @@ __all__ = [
     "standings",
     "table_kind",
 ]
+
+EXTERNAL = "external"
+"""The ratings file's entry for programs playing through the bot API (a seat kind too)."""
 
 BOT_RATINGS_FILE = Path(basra.bots.__file__).parent / "ratings.json"
 """The bots' fixed ratings (``basra-bot-ratings/1``): the one place the arena's calibration
@@ -137,6 +143,10 @@ def load_bot_ratings(path: Path = BOT_RATINGS_FILE) -> BotRatings:
         level: _pair(f"{path}: default.{level}", data.get("default", {}).get(level))
         for level in LEVELS
     }
+    external = data.get("default", {}).get(EXTERNAL)
+    default[EXTERNAL] = (
+        _pair(f"{path}: default.{EXTERNAL}", external) if external is not None else new_rating()
+    )
     pools: dict[str, dict[str, tuple[float, float]]] = {}
     for pool, levels in (data.get("pools") or {}).items():
         family, _, kind = pool.partition("/")
@@ -225,7 +235,11 @@ def standings(row: TableRow, state: GameState, forfeited: Sequence[int] = ()) ->
             SeatStanding(
                 seat=seat_row.seat,
                 identity=seat_row.identity if seat_row.kind == "person" else None,
-                level=seat_row.level if seat_row.kind == "bot" else None,
+                level=seat_row.level
+                if seat_row.kind == "bot"
+                else EXTERNAL
+                if seat_row.kind == EXTERNAL
+                else None,
                 side=side,
                 place=places[side],
                 outcome=result,

@@ -44,7 +44,7 @@ import random
 import secrets
 import time
 import uuid
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -74,7 +74,7 @@ from basra.server.protocol import (
     state_frame,
     table_json,
 )
-from basra.server.pubsub import Hub
+from basra.server.pubsub import Hub, Listener
 from basra.server.quotas import Quotas, RateLimitError
 from basra.server.ratings import Standings, settle, standings
 from basra.server.scheduler import HINT, FairScheduler
@@ -83,9 +83,13 @@ from basra.server.workers import bot_hint, make_executor
 from basra.state import PHASE_PLAY, GameError, GameState, shuffled_pack
 from basra.view import view_of
 
-__all__ = ["Client", "LiveTable", "MatchService", "ServiceConfig"]
+__all__ = ["Client", "LiveTable", "MatchService", "MessageHandler", "ServiceConfig"]
 
 log = logging.getLogger(__name__)
+
+
+MessageHandler = Callable[[Client, dict[str, Any]], Awaitable[None]]
+"""Carries out a parsed client message of a type the service leaves to another module."""
 
 
 def _new_id() -> str:
@@ -149,6 +153,10 @@ class MatchService:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._heartbeat: asyncio.Task[None] | None = None
         self.moves = 0
+        self.message_handlers: dict[str, MessageHandler] = {}
+        """Client message types carried out elsewhere (``react``: :mod:`basra.server.reactions`)."""
+        self.notice_handlers: dict[str, Listener] = {}
+        """Hub notice kinds heard elsewhere (quick play, reactions, the bot API)."""
 
     # ---------------------------------------------------------------- life
 
@@ -213,7 +221,7 @@ class MatchService:
                 if row is None:
                     return None
                 state = queries.new_game(row)
-                people = tuple(s.seat for s in row.seats if s.kind == "person")
+                people = tuple(s.seat for s in row.seats if s.kind != "bot")
                 live = LiveTable(row, state, 0, Presence.of(people, time.monotonic()))
                 live.clock = ClockState.of(row)
                 for event in await self.store.events(table_id):
@@ -265,21 +273,46 @@ class MatchService:
     # ---------------------------------------------------------------- HTTP side
 
     async def create_table(
-        self, caller: Caller, address: str, name: str, spec: TableSpec
+        self,
+        caller: Caller,
+        address: str,
+        name: str,
+        spec: TableSpec,
+        seated: Mapping[int, SeatRow] | None = None,
     ) -> TableRow:
-        """Create a checked table (see :mod:`basra.server.forms`) within the caller's quotas."""
+        """Create a checked table (see :mod:`basra.server.forms`) within the caller's quotas.
+
+        ``seated`` fills seats beyond the creator's (a bot program's, see
+        :mod:`basra.server.botapi`).
+        """
         limits = self.quotas.limits
         identity = caller.identity
         # The rates first: they cost nothing to check, the counts below ask the store.
         self.quotas.take("tables", identity, limits.tables_per_identity, "tables per person")
         self.quotas.take("tables", address, limits.tables_per_address, "tables per address")
         await self._check_open_tables(identity, address, spec.all_bots)
-        seats = []
-        for index, (kind, level) in enumerate(spec.seats):
-            if index == spec.my_seat:
-                seats.append(SeatRow(index, "person", None, identity, name))
-            else:
-                seats.append(SeatRow(index, kind, level))
+        seats = {**(seated or {})}
+        if spec.my_seat is not None:
+            seats[spec.my_seat] = SeatRow(spec.my_seat, "person", None, identity, name)
+        row = self.table_row(spec, seats, identity, address)
+        await self.store.create_table(row)
+        await self.store.name_identity(identity, name)
+        await self.open_table(row)
+        return row
+
+    def table_row(
+        self,
+        spec: TableSpec,
+        seated: Mapping[int, SeatRow],
+        created_by: str | None,
+        created_from: str | None,
+    ) -> TableRow:
+        """A new table's row: ``seated`` where given, the spec's seats elsewhere; it is
+        ``playing`` at once when nobody is left to join."""
+        seats = [
+            seated.get(index) or SeatRow(index, kind, level)
+            for index, (kind, level) in enumerate(spec.seats)
+        ]
         row = TableRow(
             id=_new_id(),
             variant=spec.variant,
@@ -290,21 +323,23 @@ class MatchService:
             hints=spec.hints,
             seats=seats,
             created_at=time.time(),
-            created_by=identity,
-            created_from=address,
+            created_by=created_by,
+            created_from=created_from,
             rated=spec.rated,
             clock_move=spec.clock.move if spec.clock else None,
             clock_reserve=spec.clock.reserve if spec.clock else None,
         )
         if all(s.kind == "bot" or s.identity for s in seats):
             row.status = "playing"
-        await self.store.create_table(row)
-        await self.store.name_identity(identity, name)
+        return row
+
+    async def open_table(self, row: TableRow) -> LiveTable | None:
+        """Load a table just stored and start its automatic actions (the first deal)."""
         live = await self._get(row.id)
         if live is not None:
             self.autopilot.schedule(live)
             self.autopilot.watch_empty(live)
-        return row
+        return live
 
     async def _check_open_tables(self, identity: str, address: str, all_bots: bool) -> None:
         limits = self.quotas.limits
@@ -408,6 +443,8 @@ class MatchService:
                     ),
                     None,
                 )
+                if live.row.daily and client.seat is None:  # its cards are the day's secret
+                    raise ProtocolError("private_table", "a daily deal attempt cannot be watched")
                 live.clients.add(client)
                 live.presence.arrive(client.seat)
                 self.autopilot.watch_empty(live)
@@ -460,6 +497,8 @@ class MatchService:
                 await self._rename(client, message["name"])
             elif kind == "hello":
                 raise ProtocolError("bad_message", "hello was already said on this connection")
+            elif kind in self.message_handlers:
+                await self.message_handlers[kind](client, message)
         except ProtocolError as error:
             client.send(error_message(error))
 
@@ -672,6 +711,8 @@ class MatchService:
         async with live.lock:
             if not live.state.is_over:
                 raise ProtocolError("not_over", "a rematch comes after the game")
+            if live.row.daily:
+                raise ProtocolError("no_rematch", "the daily deal is played once a day")
             row = live.row
             if row.rematch_id is None:
                 new_id = hashlib.sha256(f"rematch:{row.id}".encode()).hexdigest()[:10]
@@ -799,7 +840,7 @@ class MatchService:
         now = time.monotonic()
         presence = live.presence
         for seat in out["seats"]:
-            if seat["kind"] == "person" and not seat["open"]:
+            if seat["kind"] != "bot" and not seat["open"]:  # people, and bot programs
                 present = presence.present(seat["seat"], now)
                 seat["present"] = present
                 seat["stand_in"] = (
@@ -810,6 +851,7 @@ class MatchService:
         out["spectators"] = sum(1 for c in live.clients if c.seat is None)
         out["version"] = live.version
         out["rated"] = live.row.rated
+        out["daily"] = live.row.daily
         out["clock"] = live.clock.control.to_json() if live.clock is not None else None
         forfeited = live.clock.forfeited if live.clock is not None else []
         for seat in out["seats"]:
@@ -839,6 +881,10 @@ class MatchService:
 
     async def _on_notice(self, notice: dict[str, Any]) -> None:
         """A notice from another process: catch up and tell our clients."""
+        handler = self.notice_handlers.get(str(notice.get("kind")))
+        if handler is not None:
+            await handler(notice)
+            return
         if notice.get("kind") == "revoke":
             devices = notice.get("devices")
             if isinstance(devices, list):

@@ -12,6 +12,10 @@ import { scoreSheet } from "./sheet.js";
 import { muteSwitch, playSound } from "./sound.js";
 import { SeatClocks, TurnAlert } from "./clock.js";
 import { accountPage, changeText, leaderboardPage, profilePage, ratingText } from "./profile.js";
+import { quickPlayPanel } from "./quickplay.js";
+import { dailyPage } from "./daily.js";
+import { botsPage } from "./bots.js";
+import { Reactions } from "./reactions.js";
 import { clearTakes, hintParts, markHint, markTakes, previewParts, takesOf } from "./coach.js";
 import { ReviewPage } from "./review.js";
 
@@ -104,7 +108,7 @@ async function variants() {
 const variantName = (name) => VARIANT_NAMES[app.lang][name] || name;
 
 /** What the account, profile and leaderboard pages (profile.js) use of this module. */
-const ui = { app, h, api, t, n, tn, bdi, navigate, toast, errorText, setToken, ensureIdentity, variantName, variants, saveName };
+const ui = { app, h, api, t, n, tn, bdi, navigate, toast, errorText, setToken, ensureIdentity, variantName, variants, saveName, cardLabel, cardsLabel };
 
 function setLanguage(lang) {
   app.lang = lang;
@@ -159,6 +163,7 @@ document.getElementById("lang").addEventListener("click", () => {
 function route() {
   if (app.page && app.page.close) app.page.close();
   app.page = null;
+  app.routed = (app.routed || 0) + 1;  // a page that awaits checks it still is the page
   banner("");
   const root = document.getElementById("app");
   root.replaceChildren();
@@ -175,6 +180,8 @@ function route() {
   else if (path === "/me") profilePage(root, ui);
   else if ((m = path.match(/^\/u\/([^/]+)$/))) profilePage(root, ui, decodeURIComponent(m[1]));
   else if (path === "/leaderboard") leaderboardPage(root, ui);
+  else if (path === "/daily") dailyPage(root, ui);
+  else if (path === "/bots") botsPage(root, ui);
   else homePage(root);
 }
 
@@ -186,10 +193,16 @@ function saveName(value) {
 }
 
 async function homePage(root) {
+  const routed = app.routed;
   const all = await variants();
+  if (app.routed !== routed) return;  // the person went elsewhere meanwhile
   const form = { variant: "egyptian", players: 2, teams: false, hints: true, seats: ["me", "bot:medium", "bot:medium", "bot:medium"], custom: {}, rated: false, clock: "" };
   const page = h("div", { class: "page" });
   root.append(page);
+  const quick = quickPlayPanel(ui, all);
+  app.page = { close: () => quick.close() };
+  let myBots = [];  // the person's bot accounts, offered as seats (bots.js)
+  api("/api/bots").then((body) => { myBots = body.bots; drawSeats(); }, () => {});
   const nameInput = h("input", { id: "name", value: app.name, maxlength: "24", placeholder: t("name_placeholder"), autocomplete: "nickname", oninput: (e) => saveName(e.target.value) });
   const error = h("p", { class: "error", role: "alert" });
   const settingsBox = h("div", { class: "settings-grid" });
@@ -226,6 +239,7 @@ async function homePage(root) {
         h("option", { value: "me", selected: value === "me" }, t("seat_me")),
         h("option", { value: "open", selected: value === "open" }, t("seat_open")),
         ...app.levels.map((level) => h("option", { value: `bot:${level}`, selected: value === `bot:${level}` }, t("seat_bot", { level: t("level_" + level) }))),
+        ...myBots.map((bot) => h("option", { value: `external:${bot.name}`, selected: value === `external:${bot.name}` }, t("seat_program", { name: bot.name }))),
       ];
       seatsBox.append(h("div", { class: "seat-row" }, h("span", { class: "muted" }, t("seat_n", { n: i + 1 })),
         h("select", { "data-seat": i, onchange: (e) => {
@@ -257,7 +271,8 @@ async function homePage(root) {
     error.textContent = "";
     saveName(nameInput.value);
     if (!app.name) { error.textContent = t("name_needed"); nameInput.focus(); return; }
-    const seats = form.seats.slice(0, form.players).map((s) => (s.startsWith("bot:") ? { kind: "bot", level: s.slice(4) } : { kind: "person" }));
+    const seats = form.seats.slice(0, form.players).map((s) => (s.startsWith("bot:") ? { kind: "bot", level: s.slice(4) }
+      : s.startsWith("external:") ? { kind: "external", bot: s.slice(9) } : { kind: "person" }));
     const mine = form.seats.slice(0, form.players).indexOf("me");
     button.disabled = true; button.textContent = t("creating");
     try {
@@ -278,11 +293,12 @@ async function homePage(root) {
   page.append(
     h("section", { class: "hero" },
       h("div", { class: "hero-cards" }, cardImg("7D"), cardImg("JS"), cardImg("AH")),
-      h("h1", {}, t("app_name")), h("p", {}, t("tagline"))),
+      h("h1", {}, t("app_name")), h("p", {}, t("tagline")),
+      h("p", {}, h("label", { for: "name" }, t("your_name")), " ", nameInput)),
+    quick.node,
     h("section", { class: "panel" },
       h("h2", {}, t("new_table")),
       h("div", { class: "form-grid" },
-        h("label", { for: "name" }, t("your_name")), nameInput,
         h("label", { for: "variant" }, t("variant")), h("div", {}, variantSelect, " ", rulesLink),
         h("label", { for: "players" }, t("players")), playersSelect,
         h("span"), h("label", {}, teamsBox, " ", t("teams")),
@@ -340,6 +356,7 @@ class TablePage {
     this.retry = 0;
     this.clocks = new SeatClocks(app.lang);
     this.alert = new TurnAlert();
+    this.reactions = new Reactions(ui, (message) => this.send(message));
     this.root.append(h("p", { class: "muted" }, "…"));
     this.connect();
   }
@@ -351,6 +368,7 @@ class TablePage {
     document.querySelector(".overlay")?.remove();
     this.clocks.close();
     this.alert.close(t("app_name"));
+    this.reactions.close();
   }
 
   relabel() { this.clocks.lang = app.lang; this.render(); }
@@ -403,6 +421,9 @@ class TablePage {
         break;
       case "clock":
         this.clocks.update(message);
+        break;
+      case "reaction":
+        this.reactions.show(message.seat, message.code, this.seatName(message.seat));
         break;
       case "rematch":
         if (this.table && this.table.you !== null) { toast(t("rematch_wait")); navigate(`/t/${message.table}`); }
@@ -471,7 +492,7 @@ class TablePage {
   /** Whose turn it is, in words: a bot (or a bot standing in) thinks, a person plays. */
   turnText(seat) {
     const info = this.table.seats[seat];
-    const thinking = info?.kind === "bot" || (info?.present === false && info?.stand_in);
+    const thinking = info?.kind === "bot" || info?.kind === "external" || (info?.present === false && info?.stand_in);
     return fill(translate(app.lang, thinking ? "thinking" : "turn_of"), { name: bdi(this.seatName(seat)) });
   }
 
@@ -499,7 +520,7 @@ class TablePage {
   seatBadges(seat) {
     const info = this.table.seats[seat];
     return [
-      this.table.clock && info.kind === "person" ? this.clocks.node(seat) : null,
+      this.table.clock && info.kind !== "bot" ? this.clocks.node(seat) : null,
       info.rating ? h("span", { class: "tag rating", "data-rating": seat, title: t("rating_line", { rating: ratingText(info.rating, ui) }) }, h("bdi", { dir: "ltr" }, ratingText(info.rating, ui))) : null,
       info.change !== undefined ? h("bdi", { dir: "ltr", class: "rating-change " + (info.change >= 0 ? "up" : "down") }, changeText(info.change, ui)) : null,
       info.forfeited ? h("span", { class: "tag" }, t("forfeited_tag")) : null,
@@ -531,7 +552,8 @@ class TablePage {
       view.phase === "play" && !view.over ? [" · ", ...this.turnText(view.turn)] : null)) : this.renderMe(view));
     const bottomSeat = felt.querySelector(".bottom-seat");
     if (bottomSeat) { bottomSeat.remove(); felt.querySelector(".me").prepend(bottomSeat); }
-    const side = h("aside", { class: "side" }, this.renderScores(view), this.renderInvite(), this.renderLog(view));
+    const side = h("aside", { class: "side" }, this.renderScores(view),
+      me !== null && me !== undefined ? this.reactions.panel() : null, this.renderInvite(), this.renderLog(view));
     this.root.append(h("div", { class: "table-wrap" }, felt, side));
     this.renderSheets(view);
     if (this.anim) this.anim.fresh = false;
@@ -542,18 +564,19 @@ class TablePage {
     const info = this.table.seats[seat];
     const count = view.hand_sizes[seat];
     const sideIndex = view.teams ? seat % 2 : seat;
-    const away = info.kind === "person" && info.present === false;
+    const away = info.kind !== "bot" && info.present === false;
     const classes = ["seat", where];
     if (view.phase === "play" && view.turn === seat) classes.push("turn");
     if (view.teams) classes.push(`team-${seat % 2}`);
     return h("div", { class: classes.join(" "), "data-seat": seat },
       h("div", { class: "name" },
-        info.kind === "person" ? h("span", { class: "dot" + (away ? " away" : ""), title: away ? t("away") : "" }) : null,
+        info.kind !== "bot" ? h("span", { class: "dot" + (away ? " away" : ""), title: away ? t("away") : "" }) : null,
         bdi(this.seatName(seat)), this.teamTag(seat),
         view.dealer === seat ? h("span", { class: "dealer-chip", title: t("dealer") }, t("dealer_short")) : null),
       h("div", { class: "backs", "aria-label": t("cards_n", { n: count }) }, Array.from({ length: count }, () => backImg())),
       h("div", { class: "meta" },
         info.kind === "bot" ? h("span", { class: "tag" }, t("level_" + info.level)) : null,
+        info.kind === "external" ? h("span", { class: "tag program" }, t("program_tag")) : null,
         h("span", {}, t("pile", { n: view.pile_sizes[sideIndex] })),
         view.basras[sideIndex] ? h("span", {}, t("basras", { n: view.basras[sideIndex] })) : null,
         away && info.stand_in ? h("span", {}, t("stand_in")) : away ? h("span", {}, t("away")) : null,
@@ -734,6 +757,10 @@ class TablePage {
   }
 
   renderInvite() {
+    if (this.table.daily) {
+      return h("section", { class: "panel" }, h("h3", {}, t("daily_table")), h("p", { class: "muted" }, t("daily_help")),
+        h("a", { href: "/daily", "data-link": true, id: "daily-link" }, t("daily_board")));
+    }
     const link = `${location.origin}/t/${this.id}`;
     const copy = (text) => () => { navigator.clipboard?.writeText(text).then(() => toast(t("copied")), () => {}); };
     const box = h("section", { class: "panel" }, h("h3", {}, t("invite")),
@@ -762,6 +789,7 @@ class TablePage {
     for (const seat of table.seats) {
       let right;
       if (seat.kind === "bot") right = h("span", { class: "tag" }, `${t("bot")} · ${t("level_" + seat.level)}`);
+      else if (seat.kind === "external") right = h("span", {}, h("span", { class: "dot" + (seat.present === false ? " away" : "") }), " ", h("span", { class: "tag program" }, t("program_tag")));
       else if (seat.open) right = seated ? h("span", { class: "muted" }, t("open_seat")) : h("button", { type: "button", "data-join": seat.seat, onclick: () => this.join(seat.seat) }, t("sit_here"));
       else right = h("span", {}, h("span", { class: "dot" + (seat.present === false ? " away" : "") }), " ", seat.seat === table.you ? h("span", { class: "tag" }, t("you")) : null);
       list.append(h("div", { class: "seat-item" }, h("span", {}, t("seat_n", { n: seat.seat + 1 }), " · ", bdi(seat.kind === "bot" ? this.seatName(seat.seat) : seat.name || "—")), right));
@@ -806,10 +834,12 @@ class TablePage {
   gameOver(view) {
     const words = headline(view.winner, view.side ?? null, view.teams, (side) => this.sideName(side), app.lang);
     const actions = h("div", { class: "actions" });
-    if (this.table.you !== null) actions.append(h("button", { type: "button", id: "rematch", onclick: () => this.send({ type: "rematch" }) }, t("rematch")));
+    if (this.table.daily) actions.append(h("a", { href: "/daily", "data-link": true, id: "daily-board-link" }, t("daily_board")));
+    else if (this.table.you !== null) actions.append(h("button", { type: "button", id: "rematch", onclick: () => this.send({ type: "rematch" }) }, t("rematch")));
     else if (this.table.rematch) actions.append(h("a", { href: `/t/${this.table.rematch}`, "data-link": true }, t("watch")));
     actions.append(
-      h("a", { href: `/api/games/${this.id}/record`, download: `basra-${this.id}.json`, id: "download" }, t("download")),
+      // A daily deal's record needs the token: the replay (fetched with it) shows it all.
+      this.table.daily ? null : h("a", { href: `/api/games/${this.id}/record`, download: `basra-${this.id}.json`, id: "download" }, t("download")),
       h("a", { href: `/replay/${this.id}`, "data-link": true, id: "replay-link" }, t("replay")),
       h("a", { href: `/review/${this.id}`, "data-link": true, id: "review-link" }, t("review")),
       h("a", { href: "/", "data-link": true }, t("home")));

@@ -3,9 +3,10 @@ tests and ``--database memory``, :class:`~basra.server.store.sql.SqlStore` for u
 
 The store keeps table settings, seats and each table's event log (deals and
 plays, see :mod:`basra.server.models`), the identities, devices and
-transfer codes of :mod:`basra.server.identity`, and the accounts, ratings and
-results of :mod:`basra.server.store.players`. It knows nothing about the
-rules: the match service replays events through the engine.
+transfer codes of :mod:`basra.server.identity`, the accounts, ratings and
+results of :mod:`basra.server.store.players`, and the quick-play pool, daily
+attempts and bot accounts of :mod:`basra.server.store.play`. It knows nothing
+about the rules: the match service replays events through the engine.
 
 Every transition that must not be torn by a crash is one store call, one
 transaction: :meth:`TableStore.append_event` stores a play together with the
@@ -21,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
+from basra.server.store.play import PlayStore
 from basra.server.store.players import PlayerStore
 
 __all__ = [
@@ -125,6 +127,8 @@ class TableRow:
     """Seconds of reserve each person may spend once a move's time is up."""
     settled_at: float | None = None
     """When the game's results (and ratings) were recorded."""
+    daily: str | None = None
+    """The daily deal this table is an attempt at (:mod:`basra.server.daily`), or None."""
 
     @property
     def all_bots(self) -> bool:
@@ -225,8 +229,10 @@ class TableStore(Protocol):
     async def games_of(self, identity: str, limit: int = 50) -> list[GameSummary]:
         """The tables a person sat at, newest first."""
 
-    async def list_tables(self, statuses: Sequence[str], limit: int = 50) -> list[TableRow]:
-        """Tables in one of ``statuses``, newest first."""
+    async def list_tables(
+        self, statuses: Sequence[str], limit: int = 50, *, daily: bool = True
+    ) -> list[TableRow]:
+        """Tables in one of ``statuses``, newest first (``daily=False``: no daily attempts)."""
 
     async def count_tables(
         self,
@@ -286,7 +292,7 @@ class IdentityStore(Protocol):
         """Use a transfer code once: its identity for the one caller that did, else None."""
 
 
-class Store(TableStore, IdentityStore, PlayerStore, Protocol):
+class Store(TableStore, IdentityStore, PlayerStore, PlayStore, Protocol):
     """Everything the server stores."""
 
 

@@ -17,12 +17,13 @@ from basra.server.store import (
     TableRow,
     summary_of,
 )
+from basra.server.store.play_memory import MemoryPlay
 from basra.server.store.players_memory import MemoryPlayers
 
 __all__ = ["MemoryStore"]
 
 
-class MemoryStore(MemoryPlayers):
+class MemoryStore(MemoryPlayers, MemoryPlay):
     """Every :class:`~basra.server.store.Store` method on dicts (each call is atomic)."""
 
     def __init__(self) -> None:
@@ -119,9 +120,13 @@ class MemoryStore(MemoryPlayers):
         out.sort(key=lambda g: g.created_at, reverse=True)
         return out[:limit]
 
-    async def list_tables(self, statuses: Sequence[str], limit: int = 50) -> list[TableRow]:
+    async def list_tables(
+        self, statuses: Sequence[str], limit: int = 50, *, daily: bool = True
+    ) -> list[TableRow]:
         """Tables by status, newest first."""
-        found = [t for t in self._tables.values() if t.status in statuses]
+        found = [
+            t for t in self._tables.values() if t.status in statuses and (daily or not t.daily)
+        ]
         found.sort(key=lambda t: t.created_at, reverse=True)
         return [t.copy() for t in found[:limit]]
 

@@ -27,9 +27,10 @@ from basra.server.store import (
     TableRow,
     summary_of,
 )
+from basra.server.store.play_sql import SqlPlay
 from basra.server.store.players_sql import SqlPlayers
 
-__all__ = ["SqlStore", "database_url"]
+__all__ = ["SqlStore", "database_url", "insert_table"]
 
 T, S, E = models.tables, models.seats, models.events
 IDS, DEV, XFR = models.identities, models.devices, models.transfers
@@ -56,7 +57,7 @@ def database_url(url: str) -> str:
 _Pending = tuple[str, Event, Status | None, "asyncio.Future[bool]"]
 
 
-class SqlStore(SqlPlayers):
+class SqlStore(SqlPlayers, SqlPlay):
     """Every :class:`~basra.server.store.Store` method in SQL.
 
     :meth:`start` runs the Alembic migrations shipped in the package, so a new
@@ -125,49 +126,9 @@ class SqlStore(SqlPlayers):
         """Insert the table and its seats in one transaction."""
         from sqlalchemy.exc import IntegrityError
 
-        now = time.time()
         try:
             async with self.engine.begin() as conn:
-                await conn.execute(
-                    T.insert().values(
-                        id=table.id,
-                        created_at=table.created_at or now,
-                        updated_at=now,
-                        variant=table.variant,
-                        rules=json.dumps(table.rules),
-                        players=table.players,
-                        teams=table.teams,
-                        first_dealer=table.first_dealer,
-                        hints=table.hints,
-                        status=table.status,
-                        scores=json.dumps(table.scores),
-                        winner=table.winner,
-                        rematch_of=table.rematch_of,
-                        rematch_id=table.rematch_id,
-                        created_by=table.created_by,
-                        created_from=table.created_from,
-                        all_bots=table.all_bots,
-                        fault=table.fault,
-                        rated=table.rated,
-                        clock_move=table.clock_move,
-                        clock_reserve=table.clock_reserve,
-                        settled_at=table.settled_at,
-                    )
-                )
-                await conn.execute(
-                    S.insert(),
-                    [
-                        {
-                            "table_id": table.id,
-                            "seat": s.seat,
-                            "kind": s.kind,
-                            "level": s.level,
-                            "identity_id": s.identity,
-                            "name": s.name,
-                        }
-                        for s in table.seats
-                    ],
-                )
+                await insert_table(conn, table)
         except IntegrityError:
             raise ValueError(f"table {table.id!r} exists") from None
 
@@ -334,17 +295,15 @@ class SqlStore(SqlPlayers):
             tables = {t.id: t for t in await _load(conn, [r.table_id for r in mine])}
         return [summary_of(tables[r.table_id], r.seat) for r in mine if r.table_id in tables]
 
-    async def list_tables(self, statuses: Sequence[str], limit: int = 50) -> list[TableRow]:
+    async def list_tables(
+        self, statuses: Sequence[str], limit: int = 50, *, daily: bool = True
+    ) -> list[TableRow]:
         """Tables by status, newest first."""
+        query = select(T.c.id).where(T.c.status.in_(list(statuses)))
+        if not daily:
+            query = query.where(T.c.daily.is_(None))
         async with self.engine.connect() as conn:
-            ids = (
-                await conn.execute(
-                    select(T.c.id)
-                    .where(T.c.status.in_(list(statuses)))
-                    .order_by(T.c.created_at.desc())
-                    .limit(limit)
-                )
-            ).scalars()
+            ids = (await conn.execute(query.order_by(T.c.created_at.desc()).limit(limit))).scalars()
             return await _load(conn, list(ids))
 
     async def count_tables(
@@ -542,6 +501,52 @@ class SqlStore(SqlPlayers):
         return str(found)
 
 
+async def insert_table(conn: AsyncConnection, table: TableRow) -> None:
+    """Insert a table and its seats on an open transaction (IntegrityError if the id is taken)."""
+    now = time.time()
+    await conn.execute(
+        T.insert().values(
+            id=table.id,
+            created_at=table.created_at or now,
+            updated_at=now,
+            variant=table.variant,
+            rules=json.dumps(table.rules),
+            players=table.players,
+            teams=table.teams,
+            first_dealer=table.first_dealer,
+            hints=table.hints,
+            status=table.status,
+            scores=json.dumps(table.scores),
+            winner=table.winner,
+            rematch_of=table.rematch_of,
+            rematch_id=table.rematch_id,
+            created_by=table.created_by,
+            created_from=table.created_from,
+            all_bots=table.all_bots,
+            fault=table.fault,
+            rated=table.rated,
+            clock_move=table.clock_move,
+            clock_reserve=table.clock_reserve,
+            settled_at=table.settled_at,
+            daily=table.daily,
+        )
+    )
+    await conn.execute(
+        S.insert(),
+        [
+            {
+                "table_id": table.id,
+                "seat": s.seat,
+                "kind": s.kind,
+                "level": s.level,
+                "identity_id": s.identity,
+                "name": s.name,
+            }
+            for s in table.seats
+        ],
+    )
+
+
 def _status_update(table_id: str, status: Status, now: float) -> Any:
     return (
         update(T)
@@ -595,6 +600,7 @@ def _table(row: Any, seats: list[SeatRow]) -> TableRow:
         clock_move=row.clock_move,
         clock_reserve=row.clock_reserve,
         settled_at=row.settled_at,
+        daily=row.daily,
     )
 
 
