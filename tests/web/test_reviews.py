@@ -203,8 +203,10 @@ def test_reviews_are_rationed_per_person(tmp_path: Path) -> None:
 
 def test_reviews_in_waiting_are_capped_per_person(tmp_path: Path) -> None:
     limits = replace(TEST_LIMITS, reviews_pending_per_identity=1)
-    # Slow enough to be still waiting when the second is asked for, on either engine.
-    slow = replace(QUICK, samples=400 if search_module() else 100, concurrency=1)
+    # Slow enough to be still waiting when the second is asked for, on either engine:
+    # seconds a review (the default's 8,000 samples take about 0.8 s a round compiled),
+    # against the milliseconds between the two requests.
+    slow = replace(QUICK, samples=40_000 if search_module() else 300, concurrency=1)
     config = AppConfig(
         database=str(tmp_path / "basra.db"), service=replace(FAST, limits=limits), reviews=slow
     )
