@@ -32,17 +32,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import glob
 import json
 import os
 import random
 import resource
-import shutil
 import signal
-import socket
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -50,6 +46,8 @@ from dataclasses import dataclass, field
 from http.client import HTTPConnection
 
 import websockets
+
+from basra.server.devservices import free_port, postgres_cluster, redis_server
 
 __all__ = ["add_arguments", "run"]
 
@@ -60,12 +58,6 @@ MIX: tuple[tuple[str, int, bool, float], ...] = (
     ("cypriot_classic", 4, False, 0.1),
 )
 """The pools people join: variant, players, teams, and the share of people."""
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def person_address(index: int) -> str:
@@ -81,79 +73,6 @@ def percentile(values: list[float], q: float) -> float:
 
 
 # ---------------------------------------------------------------------- services
-
-
-@contextlib.contextmanager
-def postgres_cluster() -> Iterator[str]:
-    """A PostgreSQL cluster in a temporary directory (as the service tests start it)."""
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
-    initdb = os.path.dirname(found[-1]) if found else os.path.dirname(shutil.which("initdb") or "")
-    if not initdb:
-        raise SystemExit("PostgreSQL is not installed: scripts/system-deps installs it")
-    root = tempfile.mkdtemp(prefix="basra-load-pg-")
-    port = free_port()
-    as_user: list[str] = []
-    if os.geteuid() == 0:  # initdb refuses root: run the cluster as the postgres user
-        shutil.chown(root, "postgres")
-        as_user = ["runuser", "-u", "postgres", "--"]
-    data = os.path.join(root, "data")
-    subprocess.run(
-        [*as_user, f"{initdb}/initdb", "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8"],
-        check=True,
-        capture_output=True,
-    )
-    options = (
-        f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
-    )
-    subprocess.run(
-        [*as_user, f"{initdb}/pg_ctl", "-D", data, "-o", options, "-l", f"{root}/log", "-w",
-         "start"],
-        check=True,
-        capture_output=True,
-    )  # fmt: skip
-    try:
-        subprocess.run(
-            [f"{initdb}/createdb", "-h", "127.0.0.1", "-p", str(port), "-U", "postgres", "basra"],
-            check=True,
-            capture_output=True,
-        )
-        yield f"postgresql://postgres@127.0.0.1:{port}/basra"
-    finally:
-        subprocess.run(
-            [*as_user, f"{initdb}/pg_ctl", "-D", data, "-m", "immediate", "stop"],
-            capture_output=True,
-        )
-        shutil.rmtree(root, ignore_errors=True)
-
-
-@contextlib.contextmanager
-def redis_server() -> Iterator[str]:
-    """A Redis server on a free port (as the service tests start it)."""
-    binary = shutil.which("redis-server")
-    if binary is None:
-        raise SystemExit("redis-server is not installed: scripts/system-deps installs it")
-    port = free_port()
-    root = tempfile.mkdtemp(prefix="basra-load-redis-")
-    proc = subprocess.Popen(
-        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--dir", root],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.time() + 10
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=1):
-                    break
-            except OSError:
-                if time.time() > deadline:
-                    raise RuntimeError("redis-server did not start") from None
-                time.sleep(0.05)
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        proc.terminate()
-        proc.wait(10)
-        shutil.rmtree(root, ignore_errors=True)
 
 
 @contextlib.contextmanager
@@ -385,7 +304,7 @@ def run(args: argparse.Namespace) -> int:
     # Stopped (timeout, Ctrl-C): unwind, so the servers, PostgreSQL and Redis stop too.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     with contextlib.ExitStack() as stack:
-        database = args.database or stack.enter_context(postgres_cluster())
+        database = args.database or stack.enter_context(postgres_cluster(max_connections=200))
         redis = args.redis or stack.enter_context(redis_server())
         first = stack.enter_context(server(database, redis, args))  # migrates the schema
         second = stack.enter_context(server(database, redis, args))

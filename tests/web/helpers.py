@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import socket
 import subprocess
 import sys
 import threading
@@ -20,6 +19,7 @@ import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
 from basra.server.app import AppConfig, create_app
+from basra.server.devservices import free_port
 from basra.server.quotas import Limits, Rate
 from basra.server.service import ServiceConfig
 
@@ -48,12 +48,6 @@ FAST = ServiceConfig(
     grace=60.0, bot_delay=0.0, round_pause=0.0, bot_processes=0, limits=TEST_LIMITS
 )
 CARD = re.compile(r"(?<![0-9A-Za-z])(10|[2-9AJQK])([SHDC])(?![A-Za-z0-9])")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 class ServerThread:

@@ -7,11 +7,6 @@ directories on free loopback ports, and stopped at the end.
 from __future__ import annotations
 
 import asyncio
-import glob
-import os
-import shutil
-import subprocess
-import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -31,6 +26,7 @@ from tests.web.helpers import (
 )
 
 from basra.server.app import create_app
+from basra.server.devservices import postgres_cluster, redis_server
 from basra.server.pubsub import MemoryHub
 from basra.server.service import MatchService
 from basra.server.store import MemoryStore
@@ -107,93 +103,18 @@ def test_two_services_share_tables_through_the_hub() -> None:
 # ------------------------------------------------------------------ real services
 
 
-def _postgres_bin() -> str | None:
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
-    if found:
-        return os.path.dirname(found[-1])
-    initdb = shutil.which("initdb")
-    return os.path.dirname(initdb) if initdb else None
-
-
 @pytest.fixture(scope="module")
 def postgres() -> Iterator[str]:
     """A PostgreSQL cluster in a temporary directory; yields its URL."""
-    bindir = _postgres_bin()
-    if bindir is None:
-        pytest.fail("PostgreSQL is not installed (scripts/system-deps installs it)")
-    root = tempfile.mkdtemp(prefix="basra-pg-")
-    port = free_port()
-    as_user: list[str] = []
-    if os.geteuid() == 0:  # initdb refuses root: run the cluster as the postgres user
-        shutil.chown(root, "postgres")
-        as_user = ["runuser", "-u", "postgres", "--"]
-    data = os.path.join(root, "data")
-    subprocess.run(
-        [*as_user, f"{bindir}/initdb", "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8"],
-        check=True,
-        capture_output=True,
-    )
-    options = f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off"
-    subprocess.run(
-        [
-            *as_user,
-            f"{bindir}/pg_ctl",
-            "-D",
-            data,
-            "-o",
-            options,
-            "-l",
-            f"{root}/log",
-            "-w",
-            "start",
-        ],
-        check=True,
-        capture_output=True,
-    )
-    try:
-        subprocess.run(
-            [f"{bindir}/createdb", "-h", "127.0.0.1", "-p", str(port), "-U", "postgres", "basra"],
-            check=True,
-            capture_output=True,
-        )
-        yield f"postgresql://postgres@127.0.0.1:{port}/basra"
-    finally:
-        subprocess.run(
-            [*as_user, f"{bindir}/pg_ctl", "-D", data, "-m", "immediate", "stop"],
-            capture_output=True,
-        )
-        shutil.rmtree(root, ignore_errors=True)
+    with postgres_cluster() as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
 def redis() -> Iterator[str]:
     """A Redis server on a free port; yields its URL."""
-    binary = shutil.which("redis-server")
-    if binary is None:
-        pytest.fail("redis-server is not installed (scripts/system-deps installs it)")
-    port = free_port()
-    root = tempfile.mkdtemp(prefix="basra-redis-")
-    proc = subprocess.Popen(
-        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--dir", root],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.time() + 10
-        import socket
-
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=1):
-                    break
-            except OSError:
-                assert time.time() < deadline, "redis did not start"
-                time.sleep(0.05)
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        proc.terminate()
-        proc.wait(10)
-        shutil.rmtree(root, ignore_errors=True)
+    with redis_server() as url:
+        yield url
 
 
 @pytest.mark.services
