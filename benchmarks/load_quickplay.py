@@ -47,7 +47,7 @@ from http.client import HTTPConnection
 
 import websockets
 
-from basra.server.devservices import free_port, postgres_cluster, redis_server
+from basra.server.runtime.devservices import free_port, postgres_cluster, redis_server
 
 __all__ = ["add_arguments", "run"]
 

@@ -19,9 +19,12 @@ import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
 from basra.server.app import AppConfig, create_app
-from basra.server.devservices import free_port
+from basra.server.env import Env
 from basra.server.quotas import Limits, Rate
-from basra.server.service import ServiceConfig
+from basra.server.runtime.devservices import free_port
+from basra.server.runtime.pubsub import Hub
+from basra.server.store import Store
+from basra.server.table.live import ServiceConfig
 
 ROOMY = Rate(1_000_000, 1)
 TEST_LIMITS = Limits(
@@ -48,6 +51,18 @@ FAST = ServiceConfig(
     grace=60.0, bot_delay=0.0, round_pause=0.0, bot_processes=0, limits=TEST_LIMITS
 )
 CARD = re.compile(r"(?<![0-9A-Za-z])(10|[2-9AJQK])([SHDC])(?![A-Za-z0-9])")
+
+
+async def started_env(
+    config: ServiceConfig = FAST,
+    store: Store | None = None,
+    hub: Hub | None = None,
+    origin: str | None = None,
+) -> Env:
+    """A server's environment, started in this loop without resuming tables (no HTTP)."""
+    env = Env(AppConfig(service=config), store=store, hub=hub, origin=origin)
+    await env.start(resume=False)
+    return env
 
 
 class ServerThread:

@@ -14,10 +14,10 @@ from typing import Any
 from argon2 import PasswordHasher
 from tests.web.helpers import FAST, ServerThread, create_table, http, new_token
 
-from basra.server.accounts import Accounts
 from basra.server.app import AppConfig
+from basra.server.errors import ProtocolError
+from basra.server.features.accounts import Accounts
 from basra.server.identity import Identities
-from basra.server.protocol import ProtocolError
 from basra.server.quotas import Quotas
 from basra.server.store import MemoryStore
 
@@ -115,7 +115,7 @@ def test_a_revoked_identity_cannot_be_signed_in_to(server: ServerThread) -> None
 def test_sign_ins_to_one_name_are_rate_limited(server: ServerThread) -> None:
     base = server.url
     assert claim(base, new_token(base), "dina")[0] == 201
-    limit = int(server.app.state.service.quotas.limits.logins_per_username.count)
+    limit = int(server.app.state.env.quotas.limits.logins_per_username.count)
     for _ in range(limit):
         assert login(base, "dina", "wrong password")[0] == 401
     status, body = login(base, "DINA")  # even the right password, for a while
@@ -150,9 +150,9 @@ def test_hashing_runs_off_the_event_loop() -> None:
     async def scenario() -> None:
         store = MemoryStore()
         quotas = Quotas()
-        identities = Identities(store, quotas)
+        identities = Identities(store.identities, store.tables, quotas)
         hasher = SlowHasher(time_cost=1, memory_cost=8, parallelism=1)
-        accounts = Accounts(store, identities, quotas, hasher)
+        accounts = Accounts(store.players, store.identities, identities, quotas, hasher)
         caller = (await identities.create("test")).caller
         gaps: list[float] = []
 

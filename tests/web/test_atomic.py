@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import random
 from pathlib import Path
@@ -25,14 +24,18 @@ from tests.web.helpers import (
     new_token,
     play_to_end,
     server_process,
+    started_env,
 )
+from tests.web.test_service import drain as frames
 from websockets.exceptions import ConnectionClosed
 
 from basra.cards import CARD_NAMES
-from basra.server.forms import TableForm, check_table_form
-from basra.server.pubsub import MemoryHub
-from basra.server.service import Client, MatchService, ServiceConfig
-from basra.server.store import Event, MemoryStore, Status
+from basra.server.env import Env
+from basra.server.store import MemoryStore
+from basra.server.store.memory.tables import MemoryTables
+from basra.server.store.rows import Event, Status
+from basra.server.table.forms import TableForm, check_table_form
+from basra.server.table.live import Client, ServiceConfig
 from basra.state import GameState, shuffled_pack
 
 OPTIONS = ("--bot-delay", "0", "--round-pause", "0")
@@ -121,19 +124,10 @@ def spec(**form: Any) -> Any:
     return check_table_form(TableForm.model_validate({"name": "Amal", **form}))[1]
 
 
-def frames(client: Client) -> list[dict[str, Any]]:
-    out = []
-    while not client.outbox.empty():
-        text = client.outbox.get_nowait()
-        if text is not None:
-            out.append(json.loads(text))
-    return out
-
-
-async def finished_table(service: MatchService, people: list[Any]) -> str:
+async def finished_table(service: Env, people: list[Any]) -> str:
     """A two-person table whose whole game is already in the store."""
-    row = await service.create_table(people[0], "test", "Amal", spec(**TWO_PEOPLE))
-    await service.store.claim_seat(row.id, 1, people[1].identity, "Badr")
+    row = await service.lifecycle.create(people[0], "test", "Amal", spec(**TWO_PEOPLE))
+    await service.store.tables.claim_seat(row.id, 1, people[1].identity, "Badr")
     state = GameState(row.variant, 2, first_dealer=row.first_dealer)
     rng = random.Random(5)
     seq = 0
@@ -146,23 +140,23 @@ async def finished_table(service: MatchService, people: list[Any]) -> str:
             move = state.legal_moves()[0]
             state.push(move)
             event = Event(seq, "play", move.text())
-        assert await service.store.append_event(row.id, event)
+        assert await service.store.tables.append(row.id, event)
         seq += 1
     outcome = state.outcome()
     assert outcome is not None
-    await service.store.set_status(row.id, Status("over", tuple(state.scores), outcome.winner))
-    live = service.live.pop(row.id)  # as after a restart: loaded again on first use
+    await service.store.tables.set_status(
+        row.id, Status("over", tuple(state.scores), outcome.winner)
+    )
+    live = service.master.live.pop(row.id)  # as after a restart: loaded again on first use
     live.dropped = True
     return row.id
 
 
-async def started(config: ServiceConfig | None = None, store: Any = None) -> MatchService:
-    service = MatchService(store or MemoryStore(), MemoryHub(), config or FAST)
-    await service.start(resume=False)
-    return service
+async def started(config: ServiceConfig | None = None, store: Any = None) -> Env:
+    return await started_env(config or FAST, store)
 
 
-async def person(service: MatchService) -> Any:
+async def person(service: Env) -> Any:
     return (await service.identities.create("test")).caller
 
 
@@ -170,22 +164,22 @@ def test_a_hello_while_the_last_connection_of_a_waiting_table_closes() -> None:
     async def scenario() -> None:
         service = await started()
         amal, badr, carl = [await person(service) for _ in range(3)]
-        row = await service.create_table(amal, "test", "Amal", spec(**TWO_PEOPLE))
+        row = await service.lifecycle.create(amal, "test", "Amal", spec(**TWO_PEOPLE))
         a, b = Client(row.id, amal), Client(row.id, badr, "Badr")
-        await service.connect(a)
-        live = service.live[row.id]
+        await service.master.connect(a)
+        live = service.master.live[row.id]
         # Amal's connection closes just as Badr says hello.
         await live.lock.acquire()
-        leaving = asyncio.create_task(service.disconnect(a))
-        arriving = asyncio.create_task(service.connect(b))
+        leaving = asyncio.create_task(service.master.disconnect(a))
+        arriving = asyncio.create_task(service.master.connect(b))
         await asyncio.sleep(0.01)
         live.lock.release()
         await asyncio.gather(leaving, arriving)
-        assert b in service.live[row.id].clients
+        assert b in service.master.live[row.id].clients
         # Carl takes the last seat: Badr, watching, sees the game start.
         c = Client(row.id, carl, "Carl")
-        await service.connect(c)
-        await service.handle(c, {"type": "join", "seat": 1})
+        await service.master.connect(c)
+        await service.messages.handle(c, {"type": "join", "seat": 1})
         for _ in range(100):
             await asyncio.sleep(0.01)
             states = [m for m in frames(b) if m["type"] == "state"]
@@ -204,17 +198,17 @@ def test_a_hello_while_a_finished_table_is_let_go_attaches_to_a_live_copy() -> N
         amal, badr = await person(service), await person(service)
         table = await finished_table(service, [amal, badr])
         a, b = Client(table, amal), Client(table, badr)
-        await service.connect(a)
-        live = service.live[table]
+        await service.master.connect(a)
+        live = service.master.live[table]
         await live.lock.acquire()
-        leaving = asyncio.create_task(service.disconnect(a))  # lets the table go
+        leaving = asyncio.create_task(service.master.disconnect(a))  # lets the table go
         await asyncio.sleep(0)
-        arriving = asyncio.create_task(service.connect(b))
+        arriving = asyncio.create_task(service.master.connect(b))
         await asyncio.sleep(0.01)
         live.lock.release()
         await asyncio.gather(leaving, arriving)
-        assert live.dropped and service.live[table] is not live
-        assert b in service.live[table].clients and b.seat == 1
+        assert live.dropped and service.master.live[table] is not live
+        assert b in service.master.live[table].clients and b.seat == 1
         assert [m for m in frames(b) if m["type"] == "state"][-1]["view"]["over"]
         await service.close()
 
@@ -227,16 +221,17 @@ def test_two_players_asking_for_a_rematch_at_once_make_one_table() -> None:
         amal, badr = await person(service), await person(service)
         table = await finished_table(service, [amal, badr])
         a, b = Client(table, amal), Client(table, badr)
-        await service.connect(a)
-        await service.connect(b)
+        await service.master.connect(a)
+        await service.master.connect(b)
         await asyncio.gather(
-            service.handle(a, {"type": "rematch"}), service.handle(b, {"type": "rematch"})
+            service.messages.handle(a, {"type": "rematch"}),
+            service.messages.handle(b, {"type": "rematch"}),
         )
         told = {m["table"] for c in (a, b) for m in frames(c) if m["type"] == "rematch"}
         assert len(told) == 1
         store = service.store
         assert isinstance(store, MemoryStore)
-        assert [t.id for t in store._tables.values() if t.rematch_of == table] == list(told)
+        assert [t.id for t in store.data.tables.values() if t.rematch_of == table] == list(told)
         await service.close()
 
     asyncio.run(scenario())
@@ -246,11 +241,11 @@ def test_a_thinking_bot_holds_no_lock_that_others_need() -> None:
     async def scenario() -> None:
         service = await started()
         amal, badr = await person(service), await person(service)
-        row = await service.create_table(
+        row = await service.lifecycle.create(
             amal, "test", "Amal", spec(seats=[{"kind": "person"}, {"kind": "bot"}])
         )
         a = Client(row.id, amal)
-        await service.connect(a)
+        await service.master.connect(a)
         thinking, go_on = asyncio.Event(), asyncio.Event()
         real = service.scheduler.run
 
@@ -260,18 +255,20 @@ def test_a_thinking_bot_holds_no_lock_that_others_need() -> None:
             return await real(table, rank, fn, *args)
 
         service.scheduler.run = slow  # type: ignore[method-assign]
-        live = service.live[row.id]
+        live = service.master.live[row.id]
         for _ in range(200):  # play until the bot is to move and thinking
             if thinking.is_set():
                 break
             await asyncio.sleep(0.01)
             if live.state.phase == "play" and live.state.turn == 0:
                 legal = live.state.legal_moves()[0].text()
-                await service.handle(a, {"type": "move", "move": legal, "version": live.version})
+                await service.messages.handle(
+                    a, {"type": "move", "move": legal, "version": live.version}
+                )
         assert thinking.is_set()
         assert not live.lock.locked()
         watcher = Client(row.id, badr)
-        await asyncio.wait_for(service.connect(watcher), 1.0)  # not held up by the bot
+        await asyncio.wait_for(service.master.connect(watcher), 1.0)  # not held up by the bot
         go_on.set()
         version = live.version
         for _ in range(200):
@@ -284,18 +281,24 @@ def test_a_thinking_bot_holds_no_lock_that_others_need() -> None:
     asyncio.run(scenario())
 
 
-class FailingStore(MemoryStore):
-    """A store whose deals cannot be written (a full disk, say)."""
+class FailingTables(MemoryTables):
+    """Tables whose deals cannot be written (a full disk, say)."""
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.tries = 0
+    tries = 0
 
-    async def append_event(self, table_id: str, event: Event, status: Status | None = None) -> bool:
+    async def append(self, table_id: str, event: Event, status: Status | None = None) -> bool:
         if event.kind == "deal":
             self.tries += 1
             raise OSError("disk full")
-        return await super().append_event(table_id, event, status)
+        return await super().append(table_id, event, status)
+
+
+class FailingStore(MemoryStore):
+    """A memory store on :class:`FailingTables`."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tables = self.failing = FailingTables(self.data)
 
 
 def test_a_failing_automatic_action_backs_off_then_stops_visibly(
@@ -308,26 +311,26 @@ def test_a_failing_automatic_action_backs_off_then_stops_visibly(
         )
         service = await started(config, store)
         amal = await person(service)
-        row = await service.create_table(
+        row = await service.lifecycle.create(
             amal, "test", "Amal", spec(seats=[{"kind": "person"}, {"kind": "bot"}])
         )
         a = Client(row.id, amal)
-        await service.connect(a)
+        await service.master.connect(a)
         loop = asyncio.get_running_loop()
         start = loop.time()
-        while service.live[row.id].row.fault is None:
+        while service.master.live[row.id].row.fault is None:
             assert loop.time() - start < 5, "the table was never marked"
             await asyncio.sleep(0.01)
         # Pauses of 0.02, 0.04 and 0.08 s came between the four tries.
         assert loop.time() - start >= 0.14
-        assert store.tries == 4
+        assert store.failing.tries == 4
         await asyncio.sleep(0.3)
-        assert store.tries == 4, "a stopped table must not be tried again and again"
-        assert "disk full" in (store._tables[row.id].fault or "")
+        assert store.failing.tries == 4, "a stopped table must not be tried again and again"
+        assert "disk full" in (store.data.tables[row.id].fault or "")
         tables = [m["table"] for m in frames(a) if m["type"] == "table"]
         assert tables[-1]["fault"] is True
         await service.close()
 
-    with caplog.at_level(logging.WARNING, logger="basra.server.service"):
+    with caplog.at_level(logging.WARNING, logger="basra.server.table.autopilot"):
         asyncio.run(scenario())
     assert any("stopped after 4 failed" in r.getMessage() for r in caplog.records)

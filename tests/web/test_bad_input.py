@@ -11,8 +11,8 @@ import pytest
 from tests.web.helpers import Player, ServerThread, create_table, http, new_token
 from websockets.sync.client import ClientConnection, connect
 
-from basra.server.app import MAX_BODY
-from basra.server.protocol import MAX_DEPTH
+from basra.server.transport.deps import MAX_BODY
+from basra.server.transport.messages import MAX_DEPTH
 
 ONE_BOT = {"seats": [{"kind": "person"}, {"kind": "bot", "level": "easy"}]}
 

@@ -28,7 +28,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from basra.server.app import AppConfig
 from basra.server.quotas import Rate
-from basra.server.ratings import EXTERNAL, bot_ratings
+from basra.server.table.ratings import EXTERNAL, bot_ratings
 
 
 def make_bot(base: str, owner: str, name: str) -> dict[str, Any]:

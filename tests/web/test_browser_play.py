@@ -22,7 +22,7 @@ from tests.web.test_browser import browser, new_page, play_until_over, shot
 from tests.web.test_daily import cards_in
 
 from basra.server.app import AppConfig
-from basra.server.quickplay import QuickPlayConfig
+from basra.server.features.pairing import QuickPlayConfig
 
 pytestmark = pytest.mark.browser
 __all__ = ["browser"]  # the module's Chromium, shared by the tests below

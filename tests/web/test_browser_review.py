@@ -23,7 +23,7 @@ from tests.web.test_browser import (  # noqa: F401  (browser is a fixture)
 )
 
 from basra.server.app import AppConfig
-from basra.server.reviews import ReviewConfig
+from basra.server.features.reviews import ReviewConfig
 
 pytestmark = pytest.mark.browser
 

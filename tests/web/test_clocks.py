@@ -1,6 +1,6 @@
 """Clocks: a move that runs out of time is played by a bot; repeated timeouts forfeit.
 
-The service runs on a :class:`~basra.server.clocks.FakeClock`, so a test runs
+The tables run on a :class:`~basra.server.table.clocks.FakeClock`, so a test runs
 a clock out by moving the time on, never by sleeping. A real server killed
 with SIGKILL keeps its clocks: the deadline comes from the stored log.
 """
@@ -16,16 +16,22 @@ from typing import Any
 
 import pytest
 from openskill.models import PlackettLuce
-from tests.web.helpers import FAST, Player, create_table, new_token, server_process
+from tests.web.helpers import FAST, Player, create_table, new_token, server_process, started_env
 from tests.web.test_service import drain as messages
 from tests.web.test_service import spec
 
-from basra.server.clocks import FORFEIT_IN_A_ROW, RESUME_GRACE, ClockState, FakeClock, TimeControl
+from basra.server.env import Env
 from basra.server.identity import Caller
-from basra.server.pubsub import MemoryHub
-from basra.server.ratings import table_kind
-from basra.server.service import Client, LiveTable, MatchService
-from basra.server.store import MemoryStore, SeatRow, TableRow
+from basra.server.store.rows import SeatRow, TableRow
+from basra.server.table.clocks import (
+    FORFEIT_IN_A_ROW,
+    RESUME_GRACE,
+    ClockState,
+    FakeClock,
+    TimeControl,
+)
+from basra.server.table.live import Client, LiveTable
+from basra.server.table.ratings import table_kind
 
 TWO_PEOPLE = [{"kind": "person"}, {"kind": "person"}]
 
@@ -40,18 +46,17 @@ async def until(predicate: Any, what: str, timeout: float = 10.0) -> None:
 
 async def table_of(
     fake: FakeClock, **form: Any
-) -> tuple[MatchService, LiveTable, list[Caller], list[Client]]:
-    """A started service on the fake clock, a table of two people, both connected."""
-    service = MatchService(MemoryStore(), MemoryHub(), replace(FAST, clock=fake))
-    await service.start(resume=False)
+) -> tuple[Env, LiveTable, list[Caller], list[Client]]:
+    """A started server on the fake clock, a table of two people, both connected."""
+    service = await started_env(replace(FAST, clock=fake))
     amal = (await service.identities.create("test")).caller
     badr = (await service.identities.create("test")).caller
-    row = await service.create_table(amal, "test", "Amal", spec(seats=TWO_PEOPLE, **form))
+    row = await service.lifecycle.create(amal, "test", "Amal", spec(seats=TWO_PEOPLE, **form))
     a, b = Client(row.id, amal), Client(row.id, badr, "Badr")
-    await service.connect(a)
-    await service.connect(b)
-    await service.handle(b, {"type": "join", "seat": 1})
-    live = service.live[row.id]
+    await service.master.connect(a)
+    await service.master.connect(b)
+    await service.messages.handle(b, {"type": "join", "seat": 1})
+    live = service.master.live[row.id]
     await until(lambda: live.state.phase == "play", "the first deal")
     return service, live, [amal, badr], [a, b]
 
@@ -74,7 +79,7 @@ def test_a_clock_runs_out_and_a_bot_plays_the_move() -> None:
         assert not shown, "no move, no new clock message"
         clock.advance(0.6)
         await until(lambda: live.version == version + 1, "the bot's move for the seat")
-        events = await service.store.events(live.row.id)
+        events = await service.store.tables.events(live.row.id)
         assert events[-1].kind == "play" and events[-1].auto == "timeout"
         assert live.state.rounds[-1].plays[-1].seat == mover
         received = messages(clients[mover])
@@ -98,10 +103,10 @@ def test_the_reserve_runs_down_only_past_the_moves_time() -> None:
         clock.advance(16)  # six seconds of reserve spent
         move = live.state.legal_moves()[0].text()
         message = {"type": "move", "move": move, "version": live.version}
-        await service.handle(clients[mover], message)
+        await service.messages.handle(clients[mover], message)
         assert live.clock is not None
         assert live.clock.reserves[mover] == pytest.approx(24.0)
-        assert (await service.store.events(live.row.id))[-1].auto is None
+        assert (await service.store.tables.events(live.row.id))[-1].auto is None
         await service.close()
 
     asyncio.run(scenario())
@@ -125,7 +130,7 @@ def test_repeated_timeouts_forfeit_a_rated_game_and_rate_it() -> None:
                 timeouts += 1
             else:
                 move = live.state.legal_moves()[0].text()
-                await service.handle(
+                await service.messages.handle(
                     clients[1], {"type": "move", "move": move, "version": live.version}
                 )
         assert live.clock is not None and live.clock.forfeited == [sleeper]
@@ -134,16 +139,18 @@ def test_repeated_timeouts_forfeit_a_rated_game_and_rate_it() -> None:
         family = "egyptian"
         model = PlackettLuce()
         expected = model.rate([[model.rating()], [model.rating()]], ranks=[1, 0])
-        ratings = await service.store.ratings_in(family, kind, [c.identity for c in callers])
+        ratings = await service.store.players.ratings_in(
+            family, kind, [c.identity for c in callers]
+        )
         loser, winner = ratings[callers[0].identity], ratings[callers[1].identity]
         assert loser.mu == pytest.approx(expected[0][0].mu)
         assert loser.sigma == pytest.approx(expected[0][0].sigma)
         assert winner.mu == pytest.approx(expected[1][0].mu)
         assert winner.games == loser.games == 1
-        results = {r.identity: r for r in await service.store.results_at(live.row.id)}
+        results = {r.identity: r for r in await service.store.players.results_at(live.row.id)}
         assert results[callers[0].identity].outcome == "forfeit"
         assert results[callers[1].identity].outcome == "win"
-        table = service._table_json(live, 0)
+        table = service.master.table_json(live, 0)
         assert table["seats"][0]["forfeited"] and table["rated"]
         assert table["seats"][0]["change"] == pytest.approx(expected[0][0].mu - 25.0, abs=1e-3)
         # The seat is a bot's now: its person cannot move, and its turns go by without them.
@@ -151,16 +158,18 @@ def test_repeated_timeouts_forfeit_a_rated_game_and_rate_it() -> None:
         if live.state.turn != sleeper:
             move = live.state.legal_moves()[0].text()
             message = {"type": "move", "move": move, "version": live.version}
-            await service.handle(clients[1], message)
+            await service.messages.handle(clients[1], message)
         messages(clients[0])
-        await service.handle(clients[0], {"type": "move", "move": "2C", "version": live.version})
+        await service.messages.handle(
+            clients[0], {"type": "move", "move": "2C", "version": live.version}
+        )
         refused = [m for m in messages(clients[0]) if m["type"] == "error"]
         assert refused and refused[0]["code"] in ("forfeited", "stale")
         await until(
             lambda: live.state.rounds[-1].plays and live.state.rounds[-1].plays[-1].seat == sleeper,
             "the bot to play the forfeited seat",
         )
-        assert (await service.store.events(live.row.id))[-1].auto == "forfeited"
+        assert (await service.store.tables.events(live.row.id))[-1].auto == "forfeited"
         await service.close()
 
     asyncio.run(scenario())

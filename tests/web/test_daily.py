@@ -9,10 +9,8 @@ from typing import Any
 from tests.web.helpers import CARD, Player, ServerThread, http, new_token, play_to_end
 from tests.web.test_hidden import check_frames, states_by_version
 
-from basra.server.daily import ROTATION, Daily, Deal, variants_of
-from basra.server.pubsub import MemoryHub
-from basra.server.service import MatchService
-from basra.server.store import MemoryStore
+from basra.server.env import Env
+from basra.server.features.daily import ROTATION, Deal, variants_of
 
 
 def cards_in(text: str) -> set[str]:
@@ -36,7 +34,7 @@ def get(url: str, token: str | None, seen: list[str]) -> tuple[int, Any]:
 
 
 def test_the_deals_come_from_the_server_secret_not_the_date() -> None:
-    daily = Daily(MatchService(MemoryStore(), MemoryHub()))
+    daily = Env().daily
     deal = Deal("2026-11-27.egyptian", daily.today(), "egyptian")
     daily._secret = b"a" * 32
     first, seats = daily.pack(deal), daily.seating(deal)

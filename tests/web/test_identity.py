@@ -12,14 +12,16 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from tests.web.helpers import Player, ServerThread, create_table, http, new_token
 
+from basra.server.errors import ProtocolError
 from basra.server.identity import TRANSFER_TTL, Identities, token_hash
-from basra.server.protocol import ProtocolError
 from basra.server.quotas import Quotas
-from basra.server.store import IdentityRow, MemoryStore
+from basra.server.store import MemoryStore, Store
+from basra.server.store.rows import IdentityRow
 
 TWO_PEOPLE = {"seats": [{"kind": "person"}, {"kind": "person"}], "my_seat": 0}
 
@@ -102,12 +104,19 @@ def test_a_hello_with_someone_elses_name_or_no_token_takes_no_seat(server: Serve
     assert forged.wait_type("error")["code"] == "signed_out"
 
 
+def identities_of(store: Store, clock: Any = None) -> Identities:
+    """The identities of a store, with the server's own quotas."""
+    if clock is None:
+        return Identities(store.identities, store.tables, Quotas())
+    return Identities(store.identities, store.tables, Quotas(), clock=clock)
+
+
 def test_an_old_browser_secret_is_exchanged_once_for_its_games() -> None:
     async def scenario() -> None:
         store = MemoryStore()
         old_secret = "0123456789abcdef0123456789abcdef"
-        await store.create_identity(IdentityRow(token_hash(old_secret), 0.0, "Amal", legacy=True))
-        identities = Identities(store, Quotas())
+        await store.identities.create(IdentityRow(token_hash(old_secret), 0.0, "Amal", legacy=True))
+        identities = identities_of(store)
         first = await identities.create("192.0.2.1", None, old_secret)
         assert first.caller.identity == token_hash(old_secret) and first.caller.name == "Amal"
         second = await identities.create("192.0.2.1", None, old_secret)
@@ -119,7 +128,7 @@ def test_an_old_browser_secret_is_exchanged_once_for_its_games() -> None:
 def test_a_transfer_code_expires() -> None:
     async def scenario() -> None:
         now = [1000.0]
-        identities = Identities(MemoryStore(), Quotas(), clock=lambda: now[0])
+        identities = identities_of(MemoryStore(), clock=lambda: now[0])
         amal = await identities.create("192.0.2.1")
         code = (await identities.transfer_code(amal.caller))["code"]
         now[0] += TRANSFER_TTL + 1
@@ -133,11 +142,12 @@ def test_a_transfer_code_expires() -> None:
 def test_tokens_and_codes_are_stored_only_as_hashes() -> None:
     async def scenario() -> None:
         store = MemoryStore()
-        identities = Identities(store, Quotas())
+        identities = identities_of(store)
         issued = await identities.create("192.0.2.1")
         code = (await identities.transfer_code(issued.caller))["code"]
+        data = store.data
         stored = json.dumps(
-            [repr(store._devices), repr(store._tokens), repr(store._transfers)], default=str
+            [repr(data.devices), repr(data.tokens), repr(data.transfers)], default=str
         )
         assert issued.token not in stored and code.replace("-", "") not in stored
 
@@ -146,7 +156,7 @@ def test_tokens_and_codes_are_stored_only_as_hashes() -> None:
 
 def test_transfer_code_guesses_are_limited_per_address() -> None:
     async def scenario() -> None:
-        identities = Identities(MemoryStore(), Quotas())
+        identities = identities_of(MemoryStore())
         refused = 0
         for _ in range(30):
             try:
@@ -172,7 +182,7 @@ def test_the_migration_keeps_the_games_of_old_browser_secrets(tmp_path: Path) ->
     engine = sa.create_engine(f"sqlite:///{path}")
     with engine.begin() as conn:
         config = Config()
-        config.set_main_option("script_location", str(Path(sql.__file__).parents[1] / "migrations"))
+        config.set_main_option("script_location", str(Path(sql.__file__).parent / "migrations"))
         config.attributes["connection"] = conn
         command.upgrade(config, "0001")
         conn.execute(
@@ -194,13 +204,13 @@ def test_the_migration_keeps_the_games_of_old_browser_secrets(tmp_path: Path) ->
     async def scenario() -> None:
         store = sql.SqlStore(str(path))
         await store.start()
-        identities = Identities(store, Quotas())
+        identities = identities_of(store)
         issued = await identities.create("192.0.2.1", None, old_secret)
         assert issued.caller.identity == token_hash(old_secret) and issued.caller.name == "Amal"
-        assert [g.id for g in await store.games_of(issued.caller.identity)] == ["old1"]
+        assert [g.id for g in await store.tables.games_of(issued.caller.identity)] == ["old1"]
         again = await identities.create("192.0.2.1", None, old_secret)
         assert again.caller.identity != issued.caller.identity
-        row = await store.load_table("old1")
+        row = await store.tables.load("old1")
         assert row is not None and row.seats[0].identity == token_hash(old_secret)
         await store.close()
 

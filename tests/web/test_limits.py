@@ -26,8 +26,8 @@ from tests.web.helpers import (
 from websockets.sync.client import connect
 
 from basra.server.app import AppConfig
-from basra.server.forms import RULE_BOUNDS
 from basra.server.quotas import Rate
+from basra.server.table.forms import RULE_BOUNDS
 
 ONE_BOT = {"seats": [{"kind": "person"}, {"kind": "bot", "level": "easy"}]}
 ALL_BOTS = {"seats": [{"kind": "bot", "level": "easy"}] * 2, "my_seat": None}

@@ -7,8 +7,8 @@ from __future__ import annotations
 from tests.web.helpers import Player, ServerThread, create_table, http, new_token, play_to_end
 
 from basra.record import Record
-from basra.server.protocol import seat_names
-from basra.server.store import SeatRow
+from basra.server.store.rows import SeatRow
+from basra.server.table.queries import seat_names
 
 
 def test_seat_names_count_from_one_and_name_bot_levels() -> None:

@@ -352,13 +352,13 @@ def test_the_migrations_build_the_schema_of_the_models(tmp_path: Path) -> None:
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext
 
-    from basra.server.models import metadata
     from basra.server.store.sql import SqlStore
+    from basra.server.store.sql.schema import metadata
 
     async def check() -> list[object]:
         store = SqlStore(str(tmp_path / "m.db"))
         await store.start()
-        async with store.engine.connect() as conn:
+        async with store.db.engine.connect() as conn:
             diff = await conn.run_sync(
                 lambda sync: compare_metadata(MigrationContext.configure(sync), metadata)
             )

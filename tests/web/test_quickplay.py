@@ -14,8 +14,8 @@ from tests.web.test_services import TwoServers, postgres, redis  # noqa: F401 (f
 from websockets.sync.client import ClientConnection, connect
 
 from basra.server.app import AppConfig
-from basra.server.quickplay import QuickPlayConfig, bot_level, plan_tables, window
-from basra.server.store.play import SeekRow
+from basra.server.features.pairing import QuickPlayConfig, bot_level, plan_tables, window
+from basra.server.store.rows import SeekRow
 
 QUICK = QuickPlayConfig(pair_every=0.1, heartbeat=0.3, bot_after_bounds=(0, 300))
 

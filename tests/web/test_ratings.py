@@ -21,13 +21,16 @@ from tests.web.helpers import (
     http,
     new_token,
     play_to_end,
+    started_env,
 )
 
 from basra.rules import PRESETS
-from basra.server.forms import TableForm, check_table_form
-from basra.server.protocol import ProtocolError
-from basra.server.pubsub import MemoryHub
-from basra.server.ratings import (
+from basra.server.env import AppConfig, Env
+from basra.server.errors import ProtocolError
+from basra.server.store import MemoryStore
+from basra.server.store.rows import RatingRow, SeatRow, TableRow
+from basra.server.table.forms import TableForm, check_table_form
+from basra.server.table.ratings import (
     FAMILIES,
     FAMILY_OF,
     bot_ratings,
@@ -35,9 +38,6 @@ from basra.server.ratings import (
     settle,
     standings,
 )
-from basra.server.service import MatchService
-from basra.server.store import MemoryStore, SeatRow, TableRow
-from basra.server.store.players import RatingRow
 from basra.state import GameState
 
 PASSWORD = "correct horse battery"
@@ -246,31 +246,30 @@ def test_a_forfeit_in_teams_leaves_the_partner_unrated() -> None:
 def test_a_game_a_crash_left_unsettled_is_settled_at_start() -> None:
     async def scenario() -> None:
         store = MemoryStore()
-        first = MatchService(store, MemoryHub(), FAST)
-        await first.start(resume=False)
+        first = await started_env(FAST, store)
         amal = (await first.identities.create("test")).caller
         form = {"name": "Amal", "rated": True, "rules": {"target": 10}}
         spec = check_table_form(TableForm.model_validate(form))[1]
-        row = await first.create_table(amal, "test", "Amal", spec)
-        live = first.live[row.id]
+        row = await first.lifecycle.create(amal, "test", "Amal", spec)
+        live = first.master.live[row.id]
         while not live.state.is_over:  # play every seat to the end, as the crash left it
             async with live.lock:
                 if live.state.phase == "deal":
-                    await first.deal(live)
+                    await first.master.deal(live)
                 else:
-                    await first.commit_play(live, live.state.turn, live.state.legal_moves()[0])
-        for task in list(first._tasks):
+                    await first.master.play(live, live.state.turn, live.state.legal_moves()[0])
+        for task in list(first.master._tasks):
             task.cancel()  # the crash: the settlement never ran
         await asyncio.sleep(0)
-        stored = await store.load_table(row.id)
+        stored = await store.tables.load(row.id)
         assert stored is not None and stored.status == "over"
-        stored_row = store._tables[row.id]
+        stored_row = store.data.tables[row.id]
         stored_row.settled_at = None
-        assert await store.unsettled_tables() == [row.id]
-        second = MatchService(store, MemoryHub(), FAST)
+        assert await store.tables.unsettled() == [row.id]
+        second = Env(AppConfig(service=FAST), store=MemoryStore.sharing(store))
         await second.start()
-        assert await store.unsettled_tables() == []
-        (result,) = await store.results_at(row.id)
+        assert await store.tables.unsettled() == []
+        (result,) = await store.players.results_at(row.id)
         assert result.rated and result.mu_after is not None
         await first.close()
         await second.close()
@@ -279,7 +278,7 @@ def test_a_game_a_crash_left_unsettled_is_settled_at_start() -> None:
 
 
 def test_an_unknown_table_kind_query_is_a_protocol_error() -> None:
-    from basra.server.profiles import check_board_query
+    from basra.server.features.profiles import check_board_query
 
     with pytest.raises(ProtocolError) as caught:
         check_board_query({"variant": "egyptian", "players": "3", "teams": "1"})

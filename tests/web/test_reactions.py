@@ -17,8 +17,8 @@ from tests.web.helpers import (
 from tests.web.test_services import TwoServers
 
 from basra.server.app import AppConfig
+from basra.server.features.reactions import CODES
 from basra.server.quotas import Rate
-from basra.server.reactions import CODES
 
 
 def seated_pair(base: str, other: str | None = None) -> tuple[Player, Player, str]:

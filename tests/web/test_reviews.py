@@ -22,8 +22,8 @@ from tests.web.helpers import (
 
 from basra.kernel import search_module
 from basra.server.app import AppConfig
+from basra.server.features.reviews import ReviewConfig
 from basra.server.quotas import Rate
-from basra.server.reviews import ReviewConfig
 
 QUICK = ReviewConfig(samples=40, hindsight=False, progress_every=0.0)
 BOTS = [{"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "medium"}]
@@ -82,7 +82,7 @@ def test_a_finished_game_is_reviewed_once_and_served_from_the_store(tmp_path: Pa
         assert len(review["decisions"]) == plays
         assert review["format"] == "basra-review/1" and review["samples"] == QUICK.samples
         assert [s["seat"] for s in review["seats"]] == [0, 1]
-        reviews = server.app.state.reviews
+        reviews = server.app.state.env.reviews
         assert reviews.finished == 1
         # Asked again, by anyone: served as stored.
         other = new_token(base)
@@ -97,7 +97,7 @@ def test_a_finished_game_is_reviewed_once_and_served_from_the_store(tmp_path: Pa
     with ServerThread(config) as server:
         status, body = http(server.url + f"/api/games/{table}/review")
         assert status == 200 and body["status"] == "done" and body["review"] == review
-        assert server.app.state.reviews.finished == 0
+        assert server.app.state.env.reviews.finished == 0
 
 
 def played_game(base: str, token: str, seat: int) -> str:
@@ -230,7 +230,7 @@ def test_review_work_waits_for_everything_else_and_never_takes_the_last_worker()
     import threading
     from concurrent.futures import ThreadPoolExecutor
 
-    from basra.server.scheduler import BACKGROUND, HINT, PLAY, REVIEW, FairScheduler
+    from basra.server.runtime.scheduler import BACKGROUND, HINT, PLAY, REVIEW, FairScheduler
 
     def note(order: list[str], name: str, gate: threading.Event | None = None) -> str:
         if gate is not None:

@@ -18,7 +18,7 @@ import pytest
 from tests.web.helpers import FAST, Player, ServerThread, create_table, new_token
 
 from basra.server.app import AppConfig
-from basra.server.scheduler import BACKGROUND, HINT, PLAY, FairScheduler
+from basra.server.runtime.scheduler import BACKGROUND, HINT, PLAY, FairScheduler
 
 
 def record(order: list[str], name: str, gate: threading.Event | None = None) -> str:

@@ -25,29 +25,30 @@ from tests.web.helpers import (
     server_process,
 )
 
-from basra.server.app import create_app
-from basra.server.devservices import postgres_cluster, redis_server
-from basra.server.pubsub import MemoryHub
-from basra.server.service import MatchService
+from basra.server.app import AppConfig, create_app
+from basra.server.env import Env
+from basra.server.runtime.devservices import postgres_cluster, redis_server
+from basra.server.runtime.pubsub import MemoryHub
 from basra.server.store import MemoryStore
 
 
 class TwoServers:
-    """Two apps with their own services on one store and one in-memory hub, in one loop."""
+    """Two apps with their own environments on one store and one in-memory hub, in one loop."""
 
     def __init__(self) -> None:
         store = MemoryStore()
         hub = MemoryHub()
-        self.services = [
-            MatchService(store, hub, FAST, origin="one"),
-            MatchService(_SharedStore(store), hub.attach(), FAST, origin="two"),
+        config = AppConfig(service=FAST)
+        self.envs = [
+            Env(config, store=store, hub=hub, origin="one"),
+            Env(config, store=MemoryStore.sharing(store), hub=hub.attach(), origin="two"),
         ]
         self.ports = [free_port(), free_port()]
         self.servers = [
             uvicorn.Server(
-                uvicorn.Config(create_app(service=s), host="127.0.0.1", port=p, log_level="warning")
+                uvicorn.Config(create_app(env=e), host="127.0.0.1", port=p, log_level="warning")
             )
-            for s, p in zip(self.services, self.ports, strict=True)
+            for e, p in zip(self.envs, self.ports, strict=True)
         ]
         self.thread = threading.Thread(target=self._run, daemon=True)
 
@@ -69,13 +70,6 @@ class TwoServers:
         for server in self.servers:
             server.should_exit = True
         self.thread.join(20)
-
-
-class _SharedStore(MemoryStore):
-    """The same memory store seen by a second service (start and close are no-ops)."""
-
-    def __init__(self, inner: MemoryStore) -> None:
-        self.__dict__ = inner.__dict__
 
 
 def two_process_game(one: str, two: str) -> None:

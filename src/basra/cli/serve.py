@@ -103,11 +103,15 @@ def run(args: argparse.Namespace) -> int:
     """Start uvicorn with the app."""
     import uvicorn
 
-    from basra.server.app import AppConfig, create_app
-    from basra.server.quickplay import QuickPlayConfig
-    from basra.server.quotas import Limits, Rate
-    from basra.server.reviews import ReviewConfig
-    from basra.server.service import ServiceConfig
+    from basra.server.app import (
+        AppConfig,
+        Limits,
+        QuickPlayConfig,
+        Rate,
+        ReviewConfig,
+        ServiceConfig,
+        create_app,
+    )
 
     service = ServiceConfig(
         grace=args.grace,

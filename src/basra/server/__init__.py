@@ -1,17 +1,21 @@
 """The web app: Basra with friends and bots in the browser (``basra serve``).
 
-- :mod:`basra.server.app`: the FastAPI transport (parse, authenticate, delegate) and the page.
-- :mod:`basra.server.service`: the master (authoritative, one action at a time per table).
-- :mod:`basra.server.autopilot`: deals, bots, stand-ins, retries and abandoned tables.
-- :mod:`basra.server.live`: tables and connections held in memory.
-- :mod:`basra.server.scheduler` and :mod:`basra.server.workers`: fair bot and hint work.
-- :mod:`basra.server.presence`: who is connected, here and in other processes.
-- :mod:`basra.server.queries`: the lobby, a person's games, records and replays.
-- :mod:`basra.server.forms`: the create-table form and the bounds on rule settings.
-- :mod:`basra.server.quotas` and :mod:`basra.server.identity`: limits and identities.
-- :mod:`basra.server.protocol`: the WebSocket messages and the snapshots.
-- :mod:`basra.server.store`: storage (in memory, or SQL through SQLAlchemy + Alembic).
-- :mod:`basra.server.pubsub`: notices between server processes (in memory, or Redis).
+A table master with features on top (docs/WEB.md, "Architecture"):
+
+- :mod:`basra.server.table`: the table's events and their reducer, the master (the only
+  writer of a table's log), the frames each seat is sent, the lifecycle (create, open,
+  start, rematch, abandon, finish) and settling;
+- :mod:`basra.server.features`: quick play, the daily deal, the bot API, reactions,
+  reviews, accounts and profiles, each on the lifecycle and the master's narrow protocol;
+- :mod:`basra.server.transport`: the socket pump, the bearer-token dependency, errors,
+  the HTTP guard, and the routes (``APIRouter``\\ s);
+- :mod:`basra.server.store`: repositories around one engine, in memory or SQL;
+- :mod:`basra.server.runtime`: the bots' workers and scheduler, notices between
+  processes, crash points, throwaway database servers for tests;
+- :mod:`basra.server.identity`, :mod:`basra.server.revocation`,
+  :mod:`basra.server.connection`, :mod:`basra.server.quotas`, :mod:`basra.server.errors`:
+  who speaks, signing out everywhere, outboxes, limits, refusals;
+- :mod:`basra.server.env`: the wiring, once; :mod:`basra.server.app`: the FastAPI app.
 
 The package needs the ``web`` extra (FastAPI, pydantic, SQLAlchemy, Redis).
 """

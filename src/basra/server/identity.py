@@ -29,9 +29,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from basra.server.protocol import ProtocolError
+from basra.server.errors import ProtocolError
 from basra.server.quotas import Quotas
-from basra.server.store import DeviceRow, IdentityRow, Store
+from basra.server.store.protocols import IdentityStore, TableStore
+from basra.server.store.rows import DeviceRow, IdentityRow, Revoked
 
 __all__ = ["CODE_LENGTH", "TRANSFER_TTL", "Caller", "Identities", "Issued", "token_hash"]
 
@@ -81,12 +82,17 @@ def _signed_out() -> ProtocolError:
 
 
 class Identities:
-    """Issue, check, move and revoke identities over a :class:`~basra.server.store.Store`."""
+    """Issue, check, move and revoke identities over their store."""
 
     def __init__(
-        self, store: Store, quotas: Quotas, clock: Callable[[], float] = time.time
+        self,
+        store: IdentityStore,
+        tables: TableStore,
+        quotas: Quotas,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         self.store = store
+        self.tables = tables
         self.quotas = quotas
         self.clock = clock
 
@@ -102,10 +108,10 @@ class Identities:
         if legacy_secret is not None:
             old = token_hash(legacy_secret)
             if await self.store.claim_legacy(old):
-                row = await self.store.load_identity(old)
+                row = await self.store.load(old)
                 return await self._issue(old, row.name if row else None, user_agent, now)
         identity = IdentityRow(id=secrets.token_hex(16), created_at=now)
-        await self.store.create_identity(identity)
+        await self.store.create(identity)
         return await self._issue(identity.id, None, user_agent, now)
 
     async def _issue(
@@ -162,8 +168,8 @@ class Identities:
         identity = await self.store.find_transfer(_check_code(code), self.clock())
         if identity is None:
             raise _no_code()
-        row = await self.store.load_identity(identity)
-        games = await self.store.games_of(identity, limit=1000)
+        row = await self.store.load(identity)
+        games = await self.tables.games_of(identity, limit=1000)
         return {"name": row.name if row else None, "games": len(games)}
 
     async def accept(self, code: Any, address: str, user_agent: str | None) -> Issued:
@@ -173,7 +179,7 @@ class Identities:
         identity = await self.store.use_transfer(_check_code(code), now)
         if identity is None:
             raise _no_code()
-        row = await self.store.load_identity(identity)
+        row = await self.store.load(identity)
         if row is None or row.revoked_at is not None:
             raise _no_code()
         return await self._issue(identity, row.name, user_agent, now)
@@ -181,7 +187,7 @@ class Identities:
     async def sign_in(self, identity: str, user_agent: str | None) -> Issued:
         """A new device token for an identity whose account was just checked
         (:mod:`basra.server.accounts`), issued the way :meth:`accept` issues one."""
-        row = await self.store.load_identity(identity)
+        row = await self.store.load(identity)
         if row is None or row.revoked_at is not None:
             raise _signed_out()
         return await self._issue(identity, row.name, user_agent, self.clock())
@@ -200,12 +206,14 @@ class Identities:
         ]
 
     async def sign_out(self, caller: Caller, device_ids: list[str]) -> list[str]:
-        """Sign out some of the caller's own devices; returns those signed out."""
+        """Sign out some of the caller's own devices (the transfer codes they made stop
+        working); returns those signed out."""
         return await self.store.revoke_devices(caller.identity, device_ids, self.clock())
 
-    async def revoke(self, caller: Caller) -> list[str]:
-        """Revoke the caller's identity and every device of it."""
-        return await self.store.revoke_identity(caller.identity, self.clock())
+    async def revoke(self, caller: Caller) -> Revoked:
+        """Revoke the caller's identity with every device, transfer code and bot account
+        of it."""
+        return await self.store.revoke(caller.identity, self.clock())
 
 
 def _no_code() -> ProtocolError:

@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from basra.server.protocol import ProtocolError
+from basra.server.errors import ProtocolError
 
 __all__ = ["Allowance", "Limits", "Quotas", "Rate", "RateLimitError", "address_key"]
 

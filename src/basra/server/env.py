@@ -1,0 +1,211 @@
+"""The environment: every part of the server, made and wired once (lichess's ``Env``).
+
+:class:`Env` builds, in dependency order, the store and the hub, the quotas and
+the fair scheduler, identities and revocation, the table master and its
+lifecycle, and the features on top; each part gets what it needs as
+constructor arguments, and no part is changed from outside afterwards.
+:meth:`Env.start` and :meth:`Env.close` start and stop them in order, and
+:meth:`Env.services` offers to the routes the objects they may ask for
+(:mod:`basra.server.transport.deps`).
+
+A new feature is one more object made here (from the lifecycle, the master's
+narrow protocol and its own store repositories), one more line in
+:meth:`Env.services`, and its router in
+:data:`basra.server.transport.routes.ROUTERS`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from basra.server.connection import Connections
+from basra.server.features.accounts import Accounts
+from basra.server.features.botapi import BotApi
+from basra.server.features.daily import Daily
+from basra.server.features.pairing import QuickPlayConfig
+from basra.server.features.profiles import Profiles
+from basra.server.features.quickplay import QuickPlay
+from basra.server.features.reactions import Reactions
+from basra.server.features.reviews import ReviewConfig, ReviewService
+from basra.server.identity import Identities
+from basra.server.quotas import Quotas
+from basra.server.revocation import Revocations
+from basra.server.runtime.pubsub import Hub, Notices, open_hub
+from basra.server.runtime.scheduler import FairScheduler
+from basra.server.runtime.workers import make_executor
+from basra.server.store import Store, open_store
+from basra.server.table.connections import TableMessages
+from basra.server.table.finish import Finisher
+from basra.server.table.hints import Hints
+from basra.server.table.lifecycle import Lifecycle
+from basra.server.table.live import ServiceConfig
+from basra.server.table.master import TableMaster
+from basra.server.table.queries import Queries
+from basra.server.transport.deps import Services
+from basra.server.transport.routes.pages import HealthCheck
+
+__all__ = ["AppConfig", "Env"]
+
+
+@dataclass
+class AppConfig:
+    """Where the app keeps its games and how it behaves."""
+
+    database: str = "memory"
+    """``memory``, a SQLite path, or a database URL (``postgresql://...``)."""
+    redis: str | None = None
+    """A Redis URL to share tables between several processes."""
+    service: ServiceConfig = field(default_factory=ServiceConfig)
+    """How the tables run (:class:`~basra.server.table.live.ServiceConfig`)."""
+    quickplay: QuickPlayConfig = field(default_factory=QuickPlayConfig)
+    """How quick play pairs people (:mod:`basra.server.features.quickplay`)."""
+    reviews: ReviewConfig = field(default_factory=ReviewConfig)
+    """How finished games are reviewed (:mod:`basra.server.features.reviews`)."""
+
+
+class Env:
+    """Every part of one server process, wired once.
+
+    ``store`` and ``hub`` replace the ones ``config`` names (tests share one
+    between two environments: two processes); ``origin`` names this process on
+    the hub.
+    """
+
+    def __init__(
+        self,
+        config: AppConfig | None = None,
+        *,
+        store: Store | None = None,
+        hub: Hub | None = None,
+        origin: str | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.config = config = config or AppConfig()
+        tables = config.service
+        self.store: Store = store or open_store(config.database)
+        self.hub: Hub = hub or open_hub(config.redis)
+        self.notices = Notices()
+        self.quotas = Quotas(tables.limits)
+        self.connections = Connections()
+        processes, threads = tables.bot_processes, tables.bot_threads
+        self.scheduler = FairScheduler(
+            lambda: make_executor(processes, threads), processes or threads
+        )
+        store_ = self.store
+        self.identities = Identities(store_.identities, store_.tables, self.quotas)
+        self.accounts = Accounts(store_.players, store_.identities, self.identities, self.quotas)
+        self.revocations = Revocations(self.connections, self.hub, self.notices)
+        # The tables: the master writes their logs, the lifecycle runs their lives.
+        self.master = TableMaster(
+            store_.tables,
+            store_.players,
+            self.hub,
+            self.notices,
+            self.scheduler,
+            tables,
+            origin=origin,
+            rng=rng,
+        )
+        self.finisher = Finisher(self.master, store_.tables, store_.players)
+        self.lifecycle = Lifecycle(
+            self.master, self.finisher, store_.tables, store_.identities, self.quotas, rng
+        )
+        self.hints = Hints(self.master, self.scheduler, self.quotas)
+        self.messages = TableMessages(
+            self.master, self.lifecycle, self.hints, store_.tables, store_.identities
+        )
+        self.queries = Queries(store_.tables)
+        # The features, each on the lifecycle, the master and its own repositories.
+        self.reactions = Reactions(self.master, self.messages, self.quotas, self.hub, self.notices)
+        self.reviews = ReviewService(
+            store_.reviews,
+            self.queries,
+            store_.players,
+            self.scheduler,
+            self.quotas,
+            config.redis,
+            config.reviews,
+        )
+        self.profiles = Profiles(store_.players, store_.identities, self.reviews.accuracy_of)
+        self.quickplay = QuickPlay(
+            config.quickplay,
+            self.lifecycle,
+            store_.seeks,
+            store_.leases,
+            store_.tables,
+            store_.players,
+            self.hub,
+            self.notices,
+            self.quotas,
+            self.master.origin,
+            rng,
+        )
+        self.daily = Daily(self.lifecycle, store_.daily, store_.secrets)
+        self.bots = BotApi(
+            store_.bots,
+            store_.tables,
+            self.master,
+            self.messages,
+            self.quotas,
+            self.hub,
+            self.notices,
+        )
+
+    @property
+    def origin(self) -> str:
+        """This process's name on the hub."""
+        return self.master.origin
+
+    def services(self) -> Services:
+        """What the routes may ask for, by type."""
+        services = Services()
+        services.add(Quotas, self.quotas)
+        services.add(Connections, self.connections)
+        services.add(Identities, self.identities)
+        services.add(Accounts, self.accounts)
+        services.add(Revocations, self.revocations)
+        services.add(TableMaster, self.master)
+        services.add(Lifecycle, self.lifecycle)
+        services.add(TableMessages, self.messages)
+        services.add(Queries, self.queries)
+        services.add(Profiles, self.profiles)
+        services.add(ReviewService, self.reviews)
+        services.add(QuickPlay, self.quickplay)
+        services.add(Daily, self.daily)
+        services.add(BotApi, self.bots)
+        services.add(HealthCheck, HealthCheck(self.health))
+        return services
+
+    async def start(self, resume: bool = True) -> None:
+        """Open the store and the hub, pick the tables back up (``resume``), then start
+        the features."""
+        await self.store.start()
+        await self.hub.start(self.origin, self.notices.dispatch)
+        if resume:
+            await self.lifecycle.resume()
+        self.master.start()
+        await self.reviews.start()
+        await self.daily.start()
+        await self.quickplay.start()
+
+    async def close(self) -> None:
+        """Stop the features, then the tables, the hub, the store and the workers."""
+        await self.quickplay.close()
+        await self.bots.close()
+        await self.reviews.close()
+        await self.master.close()
+        await self.hub.close()
+        await self.store.close()
+        await asyncio.to_thread(self.scheduler.shutdown)
+
+    def health(self) -> dict[str, Any]:
+        """Counts for ``GET /healthz``."""
+        return {
+            "tables": len(self.master.live),
+            "moves": self.master.moves,
+            "jobs": {"running": self.scheduler.running, "queued": self.scheduler.queued},
+            "reviews": {"running": len(self.reviews.running), "finished": self.reviews.finished},
+        }

@@ -1,0 +1,16 @@
+"""What people do around the tables, each on the table lifecycle, the master's narrow
+protocol and its own store repositories, never on another object's internals:
+
+- :mod:`~basra.server.features.quickplay` (with :mod:`~basra.server.features.pairing`):
+  the quick-play pool;
+- :mod:`~basra.server.features.daily`: the daily deal;
+- :mod:`~basra.server.features.botapi`: bot accounts and programs playing through
+  ``WS /ws/bot``;
+- :mod:`~basra.server.features.reactions`: quick phrases and emoji at tables;
+- :mod:`~basra.server.features.reviews`: reviews of finished games and their job queue;
+- :mod:`~basra.server.features.accounts`: usernames and passwords;
+- :mod:`~basra.server.features.profiles`: profiles and leaderboards.
+
+Each one's routes are an ``APIRouter`` in :mod:`basra.server.transport.routes`, and
+the environment (:mod:`basra.server.env`) wires it once.
+"""

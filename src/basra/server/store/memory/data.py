@@ -1,0 +1,62 @@
+"""The dicts the memory store keeps, one per kind of row (its "engine")."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from basra.server.store.rows import (
+    AccountRow,
+    AttemptRow,
+    BotRow,
+    DeviceRow,
+    Event,
+    IdentityRow,
+    RatingRow,
+    ResultRow,
+    ReviewRow,
+    SeekRow,
+    TableRow,
+)
+
+__all__ = ["MemoryData", "Transfer"]
+
+
+@dataclass
+class Transfer:
+    """A transfer code as kept (its hash is the key)."""
+
+    identity: str
+    device: str
+    expires_at: float
+    used_at: float | None = None
+
+
+@dataclass
+class MemoryData:
+    """Everything the memory store holds."""
+
+    tables: dict[str, TableRow] = field(default_factory=dict)
+    events: dict[str, list[Event]] = field(default_factory=dict)
+    identities: dict[str, IdentityRow] = field(default_factory=dict)
+    devices: dict[str, DeviceRow] = field(default_factory=dict)
+    tokens: dict[str, str] = field(default_factory=dict)
+    """Device token hash -> device id."""
+    transfers: dict[str, Transfer] = field(default_factory=dict)
+    accounts: dict[str, AccountRow] = field(default_factory=dict)
+    ratings: dict[tuple[str, str, str], RatingRow] = field(default_factory=dict)
+    results: dict[tuple[str, str], ResultRow] = field(default_factory=dict)
+    seeks: dict[str, SeekRow] = field(default_factory=dict)
+    leases: dict[str, tuple[str, float]] = field(default_factory=dict)
+    secrets: dict[str, bytes] = field(default_factory=dict)
+    attempts: dict[tuple[str, str], AttemptRow] = field(default_factory=dict)
+    bots: dict[str, BotRow] = field(default_factory=dict)
+    bot_tokens: dict[str, str] = field(default_factory=dict)
+    """Bot identity -> its token hash."""
+    reviews: dict[str, ReviewRow] = field(default_factory=dict)
+
+    def add_table(self, table: TableRow, events: list[Event] | None = None) -> None:
+        """Insert a table (a copy) with its log (ValueError if the id is taken)."""
+        if table.id in self.tables:
+            raise ValueError(f"table {table.id!r} exists")
+        self.tables[table.id] = table.copy()
+        self.events[table.id] = list(events or [])

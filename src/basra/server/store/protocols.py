@@ -1,0 +1,404 @@
+"""The repositories of the store: one protocol for each kind of thing the server keeps.
+
+Each part of the server depends on the repositories it needs, never on the
+whole store: the table master on :class:`TableStore`, identities on
+:class:`IdentityStore`, quick play on :class:`SeekStore` and
+:class:`LeaseStore`, and so on. :class:`Store` gathers them around one engine
+(:mod:`basra.server.store.memory`: dicts; :mod:`basra.server.store.sql`:
+SQLAlchemy on SQLite or PostgreSQL), so a step that spans two of them (seating
+a quick-play group creates its table; revoking an identity revokes its bots)
+is still one transaction.
+
+Every transition that must not be torn by a crash is one call, one
+transaction: :meth:`TableStore.append` stores a play together with the status
+it leads to, :meth:`TableStore.claim_seat` seats a person and starts the table
+when that was the last open seat, :meth:`TableStore.create` counts a table's
+caps and inserts it. An append fails (returns ``False``) when another writer
+already took that step, so the log can never fork.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Protocol
+
+from basra.server.store.rows import (
+    LIVE_STATUSES,
+    AccountRow,
+    AttemptRow,
+    BotRow,
+    Cap,
+    Claim,
+    DeviceRow,
+    Event,
+    GameSummary,
+    IdentityRow,
+    LeaderRow,
+    RatingRow,
+    ResultRow,
+    ReviewRow,
+    Revoked,
+    SeekRow,
+    Settle,
+    Settlement,
+    Status,
+    TableRow,
+    TableStatus,
+)
+
+__all__ = [
+    "BotStore",
+    "DailyStore",
+    "IdentityStore",
+    "LeaseStore",
+    "PlayerStore",
+    "ReviewStore",
+    "SecretStore",
+    "SeekStore",
+    "Store",
+    "TableStore",
+]
+
+
+class TableStore(Protocol):
+    """Tables, their seats and their event logs."""
+
+    async def create(self, table: TableRow, caps: Sequence[Cap] = ()) -> None:
+        """Store a new table and its seats, if each cap still has room once it is counted.
+
+        The count and the insert are one transaction, serialised with every other
+        creation under the same caps (in every process): two requests at once never
+        both take the last place. Raises
+        :class:`~basra.server.store.rows.CapReachedError` naming the full cap, or
+        ValueError if the id is taken.
+        """
+
+    async def load(self, table_id: str) -> TableRow | None:
+        """A table's settings and seats, or None."""
+
+    async def events(self, table_id: str, since: int = 0) -> list[Event]:
+        """The table's events with ``seq >= since``, in order."""
+
+    async def append(self, table_id: str, event: Event, status: Status | None = None) -> bool:
+        """Store the next event, and with it ``status`` when given, in one transaction.
+
+        False if that ``seq`` is taken (another writer won); then nothing is written.
+        """
+
+    async def claim_seat(self, table_id: str, seat: int, identity: str, name: str) -> Claim:
+        """Sit a person in an open seat; if it was the last, start the table (one transaction)."""
+
+    async def rename_seat(self, table_id: str, seat: int, identity: str, name: str) -> None:
+        """Change the name of the person in a seat (only their own)."""
+
+    async def set_status(self, table_id: str, status: Status) -> None:
+        """Record where a table stands outside a play (abandoned, repaired)."""
+
+    async def set_fault(self, table_id: str, fault: str | None) -> None:
+        """Mark (or clear) why the table's automatic actions stopped."""
+
+    async def set_rematch(self, table_id: str, rematch_id: str) -> str:
+        """Link a rematch once: returns the rematch id now stored (the first one wins)."""
+
+    async def games_of(self, identity: str, limit: int = 50) -> list[GameSummary]:
+        """The tables a person sat at, newest first."""
+
+    async def find(
+        self, statuses: Sequence[TableStatus], limit: int = 50, *, daily: bool = True
+    ) -> list[TableRow]:
+        """Tables in one of ``statuses``, newest first (``daily=False``: no daily attempts)."""
+
+    async def count(
+        self,
+        *,
+        created_by: str | None = None,
+        created_from: str | None = None,
+        all_bots: bool | None = None,
+        statuses: Sequence[TableStatus] = LIVE_STATUSES,
+    ) -> int:
+        """How many tables in ``statuses`` match every filter given."""
+
+    async def rated_in_play(self, identity: str) -> str | None:
+        """A rated table in play where the identity sits (the newest), or None."""
+
+    async def unsettled(self, limit: int = 1000) -> list[str]:
+        """Finished tables whose results are not recorded (a crash came between)."""
+
+
+class IdentityStore(Protocol):
+    """Identities, their devices and transfer codes."""
+
+    async def create(self, identity: IdentityRow) -> None:
+        """Store a new identity."""
+
+    async def load(self, identity_id: str) -> IdentityRow | None:
+        """An identity by id, or None."""
+
+    async def claim_legacy(self, identity_id: str) -> bool:
+        """Clear the ``legacy`` mark of an identity: True for the one caller that did."""
+
+    async def name(self, identity_id: str, name: str) -> None:
+        """Remember the name an identity last used."""
+
+    async def add_device(self, device: DeviceRow, token_hash: str) -> None:
+        """Sign a device in (its token stored as ``token_hash``)."""
+
+    async def device_by_token(self, token_hash: str) -> tuple[DeviceRow, IdentityRow] | None:
+        """The live device of a token and its identity; None if unknown or revoked."""
+
+    async def touch_device(self, device_id: str, now: float) -> None:
+        """Note that a device was seen."""
+
+    async def devices_of(self, identity_id: str) -> list[DeviceRow]:
+        """An identity's devices that are still signed in, newest first."""
+
+    async def revoke_devices(
+        self, identity_id: str, device_ids: Sequence[str], now: float
+    ) -> list[str]:
+        """Sign out those of the identity's devices, with the transfer codes they made;
+        returns the ids signed out."""
+
+    async def revoke(self, identity_id: str, now: float) -> Revoked:
+        """Revoke an identity with all its devices, transfer codes and bot accounts
+        (one transaction); returns the devices and bots it ended."""
+
+    async def add_transfer(
+        self, code_hash: str, identity_id: str, device_id: str, now: float, expires_at: float
+    ) -> None:
+        """Store a transfer code (as its hash), made on ``device_id``."""
+
+    async def find_transfer(self, code_hash: str, now: float) -> str | None:
+        """The identity of an unused, unexpired transfer code whose device is still
+        signed in, or None."""
+
+    async def use_transfer(self, code_hash: str, now: float) -> str | None:
+        """Use a transfer code once (valid as for :meth:`find_transfer`): its identity for
+        the one caller that did, else None."""
+
+
+class PlayerStore(Protocol):
+    """Accounts, ratings and results."""
+
+    async def create_account(self, account: AccountRow) -> str | None:
+        """Store an account; None when stored, else what was taken: ``username`` or ``identity``."""
+
+    async def account_by_username(self, username_key: str) -> AccountRow | None:
+        """The account of a username (its lowercase key), or None."""
+
+    async def account_of(self, identity_id: str) -> AccountRow | None:
+        """The account of an identity, or None (a guest)."""
+
+    async def accounts_of(self, identities: Sequence[str]) -> dict[str, AccountRow]:
+        """The accounts of some identities (those that have one)."""
+
+    async def set_password_hash(self, identity_id: str, password_hash: str) -> None:
+        """Replace an account's hash (a rehash with newer parameters)."""
+
+    async def ratings_of(self, identity_id: str) -> list[RatingRow]:
+        """An identity's ratings, in every pool it played."""
+
+    async def ratings_in(
+        self, family: str, kind: str, identities: Sequence[str]
+    ) -> dict[str, RatingRow]:
+        """The ratings of some identities in one pool (those that have one)."""
+
+    async def settle_game(
+        self,
+        table_id: str,
+        family: str,
+        kind: str,
+        identities: Sequence[str],
+        now: float,
+        settle: Settle,
+    ) -> Settlement | None:
+        """Record a game's results and ratings once (one transaction); None if already settled."""
+
+    async def results_of(self, identity_id: str, limit: int = 50) -> list[ResultRow]:
+        """A person's results of games no longer in play, newest first."""
+
+    async def results_at(self, table_id: str) -> list[ResultRow]:
+        """The results recorded for one table."""
+
+    async def totals_of(self, identity_id: str) -> dict[str, int]:
+        """A person's games no longer in play: how many of each outcome, rounds and basras."""
+
+    async def leaderboard(self, family: str, kind: str, limit: int = 100) -> list[LeaderRow]:
+        """The pool's rated people with accounts, by ``mu - 3 sigma``, best first."""
+
+
+class SeekStore(Protocol):
+    """The quick-play pool: one seek per identity, shared by every server process."""
+
+    async def put(self, seek: SeekRow) -> None:
+        """Store a seek, replacing the identity's previous one (one per identity)."""
+
+    async def of_identity(self, identity: str) -> SeekRow | None:
+        """The identity's seek (waiting, away or recently matched), or None."""
+
+    async def get(self, tickets: Sequence[str]) -> list[SeekRow]:
+        """The seeks of those tickets that still exist."""
+
+    async def waiting(self) -> list[SeekRow]:
+        """Every seek not yet seated, oldest first."""
+
+    async def touch(self, tickets: Sequence[str], holders: Sequence[str], now: float) -> None:
+        """Say that those seeks' connections (``holders``, in order) are still there."""
+
+    async def set_away(self, ticket: str, holder: str, away_since: float | None) -> None:
+        """Mark a seek away (its connection ``holder`` dropped), or back (None)."""
+
+    async def drop(self, tickets: Sequence[str]) -> None:
+        """Remove seeks (left the pool, or done with)."""
+
+    async def sweep(self, seen_before: float, away_before: float, matched_before: float) -> int:
+        """Remove seeks nobody holds (not seen since ``seen_before``, away since before
+        ``away_before``) and seated ones older than ``matched_before``; how many went."""
+
+    async def seat(self, seats: Mapping[str, int], table: TableRow, now: float) -> bool:
+        """Seat waiting seeks (ticket -> seat) at a new table, in one transaction.
+
+        False (and nothing written) if any of them is no longer waiting and present.
+        """
+
+    async def pool_counts(self, seen_after: float) -> dict[tuple[str, int, bool], int]:
+        """How many are waiting (present, seen since ``seen_after``) in each pool."""
+
+
+class LeaseStore(Protocol):
+    """Named leases: one process at a time does a job (quick play's pairing, say)."""
+
+    async def take(self, name: str, holder: str, now: float, ttl: float) -> bool:
+        """Hold the lease ``name`` for ``ttl`` seconds if it is free, expired or ours."""
+
+
+class SecretStore(Protocol):
+    """Server secrets, made once and kept."""
+
+    async def get_or_make(self, name: str, fresh: bytes) -> bytes:
+        """The secret ``name``, stored as ``fresh`` the first time (the first writer wins)."""
+
+
+class DailyStore(Protocol):
+    """The daily deal's attempts: one per identity and deal."""
+
+    async def start_attempt(self, attempt: AttemptRow, table: TableRow, deal: Event) -> AttemptRow:
+        """Create the attempt, its table and the table's deal, in one transaction.
+
+        If the identity already has an attempt at that deal, nothing is written
+        and that one is returned.
+        """
+
+    async def attempt_of(self, deal_id: str, identity: str) -> AttemptRow | None:
+        """An identity's attempt at a deal, or None."""
+
+    async def attempt_at(self, table_id: str) -> AttemptRow | None:
+        """The attempt played at a table, or None (not a daily table)."""
+
+    async def attempts(self, deal_id: str) -> list[AttemptRow]:
+        """Every attempt at a deal, oldest first."""
+
+
+class BotStore(Protocol):
+    """Bot accounts: an identity of their own, an owner, a token kept as its hash."""
+
+    async def create(self, bot: BotRow, token_hash: str) -> bool:
+        """Store a bot account and its identity; False if its name is taken."""
+
+    async def by_token(self, token_hash: str) -> BotRow | None:
+        """The live bot of a token (its owner live too), or None."""
+
+    async def by_name(self, name_key: str) -> BotRow | None:
+        """The live bot of a name (its case-folded key), or None."""
+
+    async def of_owner(self, owner: str) -> list[BotRow]:
+        """A person's live bots, oldest first."""
+
+    async def set_token(self, identity: str, token_hash: str) -> None:
+        """Replace a bot's token."""
+
+    async def revoke(self, identity: str, now: float) -> None:
+        """Revoke a bot account (its token stops working)."""
+
+
+class ReviewStore(Protocol):
+    """The ``reviews`` rows: each finished game's review job and result."""
+
+    async def load(self, table_id: str) -> ReviewRow | None:
+        """A game's review row, or None."""
+
+    async def request(self, table_id: str, identity: str | None, now: float) -> bool:
+        """Queue a review: a new row, or a failed one again. False when one is already
+        queued, running or done (nothing changes)."""
+
+    async def claim(self, table_id: str, now: float, stale: float) -> bool:
+        """Take a queued review (or a running one with no progress for ``stale`` seconds)
+        to work it out: True for the one caller that did."""
+
+    async def progress(self, table_id: str, done: int, total: int, now: float) -> None:
+        """Record how many decisions are done."""
+
+    async def finish(
+        self, table_id: str, data: str, now: float, accuracy: str | None = None
+    ) -> None:
+        """Store the finished review (and each seat's accuracy, a JSON list)."""
+
+    async def accuracies(self, table_ids: list[str]) -> dict[str, list[float | None]]:
+        """Each seat's accuracy in the done reviews of these games (others are left out)."""
+
+    async def fail(self, table_id: str, error: str, now: float) -> None:
+        """Mark the review failed (it may be asked for again)."""
+
+    async def requeue(self, table_id: str, now: float) -> None:
+        """Put a running review back in the queue (its process is stopping)."""
+
+    async def pending(self, identity: str) -> int:
+        """How many of a person's reviews are queued or running."""
+
+    async def unfinished(self) -> list[str]:
+        """The games whose reviews are queued or running."""
+
+
+class Store(Protocol):
+    """Every repository, around one engine; started before use and closed after."""
+
+    @property
+    def tables(self) -> TableStore:
+        """Tables, seats and logs."""
+
+    @property
+    def identities(self) -> IdentityStore:
+        """Identities, devices, codes."""
+
+    @property
+    def players(self) -> PlayerStore:
+        """Accounts, ratings, results."""
+
+    @property
+    def seeks(self) -> SeekStore:
+        """The quick-play pool."""
+
+    @property
+    def leases(self) -> LeaseStore:
+        """Named leases."""
+
+    @property
+    def secrets(self) -> SecretStore:
+        """Server secrets."""
+
+    @property
+    def daily(self) -> DailyStore:
+        """Daily attempts."""
+
+    @property
+    def bots(self) -> BotStore:
+        """Bot accounts."""
+
+    @property
+    def reviews(self) -> ReviewStore:
+        """Reviews."""
+
+    async def start(self) -> None:
+        """Connect and bring the schema up to date."""
+
+    async def close(self) -> None:
+        """Finish pending writes and release connections."""

@@ -1,0 +1,124 @@
+"""The one engine of the SQL store: SQLite or PostgreSQL through SQLAlchemy 2 (async).
+
+:meth:`SqlDatabase.start` creates the engine and runs the Alembic migrations
+shipped in the package (``migrations/``), so a new or older database is
+brought up to date before the first request. The repositories of
+:mod:`basra.server.store.sql` all run their statements on this engine.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import event as sa_event
+from sqlalchemy import func, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+from basra.server.store.sql import schema
+
+__all__ = ["SqlDatabase", "database_url"]
+
+
+def database_url(url: str) -> str:
+    """An async SQLAlchemy URL: ``sqlite:///x.db`` and ``postgresql://`` get async drivers.
+
+    >>> database_url("postgresql://u@127.0.0.1:5432/basra")
+    'postgresql+asyncpg://u@127.0.0.1:5432/basra'
+    >>> database_url("var/basra.db")
+    'sqlite+aiosqlite:///var/basra.db'
+    """
+    if "://" not in url:
+        return f"sqlite+aiosqlite:///{url}"
+    scheme, rest = url.split("://", 1)
+    if scheme in ("sqlite", "sqlite+pysqlite"):
+        return f"sqlite+aiosqlite://{rest}"
+    if scheme in ("postgres", "postgresql", "postgresql+psycopg2"):
+        return f"postgresql+asyncpg://{rest}"
+    return url
+
+
+class SqlDatabase:
+    """The engine, its dialect's few differences, and the migrations."""
+
+    def __init__(self, url: str) -> None:
+        self.url = database_url(url)
+        self.sqlite = self.url.startswith("sqlite")
+        self._engine: AsyncEngine | None = None
+        self.insert_event_ignore: Any = None
+        """An INSERT into ``events`` that skips a step already taken (the dialect's)."""
+
+    @property
+    def engine(self) -> AsyncEngine:
+        """The engine (after :meth:`start`)."""
+        if self._engine is None:
+            raise RuntimeError("the store is not started")
+        return self._engine
+
+    async def start(self) -> None:
+        """Create the engine and run the migrations."""
+        if self.sqlite:
+            path = self.url.split(":///", 1)[1] if ":///" in self.url else ""
+            if path and path != ":memory:":
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            # One connection: SQLite writes one at a time anyway, and every new
+            # aiosqlite connection costs a thread and the pragmas below.
+            engine = create_async_engine(
+                self.url, connect_args={"timeout": 30}, pool_size=1, max_overflow=0, pool_timeout=60
+            )
+
+            @sa_event.listens_for(engine.sync_engine, "connect")
+            def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+                cursor = dbapi_connection.cursor()
+                cursor.execute("PRAGMA journal_mode=WAL")
+                cursor.execute("PRAGMA synchronous=NORMAL")
+                cursor.execute("PRAGMA foreign_keys=ON")
+                cursor.execute("PRAGMA busy_timeout=30000")
+                cursor.close()
+
+            from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+            self.insert_event_ignore = sqlite_insert(schema.events).on_conflict_do_nothing()
+        else:
+            engine = create_async_engine(self.url, pool_size=10, max_overflow=10)
+            from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+            self.insert_event_ignore = pg_insert(schema.events).on_conflict_do_nothing()
+        self._engine = engine
+        async with engine.begin() as connection:
+            await connection.run_sync(_upgrade)
+
+    async def close(self) -> None:
+        """Dispose of the engine."""
+        if self._engine is not None:
+            await self._engine.dispose()
+            self._engine = None
+
+    async def lock(self, conn: AsyncConnection, keys: Sequence[str]) -> None:
+        """Hold the write locks named by ``keys`` until the transaction ends, in every process.
+
+        PostgreSQL: one advisory transaction lock per key, taken in order (so two
+        transactions never wait on each other in a circle). SQLite has one writer
+        at a time: a write that changes nothing takes the database's write lock
+        (waiting for another process's transaction, up to the busy timeout).
+        """
+        if self.sqlite:
+            leases = schema.leases
+            await conn.execute(update(leases).where(leases.c.name.is_(None)).values(until=0))
+            return
+        for key in sorted(set(keys)):
+            number = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big", signed=True)
+            await conn.execute(select(func.pg_advisory_xact_lock(number)))
+
+
+def _upgrade(connection: Any) -> None:
+    """Run the packaged Alembic migrations on an open (sync) connection."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    config.attributes["connection"] = connection
+    command.upgrade(config, "head")

@@ -1,0 +1,194 @@
+"""Automatic actions: what happens at a table when nobody sends anything.
+
+Dealing a round, a bot's move, a stand-in bot for a person gone longer than
+the grace period, and a bot's move for a person whose clock ran out (or whose
+rated seat forfeited, see :mod:`basra.server.table.clocks`). Clock deadlines
+are waited for on the tables' clock (``ServiceConfig.clock``), so tests can run
+them out at once. Each action is planned for one table version and dropped if
+the table moved on before it ran. Bots think without the table's lock, on the
+fair scheduler's workers (:mod:`basra.server.runtime.scheduler`), then their
+move is played through the master like a person's. An action that fails is
+tried again after ``retry_base`` seconds, doubling each time; after
+``retry_limit`` failures in a row the table is marked with its fault (logged,
+shown to its people) and left alone: it never spins. (A table nobody is
+connected to is abandoned by the lifecycle, :mod:`basra.server.table.lifecycle`.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import time
+from collections.abc import Coroutine
+from typing import Any, Protocol
+
+from basra.moves import Move
+from basra.server.errors import ProtocolError
+from basra.server.runtime.scheduler import BACKGROUND, PLAY, FairScheduler
+from basra.server.runtime.workers import bot_move
+from basra.server.store.protocols import TableStore
+from basra.server.store.rows import SeatKind, TableStatus
+from basra.server.table.live import Client, LiveTable, ServiceConfig
+from basra.state import PHASE_DEAL
+from basra.view import view_of
+
+__all__ = ["Autopilot", "Pilot"]
+
+log = logging.getLogger(__name__)
+
+
+class Pilot(Protocol):
+    """What the autopilot needs of the table master."""
+
+    config: ServiceConfig
+    tables: TableStore
+    scheduler: FairScheduler
+
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+        """Run a task of the tables."""
+
+    async def deal(self, live: LiveTable) -> None:
+        """Deal the next round (lock held)."""
+
+    async def play(self, live: LiveTable, seat: int, move: Move, auto: str | None = None) -> None:
+        """Apply, store and send a play (lock held); ``auto``: why the server made it."""
+
+    def send_table(self, live: LiveTable, exclude: Client | None = None) -> None:
+        """Send the table's description to its clients."""
+
+
+class Autopilot:
+    """Plans and runs each table's automatic actions for a :class:`Pilot`."""
+
+    def __init__(self, master: Pilot) -> None:
+        self.master = master
+
+    def schedule(self, live: LiveTable) -> None:
+        """Plan the table's next automatic action, if any (deal, bot, stand-in)."""
+        plan, delay = self._next_action(live)
+        if plan == live.plan and live.timer is not None and not live.timer.done():
+            return
+        current = asyncio.current_task()
+        if live.timer is not None and live.timer is not current and not live.timer.done():
+            live.timer.cancel()
+        live.plan = plan
+        live.timer = None
+        if plan is not None:
+            live.timer = self.master.spawn(self._run(live, plan, delay))
+
+    def _next_action(self, live: LiveTable) -> tuple[tuple[str, int] | None, float]:
+        state = live.state
+        if live.dropped or live.row.fault or live.row.status != TableStatus.PLAYING:
+            return None, 0.0
+        if state.is_over:
+            return None, 0.0
+        if state.phase == PHASE_DEAL:
+            delay = 0.0 if live.version == 0 else self.master.config.round_pause
+            return ("deal", live.version), delay
+        seat = state.turn
+        row = live.row.seats[seat]
+        config = self.master.config
+        if row.kind == SeatKind.BOT:
+            return ("bot", live.version), config.bot_delay
+        clock = live.clock
+        if clock is not None and seat in clock.forfeited:
+            return ("forfeited", live.version), config.bot_delay
+        plans: list[tuple[float, str]] = []
+        now = time.monotonic()
+        if not live.presence.present(seat, now):
+            since = live.presence.absent_since.get(seat, now)
+            plans.append((max(since + config.grace - now, config.bot_delay), "stand_in"))
+        deadline = clock.deadline() if clock is not None else None
+        if deadline is not None:
+            plans.append((max(deadline - config.clock.now(), 0.0), "timeout"))
+        if not plans:
+            return None, 0.0
+        wait, kind = min(plans)
+        return (kind, live.version), wait
+
+    async def _run(self, live: LiveTable, plan: tuple[str, int], delay: float) -> None:
+        try:
+            if plan[0] == "timeout":
+                await self.master.config.clock.sleep(delay)
+            elif delay > 0:
+                await asyncio.sleep(delay)
+            await self._act(live, plan)
+            live.failures = 0
+        except asyncio.CancelledError:
+            raise
+        except ProtocolError as error:
+            log.info("automatic action on %s refused: %s", live.row.id, error)
+        except Exception as error:
+            live.failures += 1
+            if live.failures >= self.master.config.retry_limit:
+                await self._mark_fault(live, error)
+            else:
+                pause = self.master.config.retry_base * 2 ** (live.failures - 1)
+                log.warning(
+                    "automatic action on table %s failed (%d in a row); again in %.0f s",
+                    live.row.id,
+                    live.failures,
+                    pause,
+                    exc_info=True,
+                )
+                await asyncio.sleep(pause)
+        if live.plan == plan:
+            live.plan = None
+        self.schedule(live)
+
+    async def _act(self, live: LiveTable, plan: tuple[str, int]) -> None:
+        """Carry out a planned action if the table is still where it was planned."""
+        kind, version = plan
+        async with live.lock:
+            if live.plan != plan or live.version != version or live.dropped:
+                return
+            if kind == "deal":
+                if live.state.phase == PHASE_DEAL and not live.state.is_over:
+                    await self.master.deal(live)
+                return
+            seat = live.state.turn
+            if kind == "stand_in" and live.presence.present(seat, time.monotonic()):
+                return
+            if kind == "timeout" and not self._timed_out(live):
+                return  # the deadline moved (a restart's grace): planned again below
+            row = live.row.seats[seat]
+            level = row.level if kind == "bot" and row.level else self.master.config.stand_in_level
+            key = f"{live.row.id}:{seat}:{version}".encode()
+            if live.row.daily:  # duplicate play: the same plays of the deal, the same answer
+                plays = " ".join(p.move.text() for p in live.state.rounds[-1].plays)
+                key = f"{live.row.daily}:{seat}:{plays}".encode()
+            seed = int.from_bytes(hashlib.sha256(key).digest()[:4])
+            view = view_of(live.state, seat)
+            rank = PLAY if live.presence.seated_here() else BACKGROUND
+        # Think without the lock: connect, join and catch-up go on meanwhile.
+        choice = await self.master.scheduler.run(live.row.id, rank, bot_move, level, seed, view)
+        async with live.lock:
+            if live.plan != plan or live.version != version or live.dropped:
+                return
+            if kind == "stand_in":
+                if live.presence.present(seat, time.monotonic()):
+                    return
+                self.master.send_table(live)  # shows that a bot stands in
+            auto = None if kind == "bot" else kind
+            await self.master.play(live, seat, Move(*choice), auto)
+
+    def _timed_out(self, live: LiveTable) -> bool:
+        """Whether the running clock of the table has reached zero."""
+        deadline = live.clock.deadline() if live.clock is not None else None
+        return deadline is not None and self.master.config.clock.now() >= deadline
+
+    async def _mark_fault(self, live: LiveTable, error: BaseException) -> None:
+        """Stop a table whose automatic actions keep failing, and say so."""
+        fault = f"{type(error).__name__}: {error}"[:500]
+        log.error(
+            "table %s stopped after %d failed automatic actions: %s",
+            live.row.id,
+            live.failures,
+            fault,
+        )
+        live.row.fault = fault
+        with contextlib.suppress(Exception):
+            await self.master.tables.set_fault(live.row.id, fault)
+        self.master.send_table(live)

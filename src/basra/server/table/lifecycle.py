@@ -1,0 +1,373 @@
+"""A table's life, in one place: created, opened, started, rematched, abandoned, finished.
+
+lichess's ``round`` module has its ``Finisher`` and ``Rematcher`` beside the
+``MovePlayer``; here :class:`Lifecycle` is every transition of a table's row,
+beside the master (:mod:`basra.server.table.master`), which writes its log:
+
+- **created**: :meth:`Lifecycle.plan` makes a new table's row from a checked
+  :class:`~basra.server.table.forms.TableSpec` (seats given or open, a first
+  dealer drawn); :meth:`Lifecycle.create` stores a person's table within their
+  quotas: the rates first, then the caps on tables waiting or in play (per
+  person, per address, all-bot tables per person and on the server), counted
+  and inserted in one transaction under a lock per identity, per address and
+  per server (:meth:`~basra.server.store.protocols.TableStore.create`), so
+  requests sent at once never beat them, in any number of processes.
+  :meth:`Lifecycle.add` stores a table the server makes itself (a tournament's),
+  with caps or none. Quick play and the daily deal store their tables in their
+  own transactions (with the seeks seated, with the attempt) and then
+  :meth:`Lifecycle.open` them.
+- **opened**: loaded into the master and its automatic actions planned (the
+  first deal). Packs come from the master's pack sources, or are shuffled
+  (:meth:`Lifecycle.deal_with`).
+- **started**: a table is ``open`` while a person's seat is free, and starts
+  (``playing``) with the join that fills the last one, in the same store
+  transaction (:meth:`Lifecycle.join`); a table with no seat to fill starts at once.
+- **rematched**: after the game, once per table whoever asks first
+  (:meth:`Lifecycle.rematch`): the same seats, the next first dealer.
+- **abandoned**: a table nobody is connected to ends as abandoned after
+  ``abandon_after`` seconds (``abandon_bots_after`` for all-bot tables); it keeps
+  its log but plays no more (:meth:`Lifecycle.abandon`).
+- **finished**: the final play is stored with the ``over`` status by the master;
+  the game is then settled once (:mod:`basra.server.table.finish`).
+
+:meth:`Lifecycle.resume` picks every table waiting or in play back up when a
+server starts, mending a status a crash left torn (the log is the truth).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import random
+import secrets
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
+from basra.server.errors import ProtocolError
+from basra.server.identity import Caller
+from basra.server.quotas import Quotas, RateLimitError
+from basra.server.store.protocols import IdentityStore, TableStore
+from basra.server.store.rows import (
+    LIVE_STATUSES,
+    Cap,
+    CapReachedError,
+    SeatKind,
+    SeatRow,
+    Status,
+    TableRow,
+    TableStatus,
+    seats_filled,
+)
+from basra.server.table.finish import Finisher
+from basra.server.table.forms import TableSpec
+from basra.server.table.live import Client, LiveTable
+from basra.server.table.master import PackSource, TableMaster
+from basra.server.table.reducer import abandoned, apply_status, join, opening_status, status_after
+
+__all__ = ["Lifecycle", "new_table_id"]
+
+log = logging.getLogger(__name__)
+
+
+def new_table_id() -> str:
+    """A new table's id: 8 URL-safe characters."""
+    return secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+
+
+class Lifecycle:
+    """Creates, opens, starts, rematches, abandons and finishes the tables of a master."""
+
+    def __init__(
+        self,
+        master: TableMaster,
+        finisher: Finisher,
+        tables: TableStore,
+        identities: IdentityStore,
+        quotas: Quotas,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.master = master
+        self.finisher = finisher
+        self.tables = tables
+        self.identities = identities
+        self.quotas = quotas
+        self.config = master.config
+        self.rng = rng or random.SystemRandom()
+        master.listen(self)
+
+    # ---------------------------------------------------------------- created
+
+    def plan(
+        self,
+        spec: TableSpec,
+        seated: Mapping[int, SeatRow],
+        created_by: str | None,
+        created_from: str | None,
+        *,
+        first_dealer: int | None = None,
+    ) -> TableRow:
+        """A new table's row (not stored): ``seated`` where given, the spec's seats
+        elsewhere; ``playing`` at once when nobody is left to join."""
+        seats = [
+            seated.get(index) or SeatRow(index, kind, level)
+            for index, (kind, level) in enumerate(spec.seats)
+        ]
+        return TableRow(
+            id=new_table_id(),
+            variant=spec.variant,
+            rules=spec.overrides,
+            players=spec.players,
+            teams=spec.teams,
+            first_dealer=(
+                self.rng.randrange(spec.players) if first_dealer is None else first_dealer
+            ),
+            hints=spec.hints,
+            seats=seats,
+            status=opening_status(seats),
+            created_at=time.time(),
+            created_by=created_by,
+            created_from=created_from,
+            rated=spec.rated,
+            clock_move=spec.clock.move if spec.clock else None,
+            clock_reserve=spec.clock.reserve if spec.clock else None,
+        )
+
+    def caps(self, identity: str | None, address: str | None, all_bots: bool) -> list[Cap]:
+        """The caps a table created by ``identity`` from ``address`` must fit."""
+        limits = self.quotas.limits
+        caps = []
+        if identity is not None:
+            caps.append(Cap(limits.open_tables_per_identity, "open tables per person", identity))
+        if address is not None:
+            caps.append(
+                Cap(limits.open_tables_per_address, "open tables per address", None, address)
+            )
+        if all_bots:
+            if identity is not None:
+                caps.append(
+                    Cap(
+                        limits.bot_tables_per_identity,
+                        "all-bot tables per person",
+                        identity,
+                        None,
+                        True,
+                    )
+                )
+            caps.append(Cap(limits.bot_tables, "all-bot tables on this server", None, None, True))
+        return caps
+
+    async def create(
+        self,
+        caller: Caller,
+        address: str,
+        name: str,
+        spec: TableSpec,
+        seated: Mapping[int, SeatRow] | None = None,
+    ) -> TableRow:
+        """Create a checked table within the caller's quotas, and open it.
+
+        ``seated`` fills seats beyond the creator's (a bot program's, see
+        :mod:`basra.server.features.botapi`).
+        """
+        limits = self.quotas.limits
+        identity = caller.identity
+        # The rates first: they cost nothing to check; the caps are counted with the insert.
+        self.quotas.take("tables", identity, limits.tables_per_identity, "tables per person")
+        self.quotas.take("tables", address, limits.tables_per_address, "tables per address")
+        seats = {**(seated or {})}
+        if spec.my_seat is not None:
+            seats[spec.my_seat] = SeatRow(spec.my_seat, SeatKind.PERSON, None, identity, name)
+        row = self.plan(spec, seats, identity, address)
+        await self.add(row, self.caps(identity, address, spec.all_bots))
+        await self.identities.name(identity, name)
+        return row
+
+    async def add(self, row: TableRow, caps: Sequence[Cap] = ()) -> LiveTable | None:
+        """Store a planned table if its caps have room (``rate_limited`` naming the full
+        one else), and open it."""
+        try:
+            await self.tables.create(row, caps)
+        except CapReachedError as full:
+            cap = full.cap
+            raise RateLimitError(
+                "open_tables",
+                self.quotas.limits.cap_retry,
+                f"{cap.what}: at most {cap.limit} waiting or in play (finish or leave one)",
+            ) from None
+        return await self.open(row)
+
+    async def open(self, row: TableRow) -> LiveTable | None:
+        """Load a table just stored and plan its automatic actions (the first deal)."""
+        live = await self.master.get(row.id, row)
+        if live is not None:
+            self.master.autopilot.schedule(live)
+        return live
+
+    def deal_with(self, source: PackSource) -> None:
+        """Let ``source`` give the packs of the tables it knows (asked before each deal)."""
+        self.master.pack_sources.append(source)
+
+    # ---------------------------------------------------------------- started
+
+    async def join(self, client: Client, seat: int, name: str | None) -> None:
+        """Seat a client's identity in an open seat; the table starts when it was the last."""
+        master = self.master
+        live = master.live_of(client)
+        if client.caller is None:
+            raise ProtocolError("signed_out", "sign in (say hello with a token) to take a seat")
+        identity = client.caller.identity
+        name = name or client.name
+        if name is None:
+            raise ProtocolError("bad_name", "say your name to take a seat")
+        async with live.lock:
+            if client.seat is not None:
+                raise ProtocolError("already_seated", f"you already sit in seat {client.seat}")
+            if not 0 <= seat < live.row.players:
+                raise ProtocolError(
+                    "no_such_seat", f"seats are numbered 0 to {live.row.players - 1}"
+                )
+            row = live.row.seats[seat]
+            if row.kind != SeatKind.PERSON:
+                raise ProtocolError("seat_not_open", f"seat {seat} is played by a bot")
+            if row.identity is not None:
+                raise ProtocolError("seat_taken", f"seat {seat} is taken")
+            if live.row.status != TableStatus.OPEN:
+                raise ProtocolError("not_open", "this table no longer takes people")
+            claim = await self.tables.claim_seat(live.id, seat, identity, name)
+            if not claim.seated:
+                await master.reload_row(live)
+                raise ProtocolError("seat_taken", f"seat {seat} was just taken")
+            join(live.row, seat, identity, name)
+            if claim.started:  # the store started it in the same transaction
+                live.row.status = TableStatus.PLAYING
+            await master.refresh_badges(live)
+            client.name = name
+            master.seat_client(live, identity, seat)
+        await self.identities.name(identity, name)
+        await master.hub.publish({"kind": "meta", "table": live.id})
+        await master.publish_presence(live)
+        master.autopilot.schedule(live)
+
+    # ---------------------------------------------------------------- rematched
+
+    async def rematch(self, client: Client) -> None:
+        """The same table again after the game (once per table, whoever asks first)."""
+        master = self.master
+        live = master.live_of(client)
+        if client.seat is None:
+            raise ProtocolError("not_seated", "only the players can ask for a rematch")
+        async with live.lock:
+            if not live.state.is_over:
+                raise ProtocolError("not_over", "a rematch comes after the game")
+            if live.row.daily:
+                raise ProtocolError("no_rematch", "the daily deal is played once a day")
+            row = live.row
+            created = row.rematch_id is None
+            if created:
+                new_id = hashlib.sha256(f"rematch:{row.id}".encode()).hexdigest()[:10]
+                new_row = replace(
+                    row,
+                    id=new_id,
+                    seats=list(row.seats),
+                    first_dealer=(row.first_dealer + 1) % row.players,
+                    status=opening_status(row.seats),
+                    scores=[],
+                    winner=None,
+                    rematch_of=row.id,
+                    rematch_id=None,
+                    created_at=time.time(),
+                    created_by=client.identity,
+                    created_from=client.address,
+                    fault=None,
+                    settled_at=None,
+                )
+                with contextlib.suppress(ValueError):  # another process made it first
+                    await self.tables.create(new_row)
+                row.rematch_id = await self.tables.set_rematch(row.id, new_id)
+            for other in live.clients:
+                other.send({"type": "rematch", "table": row.rematch_id})
+            master.send_table(live)
+        if created and row.rematch_id is not None:
+            await master.hub.publish({"kind": "meta", "table": row.id})
+            rematch = await master.get(row.rematch_id)
+            if rematch is not None:
+                master.autopilot.schedule(rematch)
+
+    # ---------------------------------------------------------------- abandoned
+
+    def presence_changed(self, live: LiveTable) -> None:
+        """Start (or stop) the wait after which a table nobody is connected to is abandoned."""
+        now = time.monotonic()
+        if not live.row.status.live or live.presence.anyone(now):
+            if live.reaper is not None and live.reaper is not asyncio.current_task():
+                live.reaper.cancel()
+            live.reaper = None
+            return
+        if live.reaper is None or live.reaper.done():
+            live.reaper = self.master.spawn(self._reap(live))
+
+    async def _reap(self, live: LiveTable) -> None:
+        config = self.config
+        wait = config.abandon_bots_after if live.row.all_bots else config.abandon_after
+        while True:
+            since = live.presence.empty_since
+            now = time.monotonic()
+            if since is None:
+                since = live.presence.empty_since = now
+            if now >= since + wait:
+                break
+            await asyncio.sleep(since + wait - now)
+        async with live.lock:
+            if live.dropped or live.presence.anyone(time.monotonic()):
+                return
+            if live.row.status.live:
+                await self.abandon(live)
+                log.info("table %s abandoned: nobody connected for %.0f s", live.id, wait)
+            live.reaper = None
+            self.master.drop(live)
+        await self.master.hub.publish({"kind": "meta", "table": live.id})
+
+    async def abandon(self, live: LiveTable) -> None:
+        """End a table waiting or in play as abandoned (the table's lock is held): it keeps
+        its log, plays no more, and is not rated."""
+        status = abandoned(live.row)
+        await self.tables.set_status(live.id, status)
+        apply_status(live.row, status)
+
+    # ---------------------------------------------------------------- finished
+
+    def played(self, live: LiveTable) -> None:
+        """A play was stored: settle the game if it is decided."""
+        self.finisher.settle_if_due(live)
+
+    # ---------------------------------------------------------------- resumed
+
+    async def resume(self) -> None:
+        """Pick up every table waiting or in play (a restart), then settle what a crash
+        left unsettled."""
+        for row in await self.tables.find(LIVE_STATUSES, limit=100_000):
+            try:
+                live = await self.master.get(row.id)
+                if live is not None:
+                    await self._repair(live)
+                    self.finisher.settle_if_due(live)
+                    self.master.autopilot.schedule(live)
+                    self.presence_changed(live)
+            except Exception:
+                log.exception("cannot resume table %s", row.id)
+        await self.finisher.settle_unsettled()
+
+    async def _repair(self, live: LiveTable) -> None:
+        """Mend a status an older server left torn by a crash (the log is the truth)."""
+        row, state = live.row, live.state
+        if row.status == TableStatus.PLAYING and state.is_over:
+            status = status_after(state)
+            if status is not None:
+                await self.tables.set_status(row.id, status)
+                apply_status(row, status)
+        elif row.status == TableStatus.OPEN and seats_filled(row.seats):
+            await self.tables.set_status(row.id, Status(TableStatus.PLAYING))
+            row.status = TableStatus.PLAYING

@@ -1,0 +1,561 @@
+"""The table master: the only writer of a table's log. Check, apply, append, then fan out.
+
+This is the boardgame.io "master" of STYLE.md, and lichess's ``MovePlayer``: a
+person's move, a bot's, a stand-in's and a bot program's all go through
+:meth:`TableMaster.play`, which applies it to the game, appends it to the
+store's log (with the status it leads to, in one transaction), and only then
+sends each client here the snapshot of its own seat
+(:mod:`basra.server.table.frames`), one value per seat per version.
+:meth:`TableMaster.check_turn` is the one check of seat, turn, state version and
+forfeit; :meth:`TableMaster.deal` deals the next round.
+
+A table's game lives in memory as a :class:`~basra.state.GameState` replayed
+from the log (:mod:`basra.server.table.reducer`), so a restarted process
+resumes every game. With several processes each keeps its own copy; a write
+that loses the race for a step is refused by the store, and notices on the hub
+(``events``, ``meta``, ``presence``) tell the others to catch up. Clocks
+(:mod:`~basra.server.table.clocks`) are rebuilt from the log's times and sent
+after each snapshot.
+
+The master decides nothing about a table's life: it tells its
+:class:`TableListener` (the lifecycle, :mod:`basra.server.table.lifecycle`)
+when presence changed and when a play was stored, and its
+:class:`~basra.server.table.autopilot.Autopilot` plans the automatic actions
+(deals, bots, stand-ins, timeouts).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import time
+import uuid
+from collections.abc import Coroutine, Sequence
+from typing import Any, Protocol
+
+from basra.moves import Move
+from basra.notation import (
+    AmbiguousMoveError,
+    CaptureNotAllowedError,
+    InvalidMoveError,
+    MoveTextError,
+    NotInHandError,
+    parse_move,
+)
+from basra.server.connection import Frame, Outgoing
+from basra.server.errors import ProtocolError
+from basra.server.runtime.pubsub import Hub, Notices
+from basra.server.runtime.scheduler import FairScheduler
+from basra.server.store.protocols import PlayerStore, TableStore
+from basra.server.store.rows import SeatKind, TableRow, TableStatus
+from basra.server.table.autopilot import Autopilot
+from basra.server.table.clocks import ClockState
+from basra.server.table.frames import (
+    StateFrame,
+    describe_table,
+    presence_of,
+    seat_badges,
+)
+from basra.server.table.live import Client, LiveTable, ServiceConfig
+from basra.server.table.presence import Presence
+from basra.server.table.reducer import (
+    EventKind,
+    apply_event,
+    apply_status,
+    deal_event,
+    describe,
+    describe_last_play,
+    new_game,
+    play_event,
+    status_after,
+)
+from basra.state import PHASE_PLAY, GameError, shuffled_pack
+
+__all__ = ["PackSource", "TableListener", "TableMaster"]
+
+log = logging.getLogger(__name__)
+
+
+class TableListener(Protocol):
+    """What the master tells about a table's life (the lifecycle listens)."""
+
+    def presence_changed(self, live: LiveTable) -> None:
+        """Who is connected changed, or may have (a report from elsewhere ran out)."""
+
+    def played(self, live: LiveTable) -> None:
+        """A play was stored: the game may be decided (over, or a rated seat forfeited)."""
+
+
+class PackSource(Protocol):
+    """Where a table's packs come from when not shuffled by the server."""
+
+    def __call__(self, row: TableRow, round_index: int) -> Sequence[int] | None:
+        """The pack (top card first) of round ``round_index`` (0 first) of this table,
+        or None: the server shuffles it."""
+
+
+def _move_error_extra(exc: MoveTextError) -> dict[str, Any]:
+    if isinstance(exc, AmbiguousMoveError):
+        return {"reason": "ambiguous", "options": [m.text() for m in exc.options]}
+    if isinstance(exc, CaptureNotAllowedError):
+        return {"reason": "capture_not_allowed", "options": [m.text() for m in exc.legal]}
+    if isinstance(exc, NotInHandError):
+        return {"reason": "not_in_hand"}
+    if isinstance(exc, InvalidMoveError):
+        return {"reason": "invalid"}
+    return {"reason": "illegal"}
+
+
+class TableMaster:
+    """The live tables of this process: loading, the log's one writer, and fan-out."""
+
+    def __init__(
+        self,
+        tables: TableStore,
+        players: PlayerStore,
+        hub: Hub,
+        notices: Notices,
+        scheduler: FairScheduler,
+        config: ServiceConfig | None = None,
+        *,
+        origin: str | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.tables = tables
+        self.players = players
+        self.hub = hub
+        self.config = config or ServiceConfig()
+        self.clock = self.config.clock
+        self.scheduler = scheduler
+        self.origin = origin or uuid.uuid4().hex[:12]
+        self.rng = rng or random.SystemRandom()
+        self.autopilot = Autopilot(self)
+        self.live: dict[str, LiveTable] = {}
+        self.moves = 0
+        self.pack_sources: list[PackSource] = []
+        """Where packs come from, asked in order before the server shuffles one."""
+        self._listener: TableListener | None = None
+        self._loading: dict[str, asyncio.Lock] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._heartbeat: asyncio.Task[None] | None = None
+        for kind in ("events", "meta", "presence"):
+            notices.on(kind, self.heard)
+
+    def listen(self, listener: TableListener) -> None:
+        """Tell ``listener`` of presence changes and plays (the lifecycle, once)."""
+        self._listener = listener
+
+    # ---------------------------------------------------------------- life
+
+    def start(self) -> None:
+        """Start the presence heartbeat (the hub is started)."""
+        self._heartbeat = asyncio.create_task(self._beat())
+
+    async def close(self) -> None:
+        """Stop timers and tasks, and close every client's connection."""
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
+        for live in self.live.values():
+            for task in (live.timer, live.reaper):
+                if task is not None:
+                    task.cancel()
+            for client in list(live.clients):
+                client.close()
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+        """Run a task of the tables (cancelled when the master closes)."""
+        task = asyncio.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    def presence_changed(self, live: LiveTable) -> None:
+        """Pass a change of presence on to the listener."""
+        if self._listener is not None:
+            self._listener.presence_changed(live)
+
+    # ---------------------------------------------------------------- loading
+
+    async def get(self, table_id: str, row: TableRow | None = None) -> LiveTable | None:
+        """The live table, loaded from the store and replayed on first use (``row``: the
+        table just stored, so it is not read back)."""
+        live = self.live.get(table_id)
+        if live is not None:
+            return live
+        if len(table_id) > 32:
+            return None
+        lock = self._loading.setdefault(table_id, asyncio.Lock())
+        try:
+            async with lock:
+                live = self.live.get(table_id)
+                if live is not None:
+                    return live
+                row = row.copy() if row is not None else await self.tables.load(table_id)
+                if row is None:
+                    return None
+                state = new_game(row)
+                people = tuple(s.seat for s in row.seats if s.kind != SeatKind.BOT)
+                live = LiveTable(row, state, 0, Presence.of(people, time.monotonic()))
+                live.clock = ClockState.of(row)
+                for event in await self.tables.events(table_id):
+                    live.event = apply_event(state, event)
+                    live.version += 1
+                    self._observe(live, event.kind, event.at, event.auto)
+                if live.clock is not None:
+                    live.clock.resume(self.clock.now())
+                live.badges = await seat_badges(self.players, row)
+                self.live[table_id] = live
+                self.presence_changed(live)
+                return live
+        finally:
+            if not lock.locked():
+                self._loading.pop(table_id, None)
+
+    async def catch_up(self, live: LiveTable) -> bool:
+        """Apply events other processes stored (the table's lock is held); True if any."""
+        caught = False
+        for event in await self.tables.events(live.id, since=live.version):
+            if event.seq != live.version:
+                break
+            live.event = apply_event(live.state, event)
+            live.version += 1
+            self._observe(live, event.kind, event.at, event.auto)
+            caught = True
+        return caught
+
+    def drop(self, live: LiveTable) -> None:
+        """Let a table go from memory (the store keeps it); call with its lock held."""
+        live.dropped = True
+        for task in (live.timer, live.reaper):
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
+        if self.live.get(live.id) is live:
+            del self.live[live.id]
+
+    async def reload_row(self, live: LiveTable) -> None:
+        """Read the table's row again (another process changed its seats or status)."""
+        row = await self.tables.load(live.id)
+        if row is not None:
+            live.row = row
+
+    # ---------------------------------------------------------------- the log's one writer
+
+    def check_turn(self, live: LiveTable, seat: int | None, version: int) -> int:
+        """The seat, if it may act at ``version`` now; else the refusal, in words."""
+        if seat is None:
+            raise ProtocolError("not_seated", "spectators cannot play: take an open seat first")
+        if live.row.status != TableStatus.PLAYING or live.state.phase != PHASE_PLAY:
+            what = "the game is over" if live.state.is_over else "no round is being played"
+            if live.row.status == TableStatus.ABANDONED:
+                what = "the table was abandoned"
+            raise ProtocolError("not_playing", what)
+        if version != live.version:
+            raise ProtocolError(
+                "stale",
+                f"the table is at version {live.version}, not {version}",
+                {"version": live.version},
+            )
+        if live.state.turn != seat:
+            raise ProtocolError(
+                "not_your_turn", f"it is seat {live.state.turn}'s turn", {"turn": live.state.turn}
+            )
+        if live.clock is not None and seat in live.clock.forfeited:
+            raise ProtocolError("forfeited", "this seat forfeited the game: a bot plays it")
+        return seat
+
+    async def play_text(self, live: LiveTable, seat: int | None, text: str, version: int) -> None:
+        """A move sent as text by a person or a bot program: checked, then played."""
+        async with live.lock:
+            checked = self.check_turn(live, seat, version)
+            try:
+                move = parse_move(live.state, text)
+            except MoveTextError as exc:
+                raise ProtocolError("bad_move", str(exc), _move_error_extra(exc)) from None
+            except GameError as exc:
+                raise ProtocolError("bad_move", str(exc), {"reason": "illegal"}) from None
+            await self.play(live, checked, move)
+
+    async def play(self, live: LiveTable, seat: int, move: Move, auto: str | None = None) -> None:
+        """Apply, store (with the status it leads to), then send; the table's lock is held.
+
+        ``auto`` says why the server made a person's play (see :mod:`basra.server.table.clocks`).
+        """
+        state = live.state
+        state.push(move)
+        status = status_after(state)
+        event = play_event(live.version, move, self.clock.now(), auto)
+        try:
+            stored = await self.tables.append(live.id, event, status)
+        except Exception:
+            state.pop()
+            log.exception("storing a play at table %s failed", live.id)
+            raise ProtocolError("storage", "the move could not be stored; try again") from None
+        if not stored:
+            state.pop()
+            if await self.catch_up(live):
+                self.broadcast_state(live)
+            raise ProtocolError("stale", "another action came first", {"version": live.version})
+        live.version += 1
+        self.moves += 1
+        live.event = describe_last_play(state, auto)
+        forfeit = self._observe(live, event.kind, event.at, auto, seat)
+        if status is not None:
+            apply_status(live.row, status)
+        if forfeit is not None or (status is not None and status.status == TableStatus.OVER):
+            self.send_table(live)
+        self.broadcast_state(live)
+        if self._listener is not None:
+            self._listener.played(live)
+        await self.hub.publish({"kind": "events", "table": live.id, "version": live.version})
+        self.autopilot.schedule(live)
+
+    async def deal(self, live: LiveTable) -> None:
+        """Deal the next round (the table's lock is held): a pack source's, or shuffled."""
+        state = live.state
+        pack: Sequence[int] | None = None
+        for source in self.pack_sources:
+            pack = source(live.row, state.round_index)
+            if pack is not None:
+                break
+        if pack is None:
+            pack = shuffled_pack(state.rules, random.Random(self.rng.getrandbits(64)))
+        event = deal_event(live.version, pack, self.clock.now())
+        if not await self.tables.append(live.id, event):
+            if await self.catch_up(live):
+                self.broadcast_state(live)
+            return
+        state.deal(list(pack))
+        live.version += 1
+        live.event = describe(EventKind.DEAL, state.round_index)
+        self._observe(live, event.kind, event.at, None)
+        self.broadcast_state(live)
+        await self.hub.publish({"kind": "events", "table": live.id, "version": live.version})
+
+    def _observe(
+        self,
+        live: LiveTable,
+        kind: str,
+        at: float | None,
+        auto: str | None,
+        seat: int | None = None,
+    ) -> int | None:
+        """Run the table's clocks on an event just applied; returns a seat that forfeited."""
+        clock = live.clock
+        if clock is None:
+            return None
+        state = live.state
+        if kind == EventKind.PLAY and seat is None and live.event is not None:
+            seat = live.event.get("seat")
+        next_turn = state.turn if state.phase == PHASE_PLAY else None
+        when = at if at is not None else self.clock.now()
+        return clock.observe(kind, seat if kind == EventKind.PLAY else None, when, auto, next_turn)
+
+    # ---------------------------------------------------------------- clients
+
+    async def connect(self, client: Client) -> LiveTable:
+        """Attach a client that said hello; sends it the table and its first snapshot."""
+        while True:
+            live = await self.get(client.table_id)
+            if live is None:
+                raise ProtocolError("no_such_table", f"there is no table {client.table_id!r}")
+            async with live.lock:
+                if live.dropped:  # let go while we waited for the lock: load it again
+                    continue
+                await self.catch_up(live)
+                client.seat = live.row.seat_of(client.identity)
+                if live.row.daily and client.seat is None:  # its cards are the day's secret
+                    raise ProtocolError("private_table", "a daily deal attempt cannot be watched")
+                live.clients.add(client)
+                live.presence.arrive(client.seat)
+                self.presence_changed(live)
+                client.send({"type": "table", "table": self.table_json(live, client.seat)})
+                client.send(self.snapshot(live, client.seat, fresh=True))
+                if live.clock is not None:
+                    client.send(live.clock.message(live.version, self.clock.now()))
+                if client.seat is not None:
+                    self.send_table(live, exclude=client)
+                break
+        if client.seat is not None:
+            await self.publish_presence(live)
+            self.autopilot.schedule(live)
+        return live
+
+    async def disconnect(self, client: Client) -> None:
+        """Detach a client (its connection closed)."""
+        client.close()
+        live = self.live.get(client.table_id)
+        if live is None:
+            return
+        async with live.lock:
+            if client not in live.clients:
+                return
+            live.clients.discard(client)
+            live.presence.leave(client.seat, time.monotonic())
+            if not live.clients and not live.row.status.live:
+                self.drop(live)  # nothing runs at a finished table: let it go
+                return
+            self.presence_changed(live)
+            if client.seat is not None:
+                self.send_table(live)
+        if client.seat is not None:
+            await self.publish_presence(live)
+            self.autopilot.schedule(live)
+
+    def live_of(self, client: Client) -> LiveTable:
+        """The table a client is attached to, or ``no_such_table``."""
+        live = self.live.get(client.table_id)
+        if live is None or client not in live.clients:
+            raise ProtocolError("no_such_table", "this table was closed: connect again")
+        return live
+
+    def seat_client(self, live: LiveTable, identity: str, seat: int) -> None:
+        """Move the watching connections of ``identity`` here into ``seat`` (it just sat down),
+        then send everyone the table and them their seat's snapshot (the lock is held)."""
+        for client in live.clients:
+            if client.identity == identity and client.seat is None:
+                client.seat = seat
+                live.presence.move(seat)
+        self.send_table(live)
+        for client in live.clients:
+            if client.identity == identity:
+                client.send(self.snapshot(live, seat, fresh=True))
+
+    # ---------------------------------------------------------------- fan-out
+
+    def snapshot(self, live: LiveTable, seat: int | None, *, fresh: bool = False) -> StateFrame:
+        """The snapshot of ``seat`` at the table's version (``fresh``: without the event
+        that led there, for a client just arrived)."""
+        event = None if fresh else live.event
+        return live.frames.get(live.state, live.version, seat, event, live.deadline())
+
+    def broadcast_state(self, live: LiveTable) -> None:
+        """Send every client here the snapshot of its own seat (spectators: the public one)."""
+        for client in list(live.clients):
+            if not client.closed:
+                client.send(self.snapshot(live, client.seat))
+        if live.clock is not None:
+            clock = Frame(live.clock.message(live.version, self.clock.now()))
+            for client in list(live.clients):
+                client.send(clock)
+
+    def send_table(self, live: LiveTable, exclude: Client | None = None) -> None:
+        """Send every client here the table's description (seats, presence, status)."""
+        made: dict[int | None, Frame] = {}
+        for client in list(live.clients):
+            if client is exclude:
+                continue
+            frame = made.get(client.seat)
+            if frame is None:
+                table = self.table_json(live, client.seat)
+                frame = made[client.seat] = Frame({"type": "table", "table": table})
+            client.send(frame)
+
+    def deliver(self, table_id: str, message: Outgoing) -> None:
+        """Send a message to every client of a table here (a reaction, say)."""
+        live = self.live.get(table_id)
+        if live is not None:
+            for client in list(live.clients):
+                client.send(message)
+
+    def table_json(self, live: LiveTable, you: int | None) -> dict[str, Any]:
+        """The table's description as seat ``you`` gets it."""
+        out = describe_table(live.row, live.rules)
+        present = presence_of(live.row, live.presence, time.monotonic(), self.config.grace)
+        forfeited = live.clock.forfeited if live.clock is not None else []
+        for seat in out["seats"]:
+            seat.update(present.get(seat["seat"], {}))
+            seat.update(live.badges.get(seat["seat"], {}))
+            seat["forfeited"] = seat["seat"] in forfeited
+        out["you"] = you
+        out["spectators"] = sum(1 for c in live.clients if c.seat is None)
+        out["version"] = live.version
+        out["rated"] = live.row.rated
+        out["daily"] = live.row.daily
+        out["clock"] = live.clock.control.to_json() if live.clock is not None else None
+        return out
+
+    async def table_info(self, table_id: str) -> dict[str, Any] | None:
+        """The public description of a table (no cards), or None."""
+        live = await self.get(table_id)
+        if live is None:
+            return None
+        info = self.table_json(live, None)
+        if not live.clients and not live.row.status.live:
+            async with live.lock:
+                if not live.clients:
+                    self.drop(live)
+        return info
+
+    async def refresh_badges(self, live: LiveTable) -> None:
+        """Read what the seats show again (a name claimed, a game settled)."""
+        live.badges = await seat_badges(self.players, live.row)
+
+    # ---------------------------------------------------------------- other processes
+
+    async def publish_presence(self, live: LiveTable) -> None:
+        """Tell the other processes how many of each seat are connected here."""
+        await self.hub.publish({"kind": "presence", "table": live.id, **live.presence.report()})
+
+    async def _beat(self) -> None:
+        while True:
+            await asyncio.sleep(self.config.heartbeat)
+            for live in list(self.live.values()):
+                if live.clients:
+                    with contextlib.suppress(Exception):
+                        await self.publish_presence(live)
+                # Another process's report may have run out: nobody may be left.
+                self.presence_changed(live)
+
+    async def heard(self, notice: dict[str, Any]) -> None:
+        """A notice from another process about a table: catch up and tell our clients."""
+        table_id = notice.get("table")
+        live = self.live.get(table_id) if isinstance(table_id, str) else None
+        if live is None:
+            return
+        kind = notice.get("kind")
+        if kind == "events":
+            async with live.lock:
+                if await self.catch_up(live):
+                    if live.state.phase != PHASE_PLAY:
+                        await self.reload_row(live)
+                        self.send_table(live)
+                    self.broadcast_state(live)
+            self.autopilot.schedule(live)
+        elif kind == "meta":
+            async with live.lock:
+                await self.reload_row(live)
+                await self.refresh_badges(live)
+                for client in live.clients:
+                    if client.seat is None and client.identity is not None:
+                        mine = live.row.seat_of(client.identity)
+                        if mine is not None:
+                            client.seat = mine
+                            live.presence.move(mine)
+                            client.send(self.snapshot(live, mine, fresh=True))
+                if live.row.rematch_id:
+                    for client in live.clients:
+                        client.send({"type": "rematch", "table": live.row.rematch_id})
+                self.send_table(live)
+                if not live.row.status.live and not live.clients:
+                    self.drop(live)
+            self.autopilot.schedule(live)
+        elif kind == "presence":
+            counts, total, origin = notice.get("counts"), notice.get("total"), notice.get("origin")
+            if not isinstance(counts, dict) or not isinstance(origin, str):
+                return
+            now = time.monotonic()
+            live.presence.hear(
+                origin,
+                {int(k): int(v) for k, v in counts.items()},
+                int(total) if isinstance(total, int) else sum(counts.values()),
+                now + self.config.presence_ttl,
+                now,
+            )
+            self.presence_changed(live)
+            self.send_table(live)
+            self.autopilot.schedule(live)

@@ -1,0 +1,73 @@
+"""Refusals at the transport's edge: one error body, one status per code, one close code.
+
+Every refused HTTP request is ``{"error": code, "message": ..., ...}`` with the
+status of :data:`STATUS_OF` (400 for any other code): 401 ``signed_out``, 404,
+409 ``not_over``, 413 ``too_large``, 422 ``bad_request`` naming the ``field``
+of the wrong JSON type, 429 ``rate_limited`` with ``Retry-After``; a bad
+username or password at sign-in is 401 ``bad_login`` either way. A socket's
+refused hello is answered with the ``error`` message, then closed with the code
+of :data:`CLOSE_CODES` (4000 for any other).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+
+from basra.server.errors import ProtocolError
+from basra.server.quotas import RateLimitError
+
+__all__ = ["CLOSE_CODES", "STATUS_OF", "error_body", "install", "refusal"]
+
+STATUS_OF = {
+    "rate_limited": 429,
+    "signed_out": 401,
+    "no_such_table": 404,
+    "bad_code": 404,
+    "no_such_device": 404,
+    "no_such_player": 404,
+    "bad_login": 401,
+    "has_account": 409,
+    "username_taken": 409,
+    "bad_username": 422,
+    "bad_password": 422,
+    "not_over": 409,
+    "too_large": 413,
+    "bad_request": 422,
+    "play_first": 403,
+    "already_played": 409,
+    "not_today": 409,
+    "no_such_deal": 404,
+    "bot_name_taken": 409,
+    "bad_bot_name": 422,
+    "no_such_bot": 404,
+}
+"""HTTP status of each refusal code (400 for any other)."""
+
+CLOSE_CODES = {"no_such_table": 4004, "signed_out": 4001, "rate_limited": 1013}
+"""WebSocket close codes after a refused hello (4000 for any other)."""
+
+
+def error_body(error: ProtocolError) -> dict[str, Any]:
+    """The JSON body of a refused request."""
+    return {"error": error.code, "message": error.message, **(error.extra or {})}
+
+
+def refusal(error: ProtocolError, headers: dict[str, str] | None = None) -> JSONResponse:
+    """The HTTP answer to a refused request."""
+    extra = dict(headers or {})
+    if isinstance(error, RateLimitError):
+        extra["Retry-After"] = str(error.retry_after)
+    return JSONResponse(error_body(error), STATUS_OF.get(error.code, 400), extra)
+
+
+def install(app: FastAPI) -> None:
+    """Answer every :class:`ProtocolError` a route raises as its refusal."""
+
+    async def refused(_: Request, error: Exception) -> JSONResponse:
+        assert isinstance(error, ProtocolError)
+        return refusal(error)
+
+    app.add_exception_handler(ProtocolError, refused)

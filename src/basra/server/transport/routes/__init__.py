@@ -1,0 +1,40 @@
+"""The routes: one ``APIRouter`` per part of the app, included once by
+:func:`basra.server.app.create_app`.
+
+:data:`ROUTERS` is their order: the quick-play and bot sockets (``/ws/play``,
+``/ws/bot``) come before the table socket (``/ws/{table_id}``), which would
+otherwise take their addresses. A new feature's router is one more entry.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from basra.server.transport.routes import (
+    bots,
+    daily,
+    games,
+    identity,
+    meta,
+    pages,
+    players,
+    quickplay,
+    reactions,
+    tables,
+)
+
+__all__ = ["ROUTERS"]
+
+ROUTERS: tuple[APIRouter, ...] = (
+    pages.router,
+    meta.router,
+    identity.router,
+    players.router,
+    quickplay.router,
+    daily.router,
+    reactions.router,
+    bots.router,
+    games.router,
+    tables.router,
+)
+"""Every router of the app, in the order they are matched."""

@@ -1,0 +1,66 @@
+"""The page (one static file for every page route) and the health check.
+
+The page is static (no build step): ``/`` and the page routes serve
+``static/index.html``, which loads the script, the styles, the card faces and the
+fonts from ``/static``. ``GET /healthz`` says the process lives, with a few counts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends
+from fastapi.responses import FileResponse
+
+from basra.server.transport.deps import provide
+
+__all__ = ["INDEX", "PAGE_ROUTES", "STATIC", "HealthCheck", "router"]
+
+STATIC = Path(__file__).parents[2] / "static"
+"""The page's files."""
+INDEX = STATIC / "index.html"
+PAGE_ROUTES = (
+    "/",
+    "/t/{table_id}",
+    "/games",
+    "/replay/{table_id}",
+    "/review/{table_id}",
+    "/rules",
+    "/rules/{name}",
+    "/device",
+    "/account",
+    "/me",
+    "/u/{username}",
+    "/leaderboard",
+    "/daily",
+    "/bots",
+)
+"""Every address the page answers (it reads the rest of the address itself)."""
+
+
+@dataclass(frozen=True)
+class HealthCheck:
+    """How the process is doing, as ``GET /healthz`` shows it."""
+
+    report: Callable[[], dict[str, Any]]
+
+
+router = APIRouter()
+
+
+async def page() -> FileResponse:
+    """The page."""
+    return FileResponse(INDEX, headers={"Cache-Control": "no-cache"})
+
+
+for _route in PAGE_ROUTES:
+    router.add_api_route(_route, page, methods=["GET"], include_in_schema=False)
+
+
+@router.get("/healthz")
+async def healthz(check: Annotated[HealthCheck, Depends(provide(HealthCheck))]) -> dict[str, Any]:
+    """The process lives: tables held, moves made, bot jobs, reviews."""
+    return {"ok": True, **check.report()}

@@ -1,0 +1,126 @@
+"""Tables: create, list, describe, and ``WS /ws/{id}`` to play and watch (*auth*: a device
+token).
+
+- ``POST /api/tables`` (auth): create a table
+  (:class:`~basra.server.table.forms.TableForm`; seats of bot programs through
+  :mod:`basra.server.features.botapi`);
+- ``GET /api/tables``: tables to join or watch; ``GET /api/tables/{id}``: one;
+- ``WS /ws/{id}``: play and watch (:mod:`basra.server.table.connections` has the
+  messages), through the socket pump (:mod:`basra.server.transport.socket`).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, WebSocket
+from fastapi.responses import JSONResponse
+
+from basra.server.connection import Connection, Connections
+from basra.server.errors import ProtocolError
+from basra.server.features.botapi import BotApi
+from basra.server.identity import Identities
+from basra.server.quotas import Quotas
+from basra.server.table.connections import CLIENT_TYPES, TableMessages, check_message
+from basra.server.table.forms import TableForm, check_table_form
+from basra.server.table.lifecycle import Lifecycle
+from basra.server.table.live import Client
+from basra.server.table.master import TableMaster
+from basra.server.table.queries import Queries
+from basra.server.transport.auth import SignedIn
+from basra.server.transport.deps import address, form, provide
+from basra.server.transport.socket import serve
+
+__all__ = ["TableSocket", "router"]
+
+router = APIRouter()
+
+
+class TableSocket:
+    """``WS /ws/{id}``: a client of one table (seated, or watching without a token)."""
+
+    types = CLIENT_TYPES
+    hello = "{type: hello, token, name}"
+
+    def __init__(
+        self, table_id: str, identities: Identities, master: TableMaster, messages: TableMessages
+    ) -> None:
+        self.table_id = table_id
+        self.identities = identities
+        self.master = master
+        self.messages = messages
+        self.client: Client | None = None
+
+    async def admit(self, hello: dict[str, Any], address: str) -> Connection:
+        """Who speaks (a device token, or nobody: watching only)."""
+        checked = check_message(hello)
+        caller = await self.identities.authenticate(checked.get("token"))
+        self.client = Client(self.table_id, caller, checked.get("name"), address)
+        return self.client
+
+    def _client(self) -> Client:
+        if self.client is None:
+            raise ProtocolError("bad_message", "say hello first: {type: hello, token, name}")
+        return self.client
+
+    async def attach(self, connection: Connection) -> None:
+        """Sit the client at its table: it gets the table and its first snapshot."""
+        await self.master.connect(self._client())
+
+    async def handle(self, connection: Connection, message: dict[str, Any]) -> None:
+        """A message at the table."""
+        await self.messages.handle(self._client(), check_message(message))
+
+    async def detach(self, connection: Connection) -> None:
+        """The client left."""
+        if self.client is not None:
+            await self.master.disconnect(self.client)
+
+
+@router.post("/api/tables")
+async def create_table(
+    me: SignedIn,
+    body: Annotated[TableForm, Depends(form(TableForm))],
+    lifecycle: Annotated[Lifecycle, Depends(provide(Lifecycle))],
+    bots: Annotated[BotApi, Depends(provide(BotApi))],
+    where: Annotated[str, Depends(address)],
+) -> JSONResponse:
+    """Create a checked table within the caller's quotas."""
+    name, spec = check_table_form(body)
+    seated = await bots.seat(me, spec) if spec.bots else None
+    row = await lifecycle.create(me, where, name, spec, seated)
+    if seated:
+        await bots.seated(row.id, seated)
+    return JSONResponse({"id": row.id, "url": f"/t/{row.id}"}, status_code=201)
+
+
+@router.get("/api/tables")
+async def lobby(queries: Annotated[Queries, Depends(provide(Queries))]) -> dict[str, Any]:
+    """Tables waiting for people and in play."""
+    return {"tables": await queries.lobby()}
+
+
+@router.get("/api/tables/{table_id}")
+async def table(
+    table_id: str, master: Annotated[TableMaster, Depends(provide(TableMaster))]
+) -> JSONResponse:
+    """A table's public description."""
+    info = await master.table_info(table_id)
+    if info is None:
+        raise ProtocolError("no_such_table", f"there is no table {table_id[:40]!r}")
+    return JSONResponse(info)
+
+
+@router.websocket("/ws/{table_id}")
+async def play(
+    websocket: WebSocket,
+    table_id: str,
+    identities: Annotated[Identities, Depends(provide(Identities))],
+    master: Annotated[TableMaster, Depends(provide(TableMaster))],
+    messages: Annotated[TableMessages, Depends(provide(TableMessages))],
+    quotas: Annotated[Quotas, Depends(provide(Quotas))],
+    connections: Annotated[Connections, Depends(provide(Connections))],
+) -> None:
+    """Play and watch one table."""
+    route = TableSocket(table_id, identities, master, messages)
+    await serve(websocket, route, quotas, connections, address(websocket))
