@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import base64
 import json
+import logging
+import os
 import select
 import socket
+import urllib.error
+import urllib.request
 from typing import Any
 
 import pytest
 from tests.web.helpers import Player, ServerThread, create_table, http, new_token
 from websockets.sync.client import ClientConnection, connect
 
+from basra.server.transport import logs
 from basra.server.transport.deps import MAX_BODY
 from basra.server.transport.messages import MAX_DEPTH
 
@@ -169,3 +175,75 @@ def test_a_body_over_the_limit_is_refused_while_it_streams(server: ServerThread)
     assert sent < 8 * MAX_BODY, f"{sent} bytes went in before the refusal"
     body = json.loads(answer.split(b"\r\n\r\n", 1)[1])
     assert body["error"] == "too_large" and str(MAX_BODY) in body["message"]
+
+
+@pytest.fixture
+def throttle(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The log's throttle as a fresh process has it (other tests logged lines meanwhile)."""
+    monkeypatch.setattr(logs, "THROTTLE", logs.Throttle())
+
+
+@pytest.mark.usefixtures("throttle")
+def test_a_client_that_writes_its_whole_body_first_reads_the_413(
+    server: ServerThread, caplog: pytest.LogCaptureFixture
+) -> None:
+    """urllib writes the whole body, then reads, and asks the server to close after the
+    answer: the 413 must still be there to read (not a reset), and logged once."""
+    token = new_token(server.url)
+    body = b'{"name": "' + b"a" * (8 << 20) + b'"}'
+    with caplog.at_level(logging.WARNING, logger="basra.server.transport"):
+        for _ in range(3):
+            request = urllib.request.Request(
+                server.url + "/api/tables",
+                data=body,
+                headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"},
+            )
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(request, timeout=30)
+            assert refused.value.code == 413
+            assert json.loads(refused.value.read())["error"] == "too_large"
+    lines = [r for r in caplog.records if "request body" in r.getMessage()]
+    assert len(lines) == 1 and lines[0].exc_info is None, [r.getMessage() for r in lines]
+
+
+class Records(logging.Handler):
+    """Keeps the records a logger lets through."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@pytest.mark.usefixtures("throttle")
+def test_frames_that_are_not_utf8_are_one_line_without_traceback(
+    server: ServerThread, caplog: pytest.LogCaptureFixture
+) -> None:
+    """uvicorn closes the connection (1007) and logs a traceback for each such frame; the
+    server turns that into one throttled line."""
+    port = int(server.url.rsplit(":", 1)[1])
+    uvicorn_log = Records()
+    logging.getLogger("uvicorn.error").addHandler(uvicorn_log)
+    try:
+        with caplog.at_level(logging.WARNING, logger="basra.server.transport"):
+            for _ in range(5):
+                with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+                    sock.sendall(
+                        b"GET /ws/play HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+                        b"Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                        b"Sec-WebSocket-Key: " + base64.b64encode(os.urandom(16)) + b"\r\n\r\n"
+                    )
+                    assert b" 101 " in sock.recv(4096).split(b"\r\n")[0]
+                    payload = b'\xff\xfe{"type": "hello"}'
+                    mask = os.urandom(4)
+                    masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+                    sock.sendall(bytes([0x81, 0x80 | len(payload)]) + mask + masked)
+                    closing = sock.recv(4096)
+                    assert closing[:1] == b"\x88" and closing[2:4] == (1007).to_bytes(2, "big")
+    finally:
+        logging.getLogger("uvicorn.error").removeHandler(uvicorn_log)
+    assert not any(r.exc_info for r in uvicorn_log.records), "a traceback was logged"
+    lines = [r for r in caplog.records if "UTF-8" in r.getMessage()]
+    assert len(lines) == 1 and lines[0].exc_info is None, [r.getMessage() for r in lines]

@@ -319,7 +319,7 @@ class TableMaster:
         state = live.state
         pack: Sequence[int] | None = None
         for source in self.pack_sources:
-            pack = source(live.row, state.round_index)
+            pack = source(live.row, state.round_index + 1)  # the round about to be dealt
             if pack is not None:
                 break
         if pack is None:
