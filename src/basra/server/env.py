@@ -1,6 +1,6 @@
 """The environment: every part of the server, made and wired once (lichess's ``Env``).
 
-:class:`Env` builds, in dependency order, the store and the hub, the quotas and
+:class:`Env` builds, in dependency order, the store and the bus, the quotas and
 the fair scheduler, identities and revocation, the table master and its
 lifecycle, and the features on top; each part gets what it needs as
 constructor arguments, and no part is changed from outside afterwards.
@@ -33,7 +33,7 @@ from basra.server.features.reviews import ReviewConfig, ReviewService
 from basra.server.identity import Identities
 from basra.server.quotas import Quotas
 from basra.server.revocation import Revocations
-from basra.server.runtime.pubsub import Hub, Notices, open_hub
+from basra.server.runtime.pubsub import Bus, Hub, open_hub
 from basra.server.runtime.scheduler import FairScheduler
 from basra.server.runtime.workers import make_executor
 from basra.server.store import Store, open_store
@@ -46,6 +46,7 @@ from basra.server.table.master import TableMaster
 from basra.server.table.queries import Queries
 from basra.server.transport.deps import Services
 from basra.server.transport.routes.pages import HealthCheck
+from basra.server.transport.socket import SocketPump
 
 __all__ = ["AppConfig", "Env"]
 
@@ -86,8 +87,7 @@ class Env:
         self.config = config = config or AppConfig()
         tables = config.service
         self.store: Store = store or open_store(config.database)
-        self.hub: Hub = hub or open_hub(config.redis)
-        self.notices = Notices()
+        self.bus = Bus(hub or open_hub(config.redis))
         self.quotas = Quotas(tables.limits)
         self.connections = Connections()
         processes, threads = tables.bot_processes, tables.bot_threads
@@ -97,13 +97,12 @@ class Env:
         store_ = self.store
         self.identities = Identities(store_.identities, store_.tables, self.quotas)
         self.accounts = Accounts(store_.players, store_.identities, self.identities, self.quotas)
-        self.revocations = Revocations(self.connections, self.hub, self.notices)
+        self.revocations = Revocations(self.connections, self.bus)
         # The tables: the master writes their logs, the lifecycle runs their lives.
         self.master = TableMaster(
             store_.tables,
             store_.players,
-            self.hub,
-            self.notices,
+            self.bus,
             self.scheduler,
             tables,
             origin=origin,
@@ -119,7 +118,7 @@ class Env:
         )
         self.queries = Queries(store_.tables)
         # The features, each on the lifecycle, the master and its own repositories.
-        self.reactions = Reactions(self.master, self.messages, self.quotas, self.hub, self.notices)
+        self.reactions = Reactions(self.master, self.messages, self.quotas, self.bus)
         self.reviews = ReviewService(
             store_.reviews,
             self.queries,
@@ -137,8 +136,7 @@ class Env:
             store_.leases,
             store_.tables,
             store_.players,
-            self.hub,
-            self.notices,
+            self.bus,
             self.quotas,
             self.master.origin,
             rng,
@@ -150,8 +148,7 @@ class Env:
             self.master,
             self.messages,
             self.quotas,
-            self.hub,
-            self.notices,
+            self.bus,
         )
 
     @property
@@ -163,7 +160,7 @@ class Env:
         """What the routes may ask for, by type."""
         services = Services()
         services.add(Quotas, self.quotas)
-        services.add(Connections, self.connections)
+        services.add(SocketPump, SocketPump(self.quotas, self.connections))
         services.add(Identities, self.identities)
         services.add(Accounts, self.accounts)
         services.add(Revocations, self.revocations)
@@ -180,10 +177,10 @@ class Env:
         return services
 
     async def start(self, resume: bool = True) -> None:
-        """Open the store and the hub, pick the tables back up (``resume``), then start
+        """Open the store and the bus, pick the tables back up (``resume``), then start
         the features."""
         await self.store.start()
-        await self.hub.start(self.origin, self.notices.dispatch)
+        await self.bus.start(self.origin)
         if resume:
             await self.lifecycle.resume()
         self.master.start()
@@ -192,12 +189,12 @@ class Env:
         await self.quickplay.start()
 
     async def close(self) -> None:
-        """Stop the features, then the tables, the hub, the store and the workers."""
+        """Stop the features, then the tables, the bus, the store and the workers."""
         await self.quickplay.close()
         await self.bots.close()
         await self.reviews.close()
         await self.master.close()
-        await self.hub.close()
+        await self.bus.close()
         await self.store.close()
         await asyncio.to_thread(self.scheduler.shutdown)
 

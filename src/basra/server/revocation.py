@@ -17,7 +17,7 @@ Signing a device out (``DELETE /api/devices/{id}``) or revoking an identity
   for the person who made it, and nobody else can vouch for its program.
 
 The store's rows change first (so nothing can sign in again anywhere); then
-this process closes its connections and tells the others on the hub, which
+this process closes its connections and tells the others on the bus, which
 close theirs.
 """
 
@@ -28,7 +28,7 @@ from typing import Any
 
 from basra.server.connection import Connections
 from basra.server.errors import ProtocolError, error_message
-from basra.server.runtime.pubsub import Hub, Notices
+from basra.server.runtime.pubsub import Bus
 
 __all__ = ["Revocations"]
 
@@ -38,17 +38,17 @@ FAREWELL = error_message(ProtocolError("signed_out", "this device was signed out
 class Revocations:
     """Closes what signed-out devices and revoked identities hold, here and elsewhere."""
 
-    def __init__(self, connections: Connections, hub: Hub, notices: Notices) -> None:
+    def __init__(self, connections: Connections, bus: Bus) -> None:
         self.connections = connections
-        self.hub = hub
-        notices.on("revoke", self.heard)
+        self.bus = bus
+        bus.on("revoke", self.heard)
 
     async def revoke(self, devices: Sequence[str] = (), identities: Sequence[str] = ()) -> None:
         """Close the connections of those devices and identities in every process."""
         if not devices and not identities:
             return
         self.connections.revoke(devices, identities, FAREWELL)
-        await self.hub.publish(
+        await self.bus.publish(
             {"kind": "revoke", "devices": list(devices), "identities": list(identities)}
         )
 

@@ -43,7 +43,7 @@ from basra.server.errors import ProtocolError
 from basra.server.features.accounts import check_username, username_key
 from basra.server.identity import Caller, token_hash
 from basra.server.quotas import Quotas, RateLimitError
-from basra.server.runtime.pubsub import Hub, Notices
+from basra.server.runtime.pubsub import Bus
 from basra.server.store.protocols import BotStore, TableStore
 from basra.server.store.rows import LIVE_STATUSES, BotRow, SeatKind, SeatRow
 from basra.server.table.connections import TableMessages
@@ -278,19 +278,18 @@ class BotApi:
         master: TableMaster,
         messages: TableMessages,
         quotas: Quotas,
-        hub: Hub,
-        notices: Notices,
+        bus: Bus,
     ) -> None:
         self.bots = bots
         self.tables = tables
         self.master = master
         self.messages = messages
         self.quotas = quotas
-        self.hub = hub
+        self.bus = bus
         self.connections: dict[str, BotConnection] = {}
         """The programs connected to this process, by bot identity."""
         self._tasks: set[asyncio.Task[Any]] = set()
-        notices.on("bot", self.heard)
+        bus.on("bot", self.heard)
 
     def spawn(self, coro: Any) -> None:
         """Run a task of the bot API (cancelled when it closes)."""
@@ -359,7 +358,7 @@ class BotApi:
 
     async def _disconnect(self, bot_id: str) -> None:
         self._drop(bot_id)
-        await self.hub.publish({"kind": "bot", "drop": bot_id})
+        await self.bus.publish({"kind": "bot", "drop": bot_id})
 
     def _drop(self, bot_id: str, keep: BotConnection | None = None) -> None:
         connection = self.connections.get(bot_id)
@@ -435,7 +434,7 @@ class BotApi:
             connection = self.connections.get(identity)
             if connection is not None:
                 await connection.attach(table_id)
-            await self.hub.publish({"kind": "bot", "bot": identity, "table": table_id})
+            await self.bus.publish({"kind": "bot", "bot": identity, "table": table_id})
 
     async def heard(self, notice: dict[str, Any]) -> None:
         """Another process made a table for a bot connected here, or dropped a bot."""
@@ -468,7 +467,7 @@ class BotApi:
         bot = connection.bot
         self._drop(bot.identity)
         self.connections[bot.identity] = connection
-        await self.hub.publish({"kind": "bot", "connected": bot.identity})
+        await self.bus.publish({"kind": "bot", "connected": bot.identity})
         connection.conn.send({"type": "welcome", "protocol": PROTOCOL_NAME, "bot": bot_json(bot)})
         connection.keep_in_sync()
 

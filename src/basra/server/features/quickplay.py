@@ -68,7 +68,7 @@ from basra.server.features.pairing import (
     window,
 )
 from basra.server.quotas import Quotas
-from basra.server.runtime.pubsub import Hub, Notices
+from basra.server.runtime.pubsub import Bus
 from basra.server.store.protocols import LeaseStore, PlayerStore, SeekStore, TableStore
 from basra.server.store.rows import SeatKind, SeatRow, SeekRow, TableRow, TableStatus
 from basra.server.table.forms import TableSpec
@@ -132,8 +132,7 @@ class QuickPlay:
         leases: LeaseStore,
         tables: TableStore,
         players: PlayerStore,
-        hub: Hub,
-        notices: Notices,
+        bus: Bus,
         quotas: Quotas,
         origin: str,
         rng: random.Random | None = None,
@@ -144,7 +143,7 @@ class QuickPlay:
         self.leases = leases
         self.tables = tables
         self.players = players
-        self.hub = hub
+        self.bus = bus
         self.quotas = quotas
         self.origin = origin
         self.rng = rng or random.SystemRandom()
@@ -157,7 +156,7 @@ class QuickPlay:
         self._counts: tuple[float, dict[tuple[str, int, bool], int]] = (0.0, {})
         self._swept = 0.0
         self._beat = 0.0
-        notices.on("quickplay", self.heard)
+        bus.on("quickplay", self.heard)
 
     async def start(self) -> None:
         """Start pairing (the tables are started)."""
@@ -437,7 +436,7 @@ class QuickPlay:
             if matched:  # tell each table's people at once, not at the end of the pass
                 made += 1
                 self._deliver(matched)
-                await self.hub.publish({"kind": "quickplay", "matched": matched})
+                await self.bus.publish({"kind": "quickplay", "matched": matched})
 
         await asyncio.gather(*(make(g) for g in groups))
         return made

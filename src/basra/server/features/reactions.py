@@ -17,7 +17,7 @@ from typing import Any
 from basra.server.connection import Frame
 from basra.server.errors import ProtocolError
 from basra.server.quotas import Quotas
-from basra.server.runtime.pubsub import Hub, Notices
+from basra.server.runtime.pubsub import Bus
 from basra.server.table.connections import TableMessages
 from basra.server.table.live import Client
 from basra.server.table.master import TableMaster
@@ -52,14 +52,13 @@ class Reactions:
         master: TableMaster,
         messages: TableMessages,
         quotas: Quotas,
-        hub: Hub,
-        notices: Notices,
+        bus: Bus,
     ) -> None:
         self.master = master
         self.quotas = quotas
-        self.hub = hub
+        self.bus = bus
         messages.on("react", self.react)
-        notices.on("reaction", self.heard)
+        bus.on("reaction", self.heard)
 
     async def react(self, client: Client, message: dict[str, Any]) -> None:
         """Check and send a seated person's reaction to everyone at the table."""
@@ -76,7 +75,7 @@ class Reactions:
         limits = self.quotas.limits
         self.quotas.take("reactions", client.identity, limits.reactions_per_identity, "reactions")
         self._deliver(client.table_id, client.seat, code)
-        await self.hub.publish(
+        await self.bus.publish(
             {"kind": "reaction", "table": client.table_id, "seat": client.seat, "code": code}
         )
 

@@ -20,7 +20,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
-__all__ = ["CHANNEL", "Hub", "Listener", "MemoryHub", "Notices", "RedisHub", "open_hub"]
+__all__ = ["CHANNEL", "Bus", "Hub", "Listener", "MemoryHub", "RedisHub", "open_hub"]
 
 log = logging.getLogger(__name__)
 
@@ -31,18 +31,31 @@ Listener = Callable[[dict[str, Any]], Awaitable[None]]
 """Called with each notice published by another process."""
 
 
-class Notices:
-    """Hands each notice from another process to the part of the server that handles its
-    ``kind`` (each part registers its own kinds: :meth:`on`)."""
+class Bus:
+    """Notices between this server's processes, as the parts of the server use them: each
+    publishes its own and hears the kinds it registered (:meth:`on`), over one :class:`Hub`."""
 
-    def __init__(self) -> None:
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
         self._handlers: dict[str, Listener] = {}
 
     def on(self, kind: str, handler: Listener) -> None:
-        """Send notices of ``kind`` to ``handler`` (one handler a kind)."""
+        """Hand notices of ``kind`` from other processes to ``handler`` (one a kind)."""
         if kind in self._handlers:
             raise ValueError(f"notices of kind {kind!r} are handled already")
         self._handlers[kind] = handler
+
+    async def publish(self, notice: dict[str, Any]) -> None:
+        """Tell the other processes (a JSON object with a ``kind``; never a card)."""
+        await self.hub.publish(notice)
+
+    async def start(self, origin: str) -> None:
+        """Start hearing the other processes; ``origin`` names this one."""
+        await self.hub.start(origin, self.dispatch)
+
+    async def close(self) -> None:
+        """Stop hearing them."""
+        await self.hub.close()
 
     async def dispatch(self, notice: dict[str, Any]) -> None:
         """Hand a notice to its kind's handler (a kind nobody handles is ignored)."""

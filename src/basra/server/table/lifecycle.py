@@ -247,7 +247,7 @@ class Lifecycle:
             client.name = name
             master.seat_client(live, identity, seat)
         await self.identities.name(identity, name)
-        await master.hub.publish({"kind": "meta", "table": live.id})
+        await master.changed(live)
         await master.publish_presence(live)
         master.autopilot.schedule(live)
 
@@ -291,7 +291,7 @@ class Lifecycle:
                 other.send({"type": "rematch", "table": row.rematch_id})
             master.send_table(live)
         if created and row.rematch_id is not None:
-            await master.hub.publish({"kind": "meta", "table": row.id})
+            await master.changed(live)
             rematch = await master.get(row.rematch_id)
             if rematch is not None:
                 master.autopilot.schedule(rematch)
@@ -328,7 +328,7 @@ class Lifecycle:
                 log.info("table %s abandoned: nobody connected for %.0f s", live.id, wait)
             live.reaper = None
             self.master.drop(live)
-        await self.master.hub.publish({"kind": "meta", "table": live.id})
+        await self.master.changed(live)
 
     async def abandon(self, live: LiveTable) -> None:
         """End a table waiting or in play as abandoned (the table's lock is held): it keeps

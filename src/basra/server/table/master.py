@@ -46,7 +46,7 @@ from basra.notation import (
 )
 from basra.server.connection import Frame, Outgoing
 from basra.server.errors import ProtocolError
-from basra.server.runtime.pubsub import Hub, Notices
+from basra.server.runtime.pubsub import Bus
 from basra.server.runtime.scheduler import FairScheduler
 from basra.server.store.protocols import PlayerStore, TableStore
 from basra.server.store.rows import SeatKind, TableRow, TableStatus
@@ -115,8 +115,7 @@ class TableMaster:
         self,
         tables: TableStore,
         players: PlayerStore,
-        hub: Hub,
-        notices: Notices,
+        bus: Bus,
         scheduler: FairScheduler,
         config: ServiceConfig | None = None,
         *,
@@ -125,7 +124,7 @@ class TableMaster:
     ) -> None:
         self.tables = tables
         self.players = players
-        self.hub = hub
+        self.bus = bus
         self.config = config or ServiceConfig()
         self.clock = self.config.clock
         self.scheduler = scheduler
@@ -141,7 +140,7 @@ class TableMaster:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._heartbeat: asyncio.Task[None] | None = None
         for kind in ("events", "meta", "presence"):
-            notices.on(kind, self.heard)
+            bus.on(kind, self.heard)
 
     def listen(self, listener: TableListener) -> None:
         """Tell ``listener`` of presence changes and plays (the lifecycle, once)."""
@@ -311,7 +310,7 @@ class TableMaster:
         self.broadcast_state(live)
         if self._listener is not None:
             self._listener.played(live)
-        await self.hub.publish({"kind": "events", "table": live.id, "version": live.version})
+        await self.bus.publish({"kind": "events", "table": live.id, "version": live.version})
         self.autopilot.schedule(live)
 
     async def deal(self, live: LiveTable) -> None:
@@ -334,7 +333,7 @@ class TableMaster:
         live.event = describe(EventKind.DEAL, state.round_index)
         self._observe(live, event.kind, event.at, None)
         self.broadcast_state(live)
-        await self.hub.publish({"kind": "events", "table": live.id, "version": live.version})
+        await self.bus.publish({"kind": "events", "table": live.id, "version": live.version})
 
     def _observe(
         self,
@@ -497,9 +496,13 @@ class TableMaster:
 
     # ---------------------------------------------------------------- other processes
 
+    async def changed(self, live: LiveTable) -> None:
+        """Tell the other processes that a table's row changed (seats, status, rematch)."""
+        await self.bus.publish({"kind": "meta", "table": live.id})
+
     async def publish_presence(self, live: LiveTable) -> None:
         """Tell the other processes how many of each seat are connected here."""
-        await self.hub.publish({"kind": "presence", "table": live.id, **live.presence.report()})
+        await self.bus.publish({"kind": "presence", "table": live.id, **live.presence.report()})
 
     async def _beat(self) -> None:
         while True:

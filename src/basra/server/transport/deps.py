@@ -20,7 +20,7 @@ from basra.server.errors import ProtocolError
 from basra.server.quotas import address_key
 from basra.server.transport.messages import check_json
 
-__all__ = ["MAX_BODY", "Services", "address", "form", "provide"]
+__all__ = ["MAX_BODY", "Services", "address", "form", "provide", "user_agent"]
 
 T = TypeVar("T")
 M = TypeVar("M", bound=BaseModel)
@@ -57,6 +57,11 @@ def provide(kind: type[T]) -> Callable[[HTTPConnection], T]:
 def address(connection: HTTPConnection) -> str:
     """The caller's address as quotas count it (IPv4, or an IPv6 /64)."""
     return address_key(connection.client.host if connection.client else None)
+
+
+def user_agent(connection: HTTPConnection) -> str | None:
+    """The caller's ``User-Agent`` (shown in its list of devices)."""
+    return connection.headers.get("user-agent")
 
 
 def _field(error: dict[str, Any]) -> str:

@@ -1,6 +1,6 @@
 """The one socket pump: every WebSocket route (tables, quick play, the bot API) goes through it.
 
-:func:`serve` does what all of them share, in this order:
+:meth:`SocketPump.serve` does what all of them share, in this order:
 
 1. **admission**: at most ``connections_per_address`` connections per client
    address (else ``rate_limited``, closed 1013);
@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import MutableMapping
+from collections.abc import Iterator, MutableMapping
 from typing import Any, Protocol
 
 from fastapi import WebSocket
@@ -35,11 +35,11 @@ from starlette.websockets import WebSocketDisconnect
 
 from basra.server.connection import Connection, Connections, encode
 from basra.server.errors import ProtocolError, error_message
-from basra.server.quotas import Allowance, Quotas, RateLimitError
+from basra.server.quotas import Allowance, Quotas, RateLimitError, address_key
 from basra.server.transport.errors import CLOSE_CODES
 from basra.server.transport.messages import parse_envelope
 
-__all__ = ["FLUSH_TIMEOUT", "HELLO_TIMEOUT", "SocketRoute", "refuse", "serve"]
+__all__ = ["FLUSH_TIMEOUT", "HELLO_TIMEOUT", "SocketPump", "SocketRoute", "refuse"]
 
 HELLO_TIMEOUT = 15.0
 """Seconds a new connection has to say hello."""
@@ -84,75 +84,62 @@ def _frame(message: MutableMapping[str, Any]) -> str | bytes:
     return text if isinstance(text, str) else bytes(message.get("bytes") or b"")
 
 
-async def serve(
-    websocket: WebSocket,
-    route: SocketRoute,
-    quotas: Quotas,
-    connections: Connections,
-    address: str,
-) -> None:
-    """Serve one WebSocket connection on ``route``, from accept to close."""
-    limits = quotas.limits
-    await websocket.accept()
-    try:
-        quotas.hold(
-            "connections", address, limits.connections_per_address, "connections per address"
-        )
-    except RateLimitError as error:
-        await refuse(websocket, error, 1013)
-        return
-    try:
-        await _serve(websocket, route, quotas, connections, address)
-    finally:
-        quotas.release("connections", address)
+class SocketPump:
+    """Serves every WebSocket route of the app: admission, hello, the pump, the counts."""
 
+    def __init__(self, quotas: Quotas, connections: Connections) -> None:
+        self.quotas = quotas
+        self.connections = connections
 
-async def _serve(
-    websocket: WebSocket,
-    route: SocketRoute,
-    quotas: Quotas,
-    connections: Connections,
-    address: str,
-) -> None:
-    try:
+    @contextlib.contextmanager
+    def _held(self, key: str, cap: int, what: str) -> Iterator[None]:
+        """Hold one of ``key``'s connections while the block runs (``rate_limited`` at cap)."""
+        self.quotas.hold("connections", key, cap, what)
+        try:
+            yield
+        finally:
+            self.quotas.release("connections", key)
+
+    async def serve(self, websocket: WebSocket, route: SocketRoute) -> None:
+        """Serve one WebSocket connection on ``route``, from accept to close."""
+        limits = self.quotas.limits
+        address = address_key(websocket.client.host if websocket.client else None)
+        await websocket.accept()
+        connection: Connection | None = None
+        with contextlib.ExitStack() as held:
+            try:
+                per_address = limits.connections_per_address
+                held.enter_context(self._held(address, per_address, "connections per address"))
+                connection = await self._hello(websocket, route, address)
+                if connection.identity is not None:
+                    per_person = limits.connections_per_identity
+                    held.enter_context(
+                        self._held(connection.identity, per_person, "connections per person")
+                    )
+                await route.attach(connection)
+                self.connections.add(connection)
+                await _pump(websocket, connection, route, Allowance(limits.messages_per_connection))
+            except (TimeoutError, WebSocketDisconnect, RuntimeError):
+                with contextlib.suppress(Exception):
+                    await websocket.close(code=4000)
+            except ProtocolError as error:
+                await refuse(websocket, error, CLOSE_CODES.get(error.code, 4000))
+            finally:
+                if connection is not None:
+                    self.connections.discard(connection)
+                    connection.close()
+                    await route.detach(connection)
+
+    @staticmethod
+    async def _hello(websocket: WebSocket, route: SocketRoute, address: str) -> Connection:
+        """The first frame must be a ``hello`` the route admits."""
         message = await asyncio.wait_for(websocket.receive(), HELLO_TIMEOUT)
         if message["type"] == "websocket.disconnect":
             raise WebSocketDisconnect(message.get("code", 1000))
         hello = parse_envelope(_frame(message), route.types)
         if hello["type"] != "hello":
             raise ProtocolError("bad_message", f"say hello first: {route.hello}")
-        connection = await route.admit(hello, address)
-    except (TimeoutError, WebSocketDisconnect, RuntimeError):
-        with contextlib.suppress(Exception):
-            await websocket.close(code=4000)
-        return
-    except ProtocolError as error:
-        await refuse(websocket, error, CLOSE_CODES.get(error.code, 4000))
-        return
-    identity = connection.identity
-    if identity is not None:
-        try:
-            limits = quotas.limits
-            quotas.hold(
-                "connections", identity, limits.connections_per_identity, "connections per person"
-            )
-        except RateLimitError as error:
-            await refuse(websocket, error, 1013)
-            return
-    try:
-        try:
-            await route.attach(connection)
-        except ProtocolError as error:
-            await refuse(websocket, error, CLOSE_CODES.get(error.code, 4000))
-            return
-        connections.add(connection)
-        await _pump(websocket, connection, route, Allowance(quotas.limits.messages_per_connection))
-    finally:
-        connections.discard(connection)
-        connection.close()
-        await route.detach(connection)
-        if identity is not None:
-            quotas.release("connections", identity)
+        return await route.admit(hello, address)
 
 
 async def _pump(

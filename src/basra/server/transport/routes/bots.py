@@ -16,14 +16,13 @@ from fastapi import APIRouter, Depends, WebSocket
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict
 
-from basra.server.connection import Connection, Connections
+from basra.server.connection import Connection
 from basra.server.errors import ProtocolError
 from basra.server.features.botapi import PROTOCOL_NAME, TYPES, BotApi, BotConnection, bot_json
-from basra.server.quotas import Quotas
 from basra.server.store.rows import BotRow
 from basra.server.transport.auth import SignedIn, bearer
-from basra.server.transport.deps import address, form, provide
-from basra.server.transport.socket import serve
+from basra.server.transport.deps import form, provide
+from basra.server.transport.socket import SocketPump
 
 __all__ = ["BotForm", "BotSocket", "router"]
 
@@ -123,8 +122,7 @@ async def bot_games(
 async def bot_socket(
     websocket: WebSocket,
     bots: BotsDep,
-    quotas: Annotated[Quotas, Depends(provide(Quotas))],
-    connections: Annotated[Connections, Depends(provide(Connections))],
+    pump: Annotated[SocketPump, Depends(provide(SocketPump))],
 ) -> None:
     """A bot program's connection."""
-    await serve(websocket, BotSocket(bots), quotas, connections, address(websocket))
+    await pump.serve(websocket, BotSocket(bots))

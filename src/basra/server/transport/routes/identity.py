@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict
 
@@ -30,7 +30,7 @@ from basra.server.features.accounts import Accounts
 from basra.server.identity import Identities, Issued
 from basra.server.revocation import Revocations
 from basra.server.transport.auth import SignedIn
-from basra.server.transport.deps import address, form, provide
+from basra.server.transport.deps import address, form, provide, user_agent
 
 __all__ = ["AccountForm", "CodeForm", "IdentityForm", "NameForm", "router"]
 
@@ -40,6 +40,7 @@ IdentitiesDep = Annotated[Identities, Depends(provide(Identities))]
 AccountsDep = Annotated[Accounts, Depends(provide(Accounts))]
 RevocationsDep = Annotated[Revocations, Depends(provide(Revocations))]
 Address = Annotated[str, Depends(address)]
+Agent = Annotated[str | None, Depends(user_agent)]
 
 
 class IdentityForm(BaseModel):
@@ -77,13 +78,12 @@ def _issued(issued: Issued) -> dict[str, Any]:
 
 @router.post("/api/identity")
 async def new_identity(
-    request: Request,
     body: Annotated[IdentityForm, Depends(form(IdentityForm))],
     identities: IdentitiesDep,
     where: Address,
+    agent: Agent,
 ) -> JSONResponse:
     """A new identity (or a legacy one exchanged) and this device's token."""
-    agent = request.headers.get("user-agent")
     issued = await identities.create(where, agent, body.legacy_secret)
     return JSONResponse(_issued(issued), status_code=201)
 
@@ -134,13 +134,12 @@ async def preview(
 
 @router.post("/api/identity/transfer/accept")
 async def accept(
-    request: Request,
     body: Annotated[CodeForm, Depends(form(CodeForm))],
     identities: IdentitiesDep,
     where: Address,
+    agent: Agent,
 ) -> JSONResponse:
     """Use a code: a token for this device."""
-    agent = request.headers.get("user-agent")
     issued = await identities.accept(body.code, where, agent)
     return JSONResponse(_issued(issued), status_code=201)
 
@@ -171,12 +170,11 @@ async def claim(
 
 @router.post("/api/account/login")
 async def login(
-    request: Request,
     body: Annotated[AccountForm, Depends(form(AccountForm))],
     accounts: AccountsDep,
     where: Address,
+    agent: Agent,
 ) -> JSONResponse:
     """Sign this device in to an account's identity."""
-    agent = request.headers.get("user-agent")
     issued, username = await accounts.sign_in(body.username, body.password, where, agent)
     return JSONResponse({**_issued(issued), "username": username}, status_code=201)

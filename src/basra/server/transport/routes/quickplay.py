@@ -7,14 +7,13 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, WebSocket
 
-from basra.server.connection import Connection, Connections
+from basra.server.connection import Connection
 from basra.server.errors import ProtocolError
 from basra.server.features.quickplay import TYPES, QuickPlay, Seeker
 from basra.server.identity import Identities
-from basra.server.quotas import Quotas
 from basra.server.table.forms import check_name
-from basra.server.transport.deps import address, provide
-from basra.server.transport.socket import serve
+from basra.server.transport.deps import provide
+from basra.server.transport.socket import SocketPump
 
 __all__ = ["QuickPlaySocket", "router"]
 
@@ -80,9 +79,7 @@ async def play_now(
     websocket: WebSocket,
     quickplay: QuickPlayDep,
     identities: Annotated[Identities, Depends(provide(Identities))],
-    quotas: Annotated[Quotas, Depends(provide(Quotas))],
-    connections: Annotated[Connections, Depends(provide(Connections))],
+    pump: Annotated[SocketPump, Depends(provide(SocketPump))],
 ) -> None:
     """Join the quick-play pool."""
-    route = QuickPlaySocket(quickplay, identities)
-    await serve(websocket, route, quotas, connections, address(websocket))
+    await pump.serve(websocket, QuickPlaySocket(quickplay, identities))

@@ -16,11 +16,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, WebSocket
 from fastapi.responses import JSONResponse
 
-from basra.server.connection import Connection, Connections
+from basra.server.connection import Connection
 from basra.server.errors import ProtocolError
 from basra.server.features.botapi import BotApi
 from basra.server.identity import Identities
-from basra.server.quotas import Quotas
 from basra.server.table.connections import CLIENT_TYPES, TableMessages, check_message
 from basra.server.table.forms import TableForm, check_table_form
 from basra.server.table.lifecycle import Lifecycle
@@ -29,7 +28,7 @@ from basra.server.table.master import TableMaster
 from basra.server.table.queries import Queries
 from basra.server.transport.auth import SignedIn
 from basra.server.transport.deps import address, form, provide
-from basra.server.transport.socket import serve
+from basra.server.transport.socket import SocketPump
 
 __all__ = ["TableSocket", "router"]
 
@@ -118,9 +117,7 @@ async def play(
     identities: Annotated[Identities, Depends(provide(Identities))],
     master: Annotated[TableMaster, Depends(provide(TableMaster))],
     messages: Annotated[TableMessages, Depends(provide(TableMessages))],
-    quotas: Annotated[Quotas, Depends(provide(Quotas))],
-    connections: Annotated[Connections, Depends(provide(Connections))],
+    pump: Annotated[SocketPump, Depends(provide(SocketPump))],
 ) -> None:
     """Play and watch one table."""
-    route = TableSocket(table_id, identities, master, messages)
-    await serve(websocket, route, quotas, connections, address(websocket))
+    await pump.serve(websocket, TableSocket(table_id, identities, master, messages))
