@@ -181,11 +181,11 @@ class Env:
         the features."""
         await self.store.start()
         await self.bus.start(self.origin)
+        await self.daily.start()  # before any daily table is dealt
         if resume:
             await self.lifecycle.resume()
         self.master.start()
         await self.reviews.start()
-        await self.daily.start()
         await self.quickplay.start()
 
     async def close(self) -> None:

@@ -23,6 +23,13 @@ at the same deal; and the person's own attempt shows them only what their seat
 sees, as at every table. The deal is one round: its rules are the variant's
 with a target of 1 and a tie as a draw (:data:`DAILY_RULES`), so the game ends
 when the round does.
+
+An attempt's table is stored with the attempt in one transaction
+(:meth:`~basra.server.store.protocols.DailyStore.start_attempt`) and opened by
+the lifecycle; the table master deals it like any table, from this feature's
+pack source (:meth:`Daily.pack_of`, registered with
+:meth:`~basra.server.table.lifecycle.Lifecycle.deal_with`), so the pack is the
+deal's whichever process deals it, before or after a restart.
 """
 
 from __future__ import annotations
@@ -41,10 +48,9 @@ from basra.rules import PRESETS, preset
 from basra.server.errors import ProtocolError
 from basra.server.identity import Caller
 from basra.server.store.protocols import DailyStore, SecretStore
-from basra.server.store.rows import AttemptRow, SeatKind, SeatRow, TableStatus
+from basra.server.store.rows import AttemptRow, SeatKind, SeatRow, TableRow, TableStatus
 from basra.server.table.forms import TableSpec, check_name
 from basra.server.table.lifecycle import Lifecycle
-from basra.server.table.reducer import deal_event
 from basra.state import shuffled_pack
 
 __all__ = ["DAILY_RULES", "LEVEL", "ROTATION", "Daily", "Deal", "margin", "variants_of"]
@@ -119,6 +125,7 @@ class Daily:
         self.secrets = secrets
         self.clock = clock
         self._secret: bytes | None = None
+        lifecycle.deal_with(self.pack_of)
 
     async def start(self) -> None:
         """Read (or make, once) the server secret the deals come from."""
@@ -154,6 +161,12 @@ class Daily:
         rules = preset(deal.variant).with_overrides(DAILY_RULES)
         seed = int.from_bytes(self._derive(deal, "pack"))
         return shuffled_pack(rules, random.Random(seed))
+
+    def pack_of(self, row: TableRow, round_index: int) -> list[int] | None:
+        """The pack of an attempt's table (its one round): the master deals it from here."""
+        if row.daily is None or round_index != 0:
+            return None
+        return self.pack(self.find(row.daily))
 
     def seating(self, deal: Deal) -> tuple[int, int]:
         """The person's seat and the first dealer of the deal (secret too)."""
@@ -221,8 +234,7 @@ class Daily:
         now = self.clock()
         row.created_at = now
         attempt = AttemptRow(deal.id, caller.identity, row.id, person, shown, now)
-        deal_in_log = deal_event(0, self.pack(deal), now)
-        stored = await self.attempts.start_attempt(attempt, row, deal_in_log)
+        stored = await self.attempts.start_attempt(attempt, row)
         new = stored.table_id == row.id  # else another request of this identity came first
         if new:
             await self.lifecycle.open(row)

@@ -281,8 +281,8 @@ class SecretStore(Protocol):
 class DailyStore(Protocol):
     """The daily deal's attempts: one per identity and deal."""
 
-    async def start_attempt(self, attempt: AttemptRow, table: TableRow, deal: Event) -> AttemptRow:
-        """Create the attempt, its table and the table's deal, in one transaction.
+    async def start_attempt(self, attempt: AttemptRow, table: TableRow) -> AttemptRow:
+        """Create the attempt and its table, in one transaction.
 
         If the identity already has an attempt at that deal, nothing is written
         and that one is returned.

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from basra.server.store.memory.data import MemoryData
-from basra.server.store.rows import AttemptRow, BotRow, Event, IdentityRow, SeekRow, TableRow
+from basra.server.store.rows import AttemptRow, BotRow, IdentityRow, SeekRow, TableRow
 
 __all__ = ["MemoryBots", "MemoryDaily", "MemoryLeases", "MemorySecrets", "MemorySeeks"]
 
@@ -124,13 +124,13 @@ class MemoryDaily:
     def __init__(self, data: MemoryData) -> None:
         self.data = data
 
-    async def start_attempt(self, attempt: AttemptRow, table: TableRow, deal: Event) -> AttemptRow:
-        """The identity's attempt: an existing one, or this one with its table and deal."""
+    async def start_attempt(self, attempt: AttemptRow, table: TableRow) -> AttemptRow:
+        """The identity's attempt: an existing one, or this one with its table."""
         key = (attempt.deal_id, attempt.identity)
         found = self.data.attempts.get(key)
         if found is not None:
             return self._joined(found)
-        self.data.add_table(table, [deal])
+        self.data.add_table(table)
         self.data.attempts[key] = attempt
         return self._joined(attempt)
 

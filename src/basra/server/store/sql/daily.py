@@ -8,14 +8,14 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from basra.server.store.rows import AttemptRow, Event, TableRow, TableStatus
+from basra.server.store.rows import AttemptRow, TableRow, TableStatus
 from basra.server.store.sql import schema
 from basra.server.store.sql.database import SqlDatabase
 from basra.server.store.sql.tables import insert_table
 
 __all__ = ["SqlDaily"]
 
-ATT, T, E, ACC = schema.daily_attempts, schema.tables, schema.events, schema.accounts
+ATT, T, ACC = schema.daily_attempts, schema.tables, schema.accounts
 
 
 class SqlDaily:
@@ -24,24 +24,14 @@ class SqlDaily:
     def __init__(self, db: SqlDatabase) -> None:
         self.db = db
 
-    async def start_attempt(self, attempt: AttemptRow, table: TableRow, deal: Event) -> AttemptRow:
-        """The existing attempt, or this one with its table and deal (one transaction)."""
+    async def start_attempt(self, attempt: AttemptRow, table: TableRow) -> AttemptRow:
+        """The existing attempt, or this one with its table (one transaction)."""
         found = await self.attempt_of(attempt.deal_id, attempt.identity)
         if found is not None:
             return found
         try:
             async with self.db.engine.begin() as conn:
                 await insert_table(conn, table)
-                await conn.execute(
-                    E.insert().values(
-                        table_id=table.id,
-                        seq=deal.seq,
-                        kind=deal.kind,
-                        data=deal.data,
-                        at=deal.at if deal.at is not None else attempt.started_at,
-                        auto=deal.auto,
-                    )
-                )
                 await conn.execute(
                     ATT.insert().values(
                         deal_id=attempt.deal_id,
