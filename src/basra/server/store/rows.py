@@ -210,6 +210,12 @@ class TableRow:
         """True when every seat is a bot's (people can only watch)."""
         return all(s.kind == SeatKind.BOT for s in self.seats)
 
+    def set_status(self, status: Status) -> None:
+        """Take a status (stored with the event that led to it, or on its own)."""
+        self.status = TableStatus(status.status)
+        self.scores = list(status.scores)
+        self.winner = status.winner
+
     def copy(self) -> TableRow:
         """A copy whose seat list can be changed on its own."""
         return replace(self, seats=list(self.seats), scores=list(self.scores))

@@ -65,7 +65,7 @@ from basra.server.table.finish import Finisher
 from basra.server.table.forms import TableSpec
 from basra.server.table.live import Client, LiveTable
 from basra.server.table.master import PackSource, TableMaster
-from basra.server.table.reducer import abandoned, apply_status, join, opening_status, status_after
+from basra.server.table.reducer import abandoned, join, opening_status, status_after
 
 __all__ = ["Lifecycle", "new_table_id"]
 
@@ -335,7 +335,7 @@ class Lifecycle:
         its log, plays no more, and is not rated."""
         status = abandoned(live.row)
         await self.tables.set_status(live.id, status)
-        apply_status(live.row, status)
+        live.row.set_status(status)
 
     # ---------------------------------------------------------------- finished
 
@@ -367,7 +367,7 @@ class Lifecycle:
             status = status_after(state)
             if status is not None:
                 await self.tables.set_status(row.id, status)
-                apply_status(row, status)
+                row.set_status(status)
         elif row.status == TableStatus.OPEN and seats_filled(row.seats):
             await self.tables.set_status(row.id, Status(TableStatus.PLAYING))
             row.status = TableStatus.PLAYING

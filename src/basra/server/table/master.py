@@ -63,13 +63,10 @@ from basra.server.table.presence import Presence
 from basra.server.table.reducer import (
     EventKind,
     apply_event,
-    apply_status,
     deal_event,
     describe,
-    describe_last_play,
     new_game,
-    play_event,
-    status_after,
+    play,
 )
 from basra.state import PHASE_PLAY, GameError, shuffled_pack
 
@@ -285,11 +282,10 @@ class TableMaster:
         ``auto`` says why the server made a person's play (see :mod:`basra.server.table.clocks`).
         """
         state = live.state
-        state.push(move)
-        status = status_after(state)
-        event = play_event(live.version, move, self.clock.now(), auto)
+        step = play(state, live.version, move, self.clock.now(), auto)
+        status = step.status
         try:
-            stored = await self.tables.append(live.id, event, status)
+            stored = await self.tables.append(live.id, step.event, status)
         except Exception:
             state.pop()
             log.exception("storing a play at table %s failed", live.id)
@@ -301,10 +297,10 @@ class TableMaster:
             raise ProtocolError("stale", "another action came first", {"version": live.version})
         live.version += 1
         self.moves += 1
-        live.event = describe_last_play(state, auto)
-        forfeit = self._observe(live, event.kind, event.at, auto, seat)
+        live.event = step.info
+        forfeit = self._observe(live, step.event.kind, step.event.at, auto, seat)
         if status is not None:
-            apply_status(live.row, status)
+            live.row.set_status(status)
         if forfeit is not None or (status is not None and status.status == TableStatus.OVER):
             self.send_table(live)
         self.broadcast_state(live)

@@ -22,7 +22,7 @@ business of :mod:`basra.server.table.lifecycle` and the master.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
@@ -42,15 +42,16 @@ from basra.state import PHASE_PLAY, GameState
 __all__ = [
     "EventInfo",
     "EventKind",
+    "Step",
     "abandoned",
     "apply_event",
-    "apply_status",
     "deal_event",
     "describe",
     "describe_last_play",
     "join",
     "new_game",
     "opening_status",
+    "play",
     "play_event",
     "replay",
     "status_after",
@@ -112,6 +113,24 @@ def describe_last_play(state: GameState, auto: str | None = None) -> EventInfo:
     return described
 
 
+@dataclass(frozen=True)
+class Step:
+    """A play just made on the game: the event to store, the status it leads to (when a
+    round ended), and its public description."""
+
+    event: Event
+    status: Status | None
+    info: EventInfo
+
+
+def play(state: GameState, seq: int, move: Move, at: float | None, auto: str | None = None) -> Step:
+    """Make a checked move on the game (``state.pop()`` takes it back if it is not stored)."""
+    state.push(move)
+    return Step(
+        play_event(seq, move, at, auto), status_after(state), describe_last_play(state, auto)
+    )
+
+
 def apply_event(state: GameState, event: Event) -> EventInfo:
     """Apply a stored event to the engine; returns its public description."""
     if event.kind == EventKind.DEAL:
@@ -156,10 +175,3 @@ def join(row: TableRow, seat: int, identity: str, name: str) -> bool:
 def abandoned(row: TableRow) -> Status:
     """The status of a table given up before its end (its scores so far, no winner)."""
     return Status(TableStatus.ABANDONED, tuple(row.scores), None)
-
-
-def apply_status(row: TableRow, status: Status) -> None:
-    """Record a status (stored with its event, or on its own) on the row in memory."""
-    row.status = TableStatus(status.status)
-    row.scores = list(status.scores)
-    row.winner = status.winner

@@ -59,8 +59,7 @@ class MemoryTables:
 
     def _set(self, table_id: str, status: Status) -> None:
         table = self.data.tables[table_id]
-        table.status = TableStatus(status.status)
-        table.scores, table.winner = list(status.scores), status.winner
+        table.set_status(status)
         table.updated_at = time.time()
 
     async def claim_seat(self, table_id: str, seat: int, identity: str, name: str) -> Claim:
