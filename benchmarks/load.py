@@ -34,7 +34,15 @@ the bot delay plus 1 s, and no error for well-behaved clients.
 (1,000) join the pool across two server processes on PostgreSQL and Redis
 (started here unless ``--database`` and ``--redis`` name them), and it prints
 how many were seated and the time from joining to the table, against the goal
-(issue 15): all seated, p95 at most 1 s beyond the pairing window.
+(issue 15): all seated, p95 at most 1 s beyond the pairing window, and the CPU
+the servers (and PostgreSQL) spent per person joined.
+
+``--baseline-src DIR`` runs it first with the server(s) from another checkout
+(``DIR`` is its ``src/``: a baseline measured in the same run, on the same
+machine), then from this one, and prints both: the server's CPU seconds per
+1,000 moves stored (people's and bots'; its own process, and with its bot
+workers), and for quick play the CPU per person joined. ``--server-src DIR``
+runs only the other checkout's server.
 """
 
 from __future__ import annotations
@@ -59,6 +67,7 @@ from typing import Any
 
 import load_quickplay
 import websockets
+from load_quickplay import cpu_seconds, tree_cpu_seconds
 
 GREEDY_PING = (2.0, 6.0)
 """Seconds between a client's pings (uniform)."""
@@ -107,15 +116,17 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of a process so far (Linux /proc; not its workers)."""
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            fields = stat.read().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    ticks = int(fields[11]) + int(fields[12])
-    return ticks / os.sysconf("SC_CLK_TCK")
+def server_moves(port: int) -> int:
+    """Every move the server stored so far (people's, bots' and stand-ins'), from /healthz."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as response:
+        return int(json.loads(response.read())["moves"])
+
+
+def server_env(args: argparse.Namespace) -> dict[str, str] | None:
+    """The server's environment: with ``--server-src``, Python finds basra there first."""
+    if not args.server_src:
+        return None
+    return {**os.environ, "PYTHONPATH": os.path.abspath(args.server_src)}
 
 
 # ---------------------------------------------------------------------- people
@@ -521,7 +532,9 @@ def run_once(args: argparse.Namespace, with_adversary: bool) -> dict[str, Any]:
         if args.bot_processes is not None:
             command += ["--bot-processes", str(args.bot_processes)]
         pin = (lambda: os.sched_setaffinity(0, {0})) if args.pin else None
-        server = subprocess.Popen(command, stdout=subprocess.DEVNULL, preexec_fn=pin)
+        server = subprocess.Popen(
+            command, stdout=subprocess.DEVNULL, preexec_fn=pin, env=server_env(args)
+        )
         try:
             deadline = time.time() + 30
             while True:
@@ -556,9 +569,12 @@ def run_once(args: argparse.Namespace, with_adversary: bool) -> dict[str, Any]:
                 process.start()
             time.sleep(max(0.0, window[0] - time.time()))
             cpu_start = cpu_seconds(server.pid)
+            tree_start, moves_start = tree_cpu_seconds(server.pid), server_moves(port)
             time.sleep(max(0.0, window[1] - time.time()))
             cpu = cpu_seconds(server.pid) - cpu_start
-            results = [out.get(timeout=120) for _ in processes]
+            tree = tree_cpu_seconds(server.pid) - tree_start
+            moves = server_moves(port) - moves_start
+            results = [out.get(timeout=600) for _ in processes]
             for process in processes:
                 process.join(30)
         finally:
@@ -579,6 +595,8 @@ def run_once(args: argparse.Namespace, with_adversary: bool) -> dict[str, Any]:
         run["low"] += data["low"] if data["low"] < 1 << 30 else 0
         run["high"] += data["high"]
     run["cpu"] = cpu
+    run["tree_cpu"] = tree
+    run["moves"] = moves
     run["seconds"] = args.seconds
     return run
 
@@ -602,6 +620,12 @@ def report(args: argparse.Namespace, runs: list[tuple[str, dict[str, Any]]]) -> 
         ("ping baseline p50/p95/p99 ms", lambda r: ms(r["pongs"])),
         ("errors to people", lambda r: str(len(r["errors"]))),
         ("server CPU s (in the window)", lambda r: f"{r['cpu']:.1f}"),
+        ("moves stored (people and bots)", lambda r: str(r["moves"])),
+        ("server CPU s per 1,000 moves", lambda r: f"{1000 * r['cpu'] / max(1, r['moves']):.2f}"),
+        (
+            "with its workers, per 1,000 moves",
+            lambda r: f"{1000 * r['tree_cpu'] / max(1, r['moves']):.2f}",
+        ),
     ]
     names = [name for name, _ in runs]
     print()
@@ -668,6 +692,15 @@ def main() -> int:
     )
     load_quickplay.add_arguments(parser)
     parser.add_argument(
+        "--server-src",
+        help="run the server(s) from another checkout's src/, the clients from this one",
+    )
+    parser.add_argument(
+        "--baseline-src",
+        help="first the same run with the server(s) from another checkout's src/ (a baseline "
+        "measured in the same run), then this checkout's; both are printed",
+    )
+    parser.add_argument(
         "--pin",
         action="store_true",
         help="the server and its workers on CPU 0, every client (and the adversary) on the "
@@ -681,6 +714,14 @@ def main() -> int:
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 65536)), hard))
     if args.quick_play:
         return load_quickplay.run(args)
+    if args.baseline_src:
+        saved = args.server_src
+        args.server_src = args.baseline_src
+        baseline = run_once(args, False)
+        args.server_src = saved
+        runs = [("baseline", baseline), ("this checkout", run_once(args, False))]
+        report(args, runs)
+        return 0
     print(
         f"{args.tables} tables of people (half two people, half a person and a medium bot), "
         f"think {args.think} s, bot delay {args.bot_delay} s, {args.seconds:.0f} s measured, "

@@ -49,7 +49,7 @@ import websockets
 
 from basra.server.runtime.devservices import free_port, postgres_cluster, redis_server
 
-__all__ = ["add_arguments", "run"]
+__all__ = ["add_arguments", "cpu_seconds", "run", "tree_cpu_seconds"]
 
 MIX: tuple[tuple[str, int, bool, float], ...] = (
     ("egyptian", 2, False, 0.4),
@@ -76,15 +76,19 @@ def percentile(values: list[float], q: float) -> float:
 
 
 @contextlib.contextmanager
-def server(database: str, redis: str, args: argparse.Namespace) -> Iterator[tuple[int, int]]:
-    """``basra serve`` on the shared database and Redis; yields its port and pid."""
+def server(
+    database: str, redis: str, args: argparse.Namespace, source: str | None
+) -> Iterator[tuple[int, int]]:
+    """``basra serve`` on the shared database and Redis (from ``source``'s basra, when
+    given); yields its port and pid."""
     port = free_port()
     command = [
         sys.executable, "-m", "basra", "serve", "--port", str(port), "--database", database,
         "--redis", redis, "--pair-every", str(args.pair_every), "--bot-processes", "1",
         "--log-level", "error",
     ]  # fmt: skip
-    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    env = {**os.environ, "PYTHONPATH": os.path.abspath(source)} if source else None
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     try:
         deadline = time.time() + 60
         while True:
@@ -114,14 +118,58 @@ def machine_busy() -> tuple[float, float]:
     return (sum(ticks) - idle) / hz, sum(ticks) / hz
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of a process so far (Linux /proc)."""
+def _stat(pid: int) -> list[str] | None:
     try:
         with open(f"/proc/{pid}/stat") as stat:
-            fields = stat.read().rsplit(")", 1)[1].split()
+            return stat.read().rsplit(")", 1)[1].split()
     except OSError:
+        return None
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process so far (Linux /proc; not its workers)."""
+    fields = _stat(pid)
+    if fields is None:
         return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    ticks = int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """CPU seconds so far of a process and every live process below it (its workers)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            fields = _stat(int(entry))
+            if fields is not None:
+                children.setdefault(int(fields[1]), []).append(int(entry))
+    total, stack = 0.0, [pid]
+    while stack:
+        current = stack.pop()
+        total += cpu_seconds(current)
+        stack.extend(children.get(current, []))
+    return total
+
+
+def postmaster_of(database: str) -> int | None:
+    """The pid of the PostgreSQL server a URL names, when it runs on this machine."""
+    port = database.rsplit(":", 1)[-1].split("/", 1)[0]
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
+                words = cmdline.read().split(b"\0")
+        except OSError:
+            continue
+        if (
+            words
+            and words[0].endswith(b"/postgres")
+            and b"-p" in words
+            and words[words.index(b"-p") + 1].decode() == port
+        ):
+            return int(entry)
+    return None
 
 
 # ---------------------------------------------------------------------- people
@@ -300,14 +348,26 @@ def check(outcomes: list[Outcome]) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    """The quick-play run; prints its numbers and whether the goal is met."""
+    """The quick-play run (and first a baseline's, with ``--baseline-src``); prints the
+    numbers and whether the goal is met."""
     # Stopped (timeout, Ctrl-C): unwind, so the servers, PostgreSQL and Redis stop too.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    worst = 0
+    if args.baseline_src:
+        print(f"\n== baseline: the server from {args.baseline_src}")
+        worst = max(worst, run_once(args, args.baseline_src))
+        print("\n== this checkout")
+    return max(worst, run_once(args, args.server_src))
+
+
+def run_once(args: argparse.Namespace, source: str | None) -> int:
+    """One quick-play run on fresh servers (from ``source``'s basra, when given)."""
     with contextlib.ExitStack() as stack:
         database = args.database or stack.enter_context(postgres_cluster(max_connections=200))
         redis = args.redis or stack.enter_context(redis_server())
-        first = stack.enter_context(server(database, redis, args))  # migrates the schema
-        second = stack.enter_context(server(database, redis, args))
+        first = stack.enter_context(server(database, redis, args, source))  # migrates
+        second = stack.enter_context(server(database, redis, args, source))
+        postmaster = postmaster_of(database)
         ports = [first[0], second[0]]
         seekers = plan(args.people, ports, args.join_over, args.seed)
         print(
@@ -322,17 +382,20 @@ def run(args: argparse.Namespace) -> int:
             )
             print(f"  {variant} {'2 teams of 2' if teams else f'{size} players'}: {count} people")
         tokens = asyncio.run(identities(seekers))
-        cpu = [cpu_seconds(first[1]), cpu_seconds(second[1])]
+        cpu = [tree_cpu_seconds(first[1]), tree_cpu_seconds(second[1])]
+        database_cpu = tree_cpu_seconds(postmaster) if postmaster else 0.0
         busy, total = machine_busy()
         mine = resource.getrusage(resource.RUSAGE_SELF)
         began = time.perf_counter()
         outcomes = asyncio.run(crowd(seekers, tokens, args.timeout))
         spent = time.perf_counter() - began
-        cpu = [cpu_seconds(first[1]) - cpu[0], cpu_seconds(second[1]) - cpu[1]]
+        cpu = [tree_cpu_seconds(first[1]) - cpu[0], tree_cpu_seconds(second[1]) - cpu[1]]
+        database_cpu = tree_cpu_seconds(postmaster) - database_cpu if postmaster else -1.0
         busy_now, total_now = machine_busy()
         cpu.append((busy_now - busy) / max(1e-9, total_now - total))
         now = resource.getrusage(resource.RUSAGE_SELF)
         cpu.append(now.ru_utime + now.ru_stime - mine.ru_utime - mine.ru_stime)
+        cpu.append(database_cpu)
     return report(args, outcomes, spent, cpu)
 
 
@@ -375,7 +438,13 @@ def report(
     print(f"{'join→matched p50/p95/p99/max s':36}{line(matched)}")
     print(f"{'join→table p50/p95/p99/max s':36}{line(at_table)}")
     print(f"{'last of a table joined→table, s':36}{line(ready)}")
-    print(f"{'servers CPU s (both)':36}{cpu[0]:.1f} + {cpu[1]:.1f} in {spent:.1f} s")
+    print(f"{'servers CPU s (both, with workers)':36}{cpu[0]:.1f} + {cpu[1]:.1f} in {spent:.1f} s")
+    per_person = 1000 * (cpu[0] + cpu[1]) / max(1, seated)
+    print(f"{'servers CPU per person joined':36}{per_person:.1f} ms")
+    if cpu[4] >= 0:
+        with_database = 1000 * (cpu[0] + cpu[1] + cpu[4]) / max(1, seated)
+        print(f"{'PostgreSQL CPU s':36}{cpu[4]:.1f}")
+        print(f"{'servers + PostgreSQL per person':36}{with_database:.1f} ms")
     print(f"{'people (this process) CPU s':36}{cpu[3]:.1f}")
     print(f"{'machine CPU busy':36}{cpu[2]:.0%} (servers, PostgreSQL, Redis and the people)")
     if errors:

@@ -6,10 +6,12 @@ watching, from the table's :class:`~basra.view.PublicView`
 (:func:`basra.view.public_view_of`: no hand, no legal moves, no seat at all, by
 construction), in the brief form of :meth:`~basra.view.PublicView.to_json`,
 plus the outcome once the game is over. The master builds each once per seat
-per version (:class:`FrameCache`) and queues the same value for every client in
-that seat; the transport makes its JSON text once, when first written. A bot
-program's connection reads the seat's view from the frame itself, never from
-the game state.
+per version, when the version is reached, and queues the same value for every
+client in that seat; the transport makes its JSON text once, when first
+written. A bot program's connection reads the seat's view from the frame
+itself, never from the game state. Nothing is kept once sent: a table holds no
+snapshots between versions (a client that arrives later gets one of its own,
+without the event that led there).
 
 The table's description (:func:`describe_table`) is its row's public side:
 seats with names, kinds and levels (never who sits there: identities stay on
@@ -39,7 +41,6 @@ from basra.state import GameState
 from basra.view import PublicView, public_view_of, view_of
 
 __all__ = [
-    "FrameCache",
     "StateFrame",
     "describe_table",
     "presence_of",
@@ -95,33 +96,6 @@ def state_frame(
     data["over"] = outcome is not None
     body = {"type": "state", "version": version, "view": data, "event": event}
     return StateFrame(version, seat, view, body, deadline)
-
-
-class FrameCache:
-    """A table's snapshots of the current version: one per seat (and one for people
-    watching), with and without the event that led to it."""
-
-    def __init__(self) -> None:
-        self.version = -1
-        self._frames: dict[tuple[int | None, bool], StateFrame] = {}
-
-    def get(
-        self,
-        state: GameState,
-        version: int,
-        seat: int | None,
-        event: EventInfo | None,
-        deadline: float | None,
-    ) -> StateFrame:
-        """The snapshot for ``seat`` at ``version`` (made the first time it is asked for)."""
-        if version != self.version:
-            self.version = version
-            self._frames.clear()
-        key = (seat, event is not None)
-        frame = self._frames.get(key)
-        if frame is None:
-            frame = self._frames[key] = state_frame(state, version, seat, event, deadline)
-        return frame
 
 
 def describe_table(row: TableRow, rules: dict[str, Any]) -> dict[str, Any]:

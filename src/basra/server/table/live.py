@@ -12,7 +12,6 @@ from basra.server.identity import Caller
 from basra.server.quotas import Limits
 from basra.server.store.rows import TableRow
 from basra.server.table.clocks import Clock, ClockState, SystemClock
-from basra.server.table.frames import FrameCache
 from basra.server.table.presence import Presence
 from basra.server.table.reducer import EventInfo
 from basra.state import GameState
@@ -103,8 +102,6 @@ class LiveTable:
     (:func:`basra.server.table.frames.seat_badges`)."""
     settling: bool = False
     """The game's results are being recorded."""
-    frames: FrameCache = field(default_factory=FrameCache)
-    """The snapshots of the current version, one per seat."""
     rules: dict[str, Any] = field(default_factory=dict)
     """The table's rules as JSON (worked out once, from its game's rules)."""
 

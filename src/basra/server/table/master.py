@@ -57,6 +57,7 @@ from basra.server.table.frames import (
     describe_table,
     presence_of,
     seat_badges,
+    state_frame,
 )
 from basra.server.table.live import Client, LiveTable, ServiceConfig
 from basra.server.table.presence import Presence
@@ -426,13 +427,19 @@ class TableMaster:
         """The snapshot of ``seat`` at the table's version (``fresh``: without the event
         that led there, for a client just arrived)."""
         event = None if fresh else live.event
-        return live.frames.get(live.state, live.version, seat, event, live.deadline())
+        return state_frame(live.state, live.version, seat, event, live.deadline())
 
     def broadcast_state(self, live: LiveTable) -> None:
-        """Send every client here the snapshot of its own seat (spectators: the public one)."""
+        """Send every client here the snapshot of its own seat (spectators: the public one),
+        each seat's made once."""
+        made: dict[int | None, StateFrame] = {}
         for client in list(live.clients):
-            if not client.closed:
-                client.send(self.snapshot(live, client.seat))
+            if client.closed:
+                continue
+            frame = made.get(client.seat)
+            if frame is None:
+                frame = made[client.seat] = self.snapshot(live, client.seat)
+            client.send(frame)
         if live.clock is not None:
             clock = Frame(live.clock.message(live.version, self.clock.now()))
             for client in list(live.clients):
