@@ -108,11 +108,11 @@ class Env:
             origin=origin,
             rng=rng,
         )
-        self.finisher = Finisher(self.master, store_.tables, store_.players)
+        self.finisher = Finisher(self.master, store_.tables, store_.players, tables.clock)
         self.lifecycle = Lifecycle(
-            self.master, self.finisher, store_.tables, store_.identities, self.quotas, rng
+            self.master, self.finisher, store_.tables, store_.identities, self.quotas, tables, rng
         )
-        self.hints = Hints(self.master, self.scheduler, self.quotas)
+        self.hints = Hints(self.master, self.scheduler, self.quotas, tables.hint_samples)
         self.messages = TableMessages(
             self.master, self.lifecycle, self.hints, store_.tables, store_.identities
         )
@@ -149,6 +149,7 @@ class Env:
             self.messages,
             self.quotas,
             self.bus,
+            tables.clock,
         )
 
     @property

@@ -46,6 +46,7 @@ from basra.server.quotas import Quotas, RateLimitError
 from basra.server.runtime.pubsub import Bus
 from basra.server.store.protocols import BotStore, TableStore
 from basra.server.store.rows import LIVE_STATUSES, BotRow, SeatKind, SeatRow
+from basra.server.table.clocks import Clock
 from basra.server.table.connections import TableMessages
 from basra.server.table.forms import TableSpec
 from basra.server.table.frames import StateFrame
@@ -187,7 +188,7 @@ class BotConnection:
             return
         if view.get("phase") != "play" or view.get("turn") != seat.seat or seat.seat is None:
             return
-        now = self.api.master.clock.now()
+        now = self.api.clock.now()
         deadline = frame.deadline
         limit = None if deadline is None else round(max(0.0, deadline - now), 1)
         self.conn.send(
@@ -279,8 +280,11 @@ class BotApi:
         messages: TableMessages,
         quotas: Quotas,
         bus: Bus,
+        clock: Clock,
     ) -> None:
         self.bots = bots
+        self.clock = clock
+        """The tables' clock (a bot's time limit is read on it)."""
         self.tables = tables
         self.master = master
         self.messages = messages

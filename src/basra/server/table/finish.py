@@ -23,6 +23,7 @@ from typing import Any
 
 from basra.server.store.protocols import PlayerStore, TableStore
 from basra.server.store.rows import Settlement
+from basra.server.table.clocks import Clock
 from basra.server.table.live import LiveTable
 from basra.server.table.master import TableMaster
 from basra.server.table.ratings import Standings, settle, standings
@@ -39,10 +40,13 @@ id) and what was written (results, new ratings)."""
 class Finisher:
     """Settles the games of a :class:`TableMaster`'s tables, each once."""
 
-    def __init__(self, master: TableMaster, tables: TableStore, players: PlayerStore) -> None:
+    def __init__(
+        self, master: TableMaster, tables: TableStore, players: PlayerStore, clock: Clock
+    ) -> None:
         self.master = master
         self.tables = tables
         self.players = players
+        self.clock = clock
         self._listeners: list[ResultListener] = []
 
     def subscribe(self, listener: ResultListener) -> None:
@@ -62,7 +66,7 @@ class Finisher:
 
     async def _settle(self, live: LiveTable, game: Standings) -> None:
         """Record the results and ratings, then show the new ratings at the table."""
-        now = self.master.clock.now()
+        now = self.clock.now()
         try:
             settlement = await self.players.settle_game(
                 game.table_id,

@@ -29,10 +29,14 @@ log = logging.getLogger(__name__)
 class Hints:
     """Works out hints for the clients of a :class:`TableMaster`'s tables."""
 
-    def __init__(self, master: TableMaster, scheduler: FairScheduler, quotas: Quotas) -> None:
+    def __init__(
+        self, master: TableMaster, scheduler: FairScheduler, quotas: Quotas, samples: int
+    ) -> None:
         self.master = master
         self.scheduler = scheduler
         self.quotas = quotas
+        self.samples = samples
+        """Deals a hint's analysis plays out."""
 
     async def ask(self, client: Client, version: int) -> None:
         """Start working out a hint for the client's seat (one at a time per seat)."""
@@ -56,8 +60,7 @@ class Hints:
         self, live: LiveTable, client: Client, seat: int, version: int, view: View
     ) -> None:
         try:
-            samples = self.master.config.hint_samples
-            suggestion = await self.scheduler.run(live.id, HINT, bot_hint, view, samples)
+            suggestion = await self.scheduler.run(live.id, HINT, bot_hint, view, self.samples)
         except asyncio.CancelledError:
             return  # the client left: the scheduler drops the work
         except Exception:

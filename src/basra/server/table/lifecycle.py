@@ -63,7 +63,7 @@ from basra.server.store.rows import (
 )
 from basra.server.table.finish import Finisher
 from basra.server.table.forms import TableSpec
-from basra.server.table.live import Client, LiveTable
+from basra.server.table.live import Client, LiveTable, ServiceConfig
 from basra.server.table.master import PackSource, TableMaster
 from basra.server.table.reducer import abandoned, join, opening_status, status_after
 
@@ -87,6 +87,7 @@ class Lifecycle:
         tables: TableStore,
         identities: IdentityStore,
         quotas: Quotas,
+        config: ServiceConfig,
         rng: random.Random | None = None,
     ) -> None:
         self.master = master
@@ -94,7 +95,7 @@ class Lifecycle:
         self.tables = tables
         self.identities = identities
         self.quotas = quotas
-        self.config = master.config
+        self.config = config
         self.rng = rng or random.SystemRandom()
         master.listen(self)
 
@@ -203,12 +204,12 @@ class Lifecycle:
         """Load a table just stored and plan its automatic actions (the first deal)."""
         live = await self.master.get(row.id, row)
         if live is not None:
-            self.master.autopilot.schedule(live)
+            self.master.schedule(live)
         return live
 
     def deal_with(self, source: PackSource) -> None:
         """Let ``source`` give the packs of the tables it knows (asked before each deal)."""
-        self.master.pack_sources.append(source)
+        self.master.deal_with(source)
 
     # ---------------------------------------------------------------- started
 
@@ -249,7 +250,7 @@ class Lifecycle:
         await self.identities.name(identity, name)
         await master.changed(live)
         await master.publish_presence(live)
-        master.autopilot.schedule(live)
+        master.schedule(live)
 
     # ---------------------------------------------------------------- rematched
 
@@ -294,7 +295,7 @@ class Lifecycle:
             await master.changed(live)
             rematch = await master.get(row.rematch_id)
             if rematch is not None:
-                master.autopilot.schedule(rematch)
+                master.schedule(rematch)
 
     # ---------------------------------------------------------------- abandoned
 
@@ -354,7 +355,7 @@ class Lifecycle:
                 if live is not None:
                     await self._repair(live)
                     self.finisher.settle_if_due(live)
-                    self.master.autopilot.schedule(live)
+                    self.master.schedule(live)
                     self.presence_changed(live)
             except Exception:
                 log.exception("cannot resume table %s", row.id)

@@ -144,6 +144,14 @@ class TableMaster:
         """Tell ``listener`` of presence changes and plays (the lifecycle, once)."""
         self._listener = listener
 
+    def deal_with(self, source: PackSource) -> None:
+        """Ask ``source`` for packs before shuffling one (sources are asked in order)."""
+        self.pack_sources.append(source)
+
+    def schedule(self, live: LiveTable) -> None:
+        """Plan the table's next automatic action (a deal, a bot's move, a stand-in)."""
+        self.autopilot.schedule(live)
+
     # ---------------------------------------------------------------- life
 
     def start(self) -> None:
