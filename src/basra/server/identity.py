@@ -1,6 +1,6 @@
 """Identities: issued by the server, signed in per device, moved only by a one-time code.
 
-A person is an *identity* (:class:`~basra.server.store.IdentityRow`): the
+A person is an *identity* (:class:`~basra.server.store.rows.IdentityRow`): the
 server makes one when a browser first asks (``POST /api/identity``) and gives
 that browser a *device token*, a random bearer secret of which the store keeps
 only the SHA-256. Seats, games and quotas belong to the identity; the token only
@@ -12,7 +12,7 @@ for :data:`TRANSFER_TTL` seconds. The receiving page shows whose identity the
 code would sign it in as, and only when the person confirms does the server
 issue that device its own token. A person sees their devices and signs any of
 them out; an identity can be revoked as a whole. An account (a username and an
-argon2 password, :mod:`basra.server.accounts`) signs a device in to its
+argon2 password, :mod:`basra.server.features.accounts`) signs a device in to its
 identity the same way a code does (:meth:`Identities.sign_in`).
 
 A browser that still holds a secret of the old scheme (the SHA-256 of which
@@ -186,7 +186,7 @@ class Identities:
 
     async def sign_in(self, identity: str, user_agent: str | None) -> Issued:
         """A new device token for an identity whose account was just checked
-        (:mod:`basra.server.accounts`), issued the way :meth:`accept` issues one."""
+        (:mod:`basra.server.features.accounts`), issued the way :meth:`accept` issues one."""
         row = await self.store.load(identity)
         if row is None or row.revoked_at is not None:
             raise _signed_out()

@@ -363,7 +363,7 @@ class ReviewService:
 
     async def accuracy_of(self, identity: str) -> dict[str, Any] | None:
         """A profile's ``review_accuracy``: the mean accuracy of the person's seat over their
-        reviewed finished games (the newest :data:`~basra.server.profiles.HISTORY_LIMIT`),
+        reviewed finished games (the newest :data:`~basra.server.features.profiles.HISTORY_LIMIT`),
         and how many; None when none of their games has a review."""
         results = await self.players.results_of(identity, limit=HISTORY_LIMIT)
         found = await self.rows.accuracies([r.table_id for r in results])

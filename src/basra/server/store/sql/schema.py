@@ -24,7 +24,7 @@ A rated table has a clock (``clock_move`` seconds a move and a
 ``clock_reserve``); ``settled_at`` says when its results were recorded.
 ``events.auto`` marks a person's play the server made for them (``timeout``,
 ``stand_in``, ``forfeited``); with ``events.at`` the clocks are rebuilt from
-the log after a restart (see :mod:`basra.server.clocks`).
+the log after a restart (see :mod:`basra.server.table.clocks`).
 
 Quick play keeps its pool in ``seeks`` (one row per waiting person, so every
 server process pairs the same pool) and runs its pairing under a row of
@@ -35,7 +35,7 @@ attempt's table, whose ``daily`` column names the deal. ``bots`` are bot
 accounts: an identity of their own, their owner's identity, a unique name and
 the SHA-256 of their token.
 
-A finished game's review (:mod:`basra.server.reviews`) is one ``reviews`` row:
+A finished game's review (:mod:`basra.server.features.reviews`) is one ``reviews`` row:
 where its job stands (queued, running with ``done`` of ``total`` decisions,
 done, failed), who asked for it (for quotas), and the review itself as JSON
 once done, served from there without being worked out again; ``accuracy``
