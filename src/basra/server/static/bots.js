@@ -14,7 +14,7 @@ export async function botsPage(root, ui) {
   const list = h("ul", { class: "list", id: "bots" });
   const fail = (err) => { error.textContent = ui.errorText(err); };
   const showToken = (bot) => tokenBox.replaceChildren(h("p", {}, t("bot_token")),
-    h("div", { class: "invite" }, h("input", { readonly: true, dir: "ltr", value: bot.token, id: "bot-token-value", onclick: (e) => e.target.select() }),
+    h("div", { class: "invite" }, h("input", { readonly: true, dir: "ltr", value: bot.token, id: "bot-token-value", "aria-label": t("bot_token"), onclick: (e) => e.target.select() }),
       h("button", { type: "button", class: "secondary", onclick: () => navigator.clipboard?.writeText(bot.token).then(() => ui.toast(t("copied")), () => {}) }, t("copy"))));
 
   async function draw() {

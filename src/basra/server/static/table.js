@@ -418,9 +418,10 @@ export class TableView {
     this.render();
   }
 
-  /** What a card would take, in words: "takes 8 of diamonds" or "goes on the floor". */
+  /** What a card would take, said in words: "8 of clubs would take 8 of diamonds". */
   takesWords(card) {
-    const parts = previewParts(card, takesOf(card, this.msg.view.legal || []), this.ui());
+    const words = { ...this.ui(), cardLabel: (c) => this.cardWords(c), cardsLabel: (cs) => this.cardsWords(cs) };
+    const parts = previewParts(card, takesOf(card, this.msg.view.legal || []), words);
     return h("span", {}, parts).textContent;
   }
 
@@ -742,14 +743,15 @@ export class TableView {
       this.selected ? this.renderChoices() : null,
       previewLine,
       hand,
-      hintLine, controls,
+      h("div", { class: "me-row" }, controls,
+        h("div", { class: "seat mine" + (myTurn ? " turn" : ""), "data-key": "my-seat" },
+          h("div", { class: "name" }, bdi(info?.name || ""), h("span", { class: "tag" }, this.t("you")), this.teamTag(seat),
+            view.dealer === seat ? h("span", { class: "dealer-chip", title: this.t("dealer") }, h("span", { "aria-hidden": "true" }, this.t("dealer_short")), h("span", { class: "sr-only" }, this.t("dealer"))) : null),
+          h("div", { class: "meta" }, h("span", {}, this.t("pile", { n: view.pile_sizes[view.side] })),
+            view.basras[view.side] ? h("span", {}, this.t("basras", { n: view.basras[view.side] })) : null,
+            this.seatBadges(seat)))),
+      hintLine,
       blind ? this.renderCommand() : null,
-      h("div", { class: "seat mine" + (myTurn ? " turn" : ""), "data-key": "my-seat" },
-        h("div", { class: "name" }, bdi(info?.name || ""), h("span", { class: "tag" }, this.t("you")), this.teamTag(seat),
-          view.dealer === seat ? h("span", { class: "dealer-chip", title: this.t("dealer") }, h("span", { "aria-hidden": "true" }, this.t("dealer_short")), h("span", { class: "sr-only" }, this.t("dealer"))) : null),
-        h("div", { class: "meta" }, h("span", {}, this.t("pile", { n: view.pile_sizes[view.side] })),
-          view.basras[view.side] ? h("span", {}, this.t("basras", { n: view.basras[view.side] })) : null,
-          this.seatBadges(seat))),
       h("p", { class: "sr-only", id: "key-help" }, this.t("key_help")));
   }
 
@@ -819,7 +821,7 @@ export class TableView {
     const entries = view.plays.map((play, i) => h("li", { "data-key": `play-${view.round}-${from + i}` }, this.playText(play))).reverse();
     // A log, not a live region: what is said comes from announce.js, once.
     return h("section", { class: "panel", id: "log-panel", "aria-labelledby": "log-heading" }, h("h2", { id: "log-heading" }, this.t("log")),
-      h("ol", { class: "log", reversed: true }, entries));
+      h("ol", { class: "log", reversed: true, tabindex: entries.length ? "0" : null, "aria-labelledby": "log-heading" }, entries));
   }
 
   renderWaiting() {
