@@ -133,7 +133,8 @@ export class ReviewPage {
       h("td", { class: "num accuracy" }, s.accuracy === null ? "—" : `${n(Math.round(s.accuracy))}%`),
       ...["best", "good", "inaccuracy", "mistake", "blunder"].map((label) => h("td", { class: "num" }, h("span", { class: "label-chip " + LABEL_CLASS[label] }, n(s.labels[label])))),
       h("td", { class: "num" }, `${n(s.basras_given)} / ${n(s.basras_missed)}`)));
-    return h("section", { class: "panel scores", id: "review-seats" }, h("table", {},
+    // A wide table scrolls inside its panel on a phone (and takes the focus, to scroll by keys).
+    return h("section", { class: "panel scores table-scroll", id: "review-seats", tabindex: "0", "aria-label": t("review_seat") }, h("table", {},
       h("thead", {}, h("tr", {}, h("th", {}, t("review_seat")), h("th", { class: "num" }, t("review_decisions")),
         h("th", { class: "num" }, t("review_mean_loss")), h("th", { class: "num" }, t("review_col_accuracy")),
         ...["best", "good", "inaccuracy", "mistake", "blunder"].map((label) => h("th", { class: "num" }, t("label_" + label))),

@@ -560,7 +560,7 @@ export class TableView {
     const ui = this.ui();
     return [
       this.table.clock && info.kind !== "bot" ? this.clocks.node(seat) : null,
-      info.rating ? h("span", { class: "tag rating", "data-rating": seat }, h("bdi", {}, ratingText(info.rating, ui))) : null,
+      info.rating ? h("span", { class: "tag rating", "data-rating": seat }, h("bdi", {}, this.t("rating_line", { rating: ratingText(info.rating, ui) }))) : null,
       info.change !== undefined ? h("bdi", { dir: "ltr", class: "rating-change " + (info.change >= 0 ? "up" : "down") }, changeText(info.change, ui)) : null,
       info.forfeited ? h("span", { class: "tag" }, this.t("forfeited_tag")) : null,
     ];
