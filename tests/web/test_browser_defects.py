@@ -353,3 +353,23 @@ def test_9_the_name_box_shows_its_whole_placeholder(
         text, room = page.evaluate(PLACEHOLDER_FITS)
         assert text <= room, f"{lang}: the placeholder needs {text:.0f}px, the box has {room:.0f}px"
         page.context.close()
+
+
+def test_7_every_form_marks_the_field_it_refuses(browser: Any, played: Site) -> None:  # noqa: F811
+    page = page_of(browser, played, new_token(played.url))
+    page.goto(f"{played.url}/bots?lang=en")
+    page.wait_for_selector("#make-bot")
+    page.fill("#bot-name", "x")
+    page.press("#bot-name", "Enter")  # a form: Enter sends it
+    page.wait_for_selector("#bot-name[aria-invalid='true']")
+    assert page.inner_text("#bots-error") == "A bot name has 3 to 20 letters, digits, _ or -."
+    assert page.evaluate("document.activeElement.id") == "bot-name"
+    page.goto(f"{played.url}/device?lang=en")
+    page.wait_for_selector("#code-input")
+    page.fill("#code-input", "NOPE-NOPE")
+    page.click("#check-code")
+    page.wait_for_selector("#code-input[aria-invalid='true']")
+    assert page.inner_text("#device-error").startswith("No such code")
+    # The error is under the field it is about, not at the foot of the page.
+    assert page.locator("#code-input ~ #device-error, .invite + #device-error").count() == 1
+    page.context.close()

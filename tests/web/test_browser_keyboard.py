@@ -166,7 +166,9 @@ def test_the_tables_keys_on_a_position_of_our_own(browser: Any, site: str) -> No
     # Each card says what it would take.
     seven = page.locator('#harness [data-card="7S"]')
     assert seven.locator("img").get_attribute("alt") == "7 of spades"
-    assert "7 of spades can take: 1 3 of clubs, 4 of diamonds" in seven.inner_text()
+    assert seven.inner_text().endswith(
+        ", can take 1: 3 of clubs, 4 of diamonds or 2: 5 of hearts, 2 of spades"
+    )
     # 1: the seven can take different sets, so a numbered list opens; 2 picks the second.
     page.keyboard.press("1")
     assert page.locator("#harness .choices .choice").count() == 2
@@ -184,8 +186,13 @@ def test_the_tables_keys_on_a_position_of_our_own(browser: Any, site: str) -> No
     page.keyboard.press("3")
     assert said(page)[-1] == "It is not your turn."
     assert page.evaluate("window.__sounds")[-1] == "error"
-    # The bot's play is said once, with whose turn it is now.
+    # The bot's play is said once, with whose turn it is now; the table is changed in
+    # place, not drawn again (the same card buttons, the focus where it was).
+    page.evaluate("window.kept = [...document.querySelectorAll('#harness .hand button.card')]")
     event(page, 0, 8, 1, "KSxKH")
+    now = "document.querySelectorAll('#harness .hand button.card')"
+    same = f"window.kept.every((b, i) => b === {now}[i])"
+    assert page.evaluate(same)
     assert said(page)[-1] == "Bot 2 plays king of spades and takes king of hearts. Your turn."
     event(page, 0, 8, 1, "KSxKH")
     assert said(page)[-1] == "Bot 2 plays king of spades and takes king of hearts. Your turn."
@@ -257,4 +264,23 @@ def test_the_skip_link_leads_to_the_form(browser: Any, site: str) -> None:  # no
     page.keyboard.press("Enter")  # the form is a form: Enter creates the table
     page.wait_for_url("**/t/*")
     page.wait_for_selector(".hand button.card")
+    page.context.close()
+
+
+def test_the_blind_mode_switch_and_link(browser: Any, site: str) -> None:  # noqa: F811
+    page = open_page(browser, f"{site}/rules?lang=en", **{"basra.blind": "0"})
+    page.wait_for_selector(".list li a")
+    assert page.get_attribute("#blind", "aria-pressed") == "false"
+    page.click("#blind")
+    assert page.get_attribute("#blind", "aria-pressed") == "true"
+    assert page.evaluate("document.documentElement.classList.contains('blind')")
+    assert page.evaluate("localStorage.getItem('basra.blind')") == "1"  # remembered here
+    page.goto(f"{site}/rules?lang=en#blind=off")
+    page.wait_for_selector(".list li a")
+    assert page.get_attribute("#blind", "aria-pressed") == "false"
+    assert page.evaluate("location.hash") == ""  # the fragment did its work and went
+    page.goto(f"{site}/rules/egyptian?lang=ar#blind")
+    page.wait_for_selector(".rules h2")
+    assert page.get_attribute("#blind", "aria-pressed") == "true"
+    assert page.inner_text("#blind") == "وضع المكفوفين"
     page.context.close()

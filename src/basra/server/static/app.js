@@ -743,7 +743,7 @@ function deviceLabel(agent) {
 async function devicePage(root) {
   const page = h("div", { class: "page" }, h("h1", {}, t("device_title")), h("p", { class: "muted" }, t("device_help")));
   root.append(page);
-  const error = h("p", { class: "error", role: "alert" });
+  const error = h("p", { class: "error", role: "alert", id: "device-error" });
   const copy = (text) => navigator.clipboard?.writeText(text).then(() => toast(t("copied")), () => {});
 
   const codeBox = h("div", { id: "transfer-code" });
@@ -766,6 +766,7 @@ async function devicePage(root) {
     confirmBox.replaceChildren();
     error.textContent = "";
     try {
+      clearMarks(page, error);
       const info = await api("/api/identity/transfer/preview", { method: "POST", body: JSON.stringify({ code: codeInput.value }) });
       confirmBox.append(
         h("p", { id: "confirm-text" }, t("device_confirm", { name: info.name || t("device_someone"), n: info.games })),
@@ -773,7 +774,9 @@ async function devicePage(root) {
         h("div", { class: "actions" },
           h("button", { type: "button", id: "confirm-code", onclick: accept }, t("device_yes")),
           h("button", { type: "button", class: "secondary", onclick: () => confirmBox.replaceChildren() }, t("cancel"))));
-    } catch (err) { error.textContent = errorText(err); }
+    } catch (err) {
+      if (err.code === "bad_code") markField(codeInput, errorText(err), error); else error.textContent = errorText(err);
+    }
   }
   async function accept() {
     error.textContent = "";
@@ -809,9 +812,8 @@ async function devicePage(root) {
     h("section", { class: "panel" }, h("h2", {}, t("device_use")),
       h("label", { for: "code-input" }, t("device_code_input")),
       h("div", { class: "invite" }, codeInput, h("button", { type: "button", id: "check-code", onclick: check }, t("device_check"))),
-      confirmBox),
-    h("section", { class: "panel" }, h("h2", {}, t("device_list")), list),
-    error);
+      error, confirmBox),
+    h("section", { class: "panel" }, h("h2", {}, t("device_list")), list));
   const fromLink = location.hash.match(/code=([\w-]+)/);
   if (fromLink) {
     codeInput.value = fromLink[1];

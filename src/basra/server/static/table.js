@@ -418,6 +418,15 @@ export class TableView {
     this.render();
   }
 
+  /** What playing a card does, in words, for its button: "takes 8 of diamonds", "goes on the floor". */
+  optionWords(card) {
+    const taking = takesOf(card, this.msg.view.legal || []).filter((take) => take.length);
+    if (!taking.length) return this.t("card_goes_down");
+    if (taking.length === 1) return this.t("card_takes", { cards: this.cardsWords(taking[0]) });
+    const or = this.lang === "ar" ? " أو " : " or ";
+    return this.t("card_can_take", { options: taking.map((take, i) => `${num(i + 1, this.lang)}: ${this.cardsWords(take)}`).join(or) });
+  }
+
   /** What a card would take, said in words: "8 of clubs would take 8 of diamonds". */
   takesWords(card) {
     const words = { ...this.ui(), cardLabel: (c) => this.cardWords(c), cardsLabel: (cs) => this.cardsWords(cs) };
@@ -701,7 +710,7 @@ export class TableView {
       const options = this.optionsOf(card);
       const playable = myTurn && !waiting && options.length > 0;
       const suggested = this.hintMessage && this.hintMessage.card === card;
-      const what = playable ? this.takesWords(card) : "";
+      const what = playable ? this.optionWords(card) : "";
       const button = h("button", {
         class: "card" + (this.selected?.card === card || (waiting && this.sentCard === card) ? " selected" : "") + (suggested ? " suggested" : "") + (this.armed === card ? " armed" : ""),
         type: "button", "data-card": card, "aria-disabled": playable ? null : "true", tabindex: "-1",
@@ -712,7 +721,7 @@ export class TableView {
       },
       h("span", { class: "key-badge", "aria-hidden": blind ? null : "true" }, num(index + 1, this.lang), blind ? ". " : null),
       blind ? h("span", { class: "card-words" }, this.cardWords(card)) : dom.cardImg(card, this.lang),
-      what ? h("span", { class: blind ? "card-what" : "sr-only" }, blind ? ` (${what})` : `, ${what}`) : null);
+      what ? h("span", { class: blind ? "card-what" : "sr-only" }, blind ? ` — ${what}` : `, ${what}`) : null);
       hand.append(button);
     });
     if (!view.hand.length) hand.append(h("span", { class: "muted hand-empty" }, this.t("hand_empty")));

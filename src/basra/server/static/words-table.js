@@ -17,6 +17,7 @@ const EN = {
   hand_empty: "No cards in your hand.", cards_n_one: "1 card",
   key_help: "Keys: 1 to 6 play a card of your hand, the arrows move between cards, Enter plays the selected card, Escape cancels.",
   choice_n: "{n}: takes {cards}",
+  card_goes_down: "goes on the floor", card_takes: "takes {cards}", card_can_take: "can take {options}",
   // what is said after each play
   say_you_play: "You play {card}", say_takes: "and takes {cards}", say_you_take: "and take {cards}",
   say_basra: "Basra, {n} points!", say_your_turn: "Your turn.", say_turn_of: "{name} to play.",
@@ -65,6 +66,7 @@ const AR = {
   hand_empty: "لا ورق في يدك.", cards_n_one: "ورقة واحدة",
   key_help: "المفاتيح: من ١ إلى ٦ تلعب ورقة من يدك، والأسهم تنتقل بين الأوراق، وEnter تلعب الورقة المختارة، وEscape تلغي.",
   choice_n: "{n}: تأكل {cards}",
+  card_goes_down: "تنزل على الأرض", card_takes: "تأكل {cards}", card_can_take: "تستطيع أكل {options}",
   // what is said after each play
   say_you_play: "تلعب {card}", say_takes: "ويأكل {cards}", say_you_take: "وتأكل {cards}",
   say_basra: "بصرة، {n} نقاط!", say_your_turn: "دورك.", say_turn_of: "دور {name}.",
