@@ -27,15 +27,17 @@ Pairing (:func:`pair_swiss`): round 1 by seed, the field cut into as many
 bands as a table has sides and table ``t`` takes the ``t``-th of each band (with
 two sides: 1 against n/2+1, as the Dutch system's first round). Later rounds
 by score (then seed): the byes first (``n mod sides`` entrants: fewest byes so
-far, then the lowest score, the lowest seed), then tables of the nearest in
-score with the fewest repeated meetings there are
+far, then the lowest score, the lowest seed, chosen so that the rest can sit
+without repeats if that can be done), then tables of the nearest in score
+with the fewest repeated meetings there are
 (:func:`~basra.tournaments.grouping.group_tables`): none while possible.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 
 from basra.tournaments.grouping import group_tables
@@ -44,6 +46,7 @@ from basra.tournaments.results import GameResult, Round, head_to_head, versus
 from basra.tournaments.settings import Entrant, EventSettings, TournamentError
 
 __all__ = [
+    "BYE_TRIES",
     "LATE_POINTS",
     "TIE_BREAKS",
     "bye_points",
@@ -178,6 +181,10 @@ def swiss_standings(
     ]
 
 
+BYE_TRIES = 12
+"""Choices of byes tried, neediest first, when the first leaves only repeated meetings."""
+
+
 def pair_by_score(
     number: int,
     entrants: Sequence[Entrant],
@@ -186,8 +193,14 @@ def pair_by_score(
     sides: int,
 ) -> Round:
     """Round ``number`` for the entrants not withdrawn, by ``score`` (see the module's
-    docstring): byes, then tables with the fewest repeated meetings. Duplicate
-    events seat their rounds with it too."""
+    docstring). Duplicate events seat their rounds with it too.
+
+    The byes go to the entrants with the fewest byes so far (nobody gets a
+    second while another has had none), then the lowest score and seed; among
+    the choices that keep to this, the first that lets the rest sit without
+    repeated meetings is taken (the neediest first, :data:`BYE_TRIES` at most),
+    else the one with the fewest.
+    """
     field = [e for e in entrants if not e.withdrawn]
     if len(field) < sides:
         raise TournamentError(
@@ -195,21 +208,43 @@ def pair_by_score(
         )
     entry = {e.id: i for i, e in enumerate(entrants)}
     seed = {e.id: e.seed for e in entrants}
+    met = meetings(rounds)
     byes_so_far = Counter(b for paired in rounds for b in paired.byes)
     extra = len(field) % sides
-    by_need = sorted(field, key=lambda e: (byes_so_far[e.id], score(e.id), e.seed, -entry[e.id]))
-    byes = [e.id for e in by_need[:extra]]
-    ranked = sorted(
-        (e.id for e in field if e.id not in byes),
-        key=lambda e: (-score(e), -seed[e], entry[e]),
+    need = sorted(
+        (e.id for e in field), key=lambda e: (byes_so_far[e], score(e), seed[e], -entry[e])
     )
-    met = meetings(rounds)
-    if not met:
-        # Nobody has met yet (the first round): table t takes the t-th of each band.
-        count = len(ranked) // sides
-        tables = [tuple(ranked[t + band * count] for band in range(sides)) for t in range(count)]
-    else:
-        tables, _ = group_tables(ranked, sides, lambda a, b: met[frozenset((a, b))])
+    choices: Iterable[tuple[str, ...]] = [()]
+    if extra:
+        most = byes_so_far[need[extra - 1]]
+        must = tuple(e for e in need if byes_so_far[e] < most)
+        may = [e for e in need if byes_so_far[e] == most]
+        choices = (
+            must + chosen
+            for chosen in itertools.islice(
+                itertools.combinations(may, extra - len(must)), BYE_TRIES
+            )
+        )
+    best: tuple[int, tuple[str, ...], list[tuple[str, ...]]] | None = None
+    for byes in choices:
+        ranked = sorted(
+            (e for e in need if e not in byes), key=lambda e: (-score(e), -seed[e], entry[e])
+        )
+        if not met:
+            # Nobody has met yet (the first round): table t takes the t-th of each band.
+            count = len(ranked) // sides
+            tables = [
+                tuple(ranked[t + band * count] for band in range(sides)) for t in range(count)
+            ]
+            cost = 0
+        else:
+            tables, cost = group_tables(ranked, sides, lambda a, b: met[frozenset((a, b))])
+        if best is None or cost < best[0]:
+            best = (cost, byes, tables)
+        if not cost:
+            break
+    assert best is not None
+    _, byes, tables = best
     return Round(number, tuple(tables), tuple(byes))
 
 
