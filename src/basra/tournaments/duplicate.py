@@ -28,7 +28,8 @@ An entrant's score is the sum of its boards' shares (its percentage is that
 over the boards it played). A **bye** (``n mod sides`` entrants a round, the
 same order as a Swiss's) is worth ½ a board for each board of the round, the
 mean share. Rounds missed (joining late, withdrawn) score nothing. Tie-break
-(:data:`TIE_BREAKS`): the sum of the margins (in points), else a shared place.
+(:data:`TIE_BREAKS`): the sum of the margins (in points; a forfeited board adds
+nothing), else a shared place.
 
 >>> board_sides(("north", "east", "south"), 1)
 ('south', 'north', 'east')
@@ -61,6 +62,7 @@ __all__ = [
     "margin",
     "pair_duplicate",
     "played_boards",
+    "revealed_boards",
     "round_complete",
 ]
 
@@ -175,6 +177,23 @@ def board_results(
     return rows
 
 
+def revealed_boards(
+    rounds: Sequence[Round], results: Sequence[GameResult], boards: int
+) -> set[tuple[int, int]]:
+    """The ``(round, board)`` whose deal may be shown: every table of its round has
+    played it, so nobody still to play it can learn its cards (its records,
+    replays and table of results stay hidden until then)."""
+    done: dict[tuple[int, int], set[int]] = defaultdict(set)
+    for result in played_boards(rounds, results, boards):
+        done[(result.round, result.board)].add(result.table)
+    return {
+        (paired.number, board)
+        for paired in rounds
+        for board in range(boards)
+        if len(done[(paired.number, board)]) == len(paired.tables)
+    }
+
+
 def round_complete(paired: Round, results: Sequence[GameResult], boards: int) -> bool:
     """True when every table of the round has played every board."""
     done = {(r.table, r.board) for r in played_boards([paired], results, boards)}
@@ -216,7 +235,10 @@ def duplicate_standings(
     """The duplicate's standings (see the module's docstring)."""
     lines = _duplicate_lines(settings, entrants, rounds, results)
     score = {e: sum((s.points for s in sheet), Fraction(0)) for e, (sheet, _) in lines.items()}
-    margins = {e: sum((r.margin for r in rows), Fraction(0)) for e, (_, rows) in lines.items()}
+    margins = {
+        e: sum((r.margin for r in rows if not r.forfeited), Fraction(0))
+        for e, (_, rows) in lines.items()
+    }
     rows = [(e.id, (score[e.id], margins[e.id])) for e in entrants]
     by_id = {e.id: e for e in entrants}
     return [
