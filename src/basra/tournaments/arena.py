@@ -83,22 +83,21 @@ class ArenaLine:
     wins: int
     reached_at: float | None
     """When the last game that gave it points finished (None: no points yet)."""
-
-    @property
-    def score(self) -> Fraction:
-        """Its points."""
-        return sum((entry.points for entry in self.sheet), Fraction(0))
+    score: Fraction
+    """Its points."""
 
 
 def arena_line(entrant: str, results: Sequence[GameResult]) -> ArenaLine:
     """An entrant's games in order (each ``game`` or ``double`` with its points),
     its fire, its wins and when it last scored."""
+    return _line(entrant, [r for r in game_order(results) if entrant in r.sides])
+
+
+def _line(entrant: str, games: Sequence[GameResult]) -> ArenaLine:
     entries: list[SheetEntry] = []
-    wins = wins_in_a_row = 0
+    total = wins = wins_in_a_row = 0
     reached_at: float | None = None
-    for result in game_order(results):
-        if entrant not in result.sides:
-            continue
+    for result in games:
         side = result.side_of(entrant)
         outscored, tied = head_to_head(result.scores, result.forfeited)[side]
         points = POINTS_PER_SIDE_OUTSCORED * outscored + POINTS_PER_SIDE_TIED * tied
@@ -106,12 +105,13 @@ def arena_line(entrant: str, results: Sequence[GameResult]) -> ArenaLine:
         if doubled:
             points *= 2
         entries.append(SheetEntry("double" if doubled else "game", Fraction(points)))
+        total += points
         if points:
             reached_at = result.finished_at
         won = outscored == len(result.sides) - 1
         wins += won
         wins_in_a_row = wins_in_a_row + 1 if won else 0
-    return ArenaLine(tuple(entries), wins_in_a_row >= STREAK, wins, reached_at)
+    return ArenaLine(tuple(entries), wins_in_a_row >= STREAK, wins, reached_at, Fraction(total))
 
 
 def arena_standings(
@@ -123,7 +123,12 @@ def arena_standings(
     last scored (:data:`TIE_BREAKS`): fewer and earlier rank first.
     """
     del settings  # every arena scores alike; kept for the formats' common signature
-    lines = {e.id: arena_line(e.id, results) for e in entrants}
+    games: dict[str, list[GameResult]] = {e.id: [] for e in entrants}
+    for result in game_order(results):
+        for side in result.sides:
+            if side in games:
+                games[side].append(result)
+    lines = {e.id: _line(e.id, games[e.id]) for e in entrants}
     rows = []
     for entrant in entrants:
         line = lines[entrant.id]

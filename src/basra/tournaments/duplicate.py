@@ -37,6 +37,7 @@ nothing), else a shared place.
 
 from __future__ import annotations
 
+import bisect
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -155,11 +156,12 @@ def board_results(
     rows = []
     for (round_number, board, side), group in sorted(holders.items()):
         keys = [order_key(margin(r, s), s in r.forfeited) for r, s in group]
+        ordered = sorted(keys)
         for (result, _), key in zip(group, keys, strict=True):
             forfeited = side in result.forfeited
-            # Against every holder, itself included (a tie: 1), hence the - 1.
-            beaten = sum(2 if key > k else 1 if key == k else 0 for k in keys) - 1
-            points = 0 if forfeited else beaten
+            below = bisect.bisect_left(ordered, key)
+            level = bisect.bisect_right(ordered, key) - below - 1  # the others equal to it
+            points = 0 if forfeited else 2 * below + level
             rows.append(
                 BoardRow(
                     round_number,
