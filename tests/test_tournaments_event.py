@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -181,3 +183,15 @@ def test_standings_recomputed_from_the_stored_json_are_the_same(form: str) -> No
     assert again == event
     assert again.standings() == event.standings()
     assert [s.to_json() for s in again.standings()] == [s.to_json() for s in event.standings()]
+
+
+def test_the_tournaments_use_the_standard_library_and_the_core_only() -> None:
+    code = "import sys, basra.tournaments; print(' '.join(sys.modules))"
+    out = subprocess.run(
+        [sys.executable, "-c", code], check=True, capture_output=True, text=True
+    ).stdout
+    tops = {name.split(".")[0] for name in out.split()}
+    # The compiled kernel's Cython runtime and setuptools' site hook are not imports of ours.
+    tops = {t for t in tops if not t.startswith("_cython_")} - {"cython_runtime", "_distutils_hack"}
+    assert not tops - set(sys.stdlib_module_names) - {"basra", "__main__"}
+    assert not {name for name in out.split() if name.startswith("basra.server")}
