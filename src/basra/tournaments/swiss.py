@@ -31,6 +31,9 @@ far, then the lowest score, the lowest seed, chosen so that the rest can sit
 without repeats if that can be done), then tables of the nearest in score
 with the fewest repeated meetings there are
 (:func:`~basra.tournaments.grouping.group_tables`): none while possible.
+
+>>> [str(game_points(GameResult(("a", "b", "c", "d"), (10, 40, 40, 20)), s)) for s in range(4)]
+['0', '5/6', '5/6', '1/3']
 """
 
 from __future__ import annotations
