@@ -117,7 +117,7 @@ def test_tie_breaks_fewer_games_then_who_got_there_first() -> None:
 # -------------------------------------------------------------------- pairing
 
 
-def waiting(names: str, since: float = 0.0) -> list[Waiting]:
+def waiting(names: str | list[str], since: float = 0.0) -> list[Waiting]:
     return [Waiting(n, since) for n in names]
 
 
@@ -132,6 +132,12 @@ def test_the_waiting_are_paired_with_the_nearest_in_score() -> None:
     # Ranks: A 4 points; B and D 2 in one game (B first); C and F 0 in one game; E 0 in two.
     tables = pair_arena(ARENA, entrants, results, waiting("ABCDEF"), now=5)
     assert tables == [("A", "B"), ("D", "C"), ("F", "E")]
+
+
+def test_at_the_start_the_level_field_is_paired_by_seed() -> None:
+    entrants = [person("low", 1200), person("top", 2000), person("mid", 1500), person("hi", 1900)]
+    tables = pair_arena(ARENA, entrants, [], waiting(["low", "top", "mid", "hi"]), now=0)
+    assert tables == [("top", "hi"), ("mid", "low")]
 
 
 def test_no_immediate_rematch_while_another_table_can_be_made() -> None:

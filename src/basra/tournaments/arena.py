@@ -18,9 +18,9 @@ Ranking: points, then fewer games (the same points in fewer games), then who
 reached their points first (the earlier last scoring game), else a shared place.
 
 Pairing (:func:`pair_arena`): whoever is waiting (finished a game, not
-withdrawn) is ranked by the standings and seated near their rank
-(:func:`~basra.tournaments.grouping.group_tables`), avoiding an *immediate
-rematch* (a table with two entrants who sat together in either one's last
+withdrawn) is ranked by the standings (level entrants by seed) and seated
+near their rank (:func:`~basra.tournaments.grouping.group_tables`), avoiding
+an *immediate rematch* (a table with two entrants who sat together in either one's last
 game). A table that cannot avoid one is made only when all its entrants have
 waited :data:`REMATCH_WAIT` seconds or the field has no one else; otherwise
 they wait for the next pass. When the waiting do not fill whole tables, the
@@ -195,7 +195,9 @@ def pair_arena(
             since[w.entrant] = min(w.since, since.get(w.entrant, w.since))
     if len(since) < size:
         return []
-    order = {line.entrant: i for i, line in enumerate(arena_standings(settings, entrants, results))}
+    # Entrants level in the standings (everyone, at the start) are ranked by seed.
+    by_seed = sorted(entrants, key=lambda e: -e.seed)
+    order = {line.entrant: i for i, line in enumerate(arena_standings(settings, by_seed, results))}
     ranked = sorted(since, key=order.__getitem__)
     extra = len(ranked) % size
     if extra:
