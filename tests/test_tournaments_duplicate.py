@@ -258,3 +258,18 @@ def test_a_small_event_played_by_bots_deals_every_holder_the_same_cards(
         expected += F(settings.sides * len(paired.tables) * settings.boards_per_round, 2)
         expected += F(len(paired.byes) * settings.boards_per_round, 2)
     assert total == expected
+
+
+def test_a_late_entrant_scores_nothing_for_the_rounds_it_missed() -> None:
+    event = Event("d", DUPLICATE, tuple(person(n) for n in "ABCD")).start().pair_next_round()
+    for t, table in enumerate(event.rounds[0].tables):
+        for b in range(2):
+            event = event.record(
+                GameResult(board_sides(table, b), (20, 10), round=1, table=t, board=b)
+            )
+    event = event.join(person("E")).pair_next_round()
+    line = next(s for s in event.standings() if s.entrant == "E")
+    assert event.entrant("E").joined_round == 1
+    # Paired in round 2 (a table or the bye), nothing shown or scored for round 1.
+    assert "E" in event.rounds[1].entrants()
+    assert [entry.kind for entry in line.sheet] in ([], ["bye"])

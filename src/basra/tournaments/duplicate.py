@@ -216,6 +216,8 @@ def _duplicate_lines(
     for entrant in entrants:
         sheet = []
         for paired in rounds:
+            if paired.number <= entrant.joined_round:
+                continue  # paired before it joined: nothing to show
             if entrant.id in paired.byes:
                 sheet.append(SheetEntry("bye", BYE_SHARE * boards))
                 continue
