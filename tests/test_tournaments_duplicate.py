@@ -192,7 +192,7 @@ def test_the_event_stores_no_card() -> None:
 def test_derived_packs_are_the_daily_deals_own() -> None:
     # basra.deals.derived_pack seeds the shuffle as the daily deal does: the daily
     # deal can use it and deal the very same packs.
-    from basra.server.daily import DAILY_RULES, Daily, Deal
+    from basra.server.features.daily import DAILY_RULES, Daily, Deal
 
     daily = Daily.__new__(Daily)
     daily._secret = SECRET

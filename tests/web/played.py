@@ -12,7 +12,7 @@ from typing import Any
 from tests.web.helpers import FAST, Player, ServerThread, create_table, http, new_token, play_to_end
 
 from basra.server.app import AppConfig
-from basra.server.reviews import ReviewConfig
+from basra.server.features.reviews import ReviewConfig
 
 ONE_ROUND = {"target": 1}
 
