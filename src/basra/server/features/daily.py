@@ -35,15 +35,13 @@ deal's whichever process deals it, before or after a restart.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
-import hmac
 import os
-import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from basra.deals import derived_bytes, derived_pack
 from basra.rules import PRESETS, preset
 from basra.server.errors import ProtocolError
 from basra.server.identity import Caller
@@ -51,7 +49,6 @@ from basra.server.store.protocols import DailyStore, SecretStore
 from basra.server.store.rows import AttemptRow, SeatKind, SeatRow, TableRow, TableStatus
 from basra.server.table.forms import TableSpec, check_name
 from basra.server.table.lifecycle import Lifecycle
-from basra.state import shuffled_pack
 
 __all__ = ["DAILY_RULES", "LEVEL", "ROTATION", "Daily", "Deal", "margin", "variants_of"]
 
@@ -150,17 +147,19 @@ class Daily:
             raise _no_deal(deal_id)
         return Deal(deal_id, day, variant)
 
-    def _derive(self, deal: Deal, what: str) -> bytes:
+    def _secret_or_fail(self) -> bytes:
         if self._secret is None:
             raise RuntimeError("the daily deals are not started")
-        text = f"basra-daily/1|{deal.id}|{what}".encode()
-        return hmac.new(self._secret, text, hashlib.sha256).digest()
+        return self._secret
+
+    def _label(self, deal: Deal, what: str) -> str:
+        return f"basra-daily/1|{deal.id}|{what}"
 
     def pack(self, deal: Deal) -> list[int]:
-        """The deal's pack (top card first): secret, derived from the server secret."""
+        """The deal's pack (top card first): secret, derived from the server secret
+        (:func:`basra.deals.derived_pack`, as a duplicate tournament's boards are)."""
         rules = preset(deal.variant).with_overrides(DAILY_RULES)
-        seed = int.from_bytes(self._derive(deal, "pack"))
-        return shuffled_pack(rules, random.Random(seed))
+        return derived_pack(self._secret_or_fail(), self._label(deal, "pack"), rules)
 
     def pack_of(self, row: TableRow, round_index: int) -> list[int] | None:
         """The pack of an attempt's table (its one round): the master deals it from here."""
@@ -170,7 +169,7 @@ class Daily:
 
     def seating(self, deal: Deal) -> tuple[int, int]:
         """The person's seat and the first dealer of the deal (secret too)."""
-        digest = self._derive(deal, "seats")
+        digest = derived_bytes(self._secret_or_fail(), self._label(deal, "seats"))
         return digest[0] % 2, digest[1] % 2
 
     # ---------------------------------------------------------------- HTTP
