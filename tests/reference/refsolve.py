@@ -69,21 +69,65 @@ def _clone(game: RefGame) -> RefGame:
     return other
 
 
+_WORTH: dict[int, dict] = {}
+
+
 def _points(game: RefGame, cards: list) -> int:
-    pc = game.settings["point_cards"]
-    return sum(pc[c] if c in pc else pc.get(rank_of(c), 0) for c in cards)
+    worth = _WORTH.get(id(game.settings))
+    if worth is None:
+        pc = game.settings["point_cards"]
+        worth = {c: pc[c] if c in pc else pc.get(rank_of(c), 0) for c in refengine.full_pack(52)}
+        _WORTH.clear()
+        _WORTH[id(game.settings)] = worth
+    return sum(worth[c] for c in cards)
 
 
-def _banked(game: RefGame) -> list:
-    """Each side's card points in its pile and basra points so far this round."""
+class _CachedTakes:
+    """The reference engine's capture sets, remembered while a solve runs (they depend only
+    on the settings, the floor and the card: the same positions come up again and again)."""
+
+    def __init__(self) -> None:
+        self.original = refengine.allowed_takes
+        self.cache: dict = {}
+
+    def __call__(self, s: dict, floor: list, card: str) -> list:
+        key = (id(s), tuple(floor), card)
+        found = self.cache.get(key)
+        if found is None:
+            found = self.cache[key] = self.original(s, floor, card)
+        return [list(option) for option in found]
+
+    def __enter__(self) -> _CachedTakes:
+        refengine.allowed_takes = self
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        refengine.allowed_takes = self.original
+
+
+def _banked(game: RefGame) -> int:
+    """Side 0's card points in its pile and basra points so far this round, less side 1's."""
     out = [_points(game, pile) for pile in game.piles]
     for play in game.cur_plays:
         out[game.side_of(play["seat"])] += play["basra"]
-    return out
+    return out[0] - out[1]
 
 
-def _margin(game: RefGame, table: dict) -> int:
-    """Side 0's round margin under perfect play from ``game`` (a round being played)."""
+def _play(game: RefGame, text: str, banked: int) -> tuple[RefGame, int]:
+    """A copy of ``game`` after ``text``, and side 0's banked margin after it."""
+    child = _clone(game)
+    side = game.side_of(game.turn)
+    before = len(game.piles[side])
+    basra = child.play(text)
+    if child.phase == "play":
+        gained = _points(child, child.piles[side][before:]) + basra
+        banked += gained if side == 0 else -gained
+    return child, banked
+
+
+def _margin(game: RefGame, table: dict, banked: int) -> int:
+    """Side 0's round margin under perfect play from ``game`` (a round being played), where
+    side 0's banked margin (card points and basras so far) is ``banked``."""
     counts = [len(p) for p in game.piles]
     key = (
         tuple(tuple(sorted(h)) for h in game.hands),
@@ -94,23 +138,20 @@ def _margin(game: RefGame, table: dict) -> int:
         game.last_capture_side,
         counts[0] - counts[1],
     )
-    banked = _banked(game)
-    now = banked[0] - banked[1]
     if key in table:
-        return now + table[key]
+        return banked + table[key]
     values = []
     for text in game.legal_moves():
-        child = _clone(game)
-        child.play(text)
-        values.append(_after(child, table))
+        child, after = _play(game, text, banked)
+        values.append(_after(child, table, after))
     best = max(values) if game.side_of(game.turn) == 0 else min(values)
-    table[key] = best - now
+    table[key] = best - banked
     return best
 
 
-def _after(game: RefGame, table: dict) -> int:
+def _after(game: RefGame, table: dict, banked: int) -> int:
     if game.phase == "play":
-        return _margin(game, table)
+        return _margin(game, table, banked)
     points = game.rounds_out[-1]["points"]
     return points[0] - points[1]
 
@@ -174,20 +215,26 @@ def solve_game(game: RefGame, pack: list) -> tuple[dict, set, int]:
     totals: dict = {}
     everywhere = None
     count = 0
-    for position in _arrangements(game, seat, pack):
-        table: dict = {}
-        values = {}
-        for text in position.legal_moves():
-            child = _clone(position)
-            child.play(text)
-            values[text] = sign * _after(child, table)
-        top = max(values.values())
-        best = {m for m, v in values.items() if v == top}
-        everywhere = best if everywhere is None else everywhere & best
-        for m, v in values.items():
-            totals[m] = totals.get(m, 0) + v
-        count += 1
+    with _CachedTakes():
+        for position in _arrangements(game, seat, pack):
+            values = _solve_one(position, sign)
+            top = max(values.values())
+            best = {m for m, v in values.items() if v == top}
+            everywhere = best if everywhere is None else everywhere & best
+            for m, v in values.items():
+                totals[m] = totals.get(m, 0) + v
+            count += 1
     return {m: t / count for m, t in totals.items()}, everywhere or set(), count
+
+
+def _solve_one(position: RefGame, sign: int) -> dict:
+    table: dict = {}
+    values = {}
+    banked = _banked(position)
+    for text in position.legal_moves():
+        child, after = _play(position, text, banked)
+        values[text] = sign * _after(child, table, after)
+    return values
 
 
 def solve_record(record: dict) -> tuple[dict, set, int]:

@@ -558,22 +558,19 @@ def _steps(rules: Rules, variant: str) -> list[Step | None]:
             lambda f: f.basra > 0,
         )
     basra_rule = _BASRA_RULE[rules.basra_mode]
-    if rules.basra_mode == "clear":
-        basra = _build(
-            rules, variant, "basra", (both("", ""),) * 3, "3S 6H", "9D 5C", "9Dx3S,6H",
-            lambda f: f.basra > 0,
-        )  # fmt: skip
-        basra_goal = both(
-            "Clear the whole floor in one play: a basra.", "امسح الأرض كلها في لعبة واحدة: بصرة."
-        )
-    else:
-        basra = _build(
-            rules, variant, "basra", (both("", ""),) * 3, "6S", "6C 9D", "6Cx6S",
-            lambda f: f.basra > 0,
-        )  # fmt: skip
-        basra_goal = both(
+    clear = rules.basra_mode == "clear"
+    floor, hand, taught = ("3S 6H", "9D 5C", "9Dx3S,6H") if clear else ("6S", "6C 9D", "6Cx6S")
+    blank = both("", "")
+    basra = _build(
+        rules, variant, "basra", (blank, blank, blank), floor, hand, taught, lambda f: f.basra > 0
+    )
+    basra_goal = (
+        both("Clear the whole floor in one play: a basra.", "امسح الأرض كلها في لعبة واحدة: بصرة.")
+        if clear
+        else both(
             "Take the lone card by pairing it: a basra.", "كُل الورقة الوحيدة بمطابقتها: بصرة."
         )
+    )
     if basra is not None:
         worth = move_facts(basra.view(), basra.taught).basra
         add(
