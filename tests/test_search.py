@@ -13,8 +13,10 @@ import random
 import pytest
 
 import basra._search as compiled
-from basra.bots.ismcts import SearchSettings, kernel_search, search, view_problem
-from basra.bots.sim import Sampler, deal_decisions, likelihood
+from basra.bots.ismcts import SearchSettings, kernel_search, search, state_problem, view_problem
+from basra.bots.sim import Sampler, Sim, deal_decisions, likelihood
+from basra.bots.solve import SolveAbortedError, solve_moves
+from basra.moves import Move
 from basra.notation import parse_move
 from basra.state import GameState
 from basra.view import View, view_of
@@ -114,3 +116,44 @@ def test_decisions_are_deterministic_for_a_seed_and_budget() -> None:
     assert {m: (n.visits, n.total) for m, n in first[0].items()} == {
         m: (n.visits, n.total) for m, n in again[0].items()
     }
+
+
+def late_position(variant: str, players: int, teams: bool, seed: int, left: int) -> GameState:
+    """A random game's first round with ``left`` plays to go (0 plays for a short round)."""
+    rng = random.Random(seed)
+    state = GameState(variant, players, teams=teams, rules={"target": 1})
+    state.deal(rng=rng)
+    while state.phase == "play" and state.stock_size + state.in_hands > left:
+        state.push(rng.choice(state.legal_moves()))
+    return state
+
+
+@pytest.mark.parametrize(("players", "teams"), TABLES)
+def test_the_exact_solver_and_its_pure_mirror_agree(players: int, teams: bool) -> None:
+    rng = random.Random(f"solve/{players}/{teams}")
+    variants = ["egyptian", "lebanese", "cypriot_bastra", "syrian", "cypriot_classic", "yemeni"]
+    checked = aborted = 0
+    for trial in range(24):
+        state = late_position(
+            variants[trial % len(variants)], players, teams, rng.randrange(1 << 30), 8 + trial % 4
+        )
+        if state.phase != "play" or len(state.legal_moves()) < 2:
+            continue
+        limit = 60 if trial % 5 == 0 else 2_000_000
+        search_problem = state_problem(state, 1, hidden_stock=False)
+        for margins, mu, shape in ((True, 0.0, 1), (False, 0.5, 1), (False, 0.3, 0)):
+            fast = search_problem.exact(1, mu, limit, margins, shape)
+            try:
+                pure = solve_moves(
+                    Sim.from_state(state), margins=margins, mu=mu, shape=shape, node_limit=limit
+                )
+            except SolveAbortedError:
+                assert fast is None
+                aborted += 1
+                continue
+            assert fast is not None
+            stats, _ = fast
+            assert [Move(c, t) for c, t, _, _ in stats] == [move for move, _ in pure]
+            assert [total for _, _, _, total in stats] == pytest.approx([v for _, v in pure])
+            checked += 1
+    assert checked >= 20 and aborted >= 1

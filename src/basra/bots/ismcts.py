@@ -92,6 +92,7 @@ class SearchSettings:
         "policy",
         "pool",
         "read",
+        "reward",
         "samples",
         "seconds",
         "solve",
@@ -121,6 +122,7 @@ class SearchSettings:
         forced: int = 0,
         trees: int = 1,
         depth: int = 1,
+        reward: int = 1,
     ) -> None:
         self.iterations = iterations
         """Iterations per decision (``None``: only the time budget counts)."""
@@ -173,6 +175,10 @@ class SearchSettings:
         self.flat = flat
         """N > 0: no tree; each root move is played out to the round's end in N
         determinizations and the best mean margin is played (compiled search only)."""
+        self.reward = reward
+        """The shape of the round margin's part of the reward (:class:`Reward`): 1 linear
+        and never clipped (the default), 0 clipped to [0, 1] at the scale (before issue 27;
+        kept for measurements)."""
 
     def text(self) -> str:
         """The options that give these settings."""
@@ -222,6 +228,7 @@ def parse_settings(options: str) -> SearchSettings:
             "forced",
             "trees",
             "depth",
+            "reward",
         ):
             if number != int(number):
                 raise BotError(f"{name} must be a whole number, not {value!r}")
@@ -231,28 +238,62 @@ def parse_settings(options: str) -> SearchSettings:
     return settings
 
 
+REWARD_CLIPPED = 0
+"""``reward=0``: the margin's part clipped to [0, 1] at ``scale`` (flat beyond it)."""
+REWARD_LINEAR = 1
+"""``reward=1`` (the default): linear in the margin, never clipped."""
+
+
 class Reward:
-    """What a finished round is worth to each side, in [0, 1], knowing the match score.
+    """What a finished round is worth to each side, knowing the match score.
 
     ``mu`` of it is the chance of winning the match from the scores after the
     round: 1 or 0 when the round ends the game, otherwise a normal model in
     which each later round moves the lead by about ``spread`` points (a
     majority bonus and basras) and about ``(target - best score) / pace``
-    rounds are left. The rest is the round's point margin against the best
-    other side, scaled by ``scale`` (about the most a round can swing).
+    rounds are left. The rest is a function of the round's point margin
+    against the best other side (:meth:`of_margin`): with the default shape
+    (``REWARD_LINEAR``) ``0.5 + margin / (2 * scale)``, where ``scale`` (the
+    majority bonus, the card points and two basras) is about what a round
+    swings. It is strictly increasing and never flattens: a round's margin is
+    bounded (by the majority, its carry, the card points and at most one
+    basra every other play), so the reward is bounded too, though past ``scale``
+    it leaves [0, 1]. Before issue 27 it was clipped to [0, 1] there
+    (``REWARD_CLIPPED``), which made every move look alike in a lopsided round
+    of the variants where a basra is a big share of the scale (36 points in
+    Cypriot and Lebanese play, where three or four basras are not rare).
     """
 
-    def __init__(self, rules: Rules, sides: int, mu: float) -> None:
+    def __init__(self, rules: Rules, sides: int, mu: float, shape: int = REWARD_LINEAR) -> None:
+        if shape not in (REWARD_CLIPPED, REWARD_LINEAR):
+            raise BotError(f"the reward's shape is 0 (clipped) or 1 (linear), not {shape}")
         self.mu = mu
+        self.shape = shape
         self.sides = sides
         self.target = rules.target
         card_points = sum(rules.card_points[: rules.pack])
-        self.scale = float(rules.majority_bonus + card_points + 2 * rules.basra_points)
+        self.scale = float(max(rules.majority_bonus + card_points + 2 * rules.basra_points, 1))
         self.pace = max((card_points + rules.majority_bonus + rules.basra_points) / sides, 1.0)
         self.spread = math.sqrt(
             (0.8 * rules.majority_bonus) ** 2 + (1.5 * rules.basra_points) ** 2 + 16.0
         )
         self.draw = rules.end_tie == "draw"
+
+    def of_margin(self, margin: float) -> float:
+        """The round margin's part of the reward (strictly increasing but for the clipped
+        shape of before, flat past ``scale``).
+
+        >>> from basra.rules import preset
+        >>> reward = Reward(preset("cypriot_bastra"), 2, mu=0.0)
+        >>> reward.scale, reward.of_margin(36.0), round(reward.of_margin(42.0), 4)
+        (36.0, 1.0, 1.0833)
+        >>> Reward(preset("cypriot_bastra"), 2, 0.0, REWARD_CLIPPED).of_margin(42.0)
+        1.0
+        """
+        value = 0.5 + margin / (2 * self.scale)
+        if self.shape == REWARD_CLIPPED:
+            value = 0.0 if value < 0.0 else 1.0 if value > 1.0 else value
+        return value
 
     def __call__(self, points: Sequence[float], score: Sequence[float]) -> list[float]:
         """Rewards from each side's points in the round and scores after it."""
@@ -262,8 +303,7 @@ class Reward:
         best = max(score)
         for side in range(sides):
             others = max(points[s] for s in range(sides) if s != side)
-            margin = 0.5 + (points[side] - others) / (2 * self.scale)
-            margin = 0.0 if margin < 0.0 else 1.0 if margin > 1.0 else margin
+            margin = self.of_margin(points[side] - others)
             if mu:
                 lead = score[side] - max(score[s] for s in range(sides) if s != side)
                 if best >= self.target:
@@ -345,14 +385,25 @@ def _policy_move(sim: Sim, moves: list[Move], random_: Callable[[], float], eps:
     return max(moves, key=lambda m: policy_value(rules, m[0], m[1], floor, lone) + random_() * 0.01)
 
 
+def round_margins(points: Sequence[float]) -> list[float]:
+    """Each side's round margin: its points less the mean of the other sides' (the coach's
+    measure, in points)."""
+    total = sum(points)
+    others = len(points) - 1
+    return [p - (total - p) / others for p in points]
+
+
 class _Node:
-    __slots__ = ("avail", "children", "side", "total", "visits")
+    __slots__ = ("avail", "children", "margin", "side", "total", "visits")
 
     def __init__(self, side: int) -> None:
         self.children: dict[Move, _Node] = {}
         self.visits = 0
         self.avail = 1
         self.total = 0.0
+        """The rewards backed up (what the search compares)."""
+        self.margin = 0.0
+        """The side's round margins backed up, in points (what the analysis reports)."""
         self.side = side
 
 
@@ -368,7 +419,7 @@ def search(
     Returns the root's children by move and the iterations run.
     """
     root = _Node(-1)
-    reward = Reward(rules, sides, settings.mu)
+    reward = Reward(rules, sides, settings.mu, settings.reward)
     model = settings.model
     c = settings.c
     eps = settings.eps
@@ -411,7 +462,7 @@ def search(
                 sim.play(*move)
                 path.append(child)
                 break
-            best_value = -1.0
+            best_value = -math.inf
             chosen = moves[0]
             for m in moves:
                 other = children[m]
@@ -427,12 +478,15 @@ def search(
         result = sim.result
         if result is not None:
             rewards = reward(result.points, result.score)
+            margins = round_margins(result.points)
         else:
             points = expected_points(sim)
             rewards = reward(points, [s + p for s, p in zip(sim.scores, points, strict=True)])
+            margins = round_margins(points)
         for visited in path:
             visited.visits += 1
             visited.total += rewards[visited.side]
+            visited.margin += margins[visited.side]
     return root.children, iterations
 
 
@@ -590,33 +644,44 @@ def move_values(problem: Any, settings: SearchSettings) -> dict[Move, list[float
     move's mean reward for the mover's side; the list holds one per search
     (their spread is the estimate's error).
     """
+    return {move: [r for r, _ in runs] for move, runs in move_searches(problem, settings).items()}
+
+
+def move_searches(problem: Any, settings: SearchSettings) -> dict[Move, list[tuple[float, float]]]:
+    """As :func:`move_values`, each search's ``(mean reward, mean round margin)``.
+
+    The margin (the mover's side's round points less the mean of the other
+    sides', at the search's horizon the expected ones) is in points and never
+    clipped, whatever the reward's shape: what the coach reports.
+    """
     moves, _, _, _, _ = problem.evaluate(0)
-    out: dict[Move, list[float]] = {}
+    out: dict[Move, list[tuple[float, float]]] = {}
     for card, take in moves:
         batches = out[Move(card, take)] = []
         for _ in range(settings.forced):
             stats, _ = _search(problem, settings, card, take)
-            (_, _, visits, total) = stats[0]
-            batches.append(total / visits)
+            (_, _, visits, total, margins) = stats[0]
+            batches.append((total / visits, margins / visits))
     return out
 
 
 def compiled_search(problem: Any, settings: SearchSettings) -> tuple[dict[Move, _Node], int]:
     """Run a compiled search problem as ``settings`` say; the root moves' statistics."""
     if settings.solve and problem.hidden() == 0:
-        solved = problem.exact(1, settings.mu)
+        solved = problem.exact(1, settings.mu, shape=settings.reward)
         if solved is not None:
             return _children(solved)
     if settings.exact and problem.remaining() <= settings.exact:
-        solved = problem.exact(settings.samples, settings.mu)
+        solved = problem.exact(settings.samples, settings.mu, shape=settings.reward)
         if solved is not None:
             return _children(solved)
     children: dict[Move, _Node] = {}
     if settings.forced:
-        for move, batches in move_values(problem, settings).items():
+        for move, batches in move_searches(problem, settings).items():
             node = children[move] = _Node(-1)
             node.visits = len(batches)
-            node.total = sum(batches)
+            node.total = sum(r for r, _ in batches)
+            node.margin = sum(m for _, m in batches)
         return children, settings.forced
     if settings.flat:
         moves, sums, _, _, done = problem.evaluate(
@@ -626,6 +691,7 @@ def compiled_search(problem: Any, settings: SearchSettings) -> tuple[dict[Move, 
             node = children[Move(card, take)] = _Node(-1)
             node.visits = done
             node.total = total
+            node.margin = total
         return children, done
     total = 0
     for _ in range(max(settings.trees, 1)):
@@ -635,6 +701,7 @@ def compiled_search(problem: Any, settings: SearchSettings) -> tuple[dict[Move, 
             mine = children.setdefault(move, _Node(-1))
             mine.visits += node.visits
             mine.total += node.total
+            mine.margin += node.margin
     return children, total
 
 
@@ -646,9 +713,9 @@ def _krules(rules: Rules) -> object:
 
 def _search(
     problem: Any, settings: SearchSettings, card: int = -1, take: int = 0
-) -> tuple[list[tuple[int, int, int, float]], int]:
+) -> tuple[list[tuple[int, int, int, float, float]], int]:
     """One compiled search as ``settings`` say (its root move forced when ``card`` >= 0)."""
-    stats: tuple[list[tuple[int, int, int, float]], int] = problem.run(
+    stats: tuple[list[tuple[int, int, int, float, float]], int] = problem.run(
         settings.iterations,
         settings.seconds,
         settings.c,
@@ -662,6 +729,7 @@ def _search(
         card,
         take,
         settings.depth,
+        settings.reward,
     )
     return stats
 
@@ -671,14 +739,16 @@ def _run(problem: object, settings: SearchSettings) -> tuple[dict[Move, _Node], 
 
 
 def _children(
-    result: tuple[list[tuple[int, int, int, float]], int],
+    result: tuple[Sequence[tuple[Any, ...]], int],
 ) -> tuple[dict[Move, _Node], int]:
+    """Root statistics ``(card, take, visits, total[, margins])`` as nodes by move."""
     stats, iterations = result
     children: dict[Move, _Node] = {}
-    for card, take, visits, total in stats:
+    for card, take, visits, total, *margins in stats:
         node = _Node(-1)
         node.visits = visits
         node.total = total
+        node.margin = margins[0] if margins else 0.0
         children[Move(card, take)] = node
     return children, iterations
 
@@ -732,7 +802,7 @@ register_bot(
     "ismcts",
     _ismcts,
     "information-set Monte Carlo tree search on the seat's view; options: "
-    "iterations=N or seconds=S, c, eps, read, pool, mu, horizon, tail, model, "
+    "iterations=N or seconds=S, c, eps, read, pool, mu, reward, horizon, tail, model, "
     "and with the compiled kernel forced, trees, depth, policy, flat, solve, exact, floor",
 )
 register_bot(
