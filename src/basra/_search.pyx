@@ -545,6 +545,13 @@ cdef class Search:
     cdef mask_t* pool           # pool_size x 4 hands
     cdef double* cumulative
     cdef bint pool_built
+    # the learned belief: a Markov chain over deals weighted by the product of each
+    # unseen card's chance of being where the deal puts it (basra.belief)
+    cdef bint belief_on
+    cdef int belief_sweeps
+    cdef double b_lw[52][5]      # per unseen card (its index in `unseen`), log weight of each
+                                 # place: seats 0-3, 4 the stock
+    cdef int b_loc[52]           # the chain's deal: each unseen card's place
     # the tree
     cdef Node* nodes
     cdef int n_nodes
@@ -606,7 +613,111 @@ cdef class Search:
             self.d_take[i] = take
             self.d_later[i] = later
         self.pool_built = False
+        self.belief_on = False
         rng_seed(&self.rng, seed)
+
+    def set_belief(self, list weights, int sweeps=2, int burn=20):
+        """Draw the hidden cards from the learned belief from now on (mirror of
+        ``Sampler.set_belief``).
+
+        ``weights[c]`` gives card ``c``'s log weight for each place (seats 0-3, then 4
+        the stock), read for the unseen cards only. Deals are drawn from the
+        distribution proportional to the product of the weights of where each unseen
+        card lies, hand sizes fixed, by a Metropolis chain of swaps of two cards'
+        places: ``sweeps`` times as many proposals as unseen cards between two
+        draws, after ``burn`` sweeps from a random deal.
+        """
+        cdef int i, k, seat, pos = 0, card
+        cdef int order[52]
+        for i in range(self.n_unseen):
+            card = self.unseen[i]
+            row = weights[card]
+            for k in range(5):
+                self.b_lw[i][k] = row[k]
+            order[i] = i
+        for i in range(self.n_unseen):  # a random deal to start from
+            k = i + rng_below(&self.rng, self.n_unseen - i)
+            order[i], order[k] = order[k], order[i]
+        for seat in range(self.base.players):
+            for k in range(self.needs[seat]):
+                self.b_loc[order[pos]] = seat
+                pos += 1
+        while pos < self.n_unseen:
+            self.b_loc[order[pos]] = 4
+            pos += 1
+        self.belief_on = True
+        self.belief_sweeps = sweeps
+        self.belief_walk(burn * self.n_unseen)
+
+    cdef void belief_walk(self, int steps) noexcept nogil:
+        """``steps`` Metropolis proposals: swap the places of two unseen cards."""
+        cdef int step, i, j, a, b
+        cdef double delta
+        if self.n_unseen < 2:
+            return
+        for step in range(steps):
+            i = rng_below(&self.rng, self.n_unseen)
+            j = rng_below(&self.rng, self.n_unseen)
+            a = self.b_loc[i]
+            b = self.b_loc[j]
+            if a == b:
+                continue
+            delta = self.b_lw[i][b] + self.b_lw[j][a] - self.b_lw[i][a] - self.b_lw[j][b]
+            if delta >= 0.0 or rng_uniform(&self.rng) < exp(delta):
+                self.b_loc[i] = b
+                self.b_loc[j] = a
+
+    def location_probabilities(self, int pool=0):
+        """Each card's chance of being in each seat's hand, or the stock (index 4), as the
+        sampler deals: ``[[p_seat0, ..., p_seat3, p_stock] for card 0-51]`` (0 for a card
+        that is not hidden). With hand reading, from a pool of ``pool`` weighted deals
+        (the reading's own pool when 0); with the belief, from ``pool`` draws of its chain;
+        otherwise the shares of a random deal. For measuring the samplers."""
+        cdef int p, i, seat, card
+        cdef double weight, total = 0.0
+        cdef mask_t hands[4]
+        cdef Sim s
+        out = [[0.0] * 5 for _ in range(52)]
+        if self.belief_on:
+            for p in range(max(pool, 1)):
+                self.sample(&s)
+                for i in range(self.n_unseen):
+                    card = self.unseen[i]
+                    out[card][self.b_loc[i]] += 1.0
+            total = max(pool, 1)
+        elif self.n_decisions and self.read > 0:
+            if pool:
+                self.pool_size = pool
+                free(self.pool)
+                free(self.cumulative)
+                self.pool = NULL
+                self.cumulative = NULL
+                self.pool_built = False
+            if not self.pool_built:
+                self.build_pool()
+            for p in range(self.pool_size):
+                weight = self.cumulative[p] - (self.cumulative[p - 1] if p else 0.0)
+                total += weight
+                for seat in range(self.base.players):
+                    for i in range(self.n_unseen):
+                        card = self.unseen[i]
+                        if self.pool[4 * p + seat] >> card & 1 and not (self.base.hands[seat] >> card & 1):
+                            out[card][seat] += weight
+        else:
+            for i in range(self.n_unseen):
+                card = self.unseen[i]
+                for seat in range(self.base.players):
+                    out[card][seat] = self.needs[seat]
+            total = self.n_unseen
+        for i in range(self.n_unseen):
+            card = self.unseen[i]
+            for seat in range(4):
+                out[card][seat] /= total
+            if not self.belief_on:
+                out[card][4] = 1.0 - sum(out[card][:4])
+            else:
+                out[card][4] /= total
+        return out
 
     cdef void deal_hands(self, mask_t* hands) noexcept nogil:
         """Known cards plus unseen ones at random (mirror of ``Unseen.hands``)."""
@@ -672,7 +783,14 @@ cdef class Search:
         cdef mask_t held = 0
         cdef double x
         cdef int lo, hi, mid, i, n = 0, seat
-        if self.n_decisions and self.read > 0:
+        if self.belief_on:
+            self.belief_walk(self.belief_sweeps * self.n_unseen)
+            for seat in range(self.base.players):
+                hands[seat] = self.base.hands[seat]
+            for i in range(self.n_unseen):
+                if self.b_loc[i] < 4:
+                    hands[self.b_loc[i]] |= (<mask_t>1) << self.unseen[i]
+        elif self.n_decisions and self.read > 0:
             if not self.pool_built:
                 self.build_pool()
             x = rng_uniform(&self.rng) * self.cumulative[self.pool_size - 1]

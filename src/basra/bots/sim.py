@@ -316,6 +316,71 @@ class Sampler:
         self.decisions = deal_decisions(view) if read > 0 else []
         self.pool: list[list[int]] | None = None
         self.cumulative: list[float] = []
+        self.belief: list[list[float]] | None = None
+        self.sweeps = 2
+        self.burn = 20
+        self.places: list[int] = []
+
+    def set_belief(
+        self, weights: Sequence[Sequence[float]], sweeps: int = 2, burn: int = 20
+    ) -> None:
+        """Draw the hidden cards from the learned belief from now on.
+
+        ``weights[c]`` gives card ``c``'s log weight for each place (seats 0-3, then 4
+        the stock). Deals are drawn from the distribution proportional to the
+        product of the weights of where each unseen card lies (hand sizes fixed),
+        by a Metropolis chain that swaps the places of two cards: ``sweeps`` times
+        as many proposals as unseen cards between two draws, after ``burn`` sweeps
+        from a random deal (made at the first draw). The compiled sampler
+        (``Search.set_belief``) is the same chain.
+        """
+        self.belief = [list(weights[card]) for card in self.unseen.cards]
+        self.sweeps = sweeps
+        self.burn = burn
+        self.places = []
+
+    def _walk(self, rng: random.Random, steps: int) -> None:
+        places = self.places
+        weights = self.belief
+        assert weights is not None
+        n = len(places)
+        if n < 2:
+            return
+        random_ = rng.random
+        for _ in range(steps):
+            i = int(random_() * n)
+            j = int(random_() * n)
+            a = places[i]
+            b = places[j]
+            if a == b:
+                continue
+            delta = weights[i][b] + weights[j][a] - weights[i][a] - weights[j][b]
+            if delta >= 0.0 or random_() < math.exp(delta):
+                places[i] = b
+                places[j] = a
+
+    def _belief_hands(self, rng: random.Random) -> list[int]:
+        unseen = self.unseen
+        n = len(unseen.cards)
+        if not self.places:
+            order = list(range(n))
+            rng.shuffle(order)
+            places = [4] * n
+            pos = 0
+            for seat, need in enumerate(unseen.needs):
+                for _ in range(need):
+                    places[order[pos]] = seat
+                    pos += 1
+            self.places = places
+            self._walk(rng, self.burn * n)
+        self._walk(rng, self.sweeps * n)
+        view = self.view
+        hands = list(view.known)
+        hands[view.seat] = view.hand
+        for card, place in zip(unseen.cards, self.places, strict=True):
+            if place < 4:
+                hands[place] |= 1 << card
+        return hands
 
     def _build_pool(self, rng: random.Random) -> None:
         rules = self.view.rules
@@ -342,7 +407,9 @@ class Sampler:
     def sample(self, rng: random.Random) -> Sim:
         """A new simulation of the rest of the round, hidden cards dealt at random."""
         view = self.view
-        if self.decisions:
+        if self.belief is not None:
+            hands = self._belief_hands(rng)
+        elif self.decisions:
             if self.pool is None:
                 self._build_pool(rng)
             assert self.pool is not None
