@@ -552,6 +552,9 @@ cdef class Search:
     cdef double b_lw[52][5]      # per unseen card (its index in `unseen`), log weight of each
                                  # place: seats 0-3, 4 the stock
     cdef int b_loc[52]           # the chain's deal: each unseen card's place
+    cdef int b_held[52]          # the unseen cards (indices) the chain puts in hands
+    cdef int b_slot[52]          # each unseen card's index in b_held (-1: in the stock)
+    cdef bint b_moves            # the unseen cards lie in two places or more
     # the tree
     cdef Node* nodes
     cdef int n_nodes
@@ -616,7 +619,7 @@ cdef class Search:
         self.belief_on = False
         rng_seed(&self.rng, seed)
 
-    def set_belief(self, list weights, int sweeps=2, int burn=20):
+    def set_belief(self, list weights, int sweeps=2, int burn=50):
         """Draw the hidden cards from the learned belief from now on (mirror of
         ``Sampler.set_belief``).
 
@@ -625,7 +628,9 @@ cdef class Search:
         distribution proportional to the product of the weights of where each unseen
         card lies, hand sizes fixed, by a Metropolis chain of swaps of two cards'
         places: ``sweeps`` times as many proposals as unseen cards between two
-        draws, after ``burn`` sweeps from a random deal.
+        draws, after ``burn`` sweeps from a random deal. A sweep proposes, as many
+        times as the hands hold unseen cards, to swap a card in a hand (drawn at
+        random) with a card elsewhere (drawn at random): a symmetric proposal.
         """
         cdef int i, k, seat, pos = 0, card
         cdef int order[52]
@@ -641,31 +646,47 @@ cdef class Search:
         for seat in range(self.base.players):
             for k in range(self.needs[seat]):
                 self.b_loc[order[pos]] = seat
+                self.b_held[pos] = order[pos]
+                self.b_slot[order[pos]] = pos
                 pos += 1
         while pos < self.n_unseen:
             self.b_loc[order[pos]] = 4
+            self.b_slot[order[pos]] = -1
             pos += 1
+        k = 1 if self.dealt < self.n_unseen else 0
+        for seat in range(self.base.players):
+            if self.needs[seat]:
+                k += 1
+        self.b_moves = k >= 2
         self.belief_on = True
         self.belief_sweeps = sweeps
-        self.belief_walk(burn * self.n_unseen)
+        self.belief_walk(burn)
 
-    cdef void belief_walk(self, int steps) noexcept nogil:
-        """``steps`` Metropolis proposals: swap the places of two unseen cards."""
-        cdef int step, i, j, a, b
+    cdef void belief_walk(self, int sweeps) noexcept nogil:
+        """Metropolis proposals (``sweeps`` times as many as the hands hold unseen cards):
+        swap the places of a card in a hand and a card elsewhere."""
+        cdef int step, i, j, a, b, si, sj
         cdef double delta
-        if self.n_unseen < 2:
-            return
-        for step in range(steps):
-            i = rng_below(&self.rng, self.n_unseen)
-            j = rng_below(&self.rng, self.n_unseen)
+        if not self.b_moves:
+            return  # every unseen card lies in one place
+        for step in range(sweeps * self.dealt):
+            i = self.b_held[rng_below(&self.rng, self.dealt)]
             a = self.b_loc[i]
+            j = rng_below(&self.rng, self.n_unseen)
+            while self.b_loc[j] == a:
+                j = rng_below(&self.rng, self.n_unseen)
             b = self.b_loc[j]
-            if a == b:
-                continue
             delta = self.b_lw[i][b] + self.b_lw[j][a] - self.b_lw[i][a] - self.b_lw[j][b]
             if delta >= 0.0 or rng_uniform(&self.rng) < exp(delta):
                 self.b_loc[i] = b
                 self.b_loc[j] = a
+                si = self.b_slot[i]
+                sj = self.b_slot[j]
+                self.b_slot[i] = sj
+                self.b_slot[j] = si
+                self.b_held[si] = j
+                if sj >= 0:
+                    self.b_held[sj] = i
 
     def location_probabilities(self, int pool=0):
         """Each card's chance of being in each seat's hand, or the stock (index 4), as the
@@ -784,7 +805,7 @@ cdef class Search:
         cdef double x
         cdef int lo, hi, mid, i, n = 0, seat
         if self.belief_on:
-            self.belief_walk(self.belief_sweeps * self.n_unseen)
+            self.belief_walk(self.belief_sweeps)
             for seat in range(self.base.players):
                 hands[seat] = self.base.hands[seat]
             for i in range(self.n_unseen):

@@ -131,9 +131,9 @@ class Examples:
         return len(self.table)
 
 
-def _bots(rng: random.Random, players: int) -> list[Bot]:
-    names = [name for name, _ in MIX]
-    weights = [weight for _, weight in MIX]
+def _bots(rng: random.Random, players: int, mix: Sequence[tuple[str, float]]) -> list[Bot]:
+    names = [name for name, _ in mix]
+    weights = [weight for _, weight in mix]
     return [
         make_bot(rng.choices(names, weights)[0], seed=rng.getrandbits(64)) for _ in range(players)
     ]
@@ -162,9 +162,11 @@ def generate(
     *,
     reading: bool = False,
     progress: Callable[[int], None] | None = None,
+    mix: Sequence[tuple[str, float]] = MIX,
 ) -> Examples:
     """The examples of ``rounds`` self-play rounds at ``table`` (a count, or the range of the
-    rounds' numbers: a part of a bigger set; see the module docstring)."""
+    rounds' numbers: a part of a bigger set; see the module docstring), the players drawn
+    from ``mix``."""
     import numpy
 
     index = TABLES.index(table)
@@ -175,7 +177,7 @@ def generate(
     numbers = range(rounds) if isinstance(rounds, int) else rounds
     for done, number in enumerate(numbers):
         rng = random.Random(f"basra-belief/{seed}/{table.name}/{number}")
-        bots = _bots(rng, table.players)
+        bots = _bots(rng, table.players, mix)
         state = GameState(
             table.variant,
             table.players,

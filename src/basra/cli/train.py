@@ -113,9 +113,14 @@ def run_belief(args: argparse.Namespace) -> int:
     except ImportError:
         raise CliError("training needs numpy (pip install 'basra[env]')") from None
     try:
-        from basra.train.belief import TrainSettings, export, train
-    except ImportError as exc:  # pragma: no cover - the module itself needs nothing
-        raise CliError(str(exc)) from None
+        import torch  # noqa: F401
+    except ImportError:
+        raise CliError(
+            "training needs PyTorch, the CPU build: pip install torch==2.13.0 "
+            "(play never does: the bots read the exported numpy weights)"
+        ) from None
+    from basra.train.belief import TrainSettings, export, train
+
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
 

@@ -45,13 +45,12 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from basra.bots.ismcts import can_end_match
 from basra.kernel import search_module
 from basra.moves import Move
-from basra.rules import Rules
 from basra.state import PHASE_PLAY, GameState
 from basra.view import View, view_of
 
@@ -116,17 +115,6 @@ class Analysis:
             if estimate.move == move:
                 return estimate
         raise KeyError(f"{move.text()} is not a legal move of this decision")
-
-
-def can_end_match(rules: Rules, scores: Sequence[int]) -> bool:
-    """Whether a good round (the majority, every point card, a basra) brings a side to the
-    target: near the end of a match, where the analysis shows chances of winning it."""
-    most_in_a_round = (
-        rules.majority_bonus
-        + sum(rules.card_points[: rules.pack])
-        + max(rules.basra_points, rules.jack_on_lone_jack)
-    )
-    return max(scores) + most_in_a_round >= rules.target
 
 
 def analyse(view: View, *, samples: int = DEFAULT_SAMPLES, seed: int = 0) -> Analysis:
