@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import lru_cache
 
 from basra.bots.sim import deal_decisions, policy_value
 from basra.kernel import generate_moves
@@ -63,8 +64,10 @@ Evidence = tuple[tuple[float, bool, bool], ...]
 trail, it would have made a basra the play did not make)."""
 
 
+@lru_cache(maxsize=8192)
 def play_evidence(rules: Rules, floor: int, lone: bool, move: Move) -> Evidence:
-    """What one play on ``floor`` says about each card the player might have held."""
+    """What one play on ``floor`` says about each card the player might have held (kept:
+    a deal's plays come back in every later decision's view)."""
     card, take = move
     chosen = policy_value(rules, card, take, floor, lone)
     chose_basra = (
