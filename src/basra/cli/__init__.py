@@ -28,6 +28,7 @@ COMMAND_MODULES = (
     "basra.cli.arena",
     "basra.cli.serve",
     "basra.cli.bots",
+    "basra.cli.train",
 )
 
 
