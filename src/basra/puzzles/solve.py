@@ -2,11 +2,13 @@
 
 :func:`solve_round` gives every legal move of the seat to move its **round
 margin** under perfect play by both sides: the mover's side's points in the
-round (RULES.md A9) less the other side's, once the round is over. It plays
-every line to the round's end through the engine (:meth:`GameState.push` and
-:meth:`GameState.pop`: deals, basras, leftovers and the score are the
-engine's), remembering positions already solved. Two sides only (2 players, or
-4 in two teams): with three sides "perfect play" has no single meaning.
+round (RULES.md A9) less the other side's, once the round is over. The values
+are the coach's: its analysis with every card seen
+(:func:`basra.coach.analysis.analyse_hindsight`) solves a position in which
+nothing is hidden exactly, on the compiled kernel or its pure-Python mirror
+(:mod:`basra.bots.solve`); one place computes values. Two sides only (2
+players, or 4 in two teams): with three sides "perfect play" has no single
+meaning.
 
 :func:`arrangements` lists every full position a seat's view allows: the
 hidden cards in the other hands and, when a deal is still to come, every way
@@ -33,8 +35,8 @@ from itertools import combinations
 from math import factorial
 
 from basra.cards import Card
+from basra.coach.analysis import analyse_hindsight
 from basra.moves import Move
-from basra.scoring import pile_points
 from basra.state import PHASE_PLAY, GameState
 from basra.transition import next_deal_size
 from basra.view import Unseen, View
@@ -49,12 +51,13 @@ __all__ = [
     "solve_view",
 ]
 
-ARRANGEMENT_LIMIT = 400
+ARRANGEMENT_LIMIT = 2000
 """The most arrangements of the hidden cards :func:`solve_view` solves by default."""
 
 
 class SolveError(ValueError):
-    """A position that cannot be solved exactly (three sides, no round, too many arrangements)."""
+    """A position that cannot be solved exactly (three sides, no round, too many arrangements,
+    or too many positions for the solver)."""
 
 
 def _check(state: GameState) -> None:
@@ -66,84 +69,20 @@ def _check(state: GameState) -> None:
         )
 
 
-class _Solver:
-    """Minimax over the rest of a round, on a copy of the state, with a table of positions.
-
-    A position's final margin is what its two piles already hold (card points
-    and basra points, which only ever add up) plus what the rest of the round
-    brings; the rest depends only on the hands, the floor, the stock still to
-    deal, whose turn it is, the lone-card state and last capturer, and how many
-    more cards one pile holds than the other (the majority). The table keys on
-    exactly those, so a position reached by different orders is solved once.
-    """
-
-    def __init__(self, state: GameState) -> None:
-        self.state = state
-        self.rules = state.rules
-        self.table: dict[tuple[object, ...], int] = {}
-        self.nodes = 0
-
-    def banked(self) -> int:
-        """Side 0's points so far in the round less side 1's."""
-        state = self.state
-        piles, basras = state.piles, state.basra_points
-        rules = self.rules
-        return (pile_points(rules, piles[0]) + basras[0]) - (
-            pile_points(rules, piles[1]) + basras[1]
-        )
-
-    def margin(self) -> int:
-        """Side 0's round margin from the state under perfect play."""
-        state = self.state
-        piles = state.piles
-        key = (
-            tuple(state.hands),
-            state.floor,
-            state.turn,
-            state.lone_last,
-            state.stock_pos,
-            piles[0].bit_count() - piles[1].bit_count(),
-        )
-        banked = self.banked()
-        rest = self.table.get(key)
-        if rest is not None:
-            return banked + rest
-        self.nodes += 1
-        maximize = state.side_of[state.turn] == 0
-        best: int | None = None
-        for move in state.legal_moves():
-            value = self.after(move)
-            if best is None or (value > best if maximize else value < best):
-                best = value
-        assert best is not None
-        self.table[key] = best - banked
-        return best
-
-    def after(self, move: Move) -> int:
-        """Side 0's round margin after ``move`` under perfect play."""
-        state = self.state
-        state.push(move)
-        try:
-            if state.phase == PHASE_PLAY:
-                return self.margin()
-            result = state.rounds[-1].result
-            assert result is not None
-            return result.points[0] - result.points[1]
-        finally:
-            state.pop()
-
-
 def solve_round(state: GameState) -> dict[Move, float]:
     """Every legal move's round margin for the mover's side, under perfect play by both sides.
 
     Exact for the position as it stands: every hand and the order of the stock
     as ``state`` holds them (nothing is sampled). ``state`` is not changed.
-    Raises :class:`SolveError` unless two sides are playing a round.
+    Raises :class:`SolveError` unless two sides are playing a round, or when the
+    solver gives up (more positions than its limit).
     """
     _check(state)
-    solver = _Solver(state.copy())
-    sign = 1 if state.side_of[state.turn] == 0 else -1
-    return {move: float(sign * solver.after(move)) for move in state.legal_moves()}
+    analysis = analyse_hindsight(state)
+    if not analysis.exact:
+        raise SolveError("the rest of this round is too large to solve exactly")
+    values = {estimate.move: estimate.points for estimate in analysis.moves}
+    return {move: values[move] for move in state.legal_moves()}
 
 
 # ------------------------------------------------------------------ arrangements
