@@ -210,6 +210,33 @@ def summarize(results: list[dict[str, Any]], check: dict[str, Any] | None) -> No
         )
 
 
+def select_shipped(lines: list[str], per_table: int) -> list[str]:
+    """A set to ship: up to ``per_table`` puzzles from each table, spread over the themes
+    (the rarest first), exact ones and harder ones preferred, short records (early
+    rounds) preferred so the file stays small."""
+    by_table: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for line in lines:
+        data = json.loads(line)
+        by_table[data["source"].split()[1]].append(data)
+    overall = Counter(data["theme"] for group in by_table.values() for data in group)
+    chosen: list[dict[str, Any]] = []
+    for table in sorted(by_table):
+        pool = sorted(
+            by_table[table],
+            key=lambda d: (len(d["record"]["rounds"]), -d["exact"], -d["rating"], d["id"]),
+        )
+        picked: list[dict[str, Any]] = []
+        taken: Counter[str] = Counter()
+        while pool and len(picked) < per_table:
+            themes = sorted({d["theme"] for d in pool}, key=lambda t: (taken[t], overall[t], t))
+            best = next(d for d in pool if d["theme"] == themes[0])
+            pool.remove(best)
+            picked.append(best)
+            taken[best["theme"]] += 1
+        chosen += picked
+    return [json.dumps(d, ensure_ascii=False, separators=(",", ":")) for d in chosen]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=12, help="games per table")
@@ -221,11 +248,17 @@ def main() -> None:
     parser.add_argument("--log", default=None, help="per-game results (default OUT.log)")
     parser.add_argument("--summary", metavar="LOG", help="only summarize a finished run's log")
     parser.add_argument("--no-confirm", action="store_true")
+    parser.add_argument("--ship", metavar="FILE", help="also write a set to ship (--summary)")
+    parser.add_argument("--per-table", type=int, default=8, help="puzzles a table in --ship")
     args = parser.parse_args()
     if args.summary:
         results = [json.loads(line) for line in Path(args.summary).read_text().splitlines()]
         lines = [line for r in results for line in r["puzzles"]]
         summarize(results, None if args.no_confirm else confirm(lines))
+        if args.ship:
+            shipped = select_shipped(lines, args.per_table)
+            Path(args.ship).write_text("".join(line + "\n" for line in shipped))
+            print(f"\n{len(shipped)} puzzles written to {args.ship}")
         return
     log = Path(args.log or f"{args.out}.log")
     done = set()

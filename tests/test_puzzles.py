@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
 import re
 import subprocess
@@ -625,3 +626,32 @@ def test_parse_card_of_puzzle_answers() -> None:
         assert parse_card(card) == puzzle.answer_move().card
     assert Move(parse_card("5H"), 0).text() == "5H"
     assert play_game is not None
+
+
+def test_lessons_and_puzzle_views_need_only_the_standard_library() -> None:
+    """What the web pages and the offline app call runs under Pyodide: no third-party module
+    is imported, and it works on the pure-Python engine."""
+    code = (
+        "import sys, json\n"
+        "from basra.learn.lessons import courses_json, course_for, check_step\n"
+        "from basra.puzzles.format import shipped_puzzles\n"
+        "from basra.puzzles.public import puzzle_view, attempt, solution\n"
+        "course = course_for('lebanese')\n"
+        "step = course.steps[0]\n"
+        "assert check_step(step, step.taught.text()).correct\n"
+        "json.dumps(courses_json())\n"
+        "puzzle = shipped_puzzles()[0]\n"
+        "json.dumps([puzzle_view(puzzle), attempt(puzzle, puzzle.answer), solution(puzzle)])\n"
+        "names = {m.split('.')[0] for m in sys.modules}\n"
+        "site = {'basra', '__main__', '_distutils_hack'}  # the venv's start-up hook\n"
+        "print(sorted(names - set(sys.stdlib_module_names) - site))\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "BASRA_KERNEL": "0"},
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "[]"
