@@ -33,7 +33,7 @@ after a card was trailed onto a lone card, taking both with a card worth their s
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from itertools import pairwise
 from typing import Any
@@ -264,7 +264,7 @@ def _build(
         return None
     if any(goal(move_facts(view, m)) for m in state.legal_moves() if m != move):
         return None
-    return Step(**{**step.__dict__, "taught": move})
+    return replace(step, taught=move)
 
 
 def _takes(facts: MoveFacts) -> int:
@@ -528,17 +528,11 @@ def _steps(rules: Rules, variant: str) -> list[Step | None]:
         if seven is not None:
             worth = move_facts(seven.view(), seven.taught).basra
             add(
-                Step(
-                    **{
-                        **seven.__dict__,
-                        "title": both("A basra with the 7♦", f"بصرة بـ{_cw('7D', 'ar')}"),
-                        "goal": both(
-                            "Make a basra with the 7♦.", f"اعمل بصرة بـ{_cw('7D', 'ar')}."
-                        ),
-                        "rule": _join(
-                            _seven(rules.seven_diamonds), _basra_value_words(rules, worth)
-                        ),
-                    }
+                replace(
+                    seven,
+                    title=both("A basra with the 7♦", f"بصرة بـ{_cw('7D', 'ar')}"),
+                    goal=both("Make a basra with the 7♦.", f"اعمل بصرة بـ{_cw('7D', 'ar')}."),
+                    rule=_join(_seven(rules.seven_diamonds), _basra_value_words(rules, worth)),
                 )
             )
     if rules.lone_seven:
@@ -574,13 +568,11 @@ def _steps(rules: Rules, variant: str) -> list[Step | None]:
     if basra is not None:
         worth = move_facts(basra.view(), basra.taught).basra
         add(
-            Step(
-                **{
-                    **basra.__dict__,
-                    "title": both("The basra", "البصرة"),
-                    "goal": basra_goal,
-                    "rule": _join(basra_rule, _basra_value_words(rules, worth)),
-                }
+            replace(
+                basra,
+                title=both("The basra", "البصرة"),
+                goal=basra_goal,
+                rule=_join(basra_rule, _basra_value_words(rules, worth)),
             )
         )
     if rules.basra_mode == "lone_match_or_sum":

@@ -333,10 +333,9 @@ def mine_record(
         if progress is not None:
             progress(done, len(spots))
         stats.decisions += 1
-        puzzle = _mine_spot(record, spot, settings, known.get((spot.round, spot.play)), stats)
+        screened = known.get((spot.round, spot.play))
+        puzzle = _mine_spot(record, spot, settings, screened, stats, source)
         if puzzle is not None:
-            if source is not None:
-                puzzle = Puzzle(**{**puzzle.__dict__, "source": source})
             puzzles.append(puzzle)
     if progress is not None:
         progress(len(spots), len(spots))
@@ -349,6 +348,7 @@ def _mine_spot(
     settings: MineSettings,
     screened: list[Option] | None,
     stats: MineStats,
+    source: str | None,
 ) -> Puzzle | None:
     started = time.perf_counter()
     if screened is None:
@@ -383,4 +383,5 @@ def _mine_spot(
         samples=proof.samples,
         themes=themes,
         rating=rating,
+        source=source,
     )
