@@ -655,3 +655,25 @@ def test_lessons_and_puzzle_views_need_only_the_standard_library() -> None:
     )
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == "[]"
+
+
+def test_a_position_too_large_to_solve_is_proven_by_the_search(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import basra.puzzles.mine as mine
+
+    state = GameState.from_position(
+        "egyptian", floor=["3S", "6H"], hands=[["9D", "5C"], ["2H", "KS"]], turn=0
+    )
+    view = view_of(state, 0)
+    settings = MineSettings(screen_samples=400, proof_samples=4 * 400, rate=False)
+    exact = mine.prove(view, state, settings)
+    assert exact is not None and exact.proof == "solved" and exact.answer == "9Dx3S,6H"
+
+    def too_large(*args: Any, **kw: Any) -> None:
+        raise SolveError("the rest of this round is too large to solve exactly")
+
+    monkeypatch.setattr(mine, "solve_view", too_large)
+    # Nothing is hidden here, so the coach's analysis is exact too: the search does not prove
+    # what the solver could not.
+    assert mine.prove(view, state, settings) is None

@@ -44,7 +44,7 @@ from basra.coach.review import GameReview, Spot, plan
 from basra.moves import Move
 from basra.notation import MoveTextError, parse_move
 from basra.puzzles.format import CLEAR_MARGIN, NOISE_Z, MoveValue, Puzzle, decision_record
-from basra.puzzles.solve import ARRANGEMENT_LIMIT, arrangement_count, solve_view
+from basra.puzzles.solve import ARRANGEMENT_LIMIT, SolveError, arrangement_count, solve_view
 from basra.puzzles.themes import themes_of
 from basra.record import Record
 from basra.state import GameState
@@ -199,11 +199,14 @@ def prove(
     ``guess`` is the screen's best move (it lets an arrangement that refutes
     it stop the solving early). Returns ``None`` when nothing is proven.
     """
-    if len(view.scores) == 2 and arrangement_count(view) <= settings.arrangement_limit:
-        count = arrangement_count(view)
-        solution = solve_view(
-            view, state, limit=settings.arrangement_limit, answer=guess if count > 1 else None
-        )
+    count = arrangement_count(view) if len(view.scores) == 2 else 0
+    if 0 < count <= settings.arrangement_limit:
+        try:
+            solution = solve_view(
+                view, state, limit=settings.arrangement_limit, answer=guess if count > 1 else None
+            )
+        except SolveError:
+            solution = None  # too large for the solver: the search decides
         if solution is not None:
             options = sorted(((m, v, 0.0) for m, v in solution.values.items()), key=lambda o: -o[1])
             if options[0][0] in solution.best_everywhere and _clear(options, settings.clear_margin):
