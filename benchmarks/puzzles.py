@@ -137,6 +137,8 @@ def summarize(results: list[dict[str, Any]], check: dict[str, Any] | None) -> No
     times: dict[str, Counter[str]] = defaultdict(Counter)
     themes: Counter[str] = Counter()
     themes_exact: Counter[str] = Counter()
+    themes_any: Counter[str] = Counter()
+    ratings: Counter[int] = Counter()
     table_themes: dict[str, Counter[str]] = defaultdict(Counter)
     for r in results:
         t = r["table"]
@@ -153,6 +155,8 @@ def summarize(results: list[dict[str, Any]], check: dict[str, Any] | None) -> No
         for line in r["puzzles"]:
             data = json.loads(line)
             themes[data["theme"]] += 1
+            themes_any.update(data["themes"])
+            ratings[data["rating"]] += 1
             table_themes[t][data["theme"]] += 1
             if data["exact"]:
                 themes_exact[data["theme"]] += 1
@@ -188,9 +192,10 @@ def summarize(results: list[dict[str, Any]], check: dict[str, Any] | None) -> No
         "at the review's budget); mine = mining a reviewed game (its values are the screen); "
         "alone = mining a bare record (screen included), on every --alone-th game"
     )
-    print("\nby theme (main theme): puzzles, of which exact")
+    print("\nby theme: puzzles whose main theme it is, of which exact; puzzles with the theme")
     for name, count in themes.most_common():
-        print(f"  {name:<16}{count:>6}{themes_exact[name]:>7}")
+        print(f"  {name:<16}{count:>6}{themes_exact[name]:>7}{themes_any[name]:>7}")
+    print("first ratings: " + ", ".join(f"{r}: {n}" for r, n in sorted(ratings.items())))
     print("\nby table and theme:")
     for t in sorted(table_themes):
         print(f"  {t:<24}" + ", ".join(f"{k} {v}" for k, v in table_themes[t].most_common()))
