@@ -555,7 +555,10 @@ def test_basra_puzzles_make_list_and_check(tmp_path: Path) -> None:
     games.write_text(json.dumps(one_round_game("syrian", 21).to_json()) + "\n")
     out = tmp_path / "puzzles.jsonl"
     run = basra(
-        "puzzles", "make", str(games), "--out", str(out), "--samples", "600", "--no-rate", "-q"
+        "puzzles",
+        "make",
+        str(games),
+        *("--out", str(out), "--samples", "600", "--proof-samples", "2400", "--no-rate", "-q"),
     )
     assert run.returncode == 0, run.stderr
     assert run.stdout.startswith("1 games, ") and f"written to {out}" in run.stdout

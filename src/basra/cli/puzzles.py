@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -48,6 +49,13 @@ def register(subparsers: Any) -> None:
     )
     make.add_argument(
         "--samples", type=whole_number, metavar="K", help="the screen's budget (the review's)"
+    )
+    make.add_argument(
+        "--proof-samples",
+        type=whole_number,
+        metavar="K",
+        help="iterations a move of the search that proves a puzzle no solver can (default "
+        "ten times the expert's: 120000)",
     )
     make.add_argument("--seed", type=whole_number, default=0, metavar="S", help="default 0")
     make.add_argument("--no-rate", action="store_true", help="rate every puzzle 1500 (faster)")
@@ -153,6 +161,8 @@ def run_make(args: argparse.Namespace) -> int:
     samples = DEFAULT_SAMPLES if args.samples is None else args.samples
     if samples < 1:
         raise CliError("--samples must be 1 or more")
+    if args.proof_samples is not None and args.proof_samples < 4:
+        raise CliError("--proof-samples must be 4 or more (four searches share them)")
     reviews: list[dict[str, Any]] = []
     if args.reviews is not None:
         existing_file(args.reviews, "review file")
@@ -182,6 +192,8 @@ def run_make(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise CliError(f"cannot write the puzzles to {args.out!r}: {exc.strerror}") from None
     settings = MineSettings(screen_samples=samples, seed=args.seed, rate=not args.no_rate)
+    if args.proof_samples is not None:
+        settings = replace(settings, proof_samples=args.proof_samples)
     stats = MineStats()
     failed = False
     started = time.perf_counter()
