@@ -278,10 +278,12 @@ def _cw(text: str, lang: str) -> str:
 
 def _basra_value_words(rules: Rules, points: int) -> Words:
     if rules.basra_value == "flat":
-        return both(f"This one scores {points}.", f"هذه بـ{num(points, 'ar')} نقاط.")
+        return both(
+            f"This one scores {points}.", f"هذه قيمتها {count_words(points, 'point', 'ar')}."
+        )
     return both(
         f"It scores twice the face value of the capturing card: {points} here.",
-        f"قيمتها ضعف قيمة الورقة التي أكلت: {num(points, 'ar')} هنا.",
+        f"قيمتها ضعف قيمة الورقة التي أكلت: {count_words(points, 'point', 'ar')} هنا.",
     )
 
 
@@ -620,7 +622,7 @@ def _steps(rules: Rules, variant: str) -> list[Step | None]:
                 ),
                 both(
                     f"A jack taking a lone jack is a basra worth {worth}.",
-                    f"الولد على ولد وحيد بصرة بـ{num(worth, 'ar')} نقطة.",
+                    f"الولد على ولد وحيد بصرة قيمتها {count_words(worth, 'point', 'ar')}.",
                 ),
             ),
             "JS",
@@ -640,8 +642,8 @@ def _steps(rules: Rules, variant: str) -> list[Step | None]:
                 both(
                     f"When the round ends, the side with the most cards scores {bonus}. "
                     + tie["en"],
-                    f"في نهاية الجولة يأخذ الطرف الذي أكل أكثر الأوراق {num(bonus, 'ar')} نقطة. "
-                    + tie["ar"],
+                    "في نهاية الجولة يأخذ الطرف الذي أكل أكثر الأوراق مكافأة قيمتها "
+                    f"{count_words(bonus, 'point', 'ar')}. " + tie["ar"],
                 ),
             ),
             "2S 3H 5C 9D",
@@ -694,7 +696,7 @@ def _points_step(rules: Rules, variant: str) -> Step | None:
             _point_cards_words(rules),
             both(
                 f"The {card_words(best, 'en')} is worth {count_words(worth[best], 'point', 'en')}.",
-                f"{card_words(best, 'ar')} بـ{count_words(worth[best], 'point', 'ar')}.",
+                f"{card_words(best, 'ar')} قيمتها {count_words(worth[best], 'point', 'ar')}.",
             ),
         ),
     )
