@@ -56,7 +56,8 @@ cdef struct Node:
     int side
     int visits
     int avail
-    double total
+    double total       # the rewards backed up (what the search compares)
+    double mtotal      # the side's round margins backed up (what the analysis reports)
     int first_child
     int next_sibling
 
@@ -280,6 +281,25 @@ cdef struct RewardC:
     double scale
     double pace
     double spread
+    int shape          # 1 linear (never clipped), 0 clipped to [0, 1] (before issue 27)
+
+
+cdef inline double margin_reward(RewardC* w, double margin) noexcept nogil:
+    """Mirror of ``Reward.of_margin``: the round margin's part of the reward."""
+    cdef double value = 0.5 + margin / (2 * w.scale)
+    if w.shape == 0:
+        value = 0.0 if value < 0.0 else 1.0 if value > 1.0 else value
+    return value
+
+
+cdef void margins_of(int sides, double* points, double* out) noexcept nogil:
+    """Each side's round margin: its points less the mean of the other sides' (the coach's)."""
+    cdef int side
+    cdef double total = 0.0
+    for side in range(sides):
+        total += points[side]
+    for side in range(sides):
+        out[side] = points[side] - (total - points[side]) / (sides - 1)
 
 
 cdef void reward_of(RewardC* w, double* points, double* score, double* out) noexcept nogil:
@@ -299,8 +319,7 @@ cdef void reward_of(RewardC* w, double* points, double* score, double* out) noex
                     others = points[s]
                 if score[s] > top_other:
                     top_other = score[s]
-        margin = 0.5 + (points[side] - others) / (2 * w.scale)
-        margin = 0.0 if margin < 0.0 else 1.0 if margin > 1.0 else margin
+        margin = margin_reward(w, points[side] - others)
         if w.mu:
             lead = score[side] - top_other
             if best >= w.target:
@@ -316,8 +335,10 @@ cdef void reward_of(RewardC* w, double* points, double* score, double* out) noex
             out[side] = margin
 
 
-cdef void value_sim(Sim* s, RewardC* w, double* rewards, double floor_weight=0.0) noexcept nogil:
-    """The rewards of a playout that finished the round or stopped at its horizon."""
+cdef void value_sim(Sim* s, RewardC* w, double* rewards, double* margins,
+                    double floor_weight=0.0) noexcept nogil:
+    """The rewards and round margins of a playout that finished the round or stopped at
+    its horizon (there the margins are expected ones, :func:`expected_points`)."""
     cdef double points[4]
     cdef double score[4]
     cdef int side
@@ -331,17 +352,19 @@ cdef void value_sim(Sim* s, RewardC* w, double* rewards, double floor_weight=0.0
         for side in range(s.g.n_sides):
             score[side] = <double>s.g.scores[side] + points[side]
     reward_of(w, points, score, rewards)
+    margins_of(s.g.n_sides, points, margins)
 
 
-cdef void reward_setup(RewardC* w, object rules, int sides, double mu):
+cdef void reward_setup(RewardC* w, object rules, int sides, double mu, int shape=1):
     """Mirror of ``Reward.__init__`` (rule integers clamped for doubles)."""
     card_points = min(sum(rules.card_points[: rules.pack]), 10 ** 9)
     flat = min(rules.basra_points, 10 ** 9)
     bonus = min(rules.majority_bonus, 10 ** 9)
     w.mu = mu
+    w.shape = shape
     w.sides = sides
     w.target = <double>min(rules.target, 10 ** 15)
-    w.scale = <double>(bonus + card_points + 2 * flat)
+    w.scale = <double>max(bonus + card_points + 2 * flat, 1)
     w.pace = max((card_points + bonus + flat) / sides, 1.0)
     w.spread = sqrt((0.8 * bonus) ** 2 + (1.5 * flat) ** 2 + 16.0)
 
@@ -351,11 +374,16 @@ cdef void reward_setup(RewardC* w, object rules, int sides, double mu):
 # When every card is placed (a determinization, or a 2-player last deal where
 # the other hand is exactly the unseen cards), the rest of the round is a game
 # of perfect information: solved exactly, with alpha-beta between two sides
-# (each maximizing its own reward; the rewards of two sides add up to 1) and
-# max^n between three or four. Moves are tried best first by the playout policy.
+# (each maximizing its own value; two sides' rewards add up to 1, their margins
+# to 0) and max^n between three or four. Moves are tried best first by the
+# playout policy. The values are the bots' rewards, or (for the coach) the
+# round margins themselves, in points and never clipped. :mod:`basra.bots.solve`
+# is the pure-Python mirror (same order, same ties, same node count).
 
 cdef struct Solver:
     RewardC* w
+    bint margins       # solve on round margins (the analysis) instead of rewards (the bots)
+    double pair        # what two sides' values add up to: 1 (rewards) or 0 (margins)
     long long nodes
     long long limit
     bint aborted
@@ -394,13 +422,16 @@ cdef bint settle(RoundC* g, Solver* sv, double* rewards) noexcept:
         for side in range(g.n_sides):
             points[side] = <double>score.points[side]
             total[side] = <double>score.score[side]
-        reward_of(sv.w, points, total, rewards)
+        if sv.margins:
+            margins_of(g.n_sides, points, rewards)
+        else:
+            reward_of(sv.w, points, total, rewards)
         return True
     return False
 
 
 cdef double alphabeta(RoundC* g, Solver* sv, double alpha, double beta) except? -9.0:
-    """Side 0's reward under perfect play by two sides."""
+    """Side 0's value under perfect play by two sides."""
     cdef RoundC child
     cdef MoveBuf buf
     cdef int order[256]
@@ -416,7 +447,7 @@ cdef double alphabeta(RoundC* g, Solver* sv, double alpha, double beta) except? 
         return 0.5
     n = ordered_moves(g, &buf, order)
     maximizing = g.side[g.turn] == 0
-    best = -1.0 if maximizing else 2.0
+    best = -1e300 if maximizing else 1e300
     for k in range(n):
         memcpy(&child, g, sizeof(RoundC))
         round_apply(&child, buf.cards[order[k]], buf.takes[order[k]])
@@ -437,7 +468,7 @@ cdef double alphabeta(RoundC* g, Solver* sv, double alpha, double beta) except? 
 
 
 cdef int maxn(RoundC* g, Solver* sv, double* out) except -1:
-    """Every side's reward under max^n play (each side maximizing its own)."""
+    """Every side's value under max^n play (each side maximizing its own)."""
     cdef RoundC child
     cdef MoveBuf buf
     cdef int order[256]
@@ -453,7 +484,7 @@ cdef int maxn(RoundC* g, Solver* sv, double* out) except -1:
         return 0
     n = ordered_moves(g, &buf, order)
     mover = g.side[g.turn]
-    out[mover] = -1.0
+    out[mover] = -1e300
     for k in range(n):
         memcpy(&child, g, sizeof(RoundC))
         round_apply(&child, buf.cards[order[k]], buf.takes[order[k]])
@@ -467,12 +498,12 @@ cdef int maxn(RoundC* g, Solver* sv, double* out) except -1:
 
 
 cdef double exact_value(RoundC* g, Solver* sv, int side) except? -9.0:
-    """``side``'s reward from ``g`` under perfect play."""
+    """``side``'s value from ``g`` under perfect play."""
     cdef double values[4]
     cdef double value
     if g.n_sides == 2:
-        value = alphabeta(g, sv, -1.0, 2.0)
-        return value if side == 0 else 1.0 - value
+        value = alphabeta(g, sv, -1e300, 1e300)
+        return value if side == 0 else sv.pair - value
     maxn(g, sv, values)
     return values[side]
 
@@ -514,6 +545,16 @@ cdef class Search:
     cdef mask_t* pool           # pool_size x 4 hands
     cdef double* cumulative
     cdef bint pool_built
+    # the learned belief: a Markov chain over deals weighted by the product of each
+    # unseen card's chance of being where the deal puts it (basra.belief)
+    cdef bint belief_on
+    cdef int belief_sweeps
+    cdef double b_lw[52][5]      # per unseen card (its index in `unseen`), log weight of each
+                                 # place: seats 0-3, 4 the stock
+    cdef int b_loc[52]           # the chain's deal: each unseen card's place
+    cdef int b_held[52]          # the unseen cards (indices) the chain puts in hands
+    cdef int b_slot[52]          # each unseen card's index in b_held (-1: in the stock)
+    cdef bint b_moves            # the unseen cards lie in two places or more
     # the tree
     cdef Node* nodes
     cdef int n_nodes
@@ -575,7 +616,129 @@ cdef class Search:
             self.d_take[i] = take
             self.d_later[i] = later
         self.pool_built = False
+        self.belief_on = False
         rng_seed(&self.rng, seed)
+
+    def set_belief(self, list weights, int sweeps=2, int burn=50):
+        """Draw the hidden cards from the learned belief from now on (mirror of
+        ``Sampler.set_belief``).
+
+        ``weights[c]`` gives card ``c``'s log weight for each place (seats 0-3, then 4
+        the stock), read for the unseen cards only. Deals are drawn from the
+        distribution proportional to the product of the weights of where each unseen
+        card lies, hand sizes fixed, by a Metropolis chain of swaps of two cards'
+        places: ``sweeps`` times as many proposals as unseen cards between two
+        draws, after ``burn`` sweeps from a random deal. A sweep proposes, as many
+        times as the hands hold unseen cards, to swap a card in a hand (drawn at
+        random) with a card elsewhere (drawn at random): a symmetric proposal.
+        """
+        cdef int i, k, seat, pos = 0, card
+        cdef int order[52]
+        for i in range(self.n_unseen):
+            card = self.unseen[i]
+            row = weights[card]
+            for k in range(5):
+                self.b_lw[i][k] = row[k]
+            order[i] = i
+        for i in range(self.n_unseen):  # a random deal to start from
+            k = i + rng_below(&self.rng, self.n_unseen - i)
+            order[i], order[k] = order[k], order[i]
+        for seat in range(self.base.players):
+            for k in range(self.needs[seat]):
+                self.b_loc[order[pos]] = seat
+                self.b_held[pos] = order[pos]
+                self.b_slot[order[pos]] = pos
+                pos += 1
+        while pos < self.n_unseen:
+            self.b_loc[order[pos]] = 4
+            self.b_slot[order[pos]] = -1
+            pos += 1
+        k = 1 if self.dealt < self.n_unseen else 0
+        for seat in range(self.base.players):
+            if self.needs[seat]:
+                k += 1
+        self.b_moves = k >= 2
+        self.belief_on = True
+        self.belief_sweeps = sweeps
+        self.belief_walk(burn)
+
+    cdef void belief_walk(self, int sweeps) noexcept nogil:
+        """Metropolis proposals (``sweeps`` times as many as the hands hold unseen cards):
+        swap the places of a card in a hand and a card elsewhere."""
+        cdef int step, i, j, a, b, si, sj
+        cdef double delta
+        if not self.b_moves:
+            return  # every unseen card lies in one place
+        for step in range(sweeps * self.dealt):
+            i = self.b_held[rng_below(&self.rng, self.dealt)]
+            a = self.b_loc[i]
+            j = rng_below(&self.rng, self.n_unseen)
+            while self.b_loc[j] == a:
+                j = rng_below(&self.rng, self.n_unseen)
+            b = self.b_loc[j]
+            delta = self.b_lw[i][b] + self.b_lw[j][a] - self.b_lw[i][a] - self.b_lw[j][b]
+            if delta >= 0.0 or rng_uniform(&self.rng) < exp(delta):
+                self.b_loc[i] = b
+                self.b_loc[j] = a
+                si = self.b_slot[i]
+                sj = self.b_slot[j]
+                self.b_slot[i] = sj
+                self.b_slot[j] = si
+                self.b_held[si] = j
+                if sj >= 0:
+                    self.b_held[sj] = i
+
+    def location_probabilities(self, int pool=0):
+        """Each card's chance of being in each seat's hand, or the stock (index 4), as the
+        sampler deals: ``[[p_seat0, ..., p_seat3, p_stock] for card 0-51]`` (0 for a card
+        that is not hidden). With hand reading, from a pool of ``pool`` weighted deals
+        (the reading's own pool when 0); with the belief, from ``pool`` draws of its chain;
+        otherwise the shares of a random deal. For measuring the samplers."""
+        cdef int p, i, seat, card
+        cdef double weight, total = 0.0
+        cdef mask_t hands[4]
+        cdef Sim s
+        out = [[0.0] * 5 for _ in range(52)]
+        if self.belief_on:
+            for p in range(max(pool, 1)):
+                self.sample(&s)
+                for i in range(self.n_unseen):
+                    card = self.unseen[i]
+                    out[card][self.b_loc[i]] += 1.0
+            total = max(pool, 1)
+        elif self.n_decisions and self.read > 0:
+            if pool:
+                self.pool_size = pool
+                free(self.pool)
+                free(self.cumulative)
+                self.pool = NULL
+                self.cumulative = NULL
+                self.pool_built = False
+            if not self.pool_built:
+                self.build_pool()
+            for p in range(self.pool_size):
+                weight = self.cumulative[p] - (self.cumulative[p - 1] if p else 0.0)
+                total += weight
+                for seat in range(self.base.players):
+                    for i in range(self.n_unseen):
+                        card = self.unseen[i]
+                        if self.pool[4 * p + seat] >> card & 1 and not (self.base.hands[seat] >> card & 1):
+                            out[card][seat] += weight
+        else:
+            for i in range(self.n_unseen):
+                card = self.unseen[i]
+                for seat in range(self.base.players):
+                    out[card][seat] = self.needs[seat]
+            total = self.n_unseen
+        for i in range(self.n_unseen):
+            card = self.unseen[i]
+            for seat in range(4):
+                out[card][seat] /= total
+            if not self.belief_on:
+                out[card][4] = 1.0 - sum(out[card][:4])
+            else:
+                out[card][4] /= total
+        return out
 
     cdef void deal_hands(self, mask_t* hands) noexcept nogil:
         """Known cards plus unseen ones at random (mirror of ``Unseen.hands``)."""
@@ -641,7 +804,14 @@ cdef class Search:
         cdef mask_t held = 0
         cdef double x
         cdef int lo, hi, mid, i, n = 0, seat
-        if self.n_decisions and self.read > 0:
+        if self.belief_on:
+            self.belief_walk(self.belief_sweeps)
+            for seat in range(self.base.players):
+                hands[seat] = self.base.hands[seat]
+            for i in range(self.n_unseen):
+                if self.b_loc[i] < 4:
+                    hands[self.b_loc[i]] |= (<mask_t>1) << self.unseen[i]
+        elif self.n_decisions and self.read > 0:
             if not self.pool_built:
                 self.build_pool()
             x = rng_uniform(&self.rng) * self.cumulative[self.pool_size - 1]
@@ -712,6 +882,7 @@ cdef class Search:
         node.visits = 0
         node.avail = 1
         node.total = 0.0
+        node.mtotal = 0.0
         node.first_child = -1
         node.next_sibling = -1
         self.n_nodes += 1
@@ -748,12 +919,15 @@ cdef class Search:
             held += s_popcount(self.base.hands[seat]) + self.needs[seat]
         return held + self.n_unseen - self.dealt + self.n_bottom
 
-    def exact(self, int samples, double mu=0.5, long long node_limit=2000000):
+    def exact(self, int samples, double mu=0.5, long long node_limit=2000000,
+              bint margins=False, int shape=1):
         """Each root move's reward, solved exactly in ``samples`` determinizations.
 
-        With nothing hidden one determinization is the position itself.
-        Returns ``([(card, take, samples, total), ...], samples)``, or
-        ``None`` when a solve needs more than ``node_limit`` nodes.
+        With ``margins`` the values are the mover's side's round margins in points
+        (its points less the mean of the other sides'), each side playing for its
+        own margin: what the coach reports. With nothing hidden one determinization
+        is the position itself. Returns ``([(card, take, samples, total), ...],
+        samples)``, or ``None`` when a solve needs more than ``node_limit`` nodes.
         """
         cdef Sim s
         cdef RoundC child
@@ -764,8 +938,10 @@ cdef class Search:
         cdef int n, i, k, me_side
         if self.hidden() == 0:
             samples = 1
-        reward_setup(&w, self.kr.rules, self.base.n_sides, mu)
+        reward_setup(&w, self.kr.rules, self.base.n_sides, mu, shape)
         sv.w = &w
+        sv.margins = margins
+        sv.pair = 0.0 if margins else 1.0
         sv.limit = node_limit
         sv.aborted = False
         self.sample(&s)
@@ -809,6 +985,7 @@ cdef class Search:
         cdef double* cross
         cdef double wins[256]
         cdef double rewards[4]
+        cdef double ends[4]
         cdef RewardC w
         cdef double others, value
         cdef int n, i, j, k, side, me_side, done = 0
@@ -849,7 +1026,7 @@ cdef class Search:
                              - others / (child.g.n_sides - 1))
                     margins[i] = value
                     sums[i] += value
-                    value_sim(&child, &w, rewards)
+                    value_sim(&child, &w, rewards, ends)
                     wins[i] += rewards[me_side]
                 for i in range(n):
                     for j in range(n):
@@ -866,20 +1043,23 @@ cdef class Search:
 
     def run(self, iterations, seconds, double c=0.7, double eps=0.1, double mu=0.5,
             int horizon=1, int tail=0, int model=0, int policy=1, double floor=0.0,
-            int forced_card=-1, mask_t forced_take=0, int depth=1):
+            int forced_card=-1, mask_t forced_take=0, int depth=1, int shape=1):
         """ISMCTS from the root (mirror of :func:`basra.bots.ismcts.search`).
 
         The tree covers the rest of this deal and ``depth`` - 1 deals more
         (``horizon`` must reach as far). With ``forced_card`` >= 0 the root's move
         is that one (taking
         ``forced_take``): the search then values what follows it, for the
-        analyser. Returns ``([(card, take, visits, total), ...] for the root's
-        children, iterations)``.
+        analyser. ``shape`` is the reward's shape of the round margin (``Reward``).
+        Returns ``([(card, take, visits, total, margins), ...] for the root's
+        children, iterations)``: ``total`` sums the rewards the search compares,
+        ``margins`` the mover's side's round margins in points (never clipped).
         """
         cdef Sim s
         cdef MoveBuf buf
         cdef RewardC w
         cdef double rewards[4]
+        cdef double margins[4]
         cdef int path[64]
         cdef int n_path, node, child, i, me_side, side, chosen, other, n_untried, pick, root
         cdef int untried[256]
@@ -887,7 +1067,7 @@ cdef class Search:
         cdef long long limit = iterations if iterations is not None else (1 << 62)
         cdef long long done = 0
         cdef double deadline = 0.0
-        reward_setup(&w, self.kr.rules, self.base.n_sides, mu)
+        reward_setup(&w, self.kr.rules, self.base.n_sides, mu, shape)
         if seconds is not None:
             deadline = time.perf_counter() + seconds
         self.n_nodes = 0
@@ -931,7 +1111,7 @@ cdef class Search:
                     path[n_path] = child
                     n_path += 1
                     break
-                best_value = -1.0
+                best_value = -1e300
                 chosen = -1
                 for i in range(buf.n):
                     other = self.child_of(node, buf.cards[i], buf.takes[i])
@@ -946,15 +1126,17 @@ cdef class Search:
                 path[n_path] = node
                 n_path += 1
             rollout(&s, &self.rng, eps, horizon, tail, policy)
-            value_sim(&s, &w, rewards, floor)
+            value_sim(&s, &w, rewards, margins, floor)
             for i in range(n_path):
                 self.nodes[path[i]].visits += 1
                 self.nodes[path[i]].total += rewards[self.nodes[path[i]].side]
+                self.nodes[path[i]].mtotal += margins[self.nodes[path[i]].side]
         out = []
         child = self.nodes[root].first_child
         while child >= 0:
             out.append((self.nodes[child].card, self.nodes[child].take,
-                        self.nodes[child].visits, self.nodes[child].total))
+                        self.nodes[child].visits, self.nodes[child].total,
+                        self.nodes[child].mtotal))
             child = self.nodes[child].next_sibling
         return out, done
 

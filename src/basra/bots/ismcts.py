@@ -31,10 +31,13 @@ deterministic, and its choice depends only on the view.
 With the compiled kernel active the search runs in C (:mod:`basra._search`,
 :func:`kernel_search`: the same sampler, hand reading, playout policy, tree and
 reward, some forty times faster, with the kernel's random generator); the
-pure-Python search here is its reference and the fallback. The compiled search
-adds options measured in docs/BOTS.md: ``forced=K`` (value each root move by K
+pure-Python search (:mod:`basra.bots.pure`) is its reference and the fallback,
+and honours every option. :func:`run_problem` plays the options measured in
+docs/BOTS.md on either engine: ``forced=K`` (value each root move by K
 searches that start with it: the ``expert`` level and the coach's analysis),
-``trees``, ``depth``, ``policy``, ``flat``, ``solve``, ``exact``, ``floor``.
+``trees``, ``depth``, ``policy``, ``flat``, ``solve``, ``exact``, ``floor``,
+``belief`` (deal the hidden cards from the learned belief, :mod:`basra.belief`)
+and ``near`` (the weight of the match near its end).
 
 ``cheater`` runs the same search on the true hands (only the order of the
 stock is sampled). It sees what no player may see: it is a measuring stick for
@@ -45,29 +48,43 @@ from __future__ import annotations
 
 import math
 import random
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from basra.bots.base import Bot, BotError, OmniscientBot, register_bot
-from basra.bots.heuristic import majority_chance
-from basra.bots.sim import Sampler, Sim, deal_decisions, policy_value
+from basra.bots.pure import (
+    REWARD_CLIPPED,
+    REWARD_LINEAR,
+    PureProblem,
+    Reward,
+    expected_points,
+    rollout,
+    round_margins,
+    search,
+)
+from basra.bots.pure import Node as _Node
+from basra.bots.sim import Sampler, Sim, deal_decisions
 from basra.kernel import search_module
 from basra.moves import Move
 from basra.rules import Rules
-from basra.scoring import pile_points
 from basra.state import GameState
 from basra.transition import pack_lone_last
 from basra.view import Unseen, View
 
 __all__ = [
+    "REWARD_CLIPPED",
+    "REWARD_LINEAR",
     "CheaterBot",
     "IsmctsBot",
     "Reward",
     "SearchSettings",
+    "can_end_match",
     "expected_points",
     "parse_settings",
     "rollout",
+    "round_margins",
+    "run_problem",
+    "search",
 ]
 
 DEFAULT_ITERATIONS = 1000
@@ -77,6 +94,7 @@ class SearchSettings:
     """The knobs of the search (bot options ``name=value``, comma separated)."""
 
     __slots__ = (
+        "belief",
         "c",
         "depth",
         "eps",
@@ -89,9 +107,11 @@ class SearchSettings:
         "kernel",
         "model",
         "mu",
+        "near",
         "policy",
         "pool",
         "read",
+        "reward",
         "samples",
         "seconds",
         "solve",
@@ -121,6 +141,9 @@ class SearchSettings:
         forced: int = 0,
         trees: int = 1,
         depth: int = 1,
+        reward: int = 1,
+        belief: float = 0.0,
+        near: float = 0.0,
     ) -> None:
         self.iterations = iterations
         """Iterations per decision (``None``: only the time budget counts)."""
@@ -173,6 +196,17 @@ class SearchSettings:
         self.flat = flat
         """N > 0: no tree; each root move is played out to the round's end in N
         determinizations and the best mean margin is played (compiled search only)."""
+        self.belief = belief
+        """B > 0: deal the hidden cards from the learned belief (:mod:`basra.belief`), each
+        card's chance of each place raised to the power B (1: as learned; 0: off, the
+        hand reading of ``read`` instead)."""
+        self.near = near
+        """W > 0: when this round can end the match, the weight of the match's win chance
+        in the reward is W instead of ``mu`` (0: off)."""
+        self.reward = reward
+        """The shape of the round margin's part of the reward (:class:`Reward`): 1 linear
+        and never clipped (the default), 0 clipped to [0, 1] at the scale (before issue 27;
+        kept for measurements)."""
 
     def text(self) -> str:
         """The options that give these settings."""
@@ -207,6 +241,14 @@ def parse_settings(options: str) -> SearchSettings:
             raise BotError(f"search option {name} must be a number, not {value!r}") from None
         if number < 0 or (name in ("iterations", "seconds") and number <= 0):
             raise BotError(f"search option {name} must be positive, not {value!r}")
+        if name in ("mu", "near") and number > 1:
+            raise BotError(f"search option {name} is a weight from 0 to 1, not {value!r}")
+        if name == "reward" and number not in (0, 1):
+            raise BotError(f"reward is 0 (clipped, as before) or 1 (linear), not {value!r}")
+        if name == "policy" and number not in (1, 2):
+            raise BotError(f"policy is 1 (the quick one) or 2 (one-reply look), not {value!r}")
+        if name in ("depth", "trees") and number < 1:
+            raise BotError(f"search option {name} must be at least 1, not {value!r}")
         if name in (
             "iterations",
             "horizon",
@@ -222,6 +264,7 @@ def parse_settings(options: str) -> SearchSettings:
             "forced",
             "trees",
             "depth",
+            "reward",
         ):
             if number != int(number):
                 raise BotError(f"{name} must be a whole number, not {value!r}")
@@ -229,211 +272,6 @@ def parse_settings(options: str) -> SearchSettings:
         else:
             setattr(settings, name, number)
     return settings
-
-
-class Reward:
-    """What a finished round is worth to each side, in [0, 1], knowing the match score.
-
-    ``mu`` of it is the chance of winning the match from the scores after the
-    round: 1 or 0 when the round ends the game, otherwise a normal model in
-    which each later round moves the lead by about ``spread`` points (a
-    majority bonus and basras) and about ``(target - best score) / pace``
-    rounds are left. The rest is the round's point margin against the best
-    other side, scaled by ``scale`` (about the most a round can swing).
-    """
-
-    def __init__(self, rules: Rules, sides: int, mu: float) -> None:
-        self.mu = mu
-        self.sides = sides
-        self.target = rules.target
-        card_points = sum(rules.card_points[: rules.pack])
-        self.scale = float(rules.majority_bonus + card_points + 2 * rules.basra_points)
-        self.pace = max((card_points + rules.majority_bonus + rules.basra_points) / sides, 1.0)
-        self.spread = math.sqrt(
-            (0.8 * rules.majority_bonus) ** 2 + (1.5 * rules.basra_points) ** 2 + 16.0
-        )
-        self.draw = rules.end_tie == "draw"
-
-    def __call__(self, points: Sequence[float], score: Sequence[float]) -> list[float]:
-        """Rewards from each side's points in the round and scores after it."""
-        sides = self.sides
-        mu = self.mu
-        out = []
-        best = max(score)
-        for side in range(sides):
-            others = max(points[s] for s in range(sides) if s != side)
-            margin = 0.5 + (points[side] - others) / (2 * self.scale)
-            margin = 0.0 if margin < 0.0 else 1.0 if margin > 1.0 else margin
-            if mu:
-                lead = score[side] - max(score[s] for s in range(sides) if s != side)
-                if best >= self.target:
-                    win = 1.0 if lead > 0 else 0.0 if lead < 0 else 0.5
-                else:
-                    rounds = max((self.target - best) / self.pace, 1.0)
-                    z = lead / (self.spread * math.sqrt(rounds))
-                    win = 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
-                out.append(mu * win + (1.0 - mu) * margin)
-            else:
-                out.append(margin)
-        return out
-
-
-def expected_points(sim: Sim) -> list[float]:
-    """Each side's expected points for the round from a position in its middle.
-
-    Point cards and basras already taken, plus the majority bonus (and any
-    abeyance carry) times the chance of winning the majority
-    (:func:`basra.bots.heuristic.majority_chance`).
-    """
-    rules = sim.rules
-    piles = sim.piles
-    counts = [p.bit_count() for p in piles]
-    remaining = sim.floor.bit_count() + sim.in_hands + sim.stock_size
-    bonus = rules.majority_bonus + sim.carry
-    out = []
-    for side, pile in enumerate(piles):
-        value = float(sim.basra_points[side] + pile_points(rules, pile))
-        if bonus:
-            lead = counts[side] - max(c for s, c in enumerate(counts) if s != side)
-            value += bonus * majority_chance(lead, remaining)
-        out.append(value)
-    return out
-
-
-def rollout(sim: Sim, rng: random.Random, eps: float, horizon: int = 0, tail: int = 0) -> None:
-    """Play the simulation on with the fast heuristic policy (:func:`~basra.bots.sim.policy_value`).
-
-    To the end of the round, or with ``horizon`` > 0 until that many new deals
-    have been made since the simulation started, and ``tail`` plays more. A
-    share ``eps`` of the moves is random.
-    """
-    rules = sim.rules
-    random_ = rng.random
-    stop = horizon if horizon > 0 else 1 << 30
-    while sim.result is None:
-        if sim.deals >= stop:
-            if tail <= 0:
-                break
-            tail -= 1
-        moves = sim.moves()
-        if len(moves) == 1:
-            card, take = moves[0]
-        elif random_() < eps:
-            card, take = moves[int(random_() * len(moves))]
-        else:
-            floor = sim.floor
-            lone = sim.lone_trail
-            best = -1e9
-            card = take = -1
-            for c, t in moves:
-                value = policy_value(rules, c, t, floor, lone) + random_() * 0.01
-                if value > best:
-                    best = value
-                    card, take = c, t
-        sim.play(card, take)
-
-
-def _policy_move(sim: Sim, moves: list[Move], random_: Callable[[], float], eps: float) -> Move:
-    """The playout policy's move (a share ``eps`` at random)."""
-    if len(moves) == 1:
-        return moves[0]
-    if random_() < eps:
-        return moves[int(random_() * len(moves))]
-    rules = sim.rules
-    floor = sim.floor
-    lone = sim.lone_trail
-    return max(moves, key=lambda m: policy_value(rules, m[0], m[1], floor, lone) + random_() * 0.01)
-
-
-class _Node:
-    __slots__ = ("avail", "children", "side", "total", "visits")
-
-    def __init__(self, side: int) -> None:
-        self.children: dict[Move, _Node] = {}
-        self.visits = 0
-        self.avail = 1
-        self.total = 0.0
-        self.side = side
-
-
-def search(
-    sample: Callable[[], Sim],
-    rules: Rules,
-    sides: int,
-    settings: SearchSettings,
-    rng: random.Random,
-) -> tuple[dict[Move, _Node], int]:
-    """Run ISMCTS from a root whose determinizations ``sample`` makes.
-
-    Returns the root's children by move and the iterations run.
-    """
-    root = _Node(-1)
-    reward = Reward(rules, sides, settings.mu)
-    model = settings.model
-    c = settings.c
-    eps = settings.eps
-    horizon = settings.horizon
-    tail = settings.tail
-    limit = settings.iterations if settings.iterations is not None else 1 << 62
-    deadline = time.perf_counter() + settings.seconds if settings.seconds is not None else None
-    log = math.log
-    sqrt = math.sqrt
-    random_ = rng.random
-    iterations = 0
-    while iterations < limit:
-        if deadline is not None and iterations & 15 == 0 and time.perf_counter() > deadline:
-            break
-        iterations += 1
-        sim = sample()
-        side_of = sim.side_of
-        me = side_of[sim.turn]
-        node = root
-        path = []
-        while sim.result is None and not sim.deals:
-            moves = sim.moves()
-            children = node.children
-            if model and side_of[sim.turn] != me:
-                move = _policy_move(sim, moves, random_, eps)
-                child = children.get(move)
-                if child is None:
-                    child = children[move] = _Node(side_of[sim.turn])
-                sim.play(*move)
-                node = child
-                continue
-            untried = [m for m in moves if m not in children]
-            if untried:
-                move = untried[int(random_() * len(untried))]
-                child = children[move] = _Node(side_of[sim.turn])
-                for m in moves:
-                    other = children.get(m)
-                    if other is not None and other is not child:
-                        other.avail += 1
-                sim.play(*move)
-                path.append(child)
-                break
-            best_value = -1.0
-            chosen = moves[0]
-            for m in moves:
-                other = children[m]
-                other.avail += 1
-                value = other.total / other.visits + c * sqrt(log(other.avail) / other.visits)
-                if value > best_value:
-                    best_value = value
-                    chosen = m
-            node = children[chosen]
-            sim.play(*chosen)
-            path.append(node)
-        rollout(sim, rng, eps, horizon, tail)
-        result = sim.result
-        if result is not None:
-            rewards = reward(result.points, result.score)
-        else:
-            points = expected_points(sim)
-            rewards = reward(points, [s + p for s, p in zip(sim.scores, points, strict=True)])
-        for visited in path:
-            visited.visits += 1
-            visited.total += rewards[visited.side]
-    return root.children, iterations
 
 
 def _best(children: dict[Move, _Node], moves: list[Move]) -> Move:
@@ -474,15 +312,74 @@ class IsmctsBot(Bot):
         if len(moves) == 1:
             return moves[0]
         rng = self.decision_rng(view)
-        if self.settings.kernel and search_module() is not None:
-            children, iterations = kernel_search(view, self.settings, rng)
+        settings = self.settings
+        if settings.kernel and search_module() is not None:
+            problem = view_problem(view, settings.read, settings.pool, rng.getrandbits(64))
         else:
-            sampler = Sampler(view, self.settings.read, self.settings.pool)
-            children, iterations = search(
-                lambda: sampler.sample(rng), view.rules, len(view.scores), self.settings, rng
-            )
+            problem = pure_view_problem(view, settings, rng)
+        if settings.belief:
+            problem.set_belief(belief_weights(view, settings.belief))
+        children, iterations = run_problem(problem, settings_for(settings, view))
         self.last_iterations = iterations
         return _best(children, moves)
+
+
+def can_end_match(rules: Rules, scores: Sequence[int]) -> bool:
+    """Whether a good round (the majority, every point card, a basra) brings a side to the
+    target: near the end of a match (``near``; the coach's chances of winning it)."""
+    most_in_a_round = (
+        rules.majority_bonus
+        + sum(rules.card_points[: rules.pack])
+        + max(rules.basra_points, rules.jack_on_lone_jack)
+    )
+    return max(scores) + most_in_a_round >= rules.target
+
+
+def settings_for(settings: SearchSettings, view: View) -> SearchSettings:
+    """The settings of one decision: with ``near``, the match's weight raised when this
+    round can end the match."""
+    if not settings.near or not can_end_match(view.rules, view.scores):
+        return settings
+    out = SearchSettings()
+    for name in SearchSettings.__slots__:
+        setattr(out, name, getattr(settings, name))
+    out.mu = settings.near
+    return out
+
+
+def belief_weights(view: View, power: float) -> list[list[float]]:
+    """The sampler's log weights of each card's places (seats 0-3, then 4 the stock) from
+    the learned belief (:mod:`basra.belief`), raised to ``power``."""
+    from basra.belief.features import CARDS, LOCATIONS
+    from basra.belief.model import default_model
+
+    encoded, probabilities = default_model().of_view(view)
+    out = [[0.0] * 5 for _ in range(CARDS)]
+    for card in range(CARDS):
+        if not encoded.unseen >> card & 1:
+            continue
+        row = probabilities[card]
+        for location in range(LOCATIONS):
+            place = 4 if location == 0 else encoded.seats[location]
+            if place >= 0:
+                out[card][place] = power * math.log(max(row[location], 1e-9))
+    return out
+
+
+def pure_view_problem(view: View, settings: SearchSettings, rng: random.Random) -> PureProblem:
+    """The pure-Python search problem of ``view``'s seat (:class:`basra.bots.pure.PureProblem`)."""
+    from basra.bots.solve import nothing_hidden
+
+    sampler = Sampler(view, settings.read, settings.pool)
+    return PureProblem(
+        sampler.sample,
+        view.rules,
+        len(view.scores),
+        rng,
+        hidden=0 if nothing_hidden(view) else view.unseen().bit_count(),
+        remaining=sum(view.hand_sizes) + view.stock_size,
+        sampler=sampler,
+    )
 
 
 def view_problem(view: View, read: float, pool: int, seed: int) -> Any:
@@ -579,7 +476,7 @@ def kernel_search(
     with the kernel's random generator seeded from ``rng``.
     """
     problem = view_problem(view, settings.read, settings.pool, rng.getrandbits(64))
-    return compiled_search(problem, settings)
+    return run_problem(problem, settings)
 
 
 def move_values(problem: Any, settings: SearchSettings) -> dict[Move, list[float]]:
@@ -590,33 +487,45 @@ def move_values(problem: Any, settings: SearchSettings) -> dict[Move, list[float
     move's mean reward for the mover's side; the list holds one per search
     (their spread is the estimate's error).
     """
+    return {move: [r for r, _ in runs] for move, runs in move_searches(problem, settings).items()}
+
+
+def move_searches(problem: Any, settings: SearchSettings) -> dict[Move, list[tuple[float, float]]]:
+    """As :func:`move_values`, each search's ``(mean reward, mean round margin)``.
+
+    The margin (the mover's side's round points less the mean of the other
+    sides', at the search's horizon the expected ones) is in points and never
+    clipped, whatever the reward's shape: what the coach reports.
+    """
     moves, _, _, _, _ = problem.evaluate(0)
-    out: dict[Move, list[float]] = {}
+    out: dict[Move, list[tuple[float, float]]] = {}
     for card, take in moves:
         batches = out[Move(card, take)] = []
         for _ in range(settings.forced):
             stats, _ = _search(problem, settings, card, take)
-            (_, _, visits, total) = stats[0]
-            batches.append(total / visits)
+            (_, _, visits, total, margins) = stats[0]
+            batches.append((total / visits, margins / visits))
     return out
 
 
-def compiled_search(problem: Any, settings: SearchSettings) -> tuple[dict[Move, _Node], int]:
-    """Run a compiled search problem as ``settings`` say; the root moves' statistics."""
+def run_problem(problem: Any, settings: SearchSettings) -> tuple[dict[Move, _Node], int]:
+    """Search a problem (compiled ``basra._search.Search`` or :class:`PureProblem`) as
+    ``settings`` say: every option on either engine; the root moves' statistics."""
     if settings.solve and problem.hidden() == 0:
-        solved = problem.exact(1, settings.mu)
+        solved = problem.exact(1, settings.mu, shape=settings.reward)
         if solved is not None:
             return _children(solved)
     if settings.exact and problem.remaining() <= settings.exact:
-        solved = problem.exact(settings.samples, settings.mu)
+        solved = problem.exact(settings.samples, settings.mu, shape=settings.reward)
         if solved is not None:
             return _children(solved)
     children: dict[Move, _Node] = {}
     if settings.forced:
-        for move, batches in move_values(problem, settings).items():
+        for move, batches in move_searches(problem, settings).items():
             node = children[move] = _Node(-1)
             node.visits = len(batches)
-            node.total = sum(batches)
+            node.total = sum(r for r, _ in batches)
+            node.margin = sum(m for _, m in batches)
         return children, settings.forced
     if settings.flat:
         moves, sums, _, _, done = problem.evaluate(
@@ -626,6 +535,7 @@ def compiled_search(problem: Any, settings: SearchSettings) -> tuple[dict[Move, 
             node = children[Move(card, take)] = _Node(-1)
             node.visits = done
             node.total = total
+            node.margin = total
         return children, done
     total = 0
     for _ in range(max(settings.trees, 1)):
@@ -635,7 +545,12 @@ def compiled_search(problem: Any, settings: SearchSettings) -> tuple[dict[Move, 
             mine = children.setdefault(move, _Node(-1))
             mine.visits += node.visits
             mine.total += node.total
+            mine.margin += node.margin
     return children, total
+
+
+compiled_search = run_problem
+"""The former name of :func:`run_problem`."""
 
 
 def _krules(rules: Rules) -> object:
@@ -646,9 +561,11 @@ def _krules(rules: Rules) -> object:
 
 def _search(
     problem: Any, settings: SearchSettings, card: int = -1, take: int = 0
-) -> tuple[list[tuple[int, int, int, float]], int]:
-    """One compiled search as ``settings`` say (its root move forced when ``card`` >= 0)."""
-    stats: tuple[list[tuple[int, int, int, float]], int] = problem.run(
+) -> tuple[list[tuple[int, int, int, float, float]], int]:
+    """One search as ``settings`` say (its root move forced when ``card`` >= 0)."""
+    if isinstance(problem, PureProblem):
+        return problem.run(settings, Move(card, take) if card >= 0 else None)
+    stats: tuple[list[tuple[int, int, int, float, float]], int] = problem.run(
         settings.iterations,
         settings.seconds,
         settings.c,
@@ -662,6 +579,7 @@ def _search(
         card,
         take,
         settings.depth,
+        settings.reward,
     )
     return stats
 
@@ -671,14 +589,16 @@ def _run(problem: object, settings: SearchSettings) -> tuple[dict[Move, _Node], 
 
 
 def _children(
-    result: tuple[list[tuple[int, int, int, float]], int],
+    result: tuple[Sequence[tuple[Any, ...]], int],
 ) -> tuple[dict[Move, _Node], int]:
+    """Root statistics ``(card, take, visits, total[, margins])`` as nodes by move."""
     stats, iterations = result
     children: dict[Move, _Node] = {}
-    for card, take, visits, total in stats:
+    for card, take, visits, total, *margins in stats:
         node = _Node(-1)
         node.visits = visits
         node.total = total
+        node.margin = margins[0] if margins else 0.0
         children[Move(card, take)] = node
     return children, iterations
 
@@ -705,18 +625,29 @@ class CheaterBot(OmniscientBot):
             rng = random.Random(self.rng.getrandbits(64))
         else:
             rng = random.Random(hash((self.seed, view.key(), tuple(state.hands))))
-        base = Sim.from_state(state)
-        bottom = len(view.stock_bottom)
-        hidden_stock = base.stock[: len(base.stock) - bottom]
-        fixed = base.stock[len(base.stock) - bottom :]
-
-        def sample() -> Sim:
-            return base.clone(hidden_stock + fixed, len(hidden_stock), rng)
-
-        if self.settings.kernel and search_module() is not None:
-            children, _ = compiled_search(state_problem(state, rng.getrandbits(64)), self.settings)
+        settings = settings_for(self.settings, view)
+        if settings.belief:
+            raise BotError("the cheater sees every hand: it has no use for the belief")
+        if settings.kernel and search_module() is not None:
+            problem: Any = state_problem(state, rng.getrandbits(64))
         else:
-            children, _ = search(sample, state.rules, len(state.scores), self.settings, rng)
+            base = Sim.from_state(state)
+            bottom = len(view.stock_bottom)
+            hidden_stock = base.stock[: len(base.stock) - bottom]
+            fixed = base.stock[len(base.stock) - bottom :]
+
+            def sample(generator: random.Random) -> Sim:
+                return base.clone(hidden_stock + fixed, len(hidden_stock), generator)
+
+            problem = PureProblem(
+                sample,
+                state.rules,
+                len(state.scores),
+                rng,
+                hidden=len(hidden_stock),
+                remaining=state.in_hands + state.stock_size,
+            )
+        children, _ = run_problem(problem, settings)
         return _best(children, moves)
 
 
@@ -732,8 +663,8 @@ register_bot(
     "ismcts",
     _ismcts,
     "information-set Monte Carlo tree search on the seat's view; options: "
-    "iterations=N or seconds=S, c, eps, read, pool, mu, horizon, tail, model, "
-    "and with the compiled kernel forced, trees, depth, policy, flat, solve, exact, floor",
+    "iterations=N or seconds=S, c, eps, read, pool, mu, near, reward, horizon, tail, model, "
+    "forced, trees, depth, policy, flat, solve, exact, samples, floor, belief, kernel",
 )
 register_bot(
     "cheater",

@@ -316,6 +316,81 @@ class Sampler:
         self.decisions = deal_decisions(view) if read > 0 else []
         self.pool: list[list[int]] | None = None
         self.cumulative: list[float] = []
+        self.belief: list[list[float]] | None = None
+        self.sweeps = 2
+        self.burn = 20
+        self.places: list[int] = []
+
+    def set_belief(
+        self, weights: Sequence[Sequence[float]], sweeps: int = 2, burn: int = 50
+    ) -> None:
+        """Draw the hidden cards from the learned belief from now on.
+
+        ``weights[c]`` gives card ``c``'s log weight for each place (seats 0-3, then 4
+        the stock). Deals are drawn from the distribution proportional to the
+        product of the weights of where each unseen card lies (hand sizes fixed),
+        by a Metropolis chain: a sweep proposes, as many times as the hands hold
+        unseen cards, to swap a card in a hand (drawn at random) with a card
+        elsewhere (drawn at random), a symmetric proposal; ``sweeps`` sweeps between
+        two draws, ``burn`` from a random deal (made at the first draw). The
+        compiled sampler (``Search.set_belief``) is the same chain.
+        """
+        self.belief = [list(weights[card]) for card in self.unseen.cards]
+        self.sweeps = sweeps
+        self.burn = burn
+        self.places = []
+
+    def _walk(self, rng: random.Random, sweeps: int) -> None:
+        places = self.places
+        weights = self.belief
+        assert weights is not None
+        n = len(places)
+        if len(set(places)) < 2:
+            return  # every unseen card lies in one place
+        held = [i for i in range(n) if places[i] != 4]
+        slot_of = {card: slot for slot, card in enumerate(held)}
+        random_ = rng.random
+        for _ in range(sweeps * len(held)):
+            i = held[int(random_() * len(held))]
+            a = places[i]
+            j = int(random_() * n)
+            while places[j] == a:
+                j = int(random_() * n)
+            b = places[j]
+            delta = weights[i][b] + weights[j][a] - weights[i][a] - weights[j][b]
+            if delta >= 0.0 or random_() < math.exp(delta):
+                places[i] = b
+                places[j] = a
+                si = slot_of.pop(i)
+                sj = slot_of.pop(j, None)
+                held[si] = j
+                slot_of[j] = si
+                if sj is not None:
+                    held[sj] = i
+                    slot_of[i] = sj
+
+    def _belief_hands(self, rng: random.Random) -> list[int]:
+        unseen = self.unseen
+        n = len(unseen.cards)
+        if not self.places:
+            order = list(range(n))
+            rng.shuffle(order)
+            places = [4] * n
+            pos = 0
+            for seat, need in enumerate(unseen.needs):
+                for _ in range(need):
+                    places[order[pos]] = seat
+                    pos += 1
+            self.places = places
+            self._walk(rng, self.burn)
+        self._walk(rng, self.sweeps)
+        view = self.view
+        hands = list(view.known)
+        hands[view.seat] = view.hand
+        for card, place in zip(unseen.cards, self.places, strict=True):
+            if place < 4:
+                hands[place] |= 1 << card
+        return hands
 
     def _build_pool(self, rng: random.Random) -> None:
         rules = self.view.rules
@@ -342,7 +417,9 @@ class Sampler:
     def sample(self, rng: random.Random) -> Sim:
         """A new simulation of the rest of the round, hidden cards dealt at random."""
         view = self.view
-        if self.decisions:
+        if self.belief is not None:
+            hands = self._belief_hands(rng)
+        elif self.decisions:
             if self.pool is None:
                 self._build_pool(rng)
             assert self.pool is not None

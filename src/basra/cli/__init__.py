@@ -20,12 +20,15 @@ __all__ = ["CliError", "Parser", "main"]
 COMMAND_MODULES = (
     "basra.cli.records",
     "basra.cli.review",
+    "basra.cli.learn",
+    "basra.cli.puzzles",
     "basra.cli.query",
     "basra.cli.bench",
     "basra.cli.play",
     "basra.cli.arena",
     "basra.cli.serve",
     "basra.cli.bots",
+    "basra.cli.train",
 )
 
 

@@ -2,18 +2,26 @@
 
 :func:`analyse` estimates, for each legal move, the **expected round margin** of
 the mover's side: its points in the round (card points, majority bonus,
-basras, RULES.md A9) less the points of the best other side, once the round
-is over. For each move it runs the ``expert`` bot's search (information-set
-MCTS on this seat's view: hidden cards dealt at random and weighted by how
-well they explain this deal's plays, every side searching its own best
-replies to the end of the deal, the rest of the round valued as the search
-values it) starting with that move, several times independently; the mean is
-the move's value and the spread of the searches its standard error. Choosing
-the move of highest value is at least as strong as the ``expert`` itself
-(measured in docs/BOTS.md).
+basras, RULES.md A9) less the mean of the other sides' points, once the round
+is over, in points and never clipped (however lopsided the round). For each
+move it runs the ``expert`` bot's search (information-set MCTS on this seat's
+view: hidden cards dealt at random and weighted by how well they explain this
+deal's plays, every side searching its own best replies to the end of the
+deal, the rest of the round valued as the search values it) starting with
+that move, several times independently; the mean of the round margins the
+searches back up (kept apart from the rewards the search compares, which are
+a bounded function of them) is the move's value and the spread of the
+searches its standard error. Choosing the move of highest value is at least
+as strong as the ``expert`` itself (measured in docs/BOTS.md).
 
 When nothing is hidden (two players, the stock empty: the other hand is every
-unseen card) the rest of the round is solved exactly (stderr 0).
+unseen card) the rest of the round is solved exactly (stderr 0): every side
+playing for its own round margin, by alpha-beta (max^n for three or four
+sides) in the compiled kernel, or by its pure-Python mirror
+(:mod:`basra.bots.solve`), which gives the same values. The kernel gives up
+past 2,000,000 positions a move, the pure engine past
+:data:`PURE_NODE_LIMIT` (a hindsight analysis early in a round), and the
+values are then estimated.
 :func:`analyse_hindsight` is the same with every card seen, the true hands and
 the true order of the stock: what was knowable only afterwards, and labelled
 so wherever it is shown.
@@ -37,13 +45,12 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from basra.bots.ismcts import can_end_match
 from basra.kernel import search_module
 from basra.moves import Move
-from basra.rules import Rules
 from basra.state import PHASE_PLAY, GameState
 from basra.view import View, view_of
 
@@ -61,6 +68,9 @@ DEFAULT_SAMPLES = 8_000
 a second a decision on one core of the development machine."""
 BATCHES = 4
 """Independent searches per move: their spread gives the standard error."""
+PURE_NODE_LIMIT = 50_000
+"""Positions the pure-Python engine searches per move when solving exactly (the kernel:
+2,000,000); past it the values are estimated."""
 
 
 @dataclass(frozen=True)
@@ -69,7 +79,8 @@ class MoveEstimate:
 
     move: Move
     points: float
-    """Expected round margin: the side's round points less the best other side's."""
+    """Expected round margin in points: the side's round points less the mean of the other
+    sides' (never clipped)."""
     stderr: float
     """Standard error of ``points``."""
     loss: float
@@ -106,17 +117,6 @@ class Analysis:
         raise KeyError(f"{move.text()} is not a legal move of this decision")
 
 
-def can_end_match(rules: Rules, scores: Sequence[int]) -> bool:
-    """Whether a good round (the majority, every point card, a basra) brings a side to the
-    target: near the end of a match, where the analysis shows chances of winning it."""
-    most_in_a_round = (
-        rules.majority_bonus
-        + sum(rules.card_points[: rules.pack])
-        + max(rules.basra_points, rules.jack_on_lone_jack)
-    )
-    return max(scores) + most_in_a_round >= rules.target
-
-
 def analyse(view: View, *, samples: int = DEFAULT_SAMPLES, seed: int = 0) -> Analysis:
     """What each of ``view``'s legal moves is worth to its seat (see the module docstring)."""
     if view.phase != PHASE_PLAY or view.turn != view.seat:
@@ -147,25 +147,21 @@ def analyse_hindsight(
 
 
 def _compiled_analysis(problem: Any, view: View, samples: int, *, hindsight: bool) -> Analysis:
-    from basra.bots.ismcts import SearchSettings, move_values
+    from basra.bots.ismcts import SearchSettings, move_searches
 
     rules = view.rules
-    # With mu 0 the search's reward is 0.5 + margin / (2 * scale): a margin in points.
-    scale = float(
-        rules.majority_bonus + sum(rules.card_points[: rules.pack]) + 2 * rules.basra_points
-    )
     if problem.hidden() == 0:
-        solved = problem.exact(1, 0.0)
+        solved = problem.exact(1, 0.0, margins=True)
         if solved is not None:
             stats, _ = solved
-            values = [(Move(c, t), (total - 0.5) * 2 * scale) for c, t, _, total in stats]
+            values = [(Move(c, t), total) for c, t, _, total in stats]
             return _estimates(view, values, None, 0, exact=True, hindsight=hindsight)
     per_search = max(samples // BATCHES, 1)
     settings = SearchSettings(iterations=per_search, forced=BATCHES, mu=0.0)
     values = []
     stderrs = []
-    for move, rewards in move_values(problem, settings).items():
-        margins = [(reward - 0.5) * 2 * scale for reward in rewards]
+    for move, runs in move_searches(problem, settings).items():
+        margins = [margin for _, margin in runs]
         mean = sum(margins) / len(margins)
         spread = sum((m - mean) ** 2 for m in margins) / max(len(margins) - 1, 1)
         values.append((move, mean))
@@ -225,10 +221,21 @@ def _pure_analysis(
     hindsight: bool,
     state: GameState | None = None,
 ) -> Analysis:
-    """The same estimate on the pure-Python engine (the quick playout policy; slower)."""
-    from basra.bots.ismcts import rollout
+    """The same on the pure-Python engine: solved exactly as the kernel solves when nothing
+    is hidden (within :data:`PURE_NODE_LIMIT`), else estimated by playouts of every move
+    to the round's end with the quick playout policy (slower)."""
+    from basra.bots.ismcts import rollout, round_margins
     from basra.bots.sim import Sampler, Sim
+    from basra.bots.solve import SolveAbortedError, nothing_hidden, solve_moves
 
+    if state is not None or nothing_hidden(view):
+        whole = Sim.from_state(state) if state is not None else Sampler(view).sample(rng)
+        try:
+            solved = solve_moves(whole, margins=True, node_limit=PURE_NODE_LIMIT)
+        except SolveAbortedError:
+            pass
+        else:
+            return _estimates(view, solved, None, 0, exact=True, hindsight=hindsight)
     samples = min(samples, 300)
     moves = view.legal_moves()
     n = len(moves)
@@ -246,9 +253,7 @@ def _pure_analysis(
             sim.play(*move)
             rollout(sim, random.Random(seed), 0.1)
             assert sim.result is not None
-            points = sim.result.points
-            others = sum(p for side, p in enumerate(points) if side != me) / (len(points) - 1)
-            margins.append(points[me] - others)
+            margins.append(round_margins([float(p) for p in sim.result.points])[me])
         for i in range(n):
             sums[i] += margins[i]
             for j in range(n):

@@ -1,0 +1,1 @@
+"""Training the bots' learned models (PyTorch, imported only when training runs)."""

@@ -1,0 +1,142 @@
+"""``basra puzzles play`` in the terminal: find the best move, then see why.
+
+Before a move the screen holds only :func:`basra.puzzles.public.puzzle_view`'s
+view (the seat's hand, the floor, the plays and scores); after it, the attempt
+(:func:`~basra.puzzles.public.attempt`) and the solution
+(:func:`~basra.puzzles.public.solution`): the answer, why, every move's value,
+and the hands that were hidden. ``n`` goes to the next puzzle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rich.text import Text
+
+from basra.cards import parse_card
+from basra.learn.words import both, num
+from basra.moves import Move
+from basra.puzzles.format import Puzzle
+from basra.puzzles.public import attempt, puzzle_view, solution
+from basra.tui.position import PositionApp
+from basra.tui.text import cards_chips
+from basra.view import view_of
+
+__all__ = ["PuzzleApp"]
+
+
+class PuzzleApp(PositionApp):
+    """Puzzles one after another in the terminal."""
+
+    def __init__(self, puzzles: Sequence[Puzzle], *, lang: str = "en") -> None:
+        super().__init__(lang=lang)
+        self.puzzles = list(puzzles)
+        self.index = 0
+        self.public: dict[str, Any] = {}
+        self.tried: dict[str, Any] | None = None
+        self.solved: dict[str, Any] | None = None
+        self.right = 0
+        self.played = 0
+        self.load()
+
+    def load(self) -> None:
+        """Show the current puzzle (its public view only)."""
+        puzzle = self.puzzles[self.index]
+        self.public = puzzle_view(puzzle)
+        self.tried = self.solved = None
+        # The screen draws the seat's view: the same one the public view was made from.
+        self.show(view_of(puzzle.state(), puzzle.seat))
+
+    def title_text(self) -> str:
+        """Which puzzle, the variant and the rating."""
+        shown = self.public
+        where = both(
+            f"puzzle {self.index + 1} of {len(self.puzzles)}",
+            f"اللغز {num(self.index + 1, 'ar')} من {num(len(self.puzzles), 'ar')}",
+        )
+        rating = both(f"rating {shown['rating']}", f"التقييم {num(shown['rating'], 'ar')}")
+        return f"{self.say(where)} · {self.say(shown['title'])} · {self.say(rating)}"
+
+    def goal_text(self) -> str:
+        """The puzzle's goal."""
+        return self.say(self.public["goal"])
+
+    def info_text(self) -> Text:
+        """Scores, piles and the round's last plays, as the seat saw them."""
+        shown = self.public["view"]
+        ar = self.lang == "ar"
+        out = Text()
+        seat = shown["seat"]
+        out.append(
+            ("أنت المقعد " if ar else "You are seat ")
+            + f"{seat + 1}; "
+            + ("النتيجة " if ar else "score ")
+            + " - ".join(str(s) for s in shown["scores"])
+            + ("; الأوراق المأكولة " if ar else "; cards taken ")
+            + " - ".join(str(n) for n in shown["pile_sizes"])
+            + ("; الباقي " if ar else "; stock ")
+            + str(shown["stock"])
+        )
+        plays = shown["plays"][-6:]
+        if plays:
+            out.append("\n" + ("آخر اللعب: " if ar else "last plays: "))
+            for index, play in enumerate(plays):
+                if index:
+                    out.append("  ")
+                out.append(f"{play['seat'] + 1}:")
+                out.append_text(cards_chips([parse_card(play["move"].partition("x")[0])]))
+                if "x" in play["move"]:
+                    taken = [parse_card(c) for c in play["move"].partition("x")[2].split(",")]
+                    out.append("×")
+                    out.append_text(cards_chips(taken))
+        return out
+
+    def submit(self, move: Move) -> None:
+        """Judge the move, then show the solution."""
+        puzzle = self.puzzles[self.index]
+        self.tried = attempt(puzzle, move.text())
+        self.solved = solution(puzzle)
+        self.played += 1
+        self.right += bool(self.tried["correct"])
+        self.locked = True
+        self.on_language()
+
+    def on_language(self) -> None:
+        """Write the attempt and the solution in the chosen language."""
+        if self.tried is None or self.solved is None:
+            self.message = Text()
+            return
+        ok = self.tried["correct"]
+        text = Text(self.say(self.tried["words"]), style="bold green" if ok else "bold dark_orange")
+        solved = self.solved
+        text.append("\n" + self.say(solved["why"]))
+        themes = ", ".join(self.say(t["title"]) for t in solved["themes"])
+        text.append("\n" + self.say(both("Themes: ", "المواضيع: ")) + themes)
+        for move in solved["moves"]:
+            error = f" ± {move['stderr']:.1f}" if move["stderr"] else ""
+            mark = "→ " if move["move"] == solved["answer"] else "  "
+            text.append(f"\n{mark}{move['points']:+7.1f}{error}  {self.say(move['words'])}")
+        hands = solved["position"]["hands"]
+        text.append("\n" + self.say(both("The hands were: ", "كانت الأيدي: ")))
+        for seat, hand in enumerate(hands):
+            text.append(f" {seat + 1}:")
+            text.append_text(cards_chips([parse_card(c) for c in hand]))
+        more = self.index + 1 < len(self.puzzles)
+        follow = (
+            both("n: the next puzzle.", "n: اللغز التالي.")
+            if more
+            else both("That was the last puzzle. q to leave.", "كان هذا آخر لغز. q للخروج.")
+        )
+        text.append("\n" + self.say(follow))
+        self.message = text
+
+    def action_next(self) -> None:
+        """The next puzzle (once this one is answered)."""
+        if self.locked and self.index + 1 < len(self.puzzles):
+            self.index += 1
+            self.load()
+
+    def tally_text(self) -> str:
+        """How the session went, for the command line after the app closes."""
+        return f"{self.right} of {self.played} puzzles solved"
