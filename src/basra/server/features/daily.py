@@ -123,6 +123,7 @@ class Daily:
         self.clock = clock
         self._secret: bytes | None = None
         lifecycle.deal_with(self.pack_of)
+        lifecycle.on_visibility(self.check_visible)
 
     async def start(self) -> None:
         """Read (or make, once) the server secret the deals come from."""
@@ -275,6 +276,11 @@ class Daily:
             "you": None if mine is None else _mine(mine),
             "entries": entries,
         }
+
+    async def check_visible(self, row: TableRow, caller: Caller | None) -> None:
+        """The lifecycle's check of a private table: a daily table's rule (:meth:`may_see`)."""
+        if row.daily is not None:
+            await self.may_see(row.id, caller)
 
     async def may_see(self, table_id: str, caller: Caller | None) -> None:
         """Refuse a daily table's record or replay (``play_first``) to anyone who has not

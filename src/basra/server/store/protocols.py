@@ -30,6 +30,7 @@ from basra.server.store.rows import (
     Cap,
     Claim,
     DeviceRow,
+    EntrantRow,
     Event,
     GameSummary,
     IdentityRow,
@@ -44,6 +45,10 @@ from basra.server.store.rows import (
     Status,
     TableRow,
     TableStatus,
+    TeamRow,
+    TournamentChanges,
+    TournamentRow,
+    TournamentWrite,
 )
 
 __all__ = [
@@ -57,6 +62,7 @@ __all__ = [
     "SeekStore",
     "Store",
     "TableStore",
+    "TournamentStore",
 ]
 
 
@@ -104,9 +110,10 @@ class TableStore(Protocol):
         """The tables a person sat at, newest first."""
 
     async def find(
-        self, statuses: Sequence[TableStatus], limit: int = 50, *, daily: bool = True
+        self, statuses: Sequence[TableStatus], limit: int = 50, *, private: bool = True
     ) -> list[TableRow]:
-        """Tables in one of ``statuses``, newest first (``daily=False``: no daily attempts)."""
+        """Tables in one of ``statuses``, newest first (``private=False``: no private tables,
+        daily attempts among them)."""
 
     async def count(
         self,
@@ -358,6 +365,68 @@ class ReviewStore(Protocol):
         """The games whose reviews are queued or running."""
 
 
+class TournamentStore(Protocol):
+    """Tournaments: events with their entrants, rounds and games, and teams waiting for a
+    partner. Every change of an event is one :meth:`write` (one transaction) that bumps
+    its version; a process keeps the event in memory and reads only what changed since
+    the version it has (:meth:`changes`)."""
+
+    async def create(
+        self,
+        event: TournamentRow,
+        entrants: Sequence[EntrantRow] = (),
+        members: Sequence[tuple[str, str]] = (),
+    ) -> TournamentRow:
+        """Store a new event with its first entrants (bots its maker adds), in one
+        transaction; if an event of the same ``schedule_key`` is stored, nothing is written
+        and that one is returned."""
+
+    async def load(self, event_id: str) -> TournamentRow | None:
+        """An event's row, or None."""
+
+    async def changes(self, event_id: str, since: int) -> TournamentChanges | None:
+        """The event's row, and its entrants, rounds and games written after version
+        ``since`` (all of them from 0); None if there is no such event."""
+
+    async def write(
+        self, event_id: str, change: TournamentWrite, expect: int | None = None
+    ) -> int | None:
+        """Apply one change in one transaction: the new version, or None (nothing written)
+        when ``expect`` is given and is not the version, a claim finds its entrant at a
+        table, or the result was recorded already. Raises
+        :class:`~basra.server.store.rows.EnteredError` when a member key is taken."""
+
+    async def listing(
+        self,
+        statuses: Sequence[str],
+        limit: int = 50,
+        *,
+        public: bool | None = True,
+        created_by: str | None = None,
+    ) -> list[TournamentRow]:
+        """Events in those statuses, soonest start first for those not finished, latest
+        finish first for finished ones (``public``: only listed ones, or only unlisted; None:
+        both; ``created_by``: one maker's)."""
+
+    async def entered(self, keys: Sequence[str]) -> list[tuple[str, str]]:
+        """``(event id, entrant id)`` of every entry of those player keys."""
+
+    async def made_since(self, created_by: str, since: float) -> int:
+        """How many events an identity made since a time (quotas)."""
+
+    async def put_team(self, team: TeamRow) -> None:
+        """Store a team waiting for its partner (its maker's earlier one at that event goes)."""
+
+    async def team(self, code_hash: str) -> TeamRow | None:
+        """The waiting team of a code's hash, or None."""
+
+    async def team_of(self, event_id: str, identity: str) -> TeamRow | None:
+        """An identity's waiting team at an event, or None."""
+
+    async def drop_team(self, code_hash: str) -> None:
+        """A waiting team is complete, or given up."""
+
+
 class Store(Protocol):
     """Every repository, around one engine; started before use and closed after."""
 
@@ -396,6 +465,10 @@ class Store(Protocol):
     @property
     def reviews(self) -> ReviewStore:
         """Reviews."""
+
+    @property
+    def tournaments(self) -> TournamentStore:
+        """Tournaments."""
 
     async def start(self) -> None:
         """Connect and bring the schema up to date."""

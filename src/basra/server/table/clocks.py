@@ -15,7 +15,8 @@ restarted server (or another process) has the same clocks. A deadline that
 passed while the server was down gets :data:`RESUME_GRACE` seconds more once
 it is back, so nobody loses a move to the server's own outage.
 
-In a rated game a seat *forfeits* when the server has played
+In a rated game (and at a table made with the forfeit rule though unrated: a
+tournament's) a seat *forfeits* when the server has played
 :data:`FORFEIT_IN_A_ROW` of its moves in a row, or :data:`FORFEIT_IN_ALL` in
 the game, because its clock ran out or its person was away past the grace
 period (``stand_in``). The game is then rated at once with that seat's side
@@ -178,6 +179,8 @@ class ClockState:
     people: frozenset[int]
     """The seats of people: only they have clocks."""
     rated: bool
+    """Whether seats forfeit: a rated table, or one made with the forfeit rule (a
+    tournament's, :attr:`~basra.server.store.rows.TableRow.forfeits`)."""
     reserves: list[float]
     """Each seat's reserve left at the start of its current (or next) move."""
     turn: int | None = None
@@ -206,7 +209,7 @@ class ClockState:
         return cls(
             control,
             people,
-            bool(row.rated),
+            bool(row.forfeit_rule),  # rated tables, and unrated ones made with forfeits
             [float(control.reserve)] * players,
             in_a_row=[0] * players,
             missed=[0] * players,

@@ -10,8 +10,12 @@ the last play and the settlement is mended at the next start
 (:meth:`Finisher.settle_unsettled`).
 
 After a settlement the table shows its new ratings, and each subscriber
-(:meth:`Finisher.subscribe`: a tournament's standings, say) is told, in the
-process that settled it: once per game across all processes.
+(:meth:`Finisher.subscribe`) is told, in the process that settled it: once per
+game across all processes. A table a feature made (a tournament's) has its
+result as :class:`TableFinished` (:func:`table_finished`): the final scores by
+side and the seats that forfeited, which the lifecycle gives that feature when
+the game is over (a rated game a seat forfeited is settled before its end; its
+tournament result waits for the end, when every side's score is final).
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 from basra.server.store.protocols import PlayerStore, TableStore
@@ -28,13 +33,43 @@ from basra.server.table.live import LiveTable
 from basra.server.table.master import TableMaster
 from basra.server.table.ratings import Standings, settle, standings
 
-__all__ = ["Finisher", "ResultListener"]
+__all__ = ["Finisher", "ResultListener", "TableFinished", "table_finished"]
 
 log = logging.getLogger(__name__)
 
 ResultListener = Callable[[Standings, Settlement], Awaitable[None]]
 """Told of each game this process settled: its standings (places, outcomes, the table's
 id) and what was written (results, new ratings)."""
+
+
+@dataclass(frozen=True)
+class TableFinished:
+    """A finished game of a table a feature made, as that feature needs it."""
+
+    table_id: str
+    owner: str
+    """The key the feature made the table under (``tournament:...``)."""
+    scores: tuple[int, ...]
+    """Each side's final score (sides as :attr:`basra.state.GameState.sides`)."""
+    forfeited_seats: frozenset[int]
+    """The seats that forfeited (see :mod:`basra.server.table.clocks`)."""
+    forfeited_sides: frozenset[int]
+    """The sides with a seat among them (a team's side forfeits when either seat does)."""
+    finished_at: float
+
+
+def table_finished(live: LiveTable, finished_at: float) -> TableFinished:
+    """The result of a table whose game is over."""
+    state, row = live.state, live.row
+    forfeited = (
+        frozenset(live.clock.forfeited)
+        if live.clock is not None and row.forfeit_rule
+        else frozenset()
+    )
+    sides = frozenset(i for i, side in enumerate(state.sides) if forfeited & set(side))
+    return TableFinished(
+        row.id, row.owner or "", tuple(state.scores), forfeited, sides, finished_at
+    )
 
 
 class Finisher:
@@ -54,11 +89,12 @@ class Finisher:
         self._listeners.append(listener)
 
     def settle_if_due(self, live: LiveTable) -> asyncio.Task[Any] | None:
-        """Start settling a game that ended (or a rated game a seat forfeited), once."""
+        """Start settling a game that ended (or one a seat forfeited, where seats forfeit),
+        once."""
         row = live.row
         if row.settled_at is not None or live.settling:
             return None
-        forfeited = live.clock.forfeited if row.rated and live.clock is not None else []
+        forfeited = live.clock.forfeited if row.forfeit_rule and live.clock is not None else []
         if not live.state.is_over and not forfeited:
             return None
         live.settling = True

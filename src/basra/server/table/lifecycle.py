@@ -28,7 +28,21 @@ beside the master (:mod:`basra.server.table.master`), which writes its log:
   ``abandon_after`` seconds (``abandon_bots_after`` for all-bot tables); it keeps
   its log but plays no more (:meth:`Lifecycle.abandon`).
 - **finished**: the final play is stored with the ``over`` status by the master;
-  the game is then settled once (:mod:`basra.server.table.finish`).
+  the game is then settled once (:mod:`basra.server.table.finish`), and the
+  features that made tables hear of it (:meth:`Lifecycle.on_finished`).
+
+Tables a feature makes (a tournament's games) carry what they are to it
+(:meth:`Lifecycle.plan`'s ``owner``, ``private``, ``forfeits``, ``lasting``):
+an owner key makes their creation idempotent (:meth:`Lifecycle.add_once`: the
+table's id is derived from the key, so a pairing re-applied after a crash, or
+by another process, opens the table made first); a private table is left out
+of the lobby, cannot be watched, and its record, replay and review are shown
+only as every feature allows (:meth:`Lifecycle.may_see`); ``forfeits`` applies
+the forfeit rule though the table is unrated; a ``lasting`` table is never
+abandoned (the autopilot plays its absent seats to the end, so every game a
+feature pairs yields a result). :meth:`Lifecycle.finished` reads a finished
+table's result back from the store, for a feature that checks at start for
+results a crash kept from it.
 
 :meth:`Lifecycle.resume` picks every table waiting or in play back up when a
 server starts, mending a status a crash left torn (the log is the truth).
@@ -37,13 +51,14 @@ server starts, mending a status a crash left torn (the log is the truth).
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import hashlib
 import logging
 import random
 import secrets
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
 
 from basra.server.errors import ProtocolError
@@ -61,20 +76,43 @@ from basra.server.store.rows import (
     TableStatus,
     seats_filled,
 )
-from basra.server.table.finish import Finisher
+from basra.server.table.finish import Finisher, TableFinished, table_finished
 from basra.server.table.forms import TableSpec
 from basra.server.table.live import Client, LiveTable, ServiceConfig
 from basra.server.table.master import PackSource, TableMaster
 from basra.server.table.reducer import abandoned, join, opening_status, status_after
 
-__all__ = ["Lifecycle", "new_table_id"]
+__all__ = [
+    "FinishListener",
+    "Lifecycle",
+    "VisibilityCheck",
+    "new_table_id",
+    "owned_table_id",
+]
 
 log = logging.getLogger(__name__)
+
+FinishListener = Callable[[TableFinished], Awaitable[None]]
+"""Told of a finished table a feature made (its ``owner`` is set)."""
+VisibilityCheck = Callable[[TableRow, Caller | None], Awaitable[None]]
+"""A feature's check before a private table's record, replay, review or description is
+shown to someone not seated there: raises a ``ProtocolError`` (``play_first``) to refuse."""
 
 
 def new_table_id() -> str:
     """A new table's id: 8 URL-safe characters."""
     return secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+
+
+def owned_table_id(owner: str) -> str:
+    """The id of the table made for an owner key: 11 URL-safe characters derived from it
+    (never the 8 of :func:`new_table_id`), so making it again finds the first one.
+
+    >>> owned_table_id("tournament:e1:1:0:0") == owned_table_id("tournament:e1:1:0:0")
+    True
+    """
+    digest = hashlib.sha256(f"basra-owned/1|{owner}".encode()).digest()
+    return base64.urlsafe_b64encode(digest).decode()[:11].replace("-", "x").replace("_", "y")
 
 
 class Lifecycle:
@@ -97,6 +135,8 @@ class Lifecycle:
         self.quotas = quotas
         self.config = config
         self.rng = rng or random.SystemRandom()
+        self._finish_listeners: list[FinishListener] = []
+        self._visibility: list[VisibilityCheck] = []
         master.listen(self)
 
     # ---------------------------------------------------------------- created
@@ -109,15 +149,24 @@ class Lifecycle:
         created_from: str | None,
         *,
         first_dealer: int | None = None,
+        owner: str | None = None,
+        private: bool = False,
+        forfeits: bool = False,
+        lasting: bool = False,
     ) -> TableRow:
         """A new table's row (not stored): ``seated`` where given, the spec's seats
-        elsewhere; ``playing`` at once when nobody is left to join."""
+        elsewhere; ``playing`` at once when nobody is left to join.
+
+        A feature's table names its ``owner`` key (its id is then derived from it:
+        :func:`owned_table_id`), and may be ``private``, apply the forfeit rule though
+        unrated (``forfeits``), and never be abandoned (``lasting``).
+        """
         seats = [
             seated.get(index) or SeatRow(index, kind, level)
             for index, (kind, level) in enumerate(spec.seats)
         ]
         return TableRow(
-            id=new_table_id(),
+            id=new_table_id() if owner is None else owned_table_id(owner),
             variant=spec.variant,
             rules=spec.overrides,
             players=spec.players,
@@ -134,6 +183,10 @@ class Lifecycle:
             rated=spec.rated,
             clock_move=spec.clock.move if spec.clock else None,
             clock_reserve=spec.clock.reserve if spec.clock else None,
+            owner=owner,
+            private=private,
+            forfeits=forfeits,
+            lasting=lasting,
         )
 
     def caps(self, identity: str | None, address: str | None, all_bots: bool) -> list[Cap]:
@@ -198,6 +251,21 @@ class Lifecycle:
                 self.quotas.limits.cap_retry,
                 f"{cap.what}: at most {cap.limit} waiting or in play (finish or leave one)",
             ) from None
+        return await self.open(row)
+
+    async def add_once(self, row: TableRow) -> LiveTable | None:
+        """Store a feature's planned table (its id derived from its ``owner`` key) unless it
+        was made already, and open it: a pairing re-applied after a crash, or by another
+        process, opens the table made first and never makes a second."""
+        if row.owner is None or row.id != owned_table_id(row.owner):
+            raise ValueError("add_once takes a table planned with an owner key")
+        try:
+            await self.tables.create(row)
+        except ValueError:  # made already: open the stored one, as it stands now
+            live = await self.master.get(row.id)
+            if live is not None:
+                self.master.schedule(live)
+            return live
         return await self.open(row)
 
     async def open(self, row: TableRow) -> LiveTable | None:
@@ -265,6 +333,8 @@ class Lifecycle:
                 raise ProtocolError("not_over", "a rematch comes after the game")
             if live.row.daily:
                 raise ProtocolError("no_rematch", "the daily deal is played once a day")
+            if live.row.owner is not None:
+                raise ProtocolError("no_rematch", "this table's games are paired by the server")
             row = live.row
             created = row.rematch_id is None
             if created:
@@ -302,7 +372,7 @@ class Lifecycle:
     def presence_changed(self, live: LiveTable) -> None:
         """Start (or stop) the wait after which a table nobody is connected to is abandoned."""
         now = time.monotonic()
-        if not live.row.status.live or live.presence.anyone(now):
+        if not live.row.status.live or live.row.lasting or live.presence.anyone(now):
             if live.reaper is not None and live.reaper is not asyncio.current_task():
                 live.reaper.cancel()
             live.reaper = None
@@ -341,8 +411,58 @@ class Lifecycle:
     # ---------------------------------------------------------------- finished
 
     def played(self, live: LiveTable) -> None:
-        """A play was stored: settle the game if it is decided."""
+        """A play was stored: settle the game if it is decided; tell the feature that made
+        the table when its game is over."""
         self.finisher.settle_if_due(live)
+        if live.row.owner is not None and live.state.is_over and self._finish_listeners:
+            self.master.spawn(self._tell_finished(table_finished(live, self.master.clock.now())))
+
+    def on_finished(self, listener: FinishListener) -> None:
+        """Tell ``listener`` of every game over at a table made with an ``owner`` key, in
+        the process that stored its final play (once per game there). A crash between
+        that play and the listener is mended by the feature reading its unfinished
+        tables back (:meth:`finished`) when it starts: a listener must be idempotent."""
+        self._finish_listeners.append(listener)
+
+    async def _tell_finished(self, finished: TableFinished) -> None:
+        for listener in list(self._finish_listeners):
+            try:
+                await listener(finished)
+            except Exception:
+                log.exception("a finish listener failed for table %s", finished.table_id)
+
+    async def finished(self, table_id: str) -> TableFinished | None:
+        """A table's result read back from the store (its row and log): None while its game
+        is not over (or there is no such table)."""
+        row = await self.tables.load(table_id)
+        if row is None or row.status != TableStatus.OVER:
+            return None
+        live = await self.master.get(table_id)
+        if live is None or not live.state.is_over:
+            return None
+        finished = table_finished(live, row.updated_at)
+        if not live.clients:
+            async with live.lock:
+                if not live.clients and not live.row.status.live:
+                    self.master.drop(live)
+        return finished
+
+    # ---------------------------------------------------------------- seen
+
+    def on_visibility(self, check: VisibilityCheck) -> None:
+        """Ask ``check`` before a private table is shown to someone not seated there."""
+        self._visibility.append(check)
+
+    async def may_see(self, table_id: str, caller: Caller | None) -> None:
+        """Refuse (``play_first``, from a feature's check) a private table's record, replay,
+        review or description to someone not seated there; any other table passes."""
+        row = await self.tables.load(table_id) if len(table_id) <= 32 else None
+        if row is None or not row.hidden:
+            return
+        if caller is not None and row.seat_of(caller.identity) is not None:
+            return
+        for check in self._visibility:
+            await check(row, caller)
 
     # ---------------------------------------------------------------- resumed
 

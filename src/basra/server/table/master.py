@@ -372,8 +372,9 @@ class TableMaster:
                     continue
                 await self.catch_up(live)
                 client.seat = live.row.seat_of(client.identity)
-                if live.row.daily and client.seat is None:  # its cards are the day's secret
-                    raise ProtocolError("private_table", "a daily deal attempt cannot be watched")
+                if live.row.hidden and client.seat is None:  # its cards are a secret still
+                    what = "a daily deal attempt" if live.row.daily else "this private table"
+                    raise ProtocolError("private_table", f"{what} cannot be watched")
                 live.clients.add(client)
                 live.presence.arrive(client.seat)
                 self.presence_changed(live)
@@ -486,6 +487,10 @@ class TableMaster:
         out["version"] = live.version
         out["rated"] = live.row.rated
         out["daily"] = live.row.daily
+        out["private"] = live.row.hidden
+        out["owner"] = live.row.owner
+        if live.row.hidden and you is None:  # its score says something of a secret deal
+            out["scores"], out["winner"] = [], None
         out["clock"] = live.clock.control.to_json() if live.clock is not None else None
         return out
 

@@ -51,9 +51,9 @@ class Queries:
 
     async def lobby(self, limit: int = 40) -> list[dict[str, Any]]:
         """Tables waiting for people and tables in play (to join or watch), newest first
-        (daily deal attempts are private)."""
+        (private tables, daily deal attempts among them, are left out)."""
         out = []
-        for row in await self.tables.find(LIVE_STATUSES, limit=limit, daily=False):
+        for row in await self.tables.find(LIVE_STATUSES, limit=limit, private=False):
             out.append(
                 {
                     "id": row.id,

@@ -23,6 +23,7 @@ from basra.server.store.memory.play import (
 from basra.server.store.memory.players import MemoryPlayers
 from basra.server.store.memory.reviews import MemoryReviews
 from basra.server.store.memory.tables import MemoryTables
+from basra.server.store.memory.tournaments import MemoryTournaments
 
 __all__ = ["MemoryData", "MemoryStore"]
 
@@ -42,6 +43,7 @@ class MemoryStore:
         self.daily = MemoryDaily(self.data)
         self.bots = MemoryBots(self.data)
         self.reviews = MemoryReviews(self.data)
+        self.tournaments = MemoryTournaments(self.data)
 
     @classmethod
     def sharing(cls, other: MemoryStore) -> MemoryStore:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from basra.server.store.rows import (
     AccountRow,
@@ -16,7 +17,11 @@ from basra.server.store.rows import (
     ReviewRow,
     SeekRow,
     TableRow,
+    TeamRow,
 )
+
+if TYPE_CHECKING:
+    from basra.server.store.memory.tournaments import TournamentData
 
 __all__ = ["MemoryData", "Transfer"]
 
@@ -53,6 +58,9 @@ class MemoryData:
     bot_tokens: dict[str, str] = field(default_factory=dict)
     """Bot identity -> its token hash."""
     reviews: dict[str, ReviewRow] = field(default_factory=dict)
+    tournaments: dict[str, TournamentData] = field(default_factory=dict)
+    teams: dict[str, TeamRow] = field(default_factory=dict)
+    """Teams waiting for a partner, by their code's hash."""
 
     def add_table(self, table: TableRow, events: list[Event] | None = None) -> None:
         """Insert a table (a copy) with its log (ValueError if the id is taken)."""

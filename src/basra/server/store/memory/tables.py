@@ -108,11 +108,13 @@ class MemoryTables:
         return out[:limit]
 
     async def find(
-        self, statuses: Sequence[TableStatus], limit: int = 50, *, daily: bool = True
+        self, statuses: Sequence[TableStatus], limit: int = 50, *, private: bool = True
     ) -> list[TableRow]:
         """Tables by status, newest first."""
         found = [
-            t for t in self.data.tables.values() if t.status in statuses and (daily or not t.daily)
+            t
+            for t in self.data.tables.values()
+            if t.status in statuses and (private or not t.hidden)
         ]
         found.sort(key=lambda t: t.created_at, reverse=True)
         return [t.copy() for t in found[:limit]]

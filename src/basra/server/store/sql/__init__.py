@@ -15,6 +15,7 @@ from basra.server.store.sql.play import SqlLeases, SqlSecrets, SqlSeeks
 from basra.server.store.sql.players import SqlPlayers
 from basra.server.store.sql.reviews import SqlReviews
 from basra.server.store.sql.tables import SqlTables
+from basra.server.store.sql.tournaments import SqlTournaments
 
 __all__ = ["SqlDatabase", "SqlStore", "database_url"]
 
@@ -38,6 +39,7 @@ class SqlStore:
         self.daily = SqlDaily(self.db)
         self.bots = SqlBots(self.db)
         self.reviews = SqlReviews(self.db)
+        self.tournaments = SqlTournaments(self.db)
 
     @property
     def url(self) -> str:

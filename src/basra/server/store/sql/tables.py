@@ -222,12 +222,12 @@ class SqlTables:
         return [summary_of(tables[r.table_id], r.seat) for r in mine if r.table_id in tables]
 
     async def find(
-        self, statuses: Sequence[TableStatus], limit: int = 50, *, daily: bool = True
+        self, statuses: Sequence[TableStatus], limit: int = 50, *, private: bool = True
     ) -> list[TableRow]:
         """Tables by status, newest first."""
         query = select(T.c.id).where(T.c.status.in_(list(statuses)))
-        if not daily:
-            query = query.where(T.c.daily.is_(None))
+        if not private:
+            query = query.where(T.c.daily.is_(None), T.c.private.is_(False))
         async with self.db.engine.connect() as conn:
             ids = (await conn.execute(query.order_by(T.c.created_at.desc()).limit(limit))).scalars()
             return await load_tables(conn, list(ids))
@@ -326,6 +326,10 @@ async def insert_table(conn: AsyncConnection, table: TableRow) -> None:
             clock_reserve=table.clock_reserve,
             settled_at=table.settled_at,
             daily=table.daily,
+            owner=table.owner,
+            private=table.private,
+            forfeits=table.forfeits,
+            lasting=table.lasting,
         )
     )
     await conn.execute(
@@ -410,4 +414,8 @@ def _table(row: Any, seats: list[SeatRow]) -> TableRow:
         clock_reserve=row.clock_reserve,
         settled_at=row.settled_at,
         daily=row.daily,
+        owner=row.owner,
+        private=bool(row.private),
+        forfeits=bool(row.forfeits),
+        lasting=bool(row.lasting),
     )

@@ -8,8 +8,9 @@
   /api/games/{id}/review``: where it stands (``status``, ``done`` of ``total``
   decisions) and, once done, the ``review`` itself.
 
-A daily deal's games stay hidden (``play_first``) until the caller has played it
-(:meth:`basra.server.features.daily.Daily.may_see`).
+A private table's game (a daily deal's, a duplicate tournament's board still played
+elsewhere) stays hidden (``play_first``) until every feature's check lets the caller
+see it (:meth:`basra.server.table.lifecycle.Lifecycle.may_see`).
 """
 
 from __future__ import annotations
@@ -20,9 +21,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends
 from fastapi.responses import JSONResponse, Response
 
-from basra.server.features.daily import Daily
 from basra.server.features.reviews import ReviewService
 from basra.server.identity import Caller
+from basra.server.table.lifecycle import Lifecycle
 from basra.server.table.queries import Queries
 from basra.server.transport.auth import MaybeSignedIn, SignedIn
 from basra.server.transport.deps import provide
@@ -36,10 +37,12 @@ ReviewsDep = Annotated[ReviewService, Depends(provide(ReviewService))]
 
 
 async def may_see(
-    table_id: str, caller: MaybeSignedIn, daily: Annotated[Daily, Depends(provide(Daily))]
+    table_id: str,
+    caller: MaybeSignedIn,
+    lifecycle: Annotated[Lifecycle, Depends(provide(Lifecycle))],
 ) -> Caller | None:
-    """Refuse a daily deal's game to a caller who has not played it; the caller."""
-    await daily.may_see(table_id, caller)
+    """Refuse a private table's game to a caller its features keep it from; the caller."""
+    await lifecycle.may_see(table_id, caller)
     return caller
 
 
