@@ -95,6 +95,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         action="store_true",
         help="reviews without the analysis with all cards seen (about a third of the work)",
     )
+    parser.add_argument(
+        "--tournaments",
+        default=None,
+        metavar="FILE",
+        help="the server's own tournaments: a TOML file of [[tournaments]] entries "
+        "(default: the schedule shipped with basra; 'none': no scheduled events)",
+    )
     parser.add_argument("--log-level", default="warning", help="uvicorn log level (warning)")
     parser.set_defaults(run=run)
 
@@ -129,12 +136,27 @@ def run(args: argparse.Namespace) -> int:
         if args.review_samples < 1:
             raise CliError("--review-samples must be 1 or more")
         reviews = replace(reviews, samples=args.review_samples)
+    from basra.server.features.tournaments import (
+        DEFAULT_SCHEDULE,
+        ScheduleEntry,
+        ScheduleError,
+        TournamentConfig,
+        load_schedule,
+    )
+
+    schedule: tuple[ScheduleEntry, ...] = ()
+    if args.tournaments != "none":
+        try:
+            schedule = load_schedule(args.tournaments or DEFAULT_SCHEDULE)
+        except ScheduleError as error:
+            raise CliError(f"--tournaments: {error}") from None
     config = AppConfig(
         database=args.database,
         redis=args.redis,
         service=service,
         reviews=reviews,
         quickplay=QuickPlayConfig(pair_every=args.pair_every),
+        tournaments=TournamentConfig(schedule=schedule),
     )
     app = create_app(config)
     where = "memory only" if args.database == "memory" else args.database

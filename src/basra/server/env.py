@@ -30,6 +30,7 @@ from basra.server.features.profiles import Profiles
 from basra.server.features.quickplay import QuickPlay
 from basra.server.features.reactions import Reactions
 from basra.server.features.reviews import ReviewConfig, ReviewService
+from basra.server.features.tournaments import TournamentConfig, Tournaments
 from basra.server.identity import Identities
 from basra.server.quotas import Quotas
 from basra.server.revocation import Revocations
@@ -65,6 +66,8 @@ class AppConfig:
     """How quick play pairs people (:mod:`basra.server.features.quickplay`)."""
     reviews: ReviewConfig = field(default_factory=ReviewConfig)
     """How finished games are reviewed (:mod:`basra.server.features.reviews`)."""
+    tournaments: TournamentConfig = field(default_factory=TournamentConfig)
+    """How events run, the server's schedule of them (:mod:`basra.server.features.tournaments`)."""
 
 
 class Env:
@@ -151,6 +154,18 @@ class Env:
             self.bus,
             tables.clock,
         )
+        self.tournaments = Tournaments(
+            config.tournaments,
+            self.lifecycle,
+            store_.tournaments,
+            store_.leases,
+            store_.secrets,
+            store_.players,
+            self.bus,
+            self.quotas,
+            self.master.origin,
+            programs=self.bots.seated,
+        )
 
     @property
     def origin(self) -> str:
@@ -174,6 +189,7 @@ class Env:
         services.add(QuickPlay, self.quickplay)
         services.add(Daily, self.daily)
         services.add(BotApi, self.bots)
+        services.add(Tournaments, self.tournaments)
         services.add(HealthCheck, HealthCheck(self.health))
         return services
 
@@ -183,14 +199,17 @@ class Env:
         await self.store.start()
         await self.bus.start(self.origin)
         await self.daily.start()  # before any daily table is dealt
+        await self.tournaments.prepare()  # before any duplicate board is dealt
         if resume:
             await self.lifecycle.resume()
         self.master.start()
         await self.reviews.start()
         await self.quickplay.start()
+        await self.tournaments.start()
 
     async def close(self) -> None:
         """Stop the features, then the tables, the bus, the store and the workers."""
+        await self.tournaments.close()
         await self.quickplay.close()
         await self.bots.close()
         await self.reviews.close()

@@ -45,6 +45,7 @@ from fractions import Fraction
 
 from basra.cards import Card
 from basra.deals import derived_bytes, derived_pack
+from basra.rules import Rules
 from basra.tournaments.ranking import SheetEntry, Standing, places
 from basra.tournaments.results import GameResult, Round, order_key
 from basra.tournaments.settings import Entrant, EventSettings
@@ -59,6 +60,7 @@ __all__ = [
     "board_label",
     "board_results",
     "board_sides",
+    "deal_of_board",
     "duplicate_standings",
     "margin",
     "pair_duplicate",
@@ -97,9 +99,19 @@ def board_deal(
 ) -> BoardDeal:
     """The deal of a board, the same at every table: derived from the server's
     ``secret``, so it stays unknown until a table is dealt it."""
+    return deal_of_board(
+        secret, event_id, settings.rules, settings.game_players, round_number, board
+    )
+
+
+def deal_of_board(
+    secret: bytes, event_id: str, rules: Rules, players: int, round_number: int, board: int
+) -> BoardDeal:
+    """:func:`board_deal` from a table's own rules and players (what a server that deals
+    the board's table knows of it)."""
     label = board_label(event_id, round_number, board)
-    pack = derived_pack(secret, f"{label}|pack", settings.rules)
-    dealer = derived_bytes(secret, f"{label}|dealer")[0] % settings.game_players
+    pack = derived_pack(secret, f"{label}|pack", rules)
+    dealer = derived_bytes(secret, f"{label}|dealer")[0] % players
     return BoardDeal(tuple(pack), dealer)
 
 

@@ -4,6 +4,7 @@ protocol and its own store repositories, never on another object's internals:
 - :mod:`~basra.server.features.quickplay` (with :mod:`~basra.server.features.pairing`):
   the quick-play pool;
 - :mod:`~basra.server.features.daily`: the daily deal;
+- :mod:`~basra.server.features.tournaments`: arenas, Swiss events and duplicate;
 - :mod:`~basra.server.features.botapi`: bot accounts and programs playing through
   ``WS /ws/bot``;
 - :mod:`~basra.server.features.reactions`: quick phrases and emoji at tables;

@@ -579,7 +579,8 @@ class TournamentWrite:
     rounds: tuple[dict[str, Any], ...] = ()
     """Rounds paired (:meth:`basra.tournaments.Round.to_json`)."""
     games: tuple[TournamentGameRow, ...] = ()
-    """Games paired (a table id already stored is left as it is)."""
+    """Games paired (a table id already stored is left as it is; with ``claims``, the
+    write is refused: an arena pass's game numbers were taken meanwhile)."""
     claims: tuple[tuple[str, str], ...] = ()
     """``(entrant id, table id)``: seat an entrant free of any table."""
     result: tuple[str, dict[str, Any], float] | None = None

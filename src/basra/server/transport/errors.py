@@ -43,10 +43,22 @@ STATUS_OF = {
     "bot_name_taken": 409,
     "bad_bot_name": 422,
     "no_such_bot": 404,
+    "no_such_event": 404,
+    "account_needed": 403,
+    "not_organiser": 403,
+    "already_entered": 409,
+    "full": 409,
+    "too_late": 409,
+    "bad_team_code": 404,
 }
 """HTTP status of each refusal code (400 for any other)."""
 
-CLOSE_CODES = {"no_such_table": 4004, "signed_out": 4001, "rate_limited": 1013}
+CLOSE_CODES = {
+    "no_such_table": 4004,
+    "no_such_event": 4004,
+    "signed_out": 4001,
+    "rate_limited": 1013,
+}
 """WebSocket close codes after a refused hello (4000 for any other)."""
 
 

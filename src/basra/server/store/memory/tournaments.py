@@ -129,6 +129,8 @@ class MemoryTournaments:
         return version
 
     def _claims(self, held: TournamentData, change: TournamentWrite) -> list[tuple[str, str]]:
+        if change.claims and any(g.table_id in held.games for g in change.games):
+            raise _RefusedError  # an arena pass's game numbers were taken meanwhile
         seen: set[str] = set()
         for entrant_id, _ in change.claims:
             found = held.entrants.get(entrant_id)

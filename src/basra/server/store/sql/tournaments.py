@@ -192,6 +192,8 @@ class SqlTournaments:
             made = set(
                 (await conn.execute(select(GM.c.table_id).where(GM.c.table_id.in_(ids)))).scalars()
             )
+            if made and change.claims:  # an arena pass's game numbers were taken meanwhile
+                raise _RefusedError
             for game in change.games:
                 if game.table_id not in made:
                     await conn.execute(GM.insert().values(**_game_values(event_id, game, version)))

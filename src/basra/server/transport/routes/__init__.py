@@ -21,6 +21,7 @@ from basra.server.transport.routes import (
     quickplay,
     reactions,
     tables,
+    tournaments,
 )
 
 __all__ = ["ROUTERS"]
@@ -34,6 +35,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     daily.router,
     reactions.router,
     bots.router,
+    tournaments.router,
     games.router,
     tables.router,
 )

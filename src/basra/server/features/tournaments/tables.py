@@ -1,0 +1,216 @@
+"""An event's games as tables of the table master: made, dealt, hidden, and read back.
+
+Each game an event pairs is a table the lifecycle makes
+(:meth:`~basra.server.table.lifecycle.Lifecycle.add_once`) under an *owner key*,
+``tournament:EVENT:ROUND:TABLE:BOARD`` (an arena's games: ``tournament:EVENT:arena:N``),
+from which its id is derived: making it twice (a pairing re-applied after a
+crash, or by another process) opens the first. A tournament table:
+
+- seats the entrants as :func:`basra.tournaments.seat_players` says (a team's
+  first member at seat ``s``, its second at ``s + 2``): people by identity,
+  server bots at their level, bot programs by their bot account;
+- is clocked (the event's control), rated or not as the event says, without
+  hints, applies the forfeit rule even unrated (``forfeits``), and is never
+  abandoned (``lasting``): the autopilot plays absent seats to the end, so every
+  game yields a result;
+- for duplicate, is *private* and dealt the board's pack and first dealer, derived
+  from the server's secret and the board's public label
+  (:func:`basra.tournaments.duplicate.deal_of_board`, the one place): the same at
+  every table, and unknown until a table is dealt it. Its record, replay, review
+  and score stay hidden from everyone not seated there until every table of its
+  round has played the board (:meth:`TournamentTables.check_visible`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+
+from basra.rules import preset
+from basra.server.errors import ProtocolError
+from basra.server.identity import Caller
+from basra.server.store.rows import SeatKind, SeatRow, TableRow, TournamentGameRow
+from basra.server.table.clocks import CONTROL_BOUNDS, TimeControl
+from basra.server.table.forms import TableSpec
+from basra.server.table.lifecycle import Lifecycle, owned_table_id
+from basra.tournaments import EventSettings, seat_players
+from basra.tournaments.duplicate import deal_of_board
+
+from .held import Held, HeldEvents
+
+__all__ = [
+    "FEATURE",
+    "Owner",
+    "ProgramsSeated",
+    "TournamentTables",
+    "control_of",
+    "paired_game",
+    "parse_owner",
+]
+
+FEATURE = "tournament"
+
+ProgramsSeated = Callable[[str, dict[int, SeatRow]], Awaitable[None]]
+"""Tells bot programs' connections of a table made for them (the bot API's)."""
+
+
+@dataclass(frozen=True)
+class Owner:
+    """What a tournament table is: the event's game at a round (0: an arena's), a table
+    (an arena's game number) and a board."""
+
+    event_id: str
+    round: int
+    table: int
+    board: int
+
+    @property
+    def key(self) -> str:
+        """The owner key the table is made under."""
+        return f"{FEATURE}:{self.event_id}:{self.round}:{self.table}:{self.board}"
+
+
+def parse_owner(key: str | None) -> Owner | None:
+    """The tournament game of an owner key (None for any other table)."""
+    if key is None or not key.startswith(f"{FEATURE}:"):
+        return None
+    parts = key.split(":")
+    if len(parts) != 5:
+        return None
+    try:
+        return Owner(parts[1], int(parts[2]), int(parts[3]), int(parts[4]))
+    except ValueError:
+        return None
+
+
+def paired_game(
+    event_id: str, round_number: int, table: int, board: int, sides: Sequence[str], now: float
+) -> TournamentGameRow:
+    """A game as paired (its table's id derived from its place: an arena's round is 0 and
+    its table the game's number), not yet made."""
+    owner = Owner(event_id, round_number, table, board)
+    return TournamentGameRow(
+        owned_table_id(owner.key), round_number, table, board, tuple(sides), now
+    )
+
+
+def control_of(settings: EventSettings) -> TimeControl:
+    """The event's clock, within the server's bounds."""
+    low, high = CONTROL_BOUNDS["move"]
+    move = min(max(settings.move_seconds, low), high)
+    low, high = CONTROL_BOUNDS["reserve"]
+    return TimeControl(move, min(max(settings.reserve_seconds, low), high))
+
+
+class TournamentTables:
+    """Makes an event's tables, deals its boards, and decides who sees a private one."""
+
+    def __init__(
+        self,
+        lifecycle: Lifecycle,
+        events: HeldEvents,
+        programs: ProgramsSeated | None = None,
+    ) -> None:
+        self.lifecycle = lifecycle
+        self.events = events
+        self.programs = programs
+        self.secret: bytes | None = None
+        """The server's secret the boards are derived from (read when the feature starts)."""
+        lifecycle.deal_with(self.pack_of)
+        lifecycle.on_visibility(self.check_visible)
+
+    # ---------------------------------------------------------------- making them
+
+    def plan(self, held: Held, game: TournamentGameRow) -> TableRow:
+        """The table of a paired game (not stored)."""
+        settings = held.settings
+        entrants = {e.id: e for e in held.event.entrants}
+        kinds: list[tuple[SeatKind, str | None]] = []
+        seated: dict[int, SeatRow] = {}
+        for seat, (entrant_id, member) in enumerate(seat_players(settings, game.sides, entrants)):
+            entrant = entrants[entrant_id]
+            name = (member.name if len(entrant.members) > 1 else entrant.name)[:64]
+            if member.kind == "bot":
+                kinds.append((SeatKind.BOT, member.ref))
+                seated[seat] = SeatRow(seat, SeatKind.BOT, member.ref, None, name)
+            else:
+                kind = SeatKind.PERSON if member.kind == "person" else SeatKind.EXTERNAL
+                kinds.append((kind, None))
+                seated[seat] = SeatRow(seat, kind, None, member.ref, name)
+        rules = settings.rules
+        spec = TableSpec(
+            variant=settings.variant,
+            overrides=rules.overrides_from(preset(settings.variant)),
+            players=settings.game_players,
+            teams=settings.teams,
+            hints=False,
+            seats=tuple(kinds),
+            my_seat=None,
+            rated=settings.rated,
+            clock=control_of(settings),
+        )
+        first_dealer = None
+        if held.duplicate:
+            deal = deal_of_board(
+                self._secret(), held.id, rules, settings.game_players, game.round, game.board
+            )
+            first_dealer = deal.first_dealer
+        owner = Owner(held.id, game.round, game.table, game.board).key
+        row = self.lifecycle.plan(
+            spec,
+            seated,
+            None,
+            FEATURE,
+            first_dealer=first_dealer,
+            owner=owner,
+            private=held.duplicate,
+            forfeits=True,
+            lasting=True,
+        )
+        if row.id != game.table_id:
+            raise RuntimeError(f"table {game.table_id} was paired under another key than {owner}")
+        return row
+
+    async def make(self, held: Held, game: TournamentGameRow) -> str:
+        """Make (or open, if made already) a game's table; its id."""
+        row = self.plan(held, game)
+        live = await self.lifecycle.add_once(row)
+        programs = {s.seat: s for s in row.seats if s.kind == SeatKind.EXTERNAL}
+        if programs and self.programs is not None and live is not None:
+            await self.programs(row.id, programs)
+        return row.id
+
+    # ---------------------------------------------------------------- dealing them
+
+    def _secret(self) -> bytes:
+        if self.secret is None:
+            raise RuntimeError("the tournaments are not started")
+        return self.secret
+
+    def pack_of(self, row: TableRow, round_index: int) -> list[int] | None:
+        """A duplicate board's pack, for its table's one round (the master deals it)."""
+        owner = parse_owner(row.owner)
+        if owner is None or not row.private or round_index != 0:
+            return None
+        rules = preset(row.variant).with_overrides(row.rules)
+        deal = deal_of_board(
+            self._secret(), owner.event_id, rules, row.players, owner.round, owner.board
+        )
+        return list(deal.pack)
+
+    # ---------------------------------------------------------------- who sees them
+
+    async def check_visible(self, row: TableRow, caller: Caller | None) -> None:
+        """A duplicate board's table, to someone not seated there: ``play_first`` until every
+        table of its round has played the board."""
+        owner = parse_owner(row.owner)
+        if owner is None or owner.round == 0:
+            return
+        held = await self.events.get(owner.event_id)
+        if held is None or (owner.round, owner.board) in held.revealed():
+            return
+        raise ProtocolError(
+            "play_first",
+            "this board is still being played at other tables: its games stay hidden until then",
+            {"tournament": owner.event_id},
+        )
