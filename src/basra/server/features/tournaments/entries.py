@@ -33,13 +33,16 @@ __all__ = ["EventForm", "check_event_form", "member_keys", "new_entrant_id", "pe
 
 MAX_EVENT_NAME = 80
 SETTING_FIELDS = (
+    ("no rounds or boards", "rounds"),
+    ("it has no minutes", "minutes"),
+    ("it has no boards", "boards"),
     ("seconds for each move", "clock.move"),
     ("reserve", "clock.reserve"),
     ("maximum field", "max_entrants"),
     ("format", "format"),
     ("variant", "variant"),
-    ("seats", "seats"),
     ("teams", "teams"),
+    ("seats", "seats"),
     ("minutes", "minutes"),
     ("rounds", "rounds"),
     ("boards", "boards"),

@@ -77,6 +77,7 @@ def _game_json(held: Held, game: TournamentGameRow) -> dict[str, Any]:
         "sides": list(game.sides),
         "over": game.result is not None,
         "private": held.duplicate,
+        "paired_at": game.created_at,
     }
     if game.result is not None and held.shown(game):
         out["scores"] = game.result["scores"]
