@@ -72,6 +72,7 @@ from basra.server.forms import (
     check_table_form,
 )
 from basra.server.identity import Caller, Issued
+from basra.server.offline import offline_router
 from basra.server.protocol import (
     ProtocolError,
     check_json,
@@ -315,6 +316,7 @@ def create_app(config: AppConfig | None = None, service: MatchService | None = N
     app.state.reviews = reviews
     app.add_middleware(BodyGuard, quotas=match.quotas, limit=MAX_BODY)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.include_router(offline_router(STATIC, authenticate=match.identities.authenticate))
 
     @app.exception_handler(ProtocolError)
     async def refused(_: Request, error: ProtocolError) -> JSONResponse:

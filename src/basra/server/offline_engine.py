@@ -255,6 +255,8 @@ class OfflineTable:
             "winner": outcome.winner if outcome is not None else None,
             "version": self.version,
             "round": state.round_index,
+            "turn": state.turn if state.phase == PHASE_PLAY else None,
+            "pending": self.pending(),
             "created_at": self.created_at,
             "updated_at": self.updated_at,
         }
@@ -447,8 +449,6 @@ def _played(table: OfflineTable, event: dict[str, Any]) -> dict[str, Any]:
     return {
         "event": event,
         "version": table.version,
-        "pending": table.pending(),
-        "turn": table.state.turn if table.state.phase == PHASE_PLAY else None,
         "over": table.state.is_over,
         "save": table.save(),
         "summary": table.summary(),
@@ -541,10 +541,10 @@ def _request(data: Mapping[str, Any]) -> dict[str, Any]:
         return check_rules(data)
     if op == "new":
         _table = OfflineTable.new(data)
-        return {"save": _table.save(), "summary": _table.summary(), "pending": _table.pending()}
+        return {"save": _table.save(), "summary": _table.summary()}
     if op == "open":
         _table = OfflineTable.open(data.get("save"))  # type: ignore[arg-type]
-        return {"save": _table.save(), "summary": _table.summary(), "pending": _table.pending()}
+        return {"save": _table.save(), "summary": _table.summary()}
     if op == "frames":
         viewer = data.get("viewer")
         if viewer is not None and type(viewer) is not int:
@@ -563,7 +563,7 @@ def _request(data: Mapping[str, Any]) -> dict[str, Any]:
         return _open_table().hint(_whole(data, "seat"), _whole(data, "version"))
     if op == "rematch":
         _table = _open_table().rematch(_text(data, "id"))
-        return {"save": _table.save(), "summary": _table.summary(), "pending": _table.pending()}
+        return {"save": _table.save(), "summary": _table.summary()}
     if op == "conformance":
         return conformance(data)
     if op == "bench":
