@@ -76,7 +76,7 @@ def create(page: Any, name: str, *, players: int = 2, seats: list[str], target: 
 
 def take_turn(page: Any) -> bool:
     """Click a playable card (and the first capture choice); False when none is playable."""
-    cards = page.locator(".hand button.card:not([disabled])")
+    cards = page.locator(".hand button.card:not([aria-disabled])")
     if not cards.count():
         return False
     try:
@@ -164,13 +164,13 @@ def test_a_reload_mid_game_finds_the_game_as_it_was(browser: Any, site: str) -> 
     page = new_page(browser, site)
     create(page, "Amal", seats=["me", "bot:medium"])
     for _ in range(4):
-        page.wait_for_selector(".hand button.card:not([disabled])")
+        page.wait_for_selector(".hand button.card:not([aria-disabled])")
         take_turn(page)
-    page.wait_for_selector(".hand button.card:not([disabled])")
+    page.wait_for_selector(".hand button.card:not([aria-disabled])")
     before = hand_of(page)
     floor = floor_of(page)
     page.reload()
-    page.wait_for_selector(".hand button.card:not([disabled])")
+    page.wait_for_selector(".hand button.card:not([aria-disabled])")
     assert hand_of(page) == before
     assert floor_of(page) == floor
     assert take_turn(page)
@@ -206,7 +206,7 @@ def test_the_arabic_page_reads_right_to_left(browser: Any, site: str) -> None:
     create(page, "أمل", players=4, seats=["me", "bot:easy", "bot:medium", "bot:hard"])
     page.wait_for_selector(".hand button.card")
     deadline = time.time() + 30
-    while not page.locator(".log div").count():  # play until some play is in the log
+    while not page.locator(".log li").count():  # play until some play is in the log
         assert time.time() < deadline
         if not take_turn(page):
             time.sleep(0.1)

@@ -119,7 +119,7 @@ def test_a_clocked_table_counts_down_and_the_title_tells_whose_turn(
     seats = [{"kind": "person"}, {"kind": "bot", "level": "easy"}]
     table = create_table(site, token, "Amal", seats=seats, clock={"move": 30, "reserve": 60})
     page.goto(f"{site}/t/{table}?lang=en&anim=fast")
-    page.wait_for_selector(".hand button.card:not([disabled])")
+    page.wait_for_selector(".hand button.card:not([aria-disabled])")
     page.wait_for_function("() => document.title.includes('Your turn')")
     mine = page.locator(".me .clock.running")
     first = mine.inner_text()
@@ -137,7 +137,7 @@ def test_a_clocked_table_counts_down_and_the_title_tells_whose_turn(
           .observe(document.querySelector('title'), { childList: true, characterData: true,
                                                       subtree: true }); }"""
     )
-    page.locator(".hand button.card:not([disabled])").first.click()
+    page.locator(".hand button.card:not([aria-disabled])").first.click()
     if page.locator(".choices .choice").count():
         page.locator(".choices .choice").first.click()
     page.wait_for_function(

@@ -65,7 +65,7 @@ def marked(page: Any, selector: str) -> list[str]:
 
 
 def my_turn(page: Any) -> bool:
-    return page.locator(".hand button.card:not([disabled])").count() > 0
+    return page.locator(".hand button.card:not([aria-disabled])").count() > 0
 
 
 def test_the_table_shows_what_a_card_takes_and_the_hint_says_why(
@@ -80,10 +80,10 @@ def test_the_table_shows_what_a_card_takes_and_the_hint_says_why(
     deadline = time.time() + 60
     while not seen_capture:
         assert time.time() < deadline, "no card could take anything"
-        page.wait_for_selector(".hand button.card:not([disabled])")
+        page.wait_for_selector(".hand button.card:not([aria-disabled])")
         page.wait_for_timeout(150)
         legal = frames.legal
-        for button in page.locator(".hand button.card:not([disabled])").all():
+        for button in page.locator(".hand button.card:not([aria-disabled])").all():
             card = button.get_attribute("data-card")
             options = [m.split("x")[1].split(",") for m in legal if m.startswith(card + "x")]
             button.hover()
@@ -123,7 +123,7 @@ def test_the_table_shows_what_a_card_takes_and_the_hint_says_why(
     # With the setting on, the first click only chooses the card; the second plays it.
     page.check("#confirm-play")
     version = frames.states[-1]["version"]
-    first = page.locator(".hand button.card:not([disabled])").first
+    first = page.locator(".hand button.card:not([aria-disabled])").first
     card = first.get_attribute("data-card")
     first.click()
     page.wait_for_selector(".hand button.card.armed")

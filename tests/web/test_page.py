@@ -81,7 +81,7 @@ def test_the_turn_line_follows_the_game_at_once(browser: Any, slow: str) -> None
     deadline = time.time() + 60
     while clicks < 4:
         assert time.time() < deadline, "the bot did not answer"
-        page.wait_for_selector(".hand button.card:not([disabled])", timeout=20_000)
+        page.wait_for_selector(".hand button.card:not([aria-disabled])", timeout=20_000)
         if take_turn(page):
             clicks += 1
         page.wait_for_timeout(50)
@@ -125,9 +125,9 @@ def test_the_mute_switch_is_remembered(browser: Any, site: str) -> None:
     page.wait_for_selector(".hand button.card")
     assert page.locator("#mute").get_attribute("aria-pressed") == "true"
     for _ in range(2):
-        page.wait_for_selector(".hand button.card:not([disabled])", timeout=20_000)
+        page.wait_for_selector(".hand button.card:not([aria-disabled])", timeout=20_000)
         take_turn(page)
-    page.wait_for_selector(".hand button.card:not([disabled])", timeout=20_000)
+    page.wait_for_selector(".hand button.card:not([aria-disabled])", timeout=20_000)
     sounds = page.evaluate("window.__sounds")
     assert sounds and all(s["muted"] for s in sounds)
     # In another tab of the same browser too; and switched on again.

@@ -3,20 +3,22 @@
 // WebSocket), my games, replay, rules. Everything shown of a game comes from
 // the snapshot the server built for this seat.
 
-import { SETTING_LABELS, VARIANT_NAMES, cardName, num, rulesText, translate } from "./i18n.js";
+import { SETTING_LABELS, VARIANT_NAMES, num, rulesText, translate } from "./i18n.js";
 import * as dom from "./dom.js";
-import { backImg, bdi, h } from "./dom.js";
+import { bdi, h } from "./dom.js";
 import { headline, joinNames, resultTag, seatLabel, seatName as nameOfSeat, variantTitle } from "./names.js";
 import { canonical, settingField, settingLabel, settingValue } from "./settings.js";
 import { scoreSheet } from "./sheet.js";
-import { muteSwitch, playSound } from "./sound.js";
-import { SeatClocks, TurnAlert } from "./clock.js";
-import { accountPage, changeText, leaderboardPage, profilePage, ratingText } from "./profile.js";
+import { muteSwitch } from "./sound.js";
+import { accountPage, leaderboardPage, profilePage } from "./profile.js";
 import { quickPlayPanel } from "./quickplay.js";
 import { dailyPage } from "./daily.js";
 import { botsPage } from "./bots.js";
-import { Reactions } from "./reactions.js";
-import { clearTakes, hintParts, markHint, markTakes, previewParts, takesOf } from "./coach.js";
+import "./coach.js";
+import { TableView } from "./table.js";
+import { blindFromFragment, blindSwitch } from "./blind.js";
+import { hush } from "./announce.js";
+import "./words-table.js";
 import { ReviewPage } from "./review.js";
 
 const LS = window.localStorage;
@@ -117,10 +119,60 @@ function setLanguage(lang) {
   document.documentElement.dir = lang === "ar" ? "rtl" : "ltr";
   document.title = t("app_name");
   for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);
-  document.getElementById("lang").textContent = lang === "ar" ? "English" : "عربي";
+  // The switch names the other language in that language (its own lang, for screen readers).
+  const switchNode = document.getElementById("lang");
+  switchNode.textContent = lang === "ar" ? "English" : "عربي";
+  switchNode.lang = lang === "ar" ? "en" : "ar";
+  switchNode.title = t("language_switch");
   redrawMute();
+  redrawBlind();
+  drawSkip();
 }
 const redrawMute = muteSwitch(document.getElementById("mute"), (key) => t(key));
+const redrawBlind = blindSwitch(document.getElementById("blind"), (key) => t(key), () => redraw());
+
+/** Draw the page again in place (the language or blind mode changed). */
+function redraw() {
+  if (app.page && app.page.relabel) app.page.relabel(); else route({ keepFocus: true });
+}
+
+// ------------------------------------------------------------------ the top bar
+
+const menu = document.getElementById("menu");
+const menuToggle = document.getElementById("menu-toggle");
+
+function openMenu(open) {
+  menu.classList.toggle("open", open);
+  menuToggle.setAttribute("aria-expanded", String(open));
+}
+menuToggle.addEventListener("click", () => openMenu(!menu.classList.contains("open")));
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && menu.classList.contains("open")) { openMenu(false); menuToggle.focus(); }
+});
+document.addEventListener("click", (event) => {
+  if (menu.classList.contains("open") && !event.target.closest("#menu, #menu-toggle")) openMenu(false);
+});
+
+// The skip link leads to what a page is for: the table's hand, or the form.
+const skipLink = document.getElementById("skip-link");
+function drawSkip() {
+  const skip = app.skip || { key: "skip_main", target: "#app" };
+  skipLink.textContent = t(skip.key);
+  skipLink.href = skip.target.startsWith("#") && !skip.target.includes(" ") ? skip.target : "#app";
+}
+skipLink.addEventListener("click", (event) => {
+  const skip = app.skip || { target: "#app" };
+  const target = document.querySelector(skip.target) || document.getElementById("app");
+  event.preventDefault();
+  if (!target.matches("a, button, input, select, textarea, [tabindex]")) target.setAttribute("tabindex", "-1");
+  target.focus();
+});
+
+/** A page says where its skip link leads (null: to the content). */
+function setSkip(key, target) {
+  app.skip = key ? { key, target } : null;
+  drawSkip();
+}
 
 function banner(text) {
   const node = document.getElementById("banner");
@@ -144,7 +196,8 @@ function coachUi() {
 
 function navigate(path) {
   history.pushState(null, "", path);
-  route();
+  openMenu(false);
+  route({ moved: true });
 }
 
 document.addEventListener("click", (event) => {
@@ -154,27 +207,37 @@ document.addEventListener("click", (event) => {
     navigate(link.pathname + link.search);
   }
 });
-window.addEventListener("popstate", () => route());
+window.addEventListener("popstate", () => route({ moved: true }));
+window.addEventListener("hashchange", () => { if (blindFromFragment()) redraw(); });
 document.getElementById("lang").addEventListener("click", () => {
   setLanguage(app.lang === "ar" ? "en" : "ar");
-  if (app.page && app.page.relabel) app.page.relabel(); else route();
+  redraw();
 });
 
-function route() {
+/**
+ * Draw the page of the address. ``moved``: the person went to another page, so the
+ * focus goes to its content (a screen reader starts reading there).
+ */
+function route({ moved = false, keepFocus = false } = {}) {
   if (app.page && app.page.close) app.page.close();
   app.page = null;
   app.routed = (app.routed || 0) + 1;  // a page that awaits checks it still is the page
   banner("");
+  hush();
   const root = document.getElementById("app");
   root.replaceChildren();
   const path = location.pathname;
+  const query = new URLSearchParams(location.search);
+  setSkip(null);
+  document.title = t("app_name");
+  if (moved && !keepFocus) root.focus({ preventScroll: true });
   let m;
-  if ((m = path.match(/^\/t\/([\w-]+)$/))) app.page = new TablePage(root, m[1]);
+  if ((m = path.match(/^\/t\/([\w-]+)$/))) { setSkip("skip_table", ".hand button.card[tabindex='0'], #hand, #table, .waiting-room"); app.page = new TablePage(root, m[1]); }
   else if (path === "/games") gamesPage(root);
   else if ((m = path.match(/^\/replay\/([\w-]+)$/))) app.page = new ReplayPage(root, m[1]);
   else if ((m = path.match(/^\/review\/([\w-]+)$/))) app.page = new ReviewPage(root, m[1], coachUi());
   else if (path === "/rules") rulesIndex(root);
-  else if ((m = path.match(/^\/rules\/([\w]+)$/))) rulesPage(root, m[1], params.get("rules"));
+  else if ((m = path.match(/^\/rules\/([^/]+)$/))) rulesPage(root, decodeURIComponent(m[1]), query.get("rules"));
   else if (path === "/device") devicePage(root);
   else if (path === "/account") accountPage(root, ui);
   else if (path === "/me") profilePage(root, ui);
@@ -182,7 +245,16 @@ function route() {
   else if (path === "/leaderboard") leaderboardPage(root, ui);
   else if (path === "/daily") dailyPage(root, ui);
   else if (path === "/bots") botsPage(root, ui);
-  else homePage(root);
+  else if (path === "/" || path === "") homePage(root);
+  else notFoundPage(root);
+}
+
+/** An address the page does not know: say so in words, with a way home. */
+function notFoundPage(root) {
+  document.title = `${t("not_found_title")} · ${t("app_name")}`;
+  root.append(h("div", { class: "page", id: "not-found" }, h("h1", {}, t("not_found_title")),
+    h("section", { class: "panel" }, h("p", {}, t("not_found_help")),
+      h("p", {}, h("a", { href: "/", "data-link": true, id: "go-home" }, t("go_home"))))));
 }
 
 // ------------------------------------------------------------------ home
@@ -329,49 +401,41 @@ async function homePage(root) {
 
 // ------------------------------------------------------------------ the table
 
-const POSITIONS = {
-  2: { cw: ["bottom", "top"], ccw: ["bottom", "top"] },
-  3: { cw: ["bottom", "left", "right"], ccw: ["bottom", "right", "left"] },
-  4: { cw: ["bottom", "left", "top", "right"], ccw: ["bottom", "right", "top", "left"] },
-};
-const FROM = { top: ["0px", "-160px"], left: ["-200px", "0px"], right: ["200px", "0px"], bottom: ["0px", "200px"] };
-
+/**
+ * A table online: its WebSocket, and table.js drawing it. The table's look, keys and
+ * words are all table.js's (the offline table draws with it too); this class only
+ * carries messages and adds what belongs to a table on the server: the invite link,
+ * the game-over links, the name field of a waiting room.
+ */
 class TablePage {
   constructor(root, id) {
     this.root = root;
     this.id = id;
     this.table = null;
-    this.msg = null;
-    this.anim = null;
-    this.animTimer = null;
-    this.sheetShown = 0;
-    this.hint = null;
-    this.hintAsked = -1;
-    this.selected = null;
-    this.armed = null;
-    this.previewing = null;
-    this.confirm = LS.getItem("basra.confirm") === "1";
-    this.sent = -1;
     this.closed = false;
     this.retry = 0;
-    this.clocks = new SeatClocks(app.lang);
-    this.alert = new TurnAlert();
-    this.reactions = new Reactions(ui, (message) => this.send(message));
-    this.root.append(h("p", { class: "muted" }, "…"));
+    this.loading = h("p", { class: "muted" }, "…");
+    this.root.append(this.loading);
+    this.view = new TableView(root, { lang: () => app.lang, fast: app.fast, toast }, {
+      play: (move, version) => this.send({ type: "move", move, version }),
+      hint: (version) => this.send({ type: "hint", version }),
+      rematch: () => this.send({ type: "rematch" }),
+      join: (seat) => this.join(seat),
+      react: (code) => this.send({ type: "react", code }),
+      side: () => this.renderInvite(),
+      endLinks: () => this.endLinks(),
+      waitingForm: () => this.nameField(),
+    });
     this.connect();
   }
 
   close() {
     this.closed = true;
-    clearTimeout(this.animTimer);
     if (this.ws) this.ws.close();
-    document.querySelector(".overlay")?.remove();
-    this.clocks.close();
-    this.alert.close(t("app_name"));
-    this.reactions.close();
+    this.view.close();
   }
 
-  relabel() { this.clocks.lang = app.lang; this.render(); }
+  relabel() { this.view.relabel(); }
 
   connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
@@ -379,19 +443,26 @@ class TablePage {
     this.ws = ws;
     ws.onopen = () => {
       this.retry = 0;
-      this.sent = -1;  // a move sent before the connection dropped: the snapshot says if it counted
+      this.view.sent = -1;  // a move sent before the connection dropped: the snapshot says if it counted
       banner("");
       ws.send(JSON.stringify({ type: "hello", token: app.token || undefined, name: app.name || undefined }));
     };
     ws.onmessage = (event) => this.receive(JSON.parse(event.data));
     ws.onclose = (event) => {
       if (this.closed) return;
-      if (event.code === 4004) { this.root.replaceChildren(h("p", { class: "panel" }, t("no_table"))); return; }
+      if (event.code === 4004) { this.gone(); return; }
       if (event.code === 4001) { signedOut().then(() => { if (!this.closed) this.connect(); }); return; }
       banner(t("reconnecting"));
       this.retry = Math.min(this.retry + 1, 6);
       setTimeout(() => { if (!this.closed) this.connect(); }, 300 * 2 ** this.retry);
     };
+  }
+
+  /** There is no such table: say so, with a way home. */
+  gone() {
+    this.view.close();
+    this.root.replaceChildren(h("div", { class: "page" }, h("h1", {}, t("no_table")),
+      h("p", { class: "panel" }, h("a", { href: "/", "data-link": true }, t("go_home")))));
   }
 
   send(message) {
@@ -402,405 +473,32 @@ class TablePage {
     switch (message.type) {
       case "table":
         this.table = message.table;
-        this.render();
+        this.loading.remove();
+        this.view.setTable(message.table);
         break;
       case "state":
-        this.accept(message);
+        this.view.accept(message);
         break;
       case "error":
-        if (message.code === "no_such_table") { this.root.replaceChildren(h("p", { class: "panel" }, t("no_table"))); return; }
+        if (message.code === "no_such_table") { this.gone(); return; }
         if (message.code === "signed_out") return;  // the close that follows starts over
-        if (message.code === "rate_limited") toast(t("err_rate_limited_retry", { n: message.retry_after }));
-        else toast(t("err_" + message.code) + (message.code === "bad_move" ? ` (${message.message})` : ""));
-        this.sent = -1;
-        this.render();
+        this.view.refused(message.code, message);
         break;
       case "hint":
-        this.hint = message;
-        this.render();
+        this.view.hint(message);
         break;
       case "clock":
-        this.clocks.update(message);
+        this.view.clock(message);
         break;
       case "reaction":
-        this.reactions.show(message.seat, message.code, this.seatName(message.seat));
+        this.view.reaction(message.seat, message.code);
         break;
       case "rematch":
         if (this.table && this.table.you !== null) { toast(t("rematch_wait")); navigate(`/t/${message.table}`); }
-        else this.table.rematch = message.table;
+        else if (this.table) { this.table.rematch = message.table; this.view.render(); }
         break;
       default:
     }
-  }
-
-  duration() {
-    return app.fast ? 90 : 850;
-  }
-
-  /**
-   * A new snapshot is shown at once: the turn line, the hand and the seats follow the
-   * game as it is. Only the floor lags: for a moment it shows the play that led here
-   * landing on the floor as it was (cut short by the next snapshot).
-   */
-  accept(next) {
-    const previous = this.msg;
-    this.finishAnimation(false);
-    this.msg = next;
-    if (!previous || previous.version !== next.version) { this.selected = null; this.armed = null; this.previewing = null; }
-    this.hint = this.hint && this.hint.version === next.version ? this.hint : null;
-    const event = next.event;
-    if (previous && this.table && event && event.kind === "play" && next.version === previous.version + 1) {
-      const [card, takes] = event.move.split("x");
-      this.anim = { floor: previous.view.floor, card, taken: takes ? takes.split(",") : [], from: this.seatPosition(event.seat), basra: event.basra, fresh: true };
-      this.animTimer = setTimeout(() => this.finishAnimation(true), this.duration());
-    }
-    this.render();
-    if (this.anim) playSound(this.anim.basra ? "basra" : this.anim.taken.length ? "capture" : "play");
-    if (previous && this.isMyTurn(next.view) && !this.isMyTurn(previous.view)) setTimeout(() => { if (!this.closed) playSound("turn"); }, 200);
-  }
-
-  isMyTurn(view) {
-    return view.seat !== null && view.seat !== undefined && view.phase === "play" && view.turn === view.seat && !view.over;
-  }
-
-  /** The landing play is done: the floor as it is now, then any score sheet. */
-  finishAnimation(redraw) {
-    clearTimeout(this.animTimer);
-    this.animTimer = null;
-    if (!this.anim) return;
-    this.anim = null;
-    if (!redraw || this.closed || !this.msg) return;
-    this.root.querySelector(".floor")?.replaceWith(this.renderFloor(this.msg.view));
-    this.renderSheets(this.msg.view);
-  }
-
-  seatPosition(seat) {
-    const view = this.msg.view;
-    const me = view.seat ?? 0;
-    const order = POSITIONS[view.players][this.table.rules.direction] || POSITIONS[view.players].ccw;
-    return order[(seat - me + view.players) % view.players];
-  }
-
-  seatName(seat) {
-    return nameOfSeat(this.table?.seats?.[seat], seat, app.lang);
-  }
-
-  sideName(side) {
-    return joinNames(this.msg.view.sides[side].map((s) => this.seatName(s)), app.lang);
-  }
-
-  /** Whose turn it is, in words: a bot (or a bot standing in) thinks, a person plays. */
-  turnText(seat) {
-    const info = this.table.seats[seat];
-    const thinking = info?.kind === "bot" || info?.kind === "external" || (info?.present === false && info?.stand_in);
-    return fill(translate(app.lang, thinking ? "thinking" : "turn_of"), { name: bdi(this.seatName(seat)) });
-  }
-
-  /** A seat's team at a 4-player team table: "partner" on the reader's side, else "Team n". */
-  teamTag(seat) {
-    const view = this.msg.view;
-    if (!view.teams) return null;
-    const side = seat % 2;
-    if (view.seat !== null && view.seat !== undefined && seat !== view.seat && side === view.side) {
-      return h("span", { class: `tag team team-${side} partner` }, t("partner"));
-    }
-    return h("span", { class: `tag team team-${side}` }, t("team_tag", { n: side + 1 }));
-  }
-
-  playText(event) {
-    const [card, takes] = event.move.split("x");
-    const out = tn("plays", { name: bdi(this.seatName(event.seat)), card: cardLabel(card) });
-    if (takes) out.push(" ", ...tn("takes", { cards: h("span", {}, cardsLabel(takes.split(","))) }));
-    if (event.basra) out.push(" — ", h("strong", { class: "your-turn" }, t("basra_pts", { n: event.basra })));
-    if (event.auto === "timeout") out.push(" — ", h("span", { class: "muted" }, t("timed_out")));
-    return out;
-  }
-
-  /** A seat's rating at a rated table (a bot's is fixed), its change once rated, a forfeit. */
-  seatBadges(seat) {
-    const info = this.table.seats[seat];
-    return [
-      this.table.clock && info.kind !== "bot" ? this.clocks.node(seat) : null,
-      info.rating ? h("span", { class: "tag rating", "data-rating": seat, title: t("rating_line", { rating: ratingText(info.rating, ui) }) }, h("bdi", { dir: "ltr" }, ratingText(info.rating, ui))) : null,
-      info.change !== undefined ? h("bdi", { dir: "ltr", class: "rating-change " + (info.change >= 0 ? "up" : "down") }, changeText(info.change, ui)) : null,
-      info.forfeited ? h("span", { class: "tag" }, t("forfeited_tag")) : null,
-    ];
-  }
-
-  // -------------------------------------------------------------- rendering
-
-  render() {
-    if (this.closed || !this.table || !this.msg) return;
-    const table = this.table;
-    const view = this.msg.view;
-    const mine = view.seat !== null && view.seat !== undefined && view.phase === "play" && view.turn === view.seat && !view.over;
-    this.alert.update(mine, t("title_your_turn"), t("app_name"));
-    this.root.replaceChildren();
-    if (table.status === "abandoned") banner(t("table_abandoned"));
-    else if (table.fault) banner(t("table_fault"));
-    if (table.status === "open") { this.renderWaiting(); return; }
-    const felt = h("section", { class: "felt", "aria-label": t("floor") });
-    const me = view.seat;
-    for (let seat = 0; seat < view.players; seat++) {
-      if (seat === me) continue;
-      const where = this.seatPosition(seat);
-      if (where === "bottom") { felt.append(this.renderOpponent(seat, "bottom-seat")); continue; }
-      felt.append(this.renderOpponent(seat, where));
-    }
-    felt.append(this.renderCenter(view));
-    felt.append(me === null || me === undefined ? h("div", { class: "me" }, h("div", { class: "status-line" }, t("spectating"),
-      view.phase === "play" && !view.over ? [" · ", ...this.turnText(view.turn)] : null)) : this.renderMe(view));
-    const bottomSeat = felt.querySelector(".bottom-seat");
-    if (bottomSeat) { bottomSeat.remove(); felt.querySelector(".me").prepend(bottomSeat); }
-    const side = h("aside", { class: "side" }, this.renderScores(view),
-      me !== null && me !== undefined ? this.reactions.panel() : null, this.renderInvite(), this.renderLog(view));
-    this.root.append(h("div", { class: "table-wrap" }, felt, side));
-    this.renderSheets(view);
-    if (this.anim) this.anim.fresh = false;
-  }
-
-  renderOpponent(seat, where) {
-    const view = this.msg.view;
-    const info = this.table.seats[seat];
-    const count = view.hand_sizes[seat];
-    const sideIndex = view.teams ? seat % 2 : seat;
-    const away = info.kind !== "bot" && info.present === false;
-    const classes = ["seat", where];
-    if (view.phase === "play" && view.turn === seat) classes.push("turn");
-    if (view.teams) classes.push(`team-${seat % 2}`);
-    return h("div", { class: classes.join(" "), "data-seat": seat },
-      h("div", { class: "name" },
-        info.kind !== "bot" ? h("span", { class: "dot" + (away ? " away" : ""), title: away ? t("away") : "" }) : null,
-        bdi(this.seatName(seat)), this.teamTag(seat),
-        view.dealer === seat ? h("span", { class: "dealer-chip", title: t("dealer") }, t("dealer_short")) : null),
-      h("div", { class: "backs", "aria-label": t("cards_n", { n: count }) }, Array.from({ length: count }, () => backImg())),
-      h("div", { class: "meta" },
-        info.kind === "bot" ? h("span", { class: "tag" }, t("level_" + info.level)) : null,
-        info.kind === "external" ? h("span", { class: "tag program" }, t("program_tag")) : null,
-        h("span", {}, t("pile", { n: view.pile_sizes[sideIndex] })),
-        view.basras[sideIndex] ? h("span", {}, t("basras", { n: view.basras[sideIndex] })) : null,
-        away && info.stand_in ? h("span", {}, t("stand_in")) : away ? h("span", {}, t("away")) : null,
-        this.seatBadges(seat)));
-  }
-
-  renderFloor(view) {
-    const anim = this.anim;
-    const cards = anim ? anim.floor : view.floor;
-    const floor = h("div", { class: "floor", "aria-label": t("floor") },
-      cards.map((c) => h("span", { class: "card" + (anim && anim.taken.includes(c) ? " taken" : ""), "data-card": c }, cardImg(c))));
-    if (anim) {
-      const played = h("span", { class: "card played" + (anim.fresh ? " arrive" : ""), "data-card": anim.card }, cardImg(anim.card));
-      played.style.setProperty("--from-x", FROM[anim.from][0]);
-      played.style.setProperty("--from-y", FROM[anim.from][1]);
-      floor.append(played);
-    } else if (!cards.length) {
-      floor.append(h("span", { class: "floor-empty" }, t("floor_empty")));
-    }
-    const option = !anim && this.selected ? this.selected.options[this.selected.focus ?? -1] : null;
-    if (option) {
-      for (const node of floor.querySelectorAll(".card")) if (option.includes(node.dataset.card)) node.classList.add("taken");
-    } else if (!anim && !this.selected) {
-      this.markFloor(floor, view);
-    }
-    return floor;
-  }
-
-  /** Mark on the floor what the card hovered (or else the armed card) would take, and what the hint takes. */
-  markFloor(floor, view) {
-    clearTakes(floor);
-    const shown = this.previewing ?? this.armed;
-    if (shown) markTakes(floor, takesOf(shown, view.legal || []));
-    if (this.previewing === null && this.hint && this.hint.version === this.msg.version) markHint(floor, this.hint.take);
-  }
-
-  renderCenter(view) {
-    const last = this.msg.event && this.msg.event.kind === "play" ? this.playText(this.msg.event) : view.phase === "deal" && !view.over ? [t("dealing")] : [];
-    return h("div", { class: "center" },
-      h("div", { class: "stockline" },
-        h("span", { class: "stock-pile" }, view.stock ? backImg() : null),
-        h("span", {}, t("stock", { n: view.stock })),
-        h("span", {}, t("round_n", { n: view.round + 1 })),
-        h("span", {}, t("target", { n: this.table.rules.target }))),
-      this.renderFloor(view),
-      h("div", { class: "playline" }, last),
-      this.anim?.basra && this.anim.fresh ? h("div", { class: "basra-stamp" }, t("basra_pts", { n: this.anim.basra })) : null);
-  }
-
-  renderMe(view) {
-    const seat = view.seat;
-    const myTurn = view.phase === "play" && view.turn === seat && !view.over;
-    const waiting = this.sent === this.msg.version;
-    const legal = view.legal || [];
-    const sideIndex = view.side;
-    const hand = h("div", { class: "hand" + (myTurn ? "" : " waiting"), "aria-label": t("hand") });
-    for (const card of view.hand) {
-      const options = legal.filter((m) => m === card || m.startsWith(card + "x"));
-      const suggested = this.hint && this.hint.card === card;
-      const button = h("button", {
-        class: "card" + (this.selected?.card === card || (waiting && this.sentCard === card) ? " selected" : "") + (suggested ? " suggested" : ""),
-        type: "button", "data-card": card, disabled: !myTurn || waiting || !options.length,
-        "aria-label": cardName(card, app.lang),
-        onclick: () => this.choose(card, options),
-        onmouseenter: () => this.preview(card, options), onfocus: () => this.preview(card, options),
-        onmouseleave: () => this.preview(null), onblur: () => this.preview(null),
-      }, cardImg(card));
-      if (this.armed === card) button.classList.add("armed");
-      hand.append(button);
-    }
-    // The turn line says what is happening now: the move just sent, your turn, who thinks.
-    const status = view.over ? t("game_over")
-      : waiting ? tn("playing_card", { card: cardLabel(this.sentCard) })
-      : myTurn ? t("your_turn")
-      : view.phase === "play" ? this.turnText(view.turn)
-      : view.past_rounds.length ? t("next_round") : t("dealing");
-    const info = this.table.seats[seat];
-    const controls = h("div", { class: "actions" });
-    if (this.table.hints && myTurn && !waiting) {
-      controls.append(h("button", { type: "button", class: "secondary", id: "hint", onclick: () => { this.hintAsked = this.msg.version; this.send({ type: "hint", version: this.msg.version }); this.render(); } }, t("hint")));
-    }
-    if (myTurn) {
-      controls.append(h("label", { class: "confirm-setting" }, h("input", { type: "checkbox", id: "confirm-play", checked: this.confirm, onchange: (e) => {
-        this.confirm = e.target.checked; LS.setItem("basra.confirm", this.confirm ? "1" : "0"); this.armed = null; this.render();
-      } }), t("confirm_setting")));
-    }
-    let hintLine = null;
-    if (this.hint && this.hint.facts) hintLine = h("div", { class: "hint-line", id: "hint-line" }, h("strong", {}, t("hint"), ": "), ...hintParts(this.hint.facts, coachUi()));
-    else if (this.hint) hintLine = h("div", { class: "muted hint-line", id: "hint-line" }, ...tn("hint_says", { move: h("span", {}, this.moveLabel(this.hint.move)) }));
-    else if (myTurn && this.hintAsked === this.msg.version) hintLine = h("div", { class: "muted hint-line" }, t("hint_waiting"));
-    const previewLine = h("div", { class: "preview-line", id: "preview-line" }, ...this.previewWords());
-    return h("div", { class: "me" + (myTurn ? " turn" : ""), "data-seat": seat },
-      h("div", { class: "status-line" + (myTurn ? " your-turn" : "") }, status),
-      this.selected ? this.renderChoices() : null,
-      previewLine,
-      hand,
-      h("div", { class: "seat" + (myTurn ? " turn" : "") },
-        h("div", { class: "name" }, bdi(info?.name || ""), h("span", { class: "tag" }, t("you")), this.teamTag(seat),
-          view.dealer === seat ? h("span", { class: "dealer-chip", title: t("dealer") }, t("dealer_short")) : null),
-        h("div", { class: "meta" }, h("span", {}, t("pile", { n: view.pile_sizes[sideIndex] })),
-          view.basras[sideIndex] ? h("span", {}, t("basras", { n: view.basras[sideIndex] })) : null,
-          this.seatBadges(seat))),
-      hintLine, controls);
-  }
-
-  moveLabel(move) {
-    const [card, takes] = move.split("x");
-    const out = [cardLabel(card)];
-    if (takes) out.push(" × ", ...cardsLabel(takes.split(",")));
-    return out;
-  }
-
-  /** Mark on the floor what ``card`` would take, and say it under the hand (null: back to the armed card's, if any). */
-  preview(card, options) {
-    if (this.selected || (card !== null && !options.length)) return;
-    this.previewing = card;
-    const floor = this.root.querySelector(".felt .floor");
-    if (floor && !this.anim) this.markFloor(floor, this.msg.view);  // a landing play: marked when it has landed
-    this.root.querySelector("#preview-line")?.replaceChildren(...this.previewWords());
-  }
-
-  /** The line under the hand: what the hovered card would take, or that the armed card needs a second click. */
-  previewWords() {
-    const card = this.previewing;
-    if (card === null) return this.armed ? tn("confirm_again", { card: cardLabel(this.armed) }) : [];
-    const parts = previewParts(card, takesOf(card, this.msg?.view?.legal || []), coachUi());
-    if (this.armed === card) parts.unshift(...tn("confirm_again", { card: cardLabel(card) }), " · ");
-    return parts;
-  }
-
-  choose(card, options) {
-    this.finishAnimation(false);
-    if (this.confirm && this.armed !== card) { this.armed = card; this.render(); return; }
-    this.armed = null;
-    if (options.length === 1) { this.play(options[0]); return; }
-    this.selected = { card, options: options.map((m) => m.split("x")[1].split(",")), moves: options, focus: null };
-    this.render();
-  }
-
-  renderChoices() {
-    const { card, options, moves } = this.selected;
-    return h("div", { class: "panel choices-panel" },
-      h("div", {}, ...tn("choose_take", { card: cardLabel(card) })),
-      h("div", { class: "choices" },
-        options.map((take, i) => h("button", {
-          type: "button", class: "choice", "data-move": moves[i],
-          onmouseenter: () => { this.selected.focus = i; this.highlight(take); },
-          onclick: () => this.play(moves[i]),
-        }, take.map((c) => h("span", { class: "mini" }, cardImg(c))))),
-        h("button", { type: "button", class: "secondary", onclick: () => { this.selected = null; this.render(); } }, t("cancel"))));
-  }
-
-  highlight(take) {
-    for (const node of this.root.querySelectorAll(".floor .card")) node.classList.toggle("taken", take.includes(node.dataset.card));
-  }
-
-  play(move) {
-    this.finishAnimation(false);
-    this.selected = null;
-    this.sent = this.msg.version;
-    this.sentCard = move.split("x")[0];
-    this.send({ type: "move", move, version: this.msg.version });
-    this.render();
-  }
-
-  renderScores(view) {
-    const rows = view.scores.map((score, side) => h("tr", { class: view.side === side ? "mine" : "" },
-      h("td", {}, view.teams ? t("team_n", { n: side + 1 }) + " · " : "", bdi(this.sideName(side))),
-      h("td", { class: "num" }, n(score))));
-    return h("section", { class: "panel scores" }, h("h3", {}, t("scores")),
-      h("table", {}, h("tbody", {}, rows)),
-      view.carry ? h("p", { class: "muted" }, t("carry", { n: view.carry })) : null,
-      view.over ? h("p", {}, h("a", { href: `/review/${this.id}`, "data-link": true, id: "side-review" }, t("review"))) : null,
-      this.table.rated || this.table.clock ? h("p", { class: "muted", id: "table-kind" },
-        this.table.rated ? h("span", { class: "tag" }, t("rated")) : null, " ",
-        this.table.clock ? t("clock_option", { move: this.table.clock.move, reserve: this.table.clock.reserve }) : null) : null,
-      h("p", {}, h("a", { href: `/rules/${view.variant}${Object.keys(this.table.overrides).length ? "?rules=" + encodeURIComponent(JSON.stringify(this.table.overrides)) : ""}`, target: "_blank" }, variantTitle(view.variant, this.table.overrides, app.lang))));
-  }
-
-  renderInvite() {
-    if (this.table.daily) {
-      return h("section", { class: "panel" }, h("h3", {}, t("daily_table")), h("p", { class: "muted" }, t("daily_help")),
-        h("a", { href: "/daily", "data-link": true, id: "daily-link" }, t("daily_board")));
-    }
-    const link = `${location.origin}/t/${this.id}`;
-    const copy = (text) => () => { navigator.clipboard?.writeText(text).then(() => toast(t("copied")), () => {}); };
-    const box = h("section", { class: "panel" }, h("h3", {}, t("invite")),
-      h("div", { class: "invite" }, h("input", { readonly: true, value: link, id: "invite-link", onclick: (e) => e.target.select() }),
-        h("button", { type: "button", class: "secondary", onclick: copy(link) }, t("copy"))));
-    if (this.table.you !== null) {
-      box.append(h("p", { class: "muted" }, h("a", { href: "/device", "data-link": true, id: "device-link" }, t("other_device"))));
-    }
-    if (this.table.you === null) box.append(h("p", { class: "muted" }, t("spectating")));
-    return box;
-  }
-
-  renderLog(view) {
-    const log = h("div", { class: "log" });
-    for (const play of view.plays.slice().reverse()) {
-      log.append(h("div", {}, this.playText(play)));
-    }
-    return h("section", { class: "panel" }, h("h3", {}, t("log")), log);
-  }
-
-  renderWaiting() {
-    const table = this.table;
-    const seated = table.you !== null;
-    const open = table.seats.filter((s) => s.open).length;
-    const list = h("div", { class: "seat-list" });
-    for (const seat of table.seats) {
-      let right;
-      if (seat.kind === "bot") right = h("span", { class: "tag" }, `${t("bot")} · ${t("level_" + seat.level)}`);
-      else if (seat.kind === "external") right = h("span", {}, h("span", { class: "dot" + (seat.present === false ? " away" : "") }), " ", h("span", { class: "tag program" }, t("program_tag")));
-      else if (seat.open) right = seated ? h("span", { class: "muted" }, t("open_seat")) : h("button", { type: "button", "data-join": seat.seat, onclick: () => this.join(seat.seat) }, t("sit_here"));
-      else right = h("span", {}, h("span", { class: "dot" + (seat.present === false ? " away" : "") }), " ", seat.seat === table.you ? h("span", { class: "tag" }, t("you")) : null);
-      list.append(h("div", { class: "seat-item" }, h("span", {}, t("seat_n", { n: seat.seat + 1 }), " · ", bdi(seat.kind === "bot" ? this.seatName(seat.seat) : seat.name || "—")), right));
-    }
-    const nameInput = h("input", { id: "join-name", value: app.name, maxlength: "24", placeholder: t("name_placeholder"), oninput: (e) => saveName(e.target.value) });
-    this.root.append(h("div", { class: "page waiting-room" },
-      h("section", { class: "panel" }, h("h2", {}, variantTitle(table.variant, table.overrides, app.lang)),
-        h("p", {}, t("waiting_for", { n: open }), " ", h("span", { class: "muted" }, t("starts_when_full"))),
-        seated ? null : h("p", {}, h("label", { for: "join-name" }, t("your_name"), " "), nameInput),
-        list),
-      this.renderInvite()));
   }
 
   join(seat) {
@@ -808,46 +506,44 @@ class TablePage {
     this.send({ type: "join", seat, name: app.name });
   }
 
-  /** The round's and the game's score sheets, over the table (never the window). */
-  renderSheets(view) {
-    this.root.querySelector(".overlay")?.remove();
-    const felt = this.root.querySelector(".felt");
-    if (this.anim || !felt) return;  // the last play lands first
-    const rounds = view.past_rounds.length;
-    if (view.over) { felt.append(this.gameOver(view)); return; }
-    if (rounds > this.sheetShown && view.phase === "deal") {
-      const overlay = h("div", { class: "overlay soft" }, h("div", { class: "sheet", role: "dialog", id: "round-over" },
-        h("h2", {}, t("round_over", { n: rounds })), this.sheetTable(view),
-        h("div", { class: "actions" }, h("button", { type: "button", id: "continue", onclick: () => { this.sheetShown = rounds; overlay.remove(); } }, t("continue")))));
-      felt.append(overlay);
-    } else if (view.phase === "play") {
-      this.sheetShown = rounds;
+  nameField() {
+    return h("p", {}, h("label", { for: "join-name" }, t("your_name"), " "),
+      h("input", { id: "join-name", value: app.name, maxlength: "24", placeholder: t("name_placeholder"), autocomplete: "nickname", oninput: (e) => saveName(e.target.value) }));
+  }
+
+  /** The side panel of a table: the daily deal's board, or a link to the table. */
+  renderInvite() {
+    const table = this.table;
+    if (table.daily) {
+      return h("section", { class: "panel", id: "daily-panel", "aria-labelledby": "daily-heading" }, h("h2", { id: "daily-heading" }, t("daily_table")), h("p", { class: "muted" }, t("daily_help")),
+        h("a", { href: "/daily", "data-link": true, id: "daily-link" }, t("daily_board")));
     }
+    const link = `${location.origin}/t/${this.id}`;
+    const copy = () => { navigator.clipboard?.writeText(link).then(() => toast(t("copied")), () => {}); };
+    // An open seat is an invitation; a full table's link is for watching.
+    const inviting = table.status === "open" && !table.rated;
+    const box = h("section", { class: "panel", id: "invite-panel", "aria-labelledby": "invite-heading" }, h("h2", { id: "invite-heading" }, t(inviting ? "invite" : "link_to_watch")),
+      h("div", { class: "invite" }, h("input", { readonly: true, value: link, id: "invite-link", "aria-labelledby": "invite-heading", onclick: (e) => e.target.select() }),
+        h("button", { type: "button", class: "secondary", id: "invite-copy", onclick: copy }, t("copy"))));
+    if (table.you !== null) {
+      box.append(h("p", { class: "muted" }, h("a", { href: "/device", "data-link": true, id: "device-link" }, t("other_device"))));
+    }
+    if (table.you === null) box.append(h("p", { class: "muted" }, t("spectating")));
+    return box;
   }
 
-  sheetTable(view) {
-    const last = view.past_rounds[view.past_rounds.length - 1];
-    if (!last) return null;
-    return scoreSheet(last, view.scores.map((_, side) => this.sideName(side)), app.lang, view.side ?? null);
-  }
-
-  gameOver(view) {
-    const words = headline(view.winner, view.side ?? null, view.teams, (side) => this.sideName(side), app.lang);
-    const actions = h("div", { class: "actions" });
-    if (this.table.daily) actions.append(h("a", { href: "/daily", "data-link": true, id: "daily-board-link" }, t("daily_board")));
-    else if (this.table.you !== null) actions.append(h("button", { type: "button", id: "rematch", onclick: () => this.send({ type: "rematch" }) }, t("rematch")));
-    else if (this.table.rematch) actions.append(h("a", { href: `/t/${this.table.rematch}`, "data-link": true }, t("watch")));
-    actions.append(
+  /** The game-over sheet's links: the daily deal's board or a rematch to watch, the record, the replay, the review, home. */
+  endLinks() {
+    const table = this.table;
+    return [
+      table.daily ? h("a", { href: "/daily", "data-link": true, id: "daily-board-link" }, t("daily_board")) : null,
+      !table.daily && table.you === null && table.rematch ? h("a", { href: `/t/${table.rematch}`, "data-link": true }, t("watch")) : null,
       // A daily deal's record needs the token: the replay (fetched with it) shows it all.
-      this.table.daily ? null : h("a", { href: `/api/games/${this.id}/record`, download: `basra-${this.id}.json`, id: "download" }, t("download")),
+      table.daily ? null : h("a", { href: `/api/games/${this.id}/record`, download: `basra-${this.id}.json`, id: "download" }, t("download")),
       h("a", { href: `/replay/${this.id}`, "data-link": true, id: "replay-link" }, t("replay")),
       h("a", { href: `/review/${this.id}`, "data-link": true, id: "review-link" }, t("review")),
-      h("a", { href: "/", "data-link": true }, t("home")));
-    const me = this.table.you !== null ? this.table.seats[this.table.you] : null;
-    const rating = me?.rating ? h("p", { id: "rating-after" }, t("rating_line", { rating: ratingText(me.rating, ui) }), " ",
-      me.change !== undefined ? h("bdi", { dir: "ltr", class: "rating-change " + (me.change >= 0 ? "up" : "down") }, changeText(me.change, ui)) : null) : null;
-    return h("div", { class: "overlay", id: "game-over" }, h("div", { class: "sheet", role: "dialog" },
-      h("h2", {}, t("game_over")), h("div", { class: "winner" }, words), rating, this.sheetTable(view), actions));
+      h("a", { href: "/", "data-link": true }, t("home")),
+    ];
   }
 }
 
@@ -1086,5 +782,6 @@ async function devicePage(root) {
 
 // ------------------------------------------------------------------ start
 
+blindFromFragment();
 setLanguage(app.lang);
 ensureIdentity().catch((err) => banner(errorText(err))).finally(route);

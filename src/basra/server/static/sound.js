@@ -1,5 +1,6 @@
 // The table's sounds, made on the spot with the Web Audio API (no sound files):
-// a card played, a capture, a basra, your turn. A mute switch in the top bar is
+// a card played, a capture, a basra, your turn, a card selected, a refusal (each
+// distinct, so a person who cannot see the table hears which it was). A mute switch in the top bar is
 // remembered in localStorage ("basra.muted"). Every sound asked for is announced
 // as a "basra:sound" event on the document ({ name, muted }), which tests read.
 
@@ -80,9 +81,16 @@ const SOUNDS = {
     tone(ac, at, { freq: 880, dur: 0.5, gain: 0.12 });
     tone(ac, at + 0.12, { freq: 1175, dur: 0.6, gain: 0.1 });
   },
+  select(ac, at) {
+    tone(ac, at, { freq: 660, dur: 0.06, type: "triangle", gain: 0.14 });
+  },
+  error(ac, at) {
+    tone(ac, at, { freq: 220, to: 150, dur: 0.22, type: "sawtooth", gain: 0.07 });
+    tone(ac, at + 0.16, { freq: 196, to: 130, dur: 0.25, type: "sawtooth", gain: 0.07 });
+  },
 };
 
-/** Play one of "play", "capture", "basra", "turn" (unless muted). */
+/** Play one of "play", "capture", "basra", "turn", "select", "error" (unless muted). */
 export function playSound(name) {
   const muted = isMuted();
   document.dispatchEvent(new CustomEvent("basra:sound", { detail: { name, muted } }));
