@@ -295,7 +295,10 @@ class OfflineTable:
                 entry["stand_in"] = False
             seats.append(entry)
         table = {
-            "id": self.id,
+            # No server id: the table's review and replay links are the server's (after an
+            # upload, "My games" links the server's copy).
+            "id": None,
+            "game": self.id,
             "variant": state.variant,
             "rules": state.rules.to_dict(),
             "overrides": overrides,

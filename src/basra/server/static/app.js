@@ -20,6 +20,8 @@ import { blindFromFragment, blindSwitch } from "./blind.js";
 import { hush } from "./announce.js";
 import "./words-table.js";
 import { ReviewPage } from "./review.js";
+import { OfflineTablePage, offlineGamesSection, offlineHome, offlinePanel, offlineRules, offlineVariants } from "./offline/page.js";
+import { manifestLanguage, startOffline } from "./offline/register.js";
 
 const LS = window.localStorage;
 const params = new URLSearchParams(location.search);
@@ -127,6 +129,7 @@ function setLanguage(lang) {
   redrawMute();
   redrawBlind();
   drawSkip();
+  manifestLanguage(lang);
 }
 const redrawMute = muteSwitch(document.getElementById("mute"), (key) => t(key));
 const redrawBlind = blindSwitch(document.getElementById("blind"), (key) => t(key), () => redraw());
@@ -245,6 +248,9 @@ function route({ moved = false, keepFocus = false } = {}) {
   else if (path === "/leaderboard") leaderboardPage(root, ui);
   else if (path === "/daily") dailyPage(root, ui);
   else if (path === "/bots") botsPage(root, ui);
+  else if (path === "/offline") offlineHome(root, ui);
+  else if ((m = path.match(/^\/offline\/g\/([\w-]+)$/))) { setSkip("skip_table", ".hand button.card[tabindex='0'], #pass-ready, #hand, #table"); app.page = new OfflineTablePage(root, m[1], ui); }
+  else if ((path === "/" || path === "") && !navigator.onLine) offlineHome(root, ui, { reason: "offline" });
   else if (path === "/" || path === "") homePage(root);
   else notFoundPage(root);
 }
@@ -266,7 +272,8 @@ function saveName(value) {
 
 async function homePage(root) {
   const routed = app.routed;
-  const all = await variants();
+  let all;
+  try { all = await variants(); } catch { if (app.routed === routed) offlineHome(root, ui, { reason: "offline" }); return; }  // no server: play here
   if (app.routed !== routed) return;  // the person went elsewhere meanwhile
   const form = { variant: "egyptian", players: 2, teams: false, hints: true, seats: ["me", "bot:medium", "bot:medium", "bot:medium"], custom: {}, rated: false, clock: "" };
   const page = h("div", { class: "page" });
@@ -382,7 +389,7 @@ async function homePage(root) {
       h("div", { class: "actions" }, button), error),
   );
   const lobbyPanel = h("section", { class: "panel" }, h("h2", {}, t("open_tables")));
-  page.append(lobbyPanel);
+  page.append(lobbyPanel, offlinePanel(ui));
   try {
     const { tables } = await api("/api/tables");
     if (!tables.length) lobbyPanel.append(h("p", { class: "muted" }, t("no_tables")));
@@ -552,8 +559,10 @@ class TablePage {
 async function gamesPage(root) {
   const page = h("div", { class: "page" }, h("h1", {}, t("my_games")));
   root.append(page);
-  const { games } = await api("/api/games");
-  if (!games.length) { page.append(h("p", { class: "panel muted" }, t("no_games"))); return; }
+  const here = await offlineGamesSection(ui);  // games played offline, kept on this device
+  if (here) page.append(here);
+  const { games } = await api("/api/games").catch(() => ({ games: [] }));
+  if (!games.length) { if (!here) page.append(h("p", { class: "panel muted" }, t("no_games"))); return; }
   const list = h("ul", { class: "list panel" });
   for (const game of games) {
     const when = new Date(game.created_at * 1000).toLocaleString(app.lang === "ar" ? "ar-EG" : "en");
@@ -655,7 +664,7 @@ class ReplayPage {
 // ------------------------------------------------------------------ rules
 
 async function rulesIndex(root) {
-  const all = await variants();
+  const all = await variants().catch(offlineVariants);  // no server: the engine in the page knows them
   root.append(h("div", { class: "page" }, h("h1", {}, t("rules_index")),
     h("ul", { class: "list panel" }, Object.keys(all).map((name) =>
       h("li", {}, h("a", { href: `/rules/${name}`, "data-link": true }, variantName(name)),
@@ -663,7 +672,7 @@ async function rulesIndex(root) {
 }
 
 async function rulesPage(root, name, custom) {
-  const all = await variants();
+  const all = await variants().catch(offlineVariants);
   let rules = all[name]?.rules;
   let overrides = {};
   const page = h("div", { class: "page rules" });
@@ -671,7 +680,8 @@ async function rulesPage(root, name, custom) {
   if (!rules) { page.append(h("p", { class: "panel" }, t("err_bad_settings"))); return; }
   if (custom) {
     try {
-      const checked = await api("/api/rules", { method: "POST", body: JSON.stringify({ variant: name, rules: JSON.parse(custom) }) });
+      const checked = await api("/api/rules", { method: "POST", body: JSON.stringify({ variant: name, rules: JSON.parse(custom) }) })
+        .catch((err) => offlineRules(name, JSON.parse(custom), err));
       rules = checked.rules;
       overrides = checked.overrides;
     } catch (err) {
@@ -784,4 +794,5 @@ async function devicePage(root) {
 
 blindFromFragment();
 setLanguage(app.lang);
+startOffline(ui);
 ensureIdentity().catch((err) => banner(errorText(err))).finally(route);

@@ -24,10 +24,13 @@ export function newGameId() {
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/** A refusal in the page's language; the engine's own words follow where they name a setting. */
 function errorWords(ui, err) {
   const code = err?.code || "engine_failed";
   const known = ui.t("err_" + code);
-  return known === "err_" + code ? `${ui.t("err_engine_failed")} ${err?.message || ""}`.trim() : known;
+  const detail = ["bad_settings", "bad_name", "engine_failed", "bad_request"].includes(code) ? err?.message || "" : "";
+  if (known === "err_" + code) return `${ui.t("err_engine_failed")} ${err?.message || ""}`.trim();
+  return `${known} ${detail}`.trim();
 }
 
 /** Start a game in the engine, keep it on this device; resolves with its id. */
@@ -37,6 +40,23 @@ async function startGame(ui, request) {
   const answer = await engine.call({ op: "new", id, ...request });
   await keepGame(answer.save, answer.summary);
   return id;
+}
+
+// ------------------------------------------------------------------ rules without a server
+
+/** The presets as /api/variants gives them (name -> {name, description, rules}), from the engine; rethrows ``err`` without one. */
+export async function offlineVariants(err) {
+  if (navigator.onLine && err?.status) throw err;  // the server answered: its answer stands
+  const engine = await offlineEngine().catch(() => { throw err; });
+  const hello = await engine.call({ op: "hello" });
+  return Object.fromEntries(hello.variants.map((v) => [v.name, v]));
+}
+
+/** Custom settings checked by the engine, as /api/rules answers (rethrows ``err`` without an engine). */
+export async function offlineRules(variant, rules, err) {
+  if (navigator.onLine && err?.status) throw err;
+  const engine = await offlineEngine().catch(() => { throw err; });
+  return engine.call({ op: "rules", variant, rules });
 }
 
 // ------------------------------------------------------------------ the offline home
@@ -57,6 +77,9 @@ export async function offlineHome(root, ui, { reason = null } = {}) {
     h("p", { class: online ? "muted" : "offline-now", id: "offline-state", role: online ? null : "status" }, online ? t("offline_help") : t("offline_now")));
   const status = h("p", { class: "muted", id: "offline-loading" }, t("offline_loading"));
   page.append(status);
+  // The games kept here show at once; the form waits for the engine (it knows the rules).
+  const unfinished = await unfinishedPanel(ui);
+  if (unfinished && app.routed === routed) page.append(unfinished);
   const params = new URLSearchParams(location.search);
   let engine;
   let hello;
@@ -68,13 +91,12 @@ export async function offlineHome(root, ui, { reason = null } = {}) {
     return;
   }
   if (app.routed !== routed) return;
-  status.remove();
   if (params.has("variant") || params.has("level")) {
+    status.remove();
     const variant = params.get("variant") || "egyptian";
     const level = params.get("level") || "medium";
-    const error = h("p", { class: "panel error", role: "alert", id: "offline-error" });
-    page.append(error);
-    if (!LEVELS.includes(level)) { error.textContent = t("err_bad_seat"); return; }
+    const failed = (text) => page.append(h("p", { class: "panel error", role: "alert", id: "offline-error" }, text));
+    if (!LEVELS.includes(level)) { failed(t("err_bad_seat")); return; }
     try {
       const id = await startGame(ui, { variant, players: 2, seats: [PERSON, level], names: [app.name || t("person_default", { n: 1 }), null] });
       if (app.routed === routed) {
@@ -82,11 +104,11 @@ export async function offlineHome(root, ui, { reason = null } = {}) {
         window.dispatchEvent(new PopStateEvent("popstate"));  // the router draws the table
       }
     } catch (err) {
-      error.textContent = errorWords(ui, err) + (err.message ? ` ${err.message}` : "");
+      failed(errorWords(ui, err));
     }
     return;
   }
-  page.append(newGameForm(ui, hello), await unfinishedPanel(ui));
+  status.replaceWith(newGameForm(ui, hello));
 }
 
 function newGameForm(ui, hello) {
@@ -148,7 +170,7 @@ function newGameForm(ui, hello) {
       const id = await startGame(ui, { variant: form.variant, rules: form.custom, players: form.players, teams: form.teams, hints: form.hints, seats, names });
       ui.navigate(`/offline/g/${id}`);
     } catch (err) {
-      error.textContent = `${errorWords(ui, err)} ${err.code === "bad_settings" || err.code === "bad_name" ? err.message : ""}`.trim();
+      error.textContent = errorWords(ui, err);
       button.disabled = false;
       button.textContent = t("offline_start");
     }
@@ -313,7 +335,7 @@ export class OfflineTablePage {
   async draw() {
     const frames = await this.engine.call({ op: "frames", viewer: this.viewer });
     if (this.closed) return;
-    this.view.setTable(frames.table);
+    this.view.setTable(frames.table.table);
     this.view.accept(frames.state);
     this.showCover();
   }
