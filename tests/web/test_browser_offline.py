@@ -41,6 +41,11 @@ KEPT = """async () => {
   }
   return false;
 }"""
+ENGINE_START = """async () => {
+  const { offlineEngine } = await import("/static/offline/engine.js");
+  return await (await offlineEngine()).start();
+}"""
+SNAPSHOTS = "caches.open('engine-snapshots').then((c) => c.keys()).then((k) => k.map((r) => r.url))"
 STORED = """async () => {
   const { listGames } = await import("/static/offline/store.js");
   return await listGames();
@@ -64,6 +69,14 @@ def installed(page: Any, timeout: float = 120) -> None:
     while not page.evaluate(KEPT):  # evaluate awaits the check (wait_for_function would not)
         assert time.time() < deadline, "the service worker did not keep the app in time"
         time.sleep(0.25)
+
+
+def wait_for(check: Any, what: str, timeout: float = 120) -> Any:
+    deadline = time.time() + timeout
+    while not (found := check()):
+        assert time.time() < deadline, f"no {what} in time"
+        time.sleep(0.25)
+    return found
 
 
 def start_from_form(page: Any, seats: list[str], names: list[str], target: int) -> None:
@@ -110,8 +123,10 @@ def test_offline_bot_game_resume_pass_and_play_then_upload(browser: Any, site: s
     )
     plays_before = page.locator(".log > *").count()
     shot(page, "offline-table-en")
+    wait_for(lambda: page.evaluate(SNAPSHOTS), "the engine's snapshot")
     page.reload()
     page.wait_for_selector(".me.turn .hand button.card:not([aria-disabled])", timeout=60_000)
+    assert page.evaluate(ENGINE_START)["snapshot"] is True  # the engine came back from its snapshot
     after = sorted(
         page.locator(".hand button.card").evaluate_all("b => b.map(x => x.dataset.card)")
     )
@@ -183,8 +198,24 @@ def test_conformance_cases_in_the_page_answer_as_the_server(browser: Any, site: 
     request = {"op": "conformance", "positions": positions, "games": games}
     server = call(request)
     page = browser.new_page()
+    # A snapshot that does not load is dropped, and the engine starts the long way.
+    page.goto(f"{site}/games?lang=en")
+    page.evaluate(
+        """async () => {
+          const runtime = await (await fetch("/offline/runtime.json")).json();
+          const key = `/snapshot/${runtime.pyodide.version}/${runtime.core.hash}`;
+          await (await caches.open("engine-snapshots")).put(key, new Response("junk"));
+        }"""
+    )
     page.goto(f"{site}/offline?lang=en")
     page.wait_for_selector("#offline-start", timeout=120_000)
+    assert page.evaluate(ENGINE_START)["snapshot"] is False
+    size = """async () => {
+      const cache = await caches.open("engine-snapshots");
+      const [key] = await cache.keys();
+      return key ? (await (await cache.match(key)).blob()).size : 0;
+    }"""
+    wait_for(lambda: page.evaluate(size) > 1_000_000, "new snapshot")  # kept again, whole
     in_page = page.evaluate(
         """async (request) => {
           const { offlineEngine } = await import("/static/offline/engine.js");

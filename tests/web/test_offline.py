@@ -443,7 +443,10 @@ def test_service_worker_lists_every_file_with_its_hash(client: TestClient) -> No
     assert urls[0] == "/" and "/static/app.js" in urls and "/static/cards/7D.svg" in urls
     assert "/offline/runtime.json" in urls
     core = next(url for url in urls if url.startswith("/offline/core/"))
-    assert client.get(core).content[:2] == b"PK"
+    zipped = client.get(core)
+    assert zipped.content[:2] == b"PK"
+    etag = zipped.headers["etag"]
+    assert client.get(core, headers={"If-None-Match": etag}).status_code == 304
     assert client.get("/offline/core/0000.zip").status_code == 404
     for url in urls:
         if url.startswith("/offline/pyodide/"):

@@ -593,7 +593,7 @@ def offline_router(
         return JSONResponse(info, headers={"Cache-Control": "no-cache"})
 
     @router.get("/offline/core/{name}", include_in_schema=False)
-    async def core_zip(name: str) -> Response:
+    async def core_zip(request: Request, name: str) -> Response:
         data, digest = await asyncio.to_thread(core.build)
         if name != f"{digest}.zip":
             return _refuse(
@@ -602,11 +602,10 @@ def offline_router(
                 404,
                 current=f"/offline/core/{digest}.zip",
             )
-        return Response(
-            data,
-            media_type="application/zip",
-            headers={"Cache-Control": "public, max-age=31536000, immutable"},
-        )
+        headers = {"Cache-Control": "public, max-age=31536000, immutable", "ETag": f'"{digest}"'}
+        if request.headers.get("if-none-match") == headers["ETag"]:
+            return Response(status_code=304, headers=headers)
+        return Response(data, media_type="application/zip", headers=headers)
 
     @router.get("/offline/pyodide/{version}/{name}", include_in_schema=False)
     async def pyodide_file(request: Request, version: str, name: str) -> Response:

@@ -382,8 +382,10 @@ export class OfflineTablePage {
       const timing = pace(this.ui.app);
       while (!this.closed && this.summary.status === "playing") {
         if (!this.summary.pending) break;
-        const roundEnded = this.summary.turn === null && this.summary.round >= 0;
-        await new Promise((resolve) => { this.timer = setTimeout(resolve, roundEnded ? timing.round : timing.bot); });
+        // The first deal at once; a later one after the round's score sheet; a bot at a person's pace.
+        const dealing = this.summary.turn === null;
+        const wait = dealing ? (this.summary.round < 0 ? 0 : timing.round) : timing.bot;
+        if (wait) await new Promise((resolve) => { this.timer = setTimeout(resolve, wait); });
         if (this.closed) break;
         const answer = await this.engine.call({ op: "next" });
         await this.after(answer);

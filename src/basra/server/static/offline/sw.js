@@ -48,7 +48,9 @@ async function fill() {
       const kept = old.get(entry.url);
       const response = kept ? await kept.match(entry.url) : null;
       if (response) { await cache.put(entry.url, response); continue; }
-      const fresh = await fetch(new Request(entry.url, { cache: "reload", credentials: "same-origin" }));
+      // "no-cache": revalidated with the server (a 304 when the browser already holds it,
+      // as after a first visit that loaded the engine), never a stale copy.
+      const fresh = await fetch(new Request(entry.url, { cache: "no-cache", credentials: "same-origin" }));
       if (!fresh.ok) throw new Error(`${entry.url}: ${fresh.status}`);
       await cache.put(entry.url, fresh);
       fetched += entry.bytes;
