@@ -114,9 +114,17 @@ def test_offline_bot_game_resume_pass_and_play_then_upload(browser: Any, site: s
     # A whole game against a bot, with a reload in the middle.
     start_from_form(page, ["person", "medium"], ["Amal", ""], target=21)
     page.wait_for_selector(".hand button.card")
-    for _ in range(4):
+    page.wait_for_selector(".me.turn .hand button.card:not([aria-disabled])", timeout=30_000)
+    page.click("#hint")  # the coach's hint, from the same analysis as online
+    page.wait_for_selector("#hint-line", timeout=60_000)
+    assert page.inner_text("#hint-line").startswith("Hint")
+    for _ in range(4):  # by keyboard, as online: the digit plays that card of the hand
         page.wait_for_selector(".me.turn .hand button.card:not([aria-disabled])", timeout=30_000)
-        assert take_turn(page)
+        card = page.locator(".hand button.card").first.get_attribute("data-card")
+        page.keyboard.press("1")
+        if page.locator(".choices .choice").count():
+            page.keyboard.press("1")
+        page.wait_for_selector(f".hand button.card[data-card='{card}']", state="detached")
     page.wait_for_selector(".me.turn .hand button.card:not([aria-disabled])", timeout=30_000)
     before = sorted(
         page.locator(".hand button.card").evaluate_all("b => b.map(x => x.dataset.card)")
@@ -154,14 +162,22 @@ def test_offline_bot_game_resume_pass_and_play_then_upload(browser: Any, site: s
         )
         if covers == 0:
             shot(page, "offline-pass-cover-en")
+            page.click("#lang")  # Arabic from here on: the cover and the table follow
+            page.wait_for_selector("html[dir=rtl] #pass-cover")
+            title = page.inner_text("#pass-cover h2")
+            assert "ناوِل الجهاز" in title
+            shot(page, "offline-pass-cover-ar")
         covers += 1
         name = "Amal" if "Amal" in title else "Badr"
         page.click("#pass-ready")
         page.wait_for_selector(".me.turn .hand button.card:not([aria-disabled])", timeout=30_000)
         assert page.locator(".me .name").first.inner_text().startswith(name)
+        if covers == 1:
+            shot(page, "offline-table-ar")
         assert take_turn(page)
         page.wait_for_selector("#pass-cover, #game-over", timeout=30_000)
     assert covers >= 8  # one per play of the round
+    page.click("#lang")  # back to English
     games = stored(page)
     assert {g["summary"]["status"] for g in games} == {"over"} and len(games) == 2
 
@@ -288,21 +304,33 @@ def test_a_server_without_the_runtime_says_so(
         page.close()
 
 
-@pytest.mark.parametrize(("lang", "phone"), [("ar", True), ("en", True), ("ar", False)])
-def test_offline_pages_look_right(browser: Any, site: str, lang: str, phone: bool) -> None:
-    size = {"width": 390, "height": 844} if phone else {"width": 1366, "height": 800}
-    context = browser.new_context(viewport=size, is_mobile=phone, has_touch=phone)
+def test_direct_link_and_the_pages_on_a_phone(browser: Any, site: str) -> None:
+    """``/offline?variant=V&level=L`` starts a 2-player game against that bot at once;
+    the offline pages at 390x844 in Arabic and English."""
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
     page = context.new_page()
-    kind = "phone" if phone else "desktop"
-    page.goto(f"{site}/offline?lang={lang}&anim=fast")
-    page.wait_for_selector("#offline-start", timeout=120_000)
-    assert page.evaluate("document.documentElement.dir") == ("rtl" if lang == "ar" else "ltr")
-    shot(page, f"offline-home-{lang}-{kind}")
-    start_from_form(page, ["person", "person"], ["أمل" if lang == "ar" else "Amal", "Badr"], 31)
+    page.goto(f"{site}/offline?variant=lebanese&level=hard&lang=ar&anim=fast")
+    page.wait_for_selector(".hand button.card", timeout=120_000)
+    assert "/offline/g/" in page.url
+    assert page.evaluate("document.documentElement.dir") == "rtl"
+    (game,) = stored(page)
+    assert game["summary"]["variant"] == "lebanese"
+    assert game["summary"]["levels"] == [None, "hard"] and game["summary"]["players"] == 2
+    wait_for(lambda: page.evaluate(SNAPSHOTS), "the engine's snapshot")
+    time.sleep(0.3)
+    shot(page, "offline-table-ar-phone")
+    for lang in ("ar", "en"):
+        page.goto(f"{site}/offline?lang={lang}&anim=fast")
+        page.wait_for_selector("#offline-start", timeout=60_000)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390  # nothing overflows
+        shot(page, f"offline-home-{lang}-phone")
+    start_from_form(page, ["person", "person"], ["Amal", "Badr"], 31)
     page.wait_for_selector("#pass-cover")
-    shot(page, f"offline-pass-cover-{lang}-{kind}")
+    shot(page, "offline-pass-cover-en-phone")
     page.click("#pass-ready")
     page.wait_for_selector(".me.turn .hand button.card:not([aria-disabled])")
     time.sleep(0.3)
-    shot(page, f"offline-table-{lang}-{kind}")
+    shot(page, "offline-table-en-phone")
     context.close()

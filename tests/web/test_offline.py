@@ -8,6 +8,7 @@ import copy
 import io
 import json
 import random
+import re
 import sys
 import zipfile
 from collections.abc import Iterator
@@ -481,3 +482,34 @@ def test_manifest_in_both_languages(client: TestClient) -> None:
     for icon in english["icons"]:
         assert client.get(icon["src"]).status_code == 200, icon["src"]
     assert manifest("xx")["lang"] == "en"
+
+
+# ---------------------------------------------------------------- the words
+
+
+def dictionary(path: Path) -> tuple[set[str], set[str]]:
+    """The English and the Arabic keys of a words module (``const EN = {...}``, ``const AR``)."""
+    english, arabic = path.read_text(encoding="utf-8").split("const AR = {")
+    key = r"\b([a-z_0-9]+): \""
+    return set(re.findall(key, english)), set(re.findall(key, arabic))
+
+
+def test_offline_words_in_english_and_arabic_and_no_other_word_changed() -> None:
+    english, arabic = dictionary(STATIC / "offline" / "words.js")
+    assert english and english == arabic
+    known_en: set[str] = set()
+    known_ar: set[str] = set()
+    for other in ("i18n.js", "words-players.js", "words-play.js", "words-table.js", "coach.js"):
+        en, ar = dictionary(STATIC / other)
+        assert not english & en, other  # a key already there would change another page's word
+        known_en |= en
+        known_ar |= ar
+    known_en |= english
+    known_ar |= arabic
+    for module in ("page.js", "register.js"):
+        text = (STATIC / "offline" / module).read_text(encoding="utf-8")
+        used = set(re.findall(r"\bt\(\"([a-z_0-9]+)\"[,)]", text))
+        used |= set(re.findall(r"\btn\(\"([a-z_0-9]+)\"[,)]", text))
+        assert used, module
+        assert not used - known_en, (module, sorted(used - known_en))
+        assert not used - known_ar, (module, sorted(used - known_ar))

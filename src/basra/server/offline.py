@@ -517,14 +517,29 @@ class StoredGame:
 
 
 class OfflineGames(Protocol):
-    """Keeps checked offline games (phase 2: the table lifecycle of the server master).
+    """Keeps checked offline games: the second phase, on the server master's table lifecycle.
 
-    ``keep`` stores ``game`` as a finished (``over``) or ``unfinished`` table of
-    ``identity`` in the uploader's seat (other people by name only, bots by
-    level), unrated and marked offline, with its deals and plays as the table's
-    events, so that "My games", replays, records and reviews read it as any
-    other game. Uploading the same ``(identity, game.client_id)`` again returns
-    the table kept the first time (``created`` false) and stores nothing.
+    ``keep(identity, game)`` stores ``game`` as a table of its own, the way a live
+    table is stored, so that "My games" (``GET /api/games``), the record, the replay
+    and the coach's review read it as any other game:
+
+    - the table: ``game.record``'s variant, rule overrides, players, teams and
+      first dealer; status ``over`` or, for an unfinished game, a status that is
+      neither live nor rated (``unfinished``: never joined, never abandoned by the
+      autopilot, never settled); ``rated`` false; marked as an offline game;
+    - the seats: ``identity`` in ``game.uploader_seat`` under its name; other
+      people (pass and play) by name with no identity; bots by level
+      (``game.kinds``);
+    - the events: one ``deal`` per round (its pack, ``game.record["rounds"][i]
+      ["pack"]``) and one ``play`` per move text, in order, as the master appends
+      them for a live table (timestamps from ``game.created_at`` on);
+    - idempotent: the same ``(identity, game.client_id)`` again returns the table
+      kept the first time (``created`` false). An unfinished game that went on is
+      uploaded again under the same id: when the stored events are a prefix of the
+      new ones, the new events are appended (and the status updated); otherwise
+      the stored game stands and ``created`` is false.
+
+    Never rated, never counted in ratings or leaderboards.
     """
 
     async def keep(self, identity: str, game: CheckedGame) -> StoredGame:
