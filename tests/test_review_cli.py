@@ -107,6 +107,6 @@ def test_a_broken_game_is_named_and_the_others_reviewed(tmp_path: Path) -> None:
     assert run.returncode == 1
     errors = run.stderr.splitlines()
     assert len(errors) == 2
-    assert errors[0].startswith(f"basra review: {path}: game 1, round 1, play 4: ")
-    assert errors[1].startswith(f"basra review: {path}: game 3: not valid JSON")
+    assert errors[0].startswith(f"basra review: error: {path}: game 1, round 1, play 4: ")
+    assert errors[1].startswith(f"basra review: error: {path}: game 3: not valid JSON")
     assert run.stdout.startswith("game 2: ")

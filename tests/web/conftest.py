@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from tests.web.helpers import FAST, ServerThread
+from tests.web.played import Site, played_site
 
 from basra.server.app import AppConfig
 
@@ -16,3 +17,10 @@ def server(tmp_path: Path) -> Iterator[ServerThread]:
     """The app on real SQLite, bots and deals without pauses."""
     with ServerThread(AppConfig(database=str(tmp_path / "basra.db"), service=FAST)) as running:
         yield running
+
+
+@pytest.fixture(scope="session")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    """One server for the accessibility and phone tests, with a person's games in it."""
+    with played_site(str(tmp_path_factory.mktemp("played") / "basra.db")) as site:
+        yield site

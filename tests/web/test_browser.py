@@ -222,7 +222,7 @@ def test_the_arabic_page_reads_right_to_left(browser: Any, site: str) -> None:
         if False
         else f"{site}/rules/egyptian?lang=ar"
     )
-    page.wait_for_selector(".rules h3")
+    page.wait_for_selector(".rules h2")
     assert "البصرة" in page.inner_text("main")
     shot(page, "rules-ar")
     page.context.close()

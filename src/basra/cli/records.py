@@ -102,7 +102,7 @@ def run_replay(args: argparse.Namespace) -> int:
             state = item.replay()
         except RecordError as exc:
             where = error_text(exc.located(index), from_one=not args.json)
-            print(f"basra replay: {args.file}: {where}", file=sys.stderr)
+            print(f"basra replay: error: {args.file}: {where}", file=sys.stderr)
             failed = True
             continue
         result = result_json(state)

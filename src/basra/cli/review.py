@@ -15,7 +15,7 @@ from basra.cli.common import existing_file, whole_number
 if TYPE_CHECKING:
     from basra.coach.review import GameReview
 
-__all__ = ["register", "write_plot"]
+__all__ = ["plot_figure", "register", "write_plot"]
 
 
 def register(subparsers: Any) -> None:
@@ -141,7 +141,7 @@ def run_review(args: argparse.Namespace) -> int:
             from basra.cli.records import error_text
 
             where = error_text(exc.located(index), from_one=not args.json)
-            print(f"basra review: {args.file}: {where}", file=sys.stderr)
+            print(f"basra review: error: {args.file}: {where}", file=sys.stderr)
             failed = True
             continue
         reviews.append(review)
@@ -173,6 +173,19 @@ LABEL_COLOURS = {"inaccuracy": "#e0b000", "mistake": "#e07000", "blunder": "#c00
 
 def write_plot(reviews: list[GameReview], path: Path) -> None:
     """Draw each game's expected round margin through each round, one game a row."""
+    import matplotlib.pyplot as plt
+
+    figure = plot_figure(reviews)
+    try:
+        figure.savefig(path, dpi=110)
+    except OSError as exc:
+        raise CliError(f"--plot: cannot write {str(path)!r}: {exc.strerror}") from None
+    finally:
+        plt.close(figure)
+
+
+def plot_figure(reviews: list[GameReview]) -> Any:
+    """The figure of :func:`write_plot`: a row per game, its key naming every line and dot."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -197,8 +210,12 @@ def write_plot(reviews: list[GameReview], path: Path) -> None:
                     color=colour,
                     label=side_words(review, side) if index == 0 else None,
                 )
+        keyed: set[str] = set()
         for x, y, label in drawn.marks:
-            ax.scatter([x], [y], s=46, color=LABEL_COLOURS[label], zorder=3)
+            # The key names each colour of dot once: what the analyser called that play.
+            ax.scatter([x], [y], s=46, color=LABEL_COLOURS[label], zorder=3,
+                       label=label if label not in keyed else None)  # fmt: skip
+            keyed.add(label)
         for x in drawn.round_starts[1:]:
             ax.axvline(x - 0.5, color="#999999", linestyle=":", linewidth=1)
         for number, x in enumerate(drawn.round_starts, start=1):
@@ -209,9 +226,4 @@ def write_plot(reviews: list[GameReview], path: Path) -> None:
         ax.set_xlabel("plays reviewed (each round ends at its real margin)")
         ax.set_title(f"game {review.game + 1}: {review.record.variant}", loc="left", fontsize=10)
         ax.legend(fontsize=8, loc="lower left")
-    try:
-        figure.savefig(path, dpi=110)
-    except OSError as exc:
-        raise CliError(f"--plot: cannot write {str(path)!r}: {exc.strerror}") from None
-    finally:
-        plt.close(figure)
+    return figure

@@ -69,6 +69,7 @@ __all__ = [
     "ACCURACY_SCALE",
     "FORCED",
     "LABELS",
+    "LABEL_NOUNS",
     "NOISE_Z",
     "REVIEW_FORMAT",
     "THRESHOLDS",
@@ -85,6 +86,7 @@ __all__ = [
     "grade",
     "grade_move",
     "hindsight_words",
+    "label_count",
     "label_of",
     "plan",
     "review_record",
@@ -676,6 +678,26 @@ def curves(review: GameReview) -> Curves:
     return Curves(lines, marks, starts)
 
 
+LABEL_NOUNS = {
+    "best": ("best move", "best moves"),
+    "good": ("good move", "good moves"),
+    "inaccuracy": ("inaccuracy", "inaccuracies"),
+    "mistake": ("mistake", "mistakes"),
+    "blunder": ("blunder", "blunders"),
+}
+"""Each label as a counted noun, one and many."""
+
+
+def label_count(label: str, count: int) -> str:
+    """How many plays got a label, in words.
+
+    >>> label_count("blunder", 2), label_count("inaccuracy", 1), label_count("best", 0)
+    ('2 blunders', '1 inaccuracy', '0 best moves')
+    """
+    one, many = LABEL_NOUNS.get(label, (label, label))
+    return f"{count} {one if count == 1 else many}"
+
+
 def review_text(review: GameReview) -> str:
     """The review in words for people: games, rounds, plays and seats counted from 1."""
     record = review.record
@@ -689,7 +711,7 @@ def review_text(review: GameReview) -> str:
         if not summary.decisions:
             lines.append(f"  {who}: no decisions to grade ({summary.forced} forced)")
             continue
-        counts = ", ".join(f"{n} {name}" for name, n in summary.labels.items())
+        counts = ", ".join(label_count(name, n) for name, n in summary.labels.items())
         lines.append(
             f"  {who}: {summary.decisions} decisions, mean loss {summary.mean_loss:.2f}, "
             f"accuracy {summary.accuracy:.0f}%; {counts}; basras given away "

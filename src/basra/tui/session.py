@@ -422,7 +422,11 @@ class Session:
             record = Record.from_json(data)
             state = record.replay()
         except RecordError as exc:
-            raise SessionError(f"not a game that can be resumed: {exc}") from None
+            from basra.cli.records import error_text  # people count games, rounds and plays from 1
+
+            raise SessionError(
+                f"not a game that can be resumed: {error_text(exc, from_one=True)}"
+            ) from None
         return cls._from_record(record, state, data.get(SAVE_KEY), seats, names)
 
     @classmethod
@@ -442,7 +446,11 @@ class Session:
             raise SessionError(f"{str(path)!r} holds {len(games)} games; resume needs one game")
         (item,) = games
         if isinstance(item, RecordError):
-            raise SessionError(f"{str(path)!r} is not a game record: {item}")
+            from basra.cli.records import error_text
+
+            raise SessionError(
+                f"{str(path)!r} is not a game record: {error_text(item, from_one=True)}"
+            )
         if Path(path).suffix.lower() == ".jsonl":
             return cls.from_json(item.to_json(), seats=seats, names=names)
         try:

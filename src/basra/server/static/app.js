@@ -3,11 +3,11 @@
 // WebSocket), my games, replay, rules. Everything shown of a game comes from
 // the snapshot the server built for this seat.
 
-import { SETTING_LABELS, VARIANT_NAMES, num, rulesText, translate } from "./i18n.js";
+import { DICTS, SETTING_LABELS, VARIANT_NAMES, num, rulesText, translate } from "./i18n.js";
 import * as dom from "./dom.js";
-import { bdi, h } from "./dom.js";
+import { bdi, h, patch } from "./dom.js";
 import { headline, joinNames, resultTag, seatLabel, seatName as nameOfSeat, variantTitle } from "./names.js";
-import { canonical, settingField, settingLabel, settingValue } from "./settings.js";
+import { canonical, settingField, settingLabel, settingValue, settingsProblem } from "./settings.js";
 import { scoreSheet } from "./sheet.js";
 import { muteSwitch } from "./sound.js";
 import { accountPage, leaderboardPage, profilePage } from "./profile.js";
@@ -18,6 +18,7 @@ import "./coach.js";
 import { TableView } from "./table.js";
 import { blindFromFragment, blindSwitch } from "./blind.js";
 import { hush } from "./announce.js";
+import { checkFields, clearMarks, markField } from "./fields.js";
 import "./words-table.js";
 import { ReviewPage } from "./review.js";
 import { OfflineTablePage, offlineGamesSection, offlineHome, offlinePanel, offlineRules, offlineVariants } from "./offline/page.js";
@@ -68,9 +69,12 @@ async function signedOut() {
   try { await ensureIdentity(); } catch (err) { banner(errorText(err)); }
 }
 
+/** A refusal in the page's words: its code's sentence (the server's English message only where no sentence has that code). */
 function errorText(err) {
   if (err.code === "rate_limited" && err.retry) return t("err_rate_limited_retry", { n: err.retry });
-  return `${t("err_" + (err.code || "bad_settings"))} ${err.message || ""}`.trim();
+  const key = "err_" + (err.code || "bad_settings");
+  if (key in DICTS.en) return t(key);
+  return `${t("err_bad_settings")}${app.lang === "en" && err.message ? ` (${err.message})` : ""}`;
 }
 
 const t = (key, p) => translate(app.lang, key, p);
@@ -93,7 +97,7 @@ async function api(path, options = {}) {
   const body = await response.json().catch(() => null);
   if (!response.ok) {
     if (body?.error === "signed_out" && app.token) await signedOut();
-    throw Object.assign(new Error(body?.message || response.statusText), { code: body?.error, status: response.status, retry: body?.retry_after });
+    throw Object.assign(new Error(body?.message || response.statusText), { code: body?.error, field: body?.field, status: response.status, retry: body?.retry_after });
   }
   return body;
 }
@@ -165,7 +169,8 @@ function drawSkip() {
 }
 skipLink.addEventListener("click", (event) => {
   const skip = app.skip || { target: "#app" };
-  const target = document.querySelector(skip.target) || document.getElementById("app");
+  // The first of the page's choices that is there (the hand's card, else the table...).
+  const target = skip.target.split(",").map((s) => document.querySelector(s.trim())).find(Boolean) || document.getElementById("app");
   event.preventDefault();
   if (!target.matches("a, button, input, select, textarea, [tabindex]")) target.setAttribute("tabindex", "-1");
   target.focus();
@@ -282,8 +287,8 @@ async function homePage(root) {
   app.page = { close: () => quick.close() };
   let myBots = [];  // the person's bot accounts, offered as seats (bots.js)
   api("/api/bots").then((body) => { myBots = body.bots; drawSeats(); }, () => {});
-  const nameInput = h("input", { id: "name", value: app.name, maxlength: "24", placeholder: t("name_placeholder"), autocomplete: "nickname", oninput: (e) => saveName(e.target.value) });
-  const error = h("p", { class: "error", role: "alert" });
+  const nameInput = h("input", { id: "name", value: app.name, maxlength: "24", size: "24", placeholder: t("name_placeholder"), autocomplete: "nickname", oninput: (e) => saveName(e.target.value) });
+  const error = h("p", { class: "error", role: "alert", id: "create-error" });
   const settingsBox = h("div", { class: "settings-grid" });
   const seatsBox = h("div", { class: "seat-rows" });
   const rulesLink = h("a", { href: "/rules/egyptian", "data-link": true, id: "rules-link" }, t("read_rules"));
@@ -320,8 +325,8 @@ async function homePage(root) {
         ...app.levels.map((level) => h("option", { value: `bot:${level}`, selected: value === `bot:${level}` }, t("seat_bot", { level: t("level_" + level) }))),
         ...myBots.map((bot) => h("option", { value: `external:${bot.name}`, selected: value === `external:${bot.name}` }, t("seat_program", { name: bot.name }))),
       ];
-      seatsBox.append(h("div", { class: "seat-row" }, h("span", { class: "muted" }, t("seat_n", { n: i + 1 })),
-        h("select", { "data-seat": i, onchange: (e) => {
+      seatsBox.append(h("div", { class: "seat-row" }, h("label", { class: "muted", for: `seat-${i}` }, t("seat_n", { n: i + 1 })),
+        h("select", { "data-seat": i, id: `seat-${i}`, onchange: (e) => {
           if (e.target.value === "me") form.seats = form.seats.map((s) => (s === "me" ? "open" : s));
           form.seats[i] = e.target.value; drawSeats();
         } }, options)));
@@ -343,13 +348,22 @@ async function homePage(root) {
     const base = all[form.variant].rules;
     if (canonical(base[key]) === canonical(value)) delete form.custom[key];
     else form.custom[key] = value;
-    error.textContent = "";
+    clearMarks(formNode, error);
     drawRulesLink();
   }
-  async function create() {
-    error.textContent = "";
+  /** The server refused the form: the field it names, marked, and why in words. */
+  function refused(err) {
+    if (err.code !== "bad_settings" || !err.field) { error.textContent = errorText(err); return; }
+    const { controls, message } = settingsProblem(err, formNode, app.lang, app.bounds, { rated: form.rated, sent: form.custom });
+    if (controls.length) markField(controls, message, error); else error.textContent = message;
+  }
+  async function create(event) {
+    event?.preventDefault();
+    clearMarks(formNode, error);
+    clearMarks(page.querySelector(".hero"), error);
     saveName(nameInput.value);
-    if (!app.name) { error.textContent = t("name_needed"); nameInput.focus(); return; }
+    if (!app.name) { markField(nameInput, t("name_needed"), error); return; }
+    if (!checkFields(formNode, error, t)) return;
     const seats = form.seats.slice(0, form.players).map((s) => (s.startsWith("bot:") ? { kind: "bot", level: s.slice(4) }
       : s.startsWith("external:") ? { kind: "external", bot: s.slice(9) } : { kind: "person" }));
     const mine = form.seats.slice(0, form.players).indexOf("me");
@@ -363,35 +377,38 @@ async function homePage(root) {
       }) });
       navigate(body.url);
     } catch (err) {
-      error.textContent = errorText(err);
       button.disabled = false; button.textContent = t("create");
+      refused(err);
     }
   }
-  const button = h("button", { id: "create", type: "button", onclick: create }, t("create"));
+  const button = h("button", { id: "create", type: "submit" }, t("create"));
   drawSeats(); drawSettings(); drawRulesLink();
+  const formNode = h("form", { id: "new-table-form", novalidate: true, onsubmit: create },
+    h("div", { class: "form-grid" },
+      h("label", { for: "variant" }, t("variant")), h("div", {}, variantSelect, " ", rulesLink),
+      h("label", { for: "players" }, t("players")), playersSelect,
+      h("span"), h("label", {}, teamsBox, " ", t("teams")),
+      h("span"), h("label", {}, hintsBox, " ", t("hints")),
+      h("span"), h("label", {}, ratedBox, " ", t("rated_table")),
+      h("label", { for: "clock" }, t("clock_label")), clockSelect,
+      h("span", { class: "grid-label", id: "seats-label" }, t("seats")), h("div", { role: "group", "aria-labelledby": "seats-label" }, seatsBox)),
+    h("details", { id: "custom-settings" }, h("summary", {}, t("custom")), h("p", { class: "muted" }, t("custom_help")), settingsBox),
+    h("div", { class: "actions" }, button), error);
   page.append(
     h("section", { class: "hero" },
       h("div", { class: "hero-cards" }, cardImg("7D"), cardImg("JS"), cardImg("AH")),
       h("h1", {}, t("app_name")), h("p", {}, t("tagline")),
       h("p", {}, h("label", { for: "name" }, t("your_name")), " ", nameInput)),
     quick.node,
-    h("section", { class: "panel" },
-      h("h2", {}, t("new_table")),
-      h("div", { class: "form-grid" },
-        h("label", { for: "variant" }, t("variant")), h("div", {}, variantSelect, " ", rulesLink),
-        h("label", { for: "players" }, t("players")), playersSelect,
-        h("span"), h("label", {}, teamsBox, " ", t("teams")),
-        h("span"), h("label", {}, hintsBox, " ", t("hints")),
-        h("span"), h("label", {}, ratedBox, " ", t("rated_table")),
-        h("label", { for: "clock" }, t("clock_label")), clockSelect,
-        h("label", {}, t("seats")), seatsBox),
-      h("details", {}, h("summary", {}, t("custom")), h("p", { class: "muted" }, t("custom_help")), settingsBox),
-      h("div", { class: "actions" }, button), error),
+    h("section", { class: "panel", id: "new-table", "aria-labelledby": "new-table-heading" },
+      h("h2", { id: "new-table-heading", tabindex: "-1" }, t("new_table")), formNode),
   );
-  const lobbyPanel = h("section", { class: "panel" }, h("h2", {}, t("open_tables")));
+  setSkip("skip_form", "#new-table-heading");
+  const lobbyPanel = h("section", { class: "panel", id: "lobby", "aria-labelledby": "lobby-heading" }, h("h2", { id: "lobby-heading" }, t("open_tables")));
   page.append(lobbyPanel, offlinePanel(ui));
   try {
-    const { tables } = await api("/api/tables");
+    // The tables this person sits at are theirs to go back to, not to watch.
+    const [{ tables }, mine] = await Promise.all([api("/api/tables"), api("/api/games").then((b) => new Set(b.games.map((g) => g.id)), () => new Set())]);
     if (!tables.length) lobbyPanel.append(h("p", { class: "muted" }, t("no_tables")));
     const list = h("ul", { class: "list" });
     for (const table of tables) {
@@ -400,7 +417,7 @@ async function homePage(root) {
         h("span", {}, h("strong", {}, variantTitle(table.variant, table.rules, app.lang)), " · ", names.map((x, i) => [i ? " · " : "", bdi(x)])),
         h("span", {}, table.rated ? [h("span", { class: "tag" }, t("rated")), " "] : null,
           h("span", { class: "tag" }, table.status === "open" ? t("open_seats", { n: table.open }) : t("in_play")), " ",
-          h("a", { href: `/t/${table.id}`, "data-link": true }, table.status === "open" ? t("join") : t("watch")))));
+          h("a", { href: `/t/${table.id}`, "data-link": true, "data-table": table.id }, mine.has(table.id) ? t("back_to_table") : table.status === "open" ? t("join") : t("watch")))));
     }
     lobbyPanel.append(list);
   } catch { /* the list is a convenience */ }
@@ -556,6 +573,12 @@ class TablePage {
 
 // ------------------------------------------------------------------ my games
 
+/** A game's name in lists: the daily deal is named so (its one-round rules are the deal's, not custom ones). */
+function gameTitle(game) {
+  if (game.daily) return `${t("daily_title")} · ${variantName(game.variant)}`;
+  return variantTitle(game.variant, game.rules, app.lang);
+}
+
 async function gamesPage(root) {
   const page = h("div", { class: "page" }, h("h1", {}, t("my_games")));
   root.append(page);
@@ -573,7 +596,7 @@ async function gamesPage(root) {
       ? [h("a", { href: `/replay/${game.id}`, "data-link": true }, t("replay")), ...review, " · ", h("a", { href: `/api/games/${game.id}/record`, download: `basra-${game.id}.json` }, t("download"))]
       : [h("a", { href: `/t/${game.id}`, "data-link": true }, t("rejoin"))];
     list.append(h("li", { "data-game": game.id },
-      h("span", {}, h("strong", {}, variantTitle(game.variant, game.rules, app.lang)), " · ", names.map((x, i) => [i ? " · " : "", bdi(x)]),
+      h("span", {}, h("strong", {}, gameTitle(game)), " · ", names.map((x, i) => [i ? " · " : "", bdi(x)]),
         h("br"), h("span", { class: "muted" }, when, game.scores.length ? " · " + game.scores.map(n).join(" – ") : "")),
       h("span", {}, tag, " ", links)));
   }
@@ -598,7 +621,8 @@ class ReplayPage {
     try {
       this.data = await api(`/api/games/${this.id}/replay`);
     } catch (err) {
-      this.root.replaceChildren(h("p", { class: "panel" }, t("err_" + (err.code || "no_such_table"))));
+      this.root.replaceChildren(h("div", { class: "page" }, h("h1", {}, t("replay")),
+        h("p", { class: "panel error", id: "replay-error" }, errorText(err), " ", h("a", { href: "/", "data-link": true }, t("go_home")))));
       return;
     }
     this.render();
@@ -610,6 +634,7 @@ class ReplayPage {
     const names = table.seats.map((info, seat) => nameOfSeat(info, seat, app.lang));
     const sideName = (side) => joinNames(sides[side].map((seat) => names[seat]), app.lang);
     const slider = h("input", { type: "range", min: "0", max: String(frames.length - 1), value: String(this.step), id: "replay-step",
+      "aria-label": t("step_slider"), "aria-valuetext": t("step", { n: this.step + 1, m: frames.length }),
       oninput: (e) => { this.step = Number(e.target.value); this.render(); } });
     const toggle = h("button", { type: "button", class: "secondary", id: "replay-play", onclick: () => this.toggle() }, this.timer ? t("pause") : t("play_all"));
     const event = frame.event;
@@ -629,7 +654,8 @@ class ReplayPage {
       h("h2", {}, t("round_over", { n: event.round + 1 })),
       last ? h("div", { class: "winner", id: "replay-winner" }, headline(result.winner, null, table.teams, sideName, app.lang)) : null,
       scoreSheet(result.rounds[event.round], sides.map((_, side) => sideName(side)), app.lang)) : null;
-    this.root.replaceChildren(h("div", { class: "page replay" },
+    // Drawn in place (dom.patch): the button just pressed keeps the focus.
+    patch(this.root, h("div", { class: "page replay", id: "replay-page" },
       h("h1", {}, t("replay"), " · ", variantTitle(table.variant, table.overrides, app.lang)),
       h("div", { class: "replay-controls" },
         h("button", { type: "button", class: "secondary", id: "replay-prev", onclick: () => this.go(-1) }, t("prev")),
@@ -665,10 +691,14 @@ class ReplayPage {
 
 async function rulesIndex(root) {
   const all = await variants().catch(offlineVariants);  // no server: the engine in the page knows them
-  root.append(h("div", { class: "page" }, h("h1", {}, t("rules_index")),
-    h("ul", { class: "list panel" }, Object.keys(all).map((name) =>
-      h("li", {}, h("a", { href: `/rules/${name}`, "data-link": true }, variantName(name)),
-        app.lang === "en" ? h("span", { class: "muted" }, all[name].description) : null)))));
+  root.append(h("div", { class: "page" }, h("h1", {}, t("rules_index")), variantList(all)));
+}
+
+/** Every variant, linked to its rules (with a line about it in English). */
+function variantList(all) {
+  return h("ul", { class: "list panel", id: "variant-list" }, Object.keys(all).map((name) =>
+    h("li", {}, h("a", { href: `/rules/${name}`, "data-link": true }, variantName(name)),
+      app.lang === "en" ? h("span", { class: "muted" }, all[name].description) : null)));
 }
 
 async function rulesPage(root, name, custom) {
@@ -677,7 +707,12 @@ async function rulesPage(root, name, custom) {
   let overrides = {};
   const page = h("div", { class: "page rules" });
   root.append(page);
-  if (!rules) { page.append(h("p", { class: "panel" }, t("err_bad_settings"))); return; }
+  if (!rules) {
+    // A mistyped variant: say so plainly, and offer the ones there are.
+    page.append(h("h1", {}, t("rules_index")), h("p", { class: "error", id: "rules-error" }, t("err_no_variant", { name })), variantList(all));
+    return;
+  }
+  let problem = null;
   if (custom) {
     try {
       const checked = await api("/api/rules", { method: "POST", body: JSON.stringify({ variant: name, rules: JSON.parse(custom) }) })
@@ -685,19 +720,24 @@ async function rulesPage(root, name, custom) {
       rules = checked.rules;
       overrides = checked.overrides;
     } catch (err) {
-      page.append(h("p", { class: "panel error" }, t("err_bad_settings"), " ", err.message));
+      let sent = {};
+      try { sent = JSON.parse(custom); } catch { /* not JSON at all: said below */ }
+      problem = err.code === "bad_settings" && err.field ? settingsProblem(err, page, app.lang, app.bounds, { sent }).message : errorText(err);
     }
   }
   const customized = Object.keys(overrides).length > 0;
   page.append(h("h1", {}, t("rules_title", { name: variantName(name) }), customized ? h("small", { class: "muted" }, " · ", t("rules_custom")) : null),
+    problem ? h("p", { class: "panel error", id: "rules-error" }, problem) : null,
     h("p", { class: "muted" }, t("rules_help")));
   for (const section of rulesText(rules, 2, app.lang)) {
-    page.append(h("section", { class: "panel" }, h("h3", {}, section.title), h("ul", {}, section.items.map((item) => h("li", {}, item)))));
+    page.append(h("section", { class: "panel" }, h("h2", {}, section.title), h("ul", {}, section.items.map((item) => h("li", {}, item)))));
   }
-  page.append(h("section", { class: "panel" }, h("h3", {}, t("settings_table")),
-    h("table", { class: "sheet settings-table" }, h("tbody", {}, Object.keys(SETTING_LABELS[app.lang]).map((key) =>
-      h("tr", { class: key in overrides ? "changed" : "", "data-setting": key }, h("th", {}, settingLabel(key, app.lang)),
-        h("td", {}, settingValue(key, rules, app.lang), key in overrides ? " *" : "")))))));
+  page.append(h("section", { class: "panel" }, h("h2", {}, t("settings_table")),
+    h("table", { class: "sheet settings-table" },
+      h("thead", { class: "sr-only" }, h("tr", {}, h("th", { scope: "col" }, t("setting")), h("th", { scope: "col" }, t("value")))),
+      h("tbody", {}, Object.keys(SETTING_LABELS[app.lang]).map((key) =>
+        h("tr", { class: key in overrides ? "changed" : "", "data-setting": key }, h("th", { scope: "row" }, settingLabel(key, app.lang)),
+          h("td", {}, settingValue(key, rules, app.lang), key in overrides ? " *" : "")))))));
 }
 
 // ------------------------------------------------------------------ devices
@@ -713,7 +753,7 @@ function deviceLabel(agent) {
 async function devicePage(root) {
   const page = h("div", { class: "page" }, h("h1", {}, t("device_title")), h("p", { class: "muted" }, t("device_help")));
   root.append(page);
-  const error = h("p", { class: "error", role: "alert" });
+  const error = h("p", { class: "error", role: "alert", id: "device-error" });
   const copy = (text) => navigator.clipboard?.writeText(text).then(() => toast(t("copied")), () => {});
 
   const codeBox = h("div", { id: "transfer-code" });
@@ -725,7 +765,7 @@ async function devicePage(root) {
       codeBox.replaceChildren(
         h("p", { class: "code-line" }, ...tn("device_code", { code: h("bdi", { dir: "ltr", class: "transfer-code" }, body.code) })),
         h("p", { class: "muted" }, t("device_code_help", { n: Math.round(body.expires_in / 60) })),
-        h("div", { class: "invite" }, h("input", { readonly: true, value: link, onclick: (e) => e.target.select() }),
+        h("div", { class: "invite" }, h("input", { readonly: true, value: link, id: "transfer-link", "aria-label": t("device_code_input"), onclick: (e) => e.target.select() }),
           h("button", { type: "button", class: "secondary", onclick: () => copy(link) }, t("copy"))));
     } catch (err) { error.textContent = errorText(err); }
   } }, t("device_make"));
@@ -736,6 +776,7 @@ async function devicePage(root) {
     confirmBox.replaceChildren();
     error.textContent = "";
     try {
+      clearMarks(page, error);
       const info = await api("/api/identity/transfer/preview", { method: "POST", body: JSON.stringify({ code: codeInput.value }) });
       confirmBox.append(
         h("p", { id: "confirm-text" }, t("device_confirm", { name: info.name || t("device_someone"), n: info.games })),
@@ -743,7 +784,9 @@ async function devicePage(root) {
         h("div", { class: "actions" },
           h("button", { type: "button", id: "confirm-code", onclick: accept }, t("device_yes")),
           h("button", { type: "button", class: "secondary", onclick: () => confirmBox.replaceChildren() }, t("cancel"))));
-    } catch (err) { error.textContent = errorText(err); }
+    } catch (err) {
+      if (err.code === "bad_code") markField(codeInput, errorText(err), error); else error.textContent = errorText(err);
+    }
   }
   async function accept() {
     error.textContent = "";
@@ -777,10 +820,10 @@ async function devicePage(root) {
   page.append(
     h("section", { class: "panel" }, h("h2", {}, t("device_move")), make, codeBox),
     h("section", { class: "panel" }, h("h2", {}, t("device_use")),
+      h("label", { for: "code-input" }, t("device_code_input")),
       h("div", { class: "invite" }, codeInput, h("button", { type: "button", id: "check-code", onclick: check }, t("device_check"))),
-      confirmBox),
-    h("section", { class: "panel" }, h("h2", {}, t("device_list")), list),
-    error);
+      error, confirmBox),
+    h("section", { class: "panel" }, h("h2", {}, t("device_list")), list));
   const fromLink = location.hash.match(/code=([\w-]+)/);
   if (fromLink) {
     codeInput.value = fromLink[1];

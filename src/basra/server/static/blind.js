@@ -13,6 +13,7 @@ function stored() {
 }
 
 let on = stored();
+const listeners = new Set();
 
 /** True while blind mode is on. */
 export function isBlind() { return on; }
@@ -23,6 +24,7 @@ export function setBlind(value) {
   try { window.localStorage.setItem(KEY, on ? "1" : "0"); } catch { /* private mode: this page only */ }
   setCardWords(on);
   document.documentElement.classList.toggle("blind", on);
+  for (const listener of listeners) listener(on);
 }
 
 /** Read a #blind or #blind=off fragment (then drop it from the address). True when it changed the mode. */
@@ -43,7 +45,8 @@ export function blindSwitch(button, t, changed) {
     button.textContent = t("blind_mode");
     button.title = t(on ? "blind_on" : "blind_off");
   };
-  button.addEventListener("click", () => { setBlind(!on); draw(); changed(); });
+  button.addEventListener("click", () => { setBlind(!on); changed(); });
+  listeners.add(draw);
   draw();
   return draw;
 }

@@ -3,6 +3,7 @@
 // the create-table form offers the person's bots for its seats.
 
 import "./words-play.js";
+import { clearMarks, markField } from "./fields.js";
 
 /** The /bots page. */
 export async function botsPage(root, ui) {
@@ -14,7 +15,7 @@ export async function botsPage(root, ui) {
   const list = h("ul", { class: "list", id: "bots" });
   const fail = (err) => { error.textContent = ui.errorText(err); };
   const showToken = (bot) => tokenBox.replaceChildren(h("p", {}, t("bot_token")),
-    h("div", { class: "invite" }, h("input", { readonly: true, dir: "ltr", value: bot.token, id: "bot-token-value", onclick: (e) => e.target.select() }),
+    h("div", { class: "invite" }, h("input", { readonly: true, dir: "ltr", value: bot.token, id: "bot-token-value", "aria-label": t("bot_token"), onclick: (e) => e.target.select() }),
       h("button", { type: "button", class: "secondary", onclick: () => navigator.clipboard?.writeText(bot.token).then(() => ui.toast(t("copied")), () => {}) }, t("copy"))));
 
   async function draw() {
@@ -33,19 +34,24 @@ export async function botsPage(root, ui) {
     } catch (err) { fail(err); }
   }
 
-  const nameInput = h("input", { id: "bot-name", dir: "auto", maxlength: "20", autocomplete: "off" });
-  const make = h("button", { type: "button", id: "make-bot", onclick: async () => {
-    error.textContent = "";
+  const nameInput = h("input", { id: "bot-name", name: "name", dir: "auto", maxlength: "20", autocomplete: "off" });
+  const make = h("button", { type: "submit", id: "make-bot" }, t("bot_make"));
+  const form = h("form", { class: "bot-form", id: "bot-form", novalidate: true, onsubmit: async (event) => {
+    event.preventDefault();
+    clearMarks(form, error);
     try {
       const bot = await api("/api/bots", { method: "POST", body: JSON.stringify({ name: nameInput.value }) });
       nameInput.value = "";
       showToken(bot);
       draw();
-    } catch (err) { fail(err); }
-  } }, t("bot_make"));
+    } catch (err) {
+      // A bad or taken name is about the name field: marked, and said by its label.
+      if (err.code === "bad_bot_name" || err.code === "bot_name_taken") markField(nameInput, ui.errorText(err), error);
+      else fail(err);
+    }
+  } }, h("label", { for: "bot-name" }, t("bot_name")), nameInput, make);
   page.append(
-    h("section", { class: "panel" }, h("h2", {}, t("bot_make")),
-      h("div", { class: "bot-form" }, h("label", { for: "bot-name" }, t("bot_name")), nameInput, make), tokenBox, error),
+    h("section", { class: "panel" }, h("h2", {}, t("bot_make")), form, tokenBox, error),
     h("section", { class: "panel" }, list));
   draw();
 }

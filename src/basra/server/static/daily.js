@@ -4,6 +4,7 @@
 // none (GET /api/daily has no cards; the others' games are refused until then).
 
 import "./words-play.js";
+import "./words-table.js";
 
 /** The /daily page. */
 export async function dailyPage(root, ui) {
@@ -56,14 +57,17 @@ function drawBoard(node, compare, data, ui) {
   const { h, t, n, bdi } = ui;
   if (!data.entries.length) { node.append(h("p", { class: "muted" }, t("daily_empty"))); return; }
   const played = data.you && data.you.status === "over";
+  // The column of "How they played" buttons only when there is one to press.
+  const comparable = (e) => Boolean(e.table && !e.you && played);
+  const compareColumn = data.entries.some(comparable);
   node.append(h("table", { class: "sheet" },
-    h("thead", {}, h("tr", {}, h("th", {}, t("col_place")), h("th", {}, t("col_player")), h("th", { class: "num" }, t("col_margin")),
-      h("th", { class: "num" }, t("col_score")), h("th", { class: "num" }, t("col_bot")), h("th"))),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("col_place")), h("th", { scope: "col" }, t("col_player")), h("th", { class: "num", scope: "col" }, t("col_margin")),
+      h("th", { class: "num", scope: "col" }, t("col_score")), h("th", { class: "num", scope: "col" }, t("col_bot")), compareColumn ? h("th", { scope: "col" }, t("col_compare")) : null)),
     h("tbody", {}, data.entries.map((e) => h("tr", { class: e.you ? "mine" : "", "data-entry": e.name },
       h("td", {}, n(e.place)), h("td", {}, bdi(e.username || e.name)),
       h("td", { class: "num" }, h("bdi", { dir: "ltr" }, signed(e.margin, n))), h("td", { class: "num" }, n(e.score)), h("td", { class: "num" }, n(e.bot_score)),
-      h("td", {}, e.table && !e.you ? h("button", { type: "button", class: "secondary", "data-see": e.table,
-        onclick: () => showCompare(compare, data.you.table, e, ui) }, t("daily_see")) : null))))));
+      compareColumn ? h("td", {}, comparable(e) ? h("button", { type: "button", class: "secondary", "data-see": e.table,
+        onclick: () => showCompare(compare, data.you.table, e, ui) }, t("daily_see")) : null) : null)))));
   if (!played) node.append(h("p", { class: "muted", id: "daily-hidden" }, t("daily_hidden")));
 }
 
@@ -88,7 +92,7 @@ async function showCompare(node, mine, entry, ui) {
   }
   node.replaceChildren(h("h3", {}, t("daily_compare")),
     h("table", { class: "sheet daily-decisions", id: "daily-decisions" },
-      h("thead", {}, h("tr", {}, h("th"), h("th", {}, t("daily_you")), h("th", {}, bdi(entry.username || entry.name)))),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("col_decision")), h("th", { scope: "col" }, t("daily_you")), h("th", { scope: "col" }, bdi(entry.username || entry.name)))),
       h("tbody", {}, rows)),
     h("div", { class: "actions" },
       h("a", { href: `/replay/${entry.table}`, "data-link": true }, t("replay")),

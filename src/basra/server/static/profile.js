@@ -3,6 +3,8 @@
 // else of it. The rating chart is an SVG drawn here from the profile's history.
 
 import "./words-players.js";
+import "./words-table.js";
+import { checkFields, markField } from "./fields.js";
 import { num1 } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -15,10 +17,14 @@ function svg(tag, attrs = {}, ...children) {
   return node;
 }
 
-/** A rating as people read it: μ ± σ, one decimal. */
+/** Above this uncertainty a rating is called provisional: it rests on too few games to say more. */
+export const PROVISIONAL_SIGMA = 6;
+
+/** A rating in words: "25.0, provisional" while it is unsure, else "27.3, uncertain by 2.1". */
 export function ratingText(rating, ui) {
   const one = (v) => num1(v, ui.app.lang);
-  return `${one(rating.mu)} ± ${one(rating.sigma)}`;
+  if (rating.sigma > PROVISIONAL_SIGMA) return ui.t("rating_provisional", { mu: one(rating.mu) });
+  return ui.t("rating_words", { mu: one(rating.mu), sigma: one(rating.sigma) });
 }
 
 /** A signed change of rating, one decimal (+1.4, −0.8). */
@@ -36,84 +42,99 @@ export async function accountPage(root, ui) {
   const { h, t, api } = ui;
   const page = h("div", { class: "page", id: "account-page" }, h("h1", {}, t("account_title")));
   root.append(page);
-  const error = h("p", { class: "error", role: "alert", id: "account-error" });
   let me;
   try { me = await api("/api/identity"); } catch (err) { page.append(h("p", { class: "panel error" }, ui.errorText(err))); return; }
   const status = me.username
     ? h("p", { id: "account-status" }, ...ui.tn("account_signed_in", { name: h("bdi", {}, h("strong", {}, me.username)) }))
     : h("p", { id: "account-status", class: "muted" }, t("account_guest"));
-  const fail = (err) => { error.textContent = ui.errorText(err); };
+  // Each form says what went wrong under itself, naming the field by its label and marking it.
+  const errorBox = (id) => h("p", { class: "error", role: "alert", id });
+  const refused = (form, error) => (err) => {
+    const control = err.field ? form.querySelector(`[name="${err.field}"]`) : null;
+    if (control) markField(control, ui.errorText(err), error); else error.textContent = ui.errorText(err);
+  };
 
-  const nameInput = h("input", { id: "display-name", value: me.name || ui.app.name || "", maxlength: "24", autocomplete: "nickname" });
-  const rename = h("button", { type: "button", id: "save-name", onclick: async () => {
-    error.textContent = "";
+  const nameError = errorBox("account-error");
+  const nameInput = h("input", { id: "display-name", name: "name", value: me.name || ui.app.name || "", maxlength: "24", minlength: "1", required: true, autocomplete: "nickname" });
+  const nameForm = h("form", { class: "actions name-row", id: "name-form", novalidate: true, onsubmit: async (event) => {
+    event.preventDefault();
+    if (!checkFields(nameForm, nameError, t)) return;
     try {
       const body = await api("/api/identity", { method: "PATCH", body: JSON.stringify({ name: nameInput.value }) });
       ui.saveName(body.name);
       nameInput.value = body.name;
       ui.toast(t("saved"));
-    } catch (err) { fail(err); }
-  } }, t("save"));
+    } catch (err) { refused(nameForm, nameError)(err); }
+  } }, h("label", { for: "display-name", class: "sr-only" }, t("display_name")), nameInput, h("button", { type: "submit", id: "save-name" }, t("save")));
 
-  const field = (id, label, type, autocomplete) => {
-    const input = h("input", { id, type, autocomplete, dir: "auto", maxlength: type === "password" ? "128" : "20" });
-    return [h("label", { for: id }, label), input];
-  };
-  const [claimUserLabel, claimUser] = field("claim-username", t("username"), "text", "username");
-  const [claimPassLabel, claimPass] = field("claim-password", t("password"), "password", "new-password");
-  const claimButton = h("button", { type: "button", id: "claim", onclick: async () => {
-    error.textContent = "";
-    try {
-      const body = await api("/api/account", { method: "POST", body: JSON.stringify({ username: claimUser.value, password: claimPass.value }) });
-      ui.toast(t("claimed", { name: body.username }));
-      ui.navigate("/account");
-    } catch (err) { fail(err); }
-  } }, t("claim"));
-
-  const [loginUserLabel, loginUser] = field("login-username", t("username"), "text", "username");
-  const [loginPassLabel, loginPass] = field("login-password", t("password"), "password", "current-password");
-  const loginButton = h("button", { type: "button", id: "login", onclick: async () => {
-    error.textContent = "";
-    try {
-      const body = await api("/api/account/login", { method: "POST", body: JSON.stringify({ username: loginUser.value, password: loginPass.value }) });
-      // The identity this browser had is signed out here, as with a transfer code.
-      const old = ui.app.token;
-      if (old) await fetch(`/api/devices/${me.device}`, { method: "DELETE", headers: { Authorization: `Bearer ${old}` } }).catch(() => {});
-      ui.setToken(body.token);
-      if (body.name) ui.saveName(body.name);
-      ui.toast(t("login_done", { name: body.username }));
-      ui.navigate("/me");
-    } catch (err) { fail(err); }
-  } }, t("login"));
-
-  const signOut = h("button", { type: "button", class: "secondary", id: "sign-out", onclick: async () => {
-    error.textContent = "";
-    try {
-      await api(`/api/devices/${me.device}`, { method: "DELETE" });
-      ui.setToken(null);
-      await ui.ensureIdentity();
-      ui.navigate("/account");
-    } catch (err) { fail(err); }
-  } }, t("sign_out"));
+  const field = (id, name, label, type, autocomplete, limits) => [
+    h("label", { for: id }, label),
+    h("input", { id, name, type, autocomplete, dir: "auto", required: true, ...limits }),
+  ];
+  const usernameLimits = { minlength: "3", maxlength: "20", pattern: "[\\p{L}\\p{N}_\\-]+" };
+  const passwordLimits = { minlength: "8", maxlength: "128" };
 
   page.append(status,
-    h("section", { class: "panel" }, h("h2", {}, t("display_name")),
-      h("div", { class: "actions name-row" }, nameInput, rename)));
+    h("section", { class: "panel", "aria-labelledby": "name-heading" }, h("h2", { id: "name-heading" }, t("display_name")), nameForm, nameError));
+
   if (!me.username) {
-    page.append(h("section", { class: "panel", id: "claim-panel" }, h("h2", {}, t("claim_title")),
-      h("p", { class: "muted" }, t("username_help")),
-      h("div", { class: "form-grid" }, claimUserLabel, claimUser, claimPassLabel, claimPass),
-      h("div", { class: "actions" }, claimButton)));
-  }
-  page.append(h("section", { class: "panel", id: "login-panel" }, h("h2", {}, t("login_title")),
-    h("div", { class: "form-grid" }, loginUserLabel, loginUser, loginPassLabel, loginPass),
+    const claimError = errorBox("claim-error");
+    const claimForm = h("form", { id: "claim-form", novalidate: true, onsubmit: async (event) => {
+      event.preventDefault();
+      if (!checkFields(claimForm, claimError, t)) return;
+      try {
+        const body = await api("/api/account", { method: "POST", body: JSON.stringify({ username: claimForm.elements.username.value, password: claimForm.elements.password.value }) });
+        ui.toast(t("claimed", { name: body.username }));
+        ui.navigate("/account");
+      } catch (err) { refused(claimForm, claimError)(err); }
+    } },
+    h("div", { class: "form-grid" },
+      ...field("claim-username", "username", t("username"), "text", "username", usernameLimits),
+      ...field("claim-password", "password", t("password"), "password", "new-password", passwordLimits)),
+    h("div", { class: "actions" }, h("button", { type: "submit", id: "claim" }, t("claim"))), claimError);
+    page.append(h("section", { class: "panel", id: "claim-panel", "aria-labelledby": "claim-heading" }, h("h2", { id: "claim-heading" }, t("claim_title")),
+      h("p", { class: "muted" }, t("username_help")), claimForm));
+
+    const loginError = errorBox("login-error");
+    const loginForm = h("form", { id: "login-form", novalidate: true, onsubmit: async (event) => {
+      event.preventDefault();
+      if (!checkFields(loginForm, loginError, t)) return;
+      try {
+        const body = await api("/api/account/login", { method: "POST", body: JSON.stringify({ username: loginForm.elements.username.value, password: loginForm.elements.password.value }) });
+        // The identity this browser had is signed out here, as with a transfer code.
+        const old = ui.app.token;
+        if (old) await fetch(`/api/devices/${me.device}`, { method: "DELETE", headers: { Authorization: `Bearer ${old}` } }).catch(() => {});
+        ui.setToken(body.token);
+        if (body.name) ui.saveName(body.name);
+        ui.toast(t("login_done", { name: body.username }));
+        ui.navigate("/me");
+      } catch (err) {
+        // A wrong username or password is one refusal (which, the server does not say): both fields.
+        if (err.code === "bad_login") markField([loginForm.elements.username, loginForm.elements.password], ui.errorText(err), loginError);
+        else refused(loginForm, loginError)(err);
+      }
+    } },
+    h("div", { class: "form-grid" },
+      ...field("login-username", "username", t("username"), "text", "username", { maxlength: "20" }),
+      ...field("login-password", "password", t("password"), "password", "current-password", { maxlength: "128" })),
     h("p", { class: "muted" }, t("device_leave")),
-    h("div", { class: "actions" }, loginButton)));
-  if (me.username) {
-    page.append(h("section", { class: "panel" }, h("h2", {}, t("sign_out_title")),
-      h("p", { class: "muted" }, t("sign_out_help")), h("div", { class: "actions" }, signOut)));
+    h("div", { class: "actions" }, h("button", { type: "submit", id: "login" }, t("login"))), loginError);
+    page.append(h("section", { class: "panel", id: "login-panel", "aria-labelledby": "login-heading" }, h("h2", { id: "login-heading" }, t("login_title")), loginForm));
+  } else {
+    const outError = errorBox("sign-out-error");
+    const signOut = h("button", { type: "button", class: "secondary", id: "sign-out", onclick: async () => {
+      outError.textContent = "";
+      try {
+        await api(`/api/devices/${me.device}`, { method: "DELETE" });
+        ui.setToken(null);
+        await ui.ensureIdentity();
+        ui.navigate("/account");
+      } catch (err) { outError.textContent = ui.errorText(err); }
+    } }, t("sign_out"));
+    page.append(h("section", { class: "panel", "aria-labelledby": "sign-out-heading" }, h("h2", { id: "sign-out-heading" }, t("sign_out_title")),
+      h("p", { class: "muted" }, t("sign_out_help")), h("div", { class: "actions" }, signOut), outError));
   }
-  page.append(error, h("p", {}, h("a", { href: "/me", "data-link": true }, t("view_profile")), " · ",
+  page.append(h("p", {}, h("a", { href: "/me", "data-link": true }, t("view_profile")), " · ",
     h("a", { href: "/device", "data-link": true }, t("nav_device"))));
 }
 
@@ -239,7 +260,9 @@ export async function leaderboardPage(root, ui) {
     Object.keys(families).map((f) => h("option", { value: f, selected: f === family }, t("family_" + f))));
   const kindSelect = h("select", { id: "board-kind", onchange: (e) => { kind = e.target.value; draw(); } },
     KIND_ORDER.map((k) => h("option", { value: k, selected: k === kind }, t("kind_" + k))));
-  page.append(h("div", { class: "panel board-controls" }, familySelect, " ", kindSelect), body);
+  page.append(h("div", { class: "panel board-controls" },
+    h("label", { for: "board-family" }, t("board_family")), familySelect,
+    h("label", { for: "board-kind" }, t("board_kind")), kindSelect), body);
   root.append(page);
 
   async function draw() {

@@ -7,6 +7,7 @@
 // kind of table (GET /api/quickplay).
 
 import "./words-play.js";
+import { clearMarks, markField } from "./fields.js";
 
 const BOT_WAITS = ["", "15", "30", "60", "120"];
 const KINDS = ["2", "3", "4", "2v2"];
@@ -59,7 +60,8 @@ export function quickPlayPanel(ui, variants) {
 
   function start() {
     error.textContent = "";
-    if (!app.name) { error.textContent = t("name_needed"); document.getElementById("name")?.focus(); return; }
+    clearMarks(document.querySelector(".hero") || document.body, error);
+    if (!app.name) { markField(document.getElementById("name"), t("name_needed"), error); return; }
     localStorage.setItem("basra.quick.variant", form.variant);
     localStorage.setItem("basra.quick.kind", form.kind);
     localStorage.setItem("basra.quick.bot", form.bot);

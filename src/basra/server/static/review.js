@@ -4,6 +4,7 @@
 // with its label, and each decision's table and options, stepped through like the replay.
 
 import { decimal, signed } from "./coach.js";
+import { patch } from "./dom.js";
 
 const LABEL_CLASS = { best: "l-best", good: "l-good", inaccuracy: "l-inaccuracy", mistake: "l-mistake", blunder: "l-blunder", forced: "l-forced" };
 const BAD = ["inaccuracy", "mistake", "blunder"];
@@ -32,7 +33,8 @@ export class ReviewPage {
       body = await api(`/api/games/${this.id}/review`, ask ? { method: "POST", body: "{}" } : {});
     } catch (err) {
       if (this.closed) return;
-      this.root.replaceChildren(h("div", { class: "page" }, h("p", { class: "panel error", id: "review-error" }, this.ui.errorText(err))));
+      this.root.replaceChildren(h("div", { class: "page" }, h("h1", {}, t("review_title")),
+        h("p", { class: "panel error", id: "review-error" }, this.ui.errorText(err), " ", h("a", { href: "/", "data-link": true }, t("go_home")))));
       return;
     }
     if (this.closed) return;
@@ -44,7 +46,7 @@ export class ReviewPage {
       return;
     }
     if (body.status === "failed") {
-      this.root.replaceChildren(h("div", { class: "page" }, h("section", { class: "panel" },
+      this.root.replaceChildren(h("div", { class: "page" }, h("h1", {}, t("review_title")), h("section", { class: "panel" },
         h("p", { class: "error" }, t("review_failed")),
         h("button", { type: "button", id: "review-retry", onclick: () => this.load(true) }, t("review_retry")))));
       return;
@@ -98,8 +100,10 @@ export class ReviewPage {
     const review = this.review;
     const decisions = review.decisions;
     const slider = h("input", { type: "range", min: "0", max: String(decisions.length - 1), value: String(this.step), id: "review-step",
+      "aria-label": t("step_slider"), "aria-valuetext": t("step", { n: this.step + 1, m: decisions.length }),
       oninput: (e) => this.go(Number(e.target.value) - this.step) });
-    this.root.replaceChildren(h("div", { class: "page review" },
+    // Drawn in place (dom.patch): the button just pressed keeps the focus.
+    patch(this.root, h("div", { class: "page review", id: "review-page" },
       h("h1", {}, t("review_title"), " · ", variantName(review.variant)),
       h("p", { class: "muted" }, t("review_help")),
       this.renderSeats(),
@@ -113,7 +117,11 @@ export class ReviewPage {
       this.renderMoments(),
       this.renderList(),
       h("p", {}, h("a", { href: `/replay/${this.id}`, "data-link": true }, t("review_back_replay")))));
-    this.root.querySelector(`#review-list [data-step="${this.step}"]`)?.scrollIntoView?.({ block: "nearest" });
+    // The list scrolls to the decision shown; the page itself stays where the person is
+    // (it opens at the top, on the summary).
+    const list = this.root.querySelector("#review-list");
+    const item = list?.querySelector(`[data-step="${this.step}"]`);
+    if (list && item) list.scrollTop += item.getBoundingClientRect().top - list.getBoundingClientRect().top - list.clientHeight / 2;
   }
 
   renderSeats() {
@@ -125,7 +133,8 @@ export class ReviewPage {
       h("td", { class: "num accuracy" }, s.accuracy === null ? "—" : `${n(Math.round(s.accuracy))}%`),
       ...["best", "good", "inaccuracy", "mistake", "blunder"].map((label) => h("td", { class: "num" }, h("span", { class: "label-chip " + LABEL_CLASS[label] }, n(s.labels[label])))),
       h("td", { class: "num" }, `${n(s.basras_given)} / ${n(s.basras_missed)}`)));
-    return h("section", { class: "panel scores", id: "review-seats" }, h("table", {},
+    // A wide table scrolls inside its panel on a phone (and takes the focus, to scroll by keys).
+    return h("section", { class: "panel scores table-scroll", id: "review-seats", tabindex: "0", "aria-label": t("review_seat") }, h("table", {},
       h("thead", {}, h("tr", {}, h("th", {}, t("review_seat")), h("th", { class: "num" }, t("review_decisions")),
         h("th", { class: "num" }, t("review_mean_loss")), h("th", { class: "num" }, t("review_col_accuracy")),
         ...["best", "good", "inaccuracy", "mistake", "blunder"].map((label) => h("th", { class: "num" }, t("label_" + label))),
@@ -204,7 +213,7 @@ export class ReviewPage {
     svg.append(el("line", { x1: x(this.step), x2: x(this.step), y1: 4, y2: H - 4, class: "cursor" }));
     const legend = Object.keys(lines).map((side) => this.ui.h("span", { class: "legend" },
       this.ui.h("span", { class: "swatch", style: `background:${SIDE_COLOURS[Number(side) % SIDE_COLOURS.length]}` }), " ", this.ui.bdi(this.sideName(Number(side)))));
-    const wrap = this.ui.h("section", { class: "panel" }, this.ui.h("h3", {}, t("review_graph")),
+    const wrap = this.ui.h("section", { class: "panel" }, this.ui.h("h2", {}, t("review_graph")),
       this.ui.h("div", { class: "graph-wrap", dir: "ltr" }, svg), this.ui.h("p", { class: "muted" }, legend));
     return wrap;
   }
@@ -236,10 +245,10 @@ export class ReviewPage {
         }));
     }
     return h("section", { class: "panel", id: "review-decision", "data-step": this.step },
-      h("h3", {}, t("review_play_n", { r: d.round, p: d.play }), " · ", bdi(this.seatName(d.seat)), " · ", h("span", {}, this.moveNodes(d.move)), " ",
+      h("h2", {}, t("review_play_n", { r: d.round, p: d.play }), " · ", bdi(this.seatName(d.seat)), " · ", h("span", {}, this.moveNodes(d.move)), " ",
         h("span", { class: "label-chip " + LABEL_CLASS[d.label], id: "review-label" }, t("label_" + d.label)),
         d.label !== "forced" && d.label !== "best" ? h("span", { class: "muted" }, " ", t("review_loss", { n: decimal(d.loss, lang) })) : null),
-      table, h("h4", {}, t("review_options")), options,
+      table, h("h3", {}, t("review_options")), options,
       notes.length ? h("p", { class: "muted" }, notes.join(" · ")) : null, hindsight, h("p", { class: "muted" }, n(this.step + 1), " / ", n(this.review.decisions.length)));
   }
 
@@ -258,7 +267,7 @@ export class ReviewPage {
         t("review_play_n", { r: d.round, p: d.play }), " · ", bdi(this.seatName(d.seat)), " · ", h("span", {}, this.moveNodes(d.move))),
       " ", h("span", { class: "label-chip " + LABEL_CLASS[d.label] }, t("label_" + d.label)));
     });
-    return h("section", { class: "panel", id: "review-moments" }, h("h3", {}, t("review_key")),
+    return h("section", { class: "panel", id: "review-moments" }, h("h2", {}, t("review_key")),
       items.length ? h("ul", { class: "list" }, items) : h("p", { class: "muted" }, t("review_no_key")));
   }
 
@@ -267,12 +276,12 @@ export class ReviewPage {
     const list = h("div", { class: "review-list", id: "review-list" });
     let round = 0;
     this.review.decisions.forEach((d, i) => {
-      if (d.round !== round) { round = d.round; list.append(h("h4", {}, t("round_n", { n: round }))); }
+      if (d.round !== round) { round = d.round; list.append(h("h3", {}, t("round_n", { n: round }))); }
       list.append(h("button", { type: "button", class: "review-item" + (i === this.step ? " current" : ""), "data-step": i, "data-label": d.label, onclick: () => this.go(i - this.step) },
         h("span", { class: "muted" }, this.ui.n(d.play)), " ", bdi(this.seatName(d.seat)), " ", h("span", {}, this.moveNodes(d.move)), " ",
         h("span", { class: "label-chip " + LABEL_CLASS[d.label] }, t("label_" + d.label))));
     });
-    return h("section", { class: "panel" }, h("h3", {}, t("review_moves")), list);
+    return h("section", { class: "panel" }, h("h2", {}, t("review_moves")), list);
   }
 
   go(delta) {

@@ -137,3 +137,49 @@ export function settingField(key, current, lang, bounds, onChange) {
   return h("input", { type: "number", min: String(low), max: high === null ? null : String(high), value: current, "data-setting": key,
     onchange: (e) => onChange(Number(e.target.value)) });
 }
+
+/**
+ * A refused create-table or rules form (``bad_settings`` with its ``field``) for a person:
+ * the controls to mark in ``scope`` and the words naming them by their labels. ``sent``
+ * is the rules sent (overrides), ``bounds`` the server's (GET /api/variants).
+ */
+export function settingsProblem(err, scope, lang, bounds, { rated = false, sent = {} } = {}) {
+  const t = (k, p) => translate(lang, k, p);
+  const field = String(err.field || "");
+  const labelOf = (key) => (SETTING_LABELS[lang][key] ?? key);
+  const inside = (holder) => (!holder ? [] : holder.matches("input, select") ? [holder] : [...holder.querySelectorAll("input, select")]);
+  if (field.startsWith("rules.")) {
+    const key = field.slice(6);
+    const controls = inside(scope.querySelector(`[data-setting="${key}"]`));
+    const label = labelOf(key);
+    if (bounds[key]) return { controls, message: t("err_field_range", { label, low: bounds[key][0], high: bounds[key][1] }) };
+    if (key === "point_cards" || key === "face_values") {
+      const high = bounds.card_points ?? 100;
+      const values = Object.values(sent[key] || {});
+      // The only other refusal of point cards: nothing scores at all.
+      if (key === "point_cards" && !values.some((v) => v > high)) return { controls, message: t("err_settings_never_end") };
+      return { controls, message: t("err_field_range", { label, low: 0, high }) };
+    }
+    return { controls, message: t("err_field_invalid", { label }) };
+  }
+  const byId = (id) => scope.querySelector(`#${id}`);
+  const labelled = (control, fallback) => {
+    const label = control ? (scope.querySelector(`label[for="${control.id}"]`) || control.closest("label"))?.textContent?.trim() : "";
+    return label || fallback;
+  };
+  if (field === "rules") return { controls: [], message: rated ? t("err_rated_rules") : `${t("err_bad_settings")}${lang === "en" && err.message ? ` (${err.message})` : ""}` };
+  if (field === "teams") return { controls: [byId("teams")].filter(Boolean), message: t("err_teams_four") };
+  if (field === "hints") return { controls: [byId("hints")].filter(Boolean), message: t("err_rated_hints") };
+  if (field === "rated") return { controls: [byId("rated")].filter(Boolean), message: t("err_rated_person") };
+  if (field === "clock" || field.startsWith("clock.")) {
+    const clock = byId("clock");
+    return { controls: [clock].filter(Boolean), message: rated ? t("err_rated_clock") : t("err_program_clock") };
+  }
+  const seat = /^seats\.(\d+)/.exec(field);
+  if (seat || field === "seats" || field === "my_seat") {
+    const controls = seat ? [scope.querySelector(`select[data-seat="${seat[1]}"]`)].filter(Boolean) : [...scope.querySelectorAll("select[data-seat]")];
+    return { controls, message: t("err_field_invalid", { label: labelled(controls[0], t("seats")) }) };
+  }
+  const control = byId(field);
+  return { controls: [control].filter(Boolean), message: t("err_field_invalid", { label: labelled(control, field) }) };
+}

@@ -14,7 +14,7 @@ const ROWS = [
 export function scoreSheet(result, names, lang, mine = null) {
   const cell = (side, content, tag = "td") => h(tag, { class: "num" + (side === mine ? " mine" : "") }, content);
   return h("div", { class: "sheet-scroll" }, h("table", { class: "score-sheet" },
-    h("thead", {}, h("tr", {}, h("th"), names.map((name, side) => cell(side, bdi(name), "th")))),
+    h("thead", {}, h("tr", {}, h("th", {}, h("span", { class: "sr-only" }, translate(lang, "scores"))), names.map((name, side) => cell(side, bdi(name), "th")))),
     h("tbody", {}, ROWS.map(([label, key]) => h("tr", { class: key === "score" ? "total" : "" },
       h("th", {}, translate(lang, label)), result[key].map((value, side) => cell(side, num(value, lang))))))));
 }

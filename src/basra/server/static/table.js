@@ -418,9 +418,19 @@ export class TableView {
     this.render();
   }
 
-  /** What a card would take, in words: "takes 8 of diamonds" or "goes on the floor". */
+  /** What playing a card does, in words, for its button: "takes 8 of diamonds", "goes on the floor". */
+  optionWords(card) {
+    const taking = takesOf(card, this.msg.view.legal || []).filter((take) => take.length);
+    if (!taking.length) return this.t("card_goes_down");
+    if (taking.length === 1) return this.t("card_takes", { cards: this.cardsWords(taking[0]) });
+    const or = this.lang === "ar" ? " أو " : " or ";
+    return this.t("card_can_take", { options: taking.map((take, i) => `${num(i + 1, this.lang)}: ${this.cardsWords(take)}`).join(or) });
+  }
+
+  /** What a card would take, said in words: "8 of clubs would take 8 of diamonds". */
   takesWords(card) {
-    const parts = previewParts(card, takesOf(card, this.msg.view.legal || []), this.ui());
+    const words = { ...this.ui(), cardLabel: (c) => this.cardWords(c), cardsLabel: (cs) => this.cardsWords(cs) };
+    const parts = previewParts(card, takesOf(card, this.msg.view.legal || []), words);
     return h("span", {}, parts).textContent;
   }
 
@@ -559,7 +569,7 @@ export class TableView {
     const ui = this.ui();
     return [
       this.table.clock && info.kind !== "bot" ? this.clocks.node(seat) : null,
-      info.rating ? h("span", { class: "tag rating", "data-rating": seat }, h("bdi", {}, ratingText(info.rating, ui))) : null,
+      info.rating ? h("span", { class: "tag rating", "data-rating": seat }, h("bdi", {}, this.t("rating_line", { rating: ratingText(info.rating, ui) }))) : null,
       info.change !== undefined ? h("bdi", { dir: "ltr", class: "rating-change " + (info.change >= 0 ? "up" : "down") }, changeText(info.change, ui)) : null,
       info.forfeited ? h("span", { class: "tag" }, this.t("forfeited_tag")) : null,
     ];
@@ -700,7 +710,7 @@ export class TableView {
       const options = this.optionsOf(card);
       const playable = myTurn && !waiting && options.length > 0;
       const suggested = this.hintMessage && this.hintMessage.card === card;
-      const what = playable ? this.takesWords(card) : "";
+      const what = playable ? this.optionWords(card) : "";
       const button = h("button", {
         class: "card" + (this.selected?.card === card || (waiting && this.sentCard === card) ? " selected" : "") + (suggested ? " suggested" : "") + (this.armed === card ? " armed" : ""),
         type: "button", "data-card": card, "aria-disabled": playable ? null : "true", tabindex: "-1",
@@ -711,7 +721,7 @@ export class TableView {
       },
       h("span", { class: "key-badge", "aria-hidden": blind ? null : "true" }, num(index + 1, this.lang), blind ? ". " : null),
       blind ? h("span", { class: "card-words" }, this.cardWords(card)) : dom.cardImg(card, this.lang),
-      what ? h("span", { class: blind ? "card-what" : "sr-only" }, blind ? ` (${what})` : `, ${what}`) : null);
+      what ? h("span", { class: blind ? "card-what" : "sr-only" }, blind ? ` — ${what}` : `, ${what}`) : null);
       hand.append(button);
     });
     if (!view.hand.length) hand.append(h("span", { class: "muted hand-empty" }, this.t("hand_empty")));
@@ -742,14 +752,15 @@ export class TableView {
       this.selected ? this.renderChoices() : null,
       previewLine,
       hand,
-      hintLine, controls,
+      h("div", { class: "me-row" }, controls,
+        h("div", { class: "seat mine" + (myTurn ? " turn" : ""), "data-key": "my-seat" },
+          h("div", { class: "name" }, bdi(info?.name || ""), h("span", { class: "tag" }, this.t("you")), this.teamTag(seat),
+            view.dealer === seat ? h("span", { class: "dealer-chip", title: this.t("dealer") }, h("span", { "aria-hidden": "true" }, this.t("dealer_short")), h("span", { class: "sr-only" }, this.t("dealer"))) : null),
+          h("div", { class: "meta" }, h("span", {}, this.t("pile", { n: view.pile_sizes[view.side] })),
+            view.basras[view.side] ? h("span", {}, this.t("basras", { n: view.basras[view.side] })) : null,
+            this.seatBadges(seat)))),
+      hintLine,
       blind ? this.renderCommand() : null,
-      h("div", { class: "seat mine" + (myTurn ? " turn" : ""), "data-key": "my-seat" },
-        h("div", { class: "name" }, bdi(info?.name || ""), h("span", { class: "tag" }, this.t("you")), this.teamTag(seat),
-          view.dealer === seat ? h("span", { class: "dealer-chip", title: this.t("dealer") }, h("span", { "aria-hidden": "true" }, this.t("dealer_short")), h("span", { class: "sr-only" }, this.t("dealer"))) : null),
-        h("div", { class: "meta" }, h("span", {}, this.t("pile", { n: view.pile_sizes[view.side] })),
-          view.basras[view.side] ? h("span", {}, this.t("basras", { n: view.basras[view.side] })) : null,
-          this.seatBadges(seat))),
       h("p", { class: "sr-only", id: "key-help" }, this.t("key_help")));
   }
 
@@ -819,7 +830,7 @@ export class TableView {
     const entries = view.plays.map((play, i) => h("li", { "data-key": `play-${view.round}-${from + i}` }, this.playText(play))).reverse();
     // A log, not a live region: what is said comes from announce.js, once.
     return h("section", { class: "panel", id: "log-panel", "aria-labelledby": "log-heading" }, h("h2", { id: "log-heading" }, this.t("log")),
-      h("ol", { class: "log", reversed: true }, entries));
+      h("ol", { class: "log", reversed: true, tabindex: entries.length ? "0" : null, "aria-labelledby": "log-heading" }, entries));
   }
 
   renderWaiting() {

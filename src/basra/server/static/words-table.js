@@ -17,6 +17,7 @@ const EN = {
   hand_empty: "No cards in your hand.", cards_n_one: "1 card",
   key_help: "Keys: 1 to 6 play a card of your hand, the arrows move between cards, Enter plays the selected card, Escape cancels.",
   choice_n: "{n}: takes {cards}",
+  card_goes_down: "goes on the floor", card_takes: "takes {cards}", card_can_take: "can take {options}",
   // what is said after each play
   say_you_play: "You play {card}", say_takes: "and takes {cards}", say_you_take: "and take {cards}",
   say_basra: "Basra, {n} points!", say_your_turn: "Your turn.", say_turn_of: "{name} to play.",
@@ -42,8 +43,13 @@ const EN = {
   err_no_variant: "There is no variant called “{name}”. These are the variants:",
   err_settings_never_end: "With no card worth a point and no most-cards bonus, rounds score nothing and the game could never end.",
   err_field_invalid: "{label}: this value is not allowed here.",
-  rating_words: "rating {mu}, uncertain by {sigma}", provisional: "provisional", rating_provisional: "{mu}, provisional",
-  last_round: "The last round: round {n}", col_compare: "Compare",
+  err_rated_rules: "A rated table plays the variant's own rules: only the target may change.",
+  err_rated_person: "A rated table needs a seat for a person.", err_rated_hints: "A rated table has no hints.",
+  err_rated_clock: "A rated table needs a clock.", err_program_clock: "A table with a bot program needs a clock.",
+  err_teams_four: "Teams need four seats.",
+  rating_words: "{mu}, uncertain by {sigma}", provisional: "provisional", rating_provisional: "{mu}, provisional",
+  last_round: "The last round: round {n}", col_compare: "Compare", col_decision: "Decision", step_slider: "Step",
+  board_family: "Variants", board_kind: "Table",
   link_to_watch: "A link to watch this game", at_table: "You sit here", back_to_table: "Back to the table",
 };
 
@@ -60,6 +66,7 @@ const AR = {
   hand_empty: "لا ورق في يدك.", cards_n_one: "ورقة واحدة",
   key_help: "المفاتيح: من ١ إلى ٦ تلعب ورقة من يدك، والأسهم تنتقل بين الأوراق، وEnter تلعب الورقة المختارة، وEscape تلغي.",
   choice_n: "{n}: تأكل {cards}",
+  card_goes_down: "تنزل على الأرض", card_takes: "تأكل {cards}", card_can_take: "تستطيع أكل {options}",
   // what is said after each play
   say_you_play: "تلعب {card}", say_takes: "ويأكل {cards}", say_you_take: "وتأكل {cards}",
   say_basra: "بصرة، {n} نقاط!", say_your_turn: "دورك.", say_turn_of: "دور {name}.",
@@ -85,8 +92,13 @@ const AR = {
   err_no_variant: "لا يوجد نوع اسمه «{name}». هذه هي الأنواع:",
   err_settings_never_end: "إذا لم تكن لأي ورقة نقاط ولا مكافأة للأكثر أوراقًا فلا تُسجَّل نقاط ولن تنتهي اللعبة أبدًا.",
   err_field_invalid: "{label}: هذه القيمة غير مسموحة هنا.",
-  rating_words: "التقييم {mu}، بهامش شك {sigma}", provisional: "مؤقت", rating_provisional: "{mu}، مؤقت",
-  last_round: "آخر جولة: الجولة {n}", col_compare: "مقارنة",
+  err_rated_rules: "الطاولة المصنّفة تلعب بقواعد النوع نفسها: الهدف وحده يمكن تغييره.",
+  err_rated_person: "الطاولة المصنّفة تحتاج مقعدًا لشخص.", err_rated_hints: "لا تلميحات على الطاولة المصنّفة.",
+  err_rated_clock: "الطاولة المصنّفة تحتاج ساعة.", err_program_clock: "الطاولة التي فيها برنامج روبوت تحتاج ساعة.",
+  err_teams_four: "الفريقان يحتاجان أربعة مقاعد.",
+  rating_words: "{mu}، بهامش شك {sigma}", provisional: "مؤقت", rating_provisional: "{mu}، مؤقت",
+  last_round: "آخر جولة: الجولة {n}", col_compare: "مقارنة", col_decision: "القرار", step_slider: "الخطوة",
+  board_family: "الأنواع", board_kind: "الطاولة",
   link_to_watch: "رابط لمشاهدة هذه اللعبة", at_table: "أنت على هذه الطاولة", back_to_table: "عُد إلى الطاولة",
 };
 
