@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 from tests.conftest import CONFORMANCE
+from tests.web.axe import axe_violations, describe
 from tests.web.helpers import FAST, ServerThread
 from tests.web.test_browser import browser, play_until_over, shot, take_turn
 
@@ -71,6 +72,12 @@ def installed(page: Any, timeout: float = 120) -> None:
         time.sleep(0.25)
 
 
+def accessible(page: Any, where: str) -> None:
+    """No WCAG 2.1 A/AA violation (axe-core) on the page as it is now."""
+    violations = axe_violations(page)
+    assert not violations, f"{where}:\n{describe(violations)}"
+
+
 def wait_for(check: Any, what: str, timeout: float = 120) -> Any:
     deadline = time.time() + timeout
     while not (found := check()):
@@ -109,7 +116,9 @@ def test_offline_bot_game_resume_pass_and_play_then_upload(browser: Any, site: s
     page.reload()
     page.wait_for_selector("#offline-state")
     assert "No connection" in page.inner_text("#offline-state")
+    page.wait_for_selector("#offline-start", timeout=120_000)
     shot(page, "offline-home-en")
+    accessible(page, "the offline home")
 
     # A whole game against a bot, with a reload in the middle.
     start_from_form(page, ["person", "medium"], ["Amal", ""], target=21)
@@ -131,6 +140,7 @@ def test_offline_bot_game_resume_pass_and_play_then_upload(browser: Any, site: s
     )
     plays_before = page.locator(".log > *").count()
     shot(page, "offline-table-en")
+    accessible(page, "the offline table")
     wait_for(lambda: page.evaluate(SNAPSHOTS), "the engine's snapshot")
     page.reload()
     page.wait_for_selector(".me.turn .hand button.card:not([aria-disabled])", timeout=60_000)
@@ -141,6 +151,7 @@ def test_offline_bot_game_resume_pass_and_play_then_upload(browser: Any, site: s
     assert after == before and page.locator(".log > *").count() == plays_before
     play_until_over([page])
     shot(page, "offline-game-over-en")
+    accessible(page, "the offline game's end")
     (game,) = stored(page)
     summary = game["summary"]
     assert summary["status"] == "over" and summary["names"] == ["Amal", "Bot 2 (medium)"]
@@ -155,16 +166,17 @@ def test_offline_bot_game_resume_pass_and_play_then_upload(browser: Any, site: s
         page.wait_for_selector("#pass-cover, #game-over", timeout=30_000)
         if page.locator("#game-over").count():
             break
-        title = page.inner_text("#pass-cover h2")
+        title = page.inner_text("#pass-cover h1")
         assert (
             page.locator(".hand button.card").count() == 0
             or not page.locator(".hand button.card").first.is_visible()
         )
         if covers == 0:
             shot(page, "offline-pass-cover-en")
+            accessible(page, "the pass-and-play cover")
             page.click("#lang")  # Arabic from here on: the cover and the table follow
             page.wait_for_selector("html[dir=rtl] #pass-cover")
-            title = page.inner_text("#pass-cover h2")
+            title = page.inner_text("#pass-cover h1")
             assert "ناوِل الجهاز" in title
             shot(page, "offline-pass-cover-ar")
         covers += 1
@@ -186,6 +198,7 @@ def test_offline_bot_game_resume_pass_and_play_then_upload(browser: Any, site: s
     page.wait_for_selector("#offline-games")
     assert page.locator("#offline-games [data-offline-game]").count() == 2
     shot(page, "offline-my-games-en")
+    accessible(page, "My games with the games kept here")
     # The table's rules link works offline too: the engine in the page knows the presets.
     page.goto(f"{site}/rules/egyptian?lang=en&rules=%7B%22target%22%3A21%7D")
     page.wait_for_selector(".rules [data-setting=target]")
@@ -321,11 +334,13 @@ def test_direct_link_and_the_pages_on_a_phone(browser: Any, site: str) -> None:
     wait_for(lambda: page.evaluate(SNAPSHOTS), "the engine's snapshot")
     time.sleep(0.3)
     shot(page, "offline-table-ar-phone")
+    accessible(page, "the offline table (ar, phone)")
     for lang in ("ar", "en"):
         page.goto(f"{site}/offline?lang={lang}&anim=fast")
         page.wait_for_selector("#offline-start", timeout=60_000)
         assert page.evaluate("document.documentElement.scrollWidth") <= 390  # nothing overflows
         shot(page, f"offline-home-{lang}-phone")
+        accessible(page, f"the offline home ({lang}, phone)")
     start_from_form(page, ["person", "person"], ["Amal", "Badr"], 31)
     page.wait_for_selector("#pass-cover")
     shot(page, "offline-pass-cover-en-phone")

@@ -354,7 +354,7 @@ export class OfflineTablePage {
       this.view.focusCard?.(0);
     } }, ...this.ui.tn("pass_ready", { name: bdi(name) }));
     this.cover = h("section", { class: "panel pass-cover", id: "pass-cover", "aria-labelledby": "pass-title" },
-      h("h2", { id: "pass-title" }, ...this.ui.tn("pass_to", { name: bdi(name) })),
+      h("h1", { id: "pass-title" }, ...this.ui.tn("pass_to", { name: bdi(name) })),
       h("p", { class: "muted" }, ...this.ui.tn("pass_help", { name: bdi(name) })), ready);
     this.root.append(this.cover);
     ready.focus({ preventScroll: true });
