@@ -111,6 +111,13 @@ def test_offline_bot_game_resume_pass_and_play_then_upload(browser: Any, site: s
     page.goto(f"{site}/?lang=en&anim=fast")
     page.wait_for_selector("#offline-panel")
     installed(page)
+    # Installable: Chromium finds nothing missing (manifest, icons, a worker that serves offline).
+    devtools = context.new_cdp_session(page)
+    manifest = devtools.send("Page.getAppManifest")
+    assert manifest["url"].endswith("/manifest.webmanifest?lang=en") and not manifest["errors"]
+    errors = devtools.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    # Playwright's contexts are incognito profiles, where Chromium installs nothing at all.
+    assert [e["errorId"] for e in errors if e["errorId"] != "in-incognito"] == []
 
     context.set_offline(True)
     page.reload()
@@ -205,14 +212,24 @@ def test_offline_bot_game_resume_pass_and_play_then_upload(browser: Any, site: s
     assert "21" in page.inner_text(".rules [data-setting=target]")
 
     # Online again: the games go to the server with this device's identity.
+    context.set_offline(False)
     with page.expect_request("**/api/offline/games", timeout=30_000) as sent:
-        context.set_offline(False)
+        page.goto(f"{site}/games?lang=en")
     body = json.loads(sent.value.post_data or "{}")
     checked = check_offline_game(body)
     uploaded = next(g for g in games if g["id"] == checked.client_id)
     assert checked.result["score"] == uploaded["summary"]["scores"]
     assert checked.result["winner"] == uploaded["summary"]["winner"]
     assert sent.value.headers.get("authorization", "").startswith("Bearer ")
+    # Phase 1: the server checks nothing it cannot keep; the games stay here, to be sent again.
+    response = sent.value.response()
+    assert response is not None and response.status == 503
+    wait_for(
+        lambda: any(g["upload_error"] == "upload_unavailable" for g in stored(page)), "refusal"
+    )
+    page.reload()
+    page.wait_for_selector("#offline-games")
+    assert "does not keep offline games yet" in page.inner_text("#offline-games")
     context.close()
 
 

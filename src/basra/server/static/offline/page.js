@@ -13,6 +13,7 @@ import { SETTING_LABELS } from "../i18n.js";
 import { canonical, settingField, settingLabel } from "../settings.js";
 import { EngineError, offlineEngine } from "./engine.js";
 import { forgetGame, getGame, keepGame, listGames } from "./store.js";
+import { installOffer } from "./register.js";
 import "./words.js";
 
 const LEVELS = ["easy", "medium", "hard"];
@@ -35,6 +36,8 @@ function errorWords(ui, err) {
 
 /** Start a game in the engine, keep it on this device; resolves with its id. */
 async function startGame(ui, request) {
+  // Ask the browser to keep this site's data (games, the engine) when space runs short.
+  navigator.storage?.persist?.().catch(() => {});
   const engine = await offlineEngine();
   const id = newGameId();
   const answer = await engine.call({ op: "new", id, ...request });
@@ -248,12 +251,19 @@ export async function offlineGamesSection(ui) {
     h("h2", { id: "offline-games-title" }, t("kept_here")), h("p", { class: "muted" }, t("kept_here_help")), list);
 }
 
-/** A panel for the online home: play without a connection, install the app. */
+/** A panel for the online home: play without a connection, install the app (where the browser offers it). */
 export function offlinePanel(ui) {
   const { h, t } = ui;
-  return h("section", { class: "panel offline-panel", id: "offline-panel" },
-    h("h2", {}, t("offline_title")), h("p", { class: "muted" }, t("offline_help")),
-    h("p", {}, h("a", { href: "/offline", "data-link": true, id: "offline-link" }, t("offline_home_link"))));
+  const install = h("button", { type: "button", class: "secondary", id: "install-app", hidden: !installOffer(), onclick: async () => {
+    const offer = installOffer();
+    if (!offer) return;
+    install.hidden = true;
+    await offer.prompt();
+  } }, t("offline_install"));
+  document.addEventListener("basra:install-offer", () => { install.hidden = !installOffer(); });
+  return h("section", { class: "panel offline-panel", id: "offline-panel", "aria-labelledby": "offline-panel-title" },
+    h("h2", { id: "offline-panel-title" }, t("offline_title")), h("p", { class: "muted" }, t("offline_help")),
+    h("p", { class: "actions" }, h("a", { href: "/offline", "data-link": true, id: "offline-link" }, t("offline_home_link")), " ", install));
 }
 
 // ------------------------------------------------------------------ the offline table
@@ -335,14 +345,23 @@ export class OfflineTablePage {
   async draw() {
     const frames = await this.engine.call({ op: "frames", viewer: this.viewer });
     if (this.closed) return;
-    this.view.setTable(frames.table.table);
-    this.view.accept(frames.state);
+    // Pass and play: the next person's hand enters the page only once they tap.
+    this.waiting = frames;
+    if (this.revealed) this.show();
     this.showCover();
   }
 
-  /** Pass and play: cover the table until the person whose hand shows taps. */
+  show() {
+    const frames = this.waiting;
+    this.waiting = null;
+    if (!frames) return;
+    this.view.setTable(frames.table.table);
+    this.view.accept(frames.state);
+  }
+
+  /** Pass and play: cover the table until the person whose hand is next taps. */
   showCover() {
-    const { h, t, bdi } = this.ui;
+    const { h, bdi } = this.ui;
     this.cover?.remove();
     this.cover = null;
     this.view.node.hidden = !this.revealed;
@@ -350,6 +369,7 @@ export class OfflineTablePage {
     const name = this.summary.names[this.viewer];
     const ready = h("button", { type: "button", id: "pass-ready", onclick: () => {
       this.revealed = true;
+      this.show();
       this.showCover();
       this.view.focusCard?.(0);
     } }, ...this.ui.tn("pass_ready", { name: bdi(name) }));

@@ -10,6 +10,10 @@ import "./words.js";
 let ui = null;
 let reloading = false;
 let uploading = null;
+let retryTimer = null;
+const RETRY_FIRST = 3000;
+const RETRY_MOST = 60_000;
+let retryDelay = RETRY_FIRST;
 
 /** The bar that offers the new version (outside the page's own banner, which pages clear). */
 function offerUpdate(worker) {
@@ -68,11 +72,15 @@ export function manifestLanguage(lang) {
 /**
  * Upload the offline games not uploaded yet at their current state (finished or not),
  * with this device's identity. A refused game keeps the reason and is not sent again
- * until it changes; a server that does not keep offline games is asked again later.
+ * until it changes. Without a network (navigator.onLine is not to be trusted) it tries
+ * again a little later, then less and less often; a server that does not keep offline
+ * games yet is asked again in a while.
  */
 export function uploadKept() {
-  if (!ui || !ui.app.token || !navigator.onLine) return Promise.resolve();
+  if (!ui || !ui.app.token) return Promise.resolve();
+  clearTimeout(retryTimer);
   uploading ??= (async () => {
+    let again = null;
     for (const game of await listGames()) {
       const s = game.summary;
       if (game.uploaded || (game.upload_error && game.upload_error !== "upload_unavailable" && game.upload_version === s.version)) continue;
@@ -80,21 +88,39 @@ export function uploadKept() {
       try {
         const answer = await ui.api("/api/offline/games", { method: "POST", body: JSON.stringify(body) });
         await markUploaded(game.id, { id: answer.id, url: answer.url, version: s.version });
+        retryDelay = RETRY_FIRST;
       } catch (err) {
-        if (err.code === "signed_out" || err.status === undefined) break;  // no identity now, or no network
+        if (err.status === undefined) { again = retryDelay; retryDelay = Math.min(retryDelay * 2, RETRY_MOST); break; }  // no network
+        if (err.code === "signed_out") break;  // a new identity comes; its page load tries again
         await markUploaded(game.id, null, err.code === "upload_unavailable" ? "upload_unavailable" : err.message || err.code, s.version);
-        if (err.code === "upload_unavailable" || err.code === "rate_limited") break;
+        if (err.code === "upload_unavailable" || err.code === "rate_limited") { again = RETRY_MOST * 5; break; }
       }
     }
-  })().finally(() => { uploading = null; });
+    if (again !== null) retryTimer = setTimeout(() => uploadKept(), again);
+  })().catch(() => {}).finally(() => { uploading = null; });
   return uploading;
 }
+
+let deferredInstall = null;
+
+/** The browser's offer to install the app (beforeinstallprompt), once it made one; else null. */
+export function installOffer() { return deferredInstall; }
+
+window.addEventListener("beforeinstallprompt", (event) => {
+  event.preventDefault();  // offered from the home page's button instead of the browser's bar
+  deferredInstall = event;
+  document.dispatchEvent(new CustomEvent("basra:install-offer"));
+});
+window.addEventListener("appinstalled", () => {
+  deferredInstall = null;
+  document.dispatchEvent(new CustomEvent("basra:install-offer"));
+});
 
 export function startOffline(helpers) {
   ui = helpers;
   manifestLanguage(ui.app.lang);
   register();
-  window.addEventListener("online", () => uploadKept());
+  window.addEventListener("online", () => { retryDelay = RETRY_FIRST; uploadKept(); });
   document.addEventListener("basra:offline-over", () => uploadKept());
   setTimeout(() => uploadKept(), 1500);
 }
