@@ -85,9 +85,15 @@ CORE_PACKAGES = ("", "bots", "coach")
 CORE_EXTRA = ("tui/__init__.py", "tui/session.py", "bots/ratings.json")
 """Files from elsewhere in ``basra`` the offline table needs (the terminal's table of
 people and bots at one device: standard library only)."""
-LAZY_IMPORTS = {"ray": "bots/arena.py", "openskill": "bots/arena.py"}
-"""Modules outside the standard library that core files import lazily, inside the
-functions that need them (arena runs on a Ray cluster and rates bots): never offline."""
+LAZY_IMPORTS = {
+    "ray": "bots/arena.py",
+    "openskill": "bots/arena.py",
+    "basra.cli.records": "tui/session.py",
+}
+"""Modules the page does not get that files it gets import lazily, inside the functions
+that need them, which never run offline: the arena on a Ray cluster and its ratings,
+and the command line's wording of a bad save file (the offline table checks a save
+before the terminal's session reads it)."""
 
 
 def runtime_folder() -> Path:

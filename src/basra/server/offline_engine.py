@@ -187,9 +187,12 @@ class OfflineTable:
         if not isinstance(own, Mapping) or own.get("format") != OFFLINE_FORMAT:
             raise EngineError("bad_save", f"not a game saved by the offline table ({OFFLINE_KEY})")
         try:
+            # Checked here first: Session words a bad record for the command line
+            # (basra.cli.records), which the page does not have.
+            Record.from_json(save).replay()
             session = Session.from_json(save)
-        except SessionError as exc:
-            raise EngineError("bad_save", str(exc)) from None
+        except (RecordError, SessionError) as exc:
+            raise EngineError("bad_save", f"not a game that can be resumed: {exc}") from None
         for kind in (seat.kind for seat in session.seats):
             if kind != PERSON and kind not in OFFLINE_LEVELS:
                 raise EngineError("bad_save", f"the seat kind {kind!r} does not play offline")
