@@ -340,15 +340,24 @@ def test_direct_link_and_the_pages_on_a_phone(browser: Any, site: str) -> None:
     context = browser.new_context(
         viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
     )
+    # Run as an installed app (standalone): the engine gets ready in the background.
+    context.add_init_script(
+        """const matchMedia = window.matchMedia.bind(window);
+        window.matchMedia = (query) => query === "(display-mode: standalone)"
+          ? { matches: true, media: query, addEventListener() {}, removeEventListener() {} }
+          : matchMedia(query);"""
+    )
     page = context.new_page()
+    page.goto(f"{site}/?lang=ar")
+    wait_for(lambda: page.evaluate(SNAPSHOTS), "the engine's snapshot, made in the background")
     page.goto(f"{site}/offline?variant=lebanese&level=hard&lang=ar&anim=fast")
     page.wait_for_selector(".hand button.card", timeout=120_000)
+    assert page.evaluate(ENGINE_START)["snapshot"] is True  # its first start here
     assert "/offline/g/" in page.url
     assert page.evaluate("document.documentElement.dir") == "rtl"
     (game,) = stored(page)
     assert game["summary"]["variant"] == "lebanese"
     assert game["summary"]["levels"] == [None, "hard"] and game["summary"]["players"] == 2
-    wait_for(lambda: page.evaluate(SNAPSHOTS), "the engine's snapshot")
     time.sleep(0.3)
     shot(page, "offline-table-ar-phone")
     accessible(page, "the offline table (ar, phone)")

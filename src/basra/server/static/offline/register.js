@@ -116,10 +116,26 @@ window.addEventListener("appinstalled", () => {
   document.dispatchEvent(new CustomEvent("basra:install-offer"));
 });
 
+/**
+ * Installed (the app runs standalone), the engine is made ready in the background once
+ * the service worker has kept everything, so its first start offline restores the
+ * snapshot instead of starting Python the long way. A browser tab does not pay for it.
+ */
+async function warmUpWhenInstalled() {
+  if (!window.matchMedia?.("(display-mode: standalone)").matches) return;
+  await navigator.serviceWorker?.ready;
+  const idle = window.requestIdleCallback || ((f) => setTimeout(f, 3000));
+  idle(async () => {
+    const { offlineEngine } = await import("./engine.js");
+    offlineEngine().catch(() => {});
+  });
+}
+
 export function startOffline(helpers) {
   ui = helpers;
   manifestLanguage(ui.app.lang);
   register();
+  warmUpWhenInstalled();
   window.addEventListener("online", () => { retryDelay = RETRY_FIRST; uploadKept(); });
   document.addEventListener("basra:offline-over", () => uploadKept());
   setTimeout(() => uploadKept(), 1500);
