@@ -44,9 +44,11 @@ class Site:
 @contextmanager
 def played_site(database: str) -> Iterator[Site]:
     """Serve ``database`` with a fast bot, play one round against it, and have it reviewed."""
+    # No stand-in ever plays the person's seat while the tests are away from it (a long
+    # grace): the table being played stays at its first turn for every test.
     config = AppConfig(
         database=database,
-        service=replace(FAST, bot_delay=0.05),
+        service=replace(FAST, bot_delay=0.05, grace=7200.0),
         reviews=ReviewConfig(samples=20, hindsight=False, progress_every=0.0),
     )
     with ServerThread(config) as server:

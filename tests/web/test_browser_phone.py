@@ -110,3 +110,15 @@ def test_the_whole_table_fits_a_laptop_screen(browser: Any, played: Site, lang: 
     assert page.evaluate(SIDEWAYS) <= 0
     shot(page, f"table4-hint-{lang}-laptop")
     page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_the_game_over_sheet_shows_whole_on_a_phone(browser: Any, played: Site, lang: str) -> None:  # noqa: F811
+    page = played.page(browser, *PHONE)
+    page.goto(f"{played.url}/t/{played.finished}?lang={lang}&anim=fast")
+    page.wait_for_selector("#game-over")
+    clipped = "(n => n.scrollHeight - n.clientHeight)(document.querySelector('#game-over .sheet'))"
+    assert page.evaluate(clipped) <= 1, "the sheet hides part of itself"
+    assert bottom(page, "#game-over .actions a:last-child") <= bottom(page, ".felt")
+    shot(page, f"game-over-{lang}-phone")
+    page.context.close()
