@@ -25,6 +25,8 @@ from basra.server.connection import Connections
 from basra.server.features.accounts import Accounts
 from basra.server.features.botapi import BotApi
 from basra.server.features.daily import Daily
+from basra.server.features.offline import OfflineConfig, OfflineGames
+from basra.server.features.offline_files import OfflineFiles
 from basra.server.features.pairing import QuickPlayConfig
 from basra.server.features.profiles import Profiles
 from basra.server.features.quickplay import QuickPlay
@@ -46,6 +48,7 @@ from basra.server.table.live import ServiceConfig
 from basra.server.table.master import TableMaster
 from basra.server.table.queries import Queries
 from basra.server.transport.deps import Services
+from basra.server.transport.routes import pages
 from basra.server.transport.routes.pages import HealthCheck
 from basra.server.transport.socket import SocketPump
 
@@ -68,6 +71,8 @@ class AppConfig:
     """How finished games are reviewed (:mod:`basra.server.features.reviews`)."""
     tournaments: TournamentConfig = field(default_factory=TournamentConfig)
     """How events run, the server's schedule of them (:mod:`basra.server.features.tournaments`)."""
+    offline: OfflineConfig = field(default_factory=OfflineConfig)
+    """How offline games are uploaded (:mod:`basra.server.features.offline`)."""
 
 
 class Env:
@@ -145,6 +150,10 @@ class Env:
             rng,
         )
         self.daily = Daily(self.lifecycle, store_.daily, store_.secrets)
+        self.offline = OfflineGames(
+            self.lifecycle, store_.tables, self.scheduler, self.quotas, config.offline
+        )
+        self.offline_files = OfflineFiles(pages.STATIC)  # the runtime: runtime_folder()
         self.bots = BotApi(
             store_.bots,
             store_.tables,
@@ -190,6 +199,8 @@ class Env:
         services.add(Daily, self.daily)
         services.add(BotApi, self.bots)
         services.add(Tournaments, self.tournaments)
+        services.add(OfflineGames, self.offline)
+        services.add(OfflineFiles, self.offline_files)
         services.add(HealthCheck, HealthCheck(self.health))
         return services
 
