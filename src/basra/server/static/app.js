@@ -14,6 +14,7 @@ import { accountPage, leaderboardPage, profilePage } from "./profile.js";
 import { quickPlayPanel } from "./quickplay.js";
 import { dailyPage } from "./daily.js";
 import { botsPage } from "./bots.js";
+import { tournamentsPage, tournamentsPanel } from "./tournaments.js";
 import "./coach.js";
 import { TableView } from "./table.js";
 import { blindFromFragment, blindSwitch } from "./blind.js";
@@ -253,6 +254,7 @@ function route({ moved = false, keepFocus = false } = {}) {
   else if (path === "/leaderboard") leaderboardPage(root, ui);
   else if (path === "/daily") dailyPage(root, ui);
   else if (path === "/bots") botsPage(root, ui);
+  else if ((m = path.match(/^\/tournaments(?:\/([\w-]+))?$/))) app.page = tournamentsPage(root, ui, m[1]);
   else if (path === "/offline") offlineHome(root, ui);
   else if ((m = path.match(/^\/offline\/g\/([\w-]+)$/))) { setSkip("skip_table", ".hand button.card[tabindex='0'], #pass-ready, #hand, #table"); app.page = new OfflineTablePage(root, m[1], ui); }
   else if ((path === "/" || path === "") && !navigator.onLine) offlineHome(root, ui, { reason: "offline" });
@@ -405,7 +407,7 @@ async function homePage(root) {
   );
   setSkip("skip_form", "#new-table-heading");
   const lobbyPanel = h("section", { class: "panel", id: "lobby", "aria-labelledby": "lobby-heading" }, h("h2", { id: "lobby-heading" }, t("open_tables")));
-  page.append(lobbyPanel, offlinePanel(ui));
+  page.append(lobbyPanel, tournamentsPanel(ui), offlinePanel(ui));
   try {
     // The tables this person sits at are theirs to go back to, not to watch.
     const [{ tables }, mine] = await Promise.all([api("/api/tables"), api("/api/games").then((b) => new Set(b.games.map((g) => g.id)), () => new Set())]);

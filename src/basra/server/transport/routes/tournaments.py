@@ -8,7 +8,8 @@
 - ``POST /api/tournaments/{id}/join`` (auth: a device token, or a bot program's
   ``bot_...`` token): enter it; ``.../withdraw`` and ``.../come_back``;
 - ``WS /ws/tournaments/{id}``: the event's live frames
-  (:data:`basra.server.features.tournaments.PROTOCOL`).
+  (:data:`basra.server.features.tournaments.PROTOCOL`);
+- ``GET /tournaments`` and ``GET /tournaments/{id}``: the page (static/tournaments.js).
 """
 
 from __future__ import annotations
@@ -27,11 +28,16 @@ from basra.server.identity import Identities
 from basra.server.table.forms import ClockForm
 from basra.server.transport.auth import MaybeSignedIn, SignedIn, bearer
 from basra.server.transport.deps import form, provide
+from basra.server.transport.routes.pages import page
 from basra.server.transport.socket import SocketPump
 
 __all__ = ["EventForm", "EventSocket", "JoinForm", "StepForm", "router"]
 
 router = APIRouter()
+
+# The page's addresses (the page reads the event's id from the address itself).
+router.add_api_route("/tournaments", page, methods=["GET"], include_in_schema=False)
+router.add_api_route("/tournaments/{event_id}", page, methods=["GET"], include_in_schema=False)
 
 TournamentsDep = Annotated[Tournaments, Depends(provide(Tournaments))]
 
