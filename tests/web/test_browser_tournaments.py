@@ -137,6 +137,7 @@ def test_the_make_form_makes_an_event_and_explains_a_refusal(browser: Any, swiss
     page = person_page(browser, swiss, token=swiss.organiser)
     page.goto(f"{swiss.url}/tournaments?lang=en")
     page.wait_for_selector("#tour-form")
+    shot(page, "tournament-form-en-1366")
     # An empty name is named by its label, and nothing is sent.
     page.click("#tour-create")
     page.wait_for_selector("#tour-name[aria-invalid='true']")
@@ -190,3 +191,37 @@ def test_the_tournament_pages_pass_axe_and_are_looked_at(
             violations = axe_violations(page)
             assert not violations, f"{name} ({lang}, {width}):\n{describe(violations)}"
             page.context.close()
+
+
+def test_a_duplicate_of_bots_shows_each_deals_table_of_results(
+    browser: Any,  # noqa: F811
+    swiss: Swiss,
+) -> None:
+    url = swiss.url
+    event = make_event(
+        url,
+        swiss.organiser,
+        name="Duplicate night",
+        format="duplicate",
+        rounds=1,
+        boards=2,
+        bots=True,
+        starts_at=time.time() + 2,
+    )
+    join(url, event["id"], swiss.organiser, bot="easy", count=4)
+    page = person_page(browser, swiss, token=swiss.organiser)
+    page.goto(f"{url}/tournaments/{event['id']}?lang=en&anim=fast")
+    page.wait_for_selector("#event-podium", timeout=60_000)
+    final = detail(url, event["id"])
+    boards = final["board_results"]
+    assert len(boards) == 2
+    # Each deal's table: one row a side of each table, as the server counted them.
+    for board in boards:
+        rows = page.locator(f'[data-board="{board["round"]}.{board["board"]}"] tbody tr')
+        assert rows.count() == len(board["rows"]) == 4
+        names = rows.evaluate_all("rs => rs.map(r => r.querySelector('th').textContent)")
+        assert names == [row["name"] for row in board["rows"]]
+    shot(page, "tournament-duplicate-en-1366")
+    violations = axe_violations(page)
+    assert not violations, describe(violations)
+    page.context.close()

@@ -22,7 +22,7 @@ function facts(event, ui) {
   const { t, n } = ui;
   const out = [t(`tour_format_${event.format}`), ui.variantName(event.variant)];
   if (event.minutes) out.push(t("tour_minutes_n", { n: n(event.minutes) }));
-  if (event.rounds) out.push(t("tour_rounds_n", { n: n(event.rounds) }));
+  if (event.rounds) out.push(t(event.rounds === 1 ? "tour_rounds_one" : "tour_rounds_n", { n: n(event.rounds) }));
   if (event.seats && event.seats !== 2) out.push(t("tour_seats_n", { n: n(event.seats) }));
   if (event.teams) out.push(t("tour_teams"));
   out.push(t(event.rated ? "tour_rated" : "tour_unrated"));
@@ -178,7 +178,7 @@ async function eventPage(root, ui, eventId, page) {
   const state = { event, you: event.you, invite: event.invite || invite, leader: null, status: event.status };
   const draw = () => {
     const focused = document.activeElement && document.activeElement.id;
-    node.replaceChildren(...eventNodes(state, ui, { act, addBots }));
+    node.replaceChildren(...eventNodes(state, ui, { act, addBots }).filter(Boolean));
     // A redraw keeps the focus where the person was (the buttons keep their ids).
     const again = focused && document.getElementById(focused);
     if (again && document.activeElement !== again) again.focus({ preventScroll: true });
@@ -281,6 +281,8 @@ function youPanel(state, ui, { act, addBots }) {
   } else if (you.can_join) {
     buttons.append(h("button", { type: "button", id: "event-join", onclick: () => act("join", { ...(app.name ? { name: app.name } : {}), ...(state.invite ? { invite: state.invite } : {}) }) }, t("tour_join")));
   }
+  // Nothing to say or do here (an event over, or not one to enter): no empty box.
+  if (!panel.children[1] && !buttons.children.length && !(you.organiser && you.open) && !state.error.textContent) return null;
   panel.append(buttons, state.message, state.error);
   if (you.organiser && state.invite) {
     const link = `${location.origin}/tournaments/${event.id}?invite=${encodeURIComponent(state.invite)}`;
@@ -320,7 +322,7 @@ function podium(event, ui) {
   const { h, t, n, bdi } = ui;
   return panelOf(ui, section("event-podium", t("tour_podium"),
     h("ol", { class: "list podium" }, event.podium.map((p) => h("li", { "data-rank": p.rank },
-      h("strong", {}, t(`tour_place_${p.rank}`)), bdi(p.name), h("span", {}, t("tour_points_n", { n: n(p.score) })))))));
+      h("strong", {}, t(`tour_place_${p.rank}`)), bdi(p.name), h("span", {}, t(Number(p.score) === 1 ? "tour_points_one" : "tour_points_n", { n: n(p.score) })))))));
 }
 
 function standingsPanel(event, ui) {
@@ -406,7 +408,7 @@ function finishedPanel(event, ui) {
 
 function boardsPanel(event, ui) {
   const { h, t, n, bdi } = ui;
-  return panelOf(ui, section("event-boards", t("tour_board_results"), event.board_results.map((board) => h("div", { class: "board-result", "data-board": `${board.round}.${board.board}` },
+  return panelOf(ui, section("event-boards", t("tour_board_results"), event.board_results.map((board) => h("div", { class: "board-result", style: "margin-block-end: 1.2rem", "data-board": `${board.round}.${board.board}` },
     h("h3", { id: `board-${board.round}-${board.board}` }, t("tour_round_board", { round: n(board.round), board: n(board.board + 1) })),
     scroller(ui, `board-${board.round}-${board.board}`, h("table", {},
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("tour_col_name")), h("th", { scope: "col", class: "num" }, t("tour_col_side")), h("th", { scope: "col", class: "num" }, t("tour_col_table")),

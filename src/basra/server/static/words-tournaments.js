@@ -55,7 +55,7 @@ const EN = {
   tour_standings_changed: "Standings updated: {name} leads with {points} points.",
   tour_over_say: "The tournament is over. {name} wins.",
   tour_forfeit: "forfeit",
-  tour_you: "Your entry", tour_col_round_table: "Round.table", tour_live: "Live", tour_points_n: "{n} points",
+  tour_you: "Your entry", tour_rounds_one: "1 round", tour_points_one: "1 point", tour_col_round_table: "Round.table", tour_live: "Live", tour_points_n: "{n} points",
   // refusals of the tournament API
   err_no_such_event: "There is no such tournament (or it is by invitation only).",
   err_account_needed: "Claim a username on the Account page first.",
@@ -119,7 +119,7 @@ const AR = {
   tour_standings_changed: "تغيّر الترتيب: {name} في الصدارة بـ{points} نقطة.",
   tour_over_say: "انتهت البطولة. الفائز: {name}.",
   tour_forfeit: "خسارة بالغياب",
-  tour_you: "مشاركتك", tour_col_round_table: "الجولة.الطاولة", tour_live: "مباشر", tour_points_n: "{n} نقطة",
+  tour_you: "مشاركتك", tour_rounds_one: "جولة واحدة", tour_points_one: "نقطة واحدة", tour_col_round_table: "الجولة.الطاولة", tour_live: "مباشر", tour_points_n: "{n} نقطة",
   err_no_such_event: "لا توجد بطولة كهذه (أو أنها بالدعوة فقط).",
   err_account_needed: "احجز اسم مستخدم في صفحة الحساب أولًا.",
   err_not_organiser: "لا يفعل هذا إلا منشئ البطولة.",
