@@ -37,6 +37,12 @@ how many were seated and the time from joining to the table, against the goal
 (issue 15): all seated, p95 at most 1 s beyond the pairing window, and the CPU
 the servers (and PostgreSQL) spent per person joined.
 
+``--tournament`` measures a tournament instead (load_tournament.py): an arena of
+``--entrants`` (200) people across two server processes on PostgreSQL and Redis,
+next to the same people at plain tables in the same run: the time from a game's end
+to the next pairing (goal, issue 22: p95 at most 2 s), the standings frame's delay,
+and CPU per game.
+
 ``--baseline-src DIR`` runs it first with the server(s) from another checkout
 (``DIR`` is its ``src/``: a baseline measured in the same run, on the same
 machine), then from this one, and prints both: the server's CPU seconds per
@@ -66,6 +72,7 @@ from http.client import HTTPConnection
 from typing import Any
 
 import load_quickplay
+import load_tournament
 import websockets
 from load_quickplay import cpu_seconds, tree_cpu_seconds
 
@@ -692,6 +699,13 @@ def main() -> int:
     )
     load_quickplay.add_arguments(parser)
     parser.add_argument(
+        "--tournament",
+        action="store_true",
+        help="instead: an arena of --entrants people across two server processes on "
+        "PostgreSQL and Redis, next to plain tables in the same run (load_tournament.py)",
+    )
+    load_tournament.add_arguments(parser)
+    parser.add_argument(
         "--server-src",
         help="run the server(s) from another checkout's src/, the clients from this one",
     )
@@ -714,6 +728,8 @@ def main() -> int:
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 65536)), hard))
     if args.quick_play:
         return load_quickplay.run(args)
+    if args.tournament:
+        return load_tournament.run(args)
     if args.baseline_src:
         saved = args.server_src
         args.server_src = args.baseline_src
