@@ -117,7 +117,10 @@ class Measured:
     to_pairing: list[float] = field(default_factory=list)
     standings_delay: list[float] = field(default_factory=list)
     games: int = 0
+    """Games played (at plain tables: tables; in the arena: each person's, so twice the games)."""
     errors: list[str] = field(default_factory=list)
+    busy: int = 0
+    """Entries answered "busy" (and tried again)."""
 
 
 async def play(
@@ -151,15 +154,28 @@ async def play(
 
 
 async def entrant(
-    port: int, index: int, event: str, until: float, think: float, sampler: bool, out: Measured
+    ports: list[int],
+    index: int,
+    event: str,
+    until: float,
+    think: float,
+    sampler: bool,
+    out: Measured,
 ) -> None:
-    """One person in the arena: enter, watch, play each game paired to, until ``until``."""
+    """One person in the arena: enter, watch, play each game paired to, until ``until``
+    (through ``ports[0]``)."""
+    port = ports[0]
     rng = random.Random(index)
     source = person_address(index)
     token = (await call(port, source, "POST", "/api/identity", {}))[1]["token"]
-    status, body = await call(
-        port, source, "POST", f"/api/tournaments/{event}/join", {"name": f"p{index}"}, token
-    )
+    for _ in range(30):  # "busy" (many entering at once) says: try again, as a person would
+        status, body = await call(
+            port, source, "POST", f"/api/tournaments/{event}/join", {"name": f"p{index}"}, token
+        )
+        if status == 201 or body.get("error") != "busy":
+            break
+        out.busy += 1
+        await asyncio.sleep(random.uniform(0.2, 1.0))
     if status != 201:
         out.errors.append(f"join {status} {body}")
         return
@@ -197,7 +213,15 @@ async def entrant(
                     break
                 if last_end is not None:
                     out.to_pairing.append(max(0.0, at - last_end))
-                await play(port, source, token, table, think, rng)
+                # A table just made may not be known yet where this person connects: try
+                # again (each retry is counted as an error a person met).
+                for attempt in range(6):
+                    try:
+                        await play(ports[attempt % 2], source, token, table, think, rng)
+                        break
+                    except (RuntimeError, OSError, websockets.WebSocketException) as error:
+                        out.errors.append(f"table {table}: {error} (try {attempt + 1})")
+                        await asyncio.sleep(0.2)
                 last_end = time.perf_counter()
                 played += 1
                 out.games += 1
@@ -326,7 +350,15 @@ def run(args: argparse.Namespace) -> int:
             began = time.time()
             await asyncio.gather(
                 *(
-                    entrant(ports[i % 2], 10_000 + i, event, until, args.think, i in samplers, out)
+                    entrant(
+                        ports[i % 2 :] + ports[: i % 2],
+                        10_000 + i,
+                        event,
+                        until,
+                        args.think,
+                        i in samplers,
+                        out,
+                    )
                     for i in range(people)
                 )
             )
@@ -358,9 +390,9 @@ def report(
     print(line("game's end to next pairing (goal p95 <= 2 s)", arena.to_pairing))
     print(line("game's end to the standings frame counting it", arena.standings_delay))
     print(
-        f"  games {arena.games} in {arena_spent:.0f} s; CPU (servers + PostgreSQL) "
-        f"{arena_cpu:.1f} s, {arena_cpu / max(1, arena.games):.3f} s a game; "
-        f"errors {len(arena.errors)}"
+        f"  games {arena.games // 2} in {arena_spent:.0f} s; CPU (servers + PostgreSQL) "
+        f"{arena_cpu:.1f} s, {arena_cpu / max(1, arena.games // 2):.3f} s a game; "
+        f"errors {len(arena.errors)}; entries answered busy and tried again {arena.busy}"
     )
     print("plain tables (baseline, same run)")
     print(
