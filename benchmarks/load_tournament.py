@@ -28,6 +28,7 @@ import contextlib
 import json
 import os
 import random
+import signal
 import subprocess
 import sys
 import tempfile
@@ -217,7 +218,12 @@ async def entrant(
                 # again (each retry is counted as an error a person met).
                 for attempt in range(6):
                     try:
-                        await play(ports[attempt % 2], source, token, table, think, rng)
+                        # An opponent who stopped at the end leaves its seat to the clock:
+                        # nobody waits for such a game beyond a minute after the end.
+                        game = play(ports[attempt % 2], source, token, table, think, rng)
+                        await asyncio.wait_for(game, max(1.0, until + 60 - time.time()))
+                        break
+                    except TimeoutError:
                         break
                     except (RuntimeError, OSError, websockets.WebSocketException) as error:
                         out.errors.append(f"table {table}: {error} (try {attempt + 1})")
@@ -310,6 +316,8 @@ def cpu_now(pids: list[int], postmaster: int | None) -> float:
 
 def run(args: argparse.Namespace) -> int:
     """The baseline (plain tables), then the arena, on the same two servers."""
+    # Stopped (timeout, Ctrl-C): unwind, so the servers, PostgreSQL and Redis stop too.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     people = args.entrants
     with contextlib.ExitStack() as stack, tempfile.TemporaryDirectory() as directory:
         database = args.database or stack.enter_context(postgres_cluster(max_connections=200))
