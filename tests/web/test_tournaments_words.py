@@ -43,3 +43,19 @@ def test_every_word_the_tournament_pages_ask_for_exists_in_both_languages() -> N
     assert not used - arabic, sorted(used - arabic)
     # Nav link's word.
     assert "nav_tournaments" in english and "nav_tournaments" in arabic
+
+
+def test_the_tournament_pages_are_served_and_linked() -> None:
+    from fastapi.testclient import TestClient
+    from tests.web.helpers import FAST
+
+    from basra.server.app import AppConfig, create_app
+
+    with TestClient(create_app(AppConfig(service=FAST))) as client:
+        for path in ("/tournaments", "/tournaments/AbC123xy"):
+            answer = client.get(path)
+            assert answer.status_code == 200, path
+            assert 'id="app"' in answer.text and 'href="/tournaments"' in answer.text
+        assert client.get("/tournaments/a/b").status_code == 404
+    app_js = (STATIC / "app.js").read_text(encoding="utf-8")
+    assert "tournamentsPage(root, ui, m[1])" in app_js and "tournamentsPanel(ui)" in app_js
