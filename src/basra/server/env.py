@@ -25,8 +25,11 @@ from basra.server.connection import Connections
 from basra.server.features.accounts import Accounts
 from basra.server.features.botapi import BotApi
 from basra.server.features.daily import Daily
+from basra.server.features.lessons import Lessons
+from basra.server.features.mistakes import MistakeMiner
 from basra.server.features.pairing import QuickPlayConfig
 from basra.server.features.profiles import Profiles
+from basra.server.features.puzzles import PuzzleConfig, Puzzles
 from basra.server.features.quickplay import QuickPlay
 from basra.server.features.reactions import Reactions
 from basra.server.features.reviews import ReviewConfig, ReviewService
@@ -65,6 +68,8 @@ class AppConfig:
     """How quick play pairs people (:mod:`basra.server.features.quickplay`)."""
     reviews: ReviewConfig = field(default_factory=ReviewConfig)
     """How finished games are reviewed (:mod:`basra.server.features.reviews`)."""
+    puzzles: PuzzleConfig = field(default_factory=PuzzleConfig)
+    """How puzzles are mined and served (:mod:`basra.server.features.puzzles`)."""
 
 
 class Env:
@@ -142,6 +147,17 @@ class Env:
             rng,
         )
         self.daily = Daily(self.lifecycle, store_.daily, store_.secrets)
+        self.lessons = Lessons(store_.lessons)
+        self.puzzles = Puzzles(store_.puzzles, config.puzzles)
+        self.mistakes = MistakeMiner(
+            store_.puzzles,
+            self.reviews,
+            store_.reviews,
+            self.queries,
+            store_.players,
+            self.scheduler,
+            config.puzzles,
+        )
         self.bots = BotApi(
             store_.bots,
             store_.tables,
@@ -174,6 +190,9 @@ class Env:
         services.add(QuickPlay, self.quickplay)
         services.add(Daily, self.daily)
         services.add(BotApi, self.bots)
+        services.add(Lessons, self.lessons)
+        services.add(Puzzles, self.puzzles)
+        services.add(MistakeMiner, self.mistakes)
         services.add(HealthCheck, HealthCheck(self.health))
         return services
 
@@ -187,12 +206,14 @@ class Env:
             await self.lifecycle.resume()
         self.master.start()
         await self.reviews.start()
+        await self.mistakes.start()
         await self.quickplay.start()
 
     async def close(self) -> None:
         """Stop the features, then the tables, the bus, the store and the workers."""
         await self.quickplay.close()
         await self.bots.close()
+        await self.mistakes.close()
         await self.reviews.close()
         await self.master.close()
         await self.bus.close()
@@ -206,4 +227,5 @@ class Env:
             "moves": self.master.moves,
             "jobs": {"running": self.scheduler.running, "queued": self.scheduler.queued},
             "reviews": {"running": len(self.reviews.running), "finished": self.reviews.finished},
+            "mining": {"running": len(self.mistakes.running), "finished": self.mistakes.mined},
         }

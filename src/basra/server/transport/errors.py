@@ -43,6 +43,8 @@ STATUS_OF = {
     "bot_name_taken": 409,
     "bad_bot_name": 422,
     "no_such_bot": 404,
+    "no_such_puzzle": 404,
+    "no_such_step": 404,
 }
 """HTTP status of each refusal code (400 for any other)."""
 

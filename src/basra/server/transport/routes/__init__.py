@@ -15,6 +15,7 @@ from basra.server.transport.routes import (
     daily,
     games,
     identity,
+    learn,
     meta,
     pages,
     players,
@@ -34,6 +35,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     daily.router,
     reactions.router,
     bots.router,
+    learn.router,
     games.router,
     tables.router,
 )
