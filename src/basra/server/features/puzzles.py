@@ -223,10 +223,13 @@ class Puzzles:
 
     # ------------------------------------------------------------ what is shown
 
-    async def _served(self, caller: Caller, puzzle: Puzzle, mode: str) -> dict[str, Any]:
+    async def _served(
+        self, caller: Caller, puzzle: Puzzle, mode: str, row: MinedPuzzleRow | None = None
+    ) -> dict[str, Any]:
         """A puzzle as served before it is tried: the core's public view, the sides of the
         table, its current rating, and whether the caller's try would be rated. After the
-        caller's first try, the answer and the solution are added."""
+        caller's first try, the answer and the solution are added (and, for a puzzle mined
+        here, the game it comes from)."""
         mu, sigma, tries = await self._rating_of(puzzle)
         first = (await self.store.tries(caller.identity, [puzzle.id])).get(puzzle.id)
         out: dict[str, Any] = {
@@ -240,6 +243,8 @@ class Puzzles:
         if first is not None:
             out["try"] = _try_json(first)
             out["solution"] = solution(puzzle)
+            if row is not None:
+                out["table"] = row.table_id
         return out
 
     async def summary(self, caller: Caller) -> dict[str, Any]:
@@ -296,8 +301,8 @@ class Puzzles:
             pick = self.rng.choice(fresh[:NEAREST])
         else:
             pick = self.rng.choice(choices)
-        puzzle, _ = await self.find(pick.id)
-        return await self._served(caller, puzzle, "rated")
+        puzzle, row = await self.find(pick.id)
+        return await self._served(caller, puzzle, "rated", row)
 
     async def _pool(self) -> list[_Choice]:
         """The shipped puzzles and the newest mined ones, with their current ratings."""
@@ -327,8 +332,8 @@ class Puzzles:
 
     async def show(self, caller: Caller, puzzle_id: str, mode: str = "one") -> dict[str, Any]:
         """``GET /api/puzzles/{id}``: one puzzle (the view; the solution once tried)."""
-        puzzle, _ = await self.find(puzzle_id)
-        return await self._served(caller, puzzle, mode)
+        puzzle, row = await self.find(puzzle_id)
+        return await self._served(caller, puzzle, mode, row)
 
     async def mistakes(self, caller: Caller) -> list[dict[str, Any]]:
         """The puzzles mined from the caller's games, newest first: where each comes from
@@ -368,11 +373,13 @@ class Puzzles:
             raise ProtocolError(
                 "bad_request", f"move: at most {MAX_MOVE_TEXT} characters", {"field": "move"}
             )
-        puzzle, _ = await self.find(puzzle_id)
+        puzzle, row = await self.find(puzzle_id)
         tried = attempt(puzzle, text)
         if not tried["legal"]:
             return {"attempt": tried, "rated": False}
         out: dict[str, Any] = {"attempt": tried, "solution": solution(puzzle), "rated": False}
+        if row is not None:
+            out["table"] = row.table_id
         correct = bool(tried["correct"])
         identity = caller.identity
         for _ in range(RETRIES):
