@@ -30,6 +30,7 @@ from basra.puzzles.public import THEME_TITLES
 from basra.rules import VARIANT_NAMES, preset
 from basra.server.app import AppConfig
 from basra.server.env import Env
+from basra.server.features.mistakes import MISTAKES
 from basra.server.features.puzzles import PUZZLE_SIGMA, PuzzleConfig, mu_of, shown
 from basra.server.features.reviews import ReviewConfig
 from basra.server.identity import Caller
@@ -420,6 +421,11 @@ def test_your_mistakes_finds_the_deliberate_blunder_of_a_reviewed_game(tmp_path:
         found = spot[0]
         assert found["table"] == table_id and not found["tried"]
         assert all(m["table"] == table_id for m in mistakes)
+        # Only the decisions the review labelled a mistake or a blunder are mined.
+        _, data = await env.reviews.status(table_id)
+        assert data is not None
+        labels = {(d["round"], d["play"]): d["label"] for d in json.loads(data)["decisions"]}
+        assert all(labels[m["round"], m["play"]] in MISTAKES for m in mistakes), labels
         served = await env.puzzles.show(amal, found["id"])
         assert not served["tried"] and "solution" not in served
         puzzle, _ = await env.puzzles.find(found["id"])

@@ -2,8 +2,9 @@
 
 When a finished game's review is stored (:meth:`ReviewService.subscribe
 <basra.server.features.reviews.ReviewService.subscribe>`), its mining is queued: every
-decision of a person's seat where the review's values say a better move was there
-(the move played was not the review's best) goes to the core's miner
+decision of a person's seat that the review labelled a mistake or a blunder (the move
+played surely lost 3 points or more, as every move but a puzzle's answer does) goes to
+the core's miner
 (:func:`basra.puzzles.mine.mine_spot`, screened with the review's values so nothing is
 analysed twice), and a decision it proves (exactly, or by the search ten times the
 ``expert``'s, :class:`~basra.server.features.puzzles.PuzzleConfig`) whose answer is not
@@ -44,11 +45,14 @@ from basra.server.store.protocols import PlayerStore, PuzzleStore, ReviewStore
 from basra.server.store.rows import MinedPuzzleRow, ReviewStatus, SeatKind
 from basra.server.table.queries import Queries
 
-__all__ = ["MistakeMiner", "mine_decision"]
+__all__ = ["MISTAKES", "MistakeMiner", "mine_decision"]
 
 log = logging.getLogger(__name__)
 
 QUEUED, RUNNING, DONE, FAILED = tuple(ReviewStatus)
+MISTAKES = ("mistake", "blunder")
+"""The review's labels of the decisions mined: the move played lost at least 3 points,
+surely (:data:`basra.coach.review.THRESHOLDS`), as a puzzle's every other move does."""
 
 
 def mine_decision(
@@ -165,11 +169,11 @@ class MistakeMiner:
             return 0
         record = Record.from_json(await self.queries.record(table_id))
         values = json.loads(review.data)
-        the_plan, known = await asyncio.to_thread(_prepare, record, values)
+        the_plan, known, mistaken = await asyncio.to_thread(_prepare, record, values)
         chosen: list[tuple[Spot, list[Option]]] = []
         for spot in the_plan:
             screened = known.get((spot.round, spot.play))
-            if spot.seat in people and screened and spot.played != screened[0][0]:
+            if spot.seat in people and screened and (spot.round, spot.play) in mistaken:
                 chosen.append((spot, screened))
         settings = self.settings
         source = f"game {table_id}"
@@ -217,8 +221,14 @@ class MistakeMiner:
 
 def _prepare(
     record: Record, review: dict[str, Any]
-) -> tuple[tuple[Spot, ...], dict[tuple[int, int], list[Option]]]:
-    """The game's decisions (with their whole positions, for the proofs) and the review's
-    values of each (off the event loop: it replays the game)."""
+) -> tuple[tuple[Spot, ...], dict[tuple[int, int], list[Option]], set[tuple[int, int]]]:
+    """The game's decisions (with their whole positions, for the proofs), the review's
+    values of each, and the decisions it labelled a mistake or a blunder (round and play
+    from 0). Off the event loop: it replays the game."""
     the_plan = plan(record, hindsight=True)
-    return the_plan.spots, dict(review_values(review, record))
+    mistaken = {
+        (d["round"] - 1, d["play"] - 1)
+        for d in review.get("decisions", [])
+        if isinstance(d, dict) and d.get("label") in MISTAKES
+    }
+    return the_plan.spots, dict(review_values(review, record)), mistaken
