@@ -12,17 +12,20 @@ All share one server and one browser.
 from __future__ import annotations
 
 import json
+import sqlite3
+import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from tests.web.axe import axe_violations, describe
-from tests.web.helpers import FAST, ServerThread, http, new_token
+from tests.web.helpers import FAST, ServerThread, create_table, http, new_token
 from tests.web.test_browser import browser, shot  # noqa: F401  (browser is a fixture)
 from tests.web.test_learn import SHIPPED, card_texts, hidden_of, without_rules
 
 from basra.learn.lessons import course_for
 from basra.server.app import AppConfig
+from basra.server.identity import token_hash
 
 pytestmark = pytest.mark.browser
 
@@ -35,9 +38,13 @@ SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    config = AppConfig(database=str(tmp_path_factory.mktemp("learnweb") / "basra.db"), service=FAST)
-    with ServerThread(config) as server:
+def database(tmp_path_factory: pytest.TempPathFactory) -> str:
+    return str(tmp_path_factory.mktemp("learnweb") / "basra.db")
+
+
+@pytest.fixture(scope="module")
+def site(database: str) -> Iterator[str]:
+    with ServerThread(AppConfig(database=database, service=FAST)) as server:
         yield server.url
 
 
@@ -48,13 +55,15 @@ def open_page(
     lang: str = "en",
     width: int = 1366,
     height: int = 800,
+    token: str | None = None,
 ) -> Any:
-    """A new person's page (their own identity, cards played at one click) at ``path``."""
+    """A person's page (a new identity unless ``token``; cards played at one click) at
+    ``path``."""
     phone = width < 600
     context = browser.new_context(
         viewport={"width": width, "height": height}, is_mobile=phone, has_touch=phone
     )
-    items = {"basra.token": new_token(site), "basra.name": "Amal", "basra.confirm": "0"}
+    items = {"basra.token": token or new_token(site), "basra.name": "Amal", "basra.confirm": "0"}
     script = "".join(f"localStorage.setItem({k!r}, {v!r});" for k, v in items.items())
     context.add_init_script(LISTEN + script)
     page = context.new_page()
@@ -227,6 +236,41 @@ def test_a_puzzle_tried_and_solved_shows_no_hidden_card_before(browser: Any, sit
     page.click("#mode-mistakes")
     page.wait_for_selector("#mistakes-empty")
     context.close()
+
+
+def test_your_mistakes_are_listed_and_open(browser: Any, site: str, database: str) -> None:  # noqa: F811
+    token = new_token(site)
+    seats = [{"kind": "person"}, {"kind": "bot", "level": "easy"}]
+    table = create_table(site, token, "Amal", seats=seats)
+    puzzle = next(iter(SHIPPED.values()))
+    # A puzzle mined from this person's game, stored as the miner stores one (the mining
+    # itself is test_learn.py's).
+    with sqlite3.connect(database, timeout=10) as db:
+        (identity,) = db.execute(
+            "SELECT identity_id FROM devices WHERE token_hash = ?", (token_hash(token),)
+        ).fetchone()
+        db.execute(
+            "INSERT INTO mined_puzzles VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                puzzle.id,
+                json.dumps(puzzle.to_json()),
+                table,
+                puzzle.seat,
+                identity,
+                puzzle.variant,
+                puzzle.theme,
+                puzzle.rating,
+                time.time(),
+            ),
+        )
+    page = open_page(browser, site, "/puzzles/mistakes", token=token)
+    item = page.locator(f'#mistakes-list li[data-puzzle="{puzzle.id}"]')
+    item.wait_for()
+    assert f"Round {puzzle.round}, play {puzzle.play}" in item.inner_text()
+    item.locator("a").click()
+    page.wait_for_selector("#puzzle-table .hand button.card")
+    assert not hidden_named(page.content(), hidden_of(puzzle))
+    page.context.close()
 
 
 # ------------------------------------------------------------------ how the pages look
