@@ -15,6 +15,7 @@ DICTIONARIES = (
     "words-play.js",
     "coach.js",
     "words-learn.js",
+    "offline/words.js",
     "words-table.js",
 )
 KEY = r"\b([a-z_0-9]+): \""

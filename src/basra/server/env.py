@@ -27,6 +27,8 @@ from basra.server.features.botapi import BotApi
 from basra.server.features.daily import Daily
 from basra.server.features.lessons import Lessons
 from basra.server.features.mistakes import MistakeMiner
+from basra.server.features.offline import OfflineConfig, OfflineGames
+from basra.server.features.offline_files import OfflineFiles
 from basra.server.features.pairing import QuickPlayConfig
 from basra.server.features.profiles import Profiles
 from basra.server.features.puzzles import PuzzleConfig, Puzzles
@@ -48,6 +50,7 @@ from basra.server.table.live import ServiceConfig
 from basra.server.table.master import TableMaster
 from basra.server.table.queries import Queries
 from basra.server.transport.deps import Services
+from basra.server.transport.routes import pages
 from basra.server.transport.routes.pages import HealthCheck
 from basra.server.transport.socket import SocketPump
 
@@ -70,6 +73,8 @@ class AppConfig:
     """How finished games are reviewed (:mod:`basra.server.features.reviews`)."""
     puzzles: PuzzleConfig = field(default_factory=PuzzleConfig)
     """How puzzles are mined and served (:mod:`basra.server.features.puzzles`)."""
+    offline: OfflineConfig = field(default_factory=OfflineConfig)
+    """How offline games are uploaded (:mod:`basra.server.features.offline`)."""
 
 
 class Env:
@@ -158,6 +163,10 @@ class Env:
             self.scheduler,
             config.puzzles,
         )
+        self.offline = OfflineGames(
+            self.lifecycle, store_.tables, self.scheduler, self.quotas, config.offline
+        )
+        self.offline_files = OfflineFiles(pages.STATIC)  # the runtime: runtime_folder()
         self.bots = BotApi(
             store_.bots,
             store_.tables,
@@ -193,6 +202,8 @@ class Env:
         services.add(Lessons, self.lessons)
         services.add(Puzzles, self.puzzles)
         services.add(MistakeMiner, self.mistakes)
+        services.add(OfflineGames, self.offline)
+        services.add(OfflineFiles, self.offline_files)
         services.add(HealthCheck, HealthCheck(self.health))
         return services
 

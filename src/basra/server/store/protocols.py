@@ -71,12 +71,15 @@ __all__ = [
 class TableStore(Protocol):
     """Tables, their seats and their event logs."""
 
-    async def create(self, table: TableRow, caps: Sequence[Cap] = ()) -> None:
+    async def create(
+        self, table: TableRow, caps: Sequence[Cap] = (), events: Sequence[Event] = ()
+    ) -> None:
         """Store a new table and its seats, if each cap still has room once it is counted.
 
         The count and the insert are one transaction, serialised with every other
         creation under the same caps (in every process): two requests at once never
-        both take the last place. Raises
+        both take the last place. ``events`` is the log of a game played elsewhere
+        (an offline game), stored in the same transaction. Raises
         :class:`~basra.server.store.rows.CapReachedError` naming the full cap, or
         ValueError if the id is taken.
         """
@@ -92,6 +95,10 @@ class TableStore(Protocol):
 
         False if that ``seq`` is taken (another writer won); then nothing is written.
         """
+
+    async def extend(self, table_id: str, events: Sequence[Event], status: Status) -> bool:
+        """Store the next events of a game played elsewhere and the status they lead to, in
+        one transaction; False (nothing written) if the first one's ``seq`` is taken."""
 
     async def claim_seat(self, table_id: str, seat: int, identity: str, name: str) -> Claim:
         """Sit a person in an open seat; if it was the last, start the table (one transaction)."""

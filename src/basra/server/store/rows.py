@@ -28,6 +28,7 @@ from typing import Any
 
 __all__ = [
     "LIVE_STATUSES",
+    "OFFLINE",
     "REVIEW_STATUSES",
     "AccountRow",
     "AttemptRow",
@@ -65,12 +66,14 @@ __all__ = [
 
 
 class TableStatus(StrEnum):
-    """Where a table stands: waiting for people, in play, finished, or given up."""
+    """Where a table stands: waiting for people, in play, finished, or given up; or, for a
+    game played offline and uploaded before its end, unfinished (never played here)."""
 
     OPEN = "open"
     PLAYING = "playing"
     OVER = "over"
     ABANDONED = "abandoned"
+    UNFINISHED = "unfinished"
 
     @property
     def live(self) -> bool:
@@ -84,6 +87,10 @@ class TableStatus(StrEnum):
 
 LIVE_STATUSES: tuple[TableStatus, ...] = (TableStatus.OPEN, TableStatus.PLAYING)
 """The statuses of a table still waiting or in play."""
+
+OFFLINE = "offline"
+"""The ``created_from`` of a table that is a game played offline and uploaded
+(:mod:`basra.server.features.offline`)."""
 
 
 class SeatKind(StrEnum):
@@ -259,6 +266,10 @@ class GameSummary:
     """Each bot seat's level (None for people)."""
     rules: dict[str, Any] = field(default_factory=dict)
     """The table's rule overrides of its variant (empty: the preset as it is)."""
+    daily: bool = False
+    """An attempt at a daily deal."""
+    offline: bool = False
+    """A game played offline and uploaded."""
 
 
 def summary_of(table: TableRow, seat: int) -> GameSummary:
@@ -278,6 +289,8 @@ def summary_of(table: TableRow, seat: int) -> GameSummary:
         kinds=[s.kind for s in table.seats],
         levels=[s.level for s in table.seats],
         rules=dict(table.rules),
+        daily=table.daily is not None,
+        offline=table.created_from == OFFLINE,
     )
 
 
