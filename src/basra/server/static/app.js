@@ -254,7 +254,7 @@ function route({ moved = false, keepFocus = false } = {}) {
   else if (path === "/leaderboard") leaderboardPage(root, ui);
   else if (path === "/daily") dailyPage(root, ui);
   else if (path === "/bots") botsPage(root, ui);
-  else if ((m = path.match(/^\/(learn|puzzles)(?:\/([^/]+))?$/))) app.page = learnRoute(root, ui, m[1], m[2] && decodeURIComponent(m[2]), query);
+  else if ((m = path.match(/^\/(learn|puzzles)(?:\/([^/]+))?$/))) { if (m[1] === "learn" ? m[2] : m[2] !== "mistakes") setSkip("skip_table", ".lesson-table .hand button.card[tabindex='0'], .puzzle-table .hand button.card[tabindex='0'], #lesson-next, #puzzle-result-heading, #app"); app.page = learnRoute(root, ui, m[1], m[2] && decodeURIComponent(m[2]), query); }
   else if (path === "/offline") offlineHome(root, ui);
   else if ((m = path.match(/^\/offline\/g\/([\w-]+)$/))) { setSkip("skip_table", ".hand button.card[tabindex='0'], #pass-ready, #hand, #table"); app.page = new OfflineTablePage(root, m[1], ui); }
   else if ((path === "/" || path === "") && !navigator.onLine) offlineHome(root, ui, { reason: "offline" });
