@@ -14,6 +14,7 @@ DICTIONARIES = (
     "words-players.js",
     "words-play.js",
     "coach.js",
+    "words-learn.js",
     "offline/words.js",
     "words-table.js",
 )

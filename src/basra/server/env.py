@@ -25,10 +25,13 @@ from basra.server.connection import Connections
 from basra.server.features.accounts import Accounts
 from basra.server.features.botapi import BotApi
 from basra.server.features.daily import Daily
+from basra.server.features.lessons import Lessons
+from basra.server.features.mistakes import MistakeMiner
 from basra.server.features.offline import OfflineConfig, OfflineGames
 from basra.server.features.offline_files import OfflineFiles
 from basra.server.features.pairing import QuickPlayConfig
 from basra.server.features.profiles import Profiles
+from basra.server.features.puzzles import PuzzleConfig, Puzzles
 from basra.server.features.quickplay import QuickPlay
 from basra.server.features.reactions import Reactions
 from basra.server.features.reviews import ReviewConfig, ReviewService
@@ -71,6 +74,8 @@ class AppConfig:
     """How finished games are reviewed (:mod:`basra.server.features.reviews`)."""
     tournaments: TournamentConfig = field(default_factory=TournamentConfig)
     """How events run, the server's schedule of them (:mod:`basra.server.features.tournaments`)."""
+    puzzles: PuzzleConfig = field(default_factory=PuzzleConfig)
+    """How puzzles are mined and served (:mod:`basra.server.features.puzzles`)."""
     offline: OfflineConfig = field(default_factory=OfflineConfig)
     """How offline games are uploaded (:mod:`basra.server.features.offline`)."""
 
@@ -150,6 +155,17 @@ class Env:
             rng,
         )
         self.daily = Daily(self.lifecycle, store_.daily, store_.secrets)
+        self.lessons = Lessons(store_.lessons)
+        self.puzzles = Puzzles(store_.puzzles, config.puzzles)
+        self.mistakes = MistakeMiner(
+            store_.puzzles,
+            self.reviews,
+            store_.reviews,
+            self.queries,
+            store_.players,
+            self.scheduler,
+            config.puzzles,
+        )
         self.offline = OfflineGames(
             self.lifecycle, store_.tables, self.scheduler, self.quotas, config.offline
         )
@@ -199,6 +215,9 @@ class Env:
         services.add(Daily, self.daily)
         services.add(BotApi, self.bots)
         services.add(Tournaments, self.tournaments)
+        services.add(Lessons, self.lessons)
+        services.add(Puzzles, self.puzzles)
+        services.add(MistakeMiner, self.mistakes)
         services.add(OfflineGames, self.offline)
         services.add(OfflineFiles, self.offline_files)
         services.add(HealthCheck, HealthCheck(self.health))
@@ -215,6 +234,7 @@ class Env:
             await self.lifecycle.resume()
         self.master.start()
         await self.reviews.start()
+        await self.mistakes.start()
         await self.quickplay.start()
         await self.tournaments.start()
 
@@ -223,6 +243,7 @@ class Env:
         await self.tournaments.close()
         await self.quickplay.close()
         await self.bots.close()
+        await self.mistakes.close()
         await self.reviews.close()
         await self.master.close()
         await self.bus.close()
@@ -236,4 +257,5 @@ class Env:
             "moves": self.master.moves,
             "jobs": {"running": self.scheduler.running, "queued": self.scheduler.queued},
             "reviews": {"running": len(self.reviews.running), "finished": self.reviews.finished},
+            "mining": {"running": len(self.mistakes.running), "finished": self.mistakes.mined},
         }

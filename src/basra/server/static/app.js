@@ -15,6 +15,7 @@ import { quickPlayPanel } from "./quickplay.js";
 import { dailyPage } from "./daily.js";
 import { botsPage } from "./bots.js";
 import { tournamentsPage, tournamentsPanel } from "./tournaments.js";
+import { learnRoute } from "./learn.js";
 import "./coach.js";
 import { TableView } from "./table.js";
 import { blindFromFragment, blindSwitch } from "./blind.js";
@@ -255,6 +256,7 @@ function route({ moved = false, keepFocus = false } = {}) {
   else if (path === "/daily") dailyPage(root, ui);
   else if (path === "/bots") botsPage(root, ui);
   else if ((m = path.match(/^\/tournaments(?:\/([\w-]+))?$/))) app.page = tournamentsPage(root, ui, m[1]);
+  else if ((m = path.match(/^\/(learn|puzzles)(?:\/([^/]+))?$/))) { if (m[1] === "learn" ? m[2] : m[2] !== "mistakes") setSkip("skip_table", ".lesson-table .hand button.card[tabindex='0'], .puzzle-table .hand button.card[tabindex='0'], #lesson-next, #puzzle-result-heading, #app"); app.page = learnRoute(root, ui, m[1], m[2] && decodeURIComponent(m[2]), query); }
   else if (path === "/offline") offlineHome(root, ui);
   else if ((m = path.match(/^\/offline\/g\/([\w-]+)$/))) { setSkip("skip_table", ".hand button.card[tabindex='0'], #pass-ready, #hand, #table"); app.page = new OfflineTablePage(root, m[1], ui); }
   else if ((path === "/" || path === "") && !navigator.onLine) offlineHome(root, ui, { reason: "offline" });
@@ -400,6 +402,7 @@ async function homePage(root) {
     h("section", { class: "hero" },
       h("div", { class: "hero-cards" }, cardImg("7D"), cardImg("JS"), cardImg("AH")),
       h("h1", {}, t("app_name")), h("p", {}, t("tagline")),
+      h("p", { id: "home-learn" }, h("a", { href: "/learn", "data-link": true }, t("learn_home_link"))),
       h("p", {}, h("label", { for: "name" }, t("your_name")), " ", nameInput)),
     quick.node,
     h("section", { class: "panel", id: "new-table", "aria-labelledby": "new-table-heading" },
@@ -732,7 +735,8 @@ async function rulesPage(root, name, custom) {
   const customized = Object.keys(overrides).length > 0;
   page.append(h("h1", {}, t("rules_title", { name: variantName(name) }), customized ? h("small", { class: "muted" }, " · ", t("rules_custom")) : null),
     problem ? h("p", { class: "panel error", id: "rules-error" }, problem) : null,
-    h("p", { class: "muted" }, t("rules_help")));
+    h("p", { class: "muted" }, t("rules_help")),
+    h("p", { id: "rules-learn" }, h("a", { href: `/learn/${name}${customized ? "?rules=" + encodeURIComponent(JSON.stringify(overrides)) : ""}`, "data-link": true }, t("learn_rules_link"))));
   for (const section of rulesText(rules, 2, app.lang)) {
     page.append(h("section", { class: "panel" }, h("h2", {}, section.title), h("ul", {}, section.items.map((item) => h("li", {}, item)))));
   }

@@ -53,6 +53,8 @@ STATUS_OF = {
     "full": 409,
     "too_late": 409,
     "bad_team_code": 404,
+    "no_such_puzzle": 404,
+    "no_such_step": 404,
     "not_found": 404,
     "method_not_allowed": 405,
 }

@@ -12,6 +12,12 @@ from basra.server.store.rows import (
     DeviceRow,
     Event,
     IdentityRow,
+    LessonStepRow,
+    MinedPuzzleRow,
+    MiningRow,
+    PuzzleRatingRow,
+    PuzzlerRow,
+    PuzzleTryRow,
     RatingRow,
     ResultRow,
     ReviewRow,
@@ -61,6 +67,14 @@ class MemoryData:
     tournaments: dict[str, TournamentData] = field(default_factory=dict)
     teams: dict[str, TeamRow] = field(default_factory=dict)
     """Teams waiting for a partner, by their code's hash."""
+    lesson_steps: dict[tuple[str, str, str], LessonStepRow] = field(default_factory=dict)
+    """(identity, course, step) -> the step done."""
+    puzzlers: dict[str, PuzzlerRow] = field(default_factory=dict)
+    puzzle_ratings: dict[str, PuzzleRatingRow] = field(default_factory=dict)
+    puzzle_tries: dict[tuple[str, str], PuzzleTryRow] = field(default_factory=dict)
+    """(identity, puzzle id) -> the first try."""
+    mined_puzzles: dict[str, MinedPuzzleRow] = field(default_factory=dict)
+    mining: dict[str, MiningRow] = field(default_factory=dict)
 
     def add_table(self, table: TableRow, events: list[Event] | None = None) -> None:
         """Insert a table (a copy) with its log (ValueError if the id is taken)."""

@@ -8,7 +8,7 @@ tables: ``tournaments``, ``tournament_entrants``, ``tournament_members``,
 ``tournament_rounds``, ``tournament_games`` and ``tournament_teams``.
 
 Revision ID: 0006_tournaments
-Revises: 0005_play
+Revises: 0008_learn
 Create Date: 2026-11-28
 """
 
@@ -18,7 +18,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0006_tournaments"
-down_revision = "0005_play"
+down_revision = "0008_learn"
 branch_labels = None
 depends_on = None
 
