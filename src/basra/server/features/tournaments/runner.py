@@ -236,9 +236,9 @@ class EventClock:
         if version is None:  # someone was seated meanwhile (another holder): next pass
             await self.events.get(held.id)
             return
-        await self.publish(held.id, version)
         held = await self.events.get(held.id) or held
-        await self._make(held, games)
+        await self._make(held, games)  # before the frame: a paired person finds the table
+        await self.publish(held.id, version)
 
     async def _pair_round(self, held: Held, now: float) -> None:
         try:
@@ -266,9 +266,9 @@ class EventClock:
         )
         if version is None:  # a join or a withdrawal came first: pair again next pass
             return
-        await self.publish(held.id, version)
         held = await self.events.get(held.id) or held
-        await self._make(held, games)
+        await self._make(held, games)  # before the frame: a paired person finds the table
+        await self.publish(held.id, version)
 
     async def _next_boards(self, held: Held, now: float) -> None:
         """A duplicate table's next board, once its last one is over."""
@@ -299,9 +299,9 @@ class EventClock:
             return
         version = await self.store.write(held.id, TournamentWrite(games=games))
         if version is not None:
-            await self.publish(held.id, version)
             held = await self.events.get(held.id) or held
             await self._make(held, games)
+            await self.publish(held.id, version)
 
     async def _make(self, held: Held, games: tuple[TournamentGameRow, ...]) -> None:
         """Make the games' tables (a few at a time)."""
