@@ -35,9 +35,11 @@ from basra.server.store.rows import (
     IdentityRow,
     LeaderRow,
     RatingRow,
+    ReportRow,
     ResultRow,
     ReviewRow,
     Revoked,
+    SanctionRow,
     SeekRow,
     Settle,
     Settlement,
@@ -51,6 +53,7 @@ __all__ = [
     "DailyStore",
     "IdentityStore",
     "LeaseStore",
+    "ModerationStore",
     "PlayerStore",
     "ReviewStore",
     "SecretStore",
@@ -358,6 +361,28 @@ class ReviewStore(Protocol):
         """The games whose reviews are queued or running."""
 
 
+class ModerationStore(Protocol):
+    """Reports of players, and sanctions on identities."""
+
+    async def add_report(self, report: ReportRow) -> None:
+        """Keep a report."""
+
+    async def reports(self, open_only: bool = True, limit: int = 100) -> list[ReportRow]:
+        """Reports, newest first (only those not closed, unless ``open_only`` is False)."""
+
+    async def close_report(self, report_id: str, resolution: str, now: float) -> bool:
+        """Close an open report with the operator's words; False if there is none."""
+
+    async def sanction(self, row: SanctionRow) -> None:
+        """Suspend or ban an identity (replacing a sanction it had)."""
+
+    async def lift(self, identity: str) -> bool:
+        """End an identity's sanction; False if it had none."""
+
+    async def sanction_of(self, identity: str, now: float) -> SanctionRow | None:
+        """The sanction in force on an identity now (a suspension ended is none)."""
+
+
 class Store(Protocol):
     """Every repository, around one engine; started before use and closed after."""
 
@@ -396,6 +421,10 @@ class Store(Protocol):
     @property
     def reviews(self) -> ReviewStore:
         """Reviews."""
+
+    @property
+    def moderation(self) -> ModerationStore:
+        """Reports and sanctions."""
 
     async def start(self) -> None:
         """Connect and bring the schema up to date."""

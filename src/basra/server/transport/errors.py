@@ -11,6 +11,7 @@ of :data:`CLOSE_CODES` (4000 for any other).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -43,10 +44,20 @@ STATUS_OF = {
     "bot_name_taken": 409,
     "bad_bot_name": 422,
     "no_such_bot": 404,
+    "name_not_allowed": 422,
+    "suspended": 403,
+    "not_allowed": 403,
+    "no_such_report": 404,
+    "bad_report": 422,
 }
 """HTTP status of each refusal code (400 for any other)."""
 
-CLOSE_CODES = {"no_such_table": 4004, "signed_out": 4001, "rate_limited": 1013}
+CLOSE_CODES = {
+    "no_such_table": 4004,
+    "signed_out": 4001,
+    "suspended": 4003,
+    "rate_limited": 1013,
+}
 """WebSocket close codes after a refused hello (4000 for any other)."""
 
 
@@ -63,11 +74,14 @@ def refusal(error: ProtocolError, headers: dict[str, str] | None = None) -> JSON
     return JSONResponse(error_body(error), STATUS_OF.get(error.code, 400), extra)
 
 
-def install(app: FastAPI) -> None:
-    """Answer every :class:`ProtocolError` a route raises as its refusal."""
+def install(app: FastAPI, on_error: Callable[[str], None] | None = None) -> None:
+    """Answer every :class:`ProtocolError` a route raises as its refusal (and tell
+    ``on_error`` its code: the metrics)."""
 
     async def refused(_: Request, error: Exception) -> JSONResponse:
         assert isinstance(error, ProtocolError)
+        if on_error is not None:
+            on_error(error.code)
         return refusal(error)
 
     app.add_exception_handler(ProtocolError, refused)

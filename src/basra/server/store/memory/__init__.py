@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from basra.server.store.memory.data import MemoryData
 from basra.server.store.memory.identities import MemoryIdentities
+from basra.server.store.memory.moderation import MemoryModeration
 from basra.server.store.memory.play import (
     MemoryBots,
     MemoryDaily,
@@ -42,6 +43,7 @@ class MemoryStore:
         self.daily = MemoryDaily(self.data)
         self.bots = MemoryBots(self.data)
         self.reviews = MemoryReviews(self.data)
+        self.moderation = MemoryModeration(self.data)
 
     @classmethod
     def sharing(cls, other: MemoryStore) -> MemoryStore:

@@ -12,8 +12,10 @@ from basra.server.store.rows import (
     Event,
     IdentityRow,
     RatingRow,
+    ReportRow,
     ResultRow,
     ReviewRow,
+    SanctionRow,
     SeekRow,
     TableRow,
 )
@@ -53,6 +55,8 @@ class MemoryData:
     bot_tokens: dict[str, str] = field(default_factory=dict)
     """Bot identity -> its token hash."""
     reviews: dict[str, ReviewRow] = field(default_factory=dict)
+    reports: dict[str, ReportRow] = field(default_factory=dict)
+    sanctions: dict[str, SanctionRow] = field(default_factory=dict)
 
     def add_table(self, table: TableRow, events: list[Event] | None = None) -> None:
         """Insert a table (a copy) with its log (ValueError if the id is taken)."""

@@ -11,6 +11,7 @@ from basra.server.store.sql.bots import SqlBots
 from basra.server.store.sql.daily import SqlDaily
 from basra.server.store.sql.database import SqlDatabase, database_url
 from basra.server.store.sql.identities import SqlIdentities
+from basra.server.store.sql.moderation import SqlModeration
 from basra.server.store.sql.play import SqlLeases, SqlSecrets, SqlSeeks
 from basra.server.store.sql.players import SqlPlayers
 from basra.server.store.sql.reviews import SqlReviews
@@ -38,6 +39,7 @@ class SqlStore:
         self.daily = SqlDaily(self.db)
         self.bots = SqlBots(self.db)
         self.reviews = SqlReviews(self.db)
+        self.moderation = SqlModeration(self.db)
 
     @property
     def url(self) -> str:

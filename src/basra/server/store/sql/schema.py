@@ -40,6 +40,11 @@ where its job stands (queued, running with ``done`` of ``total`` decisions,
 done, failed), who asked for it (for quotas), and the review itself as JSON
 once done, served from there without being worked out again; ``accuracy``
 keeps each seat's accuracy apart from it, for profiles.
+
+Moderation (:mod:`basra.server.features.moderation`): ``reports`` has one row per
+report of a player (who, about whom, from which table, the reason and the
+reporter's words, and once closed what the operator did); ``sanctions`` one row per
+identity suspended (``until``) or banned.
 """
 
 from __future__ import annotations
@@ -67,8 +72,10 @@ __all__ = [
     "leases",
     "metadata",
     "ratings",
+    "reports",
     "results",
     "reviews",
+    "sanctions",
     "seats",
     "secrets",
     "seeks",
@@ -296,3 +303,29 @@ reviews = Table(
 )
 Index("ix_reviews_requested_by", reviews.c.requested_by)
 Index("ix_reviews_status", reviews.c.status)
+
+reports = Table(
+    "reports",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("reporter", String(64), nullable=False),
+    Column("target", String(64), nullable=False),
+    Column("target_name", String(64), nullable=True),
+    Column("table_id", String(32), nullable=True),
+    Column("reason", String(16), nullable=False),
+    Column("note", Text, nullable=False),
+    Column("at", Float, nullable=False),
+    Column("closed_at", Float, nullable=True),
+    Column("resolution", Text, nullable=True),
+)
+Index("ix_reports_open", reports.c.closed_at, reports.c.at)
+
+sanctions = Table(
+    "sanctions",
+    metadata,
+    Column("identity_id", String(64), primary_key=True),
+    Column("kind", String(16), nullable=False),
+    Column("reason", Text, nullable=False),
+    Column("at", Float, nullable=False),
+    Column("until", Float, nullable=True),
+)

@@ -16,6 +16,8 @@ from basra.server.transport.routes import (
     games,
     identity,
     meta,
+    moderation,
+    ops,
     pages,
     players,
     quickplay,
@@ -27,6 +29,8 @@ __all__ = ["ROUTERS"]
 
 ROUTERS: tuple[APIRouter, ...] = (
     pages.router,
+    ops.router,
+    moderation.router,
     meta.router,
     identity.router,
     players.router,
