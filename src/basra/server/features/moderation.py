@@ -287,6 +287,7 @@ class Moderation:
                         self.master.broadcast_state(live)
                     else:
                         live.presence.absent_since[seat] = float("-inf")
+                        live.plan = None  # plan again: a stand-in waiting out the grace now
                 self.master.schedule(live)
                 await self.master.changed(live)
             except Exception:
