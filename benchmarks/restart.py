@@ -47,8 +47,8 @@ url = "{database}"
 [redis]
 url = "{redis}"
 [secrets]
-admin_token = "{token}"
-daily_deal = "{token}"
+admin_token = {{ file = "{secret}" }}
+daily_deal = {{ file = "{secret}" }}
 [tables]
 bot_delay = 0.2
 round_pause = 0.2
@@ -158,7 +158,9 @@ def main() -> int:
         database = stack.enter_context(postgres_cluster())
         redis = stack.enter_context(redis_server())
         config = Path(tmp) / "basra.toml"
-        config.write_text(CONFIG.format(database=database, redis=redis, token="t" * 40))
+        secret = Path(tmp) / "secret"
+        secret.write_text("t" * 64)
+        config.write_text(CONFIG.format(database=database, redis=redis, secret=secret))
         ports = [free_port(), free_port()]
         procs: list[subprocess.Popen[bytes] | None] = [None, None]
 
