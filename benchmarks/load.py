@@ -526,9 +526,9 @@ def adversary_process(port: int, args: argparse.Namespace, until: float, out: An
 
 
 @contextlib.contextmanager
-def caddy_in_front(ports: list[int], tmp: str) -> Iterator[int]:
+def caddy_in_front(ports: list[int], tmp: str) -> Iterator[tuple[int, int]]:
     """The shipped deploy/Caddyfile in front of the servers on ``ports``, in plain HTTP (TLS
-    would cost the same with or without the hop it measures); yields the proxy's port."""
+    would cost the same with or without the hop it measures); yields its port and pid."""
     proxy = free_port()
     env = {
         **os.environ,
@@ -553,7 +553,7 @@ def caddy_in_front(ports: list[int], tmp: str) -> Iterator[int]:
                 if time.time() > deadline:
                     raise RuntimeError("caddy did not start") from None
                 time.sleep(0.2)
-        yield proxy
+        yield proxy, process.pid
     finally:
         process.terminate()
         process.wait(10)
@@ -586,7 +586,9 @@ def run_once(args: argparse.Namespace, with_adversary: bool, proxy: bool = False
                     time.sleep(0.2)
             # People reach the server through the proxy, which it trusts (127.0.0.1, the
             # default) to name their own addresses: quotas per address stay theirs.
-            entry = stack.enter_context(caddy_in_front([port], tmp)) if proxy else port
+            entry, caddy = (
+                stack.enter_context(caddy_in_front([port], tmp)) if proxy else (port, None)
+            )
             start = time.time()
             window = (
                 start + args.ramp + args.warmup,
@@ -611,9 +613,11 @@ def run_once(args: argparse.Namespace, with_adversary: bool, proxy: bool = False
                 process.start()
             time.sleep(max(0.0, window[0] - time.time()))
             cpu_start = cpu_seconds(server.pid)
+            caddy_start = cpu_seconds(caddy) if caddy else 0.0
             tree_start, moves_start = tree_cpu_seconds(server.pid), server_moves(port)
             time.sleep(max(0.0, window[1] - time.time()))
             cpu = cpu_seconds(server.pid) - cpu_start
+            caddy_cpu = cpu_seconds(caddy) - caddy_start if caddy else 0.0
             tree = tree_cpu_seconds(server.pid) - tree_start
             moves = server_moves(port) - moves_start
             results = [out.get(timeout=600) for _ in processes]
@@ -637,6 +641,7 @@ def run_once(args: argparse.Namespace, with_adversary: bool, proxy: bool = False
         run["low"] += data["low"] if data["low"] < 1 << 30 else 0
         run["high"] += data["high"]
     run["cpu"] = cpu
+    run["proxy_cpu"] = caddy_cpu
     run["tree_cpu"] = tree
     run["moves"] = moves
     run["seconds"] = args.seconds
@@ -669,6 +674,13 @@ def report(args: argparse.Namespace, runs: list[tuple[str, dict[str, Any]]]) -> 
             lambda r: f"{1000 * r['tree_cpu'] / max(1, r['moves']):.2f}",
         ),
     ]
+    if args.proxy:
+        rows.append(
+            (
+                "Caddy's CPU s per 1,000 moves",
+                lambda r: f"{1000 * r['proxy_cpu'] / max(1, r['moves']):.2f}",
+            )
+        )
     names = [name for name, _ in runs]
     print()
     print(f"{'':32}" + "".join(f"{name:>28}" for name in names))

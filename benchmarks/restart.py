@@ -175,7 +175,7 @@ def main() -> int:
         start(1)
         for i in (0, 1):
             stack.callback(lambda i=i: procs[i] and procs[i].poll() is None and procs[i].kill())
-        proxy = stack.enter_context(caddy_in_front(ports, tmp))
+        proxy, _ = stack.enter_context(caddy_in_front(ports, tmp))
         samples = Samples()
         drains: list[float] = []
 
