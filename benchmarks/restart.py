@@ -107,16 +107,18 @@ async def page(proxy: int, index: int, samples: Samples, stop: asyncio.Event) ->
                 async with websockets.connect(f"ws://127.0.0.1:{proxy}/ws/{table}") as ws:
                     await ws.send(json.dumps({"type": "hello", "token": token, "name": "p"}))
                     pending: tuple[str, int] | None = None
+                    first = True  # the first snapshot on this socket
                     async for text in ws:
                         message = json.loads(text)
                         if message["type"] != "state":
                             continue
                         view, version = message["view"], message["version"]
                         now = time.perf_counter()
-                        if closed_at is not None and pending is None:
+                        if closed_at is not None and first:  # the table is back
                             samples.snapshot.append(now - closed_at)
                             if version < acked_version:  # a move it acknowledged is gone
                                 samples.lost.append(f"{table}: {version} < {acked_version}")
+                        first = False
                         if pending is not None and version > pending[1]:
                             acked_version = version
                             if closed_at is not None:
