@@ -99,31 +99,39 @@ def one_game(task: tuple[str, int, int, bool]) -> dict[str, Any]:
     }
 
 
-def confirm(lines: list[str]) -> dict[str, Any]:
-    """Re-solve every exact puzzle with the independent solver; count agreements."""
+def confirm_one(line: str) -> tuple[str, bool, float]:
+    """Re-solve one exact puzzle with the independent solver: (id, agreed, CPU seconds)."""
     from tests.reference.refsolve import solve_record
 
+    data = json.loads(line)
+    started = time.process_time()
+    values, everywhere, count = solve_record(data["record"])
+    seconds = time.process_time() - started
+    mine = {m["move"]: m["points"] for m in data["moves"]}
+    same = (
+        count == data["arrangements"]
+        and data["answer"] in everywhere
+        and set(values) == set(mine)
+        and all(abs(values[m] - mine[m]) <= 0.01 for m in mine)
+    )
+    return data["id"], same, seconds
+
+
+def confirm(lines: list[str], workers: int = 1) -> dict[str, Any]:
+    """Re-solve every exact puzzle with the independent solver; count agreements."""
+    exact = [line for line in lines if json.loads(line)["exact"]]
     checked = agreed = 0
     seconds = 0.0
     disagreements = []
-    for line in lines:
-        data = json.loads(line)
-        if not data["exact"]:
-            continue
-        started = time.process_time()
-        values, everywhere, count = solve_record(data["record"])
-        seconds += time.process_time() - started
-        mine = {m["move"]: m["points"] for m in data["moves"]}
-        same = (
-            count == data["arrangements"]
-            and data["answer"] in everywhere
-            and set(values) == set(mine)
-            and all(abs(values[m] - mine[m]) <= 0.01 for m in mine)
-        )
-        checked += 1
-        agreed += same
-        if not same:
-            disagreements.append(data["id"])
+    with multiprocessing.Pool(workers) as pool:
+        for puzzle_id, same, spent in pool.imap_unordered(confirm_one, exact):
+            checked += 1
+            agreed += same
+            seconds += spent
+            if not same:
+                disagreements.append(puzzle_id)
+            print(f"\rconfirmed {agreed} of {checked}/{len(exact)}", end="", file=sys.stderr)
+    print(file=sys.stderr)
     return {
         "checked": checked,
         "agreed": agreed,
@@ -211,14 +219,14 @@ def summarize(results: list[dict[str, Any]], check: dict[str, Any] | None) -> No
         print(
             f"\nindependent exhaustive search (tests/reference/refsolve.py): {check['agreed']} of "
             f"{check['checked']} exact puzzles confirmed move by move "
-            f"({check['seconds']:.0f} s); disagreements: {check['disagreements'] or 'none'}"
+            f"({check['seconds']:.0f} CPU s); disagreements: {check['disagreements'] or 'none'}"
         )
 
 
 def select_shipped(lines: list[str], per_table: int) -> list[str]:
     """A set to ship: up to ``per_table`` puzzles from each table, spread over the themes
-    (the rarest first), exact ones and harder ones preferred, short records (early
-    rounds) preferred so the file stays small."""
+    (the rarest first); puzzles a greedy player gets wrong first, then short records
+    (early rounds: the file stays small), then exact ones."""
     by_table: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for line in lines:
         data = json.loads(line)
@@ -228,7 +236,7 @@ def select_shipped(lines: list[str], per_table: int) -> list[str]:
     for table in sorted(by_table):
         pool = sorted(
             by_table[table],
-            key=lambda d: (len(d["record"]["rounds"]), -d["exact"], -d["rating"], d["id"]),
+            key=lambda d: (d["rating"] <= 1000, len(d["record"]["rounds"]), -d["exact"], d["id"]),
         )
         picked: list[dict[str, Any]] = []
         taken: Counter[str] = Counter()
@@ -259,7 +267,7 @@ def main() -> None:
     if args.summary:
         results = [json.loads(line) for line in Path(args.summary).read_text().splitlines()]
         lines = [line for r in results for line in r["puzzles"]]
-        summarize(results, None if args.no_confirm else confirm(lines))
+        summarize(results, None if args.no_confirm else confirm(lines, args.workers))
         if args.ship:
             shipped = select_shipped(lines, args.per_table)
             Path(args.ship).write_text("".join(line + "\n" for line in shipped))
@@ -293,7 +301,7 @@ def main() -> None:
     print(file=sys.stderr)
     lines = [line for r in results for line in r["puzzles"]]
     Path(args.out).write_text("".join(line + "\n" for line in lines))
-    summarize(results, None if args.no_confirm else confirm(lines))
+    summarize(results, None if args.no_confirm else confirm(lines, args.workers))
 
 
 if __name__ == "__main__":

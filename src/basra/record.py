@@ -65,6 +65,20 @@ class RecordError(ValueError):
         """The same error, naming the game it belongs to."""
         return RecordError(self.reason, game=game, round=self.round, play=self.play)
 
+    def for_people(self) -> str:
+        """The error with its game, round and play counted from 1, as people count them
+        (``str()`` counts from 0, as RECORD.md does).
+
+        >>> RecordError("no such card", game=0, round=2, play=5).for_people()
+        'game 1, round 3, play 6: no such card'
+        """
+        where = [
+            f"{name} {number + 1}"
+            for name, number in (("game", self.game), ("round", self.round), ("play", self.play))
+            if number is not None
+        ]
+        return (", ".join(where) + ": " if where else "") + self.reason
+
     def __str__(self) -> str:
         where = []
         if self.game is not None:

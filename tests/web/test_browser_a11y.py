@@ -37,8 +37,9 @@ PAGES: dict[str, tuple[str, str]] = {
     "games": ("/games", "li[data-game]"),
     "not-found": ("/no/such/page", "#not-found"),
 }
-INSIDE = {"not-found"}
-"""Pages reached by a link inside the page (the server answers an unknown address itself)."""
+INSIDE: set[str] = set()
+"""Pages reached by a link inside the page (none: the server answers an unknown address
+with the page, status 404, which says there is no such page)."""
 
 
 def visit(page: Any, site: Site, address: str, lang: str, inside: bool) -> None:

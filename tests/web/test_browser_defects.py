@@ -282,6 +282,11 @@ def test_9_the_daily_deal_has_one_name(
     page.wait_for_selector("#rules-of-table")
     assert page.inner_text("#rules-of-table") == "The daily deal · Egyptian Basra"
     assert "custom" not in page.inner_text("#table-title")
+    # My games names it so too (GET /api/games says which games are daily deals).
+    page.goto(f"{played.url}/games?lang=en")
+    title = page.locator(f'li[data-game="{table}"] strong').first
+    title.wait_for()
+    assert title.inner_text() == "The daily deal · Egyptian Basra"
     page.context.close()
 
 

@@ -9,7 +9,15 @@ import re
 from tests.web.helpers import ROOT
 
 STATIC = ROOT / "src" / "basra" / "server" / "static"
-DICTIONARIES = ("i18n.js", "words-players.js", "words-play.js", "coach.js", "words-table.js")
+DICTIONARIES = (
+    "i18n.js",
+    "words-players.js",
+    "words-play.js",
+    "coach.js",
+    "words-learn.js",
+    "offline/words.js",
+    "words-table.js",
+)
 KEY = r"\b([a-z_0-9]+): \""
 
 

@@ -488,8 +488,9 @@ def _spread(
             if not pending:
                 return results
             for handle in finished(list(pending)):
+                size = pending.pop(handle)  # done, failed or not: nothing to cancel
                 results.extend(fetch(handle))
-                done += pending.pop(handle)
+                done += size
                 if progress is not None:
                     progress(done, total)
     except BaseException:

@@ -46,6 +46,7 @@ how much hidden information costs, never an opponent.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import random
 from collections.abc import Sequence
@@ -289,6 +290,19 @@ def _best(children: dict[Move, _Node], moves: list[Move]) -> Move:
     return best
 
 
+def stable_seed(*parts: object) -> int:
+    """A 64-bit seed from ints, bools, None and tuples of them, the same on every platform.
+
+    ``hash()`` of a tuple is as wide as the platform's ``Py_hash_t``: 32 bits in
+    WebAssembly (Pyodide), 64 natively; the text of the parts is the same everywhere.
+
+    >>> stable_seed(7, (0, 1, (2, 3)))
+    10097681347505485641
+    """
+    digest = hashlib.blake2b(repr(parts).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
 class IsmctsBot(Bot):
     """Information-set MCTS on the seat's view (see the module docstring)."""
 
@@ -302,10 +316,12 @@ class IsmctsBot(Bot):
         self.iteration_log: list[int] = []
 
     def decision_rng(self, view: View) -> random.Random:
-        """The generator of one decision: from the seed and the view alone."""
+        """The generator of one decision: from the seed and the view alone, the same on
+        every platform (:func:`stable_seed`), so the page's search (WebAssembly) and the
+        server's make the same decision."""
         if self.seed is None:
             return random.Random(self.rng.getrandbits(64))
-        return random.Random(hash((self.seed, view.key())))
+        return random.Random(stable_seed(self.seed, view.key()))
 
     def choose(self, view: View) -> Move:
         moves = view.legal_moves()

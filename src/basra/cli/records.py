@@ -122,14 +122,7 @@ def error_text(error: RecordError, *, from_one: bool) -> str:
     >>> error_text(error, from_one=False), error_text(error, from_one=True)
     ('game 0, round 2, play 5: no such card', 'game 1, round 3, play 6: no such card')
     """
-    if not from_one:
-        return str(error)
-    where = [
-        f"{name} {number + 1}"
-        for name, number in (("game", error.game), ("round", error.round), ("play", error.play))
-        if number is not None
-    ]
-    return (", ".join(where) + ": " if where else "") + error.reason
+    return error.for_people() if from_one else str(error)
 
 
 def describe_result(index: int, names: list[str] | None, result: dict[str, Any]) -> str:

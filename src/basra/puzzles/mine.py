@@ -58,9 +58,11 @@ __all__ = [
     "MineStats",
     "Proof",
     "mine_record",
+    "mine_spot",
     "proof_samples",
     "prove",
     "rate",
+    "review_values",
     "screen_options",
     "searched",
 ]
@@ -337,7 +339,9 @@ def mine_record(
             progress(done, len(spots))
         stats.decisions += 1
         screened = known.get((spot.round, spot.play))
-        puzzle = _mine_spot(record, spot, settings, screened, stats, source)
+        puzzle = mine_spot(
+            record, spot, settings=settings, screened=screened, stats=stats, source=source
+        )
         if puzzle is not None:
             puzzles.append(puzzle)
     if progress is not None:
@@ -345,14 +349,24 @@ def mine_record(
     return puzzles
 
 
-def _mine_spot(
+def mine_spot(
     record: Record,
     spot: Spot,
-    settings: MineSettings,
-    screened: list[Option] | None,
-    stats: MineStats,
-    source: str | None,
+    *,
+    settings: MineSettings | None = None,
+    screened: list[Option] | None = None,
+    stats: MineStats | None = None,
+    source: str | None = None,
 ) -> Puzzle | None:
+    """The puzzle of one decision of ``record`` (a spot of :func:`basra.coach.review.plan`
+    made with ``hindsight=True``), or ``None``: screened (with ``screened``, a review's
+    values, when given), proven, themed and rated as :func:`mine_record` does for each.
+
+    The server mines only the decisions it wants (people's mistakes) this way, each as
+    a piece of background work.
+    """
+    settings = settings or MineSettings()
+    stats = stats if stats is not None else MineStats()
     started = time.perf_counter()
     if screened is None:
         screened = screen_options(spot.view, settings)

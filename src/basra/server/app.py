@@ -5,8 +5,9 @@
 app, guards the HTTP API (:class:`~basra.server.transport.guard.BodyGuard`),
 serves the page's files under ``/static``, answers every refusal in one way
 (:mod:`basra.server.transport.errors`) and includes every router of
-:data:`~basra.server.transport.routes.ROUTERS`. The routes and what they answer
-are in each router's module, and in docs/WEB.md.
+:data:`~basra.server.transport.routes.ROUTERS`, then, last, the one that answers
+an unknown address (:data:`~basra.server.transport.routes.pages.unknown`). The
+routes and what they answer are in each router's module, and in docs/WEB.md.
 """
 
 from __future__ import annotations
@@ -27,8 +28,7 @@ from basra.server.transport import errors
 from basra.server.transport.deps import MAX_BODY
 from basra.server.transport.guard import BodyGuard
 from basra.server.transport.logs import quiet_uvicorn
-from basra.server.transport.routes import ROUTERS
-from basra.server.transport.routes.pages import STATIC
+from basra.server.transport.routes import ROUTERS, pages
 
 __all__ = [
     "MAX_BODY",
@@ -61,8 +61,9 @@ def create_app(config: AppConfig | None = None, env: Env | None = None) -> FastA
     app.state.services = env.services()
     app.add_middleware(BodyGuard, quotas=env.quotas, limit=MAX_BODY)
     app.add_middleware(RequestIds)
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
     errors.install(app, env.metrics.error)
     for router in ROUTERS:
         app.include_router(router)
+    app.include_router(pages.unknown)  # last: it takes every address no router above took
     return app

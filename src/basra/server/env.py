@@ -26,9 +26,14 @@ from basra.server.connection import Connections
 from basra.server.features.accounts import Accounts
 from basra.server.features.botapi import BotApi
 from basra.server.features.daily import Daily
+from basra.server.features.lessons import Lessons
+from basra.server.features.mistakes import MistakeMiner
 from basra.server.features.moderation import Moderation
+from basra.server.features.offline import OfflineConfig, OfflineGames
+from basra.server.features.offline_files import OfflineFiles
 from basra.server.features.pairing import QuickPlayConfig
 from basra.server.features.profiles import Profiles
+from basra.server.features.puzzles import PuzzleConfig, Puzzles
 from basra.server.features.quickplay import QuickPlay
 from basra.server.features.reactions import Reactions
 from basra.server.features.reviews import ReviewConfig, ReviewService
@@ -51,6 +56,7 @@ from basra.server.table.live import ServiceConfig
 from basra.server.table.master import TableMaster
 from basra.server.table.queries import Queries
 from basra.server.transport.deps import Services
+from basra.server.transport.routes import pages
 from basra.server.transport.routes.pages import HealthCheck
 from basra.server.transport.socket import SocketPump
 
@@ -73,6 +79,10 @@ class AppConfig:
     """How finished games are reviewed (:mod:`basra.server.features.reviews`)."""
     ops: OpsConfig = field(default_factory=OpsConfig)
     """How the process is operated: metrics, the admin API, secrets (:mod:`basra.server.ops`)."""
+    puzzles: PuzzleConfig = field(default_factory=PuzzleConfig)
+    """How puzzles are mined and served (:mod:`basra.server.features.puzzles`)."""
+    offline: OfflineConfig = field(default_factory=OfflineConfig)
+    """How offline games are uploaded (:mod:`basra.server.features.offline`)."""
 
 
 class Env:
@@ -156,6 +166,21 @@ class Env:
         self.daily = Daily(
             self.lifecycle, store_.daily, store_.secrets, secret=config.ops.daily_secret
         )
+        self.lessons = Lessons(store_.lessons)
+        self.puzzles = Puzzles(store_.puzzles, config.puzzles)
+        self.mistakes = MistakeMiner(
+            store_.puzzles,
+            self.reviews,
+            store_.reviews,
+            self.queries,
+            store_.players,
+            self.scheduler,
+            config.puzzles,
+        )
+        self.offline = OfflineGames(
+            self.lifecycle, store_.tables, self.scheduler, self.quotas, config.offline
+        )
+        self.offline_files = OfflineFiles(pages.STATIC)  # the runtime: runtime_folder()
         self.bots = BotApi(
             store_.bots,
             store_.tables,
@@ -206,6 +231,11 @@ class Env:
         services.add(QuickPlay, self.quickplay)
         services.add(Daily, self.daily)
         services.add(BotApi, self.bots)
+        services.add(Lessons, self.lessons)
+        services.add(Puzzles, self.puzzles)
+        services.add(MistakeMiner, self.mistakes)
+        services.add(OfflineGames, self.offline)
+        services.add(OfflineFiles, self.offline_files)
         services.add(HealthCheck, HealthCheck(self.health))
         services.add(Moderation, self.moderation)
         services.add(Operations, self.operations)
@@ -222,6 +252,7 @@ class Env:
             await self.lifecycle.resume()
         self.master.start()
         await self.reviews.start()
+        await self.mistakes.start()
         await self.quickplay.start()
         self.sampler.start()
 
@@ -231,6 +262,7 @@ class Env:
         await self.moderation.close()
         await self.quickplay.close()
         await self.bots.close()
+        await self.mistakes.close()
         await self.reviews.close()
         await self.master.close()
         await self.bus.close()
@@ -248,6 +280,7 @@ class Env:
             "reviews": {"running": len(self.reviews.running), "finished": self.reviews.finished},
             "sockets": len(self.connections),
             "draining": self.drain.draining,
+            "mining": {"running": len(self.mistakes.running), "finished": self.mistakes.mined},
         }
 
     def sample(self) -> None:

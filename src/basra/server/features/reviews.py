@@ -238,8 +238,14 @@ class ReviewService:
         )
         self.running: set[str] = set()
         self.finished = 0
+        self._listeners: list[Callable[[str], Awaitable[None]]] = []
         self._later: set[asyncio.TimerHandle] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
+
+    def subscribe(self, listener: Callable[[str], Awaitable[None]]) -> None:
+        """Have ``listener(table_id)`` awaited each time this process stores a finished
+        review (the puzzle miner mines it for its people's mistakes)."""
+        self._listeners.append(listener)
 
     async def start(self) -> None:
         """Start taking jobs, and queue again the reviews an earlier server left unfinished."""
@@ -318,6 +324,11 @@ class ReviewService:
             accuracy = json.dumps([s["accuracy"] for s in seats])
             await rows.finish(table_id, data, time.time(), accuracy)
             self.finished += 1
+            for listener in self._listeners:
+                try:
+                    await listener(table_id)
+                except Exception:
+                    log.exception("a listener of the review of %s failed", table_id)
         except asyncio.CancelledError:
             with contextlib.suppress(Exception):
                 await asyncio.shield(rows.requeue(table_id, time.time()))

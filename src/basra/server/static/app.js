@@ -14,6 +14,7 @@ import { accountPage, leaderboardPage, profilePage } from "./profile.js";
 import { quickPlayPanel } from "./quickplay.js";
 import { dailyPage } from "./daily.js";
 import { botsPage } from "./bots.js";
+import { learnRoute } from "./learn.js";
 import "./coach.js";
 import { TableView } from "./table.js";
 import { blindFromFragment, blindSwitch } from "./blind.js";
@@ -22,6 +23,8 @@ import { checkFields, clearMarks, markField } from "./fields.js";
 import "./words-table.js";
 import { reportForm } from "./report.js";
 import { ReviewPage } from "./review.js";
+import { OfflineTablePage, offlineGamesSection, offlineHome, offlinePanel, offlineRules, offlineVariants } from "./offline/page.js";
+import { manifestLanguage, startOffline } from "./offline/register.js";
 
 const LS = window.localStorage;
 const params = new URLSearchParams(location.search);
@@ -132,6 +135,7 @@ function setLanguage(lang) {
   redrawMute();
   redrawBlind();
   drawSkip();
+  manifestLanguage(lang);
 }
 const redrawMute = muteSwitch(document.getElementById("mute"), (key) => t(key));
 const redrawBlind = blindSwitch(document.getElementById("blind"), (key) => t(key), () => redraw());
@@ -251,6 +255,10 @@ function route({ moved = false, keepFocus = false } = {}) {
   else if (path === "/leaderboard") leaderboardPage(root, ui);
   else if (path === "/daily") dailyPage(root, ui);
   else if (path === "/bots") botsPage(root, ui);
+  else if ((m = path.match(/^\/(learn|puzzles)(?:\/([^/]+))?$/))) { if (m[1] === "learn" ? m[2] : m[2] !== "mistakes") setSkip("skip_table", ".lesson-table .hand button.card[tabindex='0'], .puzzle-table .hand button.card[tabindex='0'], #lesson-next, #puzzle-result-heading, #app"); app.page = learnRoute(root, ui, m[1], m[2] && decodeURIComponent(m[2]), query); }
+  else if (path === "/offline") offlineHome(root, ui);
+  else if ((m = path.match(/^\/offline\/g\/([\w-]+)$/))) { setSkip("skip_table", ".hand button.card[tabindex='0'], #pass-ready, #hand, #table"); app.page = new OfflineTablePage(root, m[1], ui); }
+  else if ((path === "/" || path === "") && !navigator.onLine) offlineHome(root, ui, { reason: "offline" });
   else if (path === "/" || path === "") homePage(root);
   else notFoundPage(root);
 }
@@ -272,7 +280,8 @@ function saveName(value) {
 
 async function homePage(root) {
   const routed = app.routed;
-  const all = await variants();
+  let all;
+  try { all = await variants(); } catch { if (app.routed === routed) offlineHome(root, ui, { reason: "offline" }); return; }  // no server: play here
   if (app.routed !== routed) return;  // the person went elsewhere meanwhile
   const form = { variant: "egyptian", players: 2, teams: false, hints: true, seats: ["me", "bot:medium", "bot:medium", "bot:medium"], custom: {}, rated: false, clock: "" };
   const page = h("div", { class: "page" });
@@ -392,6 +401,7 @@ async function homePage(root) {
     h("section", { class: "hero" },
       h("div", { class: "hero-cards" }, cardImg("7D"), cardImg("JS"), cardImg("AH")),
       h("h1", {}, t("app_name")), h("p", {}, t("tagline")),
+      h("p", { id: "home-learn" }, h("a", { href: "/learn", "data-link": true }, t("learn_home_link"))),
       h("p", {}, h("label", { for: "name" }, t("your_name")), " ", nameInput)),
     quick.node,
     h("section", { class: "panel", id: "new-table", "aria-labelledby": "new-table-heading" },
@@ -399,7 +409,7 @@ async function homePage(root) {
   );
   setSkip("skip_form", "#new-table-heading");
   const lobbyPanel = h("section", { class: "panel", id: "lobby", "aria-labelledby": "lobby-heading" }, h("h2", { id: "lobby-heading" }, t("open_tables")));
-  page.append(lobbyPanel);
+  page.append(lobbyPanel, offlinePanel(ui));
   try {
     // The tables this person sits at are theirs to go back to, not to watch.
     const [{ tables }, mine] = await Promise.all([api("/api/tables"), api("/api/games").then((b) => new Set(b.games.map((g) => g.id)), () => new Set())]);
@@ -584,8 +594,10 @@ function gameTitle(game) {
 async function gamesPage(root) {
   const page = h("div", { class: "page" }, h("h1", {}, t("my_games")));
   root.append(page);
-  const { games } = await api("/api/games");
-  if (!games.length) { page.append(h("p", { class: "panel muted" }, t("no_games"))); return; }
+  const here = await offlineGamesSection(ui);  // games played offline, kept on this device
+  if (here) page.append(here);
+  const { games } = await api("/api/games").catch(() => ({ games: [] }));
+  if (!games.length) { if (!here) page.append(h("p", { class: "panel muted" }, t("no_games"))); return; }
   const list = h("ul", { class: "list panel" });
   for (const game of games) {
     const when = new Date(game.created_at * 1000).toLocaleString(app.lang === "ar" ? "ar-EG" : "en");
@@ -594,11 +606,13 @@ async function gamesPage(root) {
     const review = game.status === "over" ? [" · ", h("a", { href: `/review/${game.id}`, "data-link": true, class: "review-link" }, t("review"))] : [];
     const links = game.status === "over" || game.status === "abandoned"
       ? [h("a", { href: `/replay/${game.id}`, "data-link": true }, t("replay")), ...review, " · ", h("a", { href: `/api/games/${game.id}/record`, download: `basra-${game.id}.json` }, t("download"))]
-      : [h("a", { href: `/t/${game.id}`, "data-link": true }, t("rejoin"))];
+      : game.status === "unfinished" ? []  // played offline: it goes on on its device
+        : [h("a", { href: `/t/${game.id}`, "data-link": true }, t("rejoin"))];
+    const offline = game.offline ? [h("span", { class: "tag" }, t("offline_tag")), " "] : [];
     list.append(h("li", { "data-game": game.id },
       h("span", {}, h("strong", {}, gameTitle(game)), " · ", names.map((x, i) => [i ? " · " : "", bdi(x)]),
         h("br"), h("span", { class: "muted" }, when, game.scores.length ? " · " + game.scores.map(n).join(" – ") : "")),
-      h("span", {}, tag, " ", links)));
+      h("span", {}, offline, tag, " ", links)));
   }
   page.append(list);
 }
@@ -690,7 +704,7 @@ class ReplayPage {
 // ------------------------------------------------------------------ rules
 
 async function rulesIndex(root) {
-  const all = await variants();
+  const all = await variants().catch(offlineVariants);  // no server: the engine in the page knows them
   root.append(h("div", { class: "page" }, h("h1", {}, t("rules_index")), variantList(all)));
 }
 
@@ -702,7 +716,7 @@ function variantList(all) {
 }
 
 async function rulesPage(root, name, custom) {
-  const all = await variants();
+  const all = await variants().catch(offlineVariants);
   let rules = all[name]?.rules;
   let overrides = {};
   const page = h("div", { class: "page rules" });
@@ -715,7 +729,8 @@ async function rulesPage(root, name, custom) {
   let problem = null;
   if (custom) {
     try {
-      const checked = await api("/api/rules", { method: "POST", body: JSON.stringify({ variant: name, rules: JSON.parse(custom) }) });
+      const checked = await api("/api/rules", { method: "POST", body: JSON.stringify({ variant: name, rules: JSON.parse(custom) }) })
+        .catch((err) => offlineRules(name, JSON.parse(custom), err));
       rules = checked.rules;
       overrides = checked.overrides;
     } catch (err) {
@@ -727,7 +742,8 @@ async function rulesPage(root, name, custom) {
   const customized = Object.keys(overrides).length > 0;
   page.append(h("h1", {}, t("rules_title", { name: variantName(name) }), customized ? h("small", { class: "muted" }, " · ", t("rules_custom")) : null),
     problem ? h("p", { class: "panel error", id: "rules-error" }, problem) : null,
-    h("p", { class: "muted" }, t("rules_help")));
+    h("p", { class: "muted" }, t("rules_help")),
+    h("p", { id: "rules-learn" }, h("a", { href: `/learn/${name}${customized ? "?rules=" + encodeURIComponent(JSON.stringify(overrides)) : ""}`, "data-link": true }, t("learn_rules_link"))));
   for (const section of rulesText(rules, 2, app.lang)) {
     page.append(h("section", { class: "panel" }, h("h2", {}, section.title), h("ul", {}, section.items.map((item) => h("li", {}, item)))));
   }
@@ -836,4 +852,5 @@ async function devicePage(root) {
 
 blindFromFragment();
 setLanguage(app.lang);
+startOffline(ui);
 ensureIdentity().catch((err) => banner(errorText(err))).finally(route);

@@ -53,6 +53,7 @@ export function resultTag(game, lang) {
   if (game.status === "open") return h("span", { class: "tag" }, t("game_open"));
   if (game.status === "playing") return h("span", { class: "tag" }, t("game_in_play"));
   if (game.status === "abandoned") return h("span", { class: "tag abandoned" }, t("game_abandoned"));
+  if (game.status === "unfinished") return h("span", { class: "tag" }, t("game_unfinished"));  // an offline game sent before its end
   const mine = game.teams ? game.seat % 2 : game.seat;
   if (game.winner === null || game.winner === undefined) return h("span", { class: "tag draw" }, t("game_draw"));
   if (game.winner === mine) return h("span", { class: "tag win" }, t(game.teams ? "your_team_won" : "you_won"));

@@ -8,7 +8,12 @@ People are identities (:class:`IdentityRow`) signed in on devices
 and results are :class:`RatingRow` and :class:`ResultRow`. Quick play keeps
 its pool as :class:`SeekRow`, the daily deal its attempts as
 :class:`AttemptRow`, the bot API its accounts as :class:`BotRow`, reviews their
-jobs as :class:`ReviewRow`.
+jobs as :class:`ReviewRow`. Lessons keep each person's steps done
+(:class:`LessonStepRow`); puzzles keep people's puzzle ratings and streaks
+(:class:`PuzzlerRow`), puzzles' ratings (:class:`PuzzleRatingRow`), each
+person's first try at each puzzle (:class:`PuzzleTryRow`), the puzzles mined
+from people's games (:class:`MinedPuzzleRow`) and the mining jobs
+(:class:`MiningRow`).
 
 Nothing here knows the rules of the game, and nothing here touches storage:
 the repositories of :mod:`basra.server.store.protocols` read and write these.
@@ -23,6 +28,7 @@ from typing import Any
 
 __all__ = [
     "LIVE_STATUSES",
+    "OFFLINE",
     "REVIEW_STATUSES",
     "AccountRow",
     "AttemptRow",
@@ -35,6 +41,12 @@ __all__ = [
     "GameSummary",
     "IdentityRow",
     "LeaderRow",
+    "LessonStepRow",
+    "MinedPuzzleRow",
+    "MiningRow",
+    "PuzzleRatingRow",
+    "PuzzleTryRow",
+    "PuzzlerRow",
     "RatingRow",
     "ResultRow",
     "ReviewRow",
@@ -54,12 +66,14 @@ __all__ = [
 
 
 class TableStatus(StrEnum):
-    """Where a table stands: waiting for people, in play, finished, or given up."""
+    """Where a table stands: waiting for people, in play, finished, or given up; or, for a
+    game played offline and uploaded before its end, unfinished (never played here)."""
 
     OPEN = "open"
     PLAYING = "playing"
     OVER = "over"
     ABANDONED = "abandoned"
+    UNFINISHED = "unfinished"
 
     @property
     def live(self) -> bool:
@@ -73,6 +87,10 @@ class TableStatus(StrEnum):
 
 LIVE_STATUSES: tuple[TableStatus, ...] = (TableStatus.OPEN, TableStatus.PLAYING)
 """The statuses of a table still waiting or in play."""
+
+OFFLINE = "offline"
+"""The ``created_from`` of a table that is a game played offline and uploaded
+(:mod:`basra.server.features.offline`)."""
 
 
 class SeatKind(StrEnum):
@@ -248,6 +266,10 @@ class GameSummary:
     """Each bot seat's level (None for people)."""
     rules: dict[str, Any] = field(default_factory=dict)
     """The table's rule overrides of its variant (empty: the preset as it is)."""
+    daily: bool = False
+    """An attempt at a daily deal."""
+    offline: bool = False
+    """A game played offline and uploaded."""
 
 
 def summary_of(table: TableRow, seat: int) -> GameSummary:
@@ -267,6 +289,8 @@ def summary_of(table: TableRow, seat: int) -> GameSummary:
         kinds=[s.kind for s in table.seats],
         levels=[s.level for s in table.seats],
         rules=dict(table.rules),
+        daily=table.daily is not None,
+        offline=table.created_from == OFFLINE,
     )
 
 
@@ -509,3 +533,84 @@ class SanctionRow:
     at: float
     until: float | None = None
     """When a suspension ends (None: a ban)."""
+
+
+@dataclass(frozen=True)
+class LessonStepRow:
+    """One step of one course a person has done (:mod:`basra.server.features.lessons`)."""
+
+    identity: str
+    course: str
+    """The course's key: the preset's name, or ``variant+hash`` for custom rules."""
+    step: str
+    done_at: float
+
+
+@dataclass(frozen=True)
+class PuzzlerRow:
+    """A person's puzzle rating (openskill's mu and sigma) and streaks."""
+
+    identity: str
+    mu: float
+    sigma: float
+    tries: int = 0
+    """Rated tries (first tries at puzzles): also the row's version."""
+    solved: int = 0
+    streak: int = 0
+    """Puzzles solved in a row (first tries), up to now."""
+    best_streak: int = 0
+    updated_at: float = 0.0
+
+
+@dataclass(frozen=True)
+class PuzzleRatingRow:
+    """A puzzle's rating as people's tries move it (openskill's mu and sigma)."""
+
+    puzzle_id: str
+    mu: float
+    sigma: float
+    tries: int = 0
+    """Rated tries at it: also the row's version."""
+    solved: int = 0
+
+
+@dataclass(frozen=True)
+class PuzzleTryRow:
+    """A person's first try at a puzzle (only the first is kept, and only it is rated)."""
+
+    identity: str
+    puzzle_id: str
+    move: str
+    correct: bool
+    at: float
+    rating_before: float
+    """The person's shown puzzle rating before and after the try."""
+    rating_after: float
+
+
+@dataclass(frozen=True)
+class MinedPuzzleRow:
+    """A puzzle mined from a person's reviewed game: a decision where they missed the
+    answer (``identity``, at ``seat``), as its ``basra-puzzle/1`` line."""
+
+    puzzle_id: str
+    line: str
+    table_id: str
+    seat: int
+    identity: str | None
+    variant: str
+    theme: str
+    rating: int
+    """The puzzle's first rating (its line's)."""
+    created_at: float
+
+
+@dataclass(frozen=True)
+class MiningRow:
+    """Where the mining of a reviewed game for its people's mistakes stands."""
+
+    table_id: str
+    status: ReviewStatus
+    found: int = 0
+    error: str | None = None
+    updated_at: float = 0.0

@@ -26,7 +26,7 @@ from typing import Any
 
 from basra.server.connection import Frame
 from basra.server.store.protocols import PlayerStore
-from basra.server.store.rows import SeatKind, TableRow
+from basra.server.store.rows import SeatKind, TableRow, TableStatus
 from basra.server.table.presence import Presence
 from basra.server.table.ratings import (
     EXTERNAL,
@@ -123,7 +123,9 @@ def describe_table(row: TableRow, rules: dict[str, Any]) -> dict[str, Any]:
                 "kind": s.kind,
                 "level": s.level,
                 "name": s.name,
-                "open": s.open,
+                # Only a table waiting for people has seats to take (a game uploaded from
+                # a device keeps its other people by name, with no identity).
+                "open": s.open and row.status == TableStatus.OPEN,
             }
             for s in row.seats
         ],

@@ -13,9 +13,11 @@ beside the master (:mod:`basra.server.table.master`), which writes its log:
   per server (:meth:`~basra.server.store.protocols.TableStore.create`), so
   requests sent at once never beat them, in any number of processes.
   :meth:`Lifecycle.add` stores a table the server makes itself (a tournament's),
-  with caps or none. Quick play and the daily deal store their tables in their
-  own transactions (with the seeks seated, with the attempt) and then
-  :meth:`Lifecycle.open` them.
+  with caps or none; :meth:`Lifecycle.record` stores a game played elsewhere
+  (an offline game uploaded: over or unfinished, never opened) with its log,
+  and :meth:`Lifecycle.record_more` what it went on with. Quick play and the
+  daily deal store their tables in their own transactions (with the seeks
+  seated, with the attempt) and then :meth:`Lifecycle.open` them.
 - **opened**: loaded into the master and its automatic actions planned (the
   first deal). Packs come from the master's pack sources, or are shuffled
   (:meth:`Lifecycle.deal_with`).
@@ -54,6 +56,7 @@ from basra.server.store.rows import (
     LIVE_STATUSES,
     Cap,
     CapReachedError,
+    Event,
     SeatKind,
     SeatRow,
     Status,
@@ -206,6 +209,32 @@ class Lifecycle:
         if live is not None:
             self.master.schedule(live)
         return live
+
+    async def record(self, row: TableRow, events: Sequence[Event]) -> bool:
+        """Store a game played elsewhere (an offline game uploaded) with its log, in one
+        transaction; False when a table with its id is stored already.
+
+        Its status is ``over`` or ``unfinished``, never waiting or in play: it is not
+        opened, joined, played, abandoned or settled here (``row.settled_at`` is set).
+        """
+        if row.status.live:
+            raise ValueError("a game played elsewhere is over or unfinished, not live")
+        try:
+            await self.tables.create(row, events=events)
+        except ValueError:
+            return False
+        return True
+
+    async def record_more(self, table_id: str, events: Sequence[Event], status: Status) -> bool:
+        """Store what a game played elsewhere went on with (an unfinished offline game
+        uploaded again) and where it stands now; False when another upload stored those
+        steps first. This process's copy, if loaded, catches up, and the others are told."""
+        if status.status.live:
+            raise ValueError("a game played elsewhere is over or unfinished, not live")
+        if not await self.tables.extend(table_id, events, status):
+            return False
+        await self.master.grown(table_id)
+        return True
 
     def deal_with(self, source: PackSource) -> None:
         """Let ``source`` give the packs of the tables it knows (asked before each deal)."""

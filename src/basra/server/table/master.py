@@ -511,6 +511,13 @@ class TableMaster:
         """Tell the other processes that a table's row changed (seats, status, rematch)."""
         await self.bus.publish({"kind": "meta", "table": live.id})
 
+    async def grown(self, table_id: str) -> None:
+        """A table's log grew in the store outside a live game (an offline game uploaded
+        again): this process's copy, if loaded, catches up, and the others are told."""
+        notice = {"kind": "events", "table": table_id}
+        await self.heard(notice)
+        await self.bus.publish(notice)
+
     async def publish_presence(self, live: LiveTable) -> None:
         """Tell the other processes how many of each seat are connected here."""
         await self.bus.publish({"kind": "presence", "table": live.id, **live.presence.report()})

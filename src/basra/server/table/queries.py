@@ -94,6 +94,8 @@ class Queries:
                 "winner": game.winner,
                 "created_at": game.created_at,
                 "updated_at": game.updated_at,
+                "daily": game.daily,
+                "offline": game.offline,
             }
             for game in await self.tables.games_of(identity)
         ]

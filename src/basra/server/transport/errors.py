@@ -3,7 +3,8 @@
 Every refused HTTP request is ``{"error": code, "message": ..., ...}`` with the
 status of :data:`STATUS_OF` (400 for any other code): 401 ``signed_out``, 404,
 409 ``not_over``, 413 ``too_large``, 422 ``bad_request`` naming the ``field``
-of the wrong JSON type, 429 ``rate_limited`` with ``Retry-After``; a bad
+of the wrong JSON type, 429 ``rate_limited`` with ``Retry-After``; a request no
+route took, 404 ``not_found`` (405 ``method_not_allowed``); a bad
 username or password at sign-in is 401 ``bad_login`` either way. A socket's
 refused hello is answered with the ``error`` message, then closed with the code
 of :data:`CLOSE_CODES` (4000 for any other).
@@ -15,12 +16,14 @@ from collections.abc import Callable
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
+from fastapi.exception_handlers import http_exception_handler
+from fastapi.responses import JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from basra.server.errors import ProtocolError
 from basra.server.quotas import RateLimitError
 
-__all__ = ["CLOSE_CODES", "STATUS_OF", "error_body", "install", "refusal"]
+__all__ = ["CLOSE_CODES", "HTTP_REFUSALS", "STATUS_OF", "error_body", "install", "refusal"]
 
 STATUS_OF = {
     "rate_limited": 429,
@@ -49,6 +52,10 @@ STATUS_OF = {
     "not_allowed": 403,
     "no_such_report": 404,
     "bad_report": 422,
+    "no_such_puzzle": 404,
+    "no_such_step": 404,
+    "not_found": 404,
+    "method_not_allowed": 405,
 }
 """HTTP status of each refusal code (400 for any other)."""
 
@@ -74,9 +81,17 @@ def refusal(error: ProtocolError, headers: dict[str, str] | None = None) -> JSON
     return JSONResponse(error_body(error), STATUS_OF.get(error.code, 400), extra)
 
 
+HTTP_REFUSALS = {
+    404: ProtocolError("not_found", "there is no such address"),
+    405: ProtocolError("method_not_allowed", "this address does not take that method"),
+}
+"""The refusal of a request no route took (a file missing under ``/static``, say)."""
+
+
 def install(app: FastAPI, on_error: Callable[[str], None] | None = None) -> None:
     """Answer every :class:`ProtocolError` a route raises as its refusal (and tell
-    ``on_error`` its code: the metrics)."""
+    ``on_error`` its code: the metrics), and a request no route took in the same body
+    (never FastAPI's ``{"detail": ...}``)."""
 
     async def refused(_: Request, error: Exception) -> JSONResponse:
         assert isinstance(error, ProtocolError)
@@ -84,4 +99,12 @@ def install(app: FastAPI, on_error: Callable[[str], None] | None = None) -> None
             on_error(error.code)
         return refusal(error)
 
+    async def unrouted(request: Request, error: Exception) -> Response:
+        assert isinstance(error, StarletteHTTPException)
+        known = HTTP_REFUSALS.get(error.status_code)
+        if known is None:
+            return await http_exception_handler(request, error)
+        return JSONResponse(error_body(known), error.status_code, error.headers)
+
     app.add_exception_handler(ProtocolError, refused)
+    app.add_exception_handler(StarletteHTTPException, unrouted)

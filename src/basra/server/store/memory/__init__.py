@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from basra.server.store.memory.data import MemoryData
 from basra.server.store.memory.identities import MemoryIdentities
+from basra.server.store.memory.learn import MemoryLessons, MemoryPuzzles
 from basra.server.store.memory.moderation import MemoryModeration
 from basra.server.store.memory.play import (
     MemoryBots,
@@ -44,6 +45,8 @@ class MemoryStore:
         self.bots = MemoryBots(self.data)
         self.reviews = MemoryReviews(self.data)
         self.moderation = MemoryModeration(self.data)
+        self.lessons = MemoryLessons(self.data)
+        self.puzzles = MemoryPuzzles(self.data)
 
     @classmethod
     def sharing(cls, other: MemoryStore) -> MemoryStore:

@@ -11,6 +11,12 @@ from basra.server.store.rows import (
     DeviceRow,
     Event,
     IdentityRow,
+    LessonStepRow,
+    MinedPuzzleRow,
+    MiningRow,
+    PuzzleRatingRow,
+    PuzzlerRow,
+    PuzzleTryRow,
     RatingRow,
     ReportRow,
     ResultRow,
@@ -57,6 +63,14 @@ class MemoryData:
     reviews: dict[str, ReviewRow] = field(default_factory=dict)
     reports: dict[str, ReportRow] = field(default_factory=dict)
     sanctions: dict[str, SanctionRow] = field(default_factory=dict)
+    lesson_steps: dict[tuple[str, str, str], LessonStepRow] = field(default_factory=dict)
+    """(identity, course, step) -> the step done."""
+    puzzlers: dict[str, PuzzlerRow] = field(default_factory=dict)
+    puzzle_ratings: dict[str, PuzzleRatingRow] = field(default_factory=dict)
+    puzzle_tries: dict[tuple[str, str], PuzzleTryRow] = field(default_factory=dict)
+    """(identity, puzzle id) -> the first try."""
+    mined_puzzles: dict[str, MinedPuzzleRow] = field(default_factory=dict)
+    mining: dict[str, MiningRow] = field(default_factory=dict)
 
     def add_table(self, table: TableRow, events: list[Event] | None = None) -> None:
         """Insert a table (a copy) with its log (ValueError if the id is taken)."""

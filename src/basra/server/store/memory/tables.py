@@ -30,13 +30,15 @@ class MemoryTables:
     def __init__(self, data: MemoryData) -> None:
         self.data = data
 
-    async def create(self, table: TableRow, caps: Sequence[Cap] = ()) -> None:
-        """Count each cap and insert the table, with nothing awaited between."""
+    async def create(
+        self, table: TableRow, caps: Sequence[Cap] = (), events: Sequence[Event] = ()
+    ) -> None:
+        """Count each cap and insert the table (and its log), with nothing awaited between."""
         for cap in caps:
             found = self._count(cap.created_by, cap.created_from, cap.all_bots, LIVE_STATUSES)
             if found >= cap.limit:
                 raise CapReachedError(cap)
-        self.data.add_table(table)
+        self.data.add_table(table, list(events))
 
     async def load(self, table_id: str) -> TableRow | None:
         """A copy of the table, or None."""
@@ -55,6 +57,15 @@ class MemoryTables:
         log.append(event)
         if status is not None:
             self._set(table_id, status)
+        return True
+
+    async def extend(self, table_id: str, events: Sequence[Event], status: Status) -> bool:
+        """Append the events when the first is the next step, with the status."""
+        log = self.data.events[table_id]
+        if not events or events[0].seq != len(log):
+            return False
+        log.extend(events)
+        self._set(table_id, status)
         return True
 
     def _set(self, table_id: str, status: Status) -> None:

@@ -11,6 +11,7 @@ from basra.server.store.sql.bots import SqlBots
 from basra.server.store.sql.daily import SqlDaily
 from basra.server.store.sql.database import SqlDatabase, database_url
 from basra.server.store.sql.identities import SqlIdentities
+from basra.server.store.sql.learn import SqlLessons, SqlPuzzles
 from basra.server.store.sql.moderation import SqlModeration
 from basra.server.store.sql.play import SqlLeases, SqlSecrets, SqlSeeks
 from basra.server.store.sql.players import SqlPlayers
@@ -40,6 +41,8 @@ class SqlStore:
         self.bots = SqlBots(self.db)
         self.reviews = SqlReviews(self.db)
         self.moderation = SqlModeration(self.db)
+        self.lessons = SqlLessons(self.db)
+        self.puzzles = SqlPuzzles(self.db)
 
     @property
     def url(self) -> str:

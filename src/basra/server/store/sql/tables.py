@@ -51,8 +51,11 @@ class SqlTables:
         if self._writer is not None and not self._writer.done():
             await asyncio.wait([self._writer], timeout=10)
 
-    async def create(self, table: TableRow, caps: Sequence[Cap] = ()) -> None:
-        """Lock the caps' keys, count them and insert the table, in one transaction."""
+    async def create(
+        self, table: TableRow, caps: Sequence[Cap] = (), events: Sequence[Event] = ()
+    ) -> None:
+        """Lock the caps' keys, count them and insert the table (and its log), in one
+        transaction."""
         try:
             async with self.db.engine.begin() as conn:
                 if caps:
@@ -62,8 +65,23 @@ class SqlTables:
                     if found >= cap.limit:
                         raise CapReachedError(cap)
                 await insert_table(conn, table)
+                if events:
+                    await conn.execute(E.insert(), _event_rows(table.id, events, time.time()))
         except IntegrityError:
             raise ValueError(f"table {table.id!r} exists") from None
+
+    async def extend(self, table_id: str, events: Sequence[Event], status: Status) -> bool:
+        """Insert the events and the status in one transaction; False when a step is taken."""
+        if not events:
+            return False
+        now = time.time()
+        try:
+            async with self.db.engine.begin() as conn:
+                await conn.execute(E.insert(), _event_rows(table_id, events, now))
+                await conn.execute(status_update(table_id, status, now))
+        except IntegrityError:
+            return False
+        return True
 
     async def load(self, table_id: str) -> TableRow | None:
         """The table and its seats, or None."""
@@ -342,6 +360,21 @@ async def insert_table(conn: AsyncConnection, table: TableRow) -> None:
             for s in table.seats
         ],
     )
+
+
+def _event_rows(table_id: str, events: Sequence[Event], now: float) -> list[dict[str, Any]]:
+    """The ``events`` rows of some of a table's events (stored at ``now`` when not timed)."""
+    return [
+        {
+            "table_id": table_id,
+            "seq": e.seq,
+            "kind": e.kind,
+            "data": e.data,
+            "at": now if e.at is None else e.at,
+            "auto": e.auto,
+        }
+        for e in events
+    ]
 
 
 def status_update(table_id: str, status: Status, now: float) -> Any:

@@ -3,7 +3,8 @@
 
 :data:`ROUTERS` is their order: the quick-play and bot sockets (``/ws/play``,
 ``/ws/bot``) come before the table socket (``/ws/{table_id}``), which would
-otherwise take their addresses. A new feature's router is one more entry.
+otherwise take their addresses. A new feature's router is one more entry. The app
+includes :data:`~basra.server.transport.routes.pages.unknown` after all of them.
 """
 
 from __future__ import annotations
@@ -15,8 +16,10 @@ from basra.server.transport.routes import (
     daily,
     games,
     identity,
+    learn,
     meta,
     moderation,
+    offline,
     ops,
     pages,
     players,
@@ -38,7 +41,9 @@ ROUTERS: tuple[APIRouter, ...] = (
     daily.router,
     reactions.router,
     bots.router,
+    learn.router,
     games.router,
+    offline.router,
     tables.router,
 )
 """Every router of the app, in the order they are matched."""

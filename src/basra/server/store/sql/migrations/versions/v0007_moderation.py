@@ -5,7 +5,7 @@ and once closed what the operator did) and ``sanctions`` (one per identity
 suspended until a time, or banned).
 
 Revision ID: 0007_moderation
-Revises: 0005_play
+Revises: 0008_learn
 Create Date: 2026-12-01
 """
 
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0007_moderation"
-down_revision = "0005_play"
+down_revision = "0008_learn"
 branch_labels = None
 depends_on = None
 

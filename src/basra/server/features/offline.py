@@ -1,0 +1,255 @@
+"""Offline games come home: an uploaded game checked, then kept as a table of its own.
+
+A game played in the page with no connection (:mod:`basra.offline`) is sent,
+once online, with the person's token (``POST /api/offline/games``).
+:meth:`OfflineGames.upload` checks it by playing it again
+(:mod:`basra.server.features.offline_check`: deals from the seed, every play
+legal, every bot play the one that bot makes there, the page's result the
+replay's; a hard bot's decisions are made again on the server's workers, at
+background rank) and :meth:`OfflineGames.keep` stores it through the table
+lifecycle (:meth:`~basra.server.table.lifecycle.Lifecycle.record`), so "My
+games", the record, the replay and the coach's review read it as any other
+game:
+
+- the table: the record's variant, rule overrides, players, teams and first
+  dealer; ``created_from`` is :data:`~basra.server.store.rows.OFFLINE`; never
+  rated and marked settled when stored (nothing to settle: no results, no
+  ratings, no leaderboards); status ``over``, or ``unfinished``
+  (:attr:`~basra.server.store.rows.TableStatus.UNFINISHED`: neither waiting nor
+  in play, so it is never joined, played, abandoned or settled here);
+- the seats: the uploader's identity in their seat, other people (pass and
+  play) by name only, bots by level;
+- the log: one ``deal`` per round and one ``play`` per move, encoded by the
+  table reducer (:func:`~basra.server.table.reducer.deal_event`,
+  :func:`~basra.server.table.reducer.play_event`), stored with the table in one
+  transaction;
+- idempotent: its id is derived from the identity and the page's id of the
+  game, so the same game uploaded again finds the same table; an unfinished
+  game that went on appends its new events (and its new status) when the
+  stored ones are where it started from; otherwise the stored game stands.
+
+Its record, replay and review are refused until it is over (hidden cards), as
+for any table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from basra.server.errors import ProtocolError
+from basra.server.features.offline_check import (
+    BotDecision,
+    CheckedGame,
+    check_decision,
+    check_offline_game,
+    page_bot_move,
+)
+from basra.server.identity import Caller
+from basra.server.quotas import Quotas, Rate
+from basra.server.runtime.scheduler import BACKGROUND, FairScheduler
+from basra.server.store.protocols import TableStore
+from basra.server.store.rows import (
+    OFFLINE,
+    Event,
+    SeatKind,
+    SeatRow,
+    Status,
+    TableRow,
+    TableStatus,
+)
+from basra.server.table.lifecycle import Lifecycle
+from basra.server.table.reducer import deal_event, play_event
+from basra.session import PERSON
+
+__all__ = [
+    "DEFERRED_LEVELS",
+    "OfflineConfig",
+    "OfflineGames",
+    "StoredGame",
+    "events_of",
+    "offline_table_id",
+]
+
+DEFERRED_LEVELS = ("hard",)
+"""Bot levels whose decisions are made again on the workers (a tenth of a second or more
+each), not inline."""
+UPLOADS = Rate(60, 3600)
+"""Offline games (or later states of them) one person may upload, by default."""
+OLDEST = 10 * 365 * 86400.0
+"""How far back a game's start may be (seconds); an older or future one is taken as now."""
+
+
+@dataclass(frozen=True)
+class OfflineConfig:
+    """How uploads are taken."""
+
+    uploads_per_identity: Rate = UPLOADS
+    """Offline games (or later states of them) one person may upload."""
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """Where a kept offline game is, and how it stands there."""
+
+    table_id: str
+    created: bool
+    """True when this upload stored it."""
+    status: TableStatus
+    scores: tuple[int, ...]
+    winner: int | None
+    appended: int = 0
+    """Events this upload added to an unfinished game kept before."""
+
+
+def offline_table_id(identity: str, client_id: str) -> str:
+    """The table of an identity's offline game (16 hex digits): the same for every upload
+    of it, and nobody else's.
+
+    >>> mine = offline_table_id("id-1", "g1")
+    >>> mine == offline_table_id("id-1", "g1") != offline_table_id("id-2", "g1"), len(mine)
+    (True, 16)
+    """
+    return hashlib.sha256(f"offline\0{identity}\0{client_id}".encode()).hexdigest()[:16]
+
+
+def events_of(game: CheckedGame, at: float) -> list[Event]:
+    """The table's log of a checked game: a deal per round, then its plays, numbered from 0."""
+    out: list[Event] = []
+    for pack, moves in zip(game.packs, game.moves, strict=True):
+        out.append(deal_event(len(out), pack, at))
+        out.extend(play_event(len(out), move, at) for move in moves)
+    return out
+
+
+def status_of(game: CheckedGame) -> Status:
+    """Where the game stands: over (scores, winner) or unfinished (scores so far)."""
+    scores = tuple(game.result["score"])
+    if game.finished:
+        return Status(TableStatus.OVER, scores, game.result["winner"])
+    return Status(TableStatus.UNFINISHED, scores, None)
+
+
+class OfflineGames:
+    """Checks uploaded offline games and keeps them as tables (see the module docstring)."""
+
+    def __init__(
+        self,
+        lifecycle: Lifecycle,
+        tables: TableStore,
+        scheduler: FairScheduler,
+        quotas: Quotas,
+        config: OfflineConfig | None = None,
+    ) -> None:
+        self.lifecycle = lifecycle
+        self.tables = tables
+        self.scheduler = scheduler
+        self.quotas = quotas
+        self.config = config or OfflineConfig()
+
+    async def upload(self, caller: Caller, upload: Mapping[str, Any]) -> StoredGame:
+        """Check an uploaded game (:class:`ForgedRecordError` says what is wrong) and keep it."""
+        identity = caller.identity
+        rate = self.config.uploads_per_identity
+        self.quotas.take("offline", identity, rate, "offline games uploaded per person")
+        game = await asyncio.to_thread(check_offline_game, upload, defer=DEFERRED_LEVELS)
+        await self.make_again(identity, game.deferred)
+        return await self.keep(identity, game)
+
+    async def make_again(self, identity: str, decisions: Sequence[BotDecision]) -> None:
+        """Make each deferred bot decision again on the workers (background rank, the
+        identity's turn among others); raise at the first that differs."""
+        if not decisions:
+            return
+        queue = f"offline:{identity}"
+
+        async def again(decision: BotDecision) -> None:
+            made = await self.scheduler.run(
+                queue, BACKGROUND, page_bot_move, decision.level, decision.seed, decision.view
+            )
+            check_decision(decision, made)
+
+        tasks = [asyncio.create_task(again(decision)) for decision in decisions]
+        try:
+            for task in asyncio.as_completed(tasks):
+                await task
+        finally:
+            for task in tasks:
+                task.cancel()  # after a forged play: the others are dropped before they run
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def keep(self, identity: str, game: CheckedGame) -> StoredGame:
+        """Store a checked game for ``identity`` (or find it stored, and add what it played
+        since); where it is."""
+        table_id = offline_table_id(identity, game.client_id)
+        now = time.time()
+        events = events_of(game, self._started(game, now))
+        status = status_of(game)
+        row = await self.tables.load(table_id)
+        if row is None:
+            if await self.lifecycle.record(
+                self._row(table_id, identity, game, status, now), events
+            ):
+                return StoredGame(table_id, True, status.status, status.scores, status.winner)
+            row = await self.tables.load(table_id)  # the same upload, just before this one
+            if row is None:
+                raise ProtocolError("no_such_table", "the game could not be kept: send it again")
+        if row.created_by != identity or row.created_from != OFFLINE:
+            raise ProtocolError("not_yours", "that game is kept for someone else")
+        appended = 0
+        if row.status == TableStatus.UNFINISHED:
+            stored = await self.tables.events(table_id)
+            known = [(e.kind, e.data) for e in stored]
+            went_on = len(events) > len(stored) and known == [
+                (e.kind, e.data) for e in events[: len(stored)]
+            ]
+            if went_on:
+                more = [Event(e.seq, e.kind, e.data, now, e.auto) for e in events[len(stored) :]]
+                if await self.lifecycle.record_more(table_id, more, status):
+                    row.set_status(status)
+                    appended = len(more)
+        return StoredGame(table_id, False, row.status, tuple(row.scores), row.winner, appended)
+
+    @staticmethod
+    def _started(game: CheckedGame, now: float) -> float:
+        """When the game started, as the page says, unless that is in the future or long ago."""
+        started = game.created_at
+        if started is None or not now - OLDEST <= started <= now:
+            return now
+        return started
+
+    def _row(
+        self, table_id: str, identity: str, game: CheckedGame, status: Status, now: float
+    ) -> TableRow:
+        """The table of an offline game: seats as played, never rated, nothing to settle."""
+        seats = []
+        for seat, kind in enumerate(game.kinds):
+            if kind == PERSON:
+                mine = identity if seat == game.uploader_seat else None
+                seats.append(SeatRow(seat, SeatKind.PERSON, None, mine, game.names[seat]))
+            else:
+                seats.append(SeatRow(seat, SeatKind.BOT, kind))
+        record = game.record
+        return TableRow(
+            id=table_id,
+            variant=record["variant"],
+            rules=dict(game.overrides),
+            players=record["players"],
+            teams=record["teams"],
+            first_dealer=record["first_dealer"],
+            hints=False,
+            seats=seats,
+            status=status.status,
+            scores=list(status.scores),
+            winner=status.winner,
+            created_at=self._started(game, now),
+            updated_at=now,
+            created_by=identity,
+            created_from=OFFLINE,
+            rated=False,
+            settled_at=now,
+        )

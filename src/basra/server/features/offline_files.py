@@ -1,0 +1,330 @@
+"""Offline play's files: the Pyodide runtime, the core's sources, the service worker's list,
+the web app manifest.
+
+The page plays offline on the server's own engine: the core's Python sources
+(:class:`CoreSources`, from the installed package) run in a Web Worker under
+Pyodide (the pinned npm package of ``pyodide.json``, fetched and checked by
+``scripts/fetch-pyodide`` into :func:`runtime_folder`). :class:`OfflineFiles`
+is what the routes (:mod:`basra.server.transport.routes.offline`) serve:
+
+- the service worker (``static/offline/sw.js``) with its precache list inlined
+  (:class:`Precache`: each file's URL and content hash, and a version over them
+  all), so a deploy that changes any file changes the worker, which fetches
+  only the files whose hash changed and waits until the page says "reload to
+  update" (no old and new files mixed);
+- the web app manifest in English or Arabic (:func:`manifest`);
+- whether offline play is installed, and where its runtime and the core's
+  sources are (:meth:`Precache.runtime_info`);
+- the core's sources as one zip, named by its hash, and the runtime's files.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import basra
+from basra.offline import OFFLINE_LEVELS
+
+__all__ = [
+    "CORE_PACKAGES",
+    "LAZY_IMPORTS",
+    "PIN",
+    "CoreSources",
+    "OfflineFiles",
+    "Precache",
+    "RuntimeFile",
+    "manifest",
+    "runtime_folder",
+    "runtime_missing",
+]
+
+HERE = Path(__file__).parents[1]
+PIN: dict[str, Any] = json.loads((HERE / "pyodide.json").read_text(encoding="utf-8"))
+"""The pinned Pyodide package: ``version``, sha512 ``integrity``, the ``files`` needed."""
+THEME = "#0f4d2c"
+BACKGROUND = "#0b3a21"
+PRECACHE_SUFFIXES = (".js", ".css", ".svg", ".woff2", ".png")
+"""Which files of ``static/`` the service worker keeps (the page is kept as ``/``)."""
+CORE_PACKAGES = ("", "bots", "coach")
+"""The packages of ``basra`` whose modules go to the page whole (``""``: the core)."""
+CORE_EXTRA = ("bots/ratings.json",)
+"""Files other than modules the page needs."""
+LAZY_IMPORTS = {
+    "ray": "bots/arena.py",
+    "openskill": "bots/arena.py",
+    "basra.belief.features": "bots/ismcts.py",
+    "basra.belief.model": "bots/ismcts.py",
+}
+"""Modules the page does not get that files it gets import lazily, inside the functions
+that need them, which never run offline: the arena on a Ray cluster and its ratings, and
+the learned belief (no offline level searches with it)."""
+MEDIA = {
+    ".mjs": "text/javascript",
+    ".wasm": "application/wasm",
+    ".zip": "application/zip",
+    ".json": "application/json",
+}
+"""The content type of each kind of runtime file."""
+
+
+def runtime_folder() -> Path:
+    """Where ``scripts/fetch-pyodide`` puts the runtime (``$BASRA_PYODIDE`` to move it)."""
+    configured = os.environ.get("BASRA_PYODIDE", "").strip()
+    return Path(configured) if configured else HERE / "pyodide"
+
+
+def runtime_missing(folder: Path) -> list[str]:
+    """The runtime's files missing from ``folder`` (all of them when it is another version)."""
+    try:
+        stamp = json.loads((folder / "VERSION.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        stamp = None
+    if not isinstance(stamp, dict) or stamp.get("integrity") != PIN["integrity"]:
+        return list(PIN["files"])
+    return [name for name in PIN["files"] if not (folder / name).is_file()]
+
+
+class _Hashes:
+    """Content hashes of files, worked out again only when a file's size or time changes."""
+
+    def __init__(self) -> None:
+        self._known: dict[Path, tuple[int, int, str]] = {}
+
+    def of(self, path: Path) -> tuple[str, int]:
+        stat = path.stat()
+        known = self._known.get(path)
+        if known is not None and known[:2] == (stat.st_mtime_ns, stat.st_size):
+            return known[2], stat.st_size
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+        self._known[path] = (stat.st_mtime_ns, stat.st_size, digest)
+        return digest, stat.st_size
+
+
+class CoreSources:
+    """The core's Python sources as one zip for the page, from the installed package.
+
+    The zip holds ``basra/...``: the core (with the offline table,
+    :mod:`basra.offline`, and the table of people and bots it plays through,
+    :mod:`basra.session`), the bots and the coach; never a front end. Built on
+    request, kept while no file changes, and named by a hash of its content: the
+    page always runs this server's rules.
+    """
+
+    def __init__(self, package: Path | None = None) -> None:
+        self.package = package or Path(basra.__file__).parent
+        self._built: tuple[tuple[tuple[str, int, int], ...], bytes, str] | None = None
+
+    def files(self) -> list[tuple[str, Path]]:
+        """(name in the zip, file) for every file the page needs, in a fixed order."""
+        out: list[tuple[str, Path]] = []
+        for package in CORE_PACKAGES:
+            folder = self.package / package if package else self.package
+            for path in sorted(folder.glob("*.py")):
+                if path.name != "__main__.py":
+                    out.append((f"basra/{path.relative_to(self.package).as_posix()}", path))
+        for extra in CORE_EXTRA:
+            out.append((f"basra/{extra}", self.package / extra))
+        return out
+
+    def build(self) -> tuple[bytes, str]:
+        """The zip's bytes and its hash (16 hex digits), built again when a file changed."""
+        files = self.files()
+        signature = tuple(
+            (name, path.stat().st_mtime_ns, path.stat().st_size) for name, path in files
+        )
+        if self._built is not None and self._built[0] == signature:
+            return self._built[1], self._built[2]
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
+            for name, path in files:
+                info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
+                info.compress_type = zipfile.ZIP_DEFLATED
+                archive.writestr(info, path.read_bytes())
+        data = buffer.getvalue()
+        digest = hashlib.sha256(data).hexdigest()[:16]
+        self._built = (signature, data, digest)
+        return data, digest
+
+
+@dataclass(frozen=True)
+class PrecacheEntry:
+    """A file the service worker keeps: its URL, a hash of its content, its size."""
+
+    url: str
+    hash: str
+    bytes: int
+
+
+class Precache:
+    """What the service worker keeps for the page to work offline, and its version.
+
+    The app shell (the page as ``/``, its scripts, styles, card faces, fonts,
+    icons), ``/offline/runtime.json``, the core's sources and, when installed,
+    the Pyodide runtime. The version is a hash over every entry: it changes
+    exactly when a file does.
+    """
+
+    def __init__(self, static: Path, core: CoreSources, runtime: Path) -> None:
+        self.static = static
+        self.core = core
+        self.runtime = runtime
+        self._hashes = _Hashes()
+
+    def runtime_url(self) -> str:
+        """Where the page loads Pyodide from (the version is in the path)."""
+        return f"/offline/pyodide/{PIN['version']}/"
+
+    def runtime_info(self) -> dict[str, Any]:
+        """``/offline/runtime.json``: whether offline play is installed, and where things are."""
+        _, digest = self.core.build()
+        missing = runtime_missing(self.runtime)
+        out: dict[str, Any] = {
+            "installed": not missing,
+            "pyodide": {"version": PIN["version"], "url": self.runtime_url()},
+            "core": {"url": f"/offline/core/{digest}.zip", "hash": digest},
+            "levels": list(OFFLINE_LEVELS),
+        }
+        if missing:
+            out["message"] = (
+                "offline play is not installed on this server: scripts/setup fetches "
+                f"Pyodide {PIN['version']} (missing: {', '.join(missing)})"
+            )
+        return out
+
+    def entries(self) -> list[PrecacheEntry]:
+        """Every file to keep, in a fixed order."""
+        out = []
+        digest, size = self._hashes.of(self.static / "index.html")
+        out.append(PrecacheEntry("/", digest, size))
+        for path in sorted(self.static.rglob("*")):
+            if path.is_file() and path.suffix in PRECACHE_SUFFIXES:
+                digest, size = self._hashes.of(path)
+                url = "/static/" + path.relative_to(self.static).as_posix()
+                out.append(PrecacheEntry(url, digest, size))
+        info = json.dumps(self.runtime_info(), sort_keys=True).encode()
+        out.append(
+            PrecacheEntry("/offline/runtime.json", hashlib.sha256(info).hexdigest()[:16], len(info))
+        )
+        data, digest = self.core.build()
+        out.append(PrecacheEntry(f"/offline/core/{digest}.zip", digest, len(data)))
+        if not runtime_missing(self.runtime):
+            for name in PIN["files"]:
+                size = (self.runtime / name).stat().st_size
+                gz = self.runtime / f"{name}.gz"
+                wire = gz.stat().st_size if gz.is_file() else size
+                # The URL names the version, and the folder holds the checked package.
+                out.append(PrecacheEntry(self.runtime_url() + name, PIN["integrity"][7:23], wire))
+        return out
+
+    def manifest(self) -> dict[str, Any]:
+        """The list the service worker receives: ``version`` and ``entries``."""
+        entries = self.entries()
+        version = hashlib.sha256(
+            "\n".join(f"{e.url} {e.hash}" for e in entries).encode()
+        ).hexdigest()[:16]
+        return {
+            "version": version,
+            "entries": [{"url": e.url, "hash": e.hash, "bytes": e.bytes} for e in entries],
+        }
+
+
+NAMES = {
+    "en": ("Basra: the card game", "Basra", "Play Basra with friends and bots, online or off."),
+    "ar": ("بصرة: لعبة الورق", "بصرة", "العب البصرة مع الأصدقاء والروبوتات، متصلًا أو دون اتصال."),
+}
+
+
+def manifest(lang: str = "en") -> dict[str, Any]:
+    """The web app manifest, in English or Arabic (both names ride along in either)."""
+    lang = lang if lang in NAMES else "en"
+    name, short, description = NAMES[lang]
+    icons = [
+        {"src": "/static/icons/icon-192.png", "sizes": "192x192", "type": "image/png"},
+        {"src": "/static/icons/icon-512.png", "sizes": "512x512", "type": "image/png"},
+        {
+            "src": "/static/icons/maskable-512.png",
+            "sizes": "512x512",
+            "type": "image/png",
+            "purpose": "maskable",
+        },
+        {"src": "/static/icons/icon.svg", "sizes": "any", "type": "image/svg+xml"},
+    ]
+    other = "ar" if lang == "en" else "en"
+    return {
+        "id": "/",
+        "name": name,
+        "short_name": short,
+        "description": description,
+        "lang": lang,
+        "dir": "rtl" if lang == "ar" else "ltr",
+        # The manifest localization proposal (W3C): the other language's names.
+        "name_localized": {other: NAMES[other][0]},
+        "short_name_localized": {other: NAMES[other][1]},
+        "start_url": f"/?lang={lang}",
+        "scope": "/",
+        "display": "standalone",
+        "orientation": "any",
+        "theme_color": THEME,
+        "background_color": BACKGROUND,
+        "categories": ["games"],
+        "icons": icons,
+        "shortcuts": [
+            {
+                "name": "العب دون اتصال" if lang == "ar" else "Play offline",
+                "url": f"/offline?lang={lang}",
+                "icons": [{"src": "/static/icons/icon-192.png", "sizes": "192x192"}],
+            }
+        ],
+    }
+
+
+@dataclass(frozen=True)
+class RuntimeFile:
+    """A file of the runtime to send: where it is, its type, and whether it is gzipped."""
+
+    path: Path
+    media: str
+    gzip: bool
+
+
+class OfflineFiles:
+    """What offline play serves: the service worker, the runtime's state, the core's zip
+    and the runtime's files, from ``static`` (the page's folder) and ``runtime`` (where
+    Pyodide was unpacked: :func:`runtime_folder` by default)."""
+
+    def __init__(self, static: Path, runtime: Path | None = None) -> None:
+        self.static = static
+        self.runtime = runtime or runtime_folder()
+        self.core = CoreSources()
+        self.precache = Precache(static, self.core, self.runtime)
+
+    def service_worker(self) -> str:
+        """``static/offline/sw.js`` with this deploy's precache list in front."""
+        listing = self.precache.manifest()
+        worker = (self.static / "offline" / "sw.js").read_text("utf-8")
+        return (
+            "// Precache list of this deploy (basra.server.features.offline_files.Precache)\n"
+            f"self.PRECACHE = {json.dumps(listing)};\n\n" + worker
+        )
+
+    def missing(self) -> list[str]:
+        """The runtime's files that are not installed here."""
+        return runtime_missing(self.runtime)
+
+    def runtime_file(self, version: str, name: str, gzip: bool) -> RuntimeFile | None:
+        """A file of the pinned runtime (gzipped when ``gzip`` and a gzip copy is kept), or
+        None when it is no such file."""
+        if version != PIN["version"] or name not in PIN["files"]:
+            return None
+        media = MEDIA[Path(name).suffix]
+        packed = self.runtime / f"{name}.gz"
+        if gzip and packed.is_file():
+            return RuntimeFile(packed, media, True)
+        return RuntimeFile(self.runtime / name, media, False)
