@@ -1,6 +1,6 @@
 """Load: many tables of people playing over real WebSockets, with or without an adversary.
 
-    python benchmarks/load.py [--tables 500] [--seconds 60] [--think 1.0] [--adversary]
+    python benchmarks/load.py [--tables 500] [--seconds 60] [--think 1.0] [--adversary | --proxy]
 
 Starts ``basra serve`` as its own process (a SQLite file in a temporary
 directory, the server's own quotas), then plays ``--tables`` tables of people
@@ -68,6 +68,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Iterator
 from http.client import HTTPConnection
 from typing import Any
 
@@ -102,7 +103,11 @@ def request(
     try:
         conn.request(method, path, None if body is None else json.dumps(body), headers)
         response = conn.getresponse()
-        return response.status, json.loads(response.read() or b"null")
+        data = response.read()
+        if response.status >= 500 and not data.startswith(b"{"):
+            # Not the app's answer (a proxy's: no process took it): say which.
+            raise RuntimeError(f"HTTP {response.status} {data[:60]!r}")
+        return response.status, json.loads(data or b"null")
     finally:
         conn.close()
 
@@ -527,9 +532,43 @@ def adversary_process(port: int, args: argparse.Namespace, until: float, out: An
 # ---------------------------------------------------------------------- one run
 
 
-def run_once(args: argparse.Namespace, with_adversary: bool) -> dict[str, Any]:
-    """Start a server, play, measure; returns the numbers of the run."""
-    with tempfile.TemporaryDirectory(prefix="basra-load-") as tmp:
+@contextlib.contextmanager
+def caddy_in_front(ports: list[int], tmp: str) -> Iterator[tuple[int, int]]:
+    """The shipped deploy/Caddyfile in front of the servers on ``ports``, in plain HTTP (TLS
+    would cost the same with or without the hop it measures); yields its port and pid."""
+    proxy = free_port()
+    env = {
+        **os.environ,
+        "BASRA_SITE": f"http://127.0.0.1:{proxy}",
+        "BASRA_UPSTREAMS": " ".join(f"127.0.0.1:{port}" for port in ports),
+        "BASRA_CADDY_ADMIN": f"localhost:{free_port()}",
+        "XDG_DATA_HOME": os.path.join(tmp, "caddy-data"),
+        "XDG_CONFIG_HOME": os.path.join(tmp, "caddy-config"),
+    }
+    caddyfile = os.path.join(os.path.dirname(__file__), "..", "deploy", "Caddyfile")
+    command = ["caddy", "run", "--config", caddyfile, "--adapter", "caddyfile"]
+    process = subprocess.Popen(
+        command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        deadline = time.time() + 30
+        while True:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{proxy}/readyz", timeout=1).close()
+                break
+            except OSError:
+                if time.time() > deadline:
+                    raise RuntimeError("caddy did not start") from None
+                time.sleep(0.2)
+        yield proxy, process.pid
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+def run_once(args: argparse.Namespace, with_adversary: bool, proxy: bool = False) -> dict[str, Any]:
+    """Start a server (behind Caddy with ``proxy``), play, measure; returns the numbers."""
+    with tempfile.TemporaryDirectory(prefix="basra-load-") as tmp, contextlib.ExitStack() as stack:
         port = free_port()
         database = args.database or os.path.join(tmp, "load.db")
         command = [
@@ -552,6 +591,11 @@ def run_once(args: argparse.Namespace, with_adversary: bool) -> dict[str, Any]:
                     if time.time() > deadline:
                         raise RuntimeError("the server did not start") from None
                     time.sleep(0.2)
+            # People reach the server through the proxy, which it trusts (127.0.0.1, the
+            # default) to name their own addresses: quotas per address stay theirs.
+            entry, caddy = (
+                stack.enter_context(caddy_in_front([port], tmp)) if proxy else (port, None)
+            )
             start = time.time()
             window = (
                 start + args.ramp + args.warmup,
@@ -565,7 +609,7 @@ def run_once(args: argparse.Namespace, with_adversary: bool) -> dict[str, Any]:
                 processes.append(
                     context.Process(
                         target=people_process,
-                        args=(port, share, args.think, window, args.ramp, out),
+                        args=(entry, share, args.think, window, args.ramp, out),
                     )
                 )
             if with_adversary:
@@ -576,9 +620,11 @@ def run_once(args: argparse.Namespace, with_adversary: bool) -> dict[str, Any]:
                 process.start()
             time.sleep(max(0.0, window[0] - time.time()))
             cpu_start = cpu_seconds(server.pid)
+            caddy_start = cpu_seconds(caddy) if caddy else 0.0
             tree_start, moves_start = tree_cpu_seconds(server.pid), server_moves(port)
             time.sleep(max(0.0, window[1] - time.time()))
             cpu = cpu_seconds(server.pid) - cpu_start
+            caddy_cpu = cpu_seconds(caddy) - caddy_start if caddy else 0.0
             tree = tree_cpu_seconds(server.pid) - tree_start
             moves = server_moves(port) - moves_start
             results = [out.get(timeout=600) for _ in processes]
@@ -602,6 +648,7 @@ def run_once(args: argparse.Namespace, with_adversary: bool) -> dict[str, Any]:
         run["low"] += data["low"] if data["low"] < 1 << 30 else 0
         run["high"] += data["high"]
     run["cpu"] = cpu
+    run["proxy_cpu"] = caddy_cpu
     run["tree_cpu"] = tree
     run["moves"] = moves
     run["seconds"] = args.seconds
@@ -634,6 +681,13 @@ def report(args: argparse.Namespace, runs: list[tuple[str, dict[str, Any]]]) -> 
             lambda r: f"{1000 * r['tree_cpu'] / max(1, r['moves']):.2f}",
         ),
     ]
+    if args.proxy:
+        rows.append(
+            (
+                "Caddy's CPU s per 1,000 moves",
+                lambda r: f"{1000 * r['proxy_cpu'] / max(1, r['moves']):.2f}",
+            )
+        )
     names = [name for name, _ in runs]
     print()
     print(f"{'':32}" + "".join(f"{name:>28}" for name in names))
@@ -670,6 +724,11 @@ def main() -> int:
     parser.add_argument("--warmup", type=float, default=10.0)
     parser.add_argument("--clients", type=int, default=2, help="client processes for people")
     parser.add_argument("--adversary", action="store_true", help="also run with the adversary")
+    parser.add_argument(
+        "--proxy",
+        action="store_true",
+        help="run it twice: straight to the server, then through deploy/Caddyfile (plain HTTP)",
+    )
     parser.add_argument(
         "--adversary-addresses", type=int, default=32, help="addresses the adversary holds (32)"
     )
@@ -746,6 +805,10 @@ def main() -> int:
         + (f", the adversary at nice {args.adversary_nice}" if args.adversary_nice else "")
         + (f", the adversary scaled by {args.adversary_scale}" if args.adversary_scale != 1 else "")
     )
+    if args.proxy:
+        runs = [("direct", run_once(args, False)), ("through Caddy", run_once(args, False, True))]
+        report(args, runs)
+        return 0
     runs = [("without adversary", run_once(args, False))]
     if args.adversary:
         runs.append(("with adversary", run_once(args, True)))

@@ -16,6 +16,7 @@ DICTIONARIES = (
     "coach.js",
     "words-learn.js",
     "offline/words.js",
+    "words-moderation.js",
     "words-table.js",
 )
 KEY = r"\b([a-z_0-9]+): \""

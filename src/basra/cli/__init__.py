@@ -27,6 +27,7 @@ COMMAND_MODULES = (
     "basra.cli.play",
     "basra.cli.arena",
     "basra.cli.serve",
+    "basra.cli.admin",
     "basra.cli.bots",
     "basra.cli.train",
 )

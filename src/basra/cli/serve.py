@@ -5,8 +5,12 @@ from __future__ import annotations
 import argparse
 import os
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from basra.cli import CliError
+
+if TYPE_CHECKING:
+    from basra.server.ops.config import HostConfig
 
 __all__ = ["register"]
 
@@ -21,8 +25,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Start the web app: create tables, invite friends by link, add bots, "
         "play any variant in English or Arabic. Games are kept in a SQLite file by default.",
     )
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
-    parser.add_argument("--port", type=int, default=8000, help="port (8000)")
+    parser.add_argument(
+        "--config",
+        metavar="FILE",
+        default=os.environ.get("BASRA_CONFIG") or None,
+        help="the operator's TOML file (docs/DEPLOY.md, deploy/basra.toml): every setting; "
+        "--host and --port still apply, the other options are ignored with it",
+    )
+    parser.add_argument("--host", default=None, help="address to listen on (127.0.0.1)")
+    parser.add_argument("--port", type=int, default=None, help="port (8000)")
     parser.add_argument(
         "--database",
         metavar="URL",
@@ -107,9 +118,24 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    """Start uvicorn with the app."""
-    import uvicorn
+    """Start uvicorn with the app (from the configuration file, or the options)."""
+    from basra.server.ops.config import ConfigError, load_config
 
+    if args.config is not None:
+        try:
+            host = load_config(args.config)
+        except ConfigError as error:
+            raise CliError(str(error)) from None
+    else:
+        host = _from_options(args)
+    if args.host is not None:
+        host.host = args.host
+    if args.port is not None:
+        host.port = args.port
+    return _serve(host)
+
+
+def _from_options(args: argparse.Namespace) -> HostConfig:
     from basra.server.app import (
         AppConfig,
         Limits,
@@ -117,8 +143,8 @@ def run(args: argparse.Namespace) -> int:
         Rate,
         ReviewConfig,
         ServiceConfig,
-        create_app,
     )
+    from basra.server.ops.config import HostConfig
 
     service = ServiceConfig(
         grace=args.grace,
@@ -158,17 +184,64 @@ def run(args: argparse.Namespace) -> int:
         quickplay=QuickPlayConfig(pair_every=args.pair_every),
         tournaments=TournamentConfig(schedule=schedule),
     )
+    forwarded = (args.forwarded_allow_ips or "127.0.0.1").split(",")
+    return HostConfig(app=config, forwarded_allow_ips=forwarded, log_level=args.log_level)
+
+
+def _serve(host: HostConfig) -> int:
+    import uvicorn
+
+    from basra.server import wordlist
+    from basra.server.app import create_app
+    from basra.server.ops import logs
+    from basra.server.ops.control import OpsConfig
+    from basra.server.ops.drain import DrainingServer
+    from basra.server.table.forms import configure_bounds
+
+    logs.configure(host.log_format, host.log_level)
+    wordlist.configure(wordlist.WordList.from_files(host.word_lists, host.shipped_words))
+    configure_bounds(host.rule_bounds, host.card_points_max)
+    config = host.app
+    config.ops = OpsConfig(
+        metrics_allow=host.metrics_allow,
+        metrics_dir=host.metrics_dir,
+        admin_token=host.admin_token,
+        daily_secret=host.daily_secret,
+    )
     app = create_app(config)
-    where = "memory only" if args.database == "memory" else args.database
-    print(f"basra: serving on http://{args.host}:{args.port}/  (games in {where})", flush=True)
+    where = "memory only" if config.database == "memory" else _without_password(config.database)
+    print(f"basra: serving on http://{host.host}:{host.port}/  (games in {where})", flush=True)
     # No per-message compression: snapshots are small, and deflating every frame
     # costs more CPU than the bandwidth it saves on loopback or a LAN.
-    uvicorn.run(
-        app,
-        host=args.host,
-        port=args.port,
-        log_level=args.log_level,
-        ws_per_message_deflate=False,
-        forwarded_allow_ips=args.forwarded_allow_ips,
+    server = DrainingServer(
+        uvicorn.Config(
+            app,
+            host=host.host,
+            port=host.port,
+            log_level=host.log_level,
+            log_config=None,
+            access_log=False,
+            ws_per_message_deflate=False,
+            proxy_headers=True,
+            forwarded_allow_ips=host.forwarded_allow_ips,
+            timeout_graceful_shutdown=int(host.drain_timeout),
+        ),
+        app.state.env.drain,
     )
+    server.run()
     return 0
+
+
+def _without_password(url: str) -> str:
+    """A database URL fit for a log line.
+
+    >>> _without_password("postgresql://basra:secret@db:5432/basra")
+    'postgresql://basra:***@db:5432/basra'
+    """
+    if "://" in url and "@" in url.split("://", 1)[1]:
+        scheme, rest = url.split("://", 1)
+        credentials, where = rest.rsplit("@", 1)
+        if ":" in credentials:
+            credentials = credentials.split(":", 1)[0] + ":***"
+        return f"{scheme}://{credentials}@{where}"
+    return url

@@ -21,6 +21,7 @@ from fastapi.staticfiles import StaticFiles
 from basra.server.env import AppConfig, Env
 from basra.server.features.pairing import QuickPlayConfig
 from basra.server.features.reviews import ReviewConfig
+from basra.server.ops.logs import RequestIds
 from basra.server.quotas import Limits, Rate
 from basra.server.table.live import ServiceConfig
 from basra.server.transport import errors
@@ -59,8 +60,9 @@ def create_app(config: AppConfig | None = None, env: Env | None = None) -> FastA
     app.state.env = env
     app.state.services = env.services()
     app.add_middleware(BodyGuard, quotas=env.quotas, limit=MAX_BODY)
+    app.add_middleware(RequestIds)
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
-    errors.install(app)
+    errors.install(app, env.metrics.error)
     for router in ROUTERS:
         app.include_router(router)
     app.include_router(pages.unknown)  # last: it takes every address no router above took

@@ -137,16 +137,20 @@ class Connections:
         self._open.discard(connection)
 
     def revoke(
-        self, devices: Iterable[str], identities: Iterable[str], farewell: dict[str, Any]
+        self,
+        devices: Iterable[str],
+        identities: Iterable[str],
+        farewell: dict[str, Any],
+        code: int = 4001,
     ) -> int:
-        """Close every connection of those devices or identities, after ``farewell``;
-        returns how many closed."""
+        """Close every connection of those devices or identities, after ``farewell``, with
+        ``code``; returns how many closed."""
         devices, identities = set(devices), set(identities)
         closed = 0
         for connection in list(self._open):
             if connection.device in devices or connection.identity in identities:
                 connection.revoked = True
                 connection.send(farewell)
-                connection.close_with(4001)
+                connection.close_with(code)
                 closed += 1
         return closed

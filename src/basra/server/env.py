@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,6 +28,7 @@ from basra.server.features.botapi import BotApi
 from basra.server.features.daily import Daily
 from basra.server.features.lessons import Lessons
 from basra.server.features.mistakes import MistakeMiner
+from basra.server.features.moderation import Moderation
 from basra.server.features.offline import OfflineConfig, OfflineGames
 from basra.server.features.offline_files import OfflineFiles
 from basra.server.features.pairing import QuickPlayConfig
@@ -37,6 +39,10 @@ from basra.server.features.reactions import Reactions
 from basra.server.features.reviews import ReviewConfig, ReviewService
 from basra.server.features.tournaments import TournamentConfig, Tournaments
 from basra.server.identity import Identities
+from basra.server.ops.control import Operations, OpsConfig, Sampler
+from basra.server.ops.drain import Drain
+from basra.server.ops.metrics import Metrics
+from basra.server.ops.readiness import Readiness
 from basra.server.quotas import Quotas
 from basra.server.revocation import Revocations
 from basra.server.runtime.pubsub import Bus, Hub, open_hub
@@ -74,6 +80,8 @@ class AppConfig:
     """How finished games are reviewed (:mod:`basra.server.features.reviews`)."""
     tournaments: TournamentConfig = field(default_factory=TournamentConfig)
     """How events run, the server's schedule of them (:mod:`basra.server.features.tournaments`)."""
+    ops: OpsConfig = field(default_factory=OpsConfig)
+    """How the process is operated: metrics, the admin API, secrets (:mod:`basra.server.ops`)."""
     puzzles: PuzzleConfig = field(default_factory=PuzzleConfig)
     """How puzzles are mined and served (:mod:`basra.server.features.puzzles`)."""
     offline: OfflineConfig = field(default_factory=OfflineConfig)
@@ -103,12 +111,15 @@ class Env:
         self.bus = Bus(hub or open_hub(config.redis))
         self.quotas = Quotas(tables.limits)
         self.connections = Connections()
+        self.metrics = Metrics(config.ops.metrics_dir)
         processes, threads = tables.bot_processes, tables.bot_threads
         self.scheduler = FairScheduler(
             lambda: make_executor(processes, threads), processes or threads
         )
         store_ = self.store
-        self.identities = Identities(store_.identities, store_.tables, self.quotas)
+        self.identities = Identities(
+            store_.identities, store_.tables, self.quotas, sanctions=store_.moderation
+        )
         self.accounts = Accounts(store_.players, store_.identities, self.identities, self.quotas)
         self.revocations = Revocations(self.connections, self.bus)
         # The tables: the master writes their logs, the lifecycle runs their lives.
@@ -153,8 +164,11 @@ class Env:
             self.quotas,
             self.master.origin,
             rng,
+            on_matched=self.metrics.quickplay_wait.observe,
         )
-        self.daily = Daily(self.lifecycle, store_.daily, store_.secrets)
+        self.daily = Daily(
+            self.lifecycle, store_.daily, store_.secrets, secret=config.ops.daily_secret
+        )
         self.lessons = Lessons(store_.lessons)
         self.puzzles = Puzzles(store_.puzzles, config.puzzles)
         self.mistakes = MistakeMiner(
@@ -191,6 +205,24 @@ class Env:
             self.master.origin,
             programs=self.bots.seated,
         )
+        self.moderation = Moderation(
+            store_.moderation,
+            store_.tables,
+            store_.identities,
+            store_.players,
+            self.master,
+            self.lifecycle,
+            self.connections,
+            self.bus,
+            self.quotas,
+        )
+        # Operations: the drain, the checks and the metrics of this process.
+        self.drain = Drain()
+        self.readiness = Readiness(self.store, config.redis)
+        self.operations = Operations(
+            config.ops, self.metrics, self.readiness, self.drain, self.health
+        )
+        self.sampler = Sampler(self.sample, self.sample_store)
 
     @property
     def origin(self) -> str:
@@ -201,7 +233,7 @@ class Env:
         """What the routes may ask for, by type."""
         services = Services()
         services.add(Quotas, self.quotas)
-        services.add(SocketPump, SocketPump(self.quotas, self.connections))
+        services.add(SocketPump, SocketPump(self.quotas, self.connections, self.metrics.error))
         services.add(Identities, self.identities)
         services.add(Accounts, self.accounts)
         services.add(Revocations, self.revocations)
@@ -221,6 +253,9 @@ class Env:
         services.add(OfflineGames, self.offline)
         services.add(OfflineFiles, self.offline_files)
         services.add(HealthCheck, HealthCheck(self.health))
+        services.add(Moderation, self.moderation)
+        services.add(Operations, self.operations)
+        services.add(Metrics, self.metrics)
         return services
 
     async def start(self, resume: bool = True) -> None:
@@ -237,10 +272,13 @@ class Env:
         await self.mistakes.start()
         await self.quickplay.start()
         await self.tournaments.start()
+        self.sampler.start()
 
     async def close(self) -> None:
         """Stop the features, then the tables, the bus, the store and the workers."""
+        await self.sampler.close()
         await self.tournaments.close()
+        await self.moderation.close()
         await self.quickplay.close()
         await self.bots.close()
         await self.mistakes.close()
@@ -249,6 +287,8 @@ class Env:
         await self.bus.close()
         await self.store.close()
         await asyncio.to_thread(self.scheduler.shutdown)
+        await self.readiness.close()
+        self.metrics.close()
 
     def health(self) -> dict[str, Any]:
         """Counts for ``GET /healthz``."""
@@ -257,5 +297,22 @@ class Env:
             "moves": self.master.moves,
             "jobs": {"running": self.scheduler.running, "queued": self.scheduler.queued},
             "reviews": {"running": len(self.reviews.running), "finished": self.reviews.finished},
+            "sockets": len(self.connections),
+            "draining": self.drain.draining,
             "mining": {"running": len(self.mistakes.running), "finished": self.mistakes.mined},
         }
+
+    def sample(self) -> None:
+        """Read this process's gauges into the metrics."""
+        metrics = self.metrics
+        metrics.live_tables.set(len(self.master.live))
+        metrics.open_sockets.set(len(self.connections))
+        metrics.moved(self.master.moves)
+        metrics.bot_jobs_queued.set(self.scheduler.queued)
+        metrics.bot_jobs_running.set(self.scheduler.running)
+
+    async def sample_store(self) -> None:
+        """Read the site-wide gauges from the store (every few samples)."""
+        self.metrics.reviews_unfinished.set(len(await self.store.reviews.unfinished()))
+        pools = await self.store.seeks.pool_counts(time.time() - 15.0)
+        self.metrics.quickplay_waiting.set(sum(pools.values()))

@@ -31,10 +31,18 @@ from typing import Any
 
 from basra.server.errors import ProtocolError
 from basra.server.quotas import Quotas
-from basra.server.store.protocols import IdentityStore, TableStore
-from basra.server.store.rows import DeviceRow, IdentityRow, Revoked
+from basra.server.store.protocols import IdentityStore, ModerationStore, TableStore
+from basra.server.store.rows import DeviceRow, IdentityRow, Revoked, SanctionRow
 
-__all__ = ["CODE_LENGTH", "TRANSFER_TTL", "Caller", "Identities", "Issued", "token_hash"]
+__all__ = [
+    "CODE_LENGTH",
+    "TRANSFER_TTL",
+    "Caller",
+    "Identities",
+    "Issued",
+    "suspended",
+    "token_hash",
+]
 
 TRANSFER_TTL = 600.0
 """Seconds a transfer code stays valid."""
@@ -81,6 +89,20 @@ def _signed_out() -> ProtocolError:
     )
 
 
+def suspended(sanction: SanctionRow) -> ProtocolError:
+    """The refusal of a suspended or banned identity's token (HTTP 403, sockets 4003)."""
+    until = (
+        "for good"
+        if sanction.until is None
+        else "until " + time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(sanction.until))
+    )
+    return ProtocolError(
+        "suspended",
+        f"this identity is {sanction.kind} {until}: {sanction.reason}",
+        {"kind": sanction.kind, "until": sanction.until},
+    )
+
+
 class Identities:
     """Issue, check, move and revoke identities over their store."""
 
@@ -90,11 +112,15 @@ class Identities:
         tables: TableStore,
         quotas: Quotas,
         clock: Callable[[], float] = time.time,
+        sanctions: ModerationStore | None = None,
     ) -> None:
         self.store = store
         self.tables = tables
         self.quotas = quotas
         self.clock = clock
+        self.sanctions = sanctions
+        """Suspensions and bans (:mod:`basra.server.features.moderation`): a sanctioned
+        identity's tokens are refused as ``suspended``."""
 
     async def create(
         self, address: str, user_agent: str | None = None, legacy_secret: str | None = None
@@ -139,6 +165,10 @@ class Identities:
             raise _signed_out()
         device, identity = found
         now = self.clock()
+        if self.sanctions is not None:
+            sanction = await self.sanctions.sanction_of(identity.id, now)
+            if sanction is not None:
+                raise suspended(sanction)
         if device.last_seen_at < now - 60:
             await self.store.touch_device(device.id, now)
         return Caller(identity.id, device.id, identity.name)

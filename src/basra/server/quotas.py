@@ -82,6 +82,8 @@ class Limits:
     """Times one person may join the quick-play pool."""
     reactions_per_identity: Rate = Rate(5, 10)
     """Reactions (quick phrases and emoji) one person may send at tables."""
+    reports_per_identity: Rate = Rate(10, 3600)
+    """Reports of players one person may make."""
     bot_accounts_per_identity: int = 5
     """Bot accounts one person may hold."""
     bot_tokens_per_identity: Rate = Rate(10, 3600)

@@ -29,6 +29,7 @@ from typing import Any
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
+from basra.server import wordlist
 from basra.server.errors import ProtocolError
 from basra.server.identity import Caller, Identities, Issued
 from basra.server.quotas import Quotas
@@ -80,6 +81,8 @@ def check_username(value: Any) -> str:
         raise _bad("bad_username", "username", f"a username has {low} to {high} characters")
     if not all(ch.isalnum() or ch in "_-" for ch in name):
         raise _bad("bad_username", "username", "a username has only letters, digits, '_' and '-'")
+    if wordlist.refused(value.strip()):
+        raise _bad("name_not_allowed", "username", "this username is not allowed here")
     return name
 
 

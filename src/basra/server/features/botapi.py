@@ -88,6 +88,8 @@ def _bad_name(value: Any) -> str:
     try:
         return check_username(value)
     except ProtocolError as error:
+        if error.code == "name_not_allowed":
+            raise
         raise ProtocolError(
             "bad_bot_name",
             error.message.replace("username", "bot name"),

@@ -116,18 +116,22 @@ class Daily:
         attempts: DailyStore,
         secrets: SecretStore,
         clock: Callable[[], float] = time.time,
+        secret: bytes | None = None,
     ) -> None:
         self.lifecycle = lifecycle
         self.attempts = attempts
         self.secrets = secrets
         self.clock = clock
-        self._secret: bytes | None = None
+        self._secret: bytes | None = secret
+        """The operator's secret (``[secrets] daily_deal``), else read at start from the store."""
         lifecycle.deal_with(self.pack_of)
         lifecycle.on_visibility(self.check_visible)
 
     async def start(self) -> None:
-        """Read (or make, once) the server secret the deals come from."""
-        self._secret = await self.secrets.get_or_make(SECRET_NAME, os.urandom(32))
+        """Read (or make, once) the server secret the deals come from, unless the operator
+        gave one."""
+        if self._secret is None:
+            self._secret = await self.secrets.get_or_make(SECRET_NAME, os.urandom(32))
 
     def today(self) -> dt.date:
         """Today's date in UTC."""

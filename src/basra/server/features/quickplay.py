@@ -53,6 +53,7 @@ import logging
 import random
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -136,7 +137,10 @@ class QuickPlay:
         quotas: Quotas,
         origin: str,
         rng: random.Random | None = None,
+        on_matched: Callable[[float], object] | None = None,
     ) -> None:
+        self.on_matched = on_matched
+        """Told how long each seek of this process waited for its table (the metrics)."""
         self.config = config
         self.lifecycle = lifecycle
         self.seeks = seeks
@@ -312,6 +316,8 @@ class QuickPlay:
             del self.local[seeker.ticket]
         seeker.done = True
         seeker.ticket = seeker.seek = None
+        if self.on_matched is not None:
+            self.on_matched(max(0.0, time.time() - seek.joined_at))
         table = str(seek.table_id)
         seeker.conn.send(
             {"type": "matched", "table": table, "url": f"/t/{table}", "seat": seek.seat}

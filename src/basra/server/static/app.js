@@ -22,6 +22,7 @@ import { blindFromFragment, blindSwitch } from "./blind.js";
 import { hush } from "./announce.js";
 import { checkFields, clearMarks, markField } from "./fields.js";
 import "./words-table.js";
+import { reportForm } from "./report.js";
 import { ReviewPage } from "./review.js";
 import { OfflineTablePage, offlineGamesSection, offlineHome, offlinePanel, offlineRules, offlineVariants } from "./offline/page.js";
 import { manifestLanguage, startOffline } from "./offline/register.js";
@@ -481,6 +482,12 @@ class TablePage {
       if (this.closed) return;
       if (event.code === 4004) { this.gone(); return; }
       if (event.code === 4001) { signedOut().then(() => { if (!this.closed) this.connect(); }); return; }
+      if (event.code === 4003) { banner(t("err_suspended")); return; }
+      if (event.code === 1012) {  // the server restarts: another process takes the table at once, nothing to say
+        this.retry = 0;
+        setTimeout(() => { if (!this.closed) this.connect(); }, Math.random() * 200);
+        return;
+      }
       banner(t("reconnecting"));
       this.retry = Math.min(this.retry + 1, 6);
       setTimeout(() => { if (!this.closed) this.connect(); }, 300 * 2 ** this.retry);
@@ -510,7 +517,7 @@ class TablePage {
         break;
       case "error":
         if (message.code === "no_such_table") { this.gone(); return; }
-        if (message.code === "signed_out") return;  // the close that follows starts over
+        if (message.code === "signed_out" || message.code === "suspended") return;  // the close that follows says it
         this.view.refused(message.code, message);
         break;
       case "hint":
@@ -558,6 +565,8 @@ class TablePage {
       box.append(h("p", { class: "muted" }, h("a", { href: "/device", "data-link": true, id: "device-link" }, t("other_device"))));
     }
     if (table.you === null) box.append(h("p", { class: "muted" }, t("spectating")));
+    const others = table.seats.map((s, seat) => ({ ...s, seat })).filter((s) => s.kind === "person" && s.name && s.seat !== table.you);
+    if (app.token) box.append(reportForm(ui, { table: this.id, seats: others }) || "");
     return box;
   }
 

@@ -23,6 +23,7 @@ export function h(tag, attrs = {}, ...children) {
     if (key === "class") node.className = value;
     else if (key.startsWith("on")) listen(node, key.slice(2), value);
     else if (key === "text") node.textContent = value;
+    else if (key === "style") node.style.cssText = value;  // through CSSOM: the CSP refuses style attributes
     else node.setAttribute(key, value === true ? "" : value);
   }
   for (const child of children.flat(Infinity)) {

@@ -6,6 +6,7 @@ import "./words-players.js";
 import "./words-table.js";
 import { checkFields, markField } from "./fields.js";
 import { num1 } from "./i18n.js";
+import { reportForm } from "./report.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const KIND_ORDER = ["2p", "3p", "4p", "2v2"];
@@ -192,6 +193,7 @@ export async function profilePage(root, ui, username) {
           h("td", { class: "num" }, ui.n(r.games)))))));
   }
   page.append(ratings);
+  if (username && ui.app.token && data.username) page.append(reportForm(ui, { username: data.username }));
 
   const chartBox = h("section", { class: "panel", id: "profile-history" }, h("h2", {}, t("history")));
   const pools = [...new Set(data.history.map((p) => `${p.family}/${p.kind}`))];

@@ -81,12 +81,14 @@ export function quickPlayPanel(ui, variants) {
       socket.send(JSON.stringify(seekMessage()));
     };
     socket.onmessage = (event) => receive(JSON.parse(event.data));
-    socket.onclose = () => {
+    socket.onclose = (event) => {
       if (ws !== socket) return;
       ws = null;
       if (closed || !seeking) return;
-      retry = Math.min(retry + 1, 5);  // seeking again resumes the same place in the pool
-      setTimeout(() => { if (!closed && seeking && !ws) connect(); }, 300 * 2 ** retry);
+      // seeking again resumes the same place in the pool; a restarting server (1012): at once
+      retry = event.code === 1012 ? 0 : Math.min(retry + 1, 5);
+      const wait = event.code === 1012 ? Math.random() * 200 : 300 * 2 ** retry;
+      setTimeout(() => { if (!closed && seeking && !ws) connect(); }, wait);
     };
   }
 

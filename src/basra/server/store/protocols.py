@@ -42,9 +42,11 @@ from basra.server.store.rows import (
     PuzzlerRow,
     PuzzleTryRow,
     RatingRow,
+    ReportRow,
     ResultRow,
     ReviewRow,
     Revoked,
+    SanctionRow,
     SeekRow,
     Settle,
     Settlement,
@@ -63,6 +65,7 @@ __all__ = [
     "IdentityStore",
     "LeaseStore",
     "LessonStore",
+    "ModerationStore",
     "PlayerStore",
     "PuzzleStore",
     "ReviewStore",
@@ -440,6 +443,26 @@ class TournamentStore(Protocol):
 
     async def drop_team(self, code_hash: str) -> None:
         """A waiting team is complete, or given up."""
+class ModerationStore(Protocol):
+    """Reports of players, and sanctions on identities."""
+
+    async def add_report(self, report: ReportRow) -> None:
+        """Keep a report."""
+
+    async def reports(self, open_only: bool = True, limit: int = 100) -> list[ReportRow]:
+        """Reports, newest first (only those not closed, unless ``open_only`` is False)."""
+
+    async def close_report(self, report_id: str, resolution: str, now: float) -> bool:
+        """Close an open report with the operator's words; False if there is none."""
+
+    async def sanction(self, row: SanctionRow) -> None:
+        """Suspend or ban an identity (replacing a sanction it had)."""
+
+    async def lift(self, identity: str) -> bool:
+        """End an identity's sanction; False if it had none."""
+
+    async def sanction_of(self, identity: str, now: float) -> SanctionRow | None:
+        """The sanction in force on an identity now (a suspension ended is none)."""
 
 
 class LessonStore(Protocol):
@@ -570,6 +593,8 @@ class Store(Protocol):
     @property
     def tournaments(self) -> TournamentStore:
         """Tournaments."""
+    def moderation(self) -> ModerationStore:
+        """Reports and sanctions."""
 
     @property
     def lessons(self) -> LessonStore:

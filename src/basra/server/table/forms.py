@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from basra.bots import LEVELS
 from basra.rules import PRESETS, Rules, RulesError, preset
+from basra.server import wordlist
 from basra.server.errors import ProtocolError
 from basra.server.store.rows import SeatKind
 from basra.server.table.clocks import DEFAULT_CONTROL, TimeControl, check_control
@@ -35,9 +36,10 @@ __all__ = [
     "check_name",
     "check_rules",
     "check_table_form",
+    "configure_bounds",
 ]
 
-RULE_BOUNDS: Mapping[str, tuple[int, int]] = {
+RULE_BOUNDS: dict[str, tuple[int, int]] = {
     "target": (1, 1000),
     "basra_points": (0, 100),
     "jack_on_lone_jack": (0, 100),
@@ -47,6 +49,19 @@ RULE_BOUNDS: Mapping[str, tuple[int, int]] = {
 
 CARD_POINTS_BOUND = 100
 """The most one card may be worth in ``point_cards`` and ``face_values``."""
+
+
+def configure_bounds(bounds: Mapping[str, tuple[int, int]], card_points: int | None) -> None:
+    """This server's own bounds (``basra serve --config``'s ``[rules]``), set once at start."""
+    global CARD_POINTS_BOUND
+    unknown = set(bounds) - set(RULE_BOUNDS)
+    if unknown:
+        raise ValueError(f"no such rule setting: {', '.join(sorted(unknown))}")
+    RULE_BOUNDS.update(bounds)
+    if card_points is not None:
+        CARD_POINTS_BOUND = card_points
+
+
 MAX_NAME = 24
 """Longest name, in characters."""
 
@@ -66,6 +81,8 @@ def check_name(value: Any) -> str:
         raise ProtocolError("bad_name", f"a name must be at most {MAX_NAME} characters")
     if any(not ch.isprintable() for ch in name):
         raise ProtocolError("bad_name", "a name must not hold control characters")
+    if wordlist.refused(name):
+        raise ProtocolError("name_not_allowed", "this name is not allowed here: choose another")
     return name
 
 

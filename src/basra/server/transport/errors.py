@@ -12,6 +12,7 @@ of :data:`CLOSE_CODES` (4000 for any other).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -53,6 +54,11 @@ STATUS_OF = {
     "full": 409,
     "too_late": 409,
     "bad_team_code": 404,
+    "name_not_allowed": 422,
+    "suspended": 403,
+    "not_allowed": 403,
+    "no_such_report": 404,
+    "bad_report": 422,
     "no_such_puzzle": 404,
     "no_such_step": 404,
     "not_found": 404,
@@ -64,6 +70,7 @@ CLOSE_CODES = {
     "no_such_table": 4004,
     "no_such_event": 4004,
     "signed_out": 4001,
+    "suspended": 4003,
     "rate_limited": 1013,
 }
 """WebSocket close codes after a refused hello (4000 for any other)."""
@@ -89,12 +96,15 @@ HTTP_REFUSALS = {
 """The refusal of a request no route took (a file missing under ``/static``, say)."""
 
 
-def install(app: FastAPI) -> None:
-    """Answer every :class:`ProtocolError` a route raises as its refusal, and a request
-    no route took in the same body (never FastAPI's ``{"detail": ...}``)."""
+def install(app: FastAPI, on_error: Callable[[str], None] | None = None) -> None:
+    """Answer every :class:`ProtocolError` a route raises as its refusal (and tell
+    ``on_error`` its code: the metrics), and a request no route took in the same body
+    (never FastAPI's ``{"detail": ...}``)."""
 
     async def refused(_: Request, error: Exception) -> JSONResponse:
         assert isinstance(error, ProtocolError)
+        if on_error is not None:
+            on_error(error.code)
         return refusal(error)
 
     async def unrouted(request: Request, error: Exception) -> Response:

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Iterator, MutableMapping
+from collections.abc import Callable, Iterator, MutableMapping
 from typing import Any, Protocol
 
 from fastapi import WebSocket
@@ -87,9 +87,16 @@ def _frame(message: MutableMapping[str, Any]) -> str | bytes:
 class SocketPump:
     """Serves every WebSocket route of the app: admission, hello, the pump, the counts."""
 
-    def __init__(self, quotas: Quotas, connections: Connections) -> None:
+    def __init__(
+        self,
+        quotas: Quotas,
+        connections: Connections,
+        on_error: Callable[[str], None] | None = None,
+    ) -> None:
         self.quotas = quotas
         self.connections = connections
+        self.on_error = on_error or (lambda _: None)
+        """Told the code of every refusal sent (the metrics' errors by kind)."""
 
     @contextlib.contextmanager
     def _held(self, key: str, cap: int, what: str) -> Iterator[None]:
@@ -118,11 +125,18 @@ class SocketPump:
                     )
                 await route.attach(connection)
                 self.connections.add(connection)
-                await _pump(websocket, connection, route, Allowance(limits.messages_per_connection))
+                await _pump(
+                    websocket,
+                    connection,
+                    route,
+                    Allowance(limits.messages_per_connection),
+                    self.on_error,
+                )
             except (TimeoutError, WebSocketDisconnect, RuntimeError):
                 with contextlib.suppress(Exception):
                     await websocket.close(code=4000)
             except ProtocolError as error:
+                self.on_error(error.code)
                 await refuse(websocket, error, CLOSE_CODES.get(error.code, 4000))
             finally:
                 if connection is not None:
@@ -143,7 +157,11 @@ class SocketPump:
 
 
 async def _pump(
-    websocket: WebSocket, connection: Connection, route: SocketRoute, allowance: Allowance
+    websocket: WebSocket,
+    connection: Connection,
+    route: SocketRoute,
+    allowance: Allowance,
+    on_error: Callable[[str], None],
 ) -> None:
     """Write the outbox and hand each allowed, well-formed message to the route until the
     connection closes (refusals go back as ``error`` messages)."""
@@ -169,6 +187,7 @@ async def _pump(
                     with contextlib.suppress(Exception):
                         await asyncio.wait_for(asyncio.shield(sending), FLUSH_TIMEOUT)
                     break
+                on_error("rate_limited")
                 connection.send(
                     error_message(RateLimitError("messages", wait, "messages per connection"))
                 )
@@ -176,6 +195,7 @@ async def _pump(
             try:
                 await route.handle(connection, parse_envelope(_frame(received), route.types))
             except ProtocolError as error:
+                on_error(error.code)
                 connection.send(error_message(error))
     except (WebSocketDisconnect, RuntimeError):
         pass

@@ -14,6 +14,7 @@ from __future__ import annotations
 from basra.server.store.memory.data import MemoryData
 from basra.server.store.memory.identities import MemoryIdentities
 from basra.server.store.memory.learn import MemoryLessons, MemoryPuzzles
+from basra.server.store.memory.moderation import MemoryModeration
 from basra.server.store.memory.play import (
     MemoryBots,
     MemoryDaily,
@@ -45,6 +46,7 @@ class MemoryStore:
         self.bots = MemoryBots(self.data)
         self.reviews = MemoryReviews(self.data)
         self.tournaments = MemoryTournaments(self.data)
+        self.moderation = MemoryModeration(self.data)
         self.lessons = MemoryLessons(self.data)
         self.puzzles = MemoryPuzzles(self.data)
 

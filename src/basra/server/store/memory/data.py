@@ -19,8 +19,10 @@ from basra.server.store.rows import (
     PuzzlerRow,
     PuzzleTryRow,
     RatingRow,
+    ReportRow,
     ResultRow,
     ReviewRow,
+    SanctionRow,
     SeekRow,
     TableRow,
     TeamRow,
@@ -67,6 +69,8 @@ class MemoryData:
     tournaments: dict[str, TournamentData] = field(default_factory=dict)
     teams: dict[str, TeamRow] = field(default_factory=dict)
     """Teams waiting for a partner, by their code's hash."""
+    reports: dict[str, ReportRow] = field(default_factory=dict)
+    sanctions: dict[str, SanctionRow] = field(default_factory=dict)
     lesson_steps: dict[tuple[str, str, str], LessonStepRow] = field(default_factory=dict)
     """(identity, course, step) -> the step done."""
     puzzlers: dict[str, PuzzlerRow] = field(default_factory=dict)

@@ -12,6 +12,7 @@ from basra.server.store.sql.daily import SqlDaily
 from basra.server.store.sql.database import SqlDatabase, database_url
 from basra.server.store.sql.identities import SqlIdentities
 from basra.server.store.sql.learn import SqlLessons, SqlPuzzles
+from basra.server.store.sql.moderation import SqlModeration
 from basra.server.store.sql.play import SqlLeases, SqlSecrets, SqlSeeks
 from basra.server.store.sql.players import SqlPlayers
 from basra.server.store.sql.reviews import SqlReviews
@@ -41,6 +42,7 @@ class SqlStore:
         self.bots = SqlBots(self.db)
         self.reviews = SqlReviews(self.db)
         self.tournaments = SqlTournaments(self.db)
+        self.moderation = SqlModeration(self.db)
         self.lessons = SqlLessons(self.db)
         self.puzzles = SqlPuzzles(self.db)
 

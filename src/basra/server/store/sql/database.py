@@ -2,7 +2,8 @@
 
 :meth:`SqlDatabase.start` creates the engine and runs the Alembic migrations
 shipped in the package (``migrations/``), so a new or older database is
-brought up to date before the first request. The repositories of
+brought up to date before the first request; on PostgreSQL under an advisory
+lock, so processes started together migrate once. The repositories of
 :mod:`basra.server.store.sql` all run their statements on this engine.
 """
 
@@ -19,7 +20,10 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 
 from basra.server.store.sql import schema
 
-__all__ = ["SqlDatabase", "database_url"]
+__all__ = ["MIGRATION_LOCK", "SqlDatabase", "database_url"]
+
+MIGRATION_LOCK = 0x62617372_61000001
+"""The PostgreSQL advisory lock held while the migrations run (one process at a time)."""
 
 
 def database_url(url: str) -> str:
@@ -88,6 +92,10 @@ class SqlDatabase:
             self.insert_event_ignore = pg_insert(schema.events).on_conflict_do_nothing()
         self._engine = engine
         async with engine.begin() as connection:
+            if not self.sqlite:
+                # Several processes starting together migrate once: the first takes the
+                # lock and upgrades; the others wait for it, then find the schema current.
+                await connection.execute(select(func.pg_advisory_xact_lock(MIGRATION_LOCK)))
             await connection.run_sync(_upgrade)
 
     async def close(self) -> None:

@@ -53,6 +53,10 @@ team waiting for its second member. Tables a feature makes name their
 ``owner`` (``tournament:...``) and may be ``private`` (not watchable, shown as
 the feature allows), apply the forfeit rule unrated (``forfeits``), and never be
 abandoned (``lasting``).
+Moderation (:mod:`basra.server.features.moderation`): ``reports`` has one row per
+report of a player (who, about whom, from which table, the reason and the
+reporter's words, and once closed what the operator did); ``sanctions`` one row per
+identity suspended (``until``) or banned.
 
 Lessons (:mod:`basra.server.features.lessons`) keep one ``lesson_steps`` row per
 person, course and step done. Puzzles (:mod:`basra.server.features.puzzles`) keep
@@ -94,8 +98,10 @@ __all__ = [
     "puzzle_tries",
     "puzzlers",
     "ratings",
+    "reports",
     "results",
     "reviews",
+    "sanctions",
     "seats",
     "secrets",
     "seeks",
@@ -416,6 +422,32 @@ tournament_teams = Table(
     Column("created_at", Float, nullable=False),
 )
 Index("ix_tournament_teams_event", tournament_teams.c.event_id, tournament_teams.c.identity_id)
+reports = Table(
+    "reports",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("reporter", String(64), nullable=False),
+    Column("target", String(64), nullable=False),
+    Column("target_name", String(64), nullable=True),
+    Column("table_id", String(32), nullable=True),
+    Column("reason", String(16), nullable=False),
+    Column("note", Text, nullable=False),
+    Column("at", Float, nullable=False),
+    Column("closed_at", Float, nullable=True),
+    Column("resolution", Text, nullable=True),
+)
+Index("ix_reports_open", reports.c.closed_at, reports.c.at)
+
+sanctions = Table(
+    "sanctions",
+    metadata,
+    Column("identity_id", String(64), primary_key=True),
+    Column("kind", String(16), nullable=False),
+    Column("reason", Text, nullable=False),
+    Column("at", Float, nullable=False),
+    Column("until", Float, nullable=True),
+)
+
 lesson_steps = Table(
     "lesson_steps",
     metadata,

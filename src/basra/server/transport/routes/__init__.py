@@ -18,7 +18,9 @@ from basra.server.transport.routes import (
     identity,
     learn,
     meta,
+    moderation,
     offline,
+    ops,
     pages,
     players,
     quickplay,
@@ -31,6 +33,8 @@ __all__ = ["ROUTERS"]
 
 ROUTERS: tuple[APIRouter, ...] = (
     pages.router,
+    ops.router,
+    moderation.router,
     meta.router,
     identity.router,
     players.router,

@@ -11,15 +11,19 @@ token).
 
 from __future__ import annotations
 
+import time
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, WebSocket
 from fastapi.responses import JSONResponse
+from prometheus_client import Histogram
 
 from basra.server.connection import Connection
 from basra.server.errors import ProtocolError
 from basra.server.features.botapi import BotApi
 from basra.server.identity import Identities
+from basra.server.ops.logs import TABLE_ID
+from basra.server.ops.metrics import Metrics
 from basra.server.table.connections import CLIENT_TYPES, TableMessages, check_message
 from basra.server.table.forms import TableForm, check_table_form
 from basra.server.table.lifecycle import Lifecycle
@@ -42,12 +46,19 @@ class TableSocket:
     hello = "{type: hello, token, name}"
 
     def __init__(
-        self, table_id: str, identities: Identities, master: TableMaster, messages: TableMessages
+        self,
+        table_id: str,
+        identities: Identities,
+        master: TableMaster,
+        messages: TableMessages,
+        acks: Histogram | None = None,
     ) -> None:
         self.table_id = table_id
         self.identities = identities
         self.master = master
         self.messages = messages
+        self.acks = acks
+        """A person's moves, from frame read to acknowledgement queued (the metrics)."""
         self.client: Client | None = None
 
     async def admit(self, hello: dict[str, Any], address: str) -> Connection:
@@ -68,7 +79,10 @@ class TableSocket:
 
     async def handle(self, connection: Connection, message: dict[str, Any]) -> None:
         """A message at the table."""
+        started = time.perf_counter()
         await self.messages.handle(self._client(), check_message(message))
+        if self.acks is not None and message.get("type") == "move":
+            self.acks.observe(time.perf_counter() - started)
 
     async def detach(self, connection: Connection) -> None:
         """The client left."""
@@ -118,6 +132,9 @@ async def play(
     master: Annotated[TableMaster, Depends(provide(TableMaster))],
     messages: Annotated[TableMessages, Depends(provide(TableMessages))],
     pump: Annotated[SocketPump, Depends(provide(SocketPump))],
+    metrics: Annotated[Metrics, Depends(provide(Metrics))],
 ) -> None:
     """Play and watch one table."""
-    await pump.serve(websocket, TableSocket(table_id, identities, master, messages))
+    TABLE_ID.set(table_id[:40])  # every log line of this socket names its table
+    socket = TableSocket(table_id, identities, master, messages, metrics.move_ack)
+    await pump.serve(websocket, socket)

@@ -6,7 +6,7 @@ New tables: ``lesson_steps`` (one per person, course and step done), ``puzzlers`
 ``puzzle_tries`` (a person's first try at a puzzle), ``mined_puzzles`` (puzzles
 mined from people's reviewed games) and ``puzzle_mining`` (each game's mining job).
 
-Revision ID: 0008_learn
+Revision ID: 0006_learn
 Revises: 0005_play
 Create Date: 2026-11-28
 """
@@ -16,7 +16,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0008_learn"
+revision = "0006_learn"
 down_revision = "0005_play"
 branch_labels = None
 depends_on = None

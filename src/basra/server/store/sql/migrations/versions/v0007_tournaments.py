@@ -7,8 +7,8 @@ Tables get ``owner`` (the feature's key for a table it made: ``tournament:...``)
 tables: ``tournaments``, ``tournament_entrants``, ``tournament_members``,
 ``tournament_rounds``, ``tournament_games`` and ``tournament_teams``.
 
-Revision ID: 0006_tournaments
-Revises: 0008_learn
+Revision ID: 0007_tournaments
+Revises: 0006_learn
 Create Date: 2026-11-28
 """
 
@@ -17,8 +17,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0006_tournaments"
-down_revision = "0008_learn"
+revision = "0007_tournaments"
+down_revision = "0006_learn"
 branch_labels = None
 depends_on = None
 

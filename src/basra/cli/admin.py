@@ -1,0 +1,198 @@
+"""``basra admin``: the operator's tool (docs/DEPLOY.md).
+
+Against the database (the server may run): ``backup``, ``restore``, ``check``.
+Against a running server process (its ``/admin`` API, from an allowed address, with the
+admin token: ``--token-file``, ``$BASRA_ADMIN_TOKEN`` or ``--config``'s
+``[secrets] admin_token``): ``drain``, ``reports``, ``close-report``, ``close-table``,
+``suspend``, ``ban``, ``lift``, ``rename``. An identity is named by its id or
+``@username``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from basra.cli import CliError
+
+__all__ = ["register"]
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``admin`` command and its subcommands."""
+    parser = subparsers.add_parser(
+        "admin",
+        help="operate a site: backups, draining, moderation",
+        description="Operate a basra site (docs/DEPLOY.md).",
+    )
+    actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+
+    def database(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument("--database", metavar="URL", help="the database (else --config's)")
+        sub.add_argument("--config", metavar="FILE", default=os.environ.get("BASRA_CONFIG"))
+
+    sub = actions.add_parser("backup", help="a consistent dump, checked by replaying every game")
+    database(sub)
+    sub.add_argument("out", type=Path, help="the dump file to write (a new file)")
+    sub = actions.add_parser("restore", help="restore a dump (into an empty database), then check")
+    database(sub)
+    sub.add_argument("dump", type=Path)
+    sub.add_argument("--force", action="store_true", help="replace what the database holds")
+    sub = actions.add_parser("check", help="replay every stored game")
+    database(sub)
+
+    def server(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument(
+            "--url", default="http://127.0.0.1:8000", help="the process (http://127.0.0.1:8000)"
+        )
+        sub.add_argument("--token-file", type=Path, help="the admin token's file")
+        sub.add_argument("--config", metavar="FILE", default=os.environ.get("BASRA_CONFIG"))
+
+    server(actions.add_parser("drain", help="drain the process (it exits; systemd restarts it)"))
+    sub = actions.add_parser("reports", help="list reports of players (open ones)")
+    server(sub)
+    sub.add_argument("--all", action="store_true", help="closed ones too")
+    sub = actions.add_parser("close-report", help="close a report")
+    server(sub)
+    sub.add_argument("report")
+    sub.add_argument("--resolution", default="closed", help="what was done")
+    sub = actions.add_parser("close-table", help="end a table as abandoned")
+    server(sub)
+    sub.add_argument("table")
+    sub = actions.add_parser("suspend", help="suspend an identity for some hours")
+    server(sub)
+    sub.add_argument("who", help="an identity id or @username")
+    sub.add_argument("--hours", type=float, required=True)
+    sub.add_argument("--reason", default="")
+    sub = actions.add_parser("ban", help="ban an identity")
+    server(sub)
+    sub.add_argument("who")
+    sub.add_argument("--reason", default="")
+    sub = actions.add_parser("lift", help="end a suspension or a ban")
+    server(sub)
+    sub.add_argument("who")
+    sub = actions.add_parser("rename", help="give an identity a new display name everywhere")
+    server(sub)
+    sub.add_argument("who")
+    sub.add_argument("name")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Carry out one action."""
+    if args.action in ("backup", "restore", "check"):
+        return _database_action(args)
+    return _server_action(args)
+
+
+def _host_config(path: str | None) -> Any:
+    from basra.server.ops.config import ConfigError, load_config
+
+    if path is None:
+        return None
+    try:
+        return load_config(path)
+    except ConfigError as error:
+        raise CliError(str(error)) from None
+
+
+def _database_action(args: argparse.Namespace) -> int:
+    from basra.server.ops import backup
+
+    url = args.database
+    if url is None:
+        host = _host_config(args.config)
+        if host is None:
+            raise CliError("give --database URL or --config FILE")
+        url = host.app.database
+    try:
+        if args.action == "backup":
+            checked = backup.backup(url, args.out)
+            print(f"backup written to {args.out}; {checked}")
+        elif args.action == "restore":
+            checked = backup.restore(args.dump, url, args.force)
+            print(f"restored {args.dump}; {checked}")
+        else:
+            import asyncio
+
+            checked = asyncio.run(backup.check_games(url))
+            print(checked)
+    except backup.BackupError as error:
+        raise CliError(str(error)) from None
+    for failure in checked.failures[:50]:
+        print("  " + failure)
+    return 1 if checked.failures else 0
+
+
+def _token(args: argparse.Namespace) -> str:
+    if args.token_file is not None:
+        try:
+            return str(args.token_file.read_text(encoding="utf-8").strip())
+        except OSError as error:
+            raise CliError(f"cannot read {args.token_file}: {error.strerror}") from None
+    if os.environ.get("BASRA_ADMIN_TOKEN"):
+        return os.environ["BASRA_ADMIN_TOKEN"].strip()
+    host = _host_config(args.config)
+    if host is None or host.admin_token is None:
+        raise CliError("give --token-file, $BASRA_ADMIN_TOKEN, or --config with an admin_token")
+    return str(host.admin_token)
+
+
+def _call(args: argparse.Namespace, method: str, path: str, body: Any = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(args.url.rstrip("/") + path, data=data, method=method)
+    request.add_header("Authorization", f"Bearer {_token(args)}")
+    if data is not None:
+        request.add_header("Content-Type", "application/json")
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return json.loads(response.read() or b"null")
+    except urllib.error.HTTPError as error:
+        try:
+            refusal = json.loads(error.read())
+            message = f"{refusal.get('error')}: {refusal.get('message')}"
+        except ValueError:
+            message = str(error)
+        raise CliError(f"the server refused: {message}") from None
+    except OSError as error:
+        raise CliError(f"cannot reach {args.url}: {error}") from None
+
+
+def _server_action(args: argparse.Namespace) -> int:
+    action = args.action
+    if action == "drain":
+        answer = _call(args, "POST", "/admin/drain", {})
+    elif action == "reports":
+        answer = _call(args, "GET", "/admin/reports" + ("?all=1" if args.all else ""))
+        for report in answer["reports"]:
+            target, reporter = report["target"], report["reporter"]
+            print(
+                f"{report['id']}  {report['reason']:<8}  about {target['name']!r} "
+                f"({target['identity']})  by {reporter['name']!r}  table {report['table']}  "
+                f"{report['note']!r}"
+                + (f"  CLOSED: {report['resolution']}" if report["closed_at"] else "")
+            )
+        print(f"{len(answer['reports'])} reports")
+        return 0
+    elif action == "close-report":
+        answer = _call(
+            args, "POST", f"/admin/reports/{args.report}/close", {"resolution": args.resolution}
+        )
+    elif action == "close-table":
+        answer = _call(args, "POST", f"/admin/tables/{args.table}/close", {})
+    elif action == "suspend":
+        body = {"hours": args.hours, "reason": args.reason}
+        answer = _call(args, "POST", f"/admin/identities/{args.who}/suspend", body)
+    elif action == "ban":
+        answer = _call(args, "POST", f"/admin/identities/{args.who}/ban", {"reason": args.reason})
+    elif action == "lift":
+        answer = _call(args, "POST", f"/admin/identities/{args.who}/lift", {})
+    else:
+        answer = _call(args, "POST", f"/admin/identities/{args.who}/rename", {"name": args.name})
+    print(json.dumps(answer, ensure_ascii=False))
+    return 0

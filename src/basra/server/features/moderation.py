@@ -1,0 +1,303 @@
+"""Moderation: people report players; the operator closes tables, suspends, bans, renames.
+
+**Reports.** A signed-in person reports another from a table (the seat they see) or
+from a profile (``/u/{username}``), with a reason (:data:`REASONS`) and, if they like,
+a few words (at most :data:`MAX_NOTE` characters): ``POST /api/reports``. Nobody can
+report themselves or a bot; a person makes at most ``reports_per_identity`` reports
+(10 an hour). Reports are for the operator only (``basra admin reports``).
+
+**Sanctions** (``basra admin suspend`` / ``ban`` / ``lift``). A suspended (until a
+time) or banned identity:
+
+- can do nothing more: every token of it is refused as ``suspended`` (HTTP 403, sockets
+  closed 4003; :meth:`basra.server.identity.Identities.authenticate`), in every process,
+  at once; its open sockets are sent ``suspended`` and closed with 4003 in every process
+  (a notice on the bus), and its seek leaves the quick-play pool;
+- its tables are settled by the rules that already hold for a person who leaves: a
+  table still waiting for people that it sits at ends as abandoned (it frees everyone's
+  quota); at a table in play its seat is at once played by the stand-in bot (no grace
+  period), so at a rated table it forfeits after the forfeit rule's moves (its side placed
+  last, the others by their score so far), and a casual game plays on to its end.
+
+**Renaming** an abusive display name (``basra admin rename``) changes the identity's name
+and the name of its seats at every table, finished games included (their records show
+the new name), and every process shows it at once.
+
+**Closing a table** (``basra admin close``) ends it as abandoned (kept, not rated), and
+its clients see it at once. Names are checked against the word list at creation
+(:mod:`basra.server.wordlist`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from typing import Any
+
+from basra.server.connection import Connections
+from basra.server.errors import ProtocolError, error_message
+from basra.server.features.accounts import username_key
+from basra.server.identity import suspended
+from basra.server.quotas import Quotas
+from basra.server.runtime.pubsub import Bus
+from basra.server.store.protocols import (
+    IdentityStore,
+    ModerationStore,
+    PlayerStore,
+    TableStore,
+)
+from basra.server.store.rows import ReportRow, SanctionRow, SeatKind, TableStatus
+from basra.server.table.forms import check_name
+from basra.server.table.lifecycle import Lifecycle
+from basra.server.table.master import TableMaster
+
+__all__ = ["MAX_NOTE", "REASONS", "Moderation"]
+
+REASONS = ("abuse", "cheating", "name", "spam", "other")
+"""Why a player is reported: abusive words or reactions, cheating (e.g. playing with
+help or in collusion), an offensive name, spam or flooding, something else."""
+MAX_NOTE = 500
+"""Most characters of a report's words."""
+SANCTIONS = ("suspended", "banned")
+SETTLE_AFTER = 0.5
+"""Seconds between closing a sanctioned identity's sockets and settling its tables (the
+sockets have left their tables by then, so the stand-in is not cancelled by a leave)."""
+
+log = logging.getLogger("basra.server.features.moderation")
+
+
+def _bad(message: str, field: str) -> ProtocolError:
+    return ProtocolError("bad_report", message, {"field": field})
+
+
+class Moderation:
+    """Reports, and the operator's actions, carried out in every process."""
+
+    def __init__(
+        self,
+        store: ModerationStore,
+        tables: TableStore,
+        identities: IdentityStore,
+        players: PlayerStore,
+        master: TableMaster,
+        lifecycle: Lifecycle,
+        connections: Connections,
+        bus: Bus,
+        quotas: Quotas,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.store = store
+        self.tables = tables
+        self.identities = identities
+        self.players = players
+        self.master = master
+        self.lifecycle = lifecycle
+        self.connections = connections
+        self.bus = bus
+        self.quotas = quotas
+        self.clock = clock
+        self._tasks: set[asyncio.Task[None]] = set()
+        bus.on("moderation", self.heard)
+
+    # ---------------------------------------------------------------- reports
+
+    async def report(self, reporter: str, body: dict[str, Any]) -> ReportRow:
+        """Keep a person's report of another (checked; see the module's docstring)."""
+        reason, note = body.get("reason"), body.get("note", "")
+        if reason not in REASONS:
+            raise _bad(f"reason: one of {', '.join(REASONS)}", "reason")
+        if not isinstance(note, str) or len(note) > MAX_NOTE:
+            raise _bad(f"note: text of at most {MAX_NOTE} characters", "note")
+        table_id, target, shown = body.get("table"), None, None
+        if table_id is not None:
+            seat = body.get("seat")
+            if not isinstance(table_id, str) or not isinstance(seat, int) or isinstance(seat, bool):
+                raise _bad("name the table and the seat (a number)", "seat")
+            row = await self.tables.load(table_id[:40])
+            if row is None:
+                raise ProtocolError("no_such_table", f"there is no table {table_id[:40]!r}")
+            if not 0 <= seat < len(row.seats) or row.seats[seat].kind != SeatKind.PERSON:
+                raise _bad("that seat is not a person's", "seat")
+            target, shown = row.seats[seat].identity, row.seats[seat].name
+        else:
+            username = body.get("username")
+            if not isinstance(username, str):
+                raise _bad("name the table and seat, or the username", "username")
+            account = await self.players.account_by_username(_username_key(username))
+            if account is None:
+                raise ProtocolError("no_such_player", "there is no such player")
+            target, shown = account.identity, account.username
+        if target is None:
+            raise _bad("nobody sits in that seat yet", "seat")
+        if target == reporter:
+            raise _bad("you cannot report yourself", "seat" if table_id else "username")
+        limits = self.quotas.limits
+        self.quotas.take("reports", reporter, limits.reports_per_identity, "reports per person")
+        report = ReportRow(
+            id=secrets.token_hex(8),
+            reporter=reporter,
+            target=target,
+            reason=str(reason),
+            note=" ".join(note.split()),
+            at=self.clock(),
+            table_id=table_id if isinstance(table_id, str) else None,
+            target_name=shown,
+        )
+        await self.store.add_report(report)
+        log.info("report %s: %s about %s (%s)", report.id, reporter, target, reason)
+        return report
+
+    async def reports(self, open_only: bool = True, limit: int = 100) -> list[dict[str, Any]]:
+        """Reports for the operator, newest first, with each person's current name."""
+        rows = await self.store.reports(open_only, limit)
+        names: dict[str, str | None] = {}
+        for identity in {r.reporter for r in rows} | {r.target for r in rows}:
+            found = await self.identities.load(identity)
+            names[identity] = found.name if found else None
+        return [
+            {
+                "id": r.id,
+                "at": r.at,
+                "reason": r.reason,
+                "note": r.note,
+                "table": r.table_id,
+                "reporter": {"identity": r.reporter, "name": names.get(r.reporter)},
+                "target": {
+                    "identity": r.target,
+                    "name": names.get(r.target),
+                    "shown_as": r.target_name,
+                },
+                "closed_at": r.closed_at,
+                "resolution": r.resolution,
+            }
+            for r in rows
+        ]
+
+    async def close_report(self, report_id: str, resolution: str) -> None:
+        """Close a report, saying what was done."""
+        if not await self.store.close_report(report_id, resolution[:MAX_NOTE], self.clock()):
+            raise ProtocolError("no_such_report", f"there is no open report {report_id[:40]!r}")
+
+    # ---------------------------------------------------------------- identities
+
+    async def resolve(self, who: str) -> str:
+        """An identity id, from itself or from ``@username``."""
+        if who.startswith("@"):
+            account = await self.players.account_by_username(_username_key(who[1:]))
+            if account is None:
+                raise ProtocolError("no_such_player", f"no account is called {who[1:]!r}")
+            return account.identity
+        if await self.identities.load(who) is None:
+            raise ProtocolError("no_such_player", f"there is no identity {who[:64]!r}")
+        return who
+
+    async def sanction(self, who: str, kind: str, reason: str, hours: float | None) -> SanctionRow:
+        """Suspend (for ``hours``) or ban an identity, in every process at once."""
+        if kind not in SANCTIONS:
+            raise ProtocolError("bad_request", "suspended or banned")
+        if kind == "suspended" and (hours is None or not 0 < hours <= 24 * 3650):
+            raise ProtocolError("bad_request", "a suspension lasts 0 to 87600 hours")
+        identity = await self.resolve(who)
+        now = self.clock()
+        row = SanctionRow(
+            identity=identity,
+            kind=kind,
+            reason=reason.strip()[:MAX_NOTE] or "the rules of this server",
+            at=now,
+            until=None if kind == "banned" else now + float(hours or 0) * 3600,
+        )
+        await self.store.sanction(row)
+        log.warning("identity %s %s: %s", identity, kind, row.reason)
+        self._shut_out(identity, row)
+        await self.bus.publish({"kind": "moderation", "sanctioned": identity})
+        # Tables nobody holds in memory now: open them here so that theirs are settled too.
+        for game in await self.tables.games_of(identity, limit=200):
+            if game.status.live:
+                await self.master.get(game.id)
+        return row
+
+    async def lift(self, who: str) -> bool:
+        """End a suspension or ban (the identity's tokens work again)."""
+        return await self.store.lift(await self.resolve(who))
+
+    async def rename(self, who: str, name: str) -> list[str]:
+        """Give an identity a new display name, at every table it sat at; the tables."""
+        identity = await self.resolve(who)
+        shown = check_name(name)
+        await self.identities.name(identity, shown)
+        renamed = []
+        for game in await self.tables.games_of(identity, limit=10_000):
+            await self.tables.rename_seat(game.id, game.seat, identity, shown)
+            renamed.append(game.id)
+        for table_id in renamed:
+            await self.master.heard({"kind": "meta", "table": table_id})
+            await self.bus.publish({"kind": "meta", "table": table_id})
+        return renamed
+
+    # ---------------------------------------------------------------- tables
+
+    async def close_table(self, table_id: str) -> str:
+        """End a table waiting or in play as abandoned; its status after."""
+        live = await self.master.get(table_id[:40])
+        if live is None:
+            raise ProtocolError("no_such_table", f"there is no table {table_id[:40]!r}")
+        async with live.lock:
+            if live.row.status.live:
+                await self.lifecycle.abandon(live)
+            self.master.send_table(live)
+            self.master.broadcast_state(live)
+        self.master.schedule(live)
+        await self.master.changed(live)
+        log.warning("table %s closed by the operator", table_id)
+        return str(live.row.status)
+
+    # ---------------------------------------------------------------- every process
+
+    async def heard(self, notice: dict[str, Any]) -> None:
+        """Another process sanctioned an identity: shut it out here too."""
+        identity = notice.get("sanctioned")
+        if isinstance(identity, str):
+            sanction = await self.store.sanction_of(identity, self.clock())
+            if sanction is not None:
+                self._shut_out(identity, sanction)
+
+    def _shut_out(self, identity: str, sanction: SanctionRow) -> None:
+        farewell = error_message(suspended(sanction))
+        self.connections.revoke([], [identity], farewell, code=4003)
+        task = asyncio.create_task(self._settle_tables(identity))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _settle_tables(self, identity: str) -> None:
+        """The sanctioned identity's tables here: waiting ones end, its seats in play are
+        played by the stand-in at once (see the module's docstring)."""
+        await asyncio.sleep(SETTLE_AFTER)
+        for live in list(self.master.live.values()):
+            seat = live.row.seat_of(identity)
+            if seat is None or not live.row.status.live:
+                continue
+            try:
+                async with live.lock:
+                    if live.row.status == TableStatus.OPEN:
+                        await self.lifecycle.abandon(live)
+                        self.master.send_table(live)
+                        self.master.broadcast_state(live)
+                    else:
+                        live.presence.absent_since[seat] = float("-inf")
+                        live.plan = None  # plan again: a stand-in waiting out the grace now
+                self.master.schedule(live)
+                await self.master.changed(live)
+            except Exception:
+                log.exception("cannot settle table %s of a sanctioned identity", live.id)
+
+    async def close(self) -> None:
+        """Let pending settlements go."""
+        for task in list(self._tasks):
+            task.cancel()
+
+
+def _username_key(username: str) -> str:
+    return username_key(username.strip())

@@ -1,0 +1,41 @@
+"""Reports: ``POST /api/reports`` (*auth*) reports a player, from a table or a profile
+(:mod:`basra.server.features.moderation`).
+
+Body: ``{"table": ID, "seat": N, "reason": R, "note": "..."}`` or ``{"username": U,
+"reason": R, "note": "..."}``; ``reason`` one of ``abuse``, ``cheating``, ``name``,
+``spam``, ``other``. Answer: 201 ``{"report": id}``; ``bad_report`` (422, naming the
+``field``), ``no_such_table``, ``no_such_player``, ``rate_limited``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import JSONResponse
+
+from basra.server.errors import ProtocolError
+from basra.server.features.moderation import REASONS, Moderation
+from basra.server.transport.auth import SignedIn
+from basra.server.transport.deps import provide
+
+__all__ = ["router"]
+
+router = APIRouter()
+
+
+@router.post("/api/reports")
+async def report(
+    me: SignedIn,
+    request: Request,
+    moderation: Annotated[Moderation, Depends(provide(Moderation))],
+) -> JSONResponse:
+    """Report a player."""
+    try:
+        body: Any = await request.json()
+    except ValueError:
+        body = None
+    if not isinstance(body, dict):
+        raise ProtocolError("bad_report", f"send {{reason: {'|'.join(REASONS)}, ...}}")
+    row = await moderation.report(me.identity, body)
+    return JSONResponse({"report": row.id}, status_code=201)

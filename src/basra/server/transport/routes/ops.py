@@ -1,0 +1,123 @@
+"""Operations: ``GET /readyz``, ``GET /metrics`` and the operator's ``/admin`` API
+(:mod:`basra.server.ops`; ``GET /healthz`` is in :mod:`.pages`).
+
+- ``GET /readyz``: 200 ``{"ready": true, ...}`` when the database and Redis answer and the
+  schema is current, else 503 with each check's result (and during a drain);
+- ``GET /metrics``: the Prometheus text format (allowed addresses only, else 403);
+- ``/admin`` (allowed addresses and ``Authorization: Bearer <admin token>``; what
+  ``basra admin`` calls): ``POST /admin/drain``; ``GET /admin/reports[?all=1]``,
+  ``POST /admin/reports/{id}/close`` ``{"resolution"}``; ``POST /admin/tables/{id}/close``;
+  ``POST /admin/identities/{who}/suspend`` ``{"hours", "reason"}``,
+  ``.../ban`` ``{"reason"}``, ``.../lift``, ``.../rename`` ``{"name"}`` (``who``: an
+  identity id or ``@username``).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import JSONResponse, Response
+
+from basra.server.errors import ProtocolError
+from basra.server.features.moderation import Moderation
+from basra.server.ops.control import Operations
+from basra.server.ops.metrics import CONTENT_TYPE
+from basra.server.transport.deps import provide
+
+__all__ = ["router"]
+
+router = APIRouter()
+Ops = Annotated[Operations, Depends(provide(Operations))]
+Mod = Annotated[Moderation, Depends(provide(Moderation))]
+
+
+def _host(request: Request) -> str | None:
+    return request.client.host if request.client else None
+
+
+def _admin(request: Request, ops: Operations) -> None:
+    ops.check(_host(request), request.headers.get("authorization"), admin=True)
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    try:
+        body = await request.json()
+    except ValueError:
+        body = None
+    if not isinstance(body, dict):
+        raise ProtocolError("bad_request", "send a JSON object")
+    return body
+
+
+@router.get("/readyz")
+async def readyz(ops: Ops) -> JSONResponse:
+    """Whether this process can serve now."""
+    report = await ops.readiness.report(ops.drain.draining)
+    return JSONResponse(report, status_code=200 if report["ready"] else 503)
+
+
+@router.get("/metrics")
+async def metrics(request: Request, ops: Ops) -> Response:
+    """The Prometheus text format."""
+    ops.check(_host(request), None, admin=False)
+    return Response(ops.metrics.expose(), media_type=CONTENT_TYPE)
+
+
+@router.post("/admin/drain")
+async def drain(request: Request, ops: Ops) -> JSONResponse:
+    """Start this process's drain (it exits when done; systemd starts it again)."""
+    _admin(request, ops)
+    started = ops.drain.start("basra admin drain")
+    return JSONResponse({"draining": started}, status_code=202 if started else 409)
+
+
+@router.get("/admin/reports")
+async def reports(request: Request, ops: Ops, moderation: Mod) -> dict[str, Any]:
+    """Reports, newest first (open ones unless ``all=1``)."""
+    _admin(request, ops)
+    everything = request.query_params.get("all") == "1"
+    return {"reports": await moderation.reports(open_only=not everything)}
+
+
+@router.post("/admin/reports/{report_id}/close")
+async def close_report(
+    report_id: str, request: Request, ops: Ops, moderation: Mod
+) -> dict[str, Any]:
+    """Close a report with what was done."""
+    _admin(request, ops)
+    body = await _body(request)
+    await moderation.close_report(report_id, str(body.get("resolution") or "closed"))
+    return {"closed": report_id}
+
+
+@router.post("/admin/tables/{table_id}/close")
+async def close_table(table_id: str, request: Request, ops: Ops, moderation: Mod) -> dict[str, Any]:
+    """End a table as abandoned."""
+    _admin(request, ops)
+    return {"table": table_id, "status": await moderation.close_table(table_id)}
+
+
+@router.post("/admin/identities/{who}/{action}")
+async def identity_action(
+    who: str, action: str, request: Request, ops: Ops, moderation: Mod
+) -> dict[str, Any]:
+    """Suspend, ban, lift or rename an identity."""
+    _admin(request, ops)
+    body = await _body(request)
+    reason = str(body.get("reason") or "")
+    if action == "suspend":
+        hours = body.get("hours")
+        if not isinstance(hours, int | float) or isinstance(hours, bool):
+            raise ProtocolError("bad_request", "hours: a number", {"field": "hours"})
+        row = await moderation.sanction(who, "suspended", reason, float(hours))
+    elif action == "ban":
+        row = await moderation.sanction(who, "banned", reason, None)
+    elif action == "lift":
+        return {"lifted": await moderation.lift(who)}
+    elif action == "rename":
+        tables = await moderation.rename(who, body.get("name"))  # type: ignore[arg-type]
+        return {"renamed": len(tables)}
+    else:
+        raise ProtocolError("bad_request", "suspend, ban, lift or rename")
+    return {"identity": row.identity, "kind": row.kind, "until": row.until, "reason": row.reason}
