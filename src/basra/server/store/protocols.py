@@ -443,6 +443,8 @@ class TournamentStore(Protocol):
 
     async def drop_team(self, code_hash: str) -> None:
         """A waiting team is complete, or given up."""
+
+
 class ModerationStore(Protocol):
     """Reports of players, and sanctions on identities."""
 
@@ -593,6 +595,8 @@ class Store(Protocol):
     @property
     def tournaments(self) -> TournamentStore:
         """Tournaments."""
+
+    @property
     def moderation(self) -> ModerationStore:
         """Reports and sanctions."""
 
