@@ -225,3 +225,97 @@ def locations(encoded: Encoded, hands: Sequence[int]) -> list[int]:
             if seat >= 0 and hands[seat] >> card & 1:
                 out[card] = location
     return out
+
+
+# ------------------------------------------------ per card and hand: the factored model
+#
+# The factored network reads, for every card and every other hand, the same few
+# numbers: the evidence of that hand's plays about that card, what the card is, the
+# hand's own numbers and the table's. One small network scores each (card, hand)
+# pair; the stock scores 0. It shares what it learns across cards and hands.
+
+_STATUS_AT = GLOBALS
+_EVIDENCE_AT = GLOBALS + CARDS * STATUS
+_HAND_AT = 23
+"""Where the globals hold the numbers of location 1 (four a location)."""
+_STANDARD_POINTS = {0: 1, 10: 1}
+"""Points by rank (aces and jacks); 2♣ and 10♦ are added below."""
+
+
+def _identity() -> list[list[float]]:
+    rows = []
+    for card in range(CARDS):
+        rank, suit = card >> 2, card & 3
+        points = _STANDARD_POINTS.get(rank, 0)
+        if card == 7:  # 2♣
+            points = 2
+        elif card == 38:  # 10♦
+            points = 3
+        row = [0.0] * 13 + [0.0] * 4 + [points / 3, float(rank == 10), float(card == 26)]
+        row[rank] = 1.0
+        row[13 + suit] = 1.0
+        rows.append(row)
+    return rows
+
+
+IDENTITY = _identity()
+"""Per card: its rank and suit (one-hot), its points (standard), jack, 7♦."""
+CARD_INPUTS = 4 + len(IDENTITY[0]) + 4 + GLOBALS + 3
+"""The inputs of one (card, hand) pair: evidence, identity, the hand's numbers, the
+globals, and the card's rank-mates in this seat's hand, on the floor and unseen."""
+
+
+def expand(features: Sequence[float]) -> list[list[list[float]]]:
+    """The factored model's inputs from an encoded view: per card 0-51, per other hand
+    (locations 1-3), :data:`CARD_INPUTS` numbers (plain Python; :func:`expand_batch` is
+    the same with numpy)."""
+    globals_ = list(features[:GLOBALS])
+    status = features[_STATUS_AT:_EVIDENCE_AT]
+    mates = [[0.0, 0.0, 0.0] for _ in range(13)]
+    for card in range(CARDS):
+        base = card * STATUS
+        rank = card >> 2
+        mates[rank][0] += status[base + 1] / 4  # in this seat's hand
+        mates[rank][1] += status[base + 2] / 4  # on the floor
+        mates[rank][2] += status[base] / 4  # unseen
+    out = []
+    for card in range(CARDS):
+        rows = []
+        for location in range(1, LOCATIONS):
+            at = _EVIDENCE_AT + ((location - 1) * CARDS + card) * EVIDENCE
+            hand = _HAND_AT + 4 * (location - 1)
+            rows.append(
+                list(features[at : at + EVIDENCE])
+                + IDENTITY[card]
+                + globals_[hand : hand + 4]
+                + globals_
+                + mates[card >> 2]
+            )
+        out.append(rows)
+    return out
+
+
+def expand_batch(features: object) -> object:
+    """:func:`expand` of many encoded views at once (numpy): (n, :data:`FEATURES`) to
+    (n, 52, 3, :data:`CARD_INPUTS`) float32."""
+    import numpy
+
+    x = numpy.asarray(features, dtype=numpy.float32)
+    n = len(x)
+    globals_ = x[:, :GLOBALS]
+    status = x[:, _STATUS_AT:_EVIDENCE_AT].reshape(n, CARDS, STATUS)
+    by_rank = status.reshape(n, 13, 4, STATUS).sum(axis=2) / 4  # (n, 13, status)
+    mates = by_rank[:, :, [1, 2, 0]]  # hand, floor, unseen
+    mates = numpy.repeat(mates, 4, axis=1)  # (n, 52, 3)
+    evidence = x[:, _EVIDENCE_AT:].reshape(n, LOCATIONS - 1, CARDS, EVIDENCE)
+    evidence = evidence.transpose(0, 2, 1, 3)  # (n, 52, 3, 4)
+    identity = numpy.asarray(IDENTITY, dtype=numpy.float32)  # (52, 19)
+    hands = globals_[:, _HAND_AT : _HAND_AT + 12].reshape(n, 1, LOCATIONS - 1, 4)
+    parts = [
+        evidence,
+        numpy.broadcast_to(identity[None, :, None, :], (n, CARDS, LOCATIONS - 1, len(IDENTITY[0]))),
+        numpy.broadcast_to(hands, (n, CARDS, LOCATIONS - 1, 4)),
+        numpy.broadcast_to(globals_[:, None, None, :], (n, CARDS, LOCATIONS - 1, GLOBALS)),
+        numpy.broadcast_to(mates[:, :, None, :], (n, CARDS, LOCATIONS - 1, 3)),
+    ]
+    return numpy.concatenate(parts, axis=3).astype(numpy.float32)

@@ -25,7 +25,16 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from basra.belief.features import CARDS, FEATURES, LOCATIONS, Encoded, encode
+from basra.belief.features import (
+    CARD_INPUTS,
+    CARDS,
+    FEATURES,
+    LOCATIONS,
+    Encoded,
+    encode,
+    expand,
+    expand_batch,
+)
 from basra.view import View
 
 __all__ = [
@@ -42,6 +51,8 @@ FORMAT = "basra-belief/1"
 DEFAULT_WEIGHTS = Path(__file__).with_name("weights.npz")
 """The weights shipped with the package."""
 LAYERS = ("1", "2", "3")
+KINDS = {"flat": (FEATURES, CARDS * LOCATIONS), "factored": (CARD_INPUTS, 1)}
+"""The networks a weights file may hold: their inputs and outputs."""
 
 
 def read_npz(path: Path) -> dict[str, tuple[tuple[int, ...], list[float] | str]]:
@@ -94,6 +105,12 @@ class BeliefModel:
         if fmt is None or fmt[1] != FORMAT:
             raise ValueError(f"{path} is not a {FORMAT} weights file")
         self.path = path
+        kind = arrays.get("kind", ((), "flat"))[1]
+        if kind not in KINDS:
+            raise ValueError(f"{path}: the network is {kind!r}, not one of {', '.join(KINDS)}")
+        self.kind = kind
+        """``flat`` (the whole view in, every card's logits out) or ``factored`` (one
+        small network scoring each card and hand: :func:`~basra.belief.features.expand`)."""
         self.shapes: dict[str, tuple[int, ...]] = {}
         self._plain: dict[str, list[float]] = {}
         for name in ("w1", "b1", "w2", "b2", "w3", "b3"):
@@ -101,10 +118,11 @@ class BeliefModel:
             assert not isinstance(values, str)
             self.shapes[name] = shape
             self._plain[name] = values
-        if self.shapes["w1"][0] != FEATURES or self.shapes["w3"][1] != CARDS * LOCATIONS:
+        inputs, outputs = KINDS[kind]
+        if self.shapes["w1"][0] != inputs or self.shapes["w3"][1] != outputs:
             raise ValueError(
                 f"{path} was trained for {self.shapes['w1'][0]} inputs and "
-                f"{self.shapes['w3'][1]} outputs, not {FEATURES} and {CARDS * LOCATIONS}"
+                f"{self.shapes['w3'][1]} outputs, not {inputs} and {outputs}"
             )
         self._numpy: dict[str, Any] | None = None
         try:
@@ -116,19 +134,19 @@ class BeliefModel:
             for name, values in self._plain.items()
         }
 
-    def logits(self, features: Sequence[float]) -> list[float]:
-        """The network's raw output: :data:`CARDS` x :data:`LOCATIONS` numbers, row-major."""
-        if self._numpy is not None:
-            import numpy
+    def _network(self, x: Any) -> Any:
+        """The layers on a numpy array (inputs in its last axis)."""
+        import numpy
 
-            w = self._numpy
-            x = numpy.asarray(features, dtype=numpy.float32)
-            h = numpy.maximum(x @ w["w1"] + w["b1"], 0.0)
-            h = numpy.maximum(h @ w["w2"] + w["b2"], 0.0)
-            out: list[float] = (h @ w["w3"] + w["b3"]).tolist()
-            return out
+        w = self._numpy
+        assert w is not None
+        h = numpy.maximum(x @ w["w1"] + w["b1"], 0.0)
+        h = numpy.maximum(h @ w["w2"] + w["b2"], 0.0)
+        return h @ w["w3"] + w["b3"]
+
+    def _plain_network(self, inputs: Sequence[float]) -> list[float]:
         p = self._plain
-        values: list[float] = list(features)
+        values: list[float] = list(inputs)
         for layer in LAYERS:
             weights = p["w" + layer]
             cols = self.shapes["w" + layer][1]
@@ -141,20 +159,36 @@ class BeliefModel:
             values = [max(a, 0.0) for a in acc] if layer != LAYERS[-1] else acc
         return values
 
+    def logits(self, features: Sequence[float]) -> list[float]:
+        """The network's raw output: :data:`CARDS` x :data:`LOCATIONS` numbers, row-major
+        (the stock's 0 in the factored network)."""
+        if self._numpy is not None:
+            out: list[float] = self._batch_logits([features])[0].ravel().tolist()
+            return out
+        if self.kind == "flat":
+            return self._plain_network(features)
+        flat = []
+        for rows in expand(features):
+            flat.append(0.0)
+            flat.extend(self._plain_network(row)[0] for row in rows)
+        return flat
+
+    def _batch_logits(self, features: Any) -> Any:
+        import numpy
+
+        x = numpy.asarray(features, dtype=numpy.float32)
+        if self.kind == "flat":
+            return self._network(x).reshape(len(x), CARDS, LOCATIONS)
+        scores = self._network(expand_batch(x))[..., 0]  # (n, 52, 3)
+        return numpy.concatenate([numpy.zeros((len(x), CARDS, 1), numpy.float32), scores], 2)
+
     def batch_probabilities(self, features: Any, counts: Any, unseen: Any) -> Any:
         """:meth:`probabilities` of many inputs at once (numpy): ``features`` (n,
         :data:`FEATURES`), ``counts`` (n, :data:`LOCATIONS`) and ``unseen`` (n, 52, booleans)
         give (n, 52, :data:`LOCATIONS`) probabilities."""
-        import numpy
-
         if self._numpy is None:
             raise RuntimeError("batch_probabilities needs numpy")
-        w = self._numpy
-        x = numpy.asarray(features, dtype=numpy.float32)
-        h = numpy.maximum(x @ w["w1"] + w["b1"], 0.0)
-        h = numpy.maximum(h @ w["w2"] + w["b2"], 0.0)
-        logits = (h @ w["w3"] + w["b3"]).reshape(len(x), CARDS, LOCATIONS)
-        return softmax_with_prior(logits, counts, unseen)
+        return softmax_with_prior(self._batch_logits(features), counts, unseen)
 
     def probabilities(self, encoded: Encoded) -> list[list[float]]:
         """Per card 0-51, its chance of being in each location (all 0 for a card the seat

@@ -42,7 +42,16 @@ def register(subparsers: Any) -> None:
     b.add_argument("--valid-rounds", type=whole_number, default=150, help="validation rounds")
     b.add_argument("--test-rounds", type=whole_number, default=150, help="held-out rounds")
     b.add_argument("--seed", type=whole_number, default=0, help="default 0")
-    b.add_argument("--hidden", type=whole_number, default=256, help="units a hidden layer")
+    b.add_argument(
+        "--network",
+        choices=("flat", "factored"),
+        default="flat",
+        help="flat (default, the shipped weights): the whole view in, every card's chances "
+        "out; factored: one small network scoring each card in each hand (try --hidden 64)",
+    )
+    b.add_argument(
+        "--hidden", type=whole_number, default=256, help="units a hidden layer (default 256)"
+    )
     b.add_argument("--epochs", type=whole_number, default=12, help="default 12")
     b.add_argument("--jobs", "-j", type=whole_number, default=1, help="processes making data")
     b.add_argument("--threads", type=whole_number, default=1, help="PyTorch threads")
@@ -135,7 +144,11 @@ def run_belief(args: argparse.Namespace) -> int:
         f"{len(data['test'])} held out ({made:.0f} s)"
     )
     settings = TrainSettings(
-        hidden=args.hidden, epochs=args.epochs, seed=args.seed, threads=args.threads
+        hidden=args.hidden,
+        epochs=args.epochs,
+        seed=args.seed,
+        threads=args.threads,
+        kind=args.network,
     )
     fit_started = time.perf_counter()
     try:

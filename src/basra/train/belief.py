@@ -5,10 +5,13 @@ only when training runs (``pip install torch==2.13.0``, the CPU build); play
 never needs it (:mod:`basra.belief.model` reads the exported ``.npz``).
 
 The network is :mod:`basra.belief.model`'s: two hidden layers of rectified
-units, then per card a logit for each location, added to the log of each
-location's share of the unseen cards; the loss is the cross-entropy of every
-unseen card's true location (the mean over cards). Adam, mini-batches, a
-fixed seed; the epoch with the lowest validation loss is kept.
+units giving per card a logit for each location (``flat``: the whole view in,
+every card's logits out; ``factored``: one small network scoring each card in
+each other hand from the same few numbers, the stock scoring 0), added to the
+log of each location's share of the unseen cards; the loss is the
+cross-entropy of every unseen card's true location (the mean over cards).
+Adam, mini-batches, a fixed seed; the epoch with the lowest validation loss
+is kept.
 """
 
 from __future__ import annotations
@@ -20,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from basra.belief.data import Examples
-from basra.belief.features import CARDS, FEATURES, LOCATIONS
-from basra.belief.model import FORMAT
+from basra.belief.features import CARDS, LOCATIONS, expand_batch
+from basra.belief.model import FORMAT, KINDS
 
 __all__ = ["TrainSettings", "export", "train"]
 
@@ -38,7 +41,11 @@ class TrainSettings:
         decay: float = 1e-5,
         seed: int = 0,
         threads: int = 1,
+        kind: str = "flat",
     ) -> None:
+        if kind not in KINDS:
+            raise ValueError(f"the network is one of {', '.join(KINDS)}, not {kind!r}")
+        self.kind = kind
         self.hidden = hidden
         self.epochs = epochs
         self.batch = batch
@@ -73,8 +80,17 @@ def _tensors(torch: Any, examples: Examples) -> tuple[Any, Any, Any]:
     return features, targets, torch.from_numpy(prior.astype(numpy.float32))
 
 
-def _loss(torch: Any, net: Any, features: Any, targets: Any, prior: Any) -> tuple[Any, int]:
-    logits = net(features.float()).view(-1, CARDS, LOCATIONS) + prior[:, None, :]
+def _logits(torch: Any, net: Any, features: Any, kind: str) -> Any:
+    if kind == "flat":
+        return net(features.float()).view(-1, CARDS, LOCATIONS)
+    scores = net(torch.from_numpy(expand_batch(features.numpy())))[..., 0]
+    return torch.cat([torch.zeros(len(features), CARDS, 1), scores], dim=2)
+
+
+def _loss(
+    torch: Any, net: Any, features: Any, targets: Any, prior: Any, kind: str
+) -> tuple[Any, int]:
+    logits = _logits(torch, net, features, kind) + prior[:, None, :]
     log_p = torch.log_softmax(logits, dim=2)
     mask = targets >= 0
     chosen = log_p.gather(2, targets.clamp(min=0)[:, :, None])[:, :, 0]
@@ -94,12 +110,13 @@ def train(
     torch.manual_seed(settings.seed)
     torch.set_num_threads(settings.threads)
     h = settings.hidden
+    inputs, outputs = KINDS[settings.kind]
     net = torch.nn.Sequential(
-        torch.nn.Linear(FEATURES, h),
+        torch.nn.Linear(inputs, h),
         torch.nn.ReLU(),
         torch.nn.Linear(h, h),
         torch.nn.ReLU(),
-        torch.nn.Linear(h, CARDS * LOCATIONS),
+        torch.nn.Linear(h, outputs),
     )
     with torch.no_grad():  # start as a random deal: the prior alone
         net[4].weight.mul_(0.1)
@@ -119,7 +136,7 @@ def train(
         cards = 0
         for start in range(0, len(order), settings.batch):
             rows = order[start : start + settings.batch]
-            loss, n = _loss(torch, net, x[rows], y[rows], prior[rows])
+            loss, n = _loss(torch, net, x[rows], y[rows], prior[rows], settings.kind)
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
@@ -131,7 +148,7 @@ def train(
             valid_cards = 0
             for start in range(0, len(vy), 4096):
                 part = slice(start, start + 4096)
-                loss, n = _loss(torch, net, vx[part], vy[part], vprior[part])
+                loss, n = _loss(torch, net, vx[part], vy[part], vprior[part], settings.kind)
                 valid_total += float(loss) * n
                 valid_cards += n
         line = {
@@ -148,7 +165,8 @@ def train(
         if line["valid_loss"] < best:
             best = line["valid_loss"]
             best_state = {k: v.detach().clone() for k, v in net.state_dict().items()}
-    weights = {
+    weights: dict[str, Any] = {
+        "kind": settings.kind,
         "w1": best_state["0.weight"].T.contiguous().numpy(),
         "b1": best_state["0.bias"].numpy(),
         "w2": best_state["2.weight"].T.contiguous().numpy(),
@@ -164,7 +182,10 @@ def export(weights: dict[str, Any], path: Path) -> None:
     import numpy
 
     arrays: dict[str, Any] = {
-        name: numpy.asarray(value, dtype=numpy.float32) for name, value in weights.items()
+        name: numpy.asarray(value, dtype=numpy.float32)
+        for name, value in weights.items()
+        if name != "kind"
     }
     arrays["format"] = numpy.array(FORMAT)
+    arrays["kind"] = numpy.array(weights.get("kind", "flat"))
     numpy.savez_compressed(path, **arrays)
