@@ -108,11 +108,18 @@ class EventWatch:
                 if kind == "event":
                     self.event = message["event"]
                 elif kind == "you":
+                    # As the page does: a table in "you" is this person's game, also one
+                    # paired before this socket opened (no "paired" frame comes for it).
                     self.you = message["you"]
+                    self._pair(self.you.get("table"))
                 elif kind == "paired":
-                    self.paired.append(message["table"])
+                    self._pair(message["table"])
                 elif kind == "error":
                     self.errors.append(message)
+
+    def _pair(self, table: str | None) -> None:
+        if table is not None and table not in self.paired:
+            self.paired.append(table)
 
     def until(self, check: Callable[[EventWatch], Any], what: str, timeout: float = 60) -> Any:
         """Read until ``check(self)`` gives something true."""

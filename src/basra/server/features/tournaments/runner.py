@@ -228,8 +228,12 @@ class EventClock:
         if not tables:
             return
         number = len(held.games)
+        # Paired now, after the results this pass read (the pass's ``now`` may be earlier
+        # than a result it saw: a game would seem paired before its entrant's last ended).
+        paired_at = max(now, time.time())
         games = tuple(
-            paired_game(held.id, 0, number + i + 1, 0, sides, now) for i, sides in enumerate(tables)
+            paired_game(held.id, 0, number + i + 1, 0, sides, paired_at)
+            for i, sides in enumerate(tables)
         )
         claims = tuple((e, g.table_id) for g in games for e in g.sides)
         version = await self.store.write(held.id, TournamentWrite(games=games, claims=claims))
