@@ -19,6 +19,8 @@ basra.notation.CaptureNotAllowedError: 7C cannot take 2H 5S here; it must take: 
 
 from __future__ import annotations
 
+from typing import Any
+
 from basra.captures import capture_options
 from basra.cards import CARD_NAMES, Card, CardError, format_cards, parse_card
 from basra.moves import Move
@@ -30,6 +32,7 @@ __all__ = [
     "InvalidMoveError",
     "MoveTextError",
     "NotInHandError",
+    "move_error_details",
     "parse_move",
     "parse_move_text",
     "select_move",
@@ -62,6 +65,22 @@ class AmbiguousMoveError(MoveTextError):
     def __init__(self, message: str, options: list[Move]) -> None:
         super().__init__(message)
         self.options = options
+
+
+def move_error_details(exc: MoveTextError) -> dict[str, Any]:
+    """Why move text was refused, for a client to act on (the web table's and the offline
+    table's ``bad_move`` errors): ``reason`` (``ambiguous`` or ``capture_not_allowed``
+    with the ``options`` to choose from, ``not_in_hand``, ``invalid``; ``illegal`` for
+    any other refusal), the move texts as strings."""
+    if isinstance(exc, AmbiguousMoveError):
+        return {"reason": "ambiguous", "options": [m.text() for m in exc.options]}
+    if isinstance(exc, CaptureNotAllowedError):
+        return {"reason": "capture_not_allowed", "options": [m.text() for m in exc.legal]}
+    if isinstance(exc, NotInHandError):
+        return {"reason": "not_in_hand"}
+    if isinstance(exc, InvalidMoveError):
+        return {"reason": "invalid"}
+    return {"reason": "illegal"}
 
 
 def parse_move_text(text: str) -> tuple[Card, list[Card] | None]:

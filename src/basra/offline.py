@@ -55,10 +55,8 @@ from basra.cards import CARD_NAMES
 from basra.kernel import describe
 from basra.moves import Play
 from basra.notation import (
-    AmbiguousMoveError,
-    CaptureNotAllowedError,
     MoveTextError,
-    NotInHandError,
+    move_error_details,
     parse_move,
 )
 from basra.query import capture_query
@@ -398,7 +396,7 @@ class OfflineTable:
         try:
             move = parse_move(state, text)
         except MoveTextError as exc:
-            raise EngineError("bad_move", str(exc), **_move_error_extra(exc)) from None
+            raise EngineError("bad_move", str(exc), **move_error_details(exc)) from None
         except GameError as exc:
             raise EngineError("bad_move", str(exc), reason="illegal") from None
         self.session.play(move)
@@ -427,16 +425,6 @@ class OfflineTable:
             "reason": advice.reason,
             "facts": advice.facts_json(),
         }
-
-
-def _move_error_extra(exc: MoveTextError) -> dict[str, Any]:
-    if isinstance(exc, AmbiguousMoveError):
-        return {"reason": "ambiguous", "options": [m.text() for m in exc.options]}
-    if isinstance(exc, CaptureNotAllowedError):
-        return {"reason": "capture_not_allowed", "options": [m.text() for m in exc.legal]}
-    if isinstance(exc, NotInHandError):
-        return {"reason": "not_in_hand"}
-    return {"reason": "invalid"}
 
 
 # ---------------------------------------------------------------- the worker's calls

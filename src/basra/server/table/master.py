@@ -37,11 +37,8 @@ from typing import Any, Protocol
 
 from basra.moves import Move
 from basra.notation import (
-    AmbiguousMoveError,
-    CaptureNotAllowedError,
-    InvalidMoveError,
     MoveTextError,
-    NotInHandError,
+    move_error_details,
     parse_move,
 )
 from basra.server.connection import Frame, Outgoing
@@ -92,18 +89,6 @@ class PackSource(Protocol):
     def __call__(self, row: TableRow, round_index: int) -> Sequence[int] | None:
         """The pack (top card first) of round ``round_index`` (0 first) of this table,
         or None: the server shuffles it."""
-
-
-def _move_error_extra(exc: MoveTextError) -> dict[str, Any]:
-    if isinstance(exc, AmbiguousMoveError):
-        return {"reason": "ambiguous", "options": [m.text() for m in exc.options]}
-    if isinstance(exc, CaptureNotAllowedError):
-        return {"reason": "capture_not_allowed", "options": [m.text() for m in exc.legal]}
-    if isinstance(exc, NotInHandError):
-        return {"reason": "not_in_hand"}
-    if isinstance(exc, InvalidMoveError):
-        return {"reason": "invalid"}
-    return {"reason": "illegal"}
 
 
 class TableMaster:
@@ -280,7 +265,7 @@ class TableMaster:
             try:
                 move = parse_move(live.state, text)
             except MoveTextError as exc:
-                raise ProtocolError("bad_move", str(exc), _move_error_extra(exc)) from None
+                raise ProtocolError("bad_move", str(exc), move_error_details(exc)) from None
             except GameError as exc:
                 raise ProtocolError("bad_move", str(exc), {"reason": "illegal"}) from None
             await self.play(live, checked, move)
