@@ -41,7 +41,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from http.client import HTTPConnection
 
@@ -77,15 +77,14 @@ def percentile(values: list[float], q: float) -> float:
 
 @contextlib.contextmanager
 def server(
-    database: str, redis: str, args: argparse.Namespace, source: str | None
+    database: str, redis: str, options: Sequence[str], source: str | None
 ) -> Iterator[tuple[int, int]]:
-    """``basra serve`` on the shared database and Redis (from ``source``'s basra, when
-    given); yields its port and pid."""
+    """``basra serve`` on the shared database and Redis with more ``options`` (from
+    ``source``'s basra, when given); yields its port and pid once it answers."""
     port = free_port()
     command = [
         sys.executable, "-m", "basra", "serve", "--port", str(port), "--database", database,
-        "--redis", redis, "--pair-every", str(args.pair_every), "--bot-processes", "1",
-        "--log-level", "error",
+        "--redis", redis, *options, "--bot-processes", "1", "--log-level", "error",
     ]  # fmt: skip
     env = {**os.environ, "PYTHONPATH": os.path.abspath(source)} if source else None
     proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
@@ -365,8 +364,9 @@ def run_once(args: argparse.Namespace, source: str | None) -> int:
     with contextlib.ExitStack() as stack:
         database = args.database or stack.enter_context(postgres_cluster(max_connections=200))
         redis = args.redis or stack.enter_context(redis_server())
-        first = stack.enter_context(server(database, redis, args, source))  # migrates
-        second = stack.enter_context(server(database, redis, args, source))
+        pairing = ("--pair-every", str(args.pair_every))
+        first = stack.enter_context(server(database, redis, pairing, source))  # migrates
+        second = stack.enter_context(server(database, redis, pairing, source))
         postmaster = postmaster_of(database)
         ports = [first[0], second[0]]
         seekers = plan(args.people, ports, args.join_over, args.seed)

@@ -29,20 +29,17 @@ import json
 import os
 import random
 import signal
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.client import HTTPConnection
 from typing import Any
 
 import websockets
-from load_quickplay import percentile, postmaster_of, tree_cpu_seconds
+from load_quickplay import percentile, postmaster_of, server, tree_cpu_seconds
 
-from basra.server.runtime.devservices import free_port, postgres_cluster, redis_server
+from basra.server.runtime.devservices import postgres_cluster, redis_server
 
 __all__ = ["add_arguments", "run"]
 
@@ -75,40 +72,6 @@ async def call(
     port: int, source: str, method: str, path: str, body: Any = None, token: str | None = None
 ) -> tuple[int, Any]:
     return await asyncio.to_thread(request, port, source, method, path, body, token)
-
-
-@contextlib.contextmanager
-def server(
-    database: str, redis: str, schedule: str, source: str | None
-) -> Iterator[tuple[int, int]]:
-    """``basra serve`` on the shared database and Redis with the arena's schedule; its port
-    and pid."""
-    port = free_port()
-    command = [
-        sys.executable, "-m", "basra", "serve", "--port", str(port), "--database", database,
-        "--redis", redis, "--tournaments", schedule, "--bot-processes", "1",
-        "--log-level", "error",
-    ]  # fmt: skip
-    env = {**os.environ, "PYTHONPATH": os.path.abspath(source)} if source else None
-    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-    try:
-        deadline = time.time() + 60
-        while True:
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2).close()
-                break
-            except OSError:
-                if proc.poll() is not None or time.time() > deadline:
-                    raise RuntimeError("a server did not start") from None
-                time.sleep(0.2)
-        yield port, proc.pid
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 @dataclass
@@ -326,8 +289,9 @@ def run(args: argparse.Namespace) -> int:
         baseline_seconds = min(seconds, args.baseline_seconds)
         # The arena starts after the baseline: its people enter in the minute before.
         path, start = schedule_file(directory, args.arena_minutes, baseline_seconds + 60, people)
-        first = stack.enter_context(server(database, redis, path, args.server_src))  # migrates
-        second = stack.enter_context(server(database, redis, path, args.server_src))
+        schedule = ("--tournaments", path)
+        first = stack.enter_context(server(database, redis, schedule, args.server_src))  # migrates
+        second = stack.enter_context(server(database, redis, schedule, args.server_src))
         ports, pids = [first[0], second[0]], [first[1], second[1]]
         postmaster = postmaster_of(database)
         print(
