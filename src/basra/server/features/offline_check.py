@@ -209,10 +209,12 @@ def _seats(
             )
     for seat in people:
         name = names[seat]
+        field = f"names.{seat}"
         try:
-            shown = words.check_text(f"names.{seat}", name, words.NAME)
+            shown = words.check_text(field, name, words.NAME)
         except ProtocolError as error:
-            raise _forged(error.code, f"seat {seat + 1}: {error.message}", seat=seat) from None
+            why = error.message.removeprefix(f"{field}: ")
+            raise _forged(error.code, f"seat {seat + 1}'s name: {why}", seat=seat) from None
         if shown != name:
             raise _forged("bad_name", f"seat {seat + 1}'s name is written {shown!r}", seat=seat)
     seat = upload.get("seat", people[0])
