@@ -42,6 +42,8 @@ def refusal(field: str, value: Any, kind: words.Kind) -> ProtocolError:
         "H\u0456tler",  # Cyrillic і
         "fu\u0441k",  # Cyrillic с
         "fu" + CGJ + "ck",  # a combining grapheme joiner inside
+        "Hit" + CGJ + "ler",  # ... of a word listed whole (it split the word in two)
+        "di" + CGJ + "ck",
         "Big F" + CGJ + "u" + CGJ + "c" + CGJ + "k",
         "sh\u200bit",  # a zero-width space
         "sh\u200dit",  # a zero-width joiner (kept in the stored text, not compared)
