@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from tests.web.helpers import ServerThread, http
+from tests.web.test_services import postgres  # noqa: F401 (a fixture)
 from tests.web.tourney import config, detail, join, make_event, organiser, wait_for
 
 from basra.server.ops.control import OpsConfig
@@ -101,3 +102,11 @@ def test_basra_admin_cancel_event_and_rename_event(site: str) -> None:
     done = basra_admin("cancel-event", event)
     assert done.returncode == 0 and '"cancelled": true' in done.stdout, done.stderr
     assert detail(site, event)["ended"] == "cancelled"
+
+
+@pytest.mark.services
+def test_the_operator_renames_and_cancels_an_event_on_postgresql(
+    postgres: str,  # noqa: F811
+) -> None:
+    with ServerThread(replace(config(postgres), ops=OpsConfig(admin_token=ADMIN))) as running:
+        test_the_operator_renames_and_cancels_an_event(running.url)
