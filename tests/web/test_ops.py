@@ -26,7 +26,7 @@ from tests.web.helpers import (
     play_to_end,
 )
 
-from basra.server import wordlist
+from basra.server import words as policy
 from basra.server.app import AppConfig
 from basra.server.ops.backup import check_games
 from basra.server.ops.config import ConfigError, load_config, parse_config
@@ -156,15 +156,15 @@ def test_basra_serve_refuses_a_bad_file_at_start_in_words(tmp_path: Path) -> Non
     ],
 )
 def test_the_shipped_word_list_in_english_and_arabic(name: str, refused: bool) -> None:
-    assert wordlist.shipped().refuses(name) is refused
+    assert policy.shipped().refuses(name) is refused
 
 
 def test_an_operators_word_list_is_added(tmp_path: Path) -> None:
     words = tmp_path / "words.txt"
     words.write_text("# our own\nbadword\n*zork\n")
-    listed = wordlist.WordList.from_files([str(words)])
+    listed = policy.WordList.from_files([str(words)])
     assert listed.refuses("Mr Badword") and listed.refuses("Zzzzork99") and listed.refuses("sh1t")
-    assert not wordlist.WordList.from_files([str(words)], shipped=False).refuses("shit")
+    assert not policy.WordList.from_files([str(words)], shipped=False).refuses("shit")
 
 
 # ---------------------------------------------------------------------- a running server

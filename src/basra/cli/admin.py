@@ -4,8 +4,8 @@ Against the database (the server may run): ``backup``, ``restore``, ``check``.
 Against a running server process (its ``/admin`` API, from an allowed address, with the
 admin token: ``--token-file``, ``$BASRA_ADMIN_TOKEN`` or ``--config``'s
 ``[secrets] admin_token``): ``drain``, ``reports``, ``close-report``, ``close-table``,
-``suspend``, ``ban``, ``lift``, ``rename``. An identity is named by its id or
-``@username``.
+``suspend``, ``ban``, ``lift``, ``rename``, ``cancel-event``, ``rename-event``. An
+identity is named by its id or ``@username``; an event by its id (``/tournaments/ID``).
 """
 
 from __future__ import annotations
@@ -79,6 +79,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     sub = actions.add_parser("rename", help="give an identity a new display name everywhere")
     server(sub)
     sub.add_argument("who")
+    sub.add_argument("name")
+    sub = actions.add_parser("cancel-event", help="end a tournament not finished, as cancelled")
+    server(sub)
+    sub.add_argument("event", help="the event's id")
+    sub = actions.add_parser("rename-event", help="give a tournament a new title")
+    server(sub)
+    sub.add_argument("event", help="the event's id")
     sub.add_argument("name")
     parser.set_defaults(run=run)
 
@@ -192,6 +199,9 @@ def _server_action(args: argparse.Namespace) -> int:
         answer = _call(args, "POST", f"/admin/identities/{args.who}/ban", {"reason": args.reason})
     elif action == "lift":
         answer = _call(args, "POST", f"/admin/identities/{args.who}/lift", {})
+    elif action in ("cancel-event", "rename-event"):
+        verb, body = action.removesuffix("-event"), {"name": getattr(args, "name", None)}
+        answer = _call(args, "POST", f"/admin/tournaments/{args.event}/{verb}", body)
     else:
         answer = _call(args, "POST", f"/admin/identities/{args.who}/rename", {"name": args.name})
     print(json.dumps(answer, ensure_ascii=False))

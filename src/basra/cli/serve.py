@@ -191,7 +191,7 @@ def _from_options(args: argparse.Namespace) -> HostConfig:
 def _serve(host: HostConfig) -> int:
     import uvicorn
 
-    from basra.server import wordlist
+    from basra.server import words
     from basra.server.app import create_app
     from basra.server.ops import logs
     from basra.server.ops.control import OpsConfig
@@ -199,7 +199,7 @@ def _serve(host: HostConfig) -> int:
     from basra.server.table.forms import configure_bounds
 
     logs.configure(host.log_format, host.log_level)
-    wordlist.configure(wordlist.WordList.from_files(host.word_lists, host.shipped_words))
+    words.configure(words.WordList.from_files(host.word_lists, host.shipped_words))
     configure_bounds(host.rule_bounds, host.card_points_max)
     config = host.app
     config.ops = OpsConfig(

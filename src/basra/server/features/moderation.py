@@ -24,8 +24,9 @@ and the name of its seats at every table, finished games included (their records
 the new name), and every process shows it at once.
 
 **Closing a table** (``basra admin close``) ends it as abandoned (kept, not rated), and
-its clients see it at once. Names are checked against the word list at creation
-(:mod:`basra.server.wordlist`).
+its clients see it at once. Names are checked against the word list at creation, and
+every text a person writes (a report's words too) is cleaned by one policy
+(:mod:`basra.server.words`).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from basra.server import words
 from basra.server.connection import Connections
 from basra.server.errors import ProtocolError, error_message
 from basra.server.features.accounts import username_key
@@ -59,7 +61,7 @@ __all__ = ["MAX_NOTE", "REASONS", "Moderation"]
 REASONS = ("abuse", "cheating", "name", "spam", "other")
 """Why a player is reported: abusive words or reactions, cheating (e.g. playing with
 help or in collusion), an offensive name, spam or flooding, something else."""
-MAX_NOTE = 500
+MAX_NOTE = words.REPORT_NOTE.high
 """Most characters of a report's words."""
 SANCTIONS = ("suspended", "banned")
 SETTLE_AFTER = 0.5
@@ -109,8 +111,7 @@ class Moderation:
         reason, note = body.get("reason"), body.get("note", "")
         if reason not in REASONS:
             raise _bad(f"reason: one of {', '.join(REASONS)}", "reason")
-        if not isinstance(note, str) or len(note) > MAX_NOTE:
-            raise _bad(f"note: text of at most {MAX_NOTE} characters", "note")
+        note = words.check_text("note", note, words.REPORT_NOTE)
         table_id, target, shown = body.get("table"), None, None
         if table_id is not None:
             seat = body.get("seat")
@@ -141,7 +142,7 @@ class Moderation:
             reporter=reporter,
             target=target,
             reason=str(reason),
-            note=" ".join(note.split()),
+            note=note,
             at=self.clock(),
             table_id=table_id if isinstance(table_id, str) else None,
             target_name=shown,

@@ -37,6 +37,8 @@ from basra.notation import MoveTextError, parse_move
 from basra.offline import OFFLINE_FORMAT, OFFLINE_KEY, OFFLINE_LEVELS, bot_name
 from basra.record import Record, RecordError, result_json
 from basra.rules import preset
+from basra.server import words
+from basra.server.errors import ProtocolError
 from basra.session import PERSON, SAVE_FORMAT, SAVE_KEY, bot_seed, deal_rng, first_dealer
 from basra.state import GameError, shuffled_pack
 from basra.view import View, view_of
@@ -54,7 +56,7 @@ __all__ = [
 
 MAX_ROUNDS = 60
 """Most rounds in an uploaded game (a game to 301 points takes about 25)."""
-MAX_NAME = 24
+MAX_NAME = words.NAME.high
 """Longest name of a person at an offline table (the page's limit)."""
 
 
@@ -207,14 +209,14 @@ def _seats(
             )
     for seat in people:
         name = names[seat]
-        if (
-            not 1 <= len(name) <= MAX_NAME
-            or not name.isprintable()
-            or name != " ".join(name.split())
-        ):
-            raise _forged(
-                "bad_name", f"seat {seat + 1}'s name must be 1 to {MAX_NAME} printable characters"
-            )
+        field = f"names.{seat}"
+        try:
+            shown = words.check_text(field, name, words.NAME)
+        except ProtocolError as error:
+            why = error.message.removeprefix(f"{field}: ")
+            raise _forged(error.code, f"seat {seat + 1}'s name: {why}", seat=seat) from None
+        if shown != name:
+            raise _forged("bad_name", f"seat {seat + 1}'s name is written {shown!r}", seat=seat)
     seat = upload.get("seat", people[0])
     if type(seat) is not int or seat not in people:
         raise _forged("bad_seat", f"'seat' must be a seat a person played: {people}")

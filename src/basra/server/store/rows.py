@@ -531,7 +531,8 @@ class TournamentRow:
     started_at: float | None = None
     finished_at: float | None = None
     ended: str | None = None
-    """Why it ended: ``done`` (its rounds or its time), ``too_few`` (entrants)."""
+    """Why it ended: ``done`` (its rounds or its time), ``too_few`` (entrants),
+    ``cancelled`` (by the operator)."""
     version: int = 0
 
 
@@ -595,6 +596,8 @@ class TournamentWrite:
     started_at: float | None = None
     finished_at: float | None = None
     ended: str | None = None
+    name: str | None = None
+    """A new title (the operator's ``basra admin rename-event``)."""
     entrants: tuple[EntrantRow, ...] = ()
     """Entrants added or changed (their data, ready time, ``gone``)."""
     members: tuple[tuple[str, str], ...] = ()

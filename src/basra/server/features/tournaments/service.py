@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from basra.pools import family_of, table_kind
+from basra.server import words
 from basra.server.connection import Connection, Frame
 from basra.server.errors import ProtocolError
 from basra.server.identity import Caller
@@ -334,6 +335,31 @@ class Tournaments:
         )
         await self.store.create(row)
         return await self.detail(row.id, caller)
+
+    # ---------------------------------------------------------------- the operator
+
+    async def cancel(self, event_id: str) -> list[str]:
+        """End an event not finished as ``cancelled`` (``basra admin cancel-event``): no more
+        rounds or pairings, results after it count for nobody. The tables of its games not
+        yet over, for the caller to close."""
+        held = await self._held(event_id)
+        if held.row.status == "finished":
+            raise ProtocolError("too_late", f"the tournament {held.id} is over already")
+        write = TournamentWrite(status="finished", finished_at=self.clock(), ended="cancelled")
+        version = await self.store.write(held.id, write)
+        if version is not None:
+            await self._publish(held.id, version)
+        log.warning("tournament %s cancelled by the operator", held.id)
+        return [game.table_id for game in held.open_games()]
+
+    async def retitle(self, event_id: str, name: Any) -> str:
+        """Give an event a new title (``basra admin rename-event``), checked as a maker's is."""
+        held = await self._held(event_id)
+        title = words.check_text("name", name, words.EVENT_TITLE)
+        version = await self.store.write(held.id, TournamentWrite(name=title))
+        if version is not None:
+            await self._publish(held.id, version)
+        return title
 
     def bot_seed(self, level: str, settings: EventSettings) -> float:
         """A server bot's seed: its fixed rating in the event's pool."""

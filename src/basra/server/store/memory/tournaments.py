@@ -103,7 +103,7 @@ class MemoryTournaments:
             return None
         version = held.row.version + 1
         row = held.row
-        for name in ("status", "started_at", "finished_at", "ended"):
+        for name in ("status", "started_at", "finished_at", "ended", "name"):
             value = getattr(change, name)
             if value is not None:
                 row = replace(row, **{name: value})

@@ -130,7 +130,7 @@ class SqlTournaments:
         if expect is not None:
             bump = bump.where(EV.c.version == expect)
         values: dict[str, Any] = {"version": EV.c.version + 1}
-        for name in ("status", "started_at", "finished_at", "ended"):
+        for name in ("status", "started_at", "finished_at", "ended", "name"):
             value = getattr(change, name)
             if value is not None:
                 values[name] = value

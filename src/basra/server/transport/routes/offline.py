@@ -16,7 +16,8 @@
   (with what it played since added), ``{"id", "url", "status", "scores",
   "winner", "rated": false}`` (``url``: its replay, once over); a forged game is
   refused with 422 and the reason (``wrong_deal``, ``wrong_bot_play``,
-  ``illegal_play``, ``wrong_result``, ``bad_seat``, ``bad_name``, ``bad_record``).
+  ``illegal_play``, ``wrong_result``, ``bad_seat``, ``bad_name``, ``bad_record``; a
+  seat's name holding a listed word, ``name_not_allowed``: :mod:`basra.server.words`).
 """
 
 from __future__ import annotations

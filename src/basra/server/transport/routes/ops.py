@@ -9,11 +9,15 @@
   ``POST /admin/reports/{id}/close`` ``{"resolution"}``; ``POST /admin/tables/{id}/close``;
   ``POST /admin/identities/{who}/suspend`` ``{"hours", "reason"}``,
   ``.../ban`` ``{"reason"}``, ``.../lift``, ``.../rename`` ``{"name"}`` (``who``: an
-  identity id or ``@username``).
+  identity id or ``@username``); ``POST /admin/tournaments/{id}/cancel`` (an event not
+  finished ends as ``cancelled``, the tables of its games in play end as abandoned),
+  ``POST /admin/tournaments/{id}/rename`` ``{"name"}`` (a new title, checked as a
+  maker's is).
 """
 
 from __future__ import annotations
 
+import contextlib
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
@@ -21,6 +25,7 @@ from fastapi.responses import JSONResponse, Response
 
 from basra.server.errors import ProtocolError
 from basra.server.features.moderation import Moderation
+from basra.server.features.tournaments import Tournaments
 from basra.server.ops.control import Operations
 from basra.server.ops.metrics import CONTENT_TYPE
 from basra.server.transport.deps import provide
@@ -30,6 +35,7 @@ __all__ = ["router"]
 router = APIRouter()
 Ops = Annotated[Operations, Depends(provide(Operations))]
 Mod = Annotated[Moderation, Depends(provide(Moderation))]
+Events = Annotated[Tournaments, Depends(provide(Tournaments))]
 
 
 def _host(request: Request) -> str | None:
@@ -121,3 +127,22 @@ async def identity_action(
     else:
         raise ProtocolError("bad_request", "suspend, ban, lift or rename")
     return {"identity": row.identity, "kind": row.kind, "until": row.until, "reason": row.reason}
+
+
+@router.post("/admin/tournaments/{event_id}/{action}")
+async def event_action(
+    event_id: str, action: str, request: Request, ops: Ops, moderation: Mod, events: Events
+) -> dict[str, Any]:
+    """Cancel an event not finished, or give it a new title."""
+    _admin(request, ops)
+    body = await _body(request)
+    if action == "cancel":
+        closed = []
+        for table_id in await events.cancel(event_id):
+            with contextlib.suppress(ProtocolError):  # a table not made yet
+                await moderation.close_table(table_id)
+                closed.append(table_id)
+        return {"tournament": event_id, "cancelled": True, "tables_closed": closed}
+    if action == "rename":
+        return {"tournament": event_id, "name": await events.retitle(event_id, body.get("name"))}
+    raise ProtocolError("bad_request", "cancel or rename")
