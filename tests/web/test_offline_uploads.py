@@ -17,23 +17,25 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 from tests.web.helpers import FAST
 from tests.web.test_offline import play_out, upload_of
 
-from basra.server.app import AppConfig
+from basra.server.app import AppConfig, create_app
 from basra.server.env import Env
 from basra.server.features import offline_check
 from basra.server.features.offline import OfflineConfig
-from basra.server.features.offline_check import (
-    ForgedRecordError,
-    check_offline_game,
-    replay_upload,
-)
+from basra.server.features.offline_check import ForgedRecordError, check_offline_game
 from basra.server.identity import Caller
 from basra.server.quotas import Rate, RateLimitError
 from basra.server.runtime.scheduler import BACKGROUND, FairScheduler
 
-ROOMY = OfflineConfig(uploads_per_identity=Rate(1000, 1), uploads_per_address=Rate(1000, 1))
+
+def roomy(**changes: Any) -> OfflineConfig:
+    """Uploads rationed so that no test meets the rations unless it means to."""
+    return OfflineConfig(
+        **{"uploads_per_identity": Rate(1000, 1), "uploads_per_address": Rate(1000, 1), **changes}
+    )
 
 
 @pytest.fixture(scope="module")
@@ -52,8 +54,8 @@ def hard_game() -> dict[str, Any]:
         return upload_of(play_out(settings, random.Random(1), stop_after=12))
 
 
-async def started(offline: OfflineConfig = ROOMY) -> Env:
-    env = Env(AppConfig(service=FAST, offline=offline))
+async def started(offline: OfflineConfig | None = None) -> Env:
+    env = Env(AppConfig(service=FAST, offline=offline or roomy()))
     await env.start(resume=False)
     return env
 
@@ -169,7 +171,7 @@ def test_the_replay_runs_on_the_workers_in_the_persons_queue(
 
     jobs = asyncio.run(scenario())
     names = [name for _, _, name in jobs]
-    assert names[0] == names[1] == replay_upload.__name__
+    assert names[0] == names[1] == "replay_upload"
     assert names[2:] and set(names[2:]) == {"page_bot_move"}  # the hard bot's, one by one
 
 
@@ -177,7 +179,7 @@ def test_a_hard_games_decisions_queue_a_few_at_a_time(hard_game: dict[str, Any])
     """Offline games against hard bots once put every decision of the game (hundreds) on
     the workers' queue at once; now at most ``decisions_at_once`` of an upload wait there,
     and the first that differs drops the rest."""
-    decisions = replay_upload(hard_game).deferred
+    decisions = check_offline_game(hard_game, defer=("hard",)).deferred
     assert len(decisions) >= 4
     many = list(decisions) * 20  # a long game's worth: the same decisions, made again
 
@@ -209,7 +211,7 @@ def test_a_hard_games_decisions_queue_a_few_at_a_time(hard_game: dict[str, Any])
 def test_checks_under_way_are_capped_per_person_address_and_server(
     long_game: dict[str, Any],
 ) -> None:
-    config = replace(ROOMY, checks_per_identity=2, checks_per_address=3, checks=4)
+    config = roomy(checks_per_identity=2, checks_per_address=3, checks=4)
 
     async def scenario() -> list[str]:
         env = await started(config)
@@ -276,3 +278,23 @@ def test_uploads_are_rationed_per_person_and_per_address(long_game: dict[str, An
     assert asyncio.run(scenario()) == ["kept", "kept", "offline", "kept", "offline_address"]
     # By default an address may upload 60 an hour (it was 1,200: 60 per person, 20 people).
     assert OfflineConfig().uploads_per_address.count == 60
+
+
+def test_a_round_cut_short_is_a_clear_refusal_not_a_server_error(
+    long_game: dict[str, Any],
+) -> None:
+    """A round cut short with another after it once reached the replay's next deal, which
+    raised past the check: a 500 with a traceback."""
+    cut_short = cut(long_game, lambda s: s["rounds"][1]["plays"].pop())
+    app = create_app(AppConfig(service=FAST))
+    with TestClient(app, raise_server_exceptions=False) as client:
+        token = client.post("/api/identity", json={}).json()["token"]
+        answer = client.post(
+            "/api/offline/games", json=cut_short, headers={"Authorization": f"Bearer {token}"}
+        )
+    assert answer.status_code == 422, answer.text
+    assert answer.json() == {
+        "error": "bad_record",
+        "message": "round 2 ends before its 48 plays",
+        "round": 1,
+    }
