@@ -28,7 +28,7 @@ from basra.server.features.moderation import Moderation
 from basra.server.features.tournaments import Tournaments
 from basra.server.ops.control import Operations
 from basra.server.ops.metrics import CONTENT_TYPE
-from basra.server.transport.deps import provide
+from basra.server.transport.deps import json_body, provide
 
 __all__ = ["router"]
 
@@ -47,10 +47,8 @@ def _admin(request: Request, ops: Operations) -> None:
 
 
 async def _body(request: Request) -> dict[str, Any]:
-    try:
-        body = await request.json()
-    except ValueError:
-        body = None
+    """The body, read once the caller is known to be the admin."""
+    body = await json_body(request)
     if not isinstance(body, dict):
         raise ProtocolError("bad_request", "send a JSON object")
     return body
