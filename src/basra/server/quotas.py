@@ -54,6 +54,9 @@ class Limits:
     """All-bot tables (watched only) one person may have in play."""
     bot_tables: int = 20
     """All-bot tables in play on the whole server."""
+    bot_tables_per_event: int = 1
+    """All-bot tables (bots paired with bots) one tournament may have in play; they count
+    against its maker's and the server's all-bot tables too."""
     connections_per_address: int = 40
     """WebSocket connections one client address may hold at once."""
     connections_per_identity: int = 12
@@ -84,6 +87,12 @@ class Limits:
     """Reactions (quick phrases and emoji) one person may send at tables."""
     reports_per_identity: Rate = Rate(10, 3600)
     """Reports of players one person may make."""
+    reports_per_address: Rate = Rate(20, 3600)
+    """Reports of players a client address may make (all its identities together)."""
+    events_per_address: int = 10
+    """Tournaments a client address may make in 24 hours (all its accounts together)."""
+    open_events_per_address: int = 4
+    """Tournaments made from one client address that have not finished."""
     bot_accounts_per_identity: int = 5
     """Bot accounts one person may hold."""
     bot_tokens_per_identity: Rate = Rate(10, 3600)

@@ -19,7 +19,9 @@ Pairing is two steps, each idempotent. First the games are stored
 version; an arena pass with *claims* that seat each entrant only where it sits
 at no table, so two passes never seat one entrant twice), then each game's
 table is made (:meth:`~basra.server.table.lifecycle.Lifecycle.add_once`, its id
-derived from the game's place). A process that takes the lease over makes the
+derived from the game's place), as admission allows: a table of bots only that the
+event's budget has no room for (:func:`~.tables.budget_of`) is made on a later pass,
+once one of its bot tables is over. A process that takes the lease over makes the
 tables of every game still open (those made already are opened, not made
 again), and every ``check_every`` seconds reads back from the tables the
 results of games that ended without being recorded (a crash between a game's
@@ -37,6 +39,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from basra.server.quotas import RateLimitError
 from basra.server.store.protocols import LeaseStore, TournamentStore
 from basra.server.store.rows import (
     EntrantRow,
@@ -316,6 +319,8 @@ class EventClock:
                 try:
                     await self.tables.make(held, game)
                     self._made.add(game.table_id)
+                except RateLimitError as full:  # bots only, the event's budget full: later
+                    log.debug("tournament %s: table %s waits: %s", held.id, game.table_id, full)
                 except Exception:
                     log.exception("tournament %s: table %s not made", held.id, game.table_id)
 

@@ -1,0 +1,141 @@
+"""Admission: every table anyone makes is counted in the one place the caps live.
+
+Issue 30: an event's tables were made with no caps, so one account's two arenas of
+32 bots each held 32 all-bot tables at once (caps: 1 per person, 20 on the server)
+while another person's plain all-bot table was refused. Now an event's bots-only
+tables count against the event, its maker and the server, and wait for room; its
+tables with a person seated are made even when the caps are full. Events are capped
+per address beside per person (four accounts on one address held 12 unfinished
+events), and so are reports (one address filed 110 in seconds); the operator's list
+of reports pages with a cursor.
+
+Checked over HTTP on SQLite, with tournaments, quick play and uploads at once, and
+against two ``basra serve`` processes on PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tests.web.helpers import FAST, TEST_LIMITS, ServerThread, http, new_token
+from tests.web.test_caps import ALL_BOTS, at_once, create, live_bot_tables, tally
+from tests.web.tourney import QUICK, join, make_event, organiser, wait_for
+
+from basra.server.app import AppConfig
+from basra.server.store.rows import TableStatus
+from basra.server.store.sql import SqlStore
+
+CAPS = replace(
+    TEST_LIMITS,
+    open_tables_per_identity=5,
+    open_tables_per_address=1000,
+    bot_tables_per_identity=1,
+    bot_tables=4,
+    bot_tables_per_event=1,
+)
+"""The all-bot caps as the server has them (a server-wide cap of 4, to reach it)."""
+SLOW = replace(FAST, limits=CAPS, bot_delay=5.0, round_pause=5.0)
+"""Bots that wait, so every table made here stays in play while the test looks."""
+
+
+@pytest.fixture
+def database(tmp_path: Path) -> str:
+    return str(tmp_path / "admission.db")
+
+
+def served(database: str, limits: Any = CAPS) -> ServerThread:
+    service = replace(SLOW, limits=limits)
+    return ServerThread(AppConfig(database=database, service=service, tournaments=QUICK))
+
+
+async def table_status(database: str, table_id: str) -> TableStatus | None:
+    store = SqlStore(database)
+    await store.start()
+    try:
+        row = await store.tables.load(table_id)
+        return None if row is None else row.status
+    finally:
+        await store.close()
+
+
+def bot_tables(database: str) -> int:
+    return asyncio.run(live_bot_tables(database))
+
+
+def test_an_events_bot_tables_count_against_its_maker_and_the_server(database: str) -> None:
+    with served(database) as server:
+        base = server.url
+        maker = organiser(base)
+        soon = time.time() + 1.5
+        events = [
+            make_event(base, maker, format="arena", minutes=30, bots=True, starts_at=soon)["id"]
+            for _ in range(2)
+        ]
+        for event in events:
+            join(base, event, maker, bot="easy", count=16)
+        # 16 bots-only games are paired; one table (the maker's one all-bot table) is made.
+        wait_for(lambda: bot_tables(database) >= 1, "the first bot table")
+        time.sleep(1.5)  # many passes of the events' clock (QUICK: every 0.1 s)
+        assert bot_tables(database) == 1
+        # The server's cap is not the maker's to fill: three others get theirs, the fifth
+        # all-bot table on the server is refused.
+        others = [create(base, new_token(base), ALL_BOTS) for _ in range(4)]
+        assert tally([call() for call in others]) == (3, 1)
+
+
+def test_an_events_table_with_a_person_is_made_even_when_the_caps_are_full(
+    database: str,
+) -> None:
+    with served(database) as server:
+        base = server.url
+        assert tally(at_once([create(base, new_token(base), ALL_BOTS) for _ in range(4)])) == (
+            4,
+            0,
+        )
+        maker = organiser(base)
+        event = make_event(
+            base, maker, format="arena", minutes=30, bots=True, starts_at=time.time() + 1.0
+        )["id"]
+        person = organiser(base, "rana")
+        join(base, event, person, name="Rana")
+        join(base, event, maker, bot="easy", count=3)
+
+        def paired() -> str | None:
+            status, body = http(f"{base}/api/tournaments/{event}", token=person)
+            assert status == 200, body
+            table = body["you"]["table"]
+            return table if isinstance(table, str) else None
+
+        table = wait_for(paired, "the person's game")
+        status = wait_for(
+            lambda: asyncio.run(table_status(database, table)), "the person's table made"
+        )
+        assert status in (TableStatus.OPEN, TableStatus.PLAYING)
+        time.sleep(1.0)
+        assert bot_tables(database) == 4  # the event's two bots wait for room
+
+
+def test_events_are_capped_per_address_beside_per_person(database: str) -> None:
+    limits = replace(CAPS, open_events_per_address=4, events_per_address=6)
+    with served(database, limits) as server:
+        base = server.url
+        later = time.time() + 3600
+        accounts = [organiser(base, f"a{k}") for k in range(4)]
+
+        def make(token: str) -> Any:
+            form = {"name": "Mine", "format": "swiss", "rounds": 2, "starts_at": later}
+            return lambda: http(base + "/api/tournaments", form, token=token)
+
+        # Four accounts on one address, three events each, sent at once: the address's 4.
+        answers = at_once([make(token) for token in accounts for _ in range(3)])
+        made = [body for status, body in answers if status == 201]
+        refused = [body for status, body in answers if status != 201]
+        assert len(made) == 4, answers
+        assert all(b["error"] == "rate_limited" for b in refused), refused
+        assert any("per address" in b["message"] for b in refused), refused
+        assert {b["limit"] for b in refused} <= {"open_tournaments"}, refused
