@@ -16,17 +16,22 @@ against two ``basra serve`` processes on PostgreSQL.
 from __future__ import annotations
 
 import asyncio
+import secrets
+import subprocess
+import sys
 import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.web.helpers import FAST, TEST_LIMITS, ServerThread, http, new_token
+from tests.web.helpers import FAST, ROOMY, TEST_LIMITS, ServerThread, http, new_token
 from tests.web.test_caps import ALL_BOTS, at_once, create, live_bot_tables, tally
 from tests.web.tourney import QUICK, join, make_event, organiser, wait_for
 
 from basra.server.app import AppConfig
+from basra.server.ops.control import OpsConfig
+from basra.server.quotas import Rate
 from basra.server.store.rows import TableStatus
 from basra.server.store.sql import SqlStore
 
@@ -139,3 +144,86 @@ def test_events_are_capped_per_address_beside_per_person(database: str) -> None:
         assert all(b["error"] == "rate_limited" for b in refused), refused
         assert any("per address" in b["message"] for b in refused), refused
         assert {b["limit"] for b in refused} <= {"open_tournaments"}, refused
+
+
+# ------------------------------------------------------------------ reports
+
+ADMIN = "m" * 40
+
+
+def report_site(database: str, limits: Any) -> ServerThread:
+    service = replace(FAST, limits=limits)
+    return ServerThread(
+        AppConfig(database=database, service=service, ops=OpsConfig(admin_token=ADMIN))
+    )
+
+
+def target(base: str) -> str:
+    """A player with a username, to report."""
+    username = f"t{secrets.token_hex(4)}"
+    token = new_token(base)
+    status, body = http(
+        base + "/api/account", {"username": username, "password": "p" * 10}, token=token
+    )
+    assert status == 201, body
+    return username
+
+
+def test_reports_are_capped_per_address_beside_per_person(database: str) -> None:
+    limits = replace(
+        TEST_LIMITS, reports_per_identity=Rate(10, 3600), reports_per_address=Rate(20, 3600)
+    )
+    with report_site(database, limits) as server:
+        base = server.url
+        about = {"username": target(base), "reason": "spam"}
+        answers = [http(base + "/api/reports", about, token=new_token(base)) for _ in range(30)]
+        assert [status for status, _ in answers] == [201] * 20 + [429] * 10
+        refused = answers[-1][1]
+        assert refused["limit"] == "reports" and "reports per address" in refused["message"]
+
+
+def test_the_operator_pages_through_every_report(database: str, tmp_path: Path) -> None:
+    with report_site(database, replace(TEST_LIMITS, reports_per_identity=ROOMY)) as server:
+        base = server.url
+        about = {"username": target(base), "reason": "spam"}
+        reporter = new_token(base)
+        made = [http(base + "/api/reports", about, token=reporter)[1]["report"] for _ in range(110)]
+        seen: list[str] = []
+        cursor: str | None = None
+        pages = 0
+        while True:
+            query = "?limit=40" + (f"&after={cursor}" if cursor else "")
+            status, page = http(base + "/admin/reports" + query, token=ADMIN)
+            assert status == 200, page
+            seen += [r["id"] for r in page["reports"]]
+            pages += 1
+            cursor = page["next"]
+            if cursor is None:
+                break
+        assert pages == 3 and seen == made[::-1]  # every one once, newest first
+        status, body = http(base + "/admin/reports?after=nosuchreport", token=ADMIN)
+        assert (status, body["error"], body["field"]) == (400, "bad_cursor", "after")
+        status, body = http(base + "/admin/reports?limit=0", token=ADMIN)
+        assert (status, body["field"]) == (422, "limit")
+        # ``basra admin reports`` follows the pages (the server's are 100 long).
+        token_file = tmp_path / "admin-token"
+        token_file.write_text(ADMIN)
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "basra",
+                "admin",
+                "reports",
+                "--url",
+                base,
+                "--token-file",
+                str(token_file),
+            ],
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 0, done.stderr
+        lines = done.stdout.splitlines()
+        assert lines[-1] == "110 reports"
+        assert [line.split()[0] for line in lines[:-1]] == made[::-1]

@@ -462,8 +462,12 @@ class ModerationStore(Protocol):
     async def add_report(self, report: ReportRow) -> None:
         """Keep a report."""
 
-    async def reports(self, open_only: bool = True, limit: int = 100) -> list[ReportRow]:
-        """Reports, newest first (only those not closed, unless ``open_only`` is False)."""
+    async def reports(
+        self, open_only: bool = True, limit: int = 100, after: str | None = None
+    ) -> list[ReportRow]:
+        """Reports, newest first (only those not closed, unless ``open_only`` is False),
+        from the one after the report ``after`` on (a page's cursor; ``ValueError`` when
+        there is no such report)."""
 
     async def close_report(self, report_id: str, resolution: str, now: float) -> bool:
         """Close an open report with the operator's words; False if there is none."""

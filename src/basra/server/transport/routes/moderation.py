@@ -17,7 +17,7 @@ from fastapi.responses import JSONResponse
 from basra.server.errors import ProtocolError
 from basra.server.features.moderation import REASONS, Moderation
 from basra.server.transport.auth import SignedIn
-from basra.server.transport.deps import provide
+from basra.server.transport.deps import address, provide
 
 __all__ = ["router"]
 
@@ -28,6 +28,7 @@ router = APIRouter()
 async def report(
     me: SignedIn,
     request: Request,
+    where: Annotated[str, Depends(address)],
     moderation: Annotated[Moderation, Depends(provide(Moderation))],
 ) -> JSONResponse:
     """Report a player."""
@@ -37,5 +38,5 @@ async def report(
         body = None
     if not isinstance(body, dict):
         raise ProtocolError("bad_report", f"send {{reason: {'|'.join(REASONS)}, ...}}")
-    row = await moderation.report(me.identity, body)
+    row = await moderation.report(me.identity, body, where)
     return JSONResponse({"report": row.id}, status_code=201)
