@@ -16,6 +16,7 @@ against two ``basra serve`` processes on PostgreSQL.
 from __future__ import annotations
 
 import asyncio
+import random
 import secrets
 import subprocess
 import sys
@@ -25,14 +26,26 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.web.helpers import FAST, ROOMY, TEST_LIMITS, ServerThread, http, new_token
-from tests.web.test_caps import ALL_BOTS, at_once, create, live_bot_tables, tally
+from tests.web.helpers import (
+    FAST,
+    ROOMY,
+    TEST_LIMITS,
+    ServerThread,
+    http,
+    new_token,
+    server_process,
+)
+from tests.web.test_caps import ALL_BOTS, PEOPLE, at_once, create, live_bot_tables, tally
+from tests.web.test_offline import play_out, upload_of
+from tests.web.test_quickplay import QUICK as QUICK_PLAY
+from tests.web.test_quickplay import Seeker
+from tests.web.test_services import postgres, redis  # noqa: F401 (fixtures)
 from tests.web.tourney import QUICK, join, make_event, organiser, wait_for
 
 from basra.server.app import AppConfig
 from basra.server.ops.control import OpsConfig
 from basra.server.quotas import Rate
-from basra.server.store.rows import TableStatus
+from basra.server.store.rows import LIVE_STATUSES, TableRow, TableStatus
 from basra.server.store.sql import SqlStore
 
 CAPS = replace(
@@ -227,3 +240,116 @@ def test_the_operator_pages_through_every_report(database: str, tmp_path: Path) 
         lines = done.stdout.splitlines()
         assert lines[-1] == "110 reports"
         assert [line.split()[0] for line in lines[:-1]] == made[::-1]
+
+
+# ------------------------------------------------------------------ everything at once
+
+BURST = replace(
+    TEST_LIMITS,
+    open_tables_per_identity=5,
+    bot_tables_per_identity=1,
+    bot_tables=4,
+    bot_tables_per_event=1,
+)
+"""The all-bot caps, reachable: 4 on the server."""
+
+
+def unfinished_upload(number: int) -> dict[str, Any]:
+    """An offline game against the easy bot, stopped after a few plays (cheap to check)."""
+    settings = {"id": f"burst-{number}", "seats": ["person", "easy"], "seed": number}
+    return upload_of(play_out(settings, random.Random(number), stop_after=9))
+
+
+async def live_tables(url: str) -> list[TableRow]:
+    store = SqlStore(url)
+    await store.start()
+    try:
+        return await store.tables.find(LIVE_STATUSES, limit=10_000)
+    finally:
+        await store.close()
+
+
+def everything_at_once(bases: list[str], database: str) -> None:
+    """An event's bots, plain all-bot tables, a person's tables, two people pressing play
+    and offline uploads, all sent at once (spread over the processes of ``bases``)."""
+
+    def base(k: int) -> str:
+        return bases[k % len(bases)]
+
+    maker = organiser(base(0))
+    starts = time.time() + 2.0
+    event = make_event(base(0), maker, format="arena", minutes=30, bots=True, starts_at=starts)
+    join(base(0), event["id"], maker, bot="easy", count=8)
+    all_bots = [create(base(k), new_token(base(k)), ALL_BOTS) for k in range(6)]
+    person = new_token(base(1))
+    people = [create(base(k), person, PEOPLE) for k in range(8)]
+    seekers = [Seeker(base(k), name=f"S{k}") for k in range(2)]
+    uploads = [unfinished_upload(k) for k in range(3)]
+    uploader = new_token(base(0))
+    sent = [
+        (lambda k=k: http(base(k) + "/api/offline/games", uploads[k], token=uploader))
+        for k in range(3)
+    ]
+    seeks = [(lambda s=s: s.seek(variant="egyptian", players=2)) for s in seekers]
+    time.sleep(max(0.0, starts - time.time()))  # the event's bots are being paired now
+    answers: list[Any] = at_once([*all_bots, *people, *seeks, *sent])
+    plain = answers[:6]
+    mine = answers[6:14]
+    uploaded = answers[16:]
+    assert tally(mine) == (5, 3)  # the person's own cap
+    assert all(status in (200, 201) for status, _ in uploaded), uploaded  # never live
+    matched = [
+        first if first["type"] == "matched" else seeker.wait("matched")
+        for first, seeker in zip(answers[14:16], seekers, strict=True)
+    ]
+    tables = {m["table"] for m in matched}
+    assert len(tables) == 1, tables  # made though the caps are full: two people, paired
+    time.sleep(1.5)  # the events' clock passes many times
+    live = asyncio.run(live_tables(database))
+    bots = [t for t in live if t.all_bots]
+    event_bots = [t for t in bots if (t.owner or "").startswith(f"tournament:{event['id']}:")]
+    made, refused = tally(plain)
+    assert len(event_bots) <= 1  # the event's one at a time, the maker's one
+    assert len(bots) == 4 and made == 4 - len(event_bots) and refused == 6 - made
+    quick = [t for t in live if t.id in tables]
+    assert len(quick) == 1 and quick[0].created_from == "quickplay"
+    for seeker in seekers:
+        seeker.close()
+
+
+def test_caps_with_tournaments_quick_play_and_uploads_at_once(database: str) -> None:
+    config = AppConfig(
+        database=database,
+        service=replace(SLOW, limits=BURST),
+        tournaments=QUICK,
+        quickplay=QUICK_PLAY,
+    )
+    with ServerThread(config) as server:
+        everything_at_once([server.url], database)
+
+
+@pytest.mark.services
+def test_caps_at_once_on_postgresql_with_two_processes(
+    postgres: str,  # noqa: F811
+    redis: str,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    settings = tmp_path / "basra.toml"
+    settings.write_text(
+        f'[database]\nurl = "{postgres}"\n[redis]\nurl = "{redis}"\n'
+        "[tables]\nbot_delay = 5\nround_pause = 5\n[workers]\nbot_processes = 0\n"
+        "[quickplay]\npair_every = 0.1\n"
+        "[quotas]\nopen_tables_per_identity = 5\nopen_tables_per_address = 1000\n"
+        "bot_tables_per_identity = 1\nbot_tables = 4\nbot_tables_per_event = 1\n"
+        "tables_per_identity = { count = 1000, per = 1 }\n"
+        "tables_per_address = { count = 1000, per = 1 }\n"
+        "identities_per_address = { count = 1000, per = 1 }\n"
+        "accounts_per_address = { count = 1000, per = 1 }\n"
+        "http_per_address = { count = 100000, per = 1 }\n"
+    )
+    options = ("--config", str(settings))
+    with (
+        server_process(postgres, *options) as (_, one),
+        server_process(postgres, *options) as (_, two),
+    ):
+        everything_at_once([one, two], postgres)
