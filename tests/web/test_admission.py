@@ -30,9 +30,12 @@ from tests.web.helpers import (
     FAST,
     ROOMY,
     TEST_LIMITS,
+    Player,
     ServerThread,
+    create_table,
     http,
     new_token,
+    play_to_end,
     server_process,
 )
 from tests.web.test_caps import ALL_BOTS, PEOPLE, at_once, create, live_bot_tables, tally
@@ -157,6 +160,23 @@ def test_events_are_capped_per_address_beside_per_person(database: str) -> None:
         assert all(b["error"] == "rate_limited" for b in refused), refused
         assert any("per address" in b["message"] for b in refused), refused
         assert {b["limit"] for b in refused} <= {"open_tournaments"}, refused
+
+
+def test_a_rematch_is_admitted_against_the_person_who_asks(database: str) -> None:
+    limits = replace(TEST_LIMITS, open_tables_per_identity=2)
+    with ServerThread(AppConfig(database=database, service=replace(FAST, limits=limits))) as server:
+        base, token = server.url, new_token(server.url)
+        against_a_bot = {"seats": [{"kind": "person"}, {"kind": "bot", "level": "easy"}]}
+        first = create_table(base, token, rules={"target": 1}, **against_a_bot)
+        create_table(base, token, **against_a_bot)
+        player = Player(base, first, token)
+        play_to_end([player])
+        create_table(base, token, **against_a_bot)  # the first is over: room for one
+        # Two tables in play: a rematch would be a third (it was made without a count).
+        player.send({"type": "rematch"})
+        refused = player.wait(lambda m: m["type"] in ("error", "rematch"))
+        assert refused["type"] == "error" and refused["code"] == "rate_limited", refused
+        assert "open tables per person: at most 2" in refused["message"]
 
 
 # ------------------------------------------------------------------ reports

@@ -8,8 +8,10 @@ that names the ``limit`` and says in ``retry_after`` how many seconds to wait
 client holds them: an IPv4 address, or an IPv6 /64 network.
 
 Buckets and connection counts live in this process: with several server
-processes behind one address, each enforces them on its own share (table
-counts come from the store, so they hold across processes).
+processes behind one address, each enforces them on its own share (the counts
+of tables and tournaments come from the store, counted with the insert under a
+lock: :meth:`basra.server.table.lifecycle.Lifecycle.admit`, so they hold across
+processes).
 """
 
 from __future__ import annotations

@@ -440,9 +440,6 @@ class TournamentStore(Protocol):
     async def entered(self, keys: Sequence[str]) -> list[tuple[str, str]]:
         """``(event id, entrant id)`` of every entry of those player keys."""
 
-    async def made_since(self, created_by: str, since: float) -> int:
-        """How many events an identity made since a time (quotas)."""
-
     async def put_team(self, team: TeamRow) -> None:
         """Store a team waiting for its partner (its maker's earlier one at that event goes)."""
 

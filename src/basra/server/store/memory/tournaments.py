@@ -196,14 +196,6 @@ class MemoryTournaments:
             if key in wanted
         ]
 
-    async def made_since(self, created_by: str, since: float) -> int:
-        """Count them."""
-        return sum(
-            1
-            for held in self._events.values()
-            if held.row.created_by == created_by and held.row.created_at >= since
-        )
-
     async def put_team(self, team: TeamRow) -> None:
         """Replace the maker's earlier team at that event."""
         teams = self.data.teams

@@ -270,16 +270,6 @@ class SqlTournaments:
             ).all()
         return [(r.event_id, r.entrant_id) for r in rows]
 
-    async def made_since(self, created_by: str, since: float) -> int:
-        """One count."""
-        async with self.db.engine.connect() as conn:
-            found = await conn.execute(
-                select(func.count())
-                .select_from(EV)
-                .where(EV.c.created_by == created_by, EV.c.created_at >= since)
-            )
-            return int(found.scalar_one())
-
     async def put_team(self, team: TeamRow) -> None:
         """Delete the maker's earlier team at the event, insert this one."""
         async with self.db.engine.begin() as conn:
