@@ -48,7 +48,14 @@ from tests.web.tourney import QUICK, join, make_event, organiser, wait_for
 from basra.server.app import AppConfig
 from basra.server.ops.control import OpsConfig
 from basra.server.quotas import Rate
-from basra.server.store.rows import LIVE_STATUSES, TableRow, TableStatus
+from basra.server.store.rows import (
+    LIVE_STATUSES,
+    CapReachedError,
+    EventCap,
+    TableRow,
+    TableStatus,
+    TournamentRow,
+)
 from basra.server.store.sql import SqlStore
 
 CAPS = replace(
@@ -177,6 +184,55 @@ def test_a_rematch_is_admitted_against_the_person_who_asks(database: str) -> Non
         refused = player.wait(lambda m: m["type"] in ("error", "rematch"))
         assert refused["type"] == "error" and refused["code"] == "rate_limited", refused
         assert "open tables per person: at most 2" in refused["message"]
+
+
+async def event_race(stores: list[SqlStore]) -> int:
+    """Twelve events from four people on one address, sent at once through the stores in
+    turn, within 3 per person and 4 per address; how many were made."""
+    for store in stores:
+        await store.start()
+    now = time.time()
+
+    def event(k: int) -> TournamentRow:
+        return TournamentRow(
+            f"ev{k}x{secrets.token_hex(3)}",
+            "E",
+            {},
+            "created",
+            now + 3600,
+            now,
+            created_by=f"maker{k % 4}",
+            created_from="192.0.2.9",
+        )
+
+    def caps(row: TournamentRow) -> list[EventCap]:
+        return [
+            EventCap(3, "events not finished per person", row.created_by),
+            EventCap(4, "events not finished per address", None, row.created_from),
+        ]
+
+    rows = [event(k) for k in range(12)]
+    outcomes = await asyncio.gather(
+        *(
+            stores[k % len(stores)].tournaments.create(row, caps=caps(row))
+            for k, row in enumerate(rows)
+        ),
+        return_exceptions=True,
+    )
+    for store in stores:
+        await store.close()
+    for outcome in outcomes:
+        assert isinstance(outcome, TournamentRow | CapReachedError), outcome
+    return sum(1 for outcome in outcomes if isinstance(outcome, TournamentRow))
+
+
+def test_two_engines_on_one_sqlite_file_keep_the_event_caps(database: str) -> None:
+    assert asyncio.run(event_race([SqlStore(database), SqlStore(database)])) == 4
+
+
+@pytest.mark.services
+def test_two_engines_on_postgresql_keep_the_event_caps(postgres: str) -> None:  # noqa: F811
+    assert asyncio.run(event_race([SqlStore(postgres), SqlStore(postgres)])) == 4
 
 
 # ------------------------------------------------------------------ reports
