@@ -191,6 +191,13 @@ class TournamentTables:
             raise RuntimeError(f"table {game.table_id} was paired under another key than {owner}")
         return row
 
+    def bots_only(self, held: Held, game: TournamentGameRow) -> bool:
+        """Whether a game's sides are all the server's bots (its table is all-bot; a
+        program is no server bot)."""
+        entrants = {e.id: e for e in held.event.entrants}
+        sides = [entrants.get(side) for side in game.sides]
+        return all(e is not None and all(m.kind == "bot" for m in e.members) for e in sides)
+
     async def make(self, held: Held, game: TournamentGameRow) -> str:
         """Make (or open, if made already) a game's table; its id. A table of bots only is
         admitted against the event's budget (``rate_limited`` while it is full: the clock
