@@ -36,6 +36,7 @@ from basra.server.features.reviews import ReviewConfig
 from basra.server.identity import Caller
 from basra.server.store.rows import ReviewStatus, SeatKind, SeatRow, TableRow
 from basra.server.table.forms import TableSpec
+from basra.server.table.lifecycle import Budget
 from basra.state import PHASE_PLAY, GameState, shuffled_pack
 from basra.view import view_of
 
@@ -377,7 +378,7 @@ async def play_game(env: Env, people: list[Caller], pack: list[int], plays: list
         return pack if table.id == row.id and round_index == 0 else None
 
     env.lifecycle.deal_with(fixed)
-    live = await env.lifecycle.add(row)
+    live = await env.lifecycle.add(row, Budget(paired=True))
     assert live is not None
     for text in plays:
 

@@ -49,7 +49,10 @@ def test_the_shipped_example_configuration_is_valid(
     text = text.replace("/etc/basra/admin.token", str(tmp_path / "secret"))
     config = parse_config(text)
     assert config.app.database.startswith("postgresql://") and config.app.redis
-    assert config.app.service.limits.tables_per_identity == Rate(10, 600)
+    limits = config.app.service.limits
+    assert limits.tables_per_identity == Rate(10, 600)
+    assert limits.reports_per_address == Rate(20, 3600)
+    assert (limits.bot_tables_per_event, limits.open_events_per_address) == (1, 4)
     assert config.daily_secret == b"s" * 64 and config.admin_token == "s" * 64
     assert config.metrics_dir == "/run/basra/metrics" and config.log_format == "json"
 
@@ -277,7 +280,7 @@ def test_a_suspension_ends_and_a_rated_seat_is_settled_by_forfeit(site: str) -> 
 
 def test_readiness_and_metrics_in_one_process(site: str) -> None:
     status, body = http(site + "/readyz")
-    assert status == 200 and body["ready"] and body["database"]["migration"] == "0008_moderation"
+    assert status == 200 and body["ready"] and body["database"]["migration"] == "0009_admission"
     token = new_token(site)
     table = create_table(site, token, seats=[{"kind": "person"}, {"kind": "bot", "level": "easy"}])
     player = Player(site, table, token)

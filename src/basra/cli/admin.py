@@ -14,6 +14,7 @@ import argparse
 import json
 import os
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -175,16 +176,23 @@ def _server_action(args: argparse.Namespace) -> int:
     if action == "drain":
         answer = _call(args, "POST", "/admin/drain", {})
     elif action == "reports":
-        answer = _call(args, "GET", "/admin/reports" + ("?all=1" if args.all else ""))
-        for report in answer["reports"]:
-            target, reporter = report["target"], report["reporter"]
-            print(
-                f"{report['id']}  {report['reason']:<8}  about {target['name']!r} "
-                f"({target['identity']})  by {reporter['name']!r}  table {report['table']}  "
-                f"{report['note']!r}"
-                + (f"  CLOSED: {report['resolution']}" if report["closed_at"] else "")
-            )
-        print(f"{len(answer['reports'])} reports")
+        shown, cursor = 0, None
+        while True:  # every page, newest first, each naming the next one's cursor
+            query = {"all": "1" if args.all else "0", **({"after": cursor} if cursor else {})}
+            answer = _call(args, "GET", "/admin/reports?" + urllib.parse.urlencode(query))
+            for report in answer["reports"]:
+                target, reporter = report["target"], report["reporter"]
+                print(
+                    f"{report['id']}  {report['reason']:<8}  about {target['name']!r} "
+                    f"({target['identity']})  by {reporter['name']!r}  table {report['table']}  "
+                    f"{report['note']!r}"
+                    + (f"  CLOSED: {report['resolution']}" if report["closed_at"] else "")
+                )
+            shown += len(answer["reports"])
+            cursor = answer.get("next")
+            if not cursor:
+                break
+        print(f"{shown} reports")
         return 0
     elif action == "close-report":
         answer = _call(

@@ -48,7 +48,7 @@ from basra.server.identity import Caller
 from basra.server.store.protocols import DailyStore, SecretStore
 from basra.server.store.rows import AttemptRow, SeatKind, SeatRow, TableRow, TableStatus
 from basra.server.table.forms import TableSpec, check_name
-from basra.server.table.lifecycle import Lifecycle
+from basra.server.table.lifecycle import Budget, Lifecycle
 
 __all__ = ["DAILY_RULES", "LEVEL", "ROTATION", "Daily", "Deal", "margin", "variants_of"]
 
@@ -238,7 +238,8 @@ class Daily:
         now = self.clock()
         row.created_at = now
         attempt = AttemptRow(deal.id, caller.identity, row.id, person, shown, now)
-        stored = await self.attempts.start_attempt(attempt, row)
+        caps = self.lifecycle.admit(row, Budget(caller.identity, paired=True))
+        stored = await self.attempts.start_attempt(attempt, row, caps)
         new = stored.table_id == row.id  # else another request of this identity came first
         if new:
             await self.lifecycle.open(row)

@@ -9,6 +9,17 @@ crash, or by another process) opens the first. A tournament table:
 - seats the entrants as :func:`basra.tournaments.seat_players` says (a team's
   first member at seat ``s``, its second at ``s + 2``): people by identity,
   server bots at their level, bot programs by their bot account;
+- is admitted (:func:`budget_of`): a table with a person or a program seated is
+  always made, even when the caps are full (its people entered and were paired,
+  and each sits at one table of the event at a time, so they bound it
+  themselves), and counts against nobody; a table of bots only counts against
+  the event (``bot_tables_per_event``), its maker's all-bot tables and open
+  tables (with their own: one budget per person, from the address the event was
+  made from) and the server's all-bot tables, and waits for room: the clock makes
+  it on a later pass. So one maker's bots never hold more of the server than that
+  maker's own all-bot table could, and a round of many bots plays their games
+  among themselves a few at a time (at the scheduler's background rank, as every
+  all-bot table: nobody at a seat waits for them);
 - is clocked (the event's control), rated or not as the event says, without
   hints, applies the forfeit rule even unrated (``forfeits``), and is never
   abandoned (``lasting``): the autopilot plays absent seats to the end, so every
@@ -32,7 +43,7 @@ from basra.server.identity import Caller
 from basra.server.store.rows import SeatKind, SeatRow, TableRow, TournamentGameRow
 from basra.server.table.clocks import CONTROL_BOUNDS, TimeControl
 from basra.server.table.forms import TableSpec
-from basra.server.table.lifecycle import Lifecycle, owned_table_id
+from basra.server.table.lifecycle import Budget, Lifecycle, owned_table_id
 from basra.tournaments import EventSettings, seat_players
 from basra.tournaments.duplicate import deal_of_board
 
@@ -43,6 +54,7 @@ __all__ = [
     "Owner",
     "ProgramsSeated",
     "TournamentTables",
+    "budget_of",
     "control_of",
     "paired_game",
     "parse_owner",
@@ -92,6 +104,14 @@ def paired_game(
     return TournamentGameRow(
         owned_table_id(owner.key), round_number, table, board, tuple(sides), now
     )
+
+
+def budget_of(held: Held) -> Budget:
+    """Whom an event's tables count against: its maker (from the address the event was
+    made from; nobody for the schedule's), the event, and the server
+    (:meth:`~basra.server.table.lifecycle.Lifecycle.admit`)."""
+    row = held.row
+    return Budget(row.created_by, row.created_from, f"{FEATURE}:{held.id}:", paired=True)
 
 
 def control_of(settings: EventSettings) -> TimeControl:
@@ -171,10 +191,19 @@ class TournamentTables:
             raise RuntimeError(f"table {game.table_id} was paired under another key than {owner}")
         return row
 
+    def bots_only(self, held: Held, game: TournamentGameRow) -> bool:
+        """Whether a game's sides are all the server's bots (its table is all-bot; a
+        program is no server bot)."""
+        entrants = {e.id: e for e in held.event.entrants}
+        sides = [entrants.get(side) for side in game.sides]
+        return all(e is not None and all(m.kind == "bot" for m in e.members) for e in sides)
+
     async def make(self, held: Held, game: TournamentGameRow) -> str:
-        """Make (or open, if made already) a game's table; its id."""
+        """Make (or open, if made already) a game's table; its id. A table of bots only is
+        admitted against the event's budget (``rate_limited`` while it is full: the clock
+        makes it on a later pass); one with a person or program is always made."""
         row = self.plan(held, game)
-        live = await self.lifecycle.add_once(row)
+        live = await self.lifecycle.add_once(row, budget_of(held))
         programs = {s.seat: s for s in row.seats if s.kind == SeatKind.EXTERNAL}
         if programs and self.programs is not None and live is not None:
             await self.programs(row.id, programs)
