@@ -194,6 +194,7 @@ def _serve(host: HostConfig) -> int:
     from basra.server import wordlist
     from basra.server.app import create_app
     from basra.server.ops import logs
+    from basra.server.ops.config import without_password
     from basra.server.ops.control import OpsConfig
     from basra.server.ops.drain import DrainingServer
     from basra.server.table.forms import configure_bounds
@@ -209,7 +210,7 @@ def _serve(host: HostConfig) -> int:
         daily_secret=host.daily_secret,
     )
     app = create_app(config)
-    where = "memory only" if config.database == "memory" else _without_password(config.database)
+    where = "memory only" if config.database == "memory" else without_password(config.database)
     print(f"basra: serving on http://{host.host}:{host.port}/  (games in {where})", flush=True)
     # No per-message compression: snapshots are small, and deflating every frame
     # costs more CPU than the bandwidth it saves on loopback or a LAN.
@@ -230,18 +231,3 @@ def _serve(host: HostConfig) -> int:
     )
     server.run()
     return 0
-
-
-def _without_password(url: str) -> str:
-    """A database URL fit for a log line.
-
-    >>> _without_password("postgresql://basra:secret@db:5432/basra")
-    'postgresql://basra:***@db:5432/basra'
-    """
-    if "://" in url and "@" in url.split("://", 1)[1]:
-        scheme, rest = url.split("://", 1)
-        credentials, where = rest.rsplit("@", 1)
-        if ":" in credentials:
-            credentials = credentials.split(":", 1)[0] + ":***"
-        return f"{scheme}://{credentials}@{where}"
-    return url
