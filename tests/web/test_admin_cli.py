@@ -7,6 +7,7 @@ option says what it is for; what the server did is said in words.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import subprocess
 import sys
 from dataclasses import replace
@@ -17,7 +18,9 @@ from tests.web.helpers import FAST, ServerThread, create_table, http, new_token
 
 from basra.cli import build_parser, main
 from basra.server.app import AppConfig
+from basra.server.ops.backup import check_games
 from basra.server.ops.control import OpsConfig
+from basra.server.runtime.devservices import postgres_cluster
 
 ADMIN = "t" * 40
 
@@ -124,3 +127,25 @@ def test_every_admin_option_says_what_it_is_for() -> None:
         if option.dest not in ("help", "action") and not option.help
     ]
     assert missing == []
+
+
+@pytest.mark.services
+def test_the_monthly_restore_drill_on_postgresql(tmp_path: Path) -> None:
+    """docs/DEPLOY.md's drill: a dump restores into a new database; into one that holds
+    tables, only with --force, and without it the refusal is one line, not pg_restore's."""
+    with postgres_cluster() as url:
+        assert asyncio.run(check_games(url)).tables == 0  # migrated: basra's tables exist
+        dump = tmp_path / "basra.dump"
+        done = admin("backup", "--database", url, str(dump), cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        done = admin("restore", "--database", url, str(dump), cwd=tmp_path)
+        assert done.returncode == 2 and len(done.stderr.splitlines()) == 1, done.stderr
+        assert "is not empty" in done.stderr and "--force" in done.stderr
+        scratch = url.rsplit("/", 1)[0] + "/scratch"
+        subprocess.run(["psql", "-Xqc", "CREATE DATABASE scratch", url], check=True)
+        done = admin("restore", "--database", scratch, str(dump), cwd=tmp_path)
+        assert done.returncode == 0 and "every game replays" in done.stdout, done.stderr
+        done = admin("restore", "--force", "--database", url, str(dump), cwd=tmp_path)
+        assert done.returncode == 0 and "every game replays" in done.stdout, done.stderr
+        done = admin("restore", "--database", scratch, str(tmp_path / "basra.dump.x"), cwd=tmp_path)
+        assert done.returncode == 2 and "there is no dump" in done.stderr
