@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from basra.cli import CliError
@@ -200,6 +201,8 @@ def _serve(host: HostConfig) -> int:
     from basra.server.table.forms import configure_bounds
 
     logs.configure(host.log_format, host.log_level)
+    if host.metrics_dir is not None:
+        _metrics_folder(host.metrics_dir)
     wordlist.configure(wordlist.WordList.from_files(host.word_lists, host.shipped_words))
     configure_bounds(host.rule_bounds, host.card_points_max)
     config = host.app
@@ -211,7 +214,7 @@ def _serve(host: HostConfig) -> int:
     )
     app = create_app(config)
     where = "memory only" if config.database == "memory" else without_password(config.database)
-    print(f"basra: serving on http://{host.host}:{host.port}/  (games in {where})", flush=True)
+    logs.announce(f"basra: serving on http://{host.host}:{host.port}/  (games in {where})")
     # No per-message compression: snapshots are small, and deflating every frame
     # costs more CPU than the bandwidth it saves on loopback or a LAN.
     server = DrainingServer(
@@ -231,3 +234,20 @@ def _serve(host: HostConfig) -> int:
     )
     server.run()
     return 0
+
+
+def _metrics_folder(path: str) -> None:
+    """Make ``[operations] metrics_dir`` (the systemd unit makes it under /run), or say
+    in words why it cannot be."""
+    folder = Path(path)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / f".basra-{os.getpid()}"
+        probe.touch()
+        probe.unlink()
+    except OSError as error:
+        raise CliError(
+            f"[operations] metrics_dir: cannot write to {path}: {error.strerror}; the systemd "
+            f"unit makes it, and a run by hand needs it made first (install -d -o basra "
+            f"{path}) or another metrics_dir"
+        ) from None
