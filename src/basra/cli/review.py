@@ -49,7 +49,8 @@ def register(subparsers: Any) -> None:
         "--samples",
         type=whole_number,
         metavar="K",
-        help="deals played out per decision (default 1500; more is steadier and slower)",
+        help="deals played out per decision (default 8000, basra.coach.analysis's; fewer "
+        "is quicker and less steady)",
     )
     p.add_argument(
         "--seed", type=whole_number, default=0, metavar="S", help="analysis seed (default 0)"

@@ -100,7 +100,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         type=int,
         default=None,
         metavar="K",
-        help="deals a game review plays out per decision (default 1500; fewer: quicker reviews)",
+        help="deals a game review plays out per decision (default 8000, as basra review; "
+        "fewer: quicker reviews)",
     )
     parser.add_argument(
         "--no-hindsight",

@@ -70,6 +70,7 @@ __all__ = [
     "FORCED",
     "LABELS",
     "LABEL_NOUNS",
+    "MARGIN_WORDS",
     "NOISE_Z",
     "REVIEW_FORMAT",
     "THRESHOLDS",
@@ -96,6 +97,11 @@ __all__ = [
 
 REVIEW_FORMAT = "basra-review/1"
 
+MARGIN_WORDS = (
+    "points: a move's expected round margin (its side's points this round less the "
+    "others', what is banked included; a hint counts from now)"
+)
+"""What the review's numbers are, said with them (a hint's numbers are from now)."""
 LABELS = ("best", "good", "inaccuracy", "mistake", "blunder")
 """The grades of a decision, best first."""
 FORCED = "forced"
@@ -704,7 +710,8 @@ def review_text(review: GameReview) -> str:
     lines = [
         f"game {review.game + 1}: {record.variant}, "
         + " vs ".join(seat_words(review, s) for s in range(record.players))
-        + f" ({review.samples} samples a decision, seed {review.seed})"
+        + f" ({review.samples} samples a decision, seed {review.seed})",
+        f"  {MARGIN_WORDS}",
     ]
     for summary in review.seats:
         who = seat_words(review, summary.seat)
