@@ -293,3 +293,24 @@ def test_a_hint_and_a_review_say_which_scale_their_points_are_on() -> None:
     assert "expected round margin" in MARGIN_WORDS and "a hint counts from now" in MARGIN_WORDS
     record = next(iter(read_records(COACH / "greedy-expert.jsonl")))
     assert MARGIN_WORDS in review_text(review_record(record, samples=20))
+
+
+def test_the_plot_says_whose_each_mistake_is() -> None:
+    """With two sides one line is drawn: the other side's mistakes sit on it as the
+    opposite of their margin, and the key says they are theirs, not the line's."""
+    pytest.importorskip("matplotlib")
+    from basra.cli.review import plot_figure
+
+    record = next(iter(read_records(COACH / "random-expert.jsonl")))
+    assert not isinstance(record, RecordError)
+    record = Record.from_json({**record.to_json(), "names": ["You", "Karim"]})
+    review = review_record(record, samples=20)
+    drawn = curves(review)
+    assert set(drawn.lines) == {0}
+    assert 1 in {side for *_, side in drawn.marks}  # the expert's opponent errs
+    figure = plot_figure([review])
+    keys = [text.get_text() for text in figure.axes[0].get_legend().get_texts()]
+    names = ("You", "Karim")
+    wanted = {f"{label} by {names[side]}" for _, _, label, side in drawn.marks}
+    assert {key for key in keys if " by " in key} == wanted
+    assert keys[0] == "You"  # the line

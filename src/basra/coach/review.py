@@ -645,8 +645,10 @@ class Curves:
     """Per side, a line per round of points (x, expected round margin): after each graded
     play, then the real margin at the round's end. With two sides, one side's lines (the
     other's margins are the opposite)."""
-    marks: list[tuple[float, float, str]]
-    """Decisions labelled inaccuracy or worse: (x, y, label)."""
+    marks: list[tuple[float, float, str, int]]
+    """Decisions labelled inaccuracy or worse: (x, y, label, side). ``y`` is on the line
+    drawn (with two sides, the one side's: the other side's mistake shows as the opposite
+    of its margin), ``side`` the side that made it, so that a plot can say whose it is."""
     round_starts: list[int]
     """The x of each round's first play (x counts the reviewed plays from 0)."""
 
@@ -659,7 +661,7 @@ def curves(review: GameReview) -> Curves:
         focus = review.decisions[0].spot.side if review.decisions else 0
     sides = [focus] if two else list(range(len(review.sides)))
     lines: dict[int, list[list[tuple[float, float]]]] = {side: [] for side in sides}
-    marks: list[tuple[float, float, str]] = []
+    marks: list[tuple[float, float, str, int]] = []
     starts: list[int] = []
     notes = {note.round: note for note in review.rounds}
     decisions = review.decisions
@@ -675,7 +677,7 @@ def curves(review: GameReview) -> Curves:
                 side, value = focus, -value
             lines[side][-1].append((float(x), value))
             if decision.label in LABELS[2:]:
-                marks.append((float(x), value, decision.label))
+                marks.append((float(x), value, decision.label, spot.side))
         ends = x + 1 == len(decisions) or decisions[x + 1].spot.round != spot.round
         margins = notes[spot.round].margins
         if ends and margins is not None:
