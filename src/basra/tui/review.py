@@ -71,7 +71,7 @@ class ReviewScreen(Dialog[None]):
     DEFAULT_CSS = (
         DIALOG_CSS.format(name="ReviewScreen")
         + """
-    ReviewScreen > Vertical { width: 90; max-width: 100%; max-height: 100%; }
+    ReviewScreen > Vertical { width: 110; max-width: 100%; max-height: 100%; }
     ReviewScreen Static { max-width: 100%; }
     ReviewScreen OptionList { height: 12; max-height: 40%; width: 100%; }
     ReviewScreen #detail { height: auto; min-height: 6; }
