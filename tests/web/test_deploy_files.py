@@ -9,15 +9,18 @@ extra and needs no ``sudo``.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
 import subprocess
+import sys
 import time
 import tomllib
 from pathlib import Path
 
-from tests.web.helpers import ROOT
+import pytest
+from tests.web.helpers import ROOT, free_port, wait_http
 
 DEPLOY = ROOT / "deploy"
 
@@ -111,3 +114,83 @@ def test_the_guide_installs_the_web_server_and_needs_no_sudo() -> None:
     # The metrics folder the configuration names exists before the check run.
     check = next(i for i, line in enumerate(lines) if "--port 8009" in line)
     assert any("/run/basra/metrics" in line for line in lines[:check])
+
+
+def unit_command(unit: str, **values: str) -> list[str]:
+    """A shipped unit's ExecStart as this test runs it: the venv's basra is this Python's
+    ``-m basra``, and each of ``values``' paths is replaced (systemd's ``%%`` is ``%``)."""
+    text = (DEPLOY / "systemd" / unit).read_text()
+    line = next(x for x in text.splitlines() if x.startswith("ExecStart="))
+    command = line.split("=", 1)[1].replace("%%", "%")
+    for old, new in values.items():
+        command = command.replace(old, new)
+    words = shlex.split(command)
+    if words[:2] == ["/bin/sh", "-c"]:
+        return ["/bin/sh", "-c", words[2].replace("/opt/basra/venv/bin/basra", BASRA)]
+    index = words.index("/opt/basra/venv/bin/basra")
+    return [sys.executable, "-m", "basra", *words[index + 1 :]]
+
+
+BASRA = f"{shlex.quote(sys.executable)} -m basra"
+
+
+@pytest.mark.services
+def test_the_shipped_units_and_configuration_run_as_the_guide_says(tmp_path: Path) -> None:
+    """deploy/basra.toml with only its URLs, secrets and folders set (PostgreSQL; one
+    process, so no Redis), started by the unit's own command line; the guide's moderation
+    command with the configuration alone; the backup unit's command; the restore drill."""
+    from basra.server.runtime.devservices import postgres_cluster
+
+    for name in ("daily-deal.key", "admin.token"):
+        (tmp_path / name).write_text("k" * 64 + "\n")
+    port = free_port()
+    with postgres_cluster() as url:
+        text = (DEPLOY / "basra.toml").read_text()
+        text = text.replace('url = "postgresql:///basra"', f'url = "{url}"')
+        text = text.replace('url = "redis://127.0.0.1:6379/0"', "# no Redis: one process")
+        text = text.replace("/etc/basra/", f"{tmp_path}/")
+        text = text.replace("/run/basra/metrics", str(tmp_path / "metrics"))
+        text = text.replace("port = 8001", f"port = {port}")
+        config = tmp_path / "basra.toml"
+        config.write_text(text)
+        values = {"/etc/basra/basra.toml": str(config), "%i": str(port)}
+        values["/var/backups/basra"] = str(tmp_path)
+        server = subprocess.Popen(
+            unit_command("basra@.service", **values),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        try:
+            wait_http(f"http://127.0.0.1:{port}/readyz", 60)
+            admin = [sys.executable, "-m", "basra", "admin", "--config", str(config)]
+            done = subprocess.run([*admin, "reports"], capture_output=True, text=True, timeout=60)
+            assert (done.returncode, done.stdout) == (0, "0 reports\n"), done.stderr
+            backup = unit_command("basra-backup.service", **values)
+            done = subprocess.run(backup, capture_output=True, text=True, timeout=120)
+            assert done.returncode == 0 and "every game replays" in done.stdout, done.stderr
+        finally:
+            server.terminate()
+            output, _ = server.communicate(timeout=60)
+        lines = [json.loads(line) for line in output.splitlines()]  # the JSON logs, whole
+        assert "serving on" in lines[0]["message"]
+        dumps = sorted(tmp_path.glob("basra-*.dump"))
+        assert len(dumps) == 1
+        scratch = url.rsplit("/", 1)[0] + "/scratch"
+        subprocess.run(["psql", "-Xqc", "CREATE DATABASE scratch", url], check=True)
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "basra",
+                "admin",
+                "restore",
+                "--database",
+                scratch,
+                str(dumps[0]),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0 and "every game replays" in done.stdout, done.stderr
