@@ -94,6 +94,7 @@ def configure(form: str = "json", level: str = "info") -> None:
         )
     root = logging.getLogger()
     root.handlers[:] = [handler]
+    logging.captureWarnings(True)  # Python's warnings are lines of the same form
     root.setLevel(level.upper())
     for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
         logger = logging.getLogger(name)
