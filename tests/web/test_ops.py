@@ -7,15 +7,19 @@ admin API's guard, readiness and drain, metrics, and a SQLite backup restored an
 from __future__ import annotations
 
 import asyncio
+import re
 import subprocess
 import sys
+import tomllib
 import urllib.request
 from collections.abc import Iterator
-from dataclasses import replace
+from dataclasses import fields, replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
+from pydantic import BaseModel
 from tests.web.helpers import (
     FAST,
     Player,
@@ -29,9 +33,10 @@ from tests.web.helpers import (
 from basra.server import words as policy
 from basra.server.app import AppConfig
 from basra.server.ops.backup import check_games
-from basra.server.ops.config import ConfigError, load_config, parse_config
+from basra.server.ops.config import ConfigError, FileModel, load_config, parse_config
 from basra.server.ops.control import OpsConfig
-from basra.server.quotas import Rate
+from basra.server.quotas import Limits, Rate
+from basra.server.table.forms import CARD_POINTS_BOUND, RULE_BOUNDS
 
 ADMIN = "a" * 40
 ROOT = Path(__file__).resolve().parents[2]
@@ -55,6 +60,48 @@ def test_the_shipped_example_configuration_is_valid(
     assert (limits.bot_tables_per_event, limits.open_events_per_address) == (1, 4)
     assert config.daily_secret == b"s" * 64 and config.admin_token == "s" * 64
     assert config.metrics_dir == "/run/basra/metrics" and config.log_format == "json"
+
+
+def test_the_shipped_configuration_holds_every_key_with_its_default() -> None:
+    """deploy/basra.toml says it holds every key, each with its default unless its line
+    says "example", and a key without a default commented out: held to the code here."""
+    text = (ROOT / "deploy" / "basra.toml").read_text()
+    parsed = tomllib.loads(text)
+    lines: dict[tuple[str, str], str] = {}
+    section = ""
+    for line in text.splitlines():
+        if heading := re.fullmatch(r"\[(\w+)\]\s*", line):
+            section = heading[1]
+        elif key := re.match(r"#?\s*(\w+)\s*=", line):
+            lines.setdefault((section, key[1]), line)
+    expected: dict[tuple[str, str], Any] = {}
+    for name, section_field in FileModel.model_fields.items():
+        model = section_field.annotation
+        if isinstance(model, type) and issubclass(model, BaseModel):
+            for key, key_field in model.model_fields.items():
+                expected[(name, key)] = key_field.get_default(call_default_factory=True)
+    for name in RULE_BOUNDS:
+        expected[("rules", name)] = list(RULE_BOUNDS[name])
+    expected[("rules", "card_points_max")] = CARD_POINTS_BOUND
+    for quota in fields(Limits):
+        default = getattr(Limits(), quota.name)
+        value = (
+            {"count": default.count, "per": default.per} if isinstance(default, Rate) else default
+        )
+        expected[("quotas", quota.name)] = value
+    expected[("tournaments", "include")] = None
+    assert sorted(set(expected) - set(lines)) == []  # every key is there
+    assert sorted(set(lines) - set(expected)) == []  # and nothing else
+    wrong = []
+    for (name, key), default in expected.items():
+        line = lines[(name, key)]
+        given = parsed.get(name, {}).get(key)
+        if line.startswith("#"):
+            if default is not None:
+                wrong.append(f"[{name}] {key}: commented out, but its default is {default!r}")
+        elif "example" not in line and given != default:
+            wrong.append(f"[{name}] {key} = {given!r}, but its default is {default!r}")
+    assert wrong == []
 
 
 def test_every_setting_reaches_the_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -34,9 +34,31 @@ from basra.server.quotas import Limits, Rate
 from basra.server.table.forms import RULE_BOUNDS
 from basra.server.table.live import ServiceConfig
 
-__all__ = ["ConfigError", "HostConfig", "Network", "load_config", "parse_config"]
+__all__ = [
+    "ConfigError",
+    "HostConfig",
+    "Network",
+    "load_config",
+    "parse_config",
+    "without_password",
+]
 
 DEFAULT_DATABASE = "var/basra.db"
+
+
+def without_password(url: str) -> str:
+    """A database or Redis URL fit for a log line or a message.
+
+    >>> without_password("postgresql://basra:secret@db:5432/basra")
+    'postgresql://basra:***@db:5432/basra'
+    """
+    if "://" in url and "@" in url.split("://", 1)[1]:
+        scheme, rest = url.split("://", 1)
+        credentials, where = rest.rsplit("@", 1)
+        if ":" in credentials:
+            credentials = credentials.split(":", 1)[0] + ":***"
+        return f"{scheme}://{credentials}@{where}"
+    return url
 
 
 class ConfigError(ValueError):
