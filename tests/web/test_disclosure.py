@@ -28,7 +28,7 @@ from basra.server.features.puzzles import PuzzleConfig
 from basra.server.features.reviews import ReviewConfig
 from basra.server.features.tournaments.tables import Owner
 from basra.server.identity import Caller
-from basra.server.store.rows import ReviewStatus, SeatKind, SeatRow, TableRow
+from basra.server.store.rows import MinedPuzzleRow, ReviewStatus, SeatKind, SeatRow, TableRow
 from basra.server.table.forms import TableSpec
 from basra.state import PHASE_PLAY
 
@@ -232,5 +232,39 @@ def test_the_puzzle_of_the_day_comes_from_the_servers_secret(tmp_path: Path) -> 
         assert await daily_with(bytes([0]) * 32) == same_day[0]  # the same all day
         tomorrow = await daily_with(bytes([0]) * 32, lambda: time.time() + 86_400)
         assert tomorrow[1]
+
+    asyncio.run(scenario())
+
+
+def test_the_puzzle_of_the_day_stays_the_same_all_day() -> None:
+    """Chosen among the puzzles mined before the day began: one mined during the day
+    never replaces it."""
+    puzzles = sorted(SHIPPED.values(), key=lambda p: p.id)
+    now = time.time()
+
+    async def scenario() -> None:
+        env = Env(AppConfig(service=FAST))
+        await env.start(resume=False)
+        caller = (await env.identities.create("127.0.0.1")).caller
+
+        def row(puzzle: Any, at: float) -> MinedPuzzleRow:
+            line = json.dumps(puzzle.to_json())
+            return MinedPuzzleRow(
+                puzzle.id, line, "x", puzzle.seat, None, puzzle.variant, puzzle.theme, 1500, at
+            )
+
+        await env.store.puzzles.add_mined([row(p, now - 86_400 * 2) for p in puzzles[:3]])
+        before = {}
+        for k in range(8):
+            env.puzzles._secret = bytes([k]) * 32
+            before[k] = (await env.puzzles.daily(caller))["puzzle"]["id"]
+        assert set(before.values()) <= {p.id for p in puzzles[:3]}
+        assert len(set(before.values())) > 1
+        await env.store.puzzles.add_mined([row(p, now) for p in puzzles[3:40]])
+        for k in range(8):
+            env.puzzles._secret = bytes([k]) * 32
+            served = await env.puzzles.daily(caller)
+            assert served["puzzle"]["id"] == before[k] and served["rated"]
+        await env.close()
 
     asyncio.run(scenario())
