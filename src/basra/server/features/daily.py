@@ -251,13 +251,16 @@ class Daily(Secret):
     async def board(self, deal_id: str, caller: Caller | None) -> dict[str, Any]:
         """``GET /api/daily/{id}``: the deal's leaderboard by margin.
 
-        The attempts' tables (to replay them) are listed only to a caller who
-        has finished their own attempt at this deal.
+        The attempts' tables (to replay them) are listed only to a caller who may see
+        them: who has finished their own attempt at this deal, or anyone once the deal
+        is revealed to all (as the disclosure policy asks: :meth:`revealed_to_all`).
         """
         deal = self.find(deal_id)
         attempts = await self.attempts.attempts(deal.id)
         mine = next((a for a in attempts if caller and a.identity == caller.identity), None)
-        played = mine is not None and mine.status == TableStatus.OVER
+        played = (mine is not None and mine.status == TableStatus.OVER) or _revealed(
+            deal, self.today(), attempts
+        )
         done = [a for a in attempts if margin(a) is not None]
         done.sort(key=lambda a: (-(margin(a) or 0), -a.scores[a.seat], a.ended_at or 0))
         entries = []
@@ -300,9 +303,7 @@ class Daily(Secret):
             deal = self.find(row.daily)
         except ProtocolError:
             return False
-        if deal.day >= self.today():
-            return False
-        return not any(a.status.live for a in await self.attempts.attempts(deal.id))
+        return _revealed(deal, self.today(), await self.attempts.attempts(deal.id))
 
     async def earned(self, row: TableRow, caller: Caller) -> bool:
         """Someone who has finished their own attempt at the same deal."""
@@ -318,6 +319,12 @@ class Daily(Secret):
             "this is a daily deal: its games stay hidden until you have played it yourself",
             {"deal": row.daily},
         )
+
+
+def _revealed(deal: Deal, today: dt.date, attempts: list[AttemptRow]) -> bool:
+    """A deal is revealed to all once its day has ended and none of its attempts is
+    still waiting or in play."""
+    return deal.day < today and not any(a.status.live for a in attempts)
 
 
 def _mine(attempt: AttemptRow) -> dict[str, Any]:
