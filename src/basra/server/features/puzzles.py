@@ -221,6 +221,8 @@ class Puzzles:
         self.private = {p.id: p for path in self.config.rated_sets for p in _read_set(path)}
         """The operator's own puzzle sets, made privately (``basra puzzles make``): rated."""
         self._parsed: OrderedDict[str, Puzzle] = OrderedDict()
+        self._daily: tuple[dt.date, bytes, str, bool] | None = None
+        """Today's puzzle as chosen (the day, the secret, its id, whether rated)."""
 
     async def start(self) -> None:
         """Read (or make, once) the server secret the puzzle of the day is chosen with."""
@@ -336,8 +338,13 @@ class Puzzles:
         rated pool's puzzles mined before the day began, so it stays the same all day."""
         now = self.clock()
         today = dt.datetime.fromtimestamp(now, dt.UTC).date()
+        secret = self._secret_or_fail()
+        kept = self._daily
+        if kept is not None and kept[:2] == (today, secret):
+            return today, kept[2], kept[3]  # its candidates do not change all day
         start = dt.datetime.combine(today, dt.time(), dt.UTC).timestamp()
         chosen, rated = self._daily_pick(today, await self._rated_pool(before=start))
+        self._daily = (today, secret, chosen, rated)
         return today, chosen, rated
 
     async def summary(self, caller: Caller) -> dict[str, Any]:
@@ -347,8 +354,7 @@ class Puzzles:
         today, daily, rated = await self._today()
         tried_daily = rated and bool(await self.store.tries(caller.identity, [daily]))
         recent = await self.store.recent_tries(caller.identity, 10)
-        pool = await self._rated_pool()
-        variants = {p.variant for p in self.shipped.values()} | {r.variant for r in pool}
+        variants = {p.variant for p in self.shipped.values()}
         return {
             "you": rating_words(person.mu, person.sigma)
             | {
@@ -363,7 +369,6 @@ class Puzzles:
                 "tried": tried_daily,
                 "practice": not rated,
             },
-            "rated_pool": len(pool),
             "themes": [{"id": t, "title": title} for t, title in THEME_TITLES.items()],
             "variants": [v for v in PRESETS if v in variants],
             "recent": [_try_json(t) for t in recent],

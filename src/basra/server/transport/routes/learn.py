@@ -8,7 +8,7 @@
   step: ``correct`` (only the taught move is), the words saying why, and the steps
   done (kept for the caller's identity);
 - ``GET /api/puzzles`` (auth): the caller's puzzle rating, streaks, the puzzle of the
-  day, the themes, the size of the rated pool;
+  day, the themes;
 - ``GET /api/puzzles/next?theme=&variant=&practice=`` (auth): a puzzle to solve, **view
   only**: the seat's view of the position, never the answer or a card the seat could not
   see. From the rated pool (puzzles mined on this server); ``practice=1`` (or an empty
