@@ -49,7 +49,7 @@ from basra.server.features.puzzles import PuzzleConfig
 from basra.server.features.reviews import LocalQueue, ReviewService
 from basra.server.runtime.scheduler import REVIEW, FairScheduler
 from basra.server.store.protocols import PlayerStore, PuzzleStore, ReviewStore
-from basra.server.store.rows import MinedPuzzleRow, ReviewStatus, SeatKind
+from basra.server.store.rows import MinedPuzzleRow, ReviewStatus, SeatKind, TableStatus
 from basra.server.table.disclosure import SERVER
 from basra.server.table.queries import Queries
 
@@ -158,8 +158,9 @@ class MistakeMiner:
             return
         self.running.add(table_id)
         try:
-            game, _, _ = await self.queries.finished_game(table_id, SERVER)
-            if not await self.queries.disclosure.public(game):
+            disclosure = self.queries.disclosure
+            game = await disclosure.load(table_id)
+            if game.status == TableStatus.OVER and not await disclosure.public(game):
                 # Its deal is a secret still: it waits in the queue until revealed to all.
                 await store.requeue_mining(table_id, self.clock())
                 self._hold(table_id)
