@@ -33,12 +33,12 @@ from basra.server.table.forms import TableSpec
 from basra.state import PHASE_PLAY
 
 
-def mining_config(tmp_path: Path) -> AppConfig:
+def mining_config(tmp_path: Path, recheck: float = 0.2) -> AppConfig:
     return AppConfig(
         database=str(tmp_path / "d.db"),
         service=FAST,
         reviews=ReviewConfig(samples=40, hindsight=False, progress_every=0.0),
-        puzzles=PuzzleConfig(proof_samples=400, rate=False, recheck=0.2),
+        puzzles=PuzzleConfig(proof_samples=400, rate=False, recheck=recheck),
     )
 
 
@@ -165,7 +165,7 @@ def test_a_duplicate_boards_pack_never_reaches_another_tables_entrant(tmp_path: 
     (pack, plays, _, _, _) = blundered_games(1)[0]
 
     async def scenario() -> None:
-        env = Env(mining_config(tmp_path))
+        env = Env(mining_config(tmp_path, recheck=3600))  # told, not looking again
         await env.start(resume=False)
         amal = (await env.identities.create("127.0.0.1")).caller
         badr = (await env.identities.create("127.0.0.1")).caller
@@ -174,13 +174,15 @@ def test_a_duplicate_boards_pack_never_reaches_another_tables_entrant(tmp_path: 
         table_id = await play_hidden(env, [amal, badr], pack, plays, owner=owner)
         await reviewed_and_looked_at(env, amal, table_id)
         await nothing_reaches(env, entrant, table_id)
-        # Every table has played the board (stood in for): revealed to all, and mined.
+        # Every table has played the board (stood in for): the tournament tells the policy,
+        # and the game held back is mined at once.
         boards = env.tournaments.tables
 
         async def revealed(row: TableRow) -> bool:
             return True
 
         boards.revealed_to_all = revealed  # type: ignore[method-assign]
+        await env.lifecycle.disclosure.revealed([table_id])
         await mined_after_reveal(env, entrant, table_id)
         await env.close()
 

@@ -14,8 +14,11 @@ everyone's rated pool too, so only a game whose cards anyone may see is mined
 (:meth:`Disclosure.public <basra.server.table.disclosure.Disclosure.public>`: over, and
 not hidden, or its deal revealed to all). A hidden table's game reviewed sooner (a daily
 deal's attempt, a duplicate board still played elsewhere) stays queued, and is looked at
-again every :attr:`~basra.server.features.puzzles.PuzzleConfig.recheck` seconds (and
-when a server starts) until its deal is revealed to all. A mined line names no source,
+again when the feature says its deal was revealed (a duplicate board's last table
+finished here: :meth:`~basra.server.table.disclosure.Disclosure.revealed`), every
+:attr:`~basra.server.features.puzzles.PuzzleConfig.recheck` seconds (a daily deal's
+day ending; a board finished in another process) and when a server starts, until its
+deal is revealed to all. A mined line names no source,
 and nothing a puzzle shows leads back to its game (see
 :mod:`basra.server.features.puzzles`).
 
@@ -36,7 +39,7 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from basra.coach.review import Spot, plan
@@ -102,6 +105,7 @@ class MistakeMiner:
         self._later: set[asyncio.TimerHandle] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
         reviews.subscribe(self.reviewed)
+        queries.disclosure.on_revealed(self.revealed)
 
     @property
     def settings(self) -> MineSettings:
@@ -129,6 +133,13 @@ class MistakeMiner:
         """A game's review was stored: queue its mining."""
         if await self.puzzles.request_mining(table_id, self.clock()):
             await self.queue.enqueue(table_id)
+
+    async def revealed(self, table_ids: Sequence[str]) -> None:
+        """Tables whose deal was just revealed to all: queue those held back at once."""
+        for table_id in table_ids:
+            if table_id in self.held:
+                self.held.discard(table_id)
+                await self.queue.enqueue(table_id)
 
     async def catch_up(self, identity: str) -> int:
         """Queue the mining of the person's reviewed games never mined; how many of their

@@ -23,7 +23,8 @@ and a puzzle mined from it show. Everything that hands one of those out asks
   leads back to its game (no record, table, source or name: see
   :mod:`basra.server.features.puzzles`). A hidden table's game reviewed before its deal
   is revealed to all is mined later, once it is
-  (:class:`~basra.server.features.mistakes.MistakeMiner` looks again).
+  (:class:`~basra.server.features.mistakes.MistakeMiner` looks again: when a feature
+  says so, :meth:`Disclosure.revealed`, and every so often).
 
 When a deal is *revealed to all* is each feature's to say, and its docstring says it:
 a daily deal once its day (UTC) has ended and no attempt at it is still in play
@@ -34,7 +35,9 @@ has played it, when its results are shown to everyone
 
 from __future__ import annotations
 
+import logging
 from abc import ABC, abstractmethod
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Final, Literal
 
 from basra.server.errors import ProtocolError
@@ -45,6 +48,7 @@ from basra.server.store.rows import TableRow, TableStatus
 __all__ = [
     "SERVER",
     "Disclosure",
+    "RevealListener",
     "Secret",
     "Viewer",
     "may_watch",
@@ -52,6 +56,10 @@ __all__ = [
     "watch_refusal",
 ]
 
+log = logging.getLogger(__name__)
+
+RevealListener = Callable[[Sequence[str]], Awaitable[None]]
+"""Told of tables whose deal was just revealed to all (their ids)."""
 MAX_TABLE_ID = 32
 """Longer ids name no table (never looked up)."""
 SERVER: Final = "server"
@@ -107,10 +115,25 @@ class Disclosure:
     def __init__(self, tables: TableStore) -> None:
         self.tables = tables
         self._secrets: list[Secret] = []
+        self._listeners: list[RevealListener] = []
 
     def keep(self, secret: Secret) -> None:
         """Let a feature say when its hidden tables' cards may be shown."""
         self._secrets.append(secret)
+
+    def on_revealed(self, listener: RevealListener) -> None:
+        """Tell ``listener`` of tables a feature says were just revealed to all (the puzzle
+        miner queues the games it held back)."""
+        self._listeners.append(listener)
+
+    async def revealed(self, table_ids: Sequence[str]) -> None:
+        """A feature's word that these tables' deal was just revealed to all (in this
+        process; others find out when they look again)."""
+        for listener in list(self._listeners):
+            try:
+                await listener(table_ids)
+            except Exception:
+                log.exception("a reveal listener failed")
 
     def _secret_of(self, row: TableRow) -> Secret | None:
         return next((s for s in self._secrets if s.claims(row)), None)

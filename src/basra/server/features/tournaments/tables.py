@@ -217,6 +217,17 @@ class TournamentTables(Secret):
         held = await self.events.get(owner.event_id)
         return held is not None and (owner.round, owner.board) in held.revealed()
 
+    async def tell_revealed(self, event_id: str, round_number: int, board: int) -> None:
+        """A game of this board was just recorded: if that revealed the board (every table
+        of its round has played it), tell the disclosure policy which tables it shows."""
+        held = await self.events.get(event_id)
+        if held is None or not held.duplicate or (round_number, board) not in held.revealed():
+            return
+        tables = [
+            g.table_id for g in held.games.values() if (g.round, g.board) == (round_number, board)
+        ]
+        await self.lifecycle.disclosure.revealed(tables)
+
     async def earned(self, row: TableRow, caller: Caller) -> bool:
         """Nobody not seated at a board's table sees it before every table has played it."""
         return False
