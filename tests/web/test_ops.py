@@ -107,6 +107,7 @@ def test_the_shipped_configuration_holds_every_key_with_its_default() -> None:
 def test_every_setting_reaches_the_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("BASRA_TEST_DB", "postgresql://basra@db:5432/basra")
     (tmp_path / "tournaments.toml").write_text('[[event]]\nname = "Friday"\n')
+    (tmp_path / "private.jsonl").write_text("")
     path = tmp_path / "basra.toml"
     path.write_text(
         """
@@ -132,6 +133,8 @@ target = [1, 200]
 metrics_allow = ["10.0.0.0/8"]
 [tournaments]
 include = "tournaments.toml"
+[puzzles]
+rated_sets = ["private.jsonl"]
 """
     )
     config = load_config(path)
@@ -145,6 +148,7 @@ include = "tournaments.toml"
     assert config.rule_bounds == {"target": (1, 200)}
     assert [str(n) for n in config.metrics_allow] == ["10.0.0.0/8"]
     assert config.tournaments == {"event": [{"name": "Friday"}]}
+    assert config.app.puzzles.rated_sets == (str(tmp_path / "private.jsonl"),)
 
 
 @pytest.mark.parametrize(
@@ -164,6 +168,7 @@ include = "tournaments.toml"
         ('[operations]\nmetrics_allow = ["everyone"]', "'everyone' is not an address"),
         ("[rules]\ntarget = [10, 1]", "target: [least, most]"),
         ('[tournaments]\ninclude = "missing.toml"', "[tournaments] include: cannot read"),
+        ('[puzzles]\nrated_sets = ["missing.jsonl"]', "[puzzles] rated_sets: cannot read"),
         ("[server\nport = 1", "not valid TOML"),
     ],
 )

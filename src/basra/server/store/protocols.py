@@ -536,8 +536,11 @@ class PuzzleStore(Protocol):
     async def mistakes_of(self, identity: str, limit: int = 100) -> list[MinedPuzzleRow]:
         """The puzzles mined from the person's mistakes, newest first."""
 
-    async def mined_pool(self, limit: int = 500) -> list[MinedPuzzleRow]:
-        """The newest mined puzzles of everyone, newest first."""
+    async def mined_pool(
+        self, limit: int = 500, before: float | None = None
+    ) -> list[MinedPuzzleRow]:
+        """The newest mined puzzles of everyone (mined before ``before``, when given),
+        newest first."""
 
     async def request_mining(self, table_id: str, now: float) -> bool:
         """Queue a game's mining (True when queued now: new, or failed before)."""

@@ -258,7 +258,7 @@ class TableRow:
     (:meth:`~basra.server.table.lifecycle.Lifecycle.plan`), so every process can tell."""
     private: bool = False
     """Not listed, not watchable; its record, replay and review are shown only as the
-    features allow (:meth:`~basra.server.table.lifecycle.Lifecycle.may_see`)."""
+    disclosure policy allows (:class:`~basra.server.table.disclosure.Disclosure`)."""
     forfeits: bool = False
     """The forfeit rule applies though the table is not rated (a tournament's games)."""
     lasting: bool = False

@@ -64,7 +64,9 @@ an owner key makes their creation idempotent (:meth:`Lifecycle.add_once`: the
 table's id is derived from the key, so a pairing re-applied after a crash, or
 by another process, opens the table made first); a private table is left out
 of the lobby, cannot be watched, and its record, replay and review are shown
-only as every feature allows (:meth:`Lifecycle.may_see`); ``forfeits`` applies
+only as the disclosure policy allows (:attr:`Lifecycle.disclosure`,
+:mod:`basra.server.table.disclosure`, which the features that make hidden tables
+tell when their deals may be shown); ``forfeits`` applies
 the forfeit rule though the table is unrated; a ``lasting`` table is never
 abandoned (the autopilot plays its absent seats to the end, so every game a
 feature pairs yields a result). :meth:`Lifecycle.finished` reads a finished
@@ -103,6 +105,7 @@ from basra.server.store.rows import (
     TableStatus,
     seats_filled,
 )
+from basra.server.table.disclosure import Disclosure
 from basra.server.table.finish import Finisher, TableFinished, table_finished
 from basra.server.table.forms import TableSpec
 from basra.server.table.live import Client, LiveTable, ServiceConfig
@@ -113,7 +116,6 @@ __all__ = [
     "Budget",
     "FinishListener",
     "Lifecycle",
-    "VisibilityCheck",
     "new_table_id",
     "owned_table_id",
 ]
@@ -122,9 +124,6 @@ log = logging.getLogger(__name__)
 
 FinishListener = Callable[[TableFinished], Awaitable[None]]
 """Told of a finished table a feature made (its ``owner`` is set)."""
-VisibilityCheck = Callable[[TableRow, Caller | None], Awaitable[None]]
-"""A feature's check before a private table's record, replay, review or description is
-shown to someone not seated there: raises a ``ProtocolError`` (``play_first``) to refuse."""
 
 
 @dataclass(frozen=True)
@@ -180,7 +179,8 @@ class Lifecycle:
         self.config = config
         self.rng = rng or random.SystemRandom()
         self._finish_listeners: list[FinishListener] = []
-        self._visibility: list[VisibilityCheck] = []
+        self.disclosure = Disclosure(tables)
+        """Who may see a table's cards (features with hidden tables tell it when)."""
         master.listen(self)
 
     # ---------------------------------------------------------------- created
@@ -555,23 +555,6 @@ class Lifecycle:
                 if not live.clients and not live.row.status.live:
                     self.master.drop(live)
         return finished
-
-    # ---------------------------------------------------------------- seen
-
-    def on_visibility(self, check: VisibilityCheck) -> None:
-        """Ask ``check`` before a private table is shown to someone not seated there."""
-        self._visibility.append(check)
-
-    async def may_see(self, table_id: str, caller: Caller | None) -> None:
-        """Refuse (``play_first``, from a feature's check) a private table's record, replay,
-        review or description to someone not seated there; any other table passes."""
-        row = await self.tables.load(table_id) if len(table_id) <= 32 else None
-        if row is None or not row.hidden:
-            return
-        if caller is not None and row.seat_of(caller.identity) is not None:
-            return
-        for check in self._visibility:
-            await check(row, caller)
 
     # ---------------------------------------------------------------- resumed
 

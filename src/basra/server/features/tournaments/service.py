@@ -642,6 +642,7 @@ class Tournaments:
         version = await self.store.write(event_id, write)
         if version is not None:
             await self._publish(event_id, version)
+            await self.tables.tell_revealed(event_id, game.round, game.board)
 
     def _forfeiters(self, held: Held, result: GameResult) -> tuple[EntrantRow, ...]:
         """Entrants of people or programs whose seat forfeited: withdrawn (paused)."""

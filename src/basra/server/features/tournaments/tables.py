@@ -29,7 +29,9 @@ crash, or by another process) opens the first. A tournament table:
   (:func:`basra.tournaments.duplicate.deal_of_board`, the one place): the same at
   every table, and unknown until a table is dealt it. Its record, replay, review
   and score stay hidden from everyone not seated there until every table of its
-  round has played the board (:meth:`TournamentTables.check_visible`).
+  round has played the board: it is then *revealed to all* (this class is the
+  disclosure policy's :class:`~basra.server.table.disclosure.Secret` for boards, and a
+  board's games may then become puzzles).
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from basra.server.errors import ProtocolError
 from basra.server.identity import Caller
 from basra.server.store.rows import SeatKind, SeatRow, TableRow, TournamentGameRow
 from basra.server.table.clocks import CONTROL_BOUNDS, TimeControl
+from basra.server.table.disclosure import Secret
 from basra.server.table.forms import TableSpec
 from basra.server.table.lifecycle import Budget, Lifecycle, owned_table_id
 from basra.tournaments import EventSettings, seat_players
@@ -122,7 +125,7 @@ def control_of(settings: EventSettings) -> TimeControl:
     return TimeControl(move, min(max(settings.reserve_seconds, low), high))
 
 
-class TournamentTables:
+class TournamentTables(Secret):
     """Makes an event's tables, deals its boards, and decides who sees a private one."""
 
     def __init__(
@@ -137,7 +140,7 @@ class TournamentTables:
         self.secret: bytes | None = None
         """The server's secret the boards are derived from (read when the feature starts)."""
         lifecycle.deal_with(self.pack_of)
-        lifecycle.on_visibility(self.check_visible)
+        lifecycle.disclosure.keep(self)
 
     # ---------------------------------------------------------------- making them
 
@@ -229,17 +232,40 @@ class TournamentTables:
 
     # ---------------------------------------------------------------- who sees them
 
-    async def check_visible(self, row: TableRow, caller: Caller | None) -> None:
-        """A duplicate board's table, to someone not seated there: ``play_first`` until every
-        table of its round has played the board."""
+    def claims(self, row: TableRow) -> bool:
+        """A duplicate board's table (private, of a round)."""
         owner = parse_owner(row.owner)
-        if owner is None or owner.round == 0:
-            return
+        return row.private and owner is not None and owner.round != 0
+
+    async def revealed_to_all(self, row: TableRow) -> bool:
+        """A board is shown to anyone once every table of its round has played it (its
+        results are then shown to everyone too)."""
+        owner = parse_owner(row.owner)
+        if owner is None:
+            return False
         held = await self.events.get(owner.event_id)
-        if held is None or (owner.round, owner.board) in held.revealed():
+        return held is not None and (owner.round, owner.board) in held.revealed()
+
+    async def tell_revealed(self, event_id: str, round_number: int, board: int) -> None:
+        """A game of this board was just recorded: if that revealed the board (every table
+        of its round has played it), tell the disclosure policy which tables it shows."""
+        held = await self.events.get(event_id)
+        if held is None or not held.duplicate or (round_number, board) not in held.revealed():
             return
-        raise ProtocolError(
+        tables = [
+            g.table_id for g in held.games.values() if (g.round, g.board) == (round_number, board)
+        ]
+        await self.lifecycle.disclosure.revealed(tables)
+
+    async def earned(self, row: TableRow, caller: Caller) -> bool:
+        """Nobody not seated at a board's table sees it before every table has played it."""
+        return False
+
+    def refusal(self, row: TableRow) -> ProtocolError:
+        """``play_first``, naming the event."""
+        owner = parse_owner(row.owner)
+        return ProtocolError(
             "play_first",
             "this board is still being played at other tables: its games stay hidden until then",
-            {"tournament": owner.event_id},
+            {"tournament": owner.event_id if owner else None},
         )
