@@ -30,6 +30,7 @@ from basra.server.features.tournaments.tables import Owner
 from basra.server.identity import Caller
 from basra.server.store.rows import MinedPuzzleRow, ReviewStatus, SeatKind, SeatRow, TableRow
 from basra.server.table.forms import TableSpec
+from basra.server.table.lifecycle import Budget
 from basra.state import PHASE_PLAY
 
 
@@ -70,7 +71,7 @@ async def play_hidden(
         return pack if table.id == row.id and round_index == 0 else None
 
     env.master.pack_sources.insert(0, fixed)  # before the feature's own pack
-    live = await env.lifecycle.add(row)
+    live = await env.lifecycle.add(row, Budget(paired=True))
     assert live is not None
     for text in plays:
 

@@ -43,6 +43,7 @@ from basra.server.env import Env
 from basra.server.features.tournaments.tables import Owner
 from basra.server.store.rows import SeatKind, SeatRow
 from basra.server.table.forms import TableSpec
+from basra.server.table.lifecycle import Budget
 from basra.state import GameState
 
 EVERY_CARD = set(CARD_NAMES)
@@ -137,7 +138,7 @@ def hidden_table(
         )
         row = env.lifecycle.plan(spec, seats, None, None, owner=owner, private=private)
         assert row.hidden
-        await env.lifecycle.add(row)
+        await env.lifecycle.add(row, Budget(paired=True))
         return row.id
 
     table_id: str = server.run(make())
