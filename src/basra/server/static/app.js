@@ -743,7 +743,7 @@ async function rulesPage(root, name, custom) {
   }
   const customized = Object.keys(overrides).length > 0;
   page.append(h("h1", {}, t("rules_title", { name: variantName(name) }), customized ? h("small", { class: "muted" }, " · ", t("rules_custom")) : null),
-    problem ? h("p", { class: "panel error", id: "rules-error" }, problem) : null,
+    ...(problem ? [h("p", { class: "panel error", id: "rules-error" }, problem)] : []),  // append() would write "null"
     h("p", { class: "muted" }, t("rules_help")),
     h("p", { id: "rules-learn" }, h("a", { href: `/learn/${name}${customized ? "?rules=" + encodeURIComponent(JSON.stringify(overrides)) : ""}`, "data-link": true }, t("learn_rules_link"))));
   for (const section of rulesText(rules, 2, app.lang)) {
