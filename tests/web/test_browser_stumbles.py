@@ -86,3 +86,32 @@ def test_blind_mode_gathers_a_bounded_announcement_and_says_a_refusal_once(
     for text in heard:
         assert text.count("It is not your turn.") <= 1, text
     page.context.close()
+
+
+def test_a_newcomer_meets_play_a_bot_first_and_the_name_is_asked_beside_its_field(
+    browser: Any,  # noqa: F811
+    played: Site,
+) -> None:
+    """On a phone: the first button is a casual game against a bot; pressing it without a
+    name says so where the screen is (beside the field); Enter in the field starts it."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context.add_init_script(f"localStorage.setItem('basra.token', {played.token!r});")
+    page = context.new_page()
+    page.goto(f"{played.url}/?lang=en&anim=fast")
+    page.wait_for_selector("#create")
+    first = page.evaluate("document.querySelector('main button').id")
+    assert first == "play-bot", first
+    box = page.locator("#play-bot").bounding_box()
+    assert box["y"] + box["height"] <= 844, "Play a bot is below the first screen"
+    page.fill("#name", "")
+    page.click("#play-bot")
+    page.wait_for_function("document.getElementById('name-error').textContent.length > 0")
+    assert page.inner_text("#name-error") == "Say your name first."
+    message = page.locator("#name-error").bounding_box()
+    assert message["y"] >= 0 and message["y"] + message["height"] <= 844, message
+    assert page.evaluate("document.activeElement.id") == "name"
+    page.fill("#name", "Nadia")
+    page.press("#name", "Enter")
+    page.wait_for_url("**/t/*")
+    page.wait_for_selector(".hand button.card")
+    context.close()

@@ -292,7 +292,10 @@ async function homePage(root) {
   app.page = { close: () => quick.close() };
   let myBots = [];  // the person's bot accounts, offered as seats (bots.js)
   api("/api/bots").then((body) => { myBots = body.bots; drawSeats(); }, () => {});
-  const nameInput = h("input", { id: "name", value: app.name, maxlength: "24", size: "24", placeholder: t("name_placeholder"), autocomplete: "nickname", oninput: (e) => saveName(e.target.value) });
+  const nameInput = h("input", { id: "name", value: app.name, maxlength: "24", size: "24", placeholder: t("name_placeholder"), autocomplete: "nickname", enterkeyhint: "go", oninput: (e) => saveName(e.target.value),
+    onkeydown: (e) => { if (e.key === "Enter" && !e.isComposing) { e.preventDefault(); playBot(); } } });
+  // Said beside the name itself, where a phone's screen is when the field takes the focus.
+  const nameError = h("p", { class: "error", role: "alert", id: "name-error" });
   const error = h("p", { class: "error", role: "alert", id: "create-error" });
   const settingsBox = h("div", { class: "settings-grid" });
   const seatsBox = h("div", { class: "seat-rows" });
@@ -362,12 +365,32 @@ async function homePage(root) {
     const { controls, message } = settingsProblem(err, formNode, app.lang, app.bounds, { rated: form.rated, sent: form.custom });
     if (controls.length) markField(controls, message, error); else error.textContent = message;
   }
+  /** The name, or false after marking the field beside it. */
+  function named() {
+    clearMarks(page.querySelector(".hero"), nameError);
+    saveName(nameInput.value);
+    if (!app.name) { markField(nameInput, t("name_needed"), nameError); return false; }
+    return true;
+  }
+  /** A newcomer's first game, in one press: casual, the default variant, two seats, a medium bot, hints. */
+  async function playBot() {
+    if (!named() || botButton.disabled) return;
+    botButton.disabled = true;
+    try {
+      const body = await api("/api/tables", { method: "POST", body: JSON.stringify({
+        name: app.name, variant: "egyptian", players: 2, teams: false, hints: true,
+        seats: [{ kind: "person" }, { kind: "bot", level: "medium" }], my_seat: 0 }) });
+      navigate(body.url);
+    } catch (err) {
+      botButton.disabled = false;
+      nameError.textContent = errorText(err);
+    }
+  }
+  const botButton = h("button", { type: "button", id: "play-bot", onclick: playBot }, t("play_bot"));
   async function create(event) {
     event?.preventDefault();
     clearMarks(formNode, error);
-    clearMarks(page.querySelector(".hero"), error);
-    saveName(nameInput.value);
-    if (!app.name) { markField(nameInput, t("name_needed"), error); return; }
+    if (!named()) return;
     if (!checkFields(formNode, error, t)) return;
     const seats = form.seats.slice(0, form.players).map((s) => (s.startsWith("bot:") ? { kind: "bot", level: s.slice(4) }
       : s.startsWith("external:") ? { kind: "external", bot: s.slice(9) } : { kind: "person" }));
@@ -403,8 +426,9 @@ async function homePage(root) {
     h("section", { class: "hero" },
       h("div", { class: "hero-cards" }, cardImg("7D"), cardImg("JS"), cardImg("AH")),
       h("h1", {}, t("app_name")), h("p", {}, t("tagline")),
-      h("p", { id: "home-learn" }, h("a", { href: "/learn", "data-link": true }, t("learn_home_link"))),
-      h("p", {}, h("label", { for: "name" }, t("your_name")), " ", nameInput)),
+      h("p", {}, h("label", { for: "name" }, t("your_name")), " ", nameInput), nameError,
+      h("p", { class: "actions", id: "play-bot-box" }, botButton, " ", h("span", { class: "muted" }, t("play_bot_help"))),
+      h("p", { id: "home-learn" }, h("a", { href: "/learn", "data-link": true }, t("learn_home_link")))),
     quick.node,
     h("section", { class: "panel", id: "new-table", "aria-labelledby": "new-table-heading" },
       h("h2", { id: "new-table-heading", tabindex: "-1" }, t("new_table")), formNode),

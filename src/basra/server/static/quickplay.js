@@ -61,7 +61,7 @@ export function quickPlayPanel(ui, variants) {
   function start() {
     error.textContent = "";
     clearMarks(document.querySelector(".hero") || document.body, error);
-    if (!app.name) { markField(document.getElementById("name"), t("name_needed"), error); return; }
+    if (!app.name) { markField(document.getElementById("name"), t("name_needed"), document.getElementById("name-error") || error); return; }
     localStorage.setItem("basra.quick.variant", form.variant);
     localStorage.setItem("basra.quick.kind", form.kind);
     localStorage.setItem("basra.quick.bot", form.bot);
