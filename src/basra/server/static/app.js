@@ -427,7 +427,7 @@ async function homePage(root) {
       h("div", { class: "hero-cards" }, cardImg("7D"), cardImg("JS"), cardImg("AH")),
       h("h1", {}, t("app_name")), h("p", {}, t("tagline")),
       h("p", {}, h("label", { for: "name" }, t("your_name")), " ", nameInput), nameError,
-      h("p", { class: "actions", id: "play-bot-box" }, botButton, " ", h("span", { class: "muted" }, t("play_bot_help"))),
+      h("div", { class: "hero-play", id: "play-bot-box" }, botButton, h("p", { class: "muted" }, t("play_bot_help"))),
       h("p", { id: "home-learn" }, h("a", { href: "/learn", "data-link": true }, t("learn_home_link")))),
     quick.node,
     h("section", { class: "panel", id: "new-table", "aria-labelledby": "new-table-heading" },
