@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from tests.web.helpers import Player, http, new_token, play_to_end
 from tests.web.played import Site
 from tests.web.test_browser import browser  # noqa: F401  (a fixture)
 from tests.web.test_browser_a11y import visit
@@ -115,3 +116,27 @@ def test_a_newcomer_meets_play_a_bot_first_and_the_name_is_asked_beside_its_fiel
     page.wait_for_url("**/t/*")
     page.wait_for_selector(".hand button.card")
     context.close()
+
+
+def test_the_daily_board_shows_the_name_people_gave(browser: Any, played: Site) -> None:  # noqa: F811
+    """The daily board names a player as they named themselves at the table (their
+    username only as the link to their profile)."""
+    token = new_token(played.url)
+    assert (
+        http(
+            f"{played.url}/api/account", {"username": "zaina_k", "password": "p" * 10}, token=token
+        )[0]
+        == 201
+    )
+    deal = http(played.url + "/api/daily")[1]["deals"][0]["id"]
+    started = http(f"{played.url}/api/daily/{deal}", {"name": "Zaina"}, token=token)[1]
+    player = Player(played.url, started["table"], token, "Zaina")
+    play_to_end([player])
+    player.close()
+    page = page_of(browser, played)
+    visit(page, played, "/daily", "en", inside=True)
+    page.wait_for_selector('tr[data-entry="Zaina"]')
+    cell = page.locator('tr[data-entry="Zaina"] td.player a')
+    assert cell.inner_text() == "Zaina"
+    assert cell.get_attribute("href") == "/u/zaina_k"
+    page.context.close()
