@@ -242,7 +242,8 @@ def test_a_team_wins_in_the_plural(browser: Any, site: str) -> None:
     headline = page.inner_text("#game-over .winner")
     assert re.fullmatch(r"Bot 1 & Bot 3 win!|Bot 2 & Bot 4 win!|A draw", headline), headline
     assert page.locator(".seat .tag.team").count() == 4  # a spectator sees both teams
-    page.click("#lang")
+    page.select_option("#lang", "ar")
+    page.wait_for_function("document.documentElement.lang === 'ar'")
     arabic = page.inner_text("#game-over .winner")
     assert arabic == "تعادل" or arabic.endswith("فازا!"), arabic
     record = http(f"{site}/api/games/{body['id']}/record")[1]

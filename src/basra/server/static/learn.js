@@ -14,7 +14,6 @@ import { TableView } from "./table.js";
 import { say } from "./announce.js";
 import { playSound } from "./sound.js";
 import { PuzzlesPage } from "./puzzles.js";
-import "./words-learn.js";
 
 let styles = null;
 
