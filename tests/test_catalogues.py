@@ -130,3 +130,19 @@ def test_the_terminal_follows_the_locale_and_refuses_an_unknown_language() -> No
         check_language("de")
     with pytest.raises(ValueError):
         check_language("../en")
+
+
+def test_the_terminal_speaks_greek_and_french() -> None:
+    """`--lang el` and `--lang fr` are offered; what a move does is said in each."""
+    from basra.cards import parse_card
+    from basra.cli.learn import run_learn  # noqa: F401  (the command exists)
+    from basra.learn.words import LANGUAGES, count_words, in_lang, rank_words, words
+
+    assert LANGUAGES[:1] == ("en",) and {"el", "fr"} <= set(LANGUAGES)
+    assert count_words(1, "point", "el") == "1 πόντος" and count_words(3, "card", "fr") == (
+        "3 cartes"
+    )
+    assert rank_words(parse_card("JS") >> 2, "el") == "ένας βαλές"
+    text = words("facts_takes", card="7♦", cards="3♣ 4♦")
+    assert text["el"] == "7♦ μαζεύει 3♣ 4♦" and text["fr"] == "7♦ prend 3♣ 4♦"
+    assert in_lang({"en": "only English"}, "fr") == "only English"

@@ -229,7 +229,9 @@ def test_typed_commands_read_the_table_in_blind_mode(browser: Any, site: str) ->
     assert answers["h"] == "Your hand: 1 7 of spades, 2 king of diamonds, 3 2 of clubs."
     assert answers["f"] == "The floor: 3 of clubs, 4 of diamonds, 5 of hearts, 2 of spades."
     assert answers["s"] == "Scores: you 12, Bot 2 3. The game ends at 101."
-    assert answers["p"].startswith("Piles: you 6 cards, 1 basra, Bot 2 2 cards, 0 basras.")  # not "1 basras"
+    assert answers["p"].startswith(
+        "Piles: you 6 cards, 1 basra, Bot 2 2 cards, 0 basras."
+    )  # not "1 basras"
     assert answers["l"] == "Nobody has played yet this round."
     assert answers["c"] == "There is no clock at this table."
     assert answers["t"] == "Your turn."
@@ -261,7 +263,8 @@ def test_the_commands_and_announcements_in_arabic(browser: Any, site: str) -> No
             ("κάτω", "μ", "f"),
             "Κάτω: 3 σπαθί, 4 καρό, 5 κούπα, 2 μπαστούνι.",
             "Μαζεμένα: εσύ 6 χαρτιά, 1 πάστρα, Μποτ 2 2 χαρτιά, 0 πάστρες.",
-            "Παίζεις 7 μπαστούνι και μαζεύεις 3 σπαθί, 4 καρό. Πάστρα, 10 πόντοι! Παίζει ο/η Μποτ 2.",
+            "Παίζεις 7 μπαστούνι και μαζεύεις 3 σπαθί, 4 καρό. Πάστρα, 10 πόντοι! "
+            "Παίζει ο/η Μποτ 2.",
         ),
         (
             "fr",

@@ -23,10 +23,12 @@ from collections.abc import Iterable
 from basra.cards import RANK_NAMES, Card, cards_of
 from basra.coach.hints import MoveFacts
 from basra.describe import card_label
-from basra.locales import catalogue, format_number, message
+from basra.locales import catalogue, format_number, languages, message
+from basra.locales import check_language as locales_check_language
 
 __all__ = [
     "LANGUAGES",
+    "WRITTEN",
     "Words",
     "both",
     "card_words",
@@ -34,30 +36,53 @@ __all__ = [
     "check_language",
     "count_words",
     "facts_words",
+    "in_lang",
     "num",
     "plain",
     "signed",
+    "words",
 ]
 
-LANGUAGES = ("en", "ar")
-"""The languages of every text: English and Arabic."""
+LANGUAGES = tuple(languages())
+"""The languages of the catalogues (:func:`basra.locales.languages`), English first."""
+
+WRITTEN = ("en", "ar")
+"""The languages the texts still written with :func:`both` (the puzzles' own sentences,
+board.py's refusals) are in until they move into the catalogues; elsewhere they show in
+English (:func:`in_lang`)."""
 
 Words = dict[str, str]
-"""One text in every language of :data:`LANGUAGES` (``{"en": ..., "ar": ...}``)."""
+"""One text by language (``{"en": ..., "ar": ...}``): from a catalogue's message in every
+language of :data:`LANGUAGES` (:func:`words`), or written in English and Arabic
+(:func:`both`) where the lessons' own texts are not in the catalogues yet; a front end
+shows :func:`in_lang`, English where a language lacks the text."""
 
 _ISOLATE = ("\u2066", "\u2069")
 
 
 def both(en: str, ar: str) -> Words:
-    """A text in both languages."""
+    """A text written in English and Arabic."""
     return {"en": en, "ar": ar}
 
 
+def words(key: str, **params: object) -> Words:
+    """A catalogue's message in every language, its values filled (a card as each language
+    writes it: pass :func:`card_words` results per language through ``params`` as
+    callables of the language)."""
+    return {
+        lang: message(lang, key, **{k: v(lang) if callable(v) else v for k, v in params.items()})
+        for lang in LANGUAGES
+    }
+
+
+def in_lang(text: Words, lang: str) -> str:
+    """``text`` in ``lang``, or in English where it has no ``lang``."""
+    return text.get(lang) or text["en"]
+
+
 def check_language(lang: str) -> str:
-    """``lang`` if it is one of :data:`LANGUAGES`; otherwise a ValueError saying which are."""
-    if lang not in LANGUAGES:
-        raise ValueError(f"language must be one of {', '.join(LANGUAGES)}, not {lang!r}")
-    return lang
+    """``lang`` if a catalogue has it; otherwise a ValueError saying which do."""
+    return locales_check_language(lang)
 
 
 def plain(text: str) -> str:

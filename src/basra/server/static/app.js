@@ -147,7 +147,18 @@ function setLanguage(lang) {
   redrawBlind();
   drawSkip();
   manifestLanguage(lang);
+  fitTopBar();
 }
+
+/** Put the menu behind its button where the language's words do not fit the bar's one line
+ * (a wide screen shows it in the bar; Greek and French words are longer than English ones). */
+function fitTopBar() {
+  const bar = document.querySelector(".topbar");
+  if (!bar) return;
+  bar.classList.remove("narrow");
+  if (bar.scrollWidth > bar.clientWidth + 1) bar.classList.add("narrow");
+}
+window.addEventListener("resize", fitTopBar);
 const redrawMute = muteSwitch(document.getElementById("mute"), (key) => t(key));
 const redrawBlind = blindSwitch(document.getElementById("blind"), (key) => t(key), () => redraw());
 
