@@ -14,7 +14,7 @@ import pytest
 
 from basra.cards import cards_of, parse_card
 from basra.learn.lessons import Course, Step, check_step, course_for, courses, courses_json
-from basra.learn.words import WRITTEN
+from basra.learn.words import LANGUAGES
 from basra.rules import PRESETS, VARIANT_NAMES, preset
 from basra.transition import play_basra
 
@@ -40,7 +40,7 @@ def assert_step_teaches(step: Step) -> None:
     for move in others:
         result = check_step(step, move.text())
         assert not result.correct and result.move == move.text()
-        for lang in WRITTEN:
+        for lang in LANGUAGES:
             assert result.words[lang], (step.id, lang)
         assert result.words["en"].startswith("Not that one: ")
         assert ARABIC.search(result.words["ar"])

@@ -43,7 +43,7 @@ from basra.coach.hints import MoveFacts, move_facts
 from basra.describe import variant_title
 from basra.learn.board import hand_options, move_error_words
 from basra.learn.words import LANGUAGES, Words, card_words, facts_words, in_lang, words
-from basra.locales import Argument, catalogue, message, parse
+from basra.locales import catalogue, message
 from basra.moves import Move
 from basra.notation import MoveTextError, parse_move
 from basra.rules import VARIANT_NAMES, Rules, preset
@@ -59,6 +59,7 @@ __all__ = [
     "course_for",
     "courses",
     "courses_json",
+    "variant_words",
 ]
 
 VARIANT_TITLES_AR = {
@@ -265,27 +266,9 @@ def _takes(facts: MoveFacts) -> int:
     return facts.move.take.bit_count()
 
 
-def _say(key: str, **params: object) -> Words:
-    """A lesson's words from the catalogues (``lesson_...``), in every language: each
-    ``{c_7D}`` of a message is that card as the language writes it."""
-    named: set[str] = set()
-    todo = list(parse(catalogue("en")[key]))
-    while todo:
-        part = todo.pop()
-        if isinstance(part, Argument):
-            named.add(part.name)
-            todo.extend(p for _, branch in part.options for p in branch)
-    cards = {
-        name: (lambda lang, card=name[2:]: card_words(parse_card(card), lang))
-        for name in named
-        if name.startswith("c_")
-    }
-    return words(key, **cards, **params)
-
-
 def _basra_value_words(rules: Rules, points: int) -> Words:
     flat = rules.basra_value == "flat"
-    return _say("lesson_basra_flat" if flat else "lesson_basra_double", n=points)
+    return words("lesson_basra_flat" if flat else "lesson_basra_double", n=points)
 
 
 def _join(*parts: Words) -> Words:
@@ -295,18 +278,18 @@ def _join(*parts: Words) -> Words:
 def _seven(mode: str) -> Words:
     seven = {"seven": lambda lang: card_words(parse_card("7D"), lang)}
     if mode == "ethiopian":
-        return _say("lesson_seven_ethiopian")
+        return words("lesson_seven_ethiopian")
     return words(f"rules_seven_{mode}", **seven)
 
 
 def _basra_rule(mode: str) -> Words:
-    return _say("lesson_mode_lone_match") if mode == "lone_match" else words(f"rules_mode_{mode}")
+    return words("lesson_mode_lone_match") if mode == "lone_match" else words(f"rules_mode_{mode}")
 
 
 def _jack_basra(rules: Rules) -> Words:
     if rules.jack_on_lone_jack > 0:
-        return _say("lesson_jack_some", n=rules.jack_on_lone_jack)
-    return _say("lesson_jack_never")
+        return words("lesson_jack_some", n=rules.jack_on_lone_jack)
+    return words("lesson_jack_never")
 
 
 def _point_cards_words(rules: Rules) -> Words:
@@ -333,9 +316,9 @@ def _steps(rules: Rules, variant: str) -> list[Step | None]:
     make(
         "match",
         (
-            _say("lesson_match_title"),
-            _say("lesson_match_goal"),
-            _say("lesson_match_rule"),
+            words("lesson_match_title"),
+            words("lesson_match_goal"),
+            words("lesson_match_rule"),
         ),
         "5S 9H 8C",
         "5H 2D",
@@ -345,9 +328,9 @@ def _steps(rules: Rules, variant: str) -> list[Step | None]:
     make(
         "sum",
         (
-            _say("lesson_sum_title"),
-            _say("lesson_sum_goal"),
-            _say("lesson_sum_rule"),
+            words("lesson_sum_title"),
+            words("lesson_sum_goal"),
+            words("lesson_sum_rule"),
         ),
         "2S 3H 9C",
         "5D 8S",
@@ -357,9 +340,9 @@ def _steps(rules: Rules, variant: str) -> list[Step | None]:
     make(
         "both",
         (
-            _say("lesson_both_title"),
-            _say("lesson_both_goal"),
-            _say("lesson_both_rule"),
+            words("lesson_both_title"),
+            words("lesson_both_goal"),
+            words("lesson_both_rule"),
         ),
         "4S AH 3C 8D",
         "4D 9S",
@@ -370,9 +353,9 @@ def _steps(rules: Rules, variant: str) -> list[Step | None]:
         make(
             "most",
             (
-                _say("lesson_most_title"),
-                _say("lesson_most_goal"),
-                _say("lesson_most_rule"),
+                words("lesson_most_title"),
+                words("lesson_most_goal"),
+                words("lesson_most_rule"),
             ),
             "2H AS 5S 4D",
             "7C 9H",
@@ -383,9 +366,9 @@ def _steps(rules: Rules, variant: str) -> list[Step | None]:
         make(
             "choose",
             (
-                _say("lesson_choose_title"),
-                _say("lesson_choose_goal"),
-                _say("lesson_choose_rule"),
+                words("lesson_choose_title"),
+                words("lesson_choose_goal"),
+                words("lesson_choose_rule"),
             ),
             "2H AS 5S 4D",
             "7C 9H",
@@ -395,9 +378,9 @@ def _steps(rules: Rules, variant: str) -> list[Step | None]:
     make(
         "pictures",
         (
-            _say("lesson_pictures_title"),
-            _say("lesson_pictures_goal"),
-            _say("lesson_pictures_rule"),
+            words("lesson_pictures_title"),
+            words("lesson_pictures_goal"),
+            words("lesson_pictures_rule"),
         ),
         "QS 4H 8C",
         "KD QH",
@@ -408,9 +391,9 @@ def _steps(rules: Rules, variant: str) -> list[Step | None]:
     make(
         "jack",
         (
-            _say("lesson_jack_title"),
-            _say("lesson_jack_goal"),
-            _say("lesson_jack_rule", jack=lambda lang: in_lang(jack_words, lang)),
+            words("lesson_jack_title"),
+            words("lesson_jack_goal"),
+            words("lesson_jack_rule", jack=lambda lang: in_lang(jack_words, lang)),
         ),
         "3S 8H 9C 5D",
         "JH 2C",
@@ -421,8 +404,8 @@ def _steps(rules: Rules, variant: str) -> list[Step | None]:
         make(
             "seven",
             (
-                _say("lesson_seven_title"),
-                _say("lesson_seven_goal"),
+                words("lesson_seven_title"),
+                words("lesson_seven_goal"),
                 _seven(rules.seven_diamonds),
             ),
             "9S 10H 6C",
@@ -445,8 +428,8 @@ def _steps(rules: Rules, variant: str) -> list[Step | None]:
             add(
                 replace(
                     seven,
-                    title=_say("lesson_seven_basra_title"),
-                    goal=_say("lesson_seven_basra_goal"),
+                    title=words("lesson_seven_basra_title"),
+                    goal=words("lesson_seven_basra_goal"),
                     rule=_join(_seven(rules.seven_diamonds), _basra_value_words(rules, worth)),
                 )
             )
@@ -454,9 +437,9 @@ def _steps(rules: Rules, variant: str) -> list[Step | None]:
         make(
             "lone_seven",
             (
-                _say("lesson_lone_seven_title"),
-                _say("lesson_lone_seven_goal"),
-                _say("lesson_lone_seven_rule"),
+                words("lesson_lone_seven_title"),
+                words("lesson_lone_seven_goal"),
+                words("lesson_lone_seven_rule"),
             ),
             "7D",
             "2H JC",
@@ -470,13 +453,13 @@ def _steps(rules: Rules, variant: str) -> list[Step | None]:
     basra = _build(
         rules, variant, "basra", (blank, blank, blank), floor, hand, taught, lambda f: f.basra > 0
     )
-    basra_goal = _say("lesson_basra_goal_clear" if clear else "lesson_basra_goal_lone")
+    basra_goal = words("lesson_basra_goal_clear" if clear else "lesson_basra_goal_lone")
     if basra is not None:
         worth = move_facts(basra.view(), basra.taught).basra
         add(
             replace(
                 basra,
-                title=_say("lesson_basra_title"),
+                title=words("lesson_basra_title"),
                 goal=basra_goal,
                 rule=_join(basra_rule, _basra_value_words(rules, worth)),
             )
@@ -485,8 +468,8 @@ def _steps(rules: Rules, variant: str) -> list[Step | None]:
         make(
             "lone_sum",
             (
-                _say("lesson_lone_sum_title"),
-                _say("lesson_lone_sum_goal"),
+                words("lesson_lone_sum_title"),
+                words("lesson_lone_sum_goal"),
                 basra_rule,
             ),
             "3S 4H",
@@ -498,9 +481,9 @@ def _steps(rules: Rules, variant: str) -> list[Step | None]:
     make(
         "jack_no_basra",
         (
-            _say("lesson_jack_no_basra_title"),
-            _say("lesson_jack_no_basra_goal"),
-            _say("lesson_jack_no_basra_rule", jack=lambda lang: in_lang(jack_words, lang)),
+            words("lesson_jack_no_basra_title"),
+            words("lesson_jack_no_basra_goal"),
+            words("lesson_jack_no_basra_rule", jack=lambda lang: in_lang(jack_words, lang)),
         ),
         "6S",
         "JH 6C",
@@ -512,9 +495,9 @@ def _steps(rules: Rules, variant: str) -> list[Step | None]:
         make(
             "jack_on_jack",
             (
-                _say("lesson_jack_on_jack_title"),
-                _say("lesson_jack_on_jack_goal", n=worth),
-                _say("lesson_jack_on_jack_rule", n=worth),
+                words("lesson_jack_on_jack_title"),
+                words("lesson_jack_on_jack_goal", n=worth),
+                words("lesson_jack_on_jack_rule", n=worth),
             ),
             "JS",
             "JH 4C",
@@ -528,9 +511,9 @@ def _steps(rules: Rules, variant: str) -> list[Step | None]:
         make(
             "majority",
             (
-                _say("lesson_majority_title"),
-                _say("lesson_majority_goal"),
-                _say("lesson_majority_rule", n=bonus, tie=lambda lang: in_lang(tie, lang)),
+                words("lesson_majority_title"),
+                words("lesson_majority_goal"),
+                words("lesson_majority_rule", n=bonus, tie=lambda lang: in_lang(tie, lang)),
             ),
             "2S 3H 5C 9D",
             "5D 9H",
@@ -544,9 +527,9 @@ def _steps(rules: Rules, variant: str) -> list[Step | None]:
     make(
         "target",
         (
-            _say("lesson_target_title"),
-            _say("lesson_target_goal", ahead=ahead, target=target, worth=worth),
-            _say("lesson_target_rule", target=target),
+            words("lesson_target_title"),
+            words("lesson_target_goal", ahead=ahead, target=target, worth=worth),
+            words("lesson_target_rule", target=target),
         ),
         "6S",
         "6C 9D",
@@ -569,11 +552,11 @@ def _points_step(rules: Rules, variant: str) -> Step | None:
     partners.sort(key=lambda c: worth[c])
     fillers = [r for r in (6, 9, 8, 5, 4, 3) if r != rank + 1]
     texts = (
-        _say("lesson_points_title"),
-        _say("lesson_points_goal"),
+        words("lesson_points_title"),
+        words("lesson_points_goal"),
         _join(
             _point_cards_words(rules),
-            _say(
+            words(
                 "lesson_points_worth",
                 card=lambda lang: card_words(best, lang),
                 n=worth[best],
@@ -598,6 +581,11 @@ def _points_step(rules: Rules, variant: str) -> Step | None:
     return None
 
 
+def variant_words(variant: str) -> Words:
+    """A preset's name in every language (the catalogues' ``variant_...``)."""
+    return {lang: _variant_name(variant, lang) for lang in LANGUAGES}
+
+
 def _variant_name(variant: str, lang: str) -> str:
     """A preset's name in ``lang`` (the catalogue's ``variant_...``)."""
     if f"variant_{variant}" in catalogue("en"):
@@ -615,7 +603,7 @@ def course_for(variant: str, rules: Rules | None = None) -> Course:
     full = rules if rules is not None else base
     steps = tuple(step for step in _steps(full, variant) if step is not None)
     custom = full != base
-    title = _say(
+    title = words(
         "lesson_course_custom" if custom else "lesson_course",
         variant=lambda lang: _variant_name(variant, lang),
     )

@@ -3,8 +3,8 @@
 The words themselves are messages of the catalogues (:mod:`basra.locales`).
 
 Every text the lessons and puzzles give is a :data:`Words` mapping, one
-string per language of :data:`LANGUAGES`, so that a front end picks the
-person's language without asking the core again. Arabic text writes numbers
+string per language of :data:`LANGUAGES` (a catalogue's message in each), so that a front
+end picks the person's language without asking the core again. Arabic text writes numbers
 in Arabic-Indic digits and isolates each card label left to right (U+2066 ...
 U+2069), so that ``7♦`` never reads ``♦7`` inside a right-to-left sentence;
 :func:`plain` takes the isolates out for terminals that do not know them.
@@ -19,18 +19,17 @@ U+2069), so that ``7♦`` never reads ``♦7`` inside a right-to-left sentence;
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache
 
-from basra.cards import RANK_NAMES, Card, cards_of
+from basra.cards import RANK_NAMES, Card, cards_of, parse_card
 from basra.coach.hints import MoveFacts
 from basra.describe import card_label
-from basra.locales import catalogue, format_number, languages, message
+from basra.locales import Argument, catalogue, format_number, languages, message, parse
 from basra.locales import check_language as locales_check_language
 
 __all__ = [
     "LANGUAGES",
-    "WRITTEN",
     "Words",
-    "both",
     "card_words",
     "cards_words",
     "check_language",
@@ -46,33 +45,38 @@ __all__ = [
 LANGUAGES = tuple(languages())
 """The languages of the catalogues (:func:`basra.locales.languages`), English first."""
 
-WRITTEN = ("en", "ar")
-"""The languages the texts still written with :func:`both` (the puzzles' own sentences,
-board.py's refusals) are in until they move into the catalogues; elsewhere they show in
-English (:func:`in_lang`)."""
-
 Words = dict[str, str]
-"""One text by language (``{"en": ..., "ar": ...}``): from a catalogue's message in every
-language of :data:`LANGUAGES` (:func:`words`), or written in English and Arabic
-(:func:`both`) where the lessons' own texts are not in the catalogues yet; a front end
-shows :func:`in_lang`, English where a language lacks the text."""
+"""One text in every language of :data:`LANGUAGES` (``{"en": ..., "ar": ..., "el": ...,
+"fr": ...}``), from a catalogue's message (:func:`words`); a front end shows
+:func:`in_lang` (English where a language lacks the text)."""
 
 _ISOLATE = ("\u2066", "\u2069")
 
 
-def both(en: str, ar: str) -> Words:
-    """A text written in English and Arabic."""
-    return {"en": en, "ar": ar}
-
-
 def words(key: str, **params: object) -> Words:
-    """A catalogue's message in every language, its values filled (a card as each language
-    writes it: pass :func:`card_words` results per language through ``params`` as
-    callables of the language)."""
-    return {
-        lang: message(lang, key, **{k: v(lang) if callable(v) else v for k, v in params.items()})
-        for lang in LANGUAGES
-    }
+    """A catalogue's message in every language, its values filled: a callable value is
+    called with the language, and each ``{c_7D}`` hole is that card as the language
+    writes it (isolated in Arabic)."""
+    out = {}
+    for lang in LANGUAGES:
+        values = {k: v(lang) if callable(v) else v for k, v in params.items()}
+        for name in _card_holes(key):
+            values.setdefault(name, card_words(parse_card(name[2:]), lang))
+        out[lang] = message(lang, key, **values)
+    return out
+
+
+@cache
+def _card_holes(key: str) -> tuple[str, ...]:
+    """The ``c_...`` holes of the English message ``key`` (each names a card)."""
+    named: set[str] = set()
+    todo = list(parse(catalogue("en")[key]))
+    while todo:
+        part = todo.pop()
+        if isinstance(part, Argument):
+            named.add(part.name)
+            todo.extend(p for _, branch in part.options for p in branch)
+    return tuple(sorted(name for name in named if name.startswith("c_")))
 
 
 def in_lang(text: Words, lang: str) -> str:

@@ -23,6 +23,7 @@ from textual.widgets import Footer, Static
 from basra.cards import cards_of
 from basra.kernel import generate_moves
 from basra.learn.words import LANGUAGES, Words, in_lang, plain, words
+from basra.locales import message
 from basra.moves import Move
 from basra.transition import play_basra
 from basra.tui.cards import CardRow
@@ -132,6 +133,10 @@ class PositionApp(App[None]):
     def say(self, words: Words) -> str:
         """``words`` in the chosen language, for the terminal."""
         return plain(in_lang(words, self.lang))
+
+    def word(self, key: str, **params: object) -> str:
+        """A catalogue's message in the chosen language, for the terminal."""
+        return plain(message(self.lang, key, **params))
 
     def show(self, view: View) -> None:
         """Show a new position (its seat to move is the person)."""
