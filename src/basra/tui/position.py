@@ -64,7 +64,7 @@ class PositionApp(App[None]):
         Binding("left", "move(-1)", show=False),
         Binding("right", "move(1)", show=False),
         Binding("n", "next", "Next"),
-        Binding("l", "language", "English/عربي"),
+        Binding("l", "language", "Language"),
         Binding("q", "quit", "Quit"),
         *[Binding(str(n), f"pick({n})", show=False) for n in range(1, 10)],
     ]
