@@ -567,8 +567,8 @@ class TableMaster:
         if live is None:
             return None
         info = self.table_json(live, None)
-        if not live.clients and not live.row.status.live:
-            async with live.lock:
+        if not live.clients and not (live.row.status.live and self.owns(live.id)):
+            async with live.lock:  # nothing runs here at it: let it go
                 if not live.clients:
                     self.drop(live)
         return info
