@@ -11,7 +11,9 @@ Ownership is a lease in the store's leases (the one quick play's pairing and the
 tournaments' clock use), named ``table:<id>`` and held by the process's origin. Each
 process holds a lease of its own too, ``process:<origin>``, saying it is alive. Every
 ``every`` seconds a process renews its own lease and every table lease it holds in one
-statement (however many tables), then reads the leases once:
+statement (however many tables); one process at a time (the holder of the ``owners``
+lease, the *sweeper*) also reads every lease each pass, and the others every few passes
+(to learn which processes are alive):
 
 - **placed**: a new table (and one found without a lease when a server starts) goes to
   the process that rendezvous hashing of the table's id picks among those alive, so
@@ -23,8 +25,9 @@ statement (however many tables), then reads the leases once:
   tables' automatic actions (each under the table's lock, so no play is half stored),
   lets its leases go, writes each in the name of another live process and tells it.
   A process that dies (``kill -9``) stops renewing: once its leases expire (``ttl``
-  seconds), the process rendezvous picks among the living takes each table, and any
-  other does after one more ``ttl``. The taker reads the table from the stored log
+  seconds), the sweeper gives each of its tables to the process rendezvous picks among
+  the living (told on the bus; if that one is gone too, the lease expires again and the
+  next pass gives it to another). The taker reads the table from the stored log
   (:meth:`OwnershipHandler.adopt`); every acknowledged move is there, and a step
   already stored is never played twice: the log takes one event per step.
 - **lost**: a lease not renewed in time (a process stalled past ``ttl``) may have been
@@ -55,6 +58,12 @@ OWNER_NOTICE = "owner"
 """The bus notice telling a process a table's lease was written in its name."""
 TABLE_PREFIX = "table:"
 PROCESS_PREFIX = "process:"
+SWEEPER = "owners"
+"""The lease of the one process that reads every lease each pass, to give orphaned tables
+(their owner died) to live processes."""
+READ_EVERY = 8
+"""Passes between two reads of every lease by a process that is not the sweeper (to learn
+which processes are alive, for placing new tables, and of notices it missed)."""
 
 
 def rendezvous(table_id: str, origins: Iterable[str]) -> str | None:
@@ -190,7 +199,7 @@ class Ownership:
             await self.leases.release(self.origin, [TABLE_PREFIX + table_id])
             await self.place(table_id)
             return
-        await self._adopt(table_id)
+        await self._adopt(table_id, taken=notice.get("taken") is True)
 
     async def _adopt(self, table_id: str, *, taken: bool = False) -> None:
         if table_id in self._adopting or not await self.claim(table_id):
@@ -236,7 +245,7 @@ class Ownership:
             if self.handler is not None:
                 await self.handler.disown(table_id)
         with contextlib.suppress(Exception):
-            await self.leases.release(self.origin, [self.me])
+            await self.leases.release(self.origin, [self.me, SWEEPER])
             await self._read()
         await self.leases.release(self.origin, [TABLE_PREFIX + t for t in tables])
         others = [o for o in self.alive if o != self.origin]
@@ -278,6 +287,10 @@ class Ownership:
                 log.warning("table %s: its lease was lost (this process stalled?)", table_id)
                 await handler.disown(table_id)
         await self.let_go([t for t in self.owned if handler.ended(t)])
+        self._passes += 1
+        sweeping = await leases.take(SWEEPER, self.origin, now, self.ttl)
+        if not sweeping and self._passes % READ_EVERY:
+            return
         held = await self._read()
         for name, (holder, until) in held.items():
             if not name.startswith(TABLE_PREFIX):
@@ -287,15 +300,23 @@ class Ownership:
                 continue
             if holder == self.origin:  # written in this process's name: the notice was lost
                 await self._adopt(table_id)
-            elif until < now and (
-                rendezvous(table_id, self.alive) == self.origin or until < now - self.ttl
-            ):
-                await self._adopt(table_id, taken=True)
-        self._passes += 1
-        if self._passes % 20 == 0:  # a table stored with no lease (a crash at its creation)
+            elif sweeping and until < now:  # its owner died (or never took it up)
+                await self._give(table_id)
+        if sweeping and self._passes % 20 == 0:  # a table stored with no lease (a crash)
             for table_id in await handler.unowned({n[len(TABLE_PREFIX) :] for n in held}):
-                if rendezvous(table_id, self.alive) == self.origin:
-                    await self._adopt(table_id, taken=True)
+                await self._give(table_id)
+
+    async def _give(self, table_id: str) -> None:
+        """The sweeper's part: an orphaned table goes to the live process rendezvous picks
+        (this one, or another told on the bus)."""
+        target = rendezvous(table_id, self.alive) or self.origin
+        if target == self.origin:
+            await self._adopt(table_id, taken=True)
+        elif self.leases is not None and await self.leases.take(
+            TABLE_PREFIX + table_id, target, self.now(), self.ttl
+        ):
+            notice = {"kind": OWNER_NOTICE, "table": table_id, "to": target, "taken": True}
+            await self.bus.publish(notice)
 
     async def _read(self) -> dict[str, tuple[str, float]]:
         """Read every lease; note the processes alive. The table and process leases."""
