@@ -12,8 +12,9 @@ tournaments' clock use), named ``table:<id>`` and held by the process's origin. 
 process holds a lease of its own too, ``process:<origin>``, saying it is alive. Every
 ``every`` seconds a process renews its own lease and every table lease it holds in one
 statement (however many tables); one process at a time (the holder of the ``owners``
-lease, the *sweeper*) also reads every lease each pass, and the others every few passes
-(to learn which processes are alive):
+lease, the *sweeper*) also reads every lease each pass, and the others every
+:data:`READ_EVERY` passes (to learn which processes are alive; one starting or draining
+says so on the bus at once):
 
 - **placed**: a new table (and one found without a lease when a server starts) goes to
   the process that rendezvous hashing of the table's id picks among those alive, so
@@ -61,9 +62,10 @@ PROCESS_PREFIX = "process:"
 SWEEPER = "owners"
 """The lease of the one process that reads every lease each pass, to give orphaned tables
 (their owner died) to live processes."""
-READ_EVERY = 8
+READ_EVERY = 40
 """Passes between two reads of every lease by a process that is not the sweeper (to learn
-which processes are alive, for placing new tables, and of notices it missed)."""
+which processes are alive, for placing new tables; a process starting or draining also
+says so on the bus at once)."""
 
 
 def rendezvous(table_id: str, origins: Iterable[str]) -> str | None:
@@ -151,6 +153,8 @@ class Ownership:
         await self.leases.take(self.me, self.origin, self.now(), self.ttl)
         await self._read()
         self._task = asyncio.create_task(self._run())
+        with contextlib.suppress(Exception):
+            await self.bus.publish({"kind": OWNER_NOTICE, "joined": self.origin})
 
     async def close(self) -> None:
         """Stop renewing (a process that closes without :meth:`hand_over` lets its leases
@@ -191,7 +195,13 @@ class Ownership:
         return False
 
     async def heard(self, notice: dict[str, Any]) -> None:
-        """Another process wrote a table's lease in this one's name: take it up."""
+        """Another process wrote a table's lease in this one's name: take it up. (Or a
+        process started or drains: new tables are placed with it, or no longer.)"""
+        joined, left = notice.get("joined"), notice.get("left")
+        if isinstance(joined, str) and joined not in self.alive:
+            self.alive = sorted({*self.alive, joined})
+        if isinstance(left, str) and left != self.origin:
+            self.alive = [o for o in self.alive if o != left]
         table_id, to = notice.get("table"), notice.get("to")
         if to != self.origin or not isinstance(table_id, str) or table_id in self.owned:
             return
@@ -246,6 +256,7 @@ class Ownership:
                 await self.handler.disown(table_id)
         with contextlib.suppress(Exception):
             await self.leases.release(self.origin, [self.me, SWEEPER])
+            await self.bus.publish({"kind": OWNER_NOTICE, "left": self.origin})
             await self._read()
         await self.leases.release(self.origin, [TABLE_PREFIX + t for t in tables])
         others = [o for o in self.alive if o != self.origin]
