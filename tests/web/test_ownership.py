@@ -23,6 +23,7 @@ from basra.server.env import Env
 from basra.server.runtime.pubsub import Bus, MemoryHub
 from basra.server.store import MemoryStore
 from basra.server.store.rows import TableRow, TableStatus
+from basra.server.store.sql import SqlStore
 from basra.server.table.forms import TableForm, check_table_form
 from basra.server.table.live import Client
 from basra.server.table.master import state_digest
@@ -233,3 +234,29 @@ def test_without_a_lease_store_this_process_owns_every_table() -> None:
     ownership = Ownership(None, Bus(MemoryHub()), "alone")
     assert ownership.owns("anything")
     assert asyncio.run(ownership.place("anything"))
+
+
+@pytest.mark.parametrize("kind", ["memory", "sqlite"])
+def test_leases_renew_release_and_read_by_prefix(kind: str, tmp_path: Any) -> None:
+    async def scenario() -> None:
+        store = MemoryStore() if kind == "memory" else SqlStore(str(tmp_path / "leases.db"))
+        await store.start()
+        leases = store.leases
+        assert await leases.take("table:a", "one", 100.0, 3.0)
+        assert await leases.take("table:b", "two", 100.0, 3.0)
+        assert await leases.take("table_c", "one", 100.0, 3.0)  # "_" is no wildcard
+        assert not await leases.take("table:b", "one", 101.0, 3.0)  # held by two
+        # Renewal keeps only what the holder holds, in one call.
+        assert await leases.renew("one", ["table:a", "table:b", "nope"], 102.0, 3.0) == {"table:a"}
+        held = await leases.held("table:")
+        assert held == {"table:a": ("one", 105.0), "table:b": ("two", 103.0)}
+        # Two's lease ran out: one takes it over; then lets both go.
+        assert await leases.take("table:b", "one", 104.0, 3.0)
+        await leases.release("two", ["table:a"])  # not two's: kept
+        assert set(await leases.held("table:")) == {"table:a", "table:b"}
+        await leases.release("one", ["table:a", "table:b"])
+        assert await leases.held("table:") == {}
+        assert set(await leases.held("")) == {"table_c"}
+        await store.close()
+
+    asyncio.run(scenario())
