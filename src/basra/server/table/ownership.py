@@ -267,7 +267,8 @@ class Ownership:
                 continue  # nobody else: the next process to start takes it up
             if await self.leases.take(TABLE_PREFIX + table_id, target, now, self.ttl):
                 await self.bus.publish({"kind": OWNER_NOTICE, "table": table_id, "to": target})
-        log.warning("handed %d tables over to %d processes", len(tables), len(others))
+        if tables:
+            log.warning("handed %d tables over to %d processes", len(tables), len(others))
         return tables
 
     # ---------------------------------------------------------------- renewing
