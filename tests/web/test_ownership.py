@@ -250,6 +250,7 @@ def test_leases_renew_release_and_read_by_prefix(kind: str, tmp_path: Any) -> No
         assert await leases.renew("one", ["table:a", "table:b", "nope"], 102.0, 3.0) == {"table:a"}
         held = await leases.held("table:")
         assert held == {"table:a": ("one", 105.0), "table:b": ("two", 103.0)}
+        assert await leases.held("table:", expired_before=104.0) == {"table:b": ("two", 103.0)}
         # Two's lease ran out: one takes it over; then lets both go.
         assert await leases.take("table:b", "one", 104.0, 3.0)
         await leases.release("two", ["table:a"])  # not two's: kept

@@ -304,8 +304,11 @@ class LeaseStore(Protocol):
     async def release(self, holder: str, names: Sequence[str]) -> None:
         """Let go of those of ``names`` that ``holder`` holds (another may take them at once)."""
 
-    async def held(self, prefix: str) -> dict[str, tuple[str, float]]:
-        """Every lease whose name starts with ``prefix``: its holder and until when."""
+    async def held(
+        self, prefix: str, expired_before: float | None = None
+    ) -> dict[str, tuple[str, float]]:
+        """Every lease whose name starts with ``prefix`` (only those that expired before
+        ``expired_before``, when given): its holder and until when."""
 
 
 class SecretStore(Protocol):

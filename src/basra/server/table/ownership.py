@@ -11,24 +11,24 @@ Ownership is a lease in the store's leases (the one quick play's pairing and the
 tournaments' clock use), named ``table:<id>`` and held by the process's origin. Each
 process holds a lease of its own too, ``process:<origin>``, saying it is alive. Every
 ``every`` seconds a process renews its own lease and every table lease it holds in one
-statement (however many tables); one process at a time (the holder of the ``owners``
-lease, the *sweeper*) also reads every lease each pass, and the others every
-:data:`READ_EVERY` passes (to learn which processes are alive; one starting or draining
-says so on the bus at once):
+statement (however many tables), then reads the processes' leases (which are alive;
+one starting or draining also says so on the bus at once) and the table leases that
+expired (the store filters them: a few rows, not every table):
 
 - **placed**: a new table (and one found without a lease when a server starts) goes to
   the process that rendezvous hashing of the table's id picks among those alive, so
   new tables spread over the processes and the bots' work with them. The process that
   made the table writes the lease in the chosen one's name and tells it on the bus
-  (``owner``); the chosen one takes it up at once, or at its next pass if the notice
-  was lost.
+  (``owner``); the chosen one takes it up at once, or once the lease expired if the
+  notice was lost. (Now and then the holder of the ``owners`` lease also looks for
+  live tables with no lease at all: a crash as one was made.)
 - **handed over**: a draining process (SIGTERM, ``basra admin drain``) stops its
   tables' automatic actions (each under the table's lock, so no play is half stored),
   lets its leases go, writes each in the name of another live process and tells it.
   A process that dies (``kill -9``) stops renewing: once its leases expire (``ttl``
-  seconds), the sweeper gives each of its tables to the process rendezvous picks among
-  the living (told on the bus; if that one is gone too, the lease expires again and the
-  next pass gives it to another). The taker reads the table from the stored log
+  seconds), the process rendezvous picks among the living takes each of its tables at
+  its next pass (no notice needed), and any other one pass later if that one did not.
+  The taker reads the table from the stored log
   (:meth:`OwnershipHandler.adopt`); every acknowledged move is there, and a step
   already stored is never played twice: the log takes one event per step.
 - **lost**: a lease not renewed in time (a process stalled past ``ttl``) may have been
@@ -60,12 +60,7 @@ OWNER_NOTICE = "owner"
 TABLE_PREFIX = "table:"
 PROCESS_PREFIX = "process:"
 SWEEPER = "owners"
-"""The lease of the one process that reads every lease each pass, to give orphaned tables
-(their owner died) to live processes."""
-READ_EVERY = 40
-"""Passes between two reads of every lease by a process that is not the sweeper (to learn
-which processes are alive, for placing new tables; a process starting or draining also
-says so on the bus at once)."""
+"""The lease of the one process that now and then looks for live tables with no lease."""
 
 
 def rendezvous(table_id: str, origins: Iterable[str]) -> str | None:
@@ -299,42 +294,33 @@ class Ownership:
                 log.warning("table %s: its lease was lost (this process stalled?)", table_id)
                 await handler.disown(table_id)
         await self.let_go([t for t in self.owned if handler.ended(t)])
-        self._passes += 1
-        sweeping = await leases.take(SWEEPER, self.origin, now, self.ttl)
-        if not sweeping and self._passes % READ_EVERY:
-            return
-        held = await self._read()
-        for name, (holder, until) in held.items():
-            if not name.startswith(TABLE_PREFIX):
-                continue
+        await self._read()
+        expired = await leases.held(TABLE_PREFIX, expired_before=now)
+        taking = []
+        for name, (holder, until) in expired.items():
             table_id = name[len(TABLE_PREFIX) :]
             if table_id in self.owned:
                 continue
-            if holder == self.origin:  # written in this process's name: the notice was lost
-                await self._adopt(table_id)
-            elif sweeping and until < now:  # its owner died (or never took it up)
-                await self._give(table_id)
-        if sweeping and self._passes % 20 == 0:  # a table stored with no lease (a crash)
+            if (
+                holder == self.origin  # written in this process's name: the notice was lost
+                or rendezvous(table_id, self.alive) == self.origin
+                or until < now - self.ttl  # the one rendezvous picks did not take it up
+            ):
+                taking.append(self._adopt(table_id, taken=holder != self.origin))
+        await asyncio.gather(*taking)  # each read from the log at once, not one by one
+        self._passes += 1
+        if self._passes % 20 == 0 and await leases.take(SWEEPER, self.origin, now, 60.0):
+            # A table stored with no lease at all (a crash as it was made): one process
+            # looks for them now and then.
+            held = await leases.held(TABLE_PREFIX)
             for table_id in await handler.unowned({n[len(TABLE_PREFIX) :] for n in held}):
-                await self._give(table_id)
-
-    async def _give(self, table_id: str) -> None:
-        """The sweeper's part: an orphaned table goes to the live process rendezvous picks
-        (this one, or another told on the bus)."""
-        target = rendezvous(table_id, self.alive) or self.origin
-        if target == self.origin:
-            await self._adopt(table_id, taken=True)
-        elif self.leases is not None and await self.leases.take(
-            TABLE_PREFIX + table_id, target, self.now(), self.ttl
-        ):
-            notice = {"kind": OWNER_NOTICE, "table": table_id, "to": target, "taken": True}
-            await self.bus.publish(notice)
+                await self._adopt(table_id, taken=True)
 
     async def _read(self) -> dict[str, tuple[str, float]]:
-        """Read every lease; note the processes alive. The table and process leases."""
+        """Read the processes' leases: note those alive."""
         if self.leases is None:
             return {}
-        held = await self.leases.held("")
+        held = await self.leases.held(PROCESS_PREFIX)
         now = self.now()
         alive = {
             name[len(PROCESS_PREFIX) :]

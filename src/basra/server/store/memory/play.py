@@ -123,9 +123,15 @@ class MemoryLeases:
             if current is not None and current[0] == holder:
                 del self.data.leases[name]
 
-    async def held(self, prefix: str) -> dict[str, tuple[str, float]]:
-        """The leases whose names start with ``prefix``."""
-        return {n: h for n, h in self.data.leases.items() if n.startswith(prefix)}
+    async def held(
+        self, prefix: str, expired_before: float | None = None
+    ) -> dict[str, tuple[str, float]]:
+        """The leases whose names start with ``prefix`` (expired before a time, if given)."""
+        return {
+            n: h
+            for n, h in self.data.leases.items()
+            if n.startswith(prefix) and (expired_before is None or h[1] < expired_before)
+        }
 
 
 class MemorySecrets:

@@ -204,11 +204,16 @@ class SqlLeases:
                 delete(LEASE).where(LEASE.c.holder == holder, LEASE.c.name.in_(list(names)))
             )
 
-    async def held(self, prefix: str) -> dict[str, tuple[str, float]]:
-        """The leases whose names start with ``prefix``."""
+    async def held(
+        self, prefix: str, expired_before: float | None = None
+    ) -> dict[str, tuple[str, float]]:
+        """The leases whose names start with ``prefix`` (expired before a time, if given:
+        the database filters them, so a read of the few expired ones sends no others)."""
         query = select(LEASE.c.name, LEASE.c.holder, LEASE.c.until).where(
             LEASE.c.name.startswith(prefix, autoescape=True)
         )
+        if expired_before is not None:
+            query = query.where(LEASE.c.until < expired_before)
         async with self.db.engine.connect() as conn:
             rows = (await conn.execute(query)).all()
         return {str(r[0]): (str(r[1]), float(r[2])) for r in rows if str(r[0]).startswith(prefix)}
