@@ -11,7 +11,7 @@ made; the compiled kernel makes it fast (the bots' searches) but is not needed.
 With ``reading`` each example also carries the location probabilities of
 today's hand reading (the search's weighted pool, ``read`` 0.15, with
 :data:`READING_POOL` deals; needs the compiled kernel) for the comparison in
-:mod:`basra.belief.report`.
+:mod:`basra.train.belief_report`.
 """
 
 from __future__ import annotations
