@@ -374,11 +374,6 @@ class PureProblem:
             raise BotError("the learned belief reads a seat's view; this search has none")
         self.sampler.set_belief(weights, sweeps, burn)
 
-    def root_moves(self) -> list[Move]:
-        """The legal moves of the seat to move."""
-        sim = self.sample()
-        return sim.moves()
-
     def run(
         self, settings: SearchSettings, forced: Move | None = None
     ) -> tuple[list[tuple[int, int, int, float, float]], int]:
