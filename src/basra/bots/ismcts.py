@@ -303,23 +303,16 @@ def kernel_search(
     return run_problem(problem, settings)
 
 
-def move_values(problem: Any, settings: SearchSettings) -> dict[Move, list[float]]:
-    """Each root move's value, by ``settings.forced`` searches that all start with it.
+def move_searches(problem: Any, settings: SearchSettings) -> dict[Move, list[tuple[float, float]]]:
+    """Each root move's value, by ``settings.forced`` searches that all start with it: each
+    search's ``(mean reward, mean round margin)`` for the mover's side.
 
     Every search runs ``settings.iterations`` iterations from the position
-    after the move, both sides searching as in :func:`search`, and gives that
-    move's mean reward for the mover's side; the list holds one per search
-    (their spread is the estimate's error).
-    """
-    return {move: [r for r, _ in runs] for move, runs in move_searches(problem, settings).items()}
-
-
-def move_searches(problem: Any, settings: SearchSettings) -> dict[Move, list[tuple[float, float]]]:
-    """As :func:`move_values`, each search's ``(mean reward, mean round margin)``.
-
-    The margin (the mover's side's round points less the mean of the other
-    sides', at the search's horizon the expected ones) is in points and never
-    clipped, whatever the reward's shape: what the coach reports.
+    after the move, both sides searching as in :func:`search` (the spread of
+    the values is the estimate's error). The margin (the mover's side's round
+    points less the mean of the other sides', at the search's horizon the
+    expected ones) is in points and never clipped, whatever the reward's
+    shape: what the coach reports.
     """
     moves, _, _, _, _ = problem.evaluate(0)
     out: dict[Move, list[tuple[float, float]]] = {}
@@ -371,10 +364,6 @@ def run_problem(problem: Any, settings: SearchSettings) -> tuple[dict[Move, _Nod
             mine.total += node.total
             mine.margin += node.margin
     return children, total
-
-
-compiled_search = run_problem
-"""The former name of :func:`run_problem`."""
 
 
 def _krules(rules: Rules) -> object:
