@@ -4,7 +4,10 @@
 from a profile (``/u/{username}``), with a reason (:data:`REASONS`) and, if they like,
 a few words (at most :data:`MAX_NOTE` characters): ``POST /api/reports``. Nobody can
 report themselves or a bot; a person makes at most ``reports_per_identity`` reports
-(10 an hour). Reports are for the operator only (``basra admin reports``).
+(10 an hour), and a client address, all its identities together, at most
+``reports_per_address`` (20 an hour), so a flood of fresh identities cannot bury real
+reports. Reports are for the operator only (``basra admin reports``), a page at a time,
+newest first, each page naming the next one's cursor.
 
 **Sanctions** (``basra admin suspend`` / ``ban`` / ``lift``). A suspended (until a
 time) or banned identity:
@@ -106,8 +109,11 @@ class Moderation:
 
     # ---------------------------------------------------------------- reports
 
-    async def report(self, reporter: str, body: dict[str, Any]) -> ReportRow:
-        """Keep a person's report of another (checked; see the module's docstring)."""
+    async def report(
+        self, reporter: str, body: dict[str, Any], address: str | None = None
+    ) -> ReportRow:
+        """Keep a person's report of another, made from the client ``address`` (checked;
+        see the module's docstring)."""
         reason, note = body.get("reason"), body.get("note", "")
         if reason not in REASONS:
             raise _bad(f"reason: one of {', '.join(REASONS)}", "reason")
@@ -137,6 +143,8 @@ class Moderation:
             raise _bad("you cannot report yourself", "seat" if table_id else "username")
         limits = self.quotas.limits
         self.quotas.take("reports", reporter, limits.reports_per_identity, "reports per person")
+        if address is not None:
+            self.quotas.take("reports", address, limits.reports_per_address, "reports per address")
         report = ReportRow(
             id=secrets.token_hex(8),
             reporter=reporter,
@@ -151,14 +159,25 @@ class Moderation:
         log.info("report %s: %s about %s (%s)", report.id, reporter, target, reason)
         return report
 
-    async def reports(self, open_only: bool = True, limit: int = 100) -> list[dict[str, Any]]:
-        """Reports for the operator, newest first, with each person's current name."""
-        rows = await self.store.reports(open_only, limit)
+    async def reports(
+        self, open_only: bool = True, limit: int = 100, after: str | None = None
+    ) -> tuple[list[dict[str, Any]], str | None]:
+        """A page of reports for the operator, newest first, with each person's current
+        name, from the one after the report ``after`` on; and the next page's cursor (None
+        on the last page). ``bad_cursor`` when ``after`` names no report."""
+        try:
+            rows = await self.store.reports(open_only, limit + 1, after)
+        except ValueError:
+            raise ProtocolError(
+                "bad_cursor", "after: no such report (start again without it)", {"field": "after"}
+            ) from None
+        following = rows[limit - 1].id if len(rows) > limit else None
+        rows = rows[:limit]
         names: dict[str, str | None] = {}
         for identity in {r.reporter for r in rows} | {r.target for r in rows}:
             found = await self.identities.load(identity)
             names[identity] = found.name if found else None
-        return [
+        page = [
             {
                 "id": r.id,
                 "at": r.at,
@@ -176,6 +195,7 @@ class Moderation:
             }
             for r in rows
         ]
+        return page, following
 
     async def close_report(self, report_id: str, resolution: str) -> None:
         """Close a report, saying what was done."""

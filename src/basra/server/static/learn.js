@@ -121,7 +121,8 @@ class CoursePage {
       this.course = await ui.api(`/api/lessons/${encodeURIComponent(this.variant)}${this.query}`);
     } catch (err) {
       this.root.replaceChildren(h("div", { class: "page" }, h("h1", {}, ui.t("learn_title")),
-        h("p", { class: "panel error", id: "lesson-error" }, ui.errorText(err), " ", h("a", { href: "/learn", "data-link": true }, ui.t("learn_all_courses")))));
+        h("p", { class: "panel error", id: "lesson-error" },
+          err.code === "bad_settings" && err.field === "variant" ? ui.t("err_no_course", { name: this.variant }) : ui.errorText(err), " ", h("a", { href: "/learn", "data-link": true }, ui.t("learn_all_courses")))));
       return;
     }
     if (this.closed) return;

@@ -290,9 +290,16 @@ export class TableView {
     const event = next.event;
     const step = previous && next.version === previous.version + 1;
     if (step && event?.kind === "play") parts.push(this.playWords(event));
-    else if (step && event && event.kind !== "play" && view.phase === "play") {
+    // New cards: the stock went down (a deal within the round, which may come in the same
+    // snapshot as the play before it), or a new round began. A round's first deal also
+    // says the floor it laid.
+    const before = previous?.view;
+    const newRound = before && view.round !== before.round;
+    const dealt = before && view.phase === "play" && (newRound || view.stock < before.stock);
+    if (dealt || (step && event && event.kind !== "play" && view.phase === "play")) {
       const count = view.hand ? view.hand.length : null;
       parts.push(count === null ? this.t("say_dealt_watch") : this.t(plural("say_dealt", count, this.lang), { n: count }));
+      if (newRound || !view.plays.length) parts.push(this.read("floor"));
     }
     const rounds = view.past_rounds.length;
     if (previous && rounds > previous.view.past_rounds.length) {

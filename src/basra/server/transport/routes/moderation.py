@@ -17,7 +17,7 @@ from fastapi.responses import JSONResponse
 from basra.server.errors import ProtocolError
 from basra.server.features.moderation import REASONS, Moderation
 from basra.server.transport.auth import SignedIn
-from basra.server.transport.deps import json_body, provide
+from basra.server.transport.deps import address, json_body, provide
 
 __all__ = ["router"]
 
@@ -28,10 +28,11 @@ router = APIRouter()
 async def report(
     me: SignedIn,
     body: Annotated[Any, Depends(json_body)],
+    where: Annotated[str, Depends(address)],
     moderation: Annotated[Moderation, Depends(provide(Moderation))],
 ) -> JSONResponse:
     """Report a player (the body's fields are the feature's to check)."""
     if not isinstance(body, dict):
         raise ProtocolError("bad_report", f"send {{reason: {'|'.join(REASONS)}, ...}}")
-    row = await moderation.report(me.identity, body)
+    row = await moderation.report(me.identity, body, where)
     return JSONResponse({"report": row.id}, status_code=201)

@@ -5,8 +5,10 @@
   schema is current, else 503 with each check's result (and during a drain);
 - ``GET /metrics``: the Prometheus text format (allowed addresses only, else 403);
 - ``/admin`` (allowed addresses and ``Authorization: Bearer <admin token>``; what
-  ``basra admin`` calls): ``POST /admin/drain``; ``GET /admin/reports[?all=1]``,
-  ``POST /admin/reports/{id}/close`` ``{"resolution"}``; ``POST /admin/tables/{id}/close``;
+  ``basra admin`` calls): ``POST /admin/drain``; ``GET
+  /admin/reports[?all=1&limit=N&after=CURSOR]`` (a page, newest first, with the
+  ``next`` page's cursor, null on the last), ``POST /admin/reports/{id}/close``
+  ``{"resolution"}``; ``POST /admin/tables/{id}/close``;
   ``POST /admin/identities/{who}/suspend`` ``{"hours", "reason"}``,
   ``.../ban`` ``{"reason"}``, ``.../lift``, ``.../rename`` ``{"name"}`` (``who``: an
   identity id or ``@username``); ``POST /admin/tournaments/{id}/cancel`` (an event not
@@ -36,6 +38,8 @@ router = APIRouter()
 Ops = Annotated[Operations, Depends(provide(Operations))]
 Mod = Annotated[Moderation, Depends(provide(Moderation))]
 Events = Annotated[Tournaments, Depends(provide(Tournaments))]
+REPORTS_PAGE = 500
+"""The most reports one page of ``GET /admin/reports`` holds."""
 
 
 def _host(request: Request) -> str | None:
@@ -78,10 +82,21 @@ async def drain(request: Request, ops: Ops) -> JSONResponse:
 
 @router.get("/admin/reports")
 async def reports(request: Request, ops: Ops, moderation: Mod) -> dict[str, Any]:
-    """Reports, newest first (open ones unless ``all=1``)."""
+    """A page of reports, newest first (open ones unless ``all=1``; ``limit``, 1 to
+    500, 100 unless given; ``after``: the cursor ``next`` of the page before)."""
     _admin(request, ops)
-    everything = request.query_params.get("all") == "1"
-    return {"reports": await moderation.reports(open_only=not everything)}
+    query = request.query_params
+    everything = query.get("all") == "1"
+    limit = query.get("limit", "100")
+    if not limit.isdigit() or not 1 <= int(limit) <= REPORTS_PAGE:
+        raise ProtocolError(
+            "bad_request", f"limit: a whole number, 1 to {REPORTS_PAGE}", {"field": "limit"}
+        )
+    after = query.get("after")
+    page, following = await moderation.reports(
+        open_only=not everything, limit=int(limit), after=after[:40] if after else None
+    )
+    return {"reports": page, "next": following}
 
 
 @router.post("/admin/reports/{report_id}/close")
