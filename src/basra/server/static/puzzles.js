@@ -14,7 +14,7 @@ import { say } from "./announce.js";
 import { playSound } from "./sound.js";
 import { decimal, signed } from "./coach.js";
 import { variantTitle } from "./names.js";
-import { frameOf, inLang, optionsList } from "./learn.js";
+import { frameOf, inLang, optionsList } from "./learn-parts.js";
 import "./words-learn.js";
 
 const MODES = { undefined: "next", "": "next", daily: "daily", mistakes: "mistakes", practice: "practice" };
