@@ -632,6 +632,8 @@ class TablePage {
     const table = this.table;
     return [
       table.daily ? h("a", { href: "/daily", "data-link": true, id: "daily-board-link" }, t("daily_board")) : null,
+      // A tournament's game: back to its event (the next pairing is made there), no rematch.
+      table.event ? h("a", { href: `/tournaments/${table.event}`, "data-link": true, id: "event-link", class: "button" }, t("tour_back_to_event")) : null,
       !table.daily && table.you === null && table.rematch ? h("a", { href: `/t/${table.rematch}`, "data-link": true }, t("watch")) : null,
       // A daily deal's record needs the token: the replay (fetched with it) shows it all.
       table.daily ? null : h("a", { href: `/api/games/${this.id}/record`, download: `basra-${this.id}.json`, id: "download" }, t("download")),
