@@ -140,3 +140,44 @@ def test_the_daily_board_shows_the_name_people_gave(browser: Any, played: Site) 
     assert cell.inner_text() == "Zaina"
     assert cell.get_attribute("href") == "/u/zaina_k"
     page.context.close()
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (1366, 800)])
+def test_a_raised_card_and_its_number_cover_neither_its_rank_nor_what_it_takes(
+    browser: Any,  # noqa: F811
+    played: Site,
+    width: int,
+    height: int,
+) -> None:
+    context = browser.new_context(viewport={"width": width, "height": height})
+    context.add_init_script(f"localStorage.setItem('basra.token', {played.token!r});")
+    page = context.new_page()
+    page.goto(f"{played.url}/t/{played.playing}?lang=en&anim=fast")
+    page.wait_for_selector(".hand button.card:not([aria-disabled])")
+    page.focus(".hand button.card")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_timeout(300)  # the raise's transition
+    boxes = page.evaluate(
+        """() => [...document.querySelectorAll('.hand button.card')].map((b) => {
+            const r = (n) => { const x = n.getBoundingClientRect();
+                               return [x.left, x.top, x.right, x.bottom]; };
+            return { card: r(b.querySelector('img')), badge: r(b.querySelector('.key-badge')),
+                     raised: b.matches(':focus, .selected') };
+        })"""
+    )
+    line = page.locator("#preview-line").bounding_box()
+
+    def overlap(a: list[float], b: list[float]) -> bool:
+        return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+    assert any(box["raised"] for box in boxes)
+    for box in boxes:
+        left, top, right, bottom = box["card"]
+        corners = [  # each corner's rank and suit, a fifth of the card each way
+            [left, top, left + (right - left) / 4, top + (bottom - top) / 4],
+            [right - (right - left) / 4, top, right, top + (bottom - top) / 4],
+        ]
+        for other in boxes:
+            assert not any(overlap(other["badge"], corner) for corner in corners), (box, other)
+        assert line["y"] + line["height"] <= min(top, box["badge"][1]) + 0.5, (line, box)
+    context.close()

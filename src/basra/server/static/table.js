@@ -22,7 +22,7 @@
 //                          players, teams, hints, status ("open" waits for players), seats
 //                          [{ seat, kind ("person" | "bot" | "external"), level, name, open,
 //                          present, stand_in, rating, change, forfeited }], you (a seat or null),
-//                          clock, rated, daily, fault, rematch }
+//                          clock, rated, daily, fault, rematch, event }
 //   table.accept(state)    a snapshot { version, view, event } (protocol.state_frame): view is
 //                          the seat's View.to_json(brief=True) plus sides, winner and over;
 //                          event is { kind: "play", seat, move, basra, auto? } or { kind: "deal" }
@@ -888,7 +888,7 @@ export class TableView {
     const words = headline(view.winner, view.side ?? null, view.teams, (side) => this.sideName(side), this.lang);
     const actions = h("div", { class: "actions" });
     const seated = this.table.you !== null && this.table.you !== undefined;
-    if (this.actions.rematch && seated && !this.table.daily) actions.append(h("button", { type: "button", id: "rematch", onclick: () => this.actions.rematch() }, this.t("rematch")));
+    if (this.actions.rematch && seated && !this.table.daily && !this.table.event) actions.append(h("button", { type: "button", id: "rematch", onclick: () => this.actions.rematch() }, this.t("rematch")));
     if (this.actions.endLinks) actions.append(...this.actions.endLinks(view).filter((node) => node !== null && node !== undefined));
     const me = seated ? this.table.seats[this.table.you] : null;
     const ui = this.ui();
