@@ -155,7 +155,7 @@ def test_a_bot_failing_on_a_ray_worker_fails_the_run_as_it_would_here(
     run = basra("arena", *lineup, "--ray", cluster)
     assert run.returncode == 2, run.stderr
     assert run.stderr == here
-    assert here.startswith(f"basra arena: error: deal 0, rotation 0, table {bot} v greedy: ")
+    assert here.startswith(f"basra arena: error: deal 1, rotation 1, table {bot} v greedy: ")
     assert "answered 'ZZ', which is not move text" in here
 
 

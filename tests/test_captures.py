@@ -199,9 +199,9 @@ def test_query_errors_are_clear() -> None:
         capture_query("egyptian", None, ["7S", "7S"], [], "7H")
     with pytest.raises(QueryError, match="not in the 44-card pack"):
         capture_query("palestinian", None, ["QS"], [], "7H")
-    with pytest.raises(QueryError, match=r"before-play 0 .*say which"):
+    with pytest.raises(QueryError, match=r"before-play 1 .*say which"):
         capture_query("cypriot_bastra", None, ["2C", "2H", "5S"], ["7D"], "7H")
-    with pytest.raises(QueryError, match=r"before-play 0 .*must take"):
+    with pytest.raises(QueryError, match=r"before-play 1 .*must take"):
         capture_query("egyptian", None, ["2S", "AH", "3D"], ["3Cx3D"], "7H")
     with pytest.raises(QueryError, match="unknown variant"):
         capture_query("martian", None, [], [], "7H")

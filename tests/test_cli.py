@@ -152,7 +152,7 @@ def test_selfplay_with_a_rules_file(tmp_path: Path) -> None:
 
 def test_selfplay_bots_go_round_the_table(tmp_path: Path) -> None:
     out = tmp_path / "g.jsonl"
-    args = ["--players", "4", "--teams", "--games", "1", "--out", str(out)]
+    args = ["--players", "4", "--teams", "--games", "1", "--out", str(out), "--force"]
     assert basra("selfplay", "--bots", "random,greedy", *args).returncode == 0
     assert json.loads(out.read_text())["names"] == ["random", "greedy", "random", "greedy"]
     assert basra("selfplay", "--bots", "greedy", *args).returncode == 0
@@ -171,7 +171,15 @@ def test_selfplay_says_which_side_is_which_bots(tmp_path: Path) -> None:
     counts = [int(part.rsplit(" ", 1)[1]) for part in wins[0][len("wins: ") :].split(", ")]
     assert sum(counts) == 6
     teams = basra(
-        "selfplay", "--players", "4", "--teams", "--bots", "random,greedy", "--out", str(out)
+        "selfplay",
+        "--players",
+        "4",
+        "--teams",
+        "--bots",
+        "random,greedy",
+        "--out",
+        str(out),
+        "--force",
     )
     assert "wins: random & random (seats 1+3) " in teams.stdout
     assert ", greedy & greedy (seats 2+4) " in teams.stdout

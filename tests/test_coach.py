@@ -14,14 +14,16 @@ import pytest
 
 from basra.cards import cards_of
 from basra.coach import hint
-from basra.coach.hints import reason_text
+from basra.coach.hints import banked_margin, reason_text
 from basra.coach.review import (
     LABELS,
+    MARGIN_WORDS,
     accuracy_of,
     curves,
     grade_move,
     label_of,
     review_record,
+    review_text,
 )
 from basra.kernel import search_module
 from basra.moves import Move
@@ -270,3 +272,45 @@ def test_a_hint_with_one_move_says_so() -> None:
     )
     with pytest.raises(ValueError, match="seat to move"):
         hint(view_of(state, 1))
+
+
+def test_a_hint_and_a_review_say_which_scale_their_points_are_on() -> None:
+    """The hint counts from now, the review the whole round (banked points included): the
+    same move's numbers differ by what is banked, and each says which it is in words."""
+    state = GameState.from_position(
+        "egyptian",
+        floor=["5D", "4H", "3C"],
+        hands=[["7S", "KC"], ["5S", "QD"]],
+        captured=[["10D", "AS", "AH"], ["2C"]],  # points banked by both sides
+        turn=0,
+    )
+    view = view_of(state, 0)
+    advice = hint(view, samples=200)
+    banked = banked_margin(view)
+    assert banked == 3  # 10♦ 3, two aces 2; 2♣ 2
+    assert advice.facts.value == pytest.approx(advice.analysis.best.points - banked)
+    assert f"{advice.facts.value:+.1f} points from now" in advice.reason
+    assert "expected round margin" in MARGIN_WORDS and "a hint counts from now" in MARGIN_WORDS
+    record = next(iter(read_records(COACH / "greedy-expert.jsonl")))
+    assert MARGIN_WORDS in review_text(review_record(record, samples=20))
+
+
+def test_the_plot_says_whose_each_mistake_is() -> None:
+    """With two sides one line is drawn: the other side's mistakes sit on it as the
+    opposite of their margin, and the key says they are theirs, not the line's."""
+    pytest.importorskip("matplotlib")
+    from basra.cli.review import plot_figure
+
+    record = next(iter(read_records(COACH / "random-expert.jsonl")))
+    assert not isinstance(record, RecordError)
+    record = Record.from_json({**record.to_json(), "names": ["You", "Karim"]})
+    review = review_record(record, samples=20)
+    drawn = curves(review)
+    assert set(drawn.lines) == {0}
+    assert 1 in {side for *_, side in drawn.marks}  # the expert's opponent errs
+    figure = plot_figure([review])
+    keys = [text.get_text() for text in figure.axes[0].get_legend().get_texts()]
+    names = ("You", "Karim")
+    wanted = {f"{label} by {names[side]}" for _, _, label, side in drawn.marks}
+    assert {key for key in keys if " by " in key} == wanted
+    assert keys[0] == "You"  # the line

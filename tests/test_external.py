@@ -148,4 +148,4 @@ def test_the_arena_reports_a_crashing_bot(capsys: pytest.CaptureFixture[str]) ->
     code = main(["arena", "--bots", f"{spec('crash')},greedy", "--deals", "2", "--quiet"])
     assert code == 2
     err = capsys.readouterr().err
-    assert "exited with status 3" in err and "deal 0" in err
+    assert "exited with status 3" in err and "deal 1, rotation 1" in err

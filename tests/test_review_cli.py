@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -110,3 +111,12 @@ def test_a_broken_game_is_named_and_the_others_reviewed(tmp_path: Path) -> None:
     assert errors[0].startswith(f"basra review: error: {path}: game 1, round 1, play 4: ")
     assert errors[1].startswith(f"basra review: error: {path}: game 3: not valid JSON")
     assert run.stdout.startswith("game 2: ")
+
+
+def test_the_help_gives_the_number_of_samples_a_review_runs_with() -> None:
+    from basra.coach.analysis import DEFAULT_SAMPLES
+
+    shown = re.search(r"default (\d+)", " ".join(basra("review", "--help").stdout.split()))
+    assert shown is not None and int(shown[1]) == DEFAULT_SAMPLES
+    serve = " ".join(basra("serve", "--help").stdout.split())
+    assert f"review plays out per decision (default {DEFAULT_SAMPLES}" in serve

@@ -132,7 +132,7 @@ def test_a_whole_game_against_bots_to_the_end(tmp_path: Path) -> None:
         await until(pilot, lambda: not app.is_running)
 
     drive(app, test)
-    assert app.return_value == f"Game saved to {path}. Continue with: basra play --resume {path}"
+    assert app.return_value == f"The finished game is saved to {path}."  # nothing to continue
     finished = Session.load(path).state
     assert finished.is_over and finished.fingerprint() == app.session.state.fingerprint()
 

@@ -72,8 +72,8 @@ def capture_query(
         try:
             before_card, _ = parse_move_text(text)
         except MoveTextError as exc:
-            raise QueryError(f"before-play {index}: {exc}") from None
-        claim(before_card, f"before-play {index}")
+            raise QueryError(f"before-play {index + 1}: {exc}") from None
+        claim(before_card, f"before-play {index + 1}")
         before_cards.append(before_card)
     claim(played, "the card played")
 
@@ -87,7 +87,7 @@ def capture_query(
             try:
                 state.push(parse_move(state, text))
             except (MoveTextError, GameError) as exc:
-                raise QueryError(f"before-play {index} ({text}): {exc}") from None
+                raise QueryError(f"before-play {index + 1} ({text}): {exc}") from None
     except GameError as exc:
         raise QueryError(str(exc)) from None
     now = state.floor

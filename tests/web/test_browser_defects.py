@@ -263,7 +263,12 @@ def test_8_ratings_and_searches_are_in_words(browser: Any, played: Site) -> None
     page.click("#play-now")
     page.wait_for_function("document.getElementById('quick-status').textContent.includes('·')")
     status = page.inner_text("#quick-status")
-    assert "±" not in status and ("players rated within" in status or "any rating" in status)
+    assert "±" not in status
+    # The range of ratings in numbers a person has seen (their own rating's scale), not a
+    # bare distance ("within 2.64 of you").
+    assert re.search(r"players rated \d+\.\d to \d+\.\d \(yours: 25\.0", status) or (
+        "any rating" in status
+    ), status
     page.click("#quick-cancel")
     page.context.close()
 
@@ -303,7 +308,7 @@ def test_9_my_games_rows_keep_off_the_panel_edge(browser: Any, played: Site) -> 
     page = page_of(browser, played)
     page.goto(f"{played.url}/games?lang=en")
     page.wait_for_selector("li[data-game]")
-    panel = page.locator("ul.list.panel").bounding_box()
+    panel = page.locator("#server-games").bounding_box()
     row = page.locator("li[data-game] > span").first.bounding_box()
     assert row["x"] - panel["x"] >= 12
     page.context.close()

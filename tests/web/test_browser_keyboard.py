@@ -117,6 +117,10 @@ def test_a_whole_game_against_a_bot_by_keyboard_alone(browser: Any, site: str) -
         assert any(" and takes " in w for w in heard_theirs)
     assert any("Your turn." in w for w in words)
     assert any(w.startswith("Game over.") or "Game over." in w for w in words)
+    # Every deal within the round is said (the round's one of 2 players: 6 deals of 4 each,
+    # the first before the page opened), and never more than once.
+    dealt = [w for w in words if "New cards: 4 in your hand." in w]
+    assert len(dealt) in (5, 6), words
     shot(page, "keyboard-game-over-en")
     page.context.close()
 

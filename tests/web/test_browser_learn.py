@@ -15,16 +15,18 @@ import json
 import sqlite3
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from tests.web.axe import axe_violations, describe
 from tests.web.helpers import FAST, ServerThread, create_table, http, new_token
 from tests.web.test_browser import browser, shot  # noqa: F401  (browser is a fixture)
-from tests.web.test_learn import SHIPPED, card_texts, hidden_of, without_rules
+from tests.web.test_learn import SHIPPED, card_texts, hidden_of, operator_set, without_rules
 
 from basra.learn.lessons import course_for
 from basra.server.app import AppConfig
+from basra.server.features.puzzles import PuzzleConfig
 from basra.server.identity import token_hash
 
 pytestmark = pytest.mark.browser
@@ -44,7 +46,11 @@ def database(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 @pytest.fixture(scope="module")
 def site(database: str) -> Iterator[str]:
-    with ServerThread(AppConfig(database=database, service=FAST)) as server:
+    # The rated pool: the operator's own set (here the shipped lines, whose answers the
+    # test knows); the shipped set itself is practice.
+    rated = operator_set(Path(database).parent)
+    config = AppConfig(database=database, service=FAST, puzzles=PuzzleConfig(rated_sets=(rated,)))
+    with ServerThread(config) as server:
         yield server.url
 
 
@@ -255,6 +261,10 @@ def test_a_puzzle_tried_and_solved_shows_no_hidden_card_before(browser: Any, sit
     )
     page.click("#mode-mistakes")
     page.wait_for_selector("#mistakes-empty")
+    # Practice: a shipped puzzle, and the page says it is never rated.
+    page.click("#mode-practice")
+    page.wait_for_selector("#puzzle-table .hand button.card")
+    assert page.inner_text("#puzzle-rated").startswith("Practice")
     context.close()
 
 

@@ -105,3 +105,26 @@ def test_a_refused_name_is_said_in_the_pages_words(browser: Any, site: Site) -> 
     page.click("#create")
     page.wait_for_selector("text=هذا الاسم غير مسموح هنا")
     page.context.close()
+
+
+def test_a_report_is_sent_once(browser: Any, site: Site) -> None:  # noqa: F811
+    """Send pressed twice quickly files one report, and the sent form stays closed."""
+    page = page_of(browser, site, "en", 1366, 800)
+    page.goto(f"{site.url}/u/badr?lang=en&anim=fast")
+    page.wait_for_selector("#report")
+    posted: list[str] = []
+    page.on(
+        "request",
+        lambda r: posted.append(r.url) if r.url.endswith("/api/reports") else None,
+    )
+    page.click("#report summary")
+    page.fill("#report-note", "spoke rudely")
+    page.evaluate(
+        "() => { const f = document.getElementById('report-form');"
+        " f.requestSubmit(); f.requestSubmit(); }"
+    )
+    page.wait_for_function("document.getElementById('report-note').disabled")
+    page.wait_for_timeout(300)
+    assert len(posted) == 1, posted
+    assert page.locator("#report-send").is_disabled()
+    page.context.close()

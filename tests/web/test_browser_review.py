@@ -167,7 +167,13 @@ def test_the_review_page_of_a_finished_game(browser: Any, coach_site: str) -> No
     assert page.locator("#review-decision").get_attribute("data-step") == "0"
     graded = page.locator('#review-list .review-item:not([data-label="forced"])').first
     graded.click()
-    assert page.locator("#review-options tr").count() >= 2
+    assert page.locator("#review-options tbody tr").count() >= 2
+    # The options' columns are named, and the numbers have a key in words.
+    assert page.locator("#review-options thead th").first.inner_text() == "Move"
+    assert "Expected round margin" in page.inner_text("#review-options thead")
+    page.click("#review-words summary")
+    words = page.inner_text("#review-words")
+    assert "Mean loss" in words and "lower is better" in words and "± (plus or minus)" in words
     assert page.locator("#review-options tr.best").count() == 1
     assert page.locator("#review-options tr.played").count() == 1
     assert "With all cards seen" in page.inner_text("#review-decision")
@@ -192,6 +198,15 @@ def test_the_review_page_of_a_finished_game(browser: Any, coach_site: str) -> No
     }
     label = page.locator("#review-decision bdi.card-text").first
     assert label.get_attribute("dir") == "ltr" and label.inner_text()[-1] in "♠♥♦♣"
+    # The graph runs right to left, as the step slider under it does: the first
+    # decision's point is the rightmost.
+    xs = page.eval_on_selector_all(
+        "#review-graph circle.step-dot",
+        "(dots) => dots.map((d) => [Number(d.dataset.step), Number(d.getAttribute('cx'))])",
+    )
+    first = min(xs)[1]
+    last = max(xs)[1]
+    assert first > last, (first, last)
     shot(page, "review-ar")
     page.click("#lang")
     # My games links to it too; the stored review comes back at once.

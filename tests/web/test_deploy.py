@@ -72,7 +72,7 @@ def fetch(
     if token:
         request.add_header("Authorization", f"Bearer {token}")
     try:
-        with urllib.request.urlopen(request, timeout=10, context=INSECURE) as response:
+        with urllib.request.urlopen(request, timeout=30, context=INSECURE) as response:
             return (
                 response.status,
                 {k.lower(): v for k, v in response.headers.items()},
@@ -176,7 +176,7 @@ metrics_dir = "{root / "metrics"}"
 
 
 @contextmanager
-def caddy(upstreams: list[App], root: Path) -> Iterator[str]:
+def caddy(upstreams: list[App], root: Path, ready: bool = True) -> Iterator[str]:
     binary = shutil.which("caddy")
     if binary is None:
         pytest.fail("caddy is not installed (scripts/system-deps installs it)")
@@ -202,7 +202,7 @@ def caddy(upstreams: list[App], root: Path) -> Iterator[str]:
         deadline = time.time() + 30
         while True:
             try:
-                if fetch(url + "/readyz")[0] == 200:
+                if fetch(url + "/readyz")[0] == (200 if ready else 503):
                     break
             except OSError:
                 pass
@@ -258,6 +258,21 @@ def test_the_proxy_sends_the_security_headers_and_hides_the_operators_paths(site
         assert fetch(site.url + path, token=TOKEN)[0] == 404, path
 
 
+def test_with_no_process_to_answer_the_proxy_says_the_site_is_down_in_words(
+    tmp_path: Path,
+) -> None:
+    """Every process down or not ready (Redis down, say): a page in words, not an empty
+    503, for every URL, the home page too."""
+    nobody = App(tmp_path / "none.toml", free_port(), tmp_path / "none.log")
+    with caddy([nobody], tmp_path, ready=False) as url:
+        for path in ("/", "/rules/egyptian"):
+            status, headers, body = fetch(url + path)
+            assert status == 503, path
+            assert headers["content-type"].startswith("text/html") and headers["retry-after"]
+            page = body.decode()
+            assert "basra is down for a moment" in page and "ألعابك محفوظة" in page
+
+
 def status_from(port: int, source: str, path: str, forwarded: str | None) -> int:
     """GET ``path`` from the loopback address ``source``, claiming ``forwarded`` as the client."""
     conn = HTTPConnection("127.0.0.1", port, timeout=10, source_address=(source, 0))
@@ -287,7 +302,7 @@ def test_health_readiness_and_metrics_of_both_processes(site: Site) -> None:
         status, _, body = fetch(app.url + "/readyz")
         ready = json.loads(body)
         assert status == 200 and ready["ready"] and ready["redis"]["ok"], ready
-        assert ready["database"]["migration"] == ready["database"]["head"] == "0008_moderation"
+        assert ready["database"]["migration"] == ready["database"]["head"] == "0009_admission"
     # Sockets on each process: the multiprocess metrics of either process count all of them.
     token = identity(site.apps[0].url)
     status, _, body = fetch(

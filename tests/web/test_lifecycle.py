@@ -1,6 +1,7 @@
 """What later features build on: tables the server makes, with given packs, and results told.
 
-A tournament makes its tables with :meth:`Lifecycle.plan` and :meth:`Lifecycle.add`,
+A tournament makes its tables with :meth:`Lifecycle.plan` and :meth:`Lifecycle.add`
+(admitted against a :class:`Budget`),
 gives their packs with :meth:`Lifecycle.deal_with`, and hears each settled game with
 :meth:`Finisher.subscribe`, once per game across processes.
 """
@@ -10,21 +11,25 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import pytest
-from tests.web.helpers import started_env
+from tests.web.helpers import FAST, TEST_LIMITS, started_env
 
 from basra.rules import preset
 from basra.server.errors import ProtocolError
 from basra.server.store import MemoryStore
-from basra.server.store.rows import Cap, SeatKind, Settlement, TableRow
+from basra.server.store.rows import SeatKind, SeatRow, Settlement, TableRow
 from basra.server.table.forms import TableSpec
+from basra.server.table.lifecycle import Budget
 from basra.server.table.ratings import Standings
 from basra.server.table.reducer import EventKind, deal_event
 from basra.state import shuffled_pack
 
 BOTS = ((SeatKind.BOT, "easy"), (SeatKind.BOT, "easy"))
+PAIRED = Budget(paired=True)
+"""A table the server pairs (its all-bot tables count against the server's cap)."""
 
 
 def spec(**rules: Any) -> TableSpec:
@@ -52,14 +57,16 @@ def test_a_table_the_server_makes_deals_the_packs_it_is_given() -> None:
         env.lifecycle.deal_with(tournament)
         row = env.lifecycle.plan(spec(target=150), {}, None, "tournament")
         given[row.id] = packs
-        live = await env.lifecycle.add(row)
+        live = await env.lifecycle.add(row, PAIRED)
         assert live is not None and live.row.status == "playing"
         await until(lambda: live.state.is_over, "the game's end")
         deals = [e for e in await env.store.tables.events(row.id) if e.kind == EventKind.DEAL]
         assert len(deals) > 1
         assert [e.data for e in deals] == [deal_event(0, p).data for p in packs[: len(deals)]]
         # Another table, not the tournament's, is shuffled by the server.
-        other = await env.lifecycle.add(env.lifecycle.plan(spec(target=150), {}, None, None))
+        other = await env.lifecycle.add(
+            env.lifecycle.plan(spec(target=150), {}, None, None), PAIRED
+        )
         assert other is not None
         await until(lambda: other.version > 0, "the other table's deal")
         first = (await env.store.tables.events(other.id))[0]
@@ -69,16 +76,35 @@ def test_a_table_the_server_makes_deals_the_packs_it_is_given() -> None:
     asyncio.run(scenario())
 
 
-def test_a_table_the_server_makes_may_have_caps() -> None:
+def test_an_all_bot_table_the_server_pairs_counts_against_its_event_and_maker() -> None:
     async def scenario() -> None:
-        env = await started_env()
-        caps = [Cap(1, "tournament tables at once", created_from="tournament", all_bots=True)]
-        first = env.lifecycle.plan(spec(), {}, None, "tournament")
-        assert await env.lifecycle.add(first, caps) is not None
+        limits = replace(TEST_LIMITS, bot_tables_per_identity=2, bot_tables_per_event=1)
+        env = await started_env(replace(FAST, limits=limits))
+        event = Budget("maker", "192.0.2.7", "tournament:e1:", paired=True)
+        plan = env.lifecycle.plan
+
+        def owned(key: str) -> TableRow:
+            return plan(spec(), {}, None, "tournament", owner=f"tournament:{key}")
+
+        first = owned("e1:1:0:0")
+        assert await env.lifecycle.add_once(first, event) is not None
+        assert (first.created_by, first.created_from) == ("maker", "192.0.2.7")
+        # Made again (a pairing re-applied): opened, though its own count fills the cap.
+        assert await env.lifecycle.add_once(first, event) is not None
         with pytest.raises(ProtocolError) as refused:
-            await env.lifecycle.add(env.lifecycle.plan(spec(), {}, None, "tournament"), caps)
+            await env.lifecycle.add_once(owned("e1:1:1:0"), event)
         assert refused.value.code == "rate_limited"
-        assert "tournament tables at once: at most 1" in refused.value.message
+        assert "all-bot tables per event: at most 1" in refused.value.message
+        # The maker's own all-bot tables share the maker's two with the event's.
+        assert await env.lifecycle.add(plan(spec(), {}, "maker", None), Budget("maker"))
+        with pytest.raises(ProtocolError) as refused:
+            await env.lifecycle.add(plan(spec(), {}, "maker", None), Budget("maker"))
+        assert "all-bot tables per person: at most 2" in refused.value.message
+        # Another event's table with a person seated is made, and counts against nobody.
+        person = SeatRow(0, SeatKind.PERSON, None, "someone", "Amal")
+        people = plan(spec(), {0: person}, None, "tournament", owner="tournament:e2:1:0:0")
+        assert await env.lifecycle.add_once(people, event) is not None
+        assert people.created_by is None
         await env.close()
 
     asyncio.run(scenario())
@@ -97,7 +123,7 @@ def test_each_settled_game_is_told_once_across_processes() -> None:
 
             env.finisher.subscribe(listener)
         row = one.lifecycle.plan(spec(target=1), {}, None, "tournament")
-        live = await one.lifecycle.add(row)
+        live = await one.lifecycle.add(row, PAIRED)
         assert live is not None
         await until(lambda: len(heard) == 1, "the settlement")
         # The other process had the table loaded before it was settled, and settles it too:

@@ -7,15 +7,19 @@ admin API's guard, readiness and drain, metrics, and a SQLite backup restored an
 from __future__ import annotations
 
 import asyncio
+import re
 import subprocess
 import sys
+import tomllib
 import urllib.request
 from collections.abc import Iterator
-from dataclasses import replace
+from dataclasses import fields, replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
+from pydantic import BaseModel
 from tests.web.helpers import (
     FAST,
     Player,
@@ -26,12 +30,13 @@ from tests.web.helpers import (
     play_to_end,
 )
 
-from basra.server import wordlist
+from basra.server import words as policy
 from basra.server.app import AppConfig
 from basra.server.ops.backup import check_games
-from basra.server.ops.config import ConfigError, load_config, parse_config
+from basra.server.ops.config import ConfigError, FileModel, load_config, parse_config
 from basra.server.ops.control import OpsConfig
-from basra.server.quotas import Rate
+from basra.server.quotas import Limits, Rate
+from basra.server.table.forms import CARD_POINTS_BOUND, RULE_BOUNDS
 
 ADMIN = "a" * 40
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,14 +54,60 @@ def test_the_shipped_example_configuration_is_valid(
     text = text.replace("/etc/basra/admin.token", str(tmp_path / "secret"))
     config = parse_config(text)
     assert config.app.database.startswith("postgresql://") and config.app.redis
-    assert config.app.service.limits.tables_per_identity == Rate(10, 600)
+    limits = config.app.service.limits
+    assert limits.tables_per_identity == Rate(10, 600)
+    assert limits.reports_per_address == Rate(20, 3600)
+    assert (limits.bot_tables_per_event, limits.open_events_per_address) == (1, 4)
     assert config.daily_secret == b"s" * 64 and config.admin_token == "s" * 64
     assert config.metrics_dir == "/run/basra/metrics" and config.log_format == "json"
+
+
+def test_the_shipped_configuration_holds_every_key_with_its_default() -> None:
+    """deploy/basra.toml says it holds every key, each with its default unless its line
+    says "example", and a key without a default commented out: held to the code here."""
+    text = (ROOT / "deploy" / "basra.toml").read_text()
+    parsed = tomllib.loads(text)
+    lines: dict[tuple[str, str], str] = {}
+    section = ""
+    for line in text.splitlines():
+        if heading := re.fullmatch(r"\[(\w+)\]\s*", line):
+            section = heading[1]
+        elif key := re.match(r"#?\s*(\w+)\s*=", line):
+            lines.setdefault((section, key[1]), line)
+    expected: dict[tuple[str, str], Any] = {}
+    for name, section_field in FileModel.model_fields.items():
+        model = section_field.annotation
+        if isinstance(model, type) and issubclass(model, BaseModel):
+            for key, key_field in model.model_fields.items():
+                expected[(name, key)] = key_field.get_default(call_default_factory=True)
+    for name in RULE_BOUNDS:
+        expected[("rules", name)] = list(RULE_BOUNDS[name])
+    expected[("rules", "card_points_max")] = CARD_POINTS_BOUND
+    for quota in fields(Limits):
+        default = getattr(Limits(), quota.name)
+        value = (
+            {"count": default.count, "per": default.per} if isinstance(default, Rate) else default
+        )
+        expected[("quotas", quota.name)] = value
+    expected[("tournaments", "include")] = None
+    assert sorted(set(expected) - set(lines)) == []  # every key is there
+    assert sorted(set(lines) - set(expected)) == []  # and nothing else
+    wrong = []
+    for (name, key), default in expected.items():
+        line = lines[(name, key)]
+        given = parsed.get(name, {}).get(key)
+        if line.startswith("#"):
+            if default is not None:
+                wrong.append(f"[{name}] {key}: commented out, but its default is {default!r}")
+        elif "example" not in line and given != default:
+            wrong.append(f"[{name}] {key} = {given!r}, but its default is {default!r}")
+    assert wrong == []
 
 
 def test_every_setting_reaches_the_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("BASRA_TEST_DB", "postgresql://basra@db:5432/basra")
     (tmp_path / "tournaments.toml").write_text('[[event]]\nname = "Friday"\n')
+    (tmp_path / "private.jsonl").write_text("")
     path = tmp_path / "basra.toml"
     path.write_text(
         """
@@ -82,6 +133,8 @@ target = [1, 200]
 metrics_allow = ["10.0.0.0/8"]
 [tournaments]
 include = "tournaments.toml"
+[puzzles]
+rated_sets = ["private.jsonl"]
 """
     )
     config = load_config(path)
@@ -95,6 +148,7 @@ include = "tournaments.toml"
     assert config.rule_bounds == {"target": (1, 200)}
     assert [str(n) for n in config.metrics_allow] == ["10.0.0.0/8"]
     assert config.tournaments == {"event": [{"name": "Friday"}]}
+    assert config.app.puzzles.rated_sets == (str(tmp_path / "private.jsonl"),)
 
 
 @pytest.mark.parametrize(
@@ -114,6 +168,7 @@ include = "tournaments.toml"
         ('[operations]\nmetrics_allow = ["everyone"]', "'everyone' is not an address"),
         ("[rules]\ntarget = [10, 1]", "target: [least, most]"),
         ('[tournaments]\ninclude = "missing.toml"', "[tournaments] include: cannot read"),
+        ('[puzzles]\nrated_sets = ["missing.jsonl"]', "[puzzles] rated_sets: cannot read"),
         ("[server\nport = 1", "not valid TOML"),
     ],
 )
@@ -156,15 +211,15 @@ def test_basra_serve_refuses_a_bad_file_at_start_in_words(tmp_path: Path) -> Non
     ],
 )
 def test_the_shipped_word_list_in_english_and_arabic(name: str, refused: bool) -> None:
-    assert wordlist.shipped().refuses(name) is refused
+    assert policy.shipped().refuses(name) is refused
 
 
 def test_an_operators_word_list_is_added(tmp_path: Path) -> None:
     words = tmp_path / "words.txt"
     words.write_text("# our own\nbadword\n*zork\n")
-    listed = wordlist.WordList.from_files([str(words)])
+    listed = policy.WordList.from_files([str(words)])
     assert listed.refuses("Mr Badword") and listed.refuses("Zzzzork99") and listed.refuses("sh1t")
-    assert not wordlist.WordList.from_files([str(words)], shipped=False).refuses("shit")
+    assert not policy.WordList.from_files([str(words)], shipped=False).refuses("shit")
 
 
 # ---------------------------------------------------------------------- a running server
@@ -277,7 +332,7 @@ def test_a_suspension_ends_and_a_rated_seat_is_settled_by_forfeit(site: str) -> 
 
 def test_readiness_and_metrics_in_one_process(site: str) -> None:
     status, body = http(site + "/readyz")
-    assert status == 200 and body["ready"] and body["database"]["migration"] == "0008_moderation"
+    assert status == 200 and body["ready"] and body["database"]["migration"] == "0009_admission"
     token = new_token(site)
     table = create_table(site, token, seats=[{"kind": "person"}, {"kind": "bot", "level": "easy"}])
     player = Player(site, table, token)

@@ -57,7 +57,8 @@ def test_an_event_survives_every_process_killed_mid_round(tmp_path: Path) -> Non
         )["id"]
         join(url, event, amal, bot="easy", count=4)
         # The first game to end kills the server as its final play is stored: the other
-        # table of the round is still in play, and the event has not heard of either.
+        # table of the round waits for room (bots only: one at a time, the maker's), and
+        # the event has not heard of either.
         assert proc.wait(120) == 137, "the server should have crashed at a final play"
     with server_process(database, *options) as (_, url):
         final = wait_for(

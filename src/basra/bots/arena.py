@@ -311,7 +311,7 @@ def play_deal(config: ArenaConfig, table_index: int, deal: int) -> list[GameResu
             result = _play(config, state, bots, side_bots, pack_seed)
         except BotError as exc:
             raise BotError(
-                f"deal {deal}, rotation {rotation}, table "
+                f"deal {deal + 1}, rotation {rotation + 1}, table "
                 f"{' v '.join(config.bots[i] for i in side_bots)}: {exc}"
             ) from None
         finally:

@@ -4,8 +4,14 @@ Against the database (the server may run): ``backup``, ``restore``, ``check``.
 Against a running server process (its ``/admin`` API, from an allowed address, with the
 admin token: ``--token-file``, ``$BASRA_ADMIN_TOKEN`` or ``--config``'s
 ``[secrets] admin_token``): ``drain``, ``reports``, ``close-report``, ``close-table``,
-``suspend``, ``ban``, ``lift``, ``rename``. An identity is named by its id or
-``@username``.
+``suspend``, ``ban``, ``lift``, ``rename``, ``cancel-event``, ``rename-event``. An
+identity is named by its id or ``@username``; an event by its id (``/tournaments/ID``).
+
+``--config FILE`` (or ``$BASRA_CONFIG``) may come before the action or after it, and is
+enough on its own: the database actions use its ``[database]``, the server actions its
+``[server]`` port (``--url`` names another process) and its ``[secrets] admin_token``.
+Every failure is one ``error:`` line: a database that is not there is said so, and
+nothing is created.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ import argparse
 import json
 import os
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -21,6 +28,14 @@ from typing import Any
 from basra.cli import CliError
 
 __all__ = ["register"]
+
+DEFAULT_URL = "http://127.0.0.1:8000"
+CONFIG_HELP = (
+    "the site's configuration (docs/DEPLOY.md; default $BASRA_CONFIG): its database, "
+    "its port and its admin token"
+)
+WHO_HELP = "an identity's id, or @username"
+REASON_HELP = "why, in words (kept with the sanction)"
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -30,28 +45,41 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="operate a site: backups, draining, moderation",
         description="Operate a basra site (docs/DEPLOY.md).",
     )
+    parser.add_argument("--config", metavar="FILE", dest="admin_config", help=CONFIG_HELP)
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
 
     def database(sub: argparse.ArgumentParser) -> None:
-        sub.add_argument("--database", metavar="URL", help="the database (else --config's)")
-        sub.add_argument("--config", metavar="FILE", default=os.environ.get("BASRA_CONFIG"))
+        sub.add_argument(
+            "--database",
+            metavar="URL",
+            help="a SQLite file, sqlite:///PATH or postgresql://USER@HOST/DB "
+            "(default: the configuration's [database])",
+        )
+        sub.add_argument("--config", metavar="FILE", help=CONFIG_HELP)
 
     sub = actions.add_parser("backup", help="a consistent dump, checked by replaying every game")
     database(sub)
     sub.add_argument("out", type=Path, help="the dump file to write (a new file)")
     sub = actions.add_parser("restore", help="restore a dump (into an empty database), then check")
     database(sub)
-    sub.add_argument("dump", type=Path)
+    sub.add_argument("dump", type=Path, help="a file written by basra admin backup")
     sub.add_argument("--force", action="store_true", help="replace what the database holds")
     sub = actions.add_parser("check", help="replay every stored game")
     database(sub)
 
     def server(sub: argparse.ArgumentParser) -> None:
         sub.add_argument(
-            "--url", default="http://127.0.0.1:8000", help="the process (http://127.0.0.1:8000)"
+            "--url",
+            help="the process to call (default: the configuration's [server] host and port, "
+            f"else {DEFAULT_URL})",
         )
-        sub.add_argument("--token-file", type=Path, help="the admin token's file")
-        sub.add_argument("--config", metavar="FILE", default=os.environ.get("BASRA_CONFIG"))
+        sub.add_argument(
+            "--token-file",
+            type=Path,
+            help="the admin token's file (default: $BASRA_ADMIN_TOKEN, else the "
+            "configuration's [secrets] admin_token)",
+        )
+        sub.add_argument("--config", metavar="FILE", help=CONFIG_HELP)
 
     server(actions.add_parser("drain", help="drain the process (it exits; systemd restarts it)"))
     sub = actions.add_parser("reports", help="list reports of players (open ones)")
@@ -59,27 +87,34 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     sub.add_argument("--all", action="store_true", help="closed ones too")
     sub = actions.add_parser("close-report", help="close a report")
     server(sub)
-    sub.add_argument("report")
+    sub.add_argument("report", help="the report's id (basra admin reports lists them)")
     sub.add_argument("--resolution", default="closed", help="what was done")
     sub = actions.add_parser("close-table", help="end a table as abandoned")
     server(sub)
-    sub.add_argument("table")
+    sub.add_argument("table", help="the table's id (in its link: /t/TABLE_ID)")
     sub = actions.add_parser("suspend", help="suspend an identity for some hours")
     server(sub)
-    sub.add_argument("who", help="an identity id or @username")
-    sub.add_argument("--hours", type=float, required=True)
-    sub.add_argument("--reason", default="")
+    sub.add_argument("who", help=WHO_HELP)
+    sub.add_argument("--hours", type=float, required=True, help="how long, in hours (0.5, 24)")
+    sub.add_argument("--reason", default="", help=REASON_HELP)
     sub = actions.add_parser("ban", help="ban an identity")
     server(sub)
-    sub.add_argument("who")
-    sub.add_argument("--reason", default="")
+    sub.add_argument("who", help=WHO_HELP)
+    sub.add_argument("--reason", default="", help=REASON_HELP)
     sub = actions.add_parser("lift", help="end a suspension or a ban")
     server(sub)
-    sub.add_argument("who")
+    sub.add_argument("who", help=WHO_HELP)
     sub = actions.add_parser("rename", help="give an identity a new display name everywhere")
     server(sub)
-    sub.add_argument("who")
-    sub.add_argument("name")
+    sub.add_argument("who", help=WHO_HELP)
+    sub.add_argument("name", help="the new display name (checked like a player's own)")
+    sub = actions.add_parser("cancel-event", help="end a tournament not finished, as cancelled")
+    server(sub)
+    sub.add_argument("event", help="the event's id (in its link: /tournaments/ID)")
+    sub = actions.add_parser("rename-event", help="give a tournament a new title")
+    server(sub)
+    sub.add_argument("event", help="the event's id (in its link: /tournaments/ID)")
+    sub.add_argument("name", help="the new title (checked like a maker's)")
     parser.set_defaults(run=run)
 
 
@@ -90,9 +125,21 @@ def run(args: argparse.Namespace) -> int:
     return _server_action(args)
 
 
-def _host_config(path: str | None) -> Any:
+def _config_path(args: argparse.Namespace) -> str | None:
+    """The configuration file: ``--config`` after the action, before it, or ``$BASRA_CONFIG``."""
+    given: str | None = (
+        getattr(args, "config", None)
+        or getattr(args, "admin_config", None)
+        or os.environ.get("BASRA_CONFIG")
+        or None
+    )
+    return given
+
+
+def _host_config(args: argparse.Namespace) -> Any:
     from basra.server.ops.config import ConfigError, load_config
 
+    path = _config_path(args)
     if path is None:
         return None
     try:
@@ -106,7 +153,7 @@ def _database_action(args: argparse.Namespace) -> int:
 
     url = args.database
     if url is None:
-        host = _host_config(args.config)
+        host = _host_config(args)
         if host is None:
             raise CliError("give --database URL or --config FILE")
         url = host.app.database
@@ -137,15 +184,27 @@ def _token(args: argparse.Namespace) -> str:
             raise CliError(f"cannot read {args.token_file}: {error.strerror}") from None
     if os.environ.get("BASRA_ADMIN_TOKEN"):
         return os.environ["BASRA_ADMIN_TOKEN"].strip()
-    host = _host_config(args.config)
+    host = _host_config(args)
     if host is None or host.admin_token is None:
         raise CliError("give --token-file, $BASRA_ADMIN_TOKEN, or --config with an admin_token")
     return str(host.admin_token)
 
 
+def _url(args: argparse.Namespace) -> str:
+    """The process to call: ``--url``, else the configuration's host and port."""
+    if args.url:
+        return str(args.url).rstrip("/")
+    host = _host_config(args)
+    if host is None:
+        return DEFAULT_URL
+    address = {"0.0.0.0": "127.0.0.1", "": "127.0.0.1", "::": "::1"}.get(host.host, host.host)
+    return f"http://{f'[{address}]' if ':' in address else address}:{host.port}"
+
+
 def _call(args: argparse.Namespace, method: str, path: str, body: Any = None) -> Any:
     data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(args.url.rstrip("/") + path, data=data, method=method)
+    url = _url(args)
+    request = urllib.request.Request(url + path, data=data, method=method)
     request.add_header("Authorization", f"Bearer {_token(args)}")
     if data is not None:
         request.add_header("Content-Type", "application/json")
@@ -155,12 +214,17 @@ def _call(args: argparse.Namespace, method: str, path: str, body: Any = None) ->
     except urllib.error.HTTPError as error:
         try:
             refusal = json.loads(error.read())
-            message = f"{refusal.get('error')}: {refusal.get('message')}"
         except ValueError:
-            message = str(error)
+            refusal = None
+        if isinstance(refusal, dict) and refusal.get("draining") is False:
+            message = "this process cannot drain (it was not started by basra serve)"
+        elif isinstance(refusal, dict) and "error" in refusal:
+            message = f"{refusal.get('error')}: {refusal.get('message')}"
+        else:
+            message = f"HTTP {error.code} {error.reason}"
         raise CliError(f"the server refused: {message}") from None
     except OSError as error:
-        raise CliError(f"cannot reach {args.url}: {error}") from None
+        raise CliError(f"cannot reach {url}: {getattr(error, 'reason', error)}") from None
 
 
 def _server_action(args: argparse.Namespace) -> int:
@@ -168,16 +232,23 @@ def _server_action(args: argparse.Namespace) -> int:
     if action == "drain":
         answer = _call(args, "POST", "/admin/drain", {})
     elif action == "reports":
-        answer = _call(args, "GET", "/admin/reports" + ("?all=1" if args.all else ""))
-        for report in answer["reports"]:
-            target, reporter = report["target"], report["reporter"]
-            print(
-                f"{report['id']}  {report['reason']:<8}  about {target['name']!r} "
-                f"({target['identity']})  by {reporter['name']!r}  table {report['table']}  "
-                f"{report['note']!r}"
-                + (f"  CLOSED: {report['resolution']}" if report["closed_at"] else "")
-            )
-        print(f"{len(answer['reports'])} reports")
+        shown, cursor = 0, None
+        while True:  # every page, newest first, each naming the next one's cursor
+            query = {"all": "1" if args.all else "0", **({"after": cursor} if cursor else {})}
+            answer = _call(args, "GET", "/admin/reports?" + urllib.parse.urlencode(query))
+            for report in answer["reports"]:
+                target, reporter = report["target"], report["reporter"]
+                print(
+                    f"{report['id']}  {report['reason']:<8}  about {target['name']!r} "
+                    f"({target['identity']})  by {reporter['name']!r}  table {report['table']}  "
+                    f"{report['note']!r}"
+                    + (f"  CLOSED: {report['resolution']}" if report["closed_at"] else "")
+                )
+            shown += len(answer["reports"])
+            cursor = answer.get("next")
+            if not cursor:
+                break
+        print(f"{shown} reports")
         return 0
     elif action == "close-report":
         answer = _call(
@@ -192,7 +263,38 @@ def _server_action(args: argparse.Namespace) -> int:
         answer = _call(args, "POST", f"/admin/identities/{args.who}/ban", {"reason": args.reason})
     elif action == "lift":
         answer = _call(args, "POST", f"/admin/identities/{args.who}/lift", {})
+    elif action in ("cancel-event", "rename-event"):
+        verb, body = action.removesuffix("-event"), {"name": getattr(args, "name", None)}
+        answer = _call(args, "POST", f"/admin/tournaments/{args.event}/{verb}", body)
     else:
         answer = _call(args, "POST", f"/admin/identities/{args.who}/rename", {"name": args.name})
-    print(json.dumps(answer, ensure_ascii=False))
+    print(_said(args, answer))
     return 0
+
+
+def _said(args: argparse.Namespace, answer: Any) -> str:
+    """What a server action did, in words."""
+    action = args.action
+    if action == "drain":
+        return (
+            f"{_url(args)} is draining: it finishes its work, sends its pages to the other "
+            "processes and exits (systemd starts it again)"
+        )
+    if action == "close-report":
+        return f"report {answer['closed']} closed: {args.resolution}"
+    if action == "close-table":
+        return f"table {answer['table']}: {answer['status']}"
+    if action in ("suspend", "ban"):
+        until = f" until {answer['until']}" if answer.get("until") else ""
+        why = f" ({answer['reason']})" if answer.get("reason") else ""
+        return f"{args.who} ({answer['identity']}) {answer['kind']}{until}{why}"
+    if action == "lift":
+        return f"{args.who}: " + ("lifted" if answer["lifted"] else "was not suspended or banned")
+    if action == "rename":
+        return f"{args.who} is now {args.name!r} (at {answer['renamed']} tables)"
+    if action == "cancel-event":
+        closed = len(answer.get("tables_closed", []))
+        return f"tournament {args.event} cancelled ({closed} tables in play ended)"
+    if action == "rename-event":
+        return f"tournament {args.event} is now {answer.get('name', args.name)!r}"
+    return json.dumps(answer, ensure_ascii=False)

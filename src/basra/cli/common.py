@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
 from typing import Any
 
@@ -76,12 +77,35 @@ def _rules_file(args: argparse.Namespace) -> str | None:
     text: str | None = args.rules
     if text is None or not text.strip() or text.lstrip().startswith("{"):
         return None
+    if not Path(text).exists():
+        try:
+            value = json.loads(text)
+        except ValueError:
+            value = None
+        else:
+            raise CliError(
+                f"--rules {text!r} is JSON but not an object: give settings such as "
+                f"'{{\"target\": 121}}', not a {_json_kind(value)}"
+            )
     existing_file(
         text,
         "rules file",
         "; --rules takes a .toml or .json file, or settings as JSON such as '{\"target\": 121}'",
     )
     return text
+
+
+def _json_kind(value: Any) -> str:
+    """What a JSON value is, in words: ``a list``, ``a number`` ..."""
+    if isinstance(value, list):
+        return "list"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, bool):
+        return "true or false"
+    if value is None:
+        return "null"
+    return "number"
 
 
 def check_variant(name: str) -> None:

@@ -84,7 +84,9 @@ def register(subparsers: Any) -> None:
         "--save", metavar="FILE", help="where to save the game (default basra-DATE.json)"
     )
     p.add_argument("--resume", metavar="FILE", help="continue a saved game (or any game record)")
-    p.add_argument("--theme", choices=sorted(THEMES), help="dark or light colours")
+    p.add_argument("--colours", choices=sorted(THEMES), help="dark or light colours")
+    # The old name, still taken (a puzzle's --theme is its topic: not this).
+    p.add_argument("--theme", dest="colours", choices=sorted(THEMES), help=argparse.SUPPRESS)
     p.set_defaults(run=run_play)
 
 
@@ -175,7 +177,7 @@ def run_play(args: argparse.Namespace) -> int:
         pace=args.pace,
         save_path=Path(args.save or args.resume) if (args.save or args.resume) else None,
         resumed_from=Path(args.resume) if args.resume else None,
-        theme_name=THEMES[args.theme] if args.theme else None,
+        theme_name=THEMES[args.colours] if args.colours else None,
     )
     if message:
         print(message)

@@ -102,7 +102,12 @@ def _missing(parser: argparse.ArgumentParser) -> int:
 
 def _select_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", nargs="?", metavar="FILE", help="default: the shipped set")
-    p.add_argument("--theme", metavar="T", help="only this theme (see docs/LEARN.md)")
+    p.add_argument(
+        "--theme",
+        metavar="T",
+        help="only puzzles of this theme, their topic such as deny_basra (see docs/LEARN.md; "
+        "the colours of `basra play` are its --colours)",
+    )
     p.add_argument("--variant", "-v", metavar="V", help="only this variant")
     p.add_argument("--exact", action="store_true", help="only exact puzzles")
     p.add_argument("--min-rating", type=whole_number, metavar="R")

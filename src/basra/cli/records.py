@@ -7,6 +7,7 @@ import json
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from basra.cli import CliError
@@ -50,6 +51,7 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--games", "-k", type=whole_number, default=1, metavar="K", help="games to play (default 1)"
     )
+    p.add_argument("--force", action="store_true", help="replace an existing --out file")
     p.add_argument(
         "--seed", "-s", type=whole_number, default=0, metavar="S", help="random seed (default 0)"
     )
@@ -95,6 +97,8 @@ def run_replay(args: argparse.Namespace) -> int:
         games = list(read_records(args.file))
     except RecordError as exc:
         raise CliError(str(exc)) from None
+    if not games:
+        raise CliError(f"{args.file!r} holds no game")
     for index, item in enumerate(games):
         try:
             if isinstance(item, RecordError):
@@ -172,8 +176,8 @@ def run_selfplay(args: argparse.Namespace) -> int:
     from basra.state import GameError, GameState
 
     variant, _, rules = rules_from_args(args)
-    if args.games < 0:
-        raise CliError("--games must be 0 or more")
+    if args.games < 1:
+        raise CliError("--games must be 1 or more")
     names = split_bot_list(args.bots)
     if len(names) > args.players or not all(names):
         raise CliError(
@@ -187,6 +191,8 @@ def run_selfplay(args: argparse.Namespace) -> int:
             make_bot(name, seed=0).close()
     except (GameError, BotError) as exc:
         raise CliError(str(exc)) from None
+    if args.out not in (None, "-") and Path(args.out).exists() and not args.force:
+        raise CliError(f"{args.out!r} exists: give a new file name, or --force to replace it")
     try:
         out = sys.stdout if args.out in (None, "-") else open(args.out, "w", encoding="utf-8")  # noqa: SIM115
     except OSError as exc:
@@ -205,7 +211,8 @@ def run_selfplay(args: argparse.Namespace) -> int:
     if out is not sys.stdout:
         rate = tally.rounds / elapsed if elapsed else 0.0
         print(
-            f"{args.games} games, {tally.rounds} rounds, {tally.plays} plays in {elapsed:.2f} s "
+            f"{args.games} game{'s' * (args.games != 1)}, {tally.rounds} rounds, "
+            f"{tally.plays} plays in {elapsed:.2f} s "
             f"({rate:,.0f} rounds/s); records in {args.out}"
         )
         print("wins: " + wins_text(names, sides, tally.wins or [0] * len(sides), tally.draws))

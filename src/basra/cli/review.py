@@ -49,7 +49,8 @@ def register(subparsers: Any) -> None:
         "--samples",
         type=whole_number,
         metavar="K",
-        help="deals played out per decision (default 1500; more is steadier and slower)",
+        help="deals played out per decision (default 8000, basra.coach.analysis's; fewer "
+        "is quicker and less steady)",
     )
     p.add_argument(
         "--seed", type=whole_number, default=0, metavar="S", help="analysis seed (default 0)"
@@ -211,11 +212,17 @@ def plot_figure(reviews: list[GameReview]) -> Any:
                     label=side_words(review, side) if index == 0 else None,
                 )
         keyed: set[str] = set()
-        for x, y, label in drawn.marks:
-            # The key names each colour of dot once: what the analyser called that play.
-            ax.scatter([x], [y], s=46, color=LABEL_COLOURS[label], zorder=3,
-                       label=label if label not in keyed else None)  # fmt: skip
-            keyed.add(label)
+        for x, y, label, side in drawn.marks:
+            # The key names each kind of dot once: what the analyser called that play, and
+            # whose it was (filled: the side of the line; hollow: the other side's, drawn
+            # on this line as the opposite of its margin).
+            key = f"{label} by {side_words(review, side)}"
+            own = side in drawn.lines
+            colour = LABEL_COLOURS[label]
+            ax.scatter([x], [y], s=46, zorder=3, color=colour if own else "none",
+                       edgecolors=colour, linewidths=1.6,
+                       label=key if key not in keyed else None)  # fmt: skip
+            keyed.add(key)
         for x in drawn.round_starts[1:]:
             ax.axvline(x - 0.5, color="#999999", linestyle=":", linewidth=1)
         for number, x in enumerate(drawn.round_starts, start=1):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from basra.cli import CliError
@@ -99,7 +100,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         type=int,
         default=None,
         metavar="K",
-        help="deals a game review plays out per decision (default 1500; fewer: quicker reviews)",
+        help="deals a game review plays out per decision (default 8000, as basra review; "
+        "fewer: quicker reviews)",
     )
     parser.add_argument(
         "--no-hindsight",
@@ -191,15 +193,18 @@ def _from_options(args: argparse.Namespace) -> HostConfig:
 def _serve(host: HostConfig) -> int:
     import uvicorn
 
-    from basra.server import wordlist
+    from basra.server import words
     from basra.server.app import create_app
     from basra.server.ops import logs
+    from basra.server.ops.config import without_password
     from basra.server.ops.control import OpsConfig
     from basra.server.ops.drain import DrainingServer
     from basra.server.table.forms import configure_bounds
 
     logs.configure(host.log_format, host.log_level)
-    wordlist.configure(wordlist.WordList.from_files(host.word_lists, host.shipped_words))
+    if host.metrics_dir is not None:
+        _metrics_folder(host.metrics_dir)
+    words.configure(words.WordList.from_files(host.word_lists, host.shipped_words))
     configure_bounds(host.rule_bounds, host.card_points_max)
     config = host.app
     config.ops = OpsConfig(
@@ -209,8 +214,8 @@ def _serve(host: HostConfig) -> int:
         daily_secret=host.daily_secret,
     )
     app = create_app(config)
-    where = "memory only" if config.database == "memory" else _without_password(config.database)
-    print(f"basra: serving on http://{host.host}:{host.port}/  (games in {where})", flush=True)
+    where = "memory only" if config.database == "memory" else without_password(config.database)
+    logs.announce(f"basra: serving on http://{host.host}:{host.port}/  (games in {where})")
     # No per-message compression: snapshots are small, and deflating every frame
     # costs more CPU than the bandwidth it saves on loopback or a LAN.
     server = DrainingServer(
@@ -232,16 +237,18 @@ def _serve(host: HostConfig) -> int:
     return 0
 
 
-def _without_password(url: str) -> str:
-    """A database URL fit for a log line.
-
-    >>> _without_password("postgresql://basra:secret@db:5432/basra")
-    'postgresql://basra:***@db:5432/basra'
-    """
-    if "://" in url and "@" in url.split("://", 1)[1]:
-        scheme, rest = url.split("://", 1)
-        credentials, where = rest.rsplit("@", 1)
-        if ":" in credentials:
-            credentials = credentials.split(":", 1)[0] + ":***"
-        return f"{scheme}://{credentials}@{where}"
-    return url
+def _metrics_folder(path: str) -> None:
+    """Make ``[operations] metrics_dir`` (the systemd unit makes it under /run), or say
+    in words why it cannot be."""
+    folder = Path(path)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / f".basra-{os.getpid()}"
+        probe.touch()
+        probe.unlink()
+    except OSError as error:
+        raise CliError(
+            f"[operations] metrics_dir: cannot write to {path}: {error.strerror}; the systemd "
+            f"unit makes it, and a run by hand needs it made first (install -d -o basra "
+            f"{path}) or another metrics_dir"
+        ) from None

@@ -9,12 +9,14 @@ offers the next player (the most any card this seat cannot place could take
 there, found the same way), and what the analysis says it is worth against
 the next best move::
 
-    7♠ takes 4♥ 3♣ and leaves nothing they can take: +2.1 points against 9♦'s +0.4
+    7♠ takes 4♥ 3♣ and leaves nothing they can take: +2.1 points from now against 9♦'s +0.4
 
-Points in a hint are counted *from now*: the expected round margin of the
+Points in a hint are counted *from now*, and say so: the expected round margin of the
 move (:class:`~basra.coach.analysis.MoveEstimate`) less what the sides have
 already banked this round (card points and basras in their piles), so the
-numbers say what the rest of the round is expected to bring. The hint sees
+numbers say what the rest of the round is expected to bring. A review
+(:mod:`basra.coach.review`) grades the same moves by the whole round's expected margin,
+what is banked included, and says so too: the two differ by what is banked. The hint sees
 only the seat's view; the cards it names as the next player's are cards this
 seat cannot place, never the next player's real hand.
 
@@ -289,7 +291,10 @@ def reason_text(facts: MoveFacts, other: MoveFacts | None, *, exact: bool = Fals
         text += ": the only move"
     else:
         if f"{other.value:+.1f}" == f"{facts.value:+.1f}":
-            text += f": {facts.value:+.1f} points, as good as {_alternative_words(facts, other)}"
+            text += (
+                f": {facts.value:+.1f} points from now, as good as "
+                f"{_alternative_words(facts, other)}"
+            )
             return text + (" (exact: every card is known)" if exact else "")
         if other.move.card != facts.move.card:
             against = f"{card_label(other.move.card)}'s {other.value:+.1f}"
@@ -297,7 +302,7 @@ def reason_text(facts: MoveFacts, other: MoveFacts | None, *, exact: bool = Fals
             against = f"{other.value:+.1f} taking {_cards(other.move.take)} instead"
         else:
             against = f"{other.value:+.1f} laying it down instead"
-        text += f": {facts.value:+.1f} points against {against}"
+        text += f": {facts.value:+.1f} points from now against {against}"
     if exact:
         text += " (exact: every card is known)"
     return text

@@ -70,6 +70,7 @@ __all__ = [
     "FORCED",
     "LABELS",
     "LABEL_NOUNS",
+    "MARGIN_WORDS",
     "NOISE_Z",
     "REVIEW_FORMAT",
     "THRESHOLDS",
@@ -96,6 +97,11 @@ __all__ = [
 
 REVIEW_FORMAT = "basra-review/1"
 
+MARGIN_WORDS = (
+    "points: a move's expected round margin (its side's points this round less the "
+    "others', what is banked included; a hint counts from now)"
+)
+"""What the review's numbers are, said with them (a hint's numbers are from now)."""
 LABELS = ("best", "good", "inaccuracy", "mistake", "blunder")
 """The grades of a decision, best first."""
 FORCED = "forced"
@@ -639,8 +645,10 @@ class Curves:
     """Per side, a line per round of points (x, expected round margin): after each graded
     play, then the real margin at the round's end. With two sides, one side's lines (the
     other's margins are the opposite)."""
-    marks: list[tuple[float, float, str]]
-    """Decisions labelled inaccuracy or worse: (x, y, label)."""
+    marks: list[tuple[float, float, str, int]]
+    """Decisions labelled inaccuracy or worse: (x, y, label, side). ``y`` is on the line
+    drawn (with two sides, the one side's: the other side's mistake shows as the opposite
+    of its margin), ``side`` the side that made it, so that a plot can say whose it is."""
     round_starts: list[int]
     """The x of each round's first play (x counts the reviewed plays from 0)."""
 
@@ -653,7 +661,7 @@ def curves(review: GameReview) -> Curves:
         focus = review.decisions[0].spot.side if review.decisions else 0
     sides = [focus] if two else list(range(len(review.sides)))
     lines: dict[int, list[list[tuple[float, float]]]] = {side: [] for side in sides}
-    marks: list[tuple[float, float, str]] = []
+    marks: list[tuple[float, float, str, int]] = []
     starts: list[int] = []
     notes = {note.round: note for note in review.rounds}
     decisions = review.decisions
@@ -669,7 +677,7 @@ def curves(review: GameReview) -> Curves:
                 side, value = focus, -value
             lines[side][-1].append((float(x), value))
             if decision.label in LABELS[2:]:
-                marks.append((float(x), value, decision.label))
+                marks.append((float(x), value, decision.label, spot.side))
         ends = x + 1 == len(decisions) or decisions[x + 1].spot.round != spot.round
         margins = notes[spot.round].margins
         if ends and margins is not None:
@@ -704,7 +712,8 @@ def review_text(review: GameReview) -> str:
     lines = [
         f"game {review.game + 1}: {record.variant}, "
         + " vs ".join(seat_words(review, s) for s in range(record.players))
-        + f" ({review.samples} samples a decision, seed {review.seed})"
+        + f" ({review.samples} samples a decision, seed {review.seed})",
+        f"  {MARGIN_WORDS}",
     ]
     for summary in review.seats:
         who = seat_words(review, summary.seat)

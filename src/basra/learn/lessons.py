@@ -652,15 +652,18 @@ def _steps(rules: Rules, variant: str) -> list[Step | None]:
             lambda f: _takes(f) >= 3,
         )
     target = rules.target
-    ahead = max(target - 12, 0)
+    # The basra this step makes reaches the target, and the goal says so.
+    worth = rules.basra_values[parse_card("6C")]
+    ahead = max(target - worth, 0)
     make(
         "target",
         (
             both("The target", "الهدف"),
             both(
-                f"You have {ahead} points and the game is played to {target}: make a basra.",
+                f"You have {ahead} points and the game is played to {target}: make a basra, "
+                f"worth {worth}, to reach it.",
                 f"معك {count_words(ahead, 'point', 'ar')} واللعبة إلى {num(target, 'ar')}: "
-                "اعمل بصرة.",
+                f"اعمل بصرة، قيمتها {count_words(worth, 'point', 'ar')}، لتصل إليه.",
             ),
             both(
                 "Points are added up after each round; the game ends after a round in which a "

@@ -10,9 +10,10 @@ and the web pages and APIs):
   holds the answer, the values, the themes, another hand or the stock.
 - :func:`attempt`: whether a move typed is the answer (text that is not a legal
   move is no attempt, and says why).
-- :func:`solution`: everything, once the puzzle is solved or failed: the
-  answer and why, every move's value and what it does, the themes, every hand
-  and the stock.
+- :func:`solution`: everything about the position, once the puzzle is solved
+  or failed: the answer and why, every move's value and what it does, the
+  themes, every hand and the stock; never the game's record or source, which
+  would lead back to the game it comes from (a server's puzzles never say).
 
 All three return JSON values, with every text in English and Arabic.
 
@@ -155,7 +156,13 @@ def _proof_words(puzzle: Puzzle) -> Words:
 def solution(puzzle: Puzzle) -> dict[str, Any]:
     """Everything about the puzzle, for after it is solved or failed: the answer and why,
     every move's value and what it does, the themes, and the whole position (every hand and
-    the stock, hidden during the puzzle)."""
+    the stock, hidden during the puzzle). Not the game's record or its source: nothing
+    that leads back to the game.
+
+    >>> from basra.puzzles.format import shipped_puzzles
+    >>> sorted({"record", "source", "table"} & set(solution(shipped_puzzles()[0])))
+    []
+    """
     state = puzzle.state()
     view = view_of(state, puzzle.seat)
     moves = []
@@ -204,6 +211,4 @@ def solution(puzzle: Puzzle) -> dict[str, Any]:
             "stock": [CARD_NAMES[c] for c in state.stock[state.stock_pos :]],
             "floor": [CARD_NAMES[c] for c in cards_of(state.floor)],
         },
-        "record": puzzle.record.to_json(),
-        "source": puzzle.source,
     }

@@ -142,7 +142,7 @@ class Env:
         self.messages = TableMessages(
             self.master, self.lifecycle, self.hints, store_.tables, store_.identities
         )
-        self.queries = Queries(store_.tables)
+        self.queries = Queries(store_.tables, self.lifecycle.disclosure)
         # The features, each on the lifecycle, the master and its own repositories.
         self.reactions = Reactions(self.master, self.messages, self.quotas, self.bus)
         self.reviews = ReviewService(
@@ -172,7 +172,7 @@ class Env:
             self.lifecycle, store_.daily, store_.secrets, secret=config.ops.daily_secret
         )
         self.lessons = Lessons(store_.lessons)
-        self.puzzles = Puzzles(store_.puzzles, config.puzzles)
+        self.puzzles = Puzzles(store_.puzzles, config.puzzles, secrets=store_.secrets)
         self.mistakes = MistakeMiner(
             store_.puzzles,
             self.reviews,
@@ -267,6 +267,7 @@ class Env:
         await self.store.start()
         await self.bus.start(self.origin)
         await self.daily.start()  # before any daily table is dealt
+        await self.puzzles.start()
         await self.tournaments.prepare()  # before any duplicate board is dealt
         await self.master.ownership.start(self.lifecycle)
         if resume:

@@ -8,8 +8,10 @@ that names the ``limit`` and says in ``retry_after`` how many seconds to wait
 client holds them: an IPv4 address, or an IPv6 /64 network.
 
 Buckets and connection counts live in this process: with several server
-processes behind one address, each enforces them on its own share (table
-counts come from the store, so they hold across processes).
+processes behind one address, each enforces them on its own share (the counts
+of tables and tournaments come from the store, counted with the insert under a
+lock: :meth:`basra.server.table.lifecycle.Lifecycle.admit`, so they hold across
+processes).
 """
 
 from __future__ import annotations
@@ -54,6 +56,9 @@ class Limits:
     """All-bot tables (watched only) one person may have in play."""
     bot_tables: int = 20
     """All-bot tables in play on the whole server."""
+    bot_tables_per_event: int = 1
+    """All-bot tables (bots paired with bots) one tournament may have in play; they count
+    against its maker's and the server's all-bot tables too."""
     connections_per_address: int = 40
     """WebSocket connections one client address may hold at once."""
     connections_per_identity: int = 12
@@ -84,6 +89,12 @@ class Limits:
     """Reactions (quick phrases and emoji) one person may send at tables."""
     reports_per_identity: Rate = Rate(10, 3600)
     """Reports of players one person may make."""
+    reports_per_address: Rate = Rate(20, 3600)
+    """Reports of players a client address may make (all its identities together)."""
+    events_per_address: int = 10
+    """Tournaments a client address may make in 24 hours (all its accounts together)."""
+    open_events_per_address: int = 4
+    """Tournaments made from one client address that have not finished."""
     bot_accounts_per_identity: int = 5
     """Bot accounts one person may hold."""
     bot_tokens_per_identity: Rate = Rate(10, 3600)

@@ -630,6 +630,8 @@ class BasraApp(App[str | None]):
     def _farewell(self) -> str | None:
         if self.saved_to is None:
             return None
+        if self.session.state.is_over:
+            return f"The finished game is saved to {self.saved_to}."
         return f"Game saved to {self.saved_to}. Continue with: basra play --resume {self.saved_to}"
 
     def _saved(self, path: Path) -> None:
@@ -693,9 +695,13 @@ class BasraApp(App[str | None]):
         """Ctrl+C, Ctrl+Q, q or the palette's Quit: offer to save, then leave.
 
         The game is saved where it was saved before (or resumed from); a file
-        that holds anything else is never replaced: the save goes to a new name.
+        that holds anything else is never replaced: the save goes to a new name. A
+        finished game has nothing to continue: it ends at once.
         """
         if isinstance(self.screen, LeaveScreen):
+            return
+        if self.session.state.is_over:
+            self.exit(self._farewell())
             return
         wanted = self.save_path
         mine = self.own_file is not None and same_file(wanted, self.own_file)

@@ -66,7 +66,8 @@ class PassScreen(Dialog[None]):
 
     Keys pressed before it showed (a second Enter typed with the move that
     ended the last person's turn) and in its first ``READY_DELAY`` seconds do
-    nothing, so nobody skips it by accident and sees the next person's hand.
+    nothing, so nobody skips it by accident and sees the next person's hand. ``q``
+    leaves the game (offering to save it), as at the table.
     """
 
     DEFAULT_CSS = (
@@ -75,6 +76,7 @@ class PassScreen(Dialog[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "ready", "I'm ready"),
         Binding("space", "ready", show=False),
+        Binding("q", "app.quit", "Quit"),
     ]
     READY_DELAY = 0.8
     """Seconds after it shows before it can be dismissed."""

@@ -3,7 +3,7 @@
 Each step shows its goal, the position and what the chosen card would take;
 the move played is checked by :func:`basra.learn.lessons.check_step`, which
 accepts only the taught move and explains any other. ``n`` and ``p`` go to
-the next and previous step.
+the next and previous step (``n`` once the step is done: before, it says so).
 """
 
 from __future__ import annotations
@@ -89,8 +89,17 @@ class LearnApp(PositionApp):
 
     def action_next(self) -> None:
         """The next step (once this one is done)."""
-        if self.index + 1 < self.step_count and self.index in self.done:
+        if self.index + 1 >= self.step_count:
+            self.not_yet(both("This is the course's last step.", "هذه آخر خطوة في الدرس."))
+        elif self.index in self.done:
             self.go(self.index + 1)
+        else:
+            self.not_yet(
+                both(
+                    "Play the step's move first: n goes on once it is done (p goes back).",
+                    "العب حركة الخطوة أولًا: n تنتقل بعد إتمامها (p ترجع).",
+                )
+            )
 
     def action_previous(self) -> None:
         """The previous step."""

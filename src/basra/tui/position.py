@@ -4,12 +4,14 @@
 chosen card would take), lets the person pick a card (1-6, the arrows, or a
 click) and play it with Enter (choosing the set when it can take several),
 and hands the move to :meth:`PositionApp.submit`. ``l`` switches between
-English and Arabic, ``q`` leaves. Only the view of the seat to move is ever
+English and Arabic (the footer's keys too), ``q`` leaves; ``n`` before the position
+is done says why it does not go on yet. Only the view of the seat to move is ever
 drawn: the other hands are not known to this screen.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import ClassVar
 
 from rich.text import Text
@@ -41,6 +43,14 @@ LABELS: dict[str, Words] = {
     "trail": {"en": "takes nothing: it stays on the floor", "ar": "لا تأكل شيئًا: تبقى على الأرض"},
     "basra": {"en": "basra", "ar": "بصرة"},
 }
+KEYS: dict[str, Words] = {
+    "play": {"en": "Play", "ar": "العب"},
+    "next": {"en": "Next", "ar": "التالي"},
+    "previous": {"en": "Previous", "ar": "السابق"},
+    "language": {"en": "English/عربي", "ar": "English/عربي"},
+    "quit": {"en": "Quit", "ar": "خروج"},
+}
+"""The footer's words for each action, in both languages."""
 
 
 class PositionApp(App[None]):
@@ -75,6 +85,7 @@ class PositionApp(App[None]):
         self.locked = False
         """True once the position is done with (solved or given up): no more moves."""
         self.message = Text()
+        self.label_keys()
 
     def compose(self) -> ComposeResult:
         """The widgets of the screen."""
@@ -110,7 +121,22 @@ class PositionApp(App[None]):
     def action_next(self) -> None:
         """Go to the next position."""
 
+    def not_yet(self, words: Words) -> None:
+        """Say why ``n`` does not go on (the position is not done with yet)."""
+        self.message = Text(self.say(words), style="bold dark_orange")
+        self.refresh_all()
+
     # ----------------------------------------------------------- helpers
+
+    def label_keys(self) -> None:
+        """Name the footer's keys in the chosen language."""
+        for key, bindings in self._bindings.key_to_bindings.items():
+            self._bindings.key_to_bindings[key] = [
+                replace(b, description=self.say(KEYS[b.action])) if b.action in KEYS else b
+                for b in bindings
+            ]
+        if self.is_running:
+            self.refresh_bindings()
 
     def say(self, words: Words) -> str:
         """``words`` in the chosen language, for the terminal."""
@@ -231,6 +257,7 @@ class PositionApp(App[None]):
     def action_language(self) -> None:
         """Switch between English and Arabic."""
         self.lang = "ar" if self.lang == "en" else "en"
+        self.label_keys()
         self.on_language()
         self.refresh_all()
 

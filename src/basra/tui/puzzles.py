@@ -4,7 +4,9 @@ Before a move the screen holds only :func:`basra.puzzles.public.puzzle_view`'s
 view (the seat's hand, the floor, the plays and scores); after it, the attempt
 (:func:`~basra.puzzles.public.attempt`) and the solution
 (:func:`~basra.puzzles.public.solution`): the answer, why, every move's value,
-and the hands that were hidden. ``n`` goes to the next puzzle.
+and the hands that were hidden. ``n`` goes to the next puzzle (once this one is
+answered: before, it says so). The scores and piles name whose they are (yours, your
+partner's side, each other seat's).
 """
 
 from __future__ import annotations
@@ -68,13 +70,20 @@ class PuzzleApp(PositionApp):
         ar = self.lang == "ar"
         out = Text()
         seat = shown["seat"]
+        partner = ""
+        if shown["teams"]:
+            partner = (
+                f" (شريكك المقعد {(seat + 2) % 4 + 1})"
+                if ar
+                else (f" (your partner: seat {(seat + 2) % 4 + 1})")
+            )
         out.append(
             ("أنت المقعد " if ar else "You are seat ")
-            + f"{seat + 1}; "
-            + ("النتيجة " if ar else "score ")
-            + " - ".join(str(s) for s in shown["scores"])
-            + ("; الأوراق المأكولة " if ar else "; cards taken ")
-            + " - ".join(str(n) for n in shown["pile_sizes"])
+            + f"{seat + 1}{partner}; "
+            + ("النتيجة: " if ar else "score: ")
+            + self._per_side(shown["scores"])
+            + ("; الأوراق المأكولة: " if ar else "; cards taken: ")
+            + self._per_side(shown["pile_sizes"])
             + ("; الباقي " if ar else "; stock ")
             + str(shown["stock"])
         )
@@ -91,6 +100,24 @@ class PuzzleApp(PositionApp):
                     out.append("×")
                     out.append_text(cards_chips(taken))
         return out
+
+    def _per_side(self, values: Sequence[int]) -> str:
+        """One number per side, each named: ``you 52, seat 1 88``; yours first."""
+        shown = self.public["view"]
+        ar = self.lang == "ar"
+        mine = shown["side"]
+
+        def name(side: int) -> str:
+            if side == mine:
+                return "أنتم" if ar and shown["teams"] else "أنت" if ar else "you"
+            seats = [s for s in range(shown["players"]) if (s % 2 if shown["teams"] else s) == side]
+            label = "+".join(str(s + 1) for s in seats)
+            if ar:
+                return ("المقعدان " if len(seats) > 1 else "المقعد ") + label
+            return ("seats " if len(seats) > 1 else "seat ") + label
+
+        order = [mine, *[s for s in range(len(values)) if s != mine]]
+        return ", ".join(f"{name(side)} {values[side]}" for side in order)
 
     def submit(self, move: Move) -> None:
         """Judge the move, then show the solution."""
@@ -133,7 +160,14 @@ class PuzzleApp(PositionApp):
 
     def action_next(self) -> None:
         """The next puzzle (once this one is answered)."""
-        if self.locked and self.index + 1 < len(self.puzzles):
+        if not self.locked:
+            self.not_yet(
+                both(
+                    "Play a move first: n shows the next puzzle once this one is answered.",
+                    "العب حركة أولًا: n تعرض اللغز التالي بعد الإجابة عن هذا.",
+                )
+            )
+        elif self.index + 1 < len(self.puzzles):
             self.index += 1
             self.load()
 

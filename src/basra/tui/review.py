@@ -23,7 +23,7 @@ from textual.widgets import OptionList, ProgressBar, Static
 from textual.widgets.option_list import Option
 
 from basra.coach.analysis import DEFAULT_SAMPLES
-from basra.coach.review import Decision, GameReview, review_record, seat_words
+from basra.coach.review import MARGIN_WORDS, Decision, GameReview, review_record, seat_words
 from basra.record import Record
 from basra.tui.dialogs import DIALOG_CSS, Dialog
 from basra.tui.text import card_label, cards_chips
@@ -71,7 +71,7 @@ class ReviewScreen(Dialog[None]):
     DEFAULT_CSS = (
         DIALOG_CSS.format(name="ReviewScreen")
         + """
-    ReviewScreen > Vertical { width: 90; max-width: 100%; max-height: 100%; }
+    ReviewScreen > Vertical { width: 110; max-width: 100%; max-height: 100%; }
     ReviewScreen Static { max-width: 100%; }
     ReviewScreen OptionList { height: 12; max-height: 40%; width: 100%; }
     ReviewScreen #detail { height: auto; min-height: 6; }
@@ -153,8 +153,7 @@ class ReviewScreen(Dialog[None]):
             return
         self.query_one("#progress", ProgressBar).display = False
         self.query_one("#progress-text", Static).update(
-            f"{review.samples} deals a decision; points are the expected round margin "
-            "(your side's round points less the others')."
+            f"{review.samples} deals a decision; {MARGIN_WORDS}."
         )
         self.query_one("#summary", Static).update(_summary(review))
         options = self.query_one("#decisions", OptionList)
@@ -214,6 +213,7 @@ def _detail(review: GameReview, decision: Decision) -> Text:
     if not decision.graded:
         out.append("Only one legal move: not graded.", style="dim")
         return out
+    out.append(f"  {'move':<22} {'expected round margin':>21}\n", style="dim")
     for option in decision.options[:6]:
         move = option.move
         text = card_label(move.card)

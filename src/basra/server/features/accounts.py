@@ -22,14 +22,13 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-import unicodedata
 from collections.abc import Callable
 from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
-from basra.server import wordlist
+from basra.server import words
 from basra.server.errors import ProtocolError
 from basra.server.identity import Caller, Identities, Issued
 from basra.server.quotas import Quotas
@@ -46,7 +45,7 @@ __all__ = [
     "username_key",
 ]
 
-USERNAME_LENGTH = (3, 20)
+USERNAME_LENGTH = (words.USERNAME.low, words.USERNAME.high)
 """The shortest and longest username, in characters."""
 PASSWORD_LENGTH = (8, 128)
 """The shortest and longest password, in characters."""
@@ -59,31 +58,22 @@ def _bad(code: str, field: str, message: str) -> ProtocolError:
 
 
 def username_key(username: str) -> str:
-    """The key a username is unique by: NFKC, case-folded.
+    """The key a username is unique by: NFKC, invisible characters removed, case-folded.
 
-    >>> username_key("Amal_7") == username_key("amal_7")
+    >>> username_key("Amal_7") == username_key("\u200bamal_7")
     True
     """
-    return unicodedata.normalize("NFKC", username).casefold()
+    return words.clean(username).casefold()
 
 
 def check_username(value: Any) -> str:
-    """A username: 3 to 20 letters (any script), digits, ``_`` or ``-``; or ``bad_username``.
+    """A username: 3 to 20 letters (any script), digits, ``_`` or ``-``; or ``bad_username``
+    (:data:`basra.server.words.USERNAME`'s policy).
 
     >>> check_username(" Amal_7 ")
     'Amal_7'
     """
-    if not isinstance(value, str):
-        raise _bad("bad_username", "username", "a username must be text")
-    name = unicodedata.normalize("NFKC", value.strip())
-    low, high = USERNAME_LENGTH
-    if not low <= len(name) <= high:
-        raise _bad("bad_username", "username", f"a username has {low} to {high} characters")
-    if not all(ch.isalnum() or ch in "_-" for ch in name):
-        raise _bad("bad_username", "username", "a username has only letters, digits, '_' and '-'")
-    if wordlist.refused(value.strip()):
-        raise _bad("name_not_allowed", "username", "this username is not allowed here")
-    return name
+    return words.check_text("username", value, words.USERNAME)
 
 
 def _check_password(value: Any) -> str:

@@ -38,9 +38,10 @@ import secrets
 import time
 from typing import Any
 
+from basra.server import words
 from basra.server.connection import Connection, Outgoing
 from basra.server.errors import ProtocolError
-from basra.server.features.accounts import check_username, username_key
+from basra.server.features.accounts import username_key
 from basra.server.identity import Caller, token_hash
 from basra.server.quotas import Quotas, RateLimitError
 from basra.server.runtime.pubsub import Bus
@@ -85,16 +86,7 @@ TOKEN_PREFIX = "bot_"
 
 
 def _bad_name(value: Any) -> str:
-    try:
-        return check_username(value)
-    except ProtocolError as error:
-        if error.code == "name_not_allowed":
-            raise
-        raise ProtocolError(
-            "bad_bot_name",
-            error.message.replace("username", "bot name"),
-            {"field": "name"},
-        ) from None
+    return words.check_text("name", value, words.BOT_NAME)
 
 
 def bot_json(bot: BotRow) -> dict[str, Any]:

@@ -17,9 +17,12 @@ The deal is secret until it is played. Its pack and seats are derived from a
 the deal's id, never from the date alone, so nobody can work them out. Nothing
 public shows a card: ``GET /api/daily`` and the leaderboards have no cards; an
 attempt's table (``daily`` names its deal) is left out of the lobby, cannot be
-watched (``private_table``) and has no rematch; its record and replay are
+watched (``private_table``) and has no rematch; its record, replay and review are
 refused (``play_first``, 403) to anyone who has not finished their own attempt
-at the same deal; and the person's own attempt shows them only what their seat
+at the same deal, until the deal is *revealed to all*: its day has ended and no
+attempt at it is still in play (this feature is the disclosure policy's
+:class:`~basra.server.table.disclosure.Secret` for daily tables; a game of the deal
+may then become a puzzle); and the person's own attempt shows them only what their seat
 sees, as at every table. The deal is one round: its rules are the variant's
 with a target of 1 and a tie as a draw (:data:`DAILY_RULES`), so the game ends
 when the round does.
@@ -47,8 +50,9 @@ from basra.server.errors import ProtocolError
 from basra.server.identity import Caller
 from basra.server.store.protocols import DailyStore, SecretStore
 from basra.server.store.rows import AttemptRow, SeatKind, SeatRow, TableRow, TableStatus
+from basra.server.table.disclosure import Secret
 from basra.server.table.forms import TableSpec, check_name
-from basra.server.table.lifecycle import Lifecycle
+from basra.server.table.lifecycle import Budget, Lifecycle
 
 __all__ = ["DAILY_RULES", "LEVEL", "ROTATION", "Daily", "Deal", "margin", "variants_of"]
 
@@ -107,7 +111,7 @@ def _no_deal(deal_id: str) -> ProtocolError:
     return ProtocolError("no_such_deal", f"there is no daily deal {deal_id[:40]!r}")
 
 
-class Daily:
+class Daily(Secret):
     """The daily deals: attempts (tables the lifecycle opens), leaderboards, who may see what."""
 
     def __init__(
@@ -125,7 +129,7 @@ class Daily:
         self._secret: bytes | None = secret
         """The operator's secret (``[secrets] daily_deal``), else read at start from the store."""
         lifecycle.deal_with(self.pack_of)
-        lifecycle.on_visibility(self.check_visible)
+        lifecycle.disclosure.keep(self)
 
     async def start(self) -> None:
         """Read (or make, once) the server secret the deals come from, unless the operator
@@ -238,7 +242,8 @@ class Daily:
         now = self.clock()
         row.created_at = now
         attempt = AttemptRow(deal.id, caller.identity, row.id, person, shown, now)
-        stored = await self.attempts.start_attempt(attempt, row)
+        caps = self.lifecycle.admit(row, Budget(caller.identity, paired=True))
+        stored = await self.attempts.start_attempt(attempt, row, caps)
         new = stored.table_id == row.id  # else another request of this identity came first
         if new:
             await self.lifecycle.open(row)
@@ -247,13 +252,16 @@ class Daily:
     async def board(self, deal_id: str, caller: Caller | None) -> dict[str, Any]:
         """``GET /api/daily/{id}``: the deal's leaderboard by margin.
 
-        The attempts' tables (to replay them) are listed only to a caller who
-        has finished their own attempt at this deal.
+        The attempts' tables (to replay them) are listed only to a caller who may see
+        them: who has finished their own attempt at this deal, or anyone once the deal
+        is revealed to all (as the disclosure policy asks: :meth:`revealed_to_all`).
         """
         deal = self.find(deal_id)
         attempts = await self.attempts.attempts(deal.id)
         mine = next((a for a in attempts if caller and a.identity == caller.identity), None)
-        played = mine is not None and mine.status == TableStatus.OVER
+        played = (mine is not None and mine.status == TableStatus.OVER) or _revealed(
+            deal, self.today(), attempts
+        )
         done = [a for a in attempts if margin(a) is not None]
         done.sort(key=lambda a: (-(margin(a) or 0), -a.scores[a.seat], a.ended_at or 0))
         entries = []
@@ -281,26 +289,43 @@ class Daily:
             "entries": entries,
         }
 
-    async def check_visible(self, row: TableRow, caller: Caller | None) -> None:
-        """The lifecycle's check of a private table: a daily table's rule (:meth:`may_see`)."""
-        if row.daily is not None:
-            await self.may_see(row.id, caller)
+    # ---------------------------------------------------------------- who sees them
 
-    async def may_see(self, table_id: str, caller: Caller | None) -> None:
-        """Refuse a daily table's record or replay (``play_first``) to anyone who has not
-        finished their own attempt at its deal; any other table passes."""
-        attempt = await self.attempts.attempt_at(table_id[:40])
-        if attempt is None:
-            return
-        if caller is not None:
-            mine = await self.attempts.attempt_of(attempt.deal_id, caller.identity)
-            if mine is not None and mine.status == TableStatus.OVER:
-                return
-        raise ProtocolError(
+    def claims(self, row: TableRow) -> bool:
+        """A daily deal's attempt."""
+        return row.daily is not None
+
+    async def revealed_to_all(self, row: TableRow) -> bool:
+        """Its deal is shown to anyone once its day (UTC) has ended and no attempt at it is
+        still waiting or in play: nobody can play it any more."""
+        if row.daily is None:
+            return False
+        try:
+            deal = self.find(row.daily)
+        except ProtocolError:
+            return False
+        return _revealed(deal, self.today(), await self.attempts.attempts(deal.id))
+
+    async def earned(self, row: TableRow, caller: Caller) -> bool:
+        """Someone who has finished their own attempt at the same deal."""
+        if row.daily is None:
+            return False
+        mine = await self.attempts.attempt_of(row.daily, caller.identity)
+        return mine is not None and mine.status == TableStatus.OVER
+
+    def refusal(self, row: TableRow) -> ProtocolError:
+        """``play_first``, naming the deal."""
+        return ProtocolError(
             "play_first",
             "this is a daily deal: its games stay hidden until you have played it yourself",
-            {"deal": attempt.deal_id},
+            {"deal": row.daily},
         )
+
+
+def _revealed(deal: Deal, today: dt.date, attempts: list[AttemptRow]) -> bool:
+    """A deal is revealed to all once its day has ended and none of its attempts is
+    still waiting or in play."""
+    return deal.day < today and not any(a.status.live for a in attempts)
 
 
 def _mine(attempt: AttemptRow) -> dict[str, Any]:

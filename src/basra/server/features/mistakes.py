@@ -10,7 +10,17 @@ analysed twice), and a decision it proves (exactly, or by the search ten times t
 ``expert``'s, :class:`~basra.server.features.puzzles.PuzzleConfig`) whose answer is not
 the move the person played becomes a puzzle of theirs
 (:meth:`~basra.server.store.protocols.PuzzleStore.add_mined`). Mined puzzles are in
-everyone's puzzle pool too (the game is over; a puzzle never names its players).
+everyone's rated pool too, so only a game whose cards anyone may see is mined
+(:meth:`Disclosure.public <basra.server.table.disclosure.Disclosure.public>`: over, and
+not hidden, or its deal revealed to all). A hidden table's game reviewed sooner (a daily
+deal's attempt, a duplicate board still played elsewhere) stays queued, and is looked at
+again when the feature says its deal was revealed (a duplicate board's last table
+finished here: :meth:`~basra.server.table.disclosure.Disclosure.revealed`), every
+:attr:`~basra.server.features.puzzles.PuzzleConfig.recheck` seconds (a daily deal's
+day ending; a board finished in another process) and when a server starts, until its
+deal is revealed to all. A mined line names no source,
+and nothing a puzzle shows leads back to its game (see
+:mod:`basra.server.features.puzzles`).
 
 Like reviews, each decision is one piece of work on the fair scheduler at its lowest
 rank (:data:`~basra.server.runtime.scheduler.REVIEW`), in the server's worker
@@ -29,7 +39,7 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from basra.coach.review import Spot, plan
@@ -42,7 +52,8 @@ from basra.server.features.puzzles import PuzzleConfig
 from basra.server.features.reviews import LocalQueue, ReviewService
 from basra.server.runtime.scheduler import REVIEW, FairScheduler
 from basra.server.store.protocols import PlayerStore, PuzzleStore, ReviewStore
-from basra.server.store.rows import MinedPuzzleRow, ReviewStatus, SeatKind
+from basra.server.store.rows import MinedPuzzleRow, ReviewStatus, SeatKind, TableStatus
+from basra.server.table.disclosure import SERVER
 from basra.server.table.queries import Queries
 
 __all__ = ["MISTAKES", "MistakeMiner", "mine_decision"]
@@ -56,7 +67,7 @@ surely (:data:`basra.coach.review.THRESHOLDS`), as a puzzle's every other move d
 
 
 def mine_decision(
-    record: Record, spot: Spot, settings: MineSettings, screened: list[Option], source: str
+    record: Record, spot: Spot, settings: MineSettings, screened: list[Option], source: str | None
 ) -> Puzzle | None:
     """One decision mined (runs in a worker process)."""
     return mine_spot(record, spot, settings=settings, screened=screened, source=source)
@@ -87,9 +98,14 @@ class MistakeMiner:
         self.running: set[str] = set()
         self.mined = 0
         """Games mined by this process."""
+        self.held: set[str] = set()
+        """Games reviewed whose cards are not yet anyone's to see: looked at again every
+        :attr:`PuzzleConfig.recheck` seconds."""
+        self._sweep: asyncio.TimerHandle | None = None
         self._later: set[asyncio.TimerHandle] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
         reviews.subscribe(self.reviewed)
+        queries.disclosure.on_revealed(self.revealed)
 
     @property
     def settings(self) -> MineSettings:
@@ -105,6 +121,8 @@ class MistakeMiner:
 
     async def close(self) -> None:
         """Stop (a game being mined goes back to the queue)."""
+        if self._sweep is not None:
+            self._sweep.cancel()
         for handle in self._later:
             handle.cancel()
         for task in list(self._tasks):
@@ -115,6 +133,13 @@ class MistakeMiner:
         """A game's review was stored: queue its mining."""
         if await self.puzzles.request_mining(table_id, self.clock()):
             await self.queue.enqueue(table_id)
+
+    async def revealed(self, table_ids: Sequence[str]) -> None:
+        """Tables whose deal was just revealed to all: queue those held back at once."""
+        for table_id in table_ids:
+            if table_id in self.held:
+                self.held.discard(table_id)
+                await self.queue.enqueue(table_id)
 
     async def catch_up(self, identity: str) -> int:
         """Queue the mining of the person's reviewed games never mined; how many of their
@@ -144,6 +169,14 @@ class MistakeMiner:
             return
         self.running.add(table_id)
         try:
+            disclosure = self.queries.disclosure
+            game = await disclosure.load(table_id)
+            if game.status == TableStatus.OVER and not await disclosure.public(game):
+                # Its deal is a secret still: it waits in the queue until revealed to all.
+                await store.requeue_mining(table_id, self.clock())
+                self._hold(table_id)
+                return
+            self.held.discard(table_id)
             found = await self._mine(table_id)
             await store.finish_mining(table_id, found, self.clock())
             self.mined += 1
@@ -160,14 +193,14 @@ class MistakeMiner:
 
     async def _mine(self, table_id: str) -> int:
         """The people's mistakes of one reviewed game kept as puzzles; how many."""
-        row, _, _ = await self.queries.finished_game(table_id)
+        row, _, _ = await self.queries.finished_game(table_id, SERVER)
         people = {s.seat: s.identity for s in row.seats if s.kind == SeatKind.PERSON and s.identity}
         review = await self.review_rows.load(table_id)
         if review is None or review.status != DONE or review.data is None:
             raise ProtocolError("not_reviewed", "the game has no finished review to mine")
         if not people:
             return 0
-        record = Record.from_json(await self.queries.record(table_id))
+        record = Record.from_json(await self.queries.record(table_id, SERVER))
         values = json.loads(review.data)
         the_plan, known, mistaken = await asyncio.to_thread(_prepare, record, values)
         chosen: list[tuple[Spot, list[Option]]] = []
@@ -176,7 +209,7 @@ class MistakeMiner:
             if spot.seat in people and screened and (spot.round, spot.play) in mistaken:
                 chosen.append((spot, screened))
         settings = self.settings
-        source = f"game {table_id}"
+        source = None  # a puzzle never says where it comes from
 
         async def one(spot: Spot, screened: list[Option]) -> Puzzle | None:
             found = await self.scheduler.run(
@@ -204,6 +237,22 @@ class MistakeMiner:
         ]
         await self.puzzles.add_mined(kept)
         return len(kept)
+
+    def _hold(self, table_id: str) -> None:
+        """Keep a game queued until its deal is revealed to all: every held game is queued
+        again every :attr:`PuzzleConfig.recheck` seconds (one timer for them all)."""
+        self.held.add(table_id)
+        if self._sweep is None:
+            loop = asyncio.get_running_loop()
+            self._sweep = loop.call_later(self.config.recheck, self._recheck)
+
+    def _recheck(self) -> None:
+        self._sweep = None
+        held, self.held = self.held, set()
+        for table_id in held:
+            task = asyncio.create_task(self.queue.enqueue(table_id))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
 
     def _retry_later(self, table_id: str) -> None:
         """Queue a game again once its job would be stale (its process may have died)."""

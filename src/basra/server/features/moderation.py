@@ -4,7 +4,10 @@
 from a profile (``/u/{username}``), with a reason (:data:`REASONS`) and, if they like,
 a few words (at most :data:`MAX_NOTE` characters): ``POST /api/reports``. Nobody can
 report themselves or a bot; a person makes at most ``reports_per_identity`` reports
-(10 an hour). Reports are for the operator only (``basra admin reports``).
+(10 an hour), and a client address, all its identities together, at most
+``reports_per_address`` (20 an hour), so a flood of fresh identities cannot bury real
+reports. Reports are for the operator only (``basra admin reports``), a page at a time,
+newest first, each page naming the next one's cursor.
 
 **Sanctions** (``basra admin suspend`` / ``ban`` / ``lift``). A suspended (until a
 time) or banned identity:
@@ -24,8 +27,9 @@ and the name of its seats at every table, finished games included (their records
 the new name), and every process shows it at once.
 
 **Closing a table** (``basra admin close``) ends it as abandoned (kept, not rated), and
-its clients see it at once. Names are checked against the word list at creation
-(:mod:`basra.server.wordlist`).
+its clients see it at once. Names are checked against the word list at creation, and
+every text a person writes (a report's words too) is cleaned by one policy
+(:mod:`basra.server.words`).
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from basra.server import words
 from basra.server.connection import Connections
 from basra.server.errors import ProtocolError, error_message
 from basra.server.features.accounts import username_key
@@ -59,7 +64,7 @@ __all__ = ["MAX_NOTE", "REASONS", "Moderation"]
 REASONS = ("abuse", "cheating", "name", "spam", "other")
 """Why a player is reported: abusive words or reactions, cheating (e.g. playing with
 help or in collusion), an offensive name, spam or flooding, something else."""
-MAX_NOTE = 500
+MAX_NOTE = words.REPORT_NOTE.high
 """Most characters of a report's words."""
 SANCTIONS = ("suspended", "banned")
 SETTLE_AFTER = 0.5
@@ -104,13 +109,15 @@ class Moderation:
 
     # ---------------------------------------------------------------- reports
 
-    async def report(self, reporter: str, body: dict[str, Any]) -> ReportRow:
-        """Keep a person's report of another (checked; see the module's docstring)."""
+    async def report(
+        self, reporter: str, body: dict[str, Any], address: str | None = None
+    ) -> ReportRow:
+        """Keep a person's report of another, made from the client ``address`` (checked;
+        see the module's docstring)."""
         reason, note = body.get("reason"), body.get("note", "")
         if reason not in REASONS:
             raise _bad(f"reason: one of {', '.join(REASONS)}", "reason")
-        if not isinstance(note, str) or len(note) > MAX_NOTE:
-            raise _bad(f"note: text of at most {MAX_NOTE} characters", "note")
+        note = words.check_text("note", note, words.REPORT_NOTE)
         table_id, target, shown = body.get("table"), None, None
         if table_id is not None:
             seat = body.get("seat")
@@ -136,12 +143,14 @@ class Moderation:
             raise _bad("you cannot report yourself", "seat" if table_id else "username")
         limits = self.quotas.limits
         self.quotas.take("reports", reporter, limits.reports_per_identity, "reports per person")
+        if address is not None:
+            self.quotas.take("reports", address, limits.reports_per_address, "reports per address")
         report = ReportRow(
             id=secrets.token_hex(8),
             reporter=reporter,
             target=target,
             reason=str(reason),
-            note=" ".join(note.split()),
+            note=note,
             at=self.clock(),
             table_id=table_id if isinstance(table_id, str) else None,
             target_name=shown,
@@ -150,14 +159,25 @@ class Moderation:
         log.info("report %s: %s about %s (%s)", report.id, reporter, target, reason)
         return report
 
-    async def reports(self, open_only: bool = True, limit: int = 100) -> list[dict[str, Any]]:
-        """Reports for the operator, newest first, with each person's current name."""
-        rows = await self.store.reports(open_only, limit)
+    async def reports(
+        self, open_only: bool = True, limit: int = 100, after: str | None = None
+    ) -> tuple[list[dict[str, Any]], str | None]:
+        """A page of reports for the operator, newest first, with each person's current
+        name, from the one after the report ``after`` on; and the next page's cursor (None
+        on the last page). ``bad_cursor`` when ``after`` names no report."""
+        try:
+            rows = await self.store.reports(open_only, limit + 1, after)
+        except ValueError:
+            raise ProtocolError(
+                "bad_cursor", "after: no such report (start again without it)", {"field": "after"}
+            ) from None
+        following = rows[limit - 1].id if len(rows) > limit else None
+        rows = rows[:limit]
         names: dict[str, str | None] = {}
         for identity in {r.reporter for r in rows} | {r.target for r in rows}:
             found = await self.identities.load(identity)
             names[identity] = found.name if found else None
-        return [
+        page = [
             {
                 "id": r.id,
                 "at": r.at,
@@ -175,6 +195,7 @@ class Moderation:
             }
             for r in rows
         ]
+        return page, following
 
     async def close_report(self, report_id: str, resolution: str) -> None:
         """Close a report, saying what was done."""

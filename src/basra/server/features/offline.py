@@ -5,11 +5,30 @@ once online, with the person's token (``POST /api/offline/games``).
 :meth:`OfflineGames.upload` checks it by playing it again
 (:mod:`basra.server.features.offline_check`: deals from the seed, every play
 legal, every bot play the one that bot makes there, the page's result the
-replay's; a hard bot's decisions are made again on the server's workers, at
-background rank) and :meth:`OfflineGames.keep` stores it through the table
+replay's) and :meth:`OfflineGames.keep` stores it through the table
 lifecycle (:meth:`~basra.server.table.lifecycle.Lifecycle.record`), so "My
 games", the record, the replay and the coach's review read it as any other
-game:
+game.
+
+The check costs a worker a tenth of a second for a long game, and a hard bot's
+decisions a tenth of a second each (a game against hard bots has hundreds), so
+none of it runs in the server's loop and each person gets a bounded share:
+
+- rationed: uploads per person and per client address (:class:`OfflineConfig`:
+  30 and 60 an hour), and checks waiting or under way at once, per person (2),
+  per address (4) and in this process (16); more is refused ``rate_limited``
+  (429, naming the ``limit``) before anything is done;
+- refused on its shape first (:func:`~.offline_check.screen_upload`: sizes,
+  counts, the rules' bound on plays per round; microseconds, in the loop), so
+  a malformed upload never reaches a worker;
+- replayed on the workers (:func:`~.offline_check.replay_upload`, one job on the
+  fair scheduler at background rank, in the person's own queue
+  ``offline:<identity>``, taking turns with other tables' work), with the hard
+  bots' decisions handed back and made again there one by one, at most
+  :attr:`OfflineConfig.decisions_at_once` of one upload queued at a time (never
+  the whole game's hundreds at once), the rest dropped at the first that differs.
+
+A game kept:
 
 - the table: the record's variant, rule overrides, players, teams and first
   dealer; ``created_from`` is :data:`~basra.server.store.rows.OFFLINE`; never
@@ -35,19 +54,22 @@ for any table.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from basra.server.errors import ProtocolError
 from basra.server.features.offline_check import (
+    DEFERRED_LEVELS,
     BotDecision,
     CheckedGame,
     check_decision,
-    check_offline_game,
     page_bot_move,
+    replay_upload,
+    screen_upload,
 )
 from basra.server.identity import Caller
 from basra.server.quotas import Quotas, Rate
@@ -68,6 +90,8 @@ from basra.session import PERSON
 
 __all__ = [
     "DEFERRED_LEVELS",
+    "UPLOADS",
+    "UPLOADS_PER_ADDRESS",
     "OfflineConfig",
     "OfflineGames",
     "StoredGame",
@@ -75,11 +99,10 @@ __all__ = [
     "offline_table_id",
 ]
 
-DEFERRED_LEVELS = ("hard",)
-"""Bot levels whose decisions are made again on the workers (a tenth of a second or more
-each), not inline."""
-UPLOADS = Rate(60, 3600)
+UPLOADS = Rate(30, 3600)
 """Offline games (or later states of them) one person may upload, by default."""
+UPLOADS_PER_ADDRESS = Rate(60, 3600)
+"""Offline games one client address may upload, by default."""
 OLDEST = 10 * 365 * 86400.0
 """How far back a game's start may be (seconds); an older or future one is taken as now."""
 
@@ -90,6 +113,16 @@ class OfflineConfig:
 
     uploads_per_identity: Rate = UPLOADS
     """Offline games (or later states of them) one person may upload."""
+    uploads_per_address: Rate = UPLOADS_PER_ADDRESS
+    """Offline games one client address may upload (all its identities together)."""
+    checks_per_identity: int = 2
+    """Uploads of one person being checked at once (the page sends one at a time)."""
+    checks_per_address: int = 4
+    """Uploads from one client address being checked at once."""
+    checks: int = 16
+    """Uploads being checked at once in this server process."""
+    decisions_at_once: int = 2
+    """Hard bots' decisions of one upload on the workers' queue at a time."""
 
 
 @dataclass(frozen=True)
@@ -151,29 +184,66 @@ class OfflineGames:
         self.quotas = quotas
         self.config = config or OfflineConfig()
 
-    async def upload(self, caller: Caller, upload: Mapping[str, Any]) -> StoredGame:
-        """Check an uploaded game (:class:`ForgedRecordError` says what is wrong) and keep it."""
+    async def upload(
+        self, caller: Caller, upload: Mapping[str, Any], address: str = "unknown"
+    ) -> StoredGame:
+        """Check an uploaded game from ``address`` (:class:`ForgedRecordError` says what is
+        wrong, :class:`~basra.server.quotas.RateLimitError` that it is too many) on the
+        workers, and keep it."""
         identity = caller.identity
-        rate = self.config.uploads_per_identity
-        self.quotas.take("offline", identity, rate, "offline games uploaded per person")
-        game = await asyncio.to_thread(check_offline_game, upload, defer=DEFERRED_LEVELS)
-        await self.make_again(identity, game.deferred)
+        with self._checking(identity, address):
+            config = self.config
+            what = "offline games uploaded"
+            self.quotas.take("offline", identity, config.uploads_per_identity, f"{what} per person")
+            self.quotas.take(
+                "offline_address", address, config.uploads_per_address, f"{what} per address"
+            )
+            screen_upload(upload)
+            game = await self.scheduler.run(
+                f"offline:{identity}", BACKGROUND, replay_upload, dict(upload)
+            )
+            await self.make_again(identity, game.deferred)
         return await self.keep(identity, game)
+
+    @contextlib.contextmanager
+    def _checking(self, identity: str, address: str) -> Iterator[None]:
+        """Count one more check under way for ``identity``, ``address`` and this process,
+        or refuse it (``rate_limited``) at any of their caps."""
+        config = self.config
+        what = "offline games being checked"
+        caps = (
+            ("offline_checks", identity, config.checks_per_identity, f"{what} per person"),
+            ("offline_checks_address", address, config.checks_per_address, f"{what} per address"),
+            ("offline_checks_server", "", config.checks, f"{what} on this server"),
+        )
+        held: list[tuple[str, str]] = []
+        try:
+            for limit, key, cap, message in caps:
+                self.quotas.hold(limit, key, cap, message)
+                held.append((limit, key))
+            yield
+        finally:
+            for limit, key in held:
+                self.quotas.release(limit, key)
 
     async def make_again(self, identity: str, decisions: Sequence[BotDecision]) -> None:
         """Make each deferred bot decision again on the workers (background rank, the
-        identity's turn among others); raise at the first that differs."""
+        identity's turn among others), at most :attr:`OfflineConfig.decisions_at_once`
+        queued at a time; raise at the first that differs."""
         if not decisions:
             return
         queue = f"offline:{identity}"
+        left = iter(decisions)
 
-        async def again(decision: BotDecision) -> None:
-            made = await self.scheduler.run(
-                queue, BACKGROUND, page_bot_move, decision.level, decision.seed, decision.view
-            )
-            check_decision(decision, made)
+        async def again() -> None:
+            for decision in left:  # shared: each of the few takes the next one left
+                made = await self.scheduler.run(
+                    queue, BACKGROUND, page_bot_move, decision.level, decision.seed, decision.view
+                )
+                check_decision(decision, made)
 
-        tasks = [asyncio.create_task(again(decision)) for decision in decisions]
+        at_once = max(1, min(self.config.decisions_at_once, len(decisions)))
+        tasks = [asyncio.create_task(again()) for _ in range(at_once)]
         try:
             for task in asyncio.as_completed(tasks):
                 await task

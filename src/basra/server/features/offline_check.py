@@ -6,6 +6,14 @@ and the position alone; so the server can play the game again and find every
 deal and every bot play the same, or say where it is not
 (:class:`ForgedRecordError`, with a code the page shows and a message in words).
 
+Before any of that, :func:`screen_upload` looks at the upload's shape, sizes and
+counts alone (microseconds, no replay: the save's settings, seats and names,
+at most :data:`MAX_ROUNDS` rounds, each pack the rules' size and each round at
+most the plays its deal allows, the claimed result's shape), so a malformed
+upload is refused in the server's loop before any work is queued; the replay
+itself (:func:`replay_upload`) runs on the server's workers
+(:mod:`basra.server.features.offline`).
+
 A bot's play is made again with the bot the page runs: the pure-Python search
 (the page has no compiled kernel), seeded as the session seeds it
 (:func:`basra.session.bot_seed`; the search seeds each decision from the seed
@@ -36,12 +44,16 @@ from basra.moves import Move
 from basra.notation import MoveTextError, parse_move
 from basra.offline import OFFLINE_FORMAT, OFFLINE_KEY, OFFLINE_LEVELS, bot_name
 from basra.record import Record, RecordError, result_json
-from basra.rules import preset
+from basra.rules import Rules, preset
+from basra.server import words
+from basra.server.errors import ProtocolError
 from basra.session import PERSON, SAVE_FORMAT, SAVE_KEY, bot_seed, deal_rng, first_dealer
-from basra.state import GameError, shuffled_pack
+from basra.state import GameError, GameState, shuffled_pack
+from basra.transition import deal_schedule
 from basra.view import View, view_of
 
 __all__ = [
+    "DEFERRED_LEVELS",
     "MAX_ROUNDS",
     "BotDecision",
     "CheckedGame",
@@ -50,12 +62,18 @@ __all__ = [
     "check_offline_game",
     "page_bot",
     "page_bot_move",
+    "plays_per_round",
+    "replay_upload",
+    "screen_upload",
 ]
 
 MAX_ROUNDS = 60
 """Most rounds in an uploaded game (a game to 301 points takes about 25)."""
-MAX_NAME = 24
+MAX_NAME = words.NAME.high
 """Longest name of a person at an offline table (the page's limit)."""
+DEFERRED_LEVELS = ("hard",)
+"""Bot levels whose decisions the server's check makes again one by one on its workers
+(a tenth of a second or more each), not within the replay."""
 
 
 class ForgedRecordError(ValueError):
@@ -66,6 +84,14 @@ class ForgedRecordError(ValueError):
         self.code = code
         self.message = message
         self.where = where
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled whole (raised in a worker process, re-raised in the server's)."""
+        return _forged_again, (self.code, self.message, self.where)
+
+
+def _forged_again(code: str, message: str, where: dict[str, Any]) -> ForgedRecordError:
+    return ForgedRecordError(code, message, **where)
 
 
 @dataclass(frozen=True)
@@ -207,18 +233,114 @@ def _seats(
             )
     for seat in people:
         name = names[seat]
-        if (
-            not 1 <= len(name) <= MAX_NAME
-            or not name.isprintable()
-            or name != " ".join(name.split())
-        ):
-            raise _forged(
-                "bad_name", f"seat {seat + 1}'s name must be 1 to {MAX_NAME} printable characters"
-            )
+        field = f"names.{seat}"
+        try:
+            shown = words.check_text(field, name, words.NAME)
+        except ProtocolError as error:
+            why = error.message.removeprefix(f"{field}: ")
+            raise _forged(error.code, f"seat {seat + 1}'s name: {why}", seat=seat) from None
+        if shown != name:
+            raise _forged("bad_name", f"seat {seat + 1}'s name is written {shown!r}", seat=seat)
     seat = upload.get("seat", people[0])
     if type(seat) is not int or seat not in people:
         raise _forged("bad_seat", f"'seat' must be a seat a person played: {people}")
     return list(names), seat
+
+
+def plays_per_round(rules: Rules, players: int) -> int:
+    """The plays of a whole round: every card dealt to a hand is played once.
+
+    >>> from basra.rules import preset
+    >>> plays_per_round(preset("egyptian"), 2), plays_per_round(preset("egyptian"), 3)
+    (48, 48)
+    """
+    return rules.pack - deal_schedule(rules, players).floor
+
+
+@dataclass(frozen=True)
+class _Screened:
+    """What the cheap look at an upload found (the replay starts from it)."""
+
+    own: Mapping[str, Any]
+    client_id: str
+    kinds: list[str]
+    seed: int
+    record: Record
+    names: list[str]
+    seat: int
+    state: GameState
+
+
+def _screen(upload: Mapping[str, Any]) -> _Screened:
+    """Every check of an upload that needs no replay: its shape, sizes and counts."""
+    own, client_id, kinds, seed, record = _settings(upload)
+    names, seat = _seats(upload, kinds, record)
+    if record.first_dealer != first_dealer(seed, record.players):
+        raise _forged("wrong_deal", f"seed {seed} does not give this first dealer")
+    try:
+        state = record.new_state()
+    except RecordError as exc:
+        raise _forged("bad_record", exc.for_people()) from None
+    rules = state.rules
+    most = plays_per_round(rules, record.players)
+    for index, entry in enumerate(record.rounds):
+        if len(entry.pack) != rules.pack:
+            raise _forged(
+                "bad_record", f"round {index + 1}: a pack has {rules.pack} cards", round=index
+            )
+        if len(entry.plays) > most:
+            raise _forged(
+                "bad_record",
+                f"round {index + 1}: a round of {record.players} players has at most {most} plays",
+                round=index,
+            )
+        if index + 1 < len(record.rounds) and len(entry.plays) != most:
+            raise _forged(
+                "bad_record", f"round {index + 1} ends before its {most} plays", round=index
+            )
+    _claimed(upload)
+    return _Screened(own, client_id, kinds, seed, record, names, seat, state)
+
+
+def _claimed(upload: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The result the page showed, checked for its shape: scores, winner, finished."""
+    claimed = upload.get("result")
+    if not isinstance(claimed, Mapping):
+        raise _forged("bad_request", "'result' must say what the page showed: scores, winner")
+    scores = claimed.get("scores")
+    winner = claimed.get("winner")
+    if (
+        not isinstance(scores, list)
+        or not 2 <= len(scores) <= 4
+        or not all(type(score) is int for score in scores)
+        or not (winner is None or type(winner) is int)
+        or not isinstance(claimed.get("finished"), bool)
+    ):
+        raise _forged(
+            "bad_request",
+            "'result' must be {scores: [2 to 4 whole numbers], winner: a number or null, "
+            "finished: true or false}",
+        )
+    return claimed
+
+
+def screen_upload(upload: Mapping[str, Any]) -> None:
+    """Refuse an upload on its shape, sizes and counts alone (no replay: microseconds, in
+    the server's loop); raises :class:`ForgedRecordError` as the replay would.
+
+    >>> try:
+    ...     screen_upload({"save": {}, "result": {}})
+    ... except ForgedRecordError as refused:
+    ...     print(refused.code, refused.message)
+    bad_record not a game of the offline table: no 'basra_offline'
+    """
+    _screen(upload)
+
+
+def replay_upload(upload: Mapping[str, Any]) -> CheckedGame:
+    """:func:`check_offline_game` as the server runs it on its workers: the hard bots'
+    decisions handed back (:data:`DEFERRED_LEVELS`), to be made again one by one."""
+    return check_offline_game(upload, defer=DEFERRED_LEVELS)
 
 
 def check_offline_game(
@@ -242,15 +364,9 @@ def check_offline_game(
     server's workers); and the page's result is the replay's. Raises
     :class:`ForgedRecordError`.
     """
-    own, client_id, kinds, seed, record = _settings(upload)
-    names, seat = _seats(upload, kinds, record)
-    players = record.players
-    if record.first_dealer != first_dealer(seed, players):
-        raise _forged("wrong_deal", f"seed {seed} does not give this first dealer")
-    try:
-        state = record.new_state()
-    except RecordError as exc:
-        raise _forged("bad_record", exc.for_people()) from None
+    screened = _screen(upload)
+    own, client_id, kinds, seed = screened.own, screened.client_id, screened.kinds, screened.seed
+    record, names, seat, state = screened.record, screened.names, screened.seat, screened.state
     rules = state.rules
     inline = {
         index: page_bot(kind, seed)
@@ -304,9 +420,7 @@ def check_offline_game(
             total += 1
         moves.append(tuple(made))
     result = result_json(state)
-    claimed = upload.get("result")
-    if not isinstance(claimed, Mapping):
-        raise _forged("bad_request", "'result' must say what the page showed: scores, winner")
+    claimed = _claimed(upload)
     page = (claimed.get("scores"), claimed.get("winner"), claimed.get("finished"))
     replayed = (result["score"], result["winner"], result["finished"])
     if page != replayed:

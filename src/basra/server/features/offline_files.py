@@ -201,13 +201,19 @@ class Precache:
     def entries(self) -> list[PrecacheEntry]:
         """Every file to keep, in a fixed order."""
         out = []
-        digest, size = self._hashes.of(self.static / "index.html")
-        out.append(PrecacheEntry("/", digest, size))
+        files = []
         for path in sorted(self.static.rglob("*")):
             if path.is_file() and path.suffix in PRECACHE_SUFFIXES:
                 digest, size = self._hashes.of(path)
                 url = "/static/" + path.relative_to(self.static).as_posix()
-                out.append(PrecacheEntry(url, digest, size))
+                files.append(PrecacheEntry(url, digest, size))
+        # The page names the modules it preloads (read from the scripts' imports), so it
+        # changes with any script: its hash is the file's and every script's together.
+        digest, size = self._hashes.of(self.static / "index.html")
+        scripts = "".join(e.hash for e in files if e.url.endswith(".js"))
+        page = hashlib.sha256(f"{digest}|{scripts}".encode()).hexdigest()[:16]
+        out.append(PrecacheEntry("/", page, size))
+        out.extend(files)
         info = json.dumps(self.runtime_info(), sort_keys=True).encode()
         out.append(
             PrecacheEntry("/offline/runtime.json", hashlib.sha256(info).hexdigest()[:16], len(info))

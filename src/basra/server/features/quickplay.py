@@ -73,7 +73,7 @@ from basra.server.runtime.pubsub import Bus
 from basra.server.store.protocols import LeaseStore, PlayerStore, SeekStore, TableStore
 from basra.server.store.rows import SeatKind, SeatRow, SeekRow, TableRow, TableStatus
 from basra.server.table.forms import TableSpec
-from basra.server.table.lifecycle import Lifecycle
+from basra.server.table.lifecycle import Budget, Lifecycle
 from basra.server.table.ratings import family_of, new_rating, rating_json, table_kind
 
 __all__ = ["LEASE", "PROTOCOL", "TYPES", "QuickPlay", "Seeker"]
@@ -474,7 +474,8 @@ class QuickPlay:
         }
         row = self.lifecycle.plan(spec, seated, None, "quickplay")
         row.created_at = now
-        if not await self.seeks.seat(seats, row, now):
+        caps = self.lifecycle.admit(row, Budget(paired=True))
+        if not await self.seeks.seat(seats, row, now, caps):
             return {}  # someone left or was seated meanwhile: the next pass tries again
         self.made += 1
         task = asyncio.create_task(self._open(row))  # the first deal; people need not wait

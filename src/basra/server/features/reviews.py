@@ -57,6 +57,7 @@ from basra.server.quotas import Quotas, RateLimitError
 from basra.server.runtime.scheduler import REVIEW, FairScheduler
 from basra.server.store.protocols import PlayerStore, ReviewStore
 from basra.server.store.rows import ReviewStatus
+from basra.server.table.disclosure import SERVER
 from basra.server.table.queries import Queries
 
 __all__ = ["LocalQueue", "ReviewConfig", "ReviewQueue", "ReviewService", "SaqQueue"]
@@ -262,10 +263,9 @@ class ReviewService:
         await self.queue.close()
 
     async def _finished_game(self, table_id: str) -> Record:
-        """The record of a finished game; ``no_such_table`` or ``not_over`` otherwise."""
-        if len(table_id) > 32:
-            raise ProtocolError("no_such_table", f"there is no table {table_id[:40]!r}")
-        data = await self.queries.record(table_id)
+        """The record of a finished game; ``no_such_table`` or ``not_over`` otherwise (the
+        routes asked the disclosure policy whether the caller may see it)."""
+        data = await self.queries.record(table_id, SERVER)
         return Record.from_json(data)
 
     async def request(self, caller: Caller, table_id: str) -> tuple[dict[str, Any], str | None]:

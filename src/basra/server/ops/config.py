@@ -29,14 +29,37 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from basra.server.env import AppConfig
 from basra.server.features.pairing import QuickPlayConfig
+from basra.server.features.puzzles import PuzzleConfig
 from basra.server.features.reviews import ReviewConfig
 from basra.server.quotas import Limits, Rate
 from basra.server.table.forms import RULE_BOUNDS
 from basra.server.table.live import ServiceConfig
 
-__all__ = ["ConfigError", "HostConfig", "Network", "load_config", "parse_config"]
+__all__ = [
+    "ConfigError",
+    "HostConfig",
+    "Network",
+    "load_config",
+    "parse_config",
+    "without_password",
+]
 
 DEFAULT_DATABASE = "var/basra.db"
+
+
+def without_password(url: str) -> str:
+    """A database or Redis URL fit for a log line or a message.
+
+    >>> without_password("postgresql://basra:secret@db:5432/basra")
+    'postgresql://basra:***@db:5432/basra'
+    """
+    if "://" in url and "@" in url.split("://", 1)[1]:
+        scheme, rest = url.split("://", 1)
+        credentials, where = rest.rsplit("@", 1)
+        if ":" in credentials:
+            credentials = credentials.split(":", 1)[0] + ":***"
+        return f"{scheme}://{credentials}@{where}"
+    return url
 
 
 class ConfigError(ValueError):
@@ -165,6 +188,12 @@ class ModerationSection(_Strict):
     shipped_words: bool = True
 
 
+class PuzzlesSection(_Strict):
+    rated_sets: list[str] = Field(default_factory=list)
+    """Files of puzzles made privately (``basra puzzles make``, never published), added to
+    the rated pool; relative to the configuration file."""
+
+
 class SecretsSection(_Strict):
     daily_deal: Secret | None = None
     """The daily deal's secret (at least 32 characters); else one made once and kept in
@@ -186,6 +215,7 @@ class FileModel(_Strict):
     rules: RulesSection = RulesSection()
     operations: OperationsSection = OperationsSection()
     moderation: ModerationSection = ModerationSection()
+    puzzles: PuzzlesSection = PuzzlesSection()
     tournaments: dict[str, Any] = Field(default_factory=dict)
 
 
@@ -362,6 +392,12 @@ def _build(raw: dict[str, Any], base: Path) -> HostConfig:
         if address != "*":
             _networks([address], "server", "forwarded_allow_ips")
     daily = _secret(model.secrets.daily_deal, "daily_deal", 32)
+    rated_sets = []
+    for path in model.puzzles.rated_sets:
+        if not (base / path).is_file():
+            raise ConfigError(f"[puzzles] rated_sets: cannot read {path}")
+        rated_sets.append(str(base / path))
+    app.puzzles = PuzzleConfig(rated_sets=tuple(rated_sets))
     for path in model.moderation.word_lists:
         if not (base / path).is_file():
             raise ConfigError(f"[moderation] word_lists: cannot read {path}")

@@ -53,11 +53,6 @@ class Drain:
         """What starts the drain (uvicorn's graceful exit)."""
         self._start = start
 
-    @property
-    def can_start(self) -> bool:
-        """Whether :meth:`start` can do anything (not under a test's server thread)."""
-        return self._start is not None
-
     def mark(self, reason: str) -> None:
         """The drain has begun."""
         if not self.draining:

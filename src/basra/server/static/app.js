@@ -10,22 +10,32 @@ import { headline, joinNames, resultTag, seatLabel, seatName as nameOfSeat, vari
 import { canonical, settingField, settingLabel, settingValue, settingsProblem } from "./settings.js";
 import { scoreSheet } from "./sheet.js";
 import { muteSwitch } from "./sound.js";
-import { accountPage, leaderboardPage, profilePage } from "./profile.js";
 import { quickPlayPanel } from "./quickplay.js";
-import { dailyPage } from "./daily.js";
-import { botsPage } from "./bots.js";
-import { tournamentsPage, tournamentsPanel } from "./tournaments.js";
-import { learnRoute } from "./learn.js";
 import "./coach.js";
-import { TableView } from "./table.js";
 import { blindFromFragment, blindSwitch } from "./blind.js";
 import { hush } from "./announce.js";
 import { checkFields, clearMarks, markField } from "./fields.js";
 import "./words-table.js";
+import "./words-play.js";
+import "./words-players.js";
+import "./words-tournaments.js";
+import "./words-learn.js";
 import { reportForm } from "./report.js";
-import { ReviewPage } from "./review.js";
-import { OfflineTablePage, offlineGamesSection, offlineHome, offlinePanel, offlineRules, offlineVariants } from "./offline/page.js";
 import { manifestLanguage, startOffline } from "./offline/register.js";
+
+// Each page's own module is loaded when that page first opens (the home page draws with
+// none of them: a slow phone's first visit fetches only what it shows). The words of
+// every page are above, so the menu, the errors and the titles never wait for a module.
+const MODULES = {
+  table: () => import("./table.js"),
+  review: () => import("./review.js"),
+  profile: () => import("./profile.js"),
+  daily: () => import("./daily.js"),
+  bots: () => import("./bots.js"),
+  tournaments: () => import("./tournaments.js"),
+  learn: () => import("./learn.js"),
+  offline: () => import("./offline/page.js"),
+};
 
 const LS = window.localStorage;
 const params = new URLSearchParams(location.search);
@@ -105,9 +115,15 @@ async function api(path, options = {}) {
   return body;
 }
 
+// The variants are asked for as the page starts, beside the identity (no token needed):
+// the home page draws with them one round trip sooner on a slow connection.
+let earlyVariants = fetch("/api/variants").then((r) => (r.ok ? r.json() : null), () => null);
+
 async function variants() {
   if (!app.variants) {
-    const data = await api("/api/variants");
+    const early = earlyVariants && await earlyVariants;
+    earlyVariants = null;
+    const data = early || await api("/api/variants");
     app.variants = Object.fromEntries(data.variants.map((v) => [v.name, v]));
     app.levels = data.levels;
     app.bounds = data.bounds || {};
@@ -242,25 +258,32 @@ function route({ moved = false, keepFocus = false } = {}) {
   setSkip(null);
   document.title = t("app_name");
   if (moved && !keepFocus) root.focus({ preventScroll: true });
+  const routed = app.routed;
+  /** Open the page with its module, unless the person has gone elsewhere meanwhile. */
+  const lazy = (name, open) => MODULES[name]().then((module) => {
+    if (app.routed !== routed) return;
+    const page = open(module);
+    if (page && typeof page.close === "function") app.page = page;
+  }, (err) => { if (app.routed === routed) banner(errorText(err)); });
   let m;
-  if ((m = path.match(/^\/t\/([\w-]+)$/))) { setSkip("skip_table", ".hand button.card[tabindex='0'], #hand, #table, .waiting-room"); app.page = new TablePage(root, m[1]); }
+  if ((m = path.match(/^\/t\/([\w-]+)$/))) { setSkip("skip_table", ".hand button.card[tabindex='0'], #hand, #table, .waiting-room"); lazy("table", ({ TableView }) => new TablePage(root, m[1], TableView)); }
   else if (path === "/games") gamesPage(root);
   else if ((m = path.match(/^\/replay\/([\w-]+)$/))) app.page = new ReplayPage(root, m[1]);
-  else if ((m = path.match(/^\/review\/([\w-]+)$/))) app.page = new ReviewPage(root, m[1], coachUi());
+  else if ((m = path.match(/^\/review\/([\w-]+)$/))) lazy("review", ({ ReviewPage }) => new ReviewPage(root, m[1], coachUi()));
   else if (path === "/rules") rulesIndex(root);
   else if ((m = path.match(/^\/rules\/([^/]+)$/))) rulesPage(root, decodeURIComponent(m[1]), query.get("rules"));
   else if (path === "/device") devicePage(root);
-  else if (path === "/account") accountPage(root, ui);
-  else if (path === "/me") profilePage(root, ui);
-  else if ((m = path.match(/^\/u\/([^/]+)$/))) profilePage(root, ui, decodeURIComponent(m[1]));
-  else if (path === "/leaderboard") leaderboardPage(root, ui);
-  else if (path === "/daily") dailyPage(root, ui);
-  else if (path === "/bots") botsPage(root, ui);
-  else if ((m = path.match(/^\/tournaments(?:\/([\w-]+))?$/))) app.page = tournamentsPage(root, ui, m[1]);
-  else if ((m = path.match(/^\/(learn|puzzles)(?:\/([^/]+))?$/))) { if (m[1] === "learn" ? m[2] : m[2] !== "mistakes") setSkip("skip_table", ".lesson-table .hand button.card[tabindex='0'], .puzzle-table .hand button.card[tabindex='0'], #lesson-next, #puzzle-result-heading, #app"); app.page = learnRoute(root, ui, m[1], m[2] && decodeURIComponent(m[2]), query); }
-  else if (path === "/offline") offlineHome(root, ui);
-  else if ((m = path.match(/^\/offline\/g\/([\w-]+)$/))) { setSkip("skip_table", ".hand button.card[tabindex='0'], #pass-ready, #hand, #table"); app.page = new OfflineTablePage(root, m[1], ui); }
-  else if ((path === "/" || path === "") && !navigator.onLine) offlineHome(root, ui, { reason: "offline" });
+  else if (path === "/account") lazy("profile", ({ accountPage }) => accountPage(root, ui));
+  else if (path === "/me") lazy("profile", ({ profilePage }) => profilePage(root, ui));
+  else if ((m = path.match(/^\/u\/([^/]+)$/))) lazy("profile", ({ profilePage }) => profilePage(root, ui, decodeURIComponent(m[1])));
+  else if (path === "/leaderboard") lazy("profile", ({ leaderboardPage }) => leaderboardPage(root, ui));
+  else if (path === "/daily") lazy("daily", ({ dailyPage }) => dailyPage(root, ui));
+  else if (path === "/bots") lazy("bots", ({ botsPage }) => botsPage(root, ui));
+  else if ((m = path.match(/^\/tournaments(?:\/([\w-]+))?$/))) lazy("tournaments", ({ tournamentsPage }) => tournamentsPage(root, ui, m[1]));
+  else if ((m = path.match(/^\/(learn|puzzles)(?:\/([^/]+))?$/))) { if (m[1] === "learn" ? m[2] : m[2] !== "mistakes") setSkip("skip_table", ".lesson-table .hand button.card[tabindex='0'], .puzzle-table .hand button.card[tabindex='0'], #lesson-next, #puzzle-result-heading, #app"); lazy("learn", ({ learnRoute }) => learnRoute(root, ui, m[1], m[2] && decodeURIComponent(m[2]), query)); }
+  else if (path === "/offline") lazy("offline", ({ offlineHome }) => offlineHome(root, ui));
+  else if ((m = path.match(/^\/offline\/g\/([\w-]+)$/))) { setSkip("skip_table", ".hand button.card[tabindex='0'], #pass-ready, #hand, #table"); lazy("offline", ({ OfflineTablePage }) => new OfflineTablePage(root, m[1], ui)); }
+  else if ((path === "/" || path === "") && !navigator.onLine) lazy("offline", ({ offlineHome }) => offlineHome(root, ui, { reason: "offline" }));
   else if (path === "/" || path === "") homePage(root);
   else notFoundPage(root);
 }
@@ -283,7 +306,11 @@ function saveName(value) {
 async function homePage(root) {
   const routed = app.routed;
   let all;
-  try { all = await variants(); } catch { if (app.routed === routed) offlineHome(root, ui, { reason: "offline" }); return; }  // no server: play here
+  try { all = await variants(); } catch {  // no server: play here
+    const { offlineHome } = await MODULES.offline();
+    if (app.routed === routed) offlineHome(root, ui, { reason: "offline" });
+    return;
+  }
   if (app.routed !== routed) return;  // the person went elsewhere meanwhile
   const form = { variant: "egyptian", players: 2, teams: false, hints: true, seats: ["me", "bot:medium", "bot:medium", "bot:medium"], custom: {}, rated: false, clock: "" };
   const page = h("div", { class: "page" });
@@ -292,7 +319,10 @@ async function homePage(root) {
   app.page = { close: () => quick.close() };
   let myBots = [];  // the person's bot accounts, offered as seats (bots.js)
   api("/api/bots").then((body) => { myBots = body.bots; drawSeats(); }, () => {});
-  const nameInput = h("input", { id: "name", value: app.name, maxlength: "24", size: "24", placeholder: t("name_placeholder"), autocomplete: "nickname", oninput: (e) => saveName(e.target.value) });
+  const nameInput = h("input", { id: "name", value: app.name, maxlength: "24", size: "24", placeholder: t("name_placeholder"), autocomplete: "nickname", enterkeyhint: "go", oninput: (e) => saveName(e.target.value),
+    onkeydown: (e) => { if (e.key === "Enter" && !e.isComposing) { e.preventDefault(); playBot(); } } });
+  // Said beside the name itself, where a phone's screen is when the field takes the focus.
+  const nameError = h("p", { class: "error", role: "alert", id: "name-error" });
   const error = h("p", { class: "error", role: "alert", id: "create-error" });
   const settingsBox = h("div", { class: "settings-grid" });
   const seatsBox = h("div", { class: "seat-rows" });
@@ -362,12 +392,32 @@ async function homePage(root) {
     const { controls, message } = settingsProblem(err, formNode, app.lang, app.bounds, { rated: form.rated, sent: form.custom });
     if (controls.length) markField(controls, message, error); else error.textContent = message;
   }
+  /** The name, or false after marking the field beside it. */
+  function named() {
+    clearMarks(page.querySelector(".hero"), nameError);
+    saveName(nameInput.value);
+    if (!app.name) { markField(nameInput, t("name_needed"), nameError); return false; }
+    return true;
+  }
+  /** A newcomer's first game, in one press: casual, the default variant, two seats, a medium bot, hints. */
+  async function playBot() {
+    if (!named() || botButton.disabled) return;
+    botButton.disabled = true;
+    try {
+      const body = await api("/api/tables", { method: "POST", body: JSON.stringify({
+        name: app.name, variant: "egyptian", players: 2, teams: false, hints: true,
+        seats: [{ kind: "person" }, { kind: "bot", level: "medium" }], my_seat: 0 }) });
+      navigate(body.url);
+    } catch (err) {
+      botButton.disabled = false;
+      nameError.textContent = errorText(err);
+    }
+  }
+  const botButton = h("button", { type: "button", id: "play-bot", onclick: playBot }, t("play_bot"));
   async function create(event) {
     event?.preventDefault();
     clearMarks(formNode, error);
-    clearMarks(page.querySelector(".hero"), error);
-    saveName(nameInput.value);
-    if (!app.name) { markField(nameInput, t("name_needed"), error); return; }
+    if (!named()) return;
     if (!checkFields(formNode, error, t)) return;
     const seats = form.seats.slice(0, form.players).map((s) => (s.startsWith("bot:") ? { kind: "bot", level: s.slice(4) }
       : s.startsWith("external:") ? { kind: "external", bot: s.slice(9) } : { kind: "person" }));
@@ -403,15 +453,22 @@ async function homePage(root) {
     h("section", { class: "hero" },
       h("div", { class: "hero-cards" }, cardImg("7D"), cardImg("JS"), cardImg("AH")),
       h("h1", {}, t("app_name")), h("p", {}, t("tagline")),
-      h("p", { id: "home-learn" }, h("a", { href: "/learn", "data-link": true }, t("learn_home_link"))),
-      h("p", {}, h("label", { for: "name" }, t("your_name")), " ", nameInput)),
+      h("p", {}, h("label", { for: "name" }, t("your_name")), " ", nameInput), nameError,
+      h("div", { class: "hero-play", id: "play-bot-box" }, botButton, h("p", { class: "muted" }, t("play_bot_help"))),
+      h("p", { id: "home-learn" }, h("a", { href: "/learn", "data-link": true }, t("learn_home_link")))),
     quick.node,
     h("section", { class: "panel", id: "new-table", "aria-labelledby": "new-table-heading" },
       h("h2", { id: "new-table-heading", tabindex: "-1" }, t("new_table")), formNode),
   );
   setSkip("skip_form", "#new-table-heading");
   const lobbyPanel = h("section", { class: "panel", id: "lobby", "aria-labelledby": "lobby-heading" }, h("h2", { id: "lobby-heading" }, t("open_tables")));
-  page.append(lobbyPanel, tournamentsPanel(ui), offlinePanel(ui));
+  // The panels of other pages' modules come once those load (below the form: it is usable first).
+  const later = (name, make) => {
+    const slot = h("div", { hidden: true });
+    MODULES[name]().then((module) => { if (slot.isConnected) slot.replaceWith(make(module)); }, () => slot.remove());
+    return slot;
+  };
+  page.append(lobbyPanel, later("tournaments", ({ tournamentsPanel }) => tournamentsPanel(ui)), later("offline", ({ offlinePanel }) => offlinePanel(ui)));
   try {
     // The tables this person sits at are theirs to go back to, not to watch.
     const [{ tables }, mine] = await Promise.all([api("/api/tables"), api("/api/games").then((b) => new Set(b.games.map((g) => g.id)), () => new Set())]);
@@ -438,7 +495,7 @@ async function homePage(root) {
  * the game-over links, the name field of a waiting room.
  */
 class TablePage {
-  constructor(root, id) {
+  constructor(root, id, TableView) {
     this.root = root;
     this.id = id;
     this.table = null;
@@ -575,6 +632,8 @@ class TablePage {
     const table = this.table;
     return [
       table.daily ? h("a", { href: "/daily", "data-link": true, id: "daily-board-link" }, t("daily_board")) : null,
+      // A tournament's game: back to its event (the next pairing is made there), no rematch.
+      table.event ? h("a", { href: `/tournaments/${table.event}`, "data-link": true, id: "event-link", class: "button" }, t("tour_back_to_event")) : null,
       !table.daily && table.you === null && table.rematch ? h("a", { href: `/t/${table.rematch}`, "data-link": true }, t("watch")) : null,
       // A daily deal's record needs the token: the replay (fetched with it) shows it all.
       table.daily ? null : h("a", { href: `/api/games/${this.id}/record`, download: `basra-${this.id}.json`, id: "download" }, t("download")),
@@ -596,11 +655,15 @@ function gameTitle(game) {
 async function gamesPage(root) {
   const page = h("div", { class: "page" }, h("h1", {}, t("my_games")));
   root.append(page);
+  const { offlineGamesSection, keptUploads } = await MODULES.offline();
   const here = await offlineGamesSection(ui);  // games played offline, kept on this device
   if (here) page.append(here);
-  const { games } = await api("/api/games").catch(() => ({ games: [] }));
+  // A game kept here and uploaded is listed once, where it is kept (its links are there).
+  const kept = await keptUploads();
+  const { games: all } = await api("/api/games").catch(() => ({ games: [] }));
+  const games = all.filter((game) => !kept.has(game.id));
   if (!games.length) { if (!here) page.append(h("p", { class: "panel muted" }, t("no_games"))); return; }
-  const list = h("ul", { class: "list panel" });
+  const list = h("ul", { class: "list" });
   for (const game of games) {
     const when = new Date(game.created_at * 1000).toLocaleString(app.lang === "ar" ? "ar-EG" : "en");
     const tag = resultTag(game, app.lang);
@@ -616,7 +679,8 @@ async function gamesPage(root) {
         h("br"), h("span", { class: "muted" }, when, game.scores.length ? " · " + game.scores.map(n).join(" – ") : "")),
       h("span", {}, offline, tag, " ", links)));
   }
-  page.append(list);
+  page.append(h("section", { class: "panel", id: "server-games", "aria-labelledby": "server-games-title" },
+    h("h2", { id: "server-games-title" }, t(here ? "games_online" : "games_all")), list));
 }
 
 // ------------------------------------------------------------------ replay
@@ -706,7 +770,7 @@ class ReplayPage {
 // ------------------------------------------------------------------ rules
 
 async function rulesIndex(root) {
-  const all = await variants().catch(offlineVariants);  // no server: the engine in the page knows them
+  const all = await variants().catch((err) => MODULES.offline().then(({ offlineVariants }) => offlineVariants(err)));  // no server: the engine in the page knows them
   root.append(h("div", { class: "page" }, h("h1", {}, t("rules_index")), variantList(all)));
 }
 
@@ -718,7 +782,7 @@ function variantList(all) {
 }
 
 async function rulesPage(root, name, custom) {
-  const all = await variants().catch(offlineVariants);
+  const all = await variants().catch((err) => MODULES.offline().then(({ offlineVariants }) => offlineVariants(err)));
   let rules = all[name]?.rules;
   let overrides = {};
   const page = h("div", { class: "page rules" });
@@ -732,7 +796,7 @@ async function rulesPage(root, name, custom) {
   if (custom) {
     try {
       const checked = await api("/api/rules", { method: "POST", body: JSON.stringify({ variant: name, rules: JSON.parse(custom) }) })
-        .catch((err) => offlineRules(name, JSON.parse(custom), err));
+        .catch((err) => MODULES.offline().then(({ offlineRules }) => offlineRules(name, JSON.parse(custom), err)));
       rules = checked.rules;
       overrides = checked.overrides;
     } catch (err) {
@@ -743,7 +807,7 @@ async function rulesPage(root, name, custom) {
   }
   const customized = Object.keys(overrides).length > 0;
   page.append(h("h1", {}, t("rules_title", { name: variantName(name) }), customized ? h("small", { class: "muted" }, " · ", t("rules_custom")) : null),
-    problem ? h("p", { class: "panel error", id: "rules-error" }, problem) : null,
+    ...(problem ? [h("p", { class: "panel error", id: "rules-error" }, problem)] : []),  // append() would write "null"
     h("p", { class: "muted" }, t("rules_help")),
     h("p", { id: "rules-learn" }, h("a", { href: `/learn/${name}${customized ? "?rules=" + encodeURIComponent(JSON.stringify(overrides)) : ""}`, "data-link": true }, t("learn_rules_link"))));
   for (const section of rulesText(rules, 2, app.lang)) {

@@ -64,7 +64,10 @@ function drawBoard(node, compare, data, ui) {
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("col_place")), h("th", { scope: "col" }, t("col_player")), h("th", { class: "num", scope: "col" }, t("col_margin")),
       h("th", { class: "num", scope: "col" }, t("col_score")), h("th", { class: "num", scope: "col" }, t("col_bot")), compareColumn ? h("th", { scope: "col" }, t("col_compare")) : null)),
     h("tbody", {}, data.entries.map((e) => h("tr", { class: e.you ? "mine" : "", "data-entry": e.name },
-      h("td", {}, n(e.place)), h("td", {}, bdi(e.username || e.name)),
+      // The name the player gave (as at the table), their profile linked when they have one.
+      h("td", {}, n(e.place)), h("td", { class: "player" }, e.username
+        ? h("a", { href: `/u/${encodeURIComponent(e.username)}`, "data-link": true, title: `@${e.username}` }, bdi(e.name || e.username))
+        : bdi(e.name)),
       h("td", { class: "num" }, h("bdi", { dir: "ltr" }, signed(e.margin, n))), h("td", { class: "num" }, n(e.score)), h("td", { class: "num" }, n(e.bot_score)),
       compareColumn ? h("td", {}, comparable(e) ? h("button", { type: "button", class: "secondary", "data-see": e.table,
         onclick: () => showCompare(compare, data.you.table, e, ui) }, t("daily_see")) : null) : null)))));
@@ -92,7 +95,7 @@ async function showCompare(node, mine, entry, ui) {
   }
   node.replaceChildren(h("h3", {}, t("daily_compare")),
     h("table", { class: "sheet daily-decisions", id: "daily-decisions" },
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("col_decision")), h("th", { scope: "col" }, t("daily_you")), h("th", { scope: "col" }, bdi(entry.username || entry.name)))),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("col_decision")), h("th", { scope: "col" }, t("daily_you")), h("th", { scope: "col" }, bdi(entry.name || entry.username)))),
       h("tbody", {}, rows)),
     h("div", { class: "actions" },
       h("a", { href: `/replay/${entry.table}`, "data-link": true }, t("replay")),

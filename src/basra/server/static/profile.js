@@ -174,12 +174,14 @@ export async function profilePage(root, ui, username) {
   try {
     data = await api(username ? `/api/players/${encodeURIComponent(username)}` : "/api/profile");
   } catch (err) {
-    page.append(h("p", { class: "panel error" }, ui.errorText(err)));
+    // Still a page with a heading (a screen reader's first stop): whose profile it was.
+    page.append(h("h1", {}, err.code === "no_such_player" ? t("no_such_player_title") : t("nav_profile")),
+      h("p", { class: "panel error", id: "profile-error" }, ui.errorText(err)));
     return;
   }
   page.append(h("h1", {}, h("bdi", { id: "profile-name" }, data.name || data.username || t("guest")),
-    data.username ? h("small", { class: "muted" }, " · @", h("bdi", { id: "profile-username" }, data.username)) : h("small", { class: "muted" }, " · ", t("guest"))),
-  data.since ? h("p", { class: "muted" }, t("since", { when: when(data.since, ui) })) : null);
+    data.username ? h("small", { class: "muted" }, " · @", h("bdi", { id: "profile-username" }, data.username)) : h("small", { class: "muted" }, " · ", t("guest"))));
+  if (data.since) page.append(h("p", { class: "muted" }, t("since", { when: when(data.since, ui) })));
 
   const ratings = h("section", { class: "panel", id: "profile-ratings" }, h("h2", {}, t("ratings")));
   if (!data.ratings.length) ratings.append(h("p", { class: "muted" }, t("no_ratings")));

@@ -14,10 +14,10 @@ import { say } from "./announce.js";
 import { playSound } from "./sound.js";
 import { decimal, signed } from "./coach.js";
 import { variantTitle } from "./names.js";
-import { frameOf, inLang, optionsList } from "./learn.js";
+import { frameOf, inLang, optionsList } from "./learn-parts.js";
 import "./words-learn.js";
 
-const MODES = { undefined: "next", "": "next", daily: "daily", mistakes: "mistakes" };
+const MODES = { undefined: "next", "": "next", daily: "daily", mistakes: "mistakes", practice: "practice" };
 
 export class PuzzlesPage {
   constructor(root, ui, rest, query) {
@@ -70,6 +70,7 @@ export class PuzzlesPage {
     const filters = new URLSearchParams();
     if (this.theme) filters.set("theme", this.theme);
     if (this.variant) filters.set("variant", this.variant);
+    if (this.mode === "practice") filters.set("practice", "1");  // the shipped set: never rated
     const path = this.mode === "daily" ? "/api/puzzles/daily"
       : this.mode === "one" ? `/api/puzzles/${encodeURIComponent(this.puzzleId)}`
         : `/api/puzzles/next${filters.toString() ? "?" + filters : ""}`;
@@ -86,7 +87,7 @@ export class PuzzlesPage {
     if (this.closed) return;
     if (this.served?.tried && this.served.solution) {
       // Tried before (a reload, a link): the answer is the caller's to see again.
-      this.answer = { attempt: null, solution: this.served.solution, rated: false, try: this.served.try, table: this.served.table };
+      this.answer = { attempt: null, solution: this.served.solution, rated: false, try: this.served.try };
     } else if (this.served) {
       this.tableBox.replaceChildren();
       this.drawTable();
@@ -200,11 +201,11 @@ export class PuzzlesPage {
       const query = new URLSearchParams();
       if (this.theme) query.set("theme", this.theme);
       if (this.variant) query.set("variant", this.variant);
-      ui.navigate(`/puzzles${query.toString() ? "?" + query : ""}`);
+      ui.navigate(`/puzzles${this.mode === "practice" ? "/practice" : ""}${query.toString() ? "?" + query : ""}`);
     };
     return h("section", { class: "panel puzzle-modes", id: "puzzle-modes", "aria-labelledby": "puzzle-modes-heading" },
       h("h2", { id: "puzzle-modes-heading" }, t("puzzle_choose")),
-      h("p", { class: "actions" }, link("/puzzles", "puzzle_next", "next"), link("/puzzles/daily", "puzzle_daily", "daily"), link("/puzzles/mistakes", "puzzle_mistakes", "mistakes")),
+      h("p", { class: "actions" }, link("/puzzles", "puzzle_next", "next"), link("/puzzles/daily", "puzzle_daily", "daily"), link("/puzzles/mistakes", "puzzle_mistakes", "mistakes"), link("/puzzles/practice", "puzzle_practice", "practice")),
       h("form", { class: "puzzle-filters", id: "puzzle-filters", onsubmit: go },
         h("label", { for: "puzzle-theme" }, t("puzzle_theme")),
         h("select", { id: "puzzle-theme", onchange: (e) => { this.theme = e.target.value; } },
@@ -235,7 +236,7 @@ export class PuzzlesPage {
         h("bdi", {}, t("puzzle_puzzle_rating", { r: n(this.served.rating.rating) })), " · ",
         puzzle.exact ? t("puzzle_exact") : t("puzzle_searched")),
       h("p", { class: "lesson-goal", id: "puzzle-goal" }, inLang(puzzle.goal, ui)),
-      h("p", { class: "muted", id: "puzzle-rated" }, this.served.rated ? t("puzzle_rated") : t("puzzle_unrated")));
+      h("p", { class: "muted", id: "puzzle-rated" }, this.served.practice ? t("puzzle_practice_note") : this.served.rated ? t("puzzle_rated") : t("puzzle_unrated")));
   }
 
   solutionPanel() {
@@ -254,7 +255,7 @@ export class PuzzlesPage {
       h("h2", { id: "puzzle-result-heading", tabindex: "-1", class: correct ? "your-turn" : "" }, correct ? t("puzzle_right") : t("puzzle_wrong")),
       answer.attempt ? h("p", { id: "puzzle-words" }, inLang(answer.attempt.words, ui)) : null,
       answer.rated && answer.you ? h("p", { id: "puzzle-rating-after" }, h("bdi", {}, t("puzzle_rating_after", { r: n(answer.you.rating), change: signedInt(answer.you.change, ui) })),
-        " · ", t("puzzle_streak_now", { n: n(answer.you.streak), b: n(answer.you.best_streak) })) : h("p", { class: "muted", id: "puzzle-rating-after" }, t("puzzle_not_rated")),
+        " · ", t("puzzle_streak_now", { n: n(answer.you.streak), b: n(answer.you.best_streak) })) : h("p", { class: "muted", id: "puzzle-rating-after" }, t(answer.practice || this.served?.practice ? "puzzle_practice_note" : "puzzle_not_rated")),
     ];
     const moves = h("table", { class: "sheet puzzle-moves", id: "puzzle-moves" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("col_move")), h("th", { scope: "col" }, t("col_does")), h("th", { scope: "col", class: "num" }, t("col_value")))),
@@ -272,7 +273,7 @@ export class PuzzlesPage {
         position.hands.map((hand, seat) => h("li", { "data-key": `hand-${seat}` }, h("strong", {}, t("puzzle_hand_of", { name: names(seat) })), " ", cards(hand))),
         h("li", { "data-key": "floor" }, h("strong", {}, t("floor")), " ", cards(position.floor)),
         h("li", { "data-key": "stock" }, h("strong", {}, t("puzzle_stock_label")), " ", position.stock.length ? cards(position.stock) : h("span", { class: "muted" }, t("puzzle_stock_empty")))));
-    const next = this.mode === "next"
+    const next = this.mode === "next" || this.mode === "practice"
       ? h("button", { type: "button", id: "puzzle-next", onclick: () => this.load(true) }, t("puzzle_next"))
       : h("a", { href: "/puzzles", "data-link": true, class: "button", id: "puzzle-next" }, t("puzzle_next"));
     return h("section", { class: "panel puzzle-solution " + (correct ? "right" : "wrong"), id: "puzzle-solution", "aria-labelledby": "puzzle-result-heading" },
@@ -282,7 +283,6 @@ export class PuzzlesPage {
       h("h3", {}, t("puzzle_moves")), h("div", { class: "sheet-scroll" }, moves),
       whole,
       h("div", { class: "actions" }, next,
-        answer.table ? h("a", { href: `/review/${answer.table}`, "data-link": true, id: "puzzle-review" }, t("puzzle_review_game")) : null,
         this.mode === "one" ? h("a", { href: "/puzzles/mistakes", "data-link": true }, t("puzzle_mistakes")) : null));
   }
 

@@ -7,6 +7,7 @@
 // kind of table (GET /api/quickplay).
 
 import "./words-play.js";
+import { num1 } from "./i18n.js";
 import { clearMarks, markField } from "./fields.js";
 
 const BOT_WAITS = ["", "15", "30", "60", "120"];
@@ -61,7 +62,7 @@ export function quickPlayPanel(ui, variants) {
   function start() {
     error.textContent = "";
     clearMarks(document.querySelector(".hero") || document.body, error);
-    if (!app.name) { markField(document.getElementById("name"), t("name_needed"), error); return; }
+    if (!app.name) { markField(document.getElementById("name"), t("name_needed"), document.getElementById("name-error") || error); return; }
     localStorage.setItem("basra.quick.variant", form.variant);
     localStorage.setItem("basra.quick.kind", form.kind);
     localStorage.setItem("basra.quick.bot", form.bot);
@@ -96,7 +97,11 @@ export function quickPlayPanel(ui, variants) {
     switch (message.type) {
       case "seeking": {
         if (message.waiting === null) setTimeout(drawPools, 1100);  // just joined: count this person too (the server caches counts 1 s)
-        const range = message.window === null ? t("window_any") : t("seeking_window", { n: n(message.window) });
+        // The range of ratings met, on the scale profiles show (mu, one decimal), around the person's own.
+        const one = (v) => num1(v, app.lang);
+        const mu = message.rating?.mu;
+        const range = message.window === null || mu === undefined ? t("window_any")
+          : t("seeking_window", { low: one(mu - message.window), high: one(mu + message.window), mu: one(mu) });
         status.replaceChildren(t("seeking", { n: n(Math.round(message.waited)) }), " · ", range,
           ...(message.waiting ? [" · ", t("seeking_count", { n: n(message.waiting) })] : []));
         break;

@@ -32,14 +32,16 @@ export function reportForm(ui, target) {
     const body = { reason: reason.value, note: note.value };
     if (target.seats) Object.assign(body, { table: target.table, seat: Number(who.value) });
     else body.username = target.username;
+    if (send.disabled) return;  // one report per press: a second submit while sending is the same report
     send.disabled = true;
     try {
       await ui.api("/api/reports", { method: "POST", body: JSON.stringify(body) });
       status.textContent = t("report_sent");
       note.value = "";
+      // Sent: the form stays closed to this report (a second one about the same play is a new page).
+      for (const field of form.querySelectorAll("select, textarea, input")) field.disabled = true;
     } catch (err) {
       status.textContent = ui.errorText(err);
-    } finally {
       send.disabled = false;
     }
   });

@@ -139,7 +139,11 @@ export class ReviewPage {
         h("th", { class: "num" }, t("review_mean_loss")), h("th", { class: "num" }, t("review_col_accuracy")),
         ...["best", "good", "inaccuracy", "mistake", "blunder"].map((label) => h("th", { class: "num" }, t("label_" + label))),
         h("th", { class: "num" }, t("review_basras")))),
-      h("tbody", {}, rows)));
+      h("tbody", {}, rows)),
+      // The numbers in words, for a person who has never met "mean loss" or "±".
+      h("details", { class: "review-words", id: "review-words" }, h("summary", {}, t("review_words_title")),
+        h("dl", {}, ["margin", "loss", "mean_loss", "accuracy", "plus_minus", "labels"].flatMap((key) => [
+          h("dt", {}, t(`review_word_${key}`)), h("dd", {}, t(`review_word_${key}_help`))]))));
   }
 
   /** The graph's lines: with two sides one line (side 0's; the other's is its opposite),
@@ -182,16 +186,20 @@ export class ReviewPage {
     const values = Object.values(lines).flat(2).map((p) => p[1]);
     const top = Math.max(5, ...values.map(Math.abs));
     const W = 900; const H = 240; const pad = 28;
-    const x = (v) => pad + (v / Math.max(count - 0.5, 1)) * (W - 2 * pad);
+    // Time runs the way the page reads, as the step slider beneath does: right to left in Arabic.
+    const rtl = this.ui.app.lang === "ar";
+    const ltrX = (v) => pad + (v / Math.max(count - 0.5, 1)) * (W - 2 * pad);
+    const x = rtl ? (v) => W - ltrX(v) : ltrX;
     const y = (v) => H / 2 - (v / top) * (H / 2 - pad);
     const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, class: "review-graph", id: "review-graph", role: "img", "aria-label": t("review_graph") });
     svg.append(el("line", { x1: pad, x2: W - pad, y1: y(0), y2: y(0), class: "axis" }));
     starts.forEach((s, i) => {
       if (i) svg.append(el("line", { x1: x(s - 0.5), x2: x(s - 0.5), y1: 4, y2: H - 4, class: "round-line" }));
-      svg.append(el("text", { x: x(s) + 2, y: 14, class: "round-label" }, t("round_n", { n: this.review.decisions[s].round })));
+      svg.append(el("text", { x: x(s) + (rtl ? -2 : 2), y: 14, class: "round-label", "text-anchor": rtl ? "end" : "start" }, t("round_n", { n: this.review.decisions[s].round })));
     });
-    svg.append(el("text", { x: 2, y: y(top) + 4, class: "round-label" }, this.ui.n(Math.round(top))));
-    svg.append(el("text", { x: 2, y: y(-top) + 4, class: "round-label" }, this.ui.n(-Math.round(top))));
+    const edge = { x: rtl ? W - 2 : 2, class: "round-label", "text-anchor": rtl ? "end" : "start" };
+    svg.append(el("text", { ...edge, y: y(top) + 4 }, this.ui.n(Math.round(top))));
+    svg.append(el("text", { ...edge, y: y(-top) + 4 }, this.ui.n(-Math.round(top))));
     Object.entries(lines).forEach(([side, segments]) => {
       const colour = SIDE_COLOURS[Number(side) % SIDE_COLOURS.length];
       for (const seg of segments) {
@@ -229,7 +237,9 @@ export class ReviewPage {
         h("div", { class: "review-hand" }, d.hand.map((c) => h("span", { class: "mini" + (c === played ? " played" : "") + (c === d.best.split("x")[0] && d.best !== d.move ? " best" : ""), "data-card": c }, cardImg(c))))));
     const options = d.label === "forced"
       ? h("p", { class: "muted" }, t("review_forced"))
-      : h("table", { class: "options", id: "review-options" }, h("tbody", {}, d.options.map((o) => h("tr", { class: (o.move === d.move ? "played" : "") + (o.move === d.best ? " best" : ""), "data-move": o.move },
+      : h("table", { class: "options", id: "review-options" },
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("review_col_move")), h("th", { scope: "col", class: "num" }, t("review_col_margin")), h("th", { scope: "col" }, h("span", { class: "sr-only" }, t("review_col_note"))))),
+        h("tbody", {}, d.options.map((o) => h("tr", { class: (o.move === d.move ? "played" : "") + (o.move === d.best ? " best" : ""), "data-move": o.move },
         h("td", {}, this.moveNodes(o.move)),
         h("td", { class: "num" }, signed(o.points, lang), " ± ", decimal(o.stderr, lang)),
         h("td", {}, o.move === d.best ? h("span", { class: "tag" }, t("review_best")) : null, " ", o.move === d.move ? h("span", { class: "tag played-tag" }, t("review_played")) : null)))));

@@ -22,7 +22,7 @@
 //                          players, teams, hints, status ("open" waits for players), seats
 //                          [{ seat, kind ("person" | "bot" | "external"), level, name, open,
 //                          present, stand_in, rating, change, forfeited }], you (a seat or null),
-//                          clock, rated, daily, fault, rematch }
+//                          clock, rated, daily, fault, rematch, event }
 //   table.accept(state)    a snapshot { version, view, event } (protocol.state_frame): view is
 //                          the seat's View.to_json(brief=True) plus sides, winner and over;
 //                          event is { kind: "play", seat, move, basra, auto? } or { kind: "deal" }
@@ -290,9 +290,16 @@ export class TableView {
     const event = next.event;
     const step = previous && next.version === previous.version + 1;
     if (step && event?.kind === "play") parts.push(this.playWords(event));
-    else if (step && event && event.kind !== "play" && view.phase === "play") {
+    // New cards: the stock went down (a deal within the round, which may come in the same
+    // snapshot as the play before it), or a new round began. A round's first deal also
+    // says the floor it laid.
+    const before = previous?.view;
+    const newRound = before && view.round !== before.round;
+    const dealt = before && view.phase === "play" && (newRound || view.stock < before.stock);
+    if (dealt || (step && event && event.kind !== "play" && view.phase === "play")) {
       const count = view.hand ? view.hand.length : null;
       parts.push(count === null ? this.t("say_dealt_watch") : this.t(plural("say_dealt", count, this.lang), { n: count }));
+      if (newRound || !view.plays.length) parts.push(this.read("floor"));
     }
     const rounds = view.past_rounds.length;
     if (previous && rounds > previous.view.past_rounds.length) {
@@ -881,7 +888,7 @@ export class TableView {
     const words = headline(view.winner, view.side ?? null, view.teams, (side) => this.sideName(side), this.lang);
     const actions = h("div", { class: "actions" });
     const seated = this.table.you !== null && this.table.you !== undefined;
-    if (this.actions.rematch && seated && !this.table.daily) actions.append(h("button", { type: "button", id: "rematch", onclick: () => this.actions.rematch() }, this.t("rematch")));
+    if (this.actions.rematch && seated && !this.table.daily && !this.table.event) actions.append(h("button", { type: "button", id: "rematch", onclick: () => this.actions.rematch() }, this.t("rematch")));
     if (this.actions.endLinks) actions.append(...this.actions.endLinks(view).filter((node) => node !== null && node !== undefined));
     const me = seated ? this.table.seats[this.table.you] : null;
     const ui = this.ui();

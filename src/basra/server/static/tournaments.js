@@ -34,7 +34,8 @@ function timeLine(event, ui) {
   const { t } = ui;
   if (event.status === "created") return t("tour_starts", { when: when(event.starts_at, ui) });
   if (event.status === "running") return t("tour_started", { when: when(event.started_at || event.starts_at, ui) });
-  return t("tour_ended", { when: when(event.finished_at || event.ends_at || event.starts_at, ui) });
+  const ended = event.ended === "cancelled" ? "tour_cancelled" : "tour_ended";
+  return t(ended, { when: when(event.finished_at || event.ends_at || event.starts_at, ui) });
 }
 
 function eventItem(event, ui) {

@@ -13,6 +13,7 @@ const EN = {
   err_bad_report: "This report cannot be sent: choose the player and the reason.",
   err_suspended: "This identity is suspended on this site.",
   err_name_not_allowed: "This name is not allowed here: choose another.",
+  err_refused_word: "This holds a word not allowed here: write it another way.",
 };
 
 const AR = {
@@ -24,6 +25,7 @@ const AR = {
   err_bad_report: "لا يمكن إرسال هذا البلاغ: اختر اللاعب والسبب.",
   err_suspended: "هذه الهوية موقوفة على هذا الموقع.",
   err_name_not_allowed: "هذا الاسم غير مسموح هنا: اختر اسمًا آخر.",
+  err_refused_word: "في هذا النص كلمة غير مسموحة هنا: اكتبه بطريقة أخرى.",
 };
 
 Object.assign(DICTS.en, EN);

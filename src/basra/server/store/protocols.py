@@ -32,6 +32,7 @@ from basra.server.store.rows import (
     DeviceRow,
     EntrantRow,
     Event,
+    EventCap,
     GameSummary,
     IdentityRow,
     LeaderRow,
@@ -279,10 +280,14 @@ class SeekStore(Protocol):
         """Remove seeks nobody holds (not seen since ``seen_before``, away since before
         ``away_before``) and seated ones older than ``matched_before``; how many went."""
 
-    async def seat(self, seats: Mapping[str, int], table: TableRow, now: float) -> bool:
-        """Seat waiting seeks (ticket -> seat) at a new table, in one transaction.
+    async def seat(
+        self, seats: Mapping[str, int], table: TableRow, now: float, caps: Sequence[Cap] = ()
+    ) -> bool:
+        """Seat waiting seeks (ticket -> seat) at a new table within its caps (counted as
+        :meth:`TableStore.create` counts them), in one transaction.
 
-        False (and nothing written) if any of them is no longer waiting and present.
+        False (and nothing written) if any of them is no longer waiting and present;
+        :class:`~basra.server.store.rows.CapReachedError` when a cap is full.
         """
 
     async def pool_counts(self, seen_after: float) -> dict[tuple[str, int, bool], int]:
@@ -321,8 +326,11 @@ class SecretStore(Protocol):
 class DailyStore(Protocol):
     """The daily deal's attempts: one per identity and deal."""
 
-    async def start_attempt(self, attempt: AttemptRow, table: TableRow) -> AttemptRow:
-        """Create the attempt and its table, in one transaction.
+    async def start_attempt(
+        self, attempt: AttemptRow, table: TableRow, caps: Sequence[Cap] = ()
+    ) -> AttemptRow:
+        """Create the attempt and its table within its caps (counted as
+        :meth:`TableStore.create` counts them), in one transaction.
 
         If the identity already has an attempt at that deal, nothing is written
         and that one is returned.
@@ -409,10 +417,13 @@ class TournamentStore(Protocol):
         event: TournamentRow,
         entrants: Sequence[EntrantRow] = (),
         members: Sequence[tuple[str, str]] = (),
+        caps: Sequence[EventCap] = (),
     ) -> TournamentRow:
-        """Store a new event with its first entrants (bots its maker adds), in one
-        transaction; if an event of the same ``schedule_key`` is stored, nothing is written
-        and that one is returned."""
+        """Store a new event with its first entrants (bots its maker adds) if each of its
+        caps has room (counted under a lock per identity and per address), in one
+        transaction: :class:`~basra.server.store.rows.CapReachedError` naming the full one
+        else; if an event of the same ``schedule_key`` is stored, nothing is written and
+        that one is returned."""
 
     async def load(self, event_id: str) -> TournamentRow | None:
         """An event's row, or None."""
@@ -444,9 +455,6 @@ class TournamentStore(Protocol):
     async def entered(self, keys: Sequence[str]) -> list[tuple[str, str]]:
         """``(event id, entrant id)`` of every entry of those player keys."""
 
-    async def made_since(self, created_by: str, since: float) -> int:
-        """How many events an identity made since a time (quotas)."""
-
     async def put_team(self, team: TeamRow) -> None:
         """Store a team waiting for its partner (its maker's earlier one at that event goes)."""
 
@@ -466,8 +474,12 @@ class ModerationStore(Protocol):
     async def add_report(self, report: ReportRow) -> None:
         """Keep a report."""
 
-    async def reports(self, open_only: bool = True, limit: int = 100) -> list[ReportRow]:
-        """Reports, newest first (only those not closed, unless ``open_only`` is False)."""
+    async def reports(
+        self, open_only: bool = True, limit: int = 100, after: str | None = None
+    ) -> list[ReportRow]:
+        """Reports, newest first (only those not closed, unless ``open_only`` is False),
+        from the one after the report ``after`` on (a page's cursor; ``ValueError`` when
+        there is no such report)."""
 
     async def close_report(self, report_id: str, resolution: str, now: float) -> bool:
         """Close an open report with the operator's words; False if there is none."""
@@ -539,8 +551,11 @@ class PuzzleStore(Protocol):
     async def mistakes_of(self, identity: str, limit: int = 100) -> list[MinedPuzzleRow]:
         """The puzzles mined from the person's mistakes, newest first."""
 
-    async def mined_pool(self, limit: int = 500) -> list[MinedPuzzleRow]:
-        """The newest mined puzzles of everyone, newest first."""
+    async def mined_pool(
+        self, limit: int = 500, before: float | None = None
+    ) -> list[MinedPuzzleRow]:
+        """The newest mined puzzles of everyone (mined before ``before``, when given),
+        newest first."""
 
     async def request_mining(self, table_id: str, now: float) -> bool:
         """Queue a game's mining (True when queued now: new, or failed before)."""

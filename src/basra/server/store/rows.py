@@ -43,6 +43,7 @@ __all__ = [
     "EnteredError",
     "EntrantRow",
     "Event",
+    "EventCap",
     "GameSummary",
     "IdentityRow",
     "LeaderRow",
@@ -187,12 +188,31 @@ class Cap:
     created_by: str | None = None
     created_from: str | None = None
     all_bots: bool | None = None
+    owner_prefix: str | None = None
+    """Tables whose ``owner`` key begins so (one event's: ``tournament:EVENT:``)."""
+
+
+@dataclass(frozen=True)
+class EventCap:
+    """At most ``limit`` tournaments made by ``created_by`` or from ``created_from`` (each
+    filter given): not finished (``since`` None), or made since ``since`` in any status.
+
+    An event is made only if each of its caps still has room, counted and inserted in
+    one transaction (:meth:`~basra.server.store.protocols.TournamentStore.create`).
+    """
+
+    limit: int
+    what: str
+    """The cap in words (``events not finished per address``)."""
+    created_by: str | None = None
+    created_from: str | None = None
+    since: float | None = None
 
 
 class CapReachedError(Exception):
-    """A table was not created: one of its caps had no room left."""
+    """A table (or an event) was not created: one of its caps had no room left."""
 
-    def __init__(self, cap: Cap) -> None:
+    def __init__(self, cap: Cap | EventCap) -> None:
         super().__init__(f"{cap.what}: at most {cap.limit}")
         self.cap = cap
 
@@ -238,7 +258,7 @@ class TableRow:
     (:meth:`~basra.server.table.lifecycle.Lifecycle.plan`), so every process can tell."""
     private: bool = False
     """Not listed, not watchable; its record, replay and review are shown only as the
-    features allow (:meth:`~basra.server.table.lifecycle.Lifecycle.may_see`)."""
+    disclosure policy allows (:class:`~basra.server.table.disclosure.Disclosure`)."""
     forfeits: bool = False
     """The forfeit rule applies though the table is not rated (a tournament's games)."""
     lasting: bool = False
@@ -522,6 +542,8 @@ class TournamentRow:
     """An arena's end (its start and minutes); None for rounds."""
     created_by: str | None = None
     """The identity that made it (never shown); None: the server's schedule."""
+    created_from: str | None = None
+    """The client address it was made from (for quotas; never shown)."""
     public: bool = True
     """Listed; else reached only through its invitation link."""
     invite: str | None = None
@@ -531,7 +553,8 @@ class TournamentRow:
     started_at: float | None = None
     finished_at: float | None = None
     ended: str | None = None
-    """Why it ended: ``done`` (its rounds or its time), ``too_few`` (entrants)."""
+    """Why it ended: ``done`` (its rounds or its time), ``too_few`` (entrants),
+    ``cancelled`` (by the operator)."""
     version: int = 0
 
 
@@ -595,6 +618,8 @@ class TournamentWrite:
     started_at: float | None = None
     finished_at: float | None = None
     ended: str | None = None
+    name: str | None = None
+    """A new title (the operator's ``basra admin rename-event``)."""
     entrants: tuple[EntrantRow, ...] = ()
     """Entrants added or changed (their data, ready time, ``gone``)."""
     members: tuple[tuple[str, str], ...] = ()

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from basra.bots import LEVELS
 from basra.rules import PRESETS, Rules, RulesError, preset
-from basra.server import wordlist
+from basra.server import words
 from basra.server.errors import ProtocolError
 from basra.server.store.rows import SeatKind
 from basra.server.table.clocks import DEFAULT_CONTROL, TimeControl, check_control
@@ -62,28 +62,17 @@ def configure_bounds(bounds: Mapping[str, tuple[int, int]], card_points: int | N
         CARD_POINTS_BOUND = card_points
 
 
-MAX_NAME = 24
+MAX_NAME = words.NAME.high
 """Longest name, in characters."""
 
 
-def check_name(value: Any) -> str:
-    """A person's name: 1 to 24 printable characters, spaces trimmed.
+def check_name(value: Any, field: str = "name") -> str:
+    """A person's name: 1 to 24 characters, by :data:`basra.server.words.NAME`'s policy.
 
     >>> check_name("  Amal   Said ")
     'Amal Said'
     """
-    if not isinstance(value, str):
-        raise ProtocolError("bad_name", "a name must be text")
-    name = " ".join(value.split())
-    if not name:
-        raise ProtocolError("bad_name", "a name must not be empty")
-    if len(name) > MAX_NAME:
-        raise ProtocolError("bad_name", f"a name must be at most {MAX_NAME} characters")
-    if any(not ch.isprintable() for ch in name):
-        raise ProtocolError("bad_name", "a name must not hold control characters")
-    if wordlist.refused(name):
-        raise ProtocolError("name_not_allowed", "this name is not allowed here: choose another")
-    return name
+    return words.check_text(field, value, words.NAME)
 
 
 class SeatForm(BaseModel):

@@ -43,6 +43,7 @@ from basra.view import PublicView, public_view_of, view_of
 __all__ = [
     "StateFrame",
     "describe_table",
+    "event_of",
     "presence_of",
     "seat_badges",
     "state_frame",
@@ -98,6 +99,18 @@ def state_frame(
     return StateFrame(version, seat, view, body, deadline)
 
 
+def event_of(row: TableRow) -> str | None:
+    """The tournament a table's game belongs to (its page is ``/tournaments/ID``), if any:
+    read from the owner key a tournament gives its tables (``tournament:EVENT:...``).
+
+    >>> event_of(TableRow("t1", "egyptian", {}, 2, False, 0, True, [], owner="tournament:e9:1:0:0"))
+    'e9'
+    """
+    if row.owner is None or not row.owner.startswith("tournament:"):
+        return None
+    return row.owner.split(":")[1] or None
+
+
 def describe_table(row: TableRow, rules: dict[str, Any]) -> dict[str, Any]:
     """The public description of a table row (``rules``: the table's rules as JSON).
 
@@ -116,6 +129,7 @@ def describe_table(row: TableRow, rules: dict[str, Any]) -> dict[str, Any]:
         "winner": row.winner,
         "rematch": row.rematch_id,
         "rematch_of": row.rematch_of,
+        "event": event_of(row),
         "fault": row.fault is not None,
         "seats": [
             {

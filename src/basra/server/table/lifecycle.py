@@ -6,17 +6,42 @@ beside the master (:mod:`basra.server.table.master`), which writes its log:
 
 - **created**: :meth:`Lifecycle.plan` makes a new table's row from a checked
   :class:`~basra.server.table.forms.TableSpec` (seats given or open, a first
-  dealer drawn); :meth:`Lifecycle.create` stores a person's table within their
-  quotas: the rates first, then the caps on tables waiting or in play (per
-  person, per address, all-bot tables per person and on the server), counted
-  and inserted in one transaction under a lock per identity, per address and
-  per server (:meth:`~basra.server.store.protocols.TableStore.create`), so
-  requests sent at once never beat them, in any number of processes.
-  :meth:`Lifecycle.add` stores a table the server makes itself (a tournament's),
-  with caps or none; :meth:`Lifecycle.record` stores a game played elsewhere
-  (an offline game uploaded: over or unfinished, never opened) with its log,
-  and :meth:`Lifecycle.record_more` what it went on with. Quick play and the
-  daily deal store their tables in their own transactions (with the seeks
+  dealer drawn); :meth:`Lifecycle.create` stores a person's table (the bot API's
+  too) within their rates, then **admitted**.
+- **admitted**: every table anyone makes is admitted by :meth:`Lifecycle.admit`,
+  the one rule, against a :class:`Budget` (whom it counts against): the caps on
+  tables waiting or in play it must fit (per person, per address, all-bot tables
+  per person, per event and on the server), counted and inserted in one
+  transaction under a lock per identity, per address, per event and per server
+  (:meth:`~basra.server.store.protocols.TableStore.create`; quick play's
+  :meth:`~basra.server.store.protocols.SeekStore.seat` and the daily deal's
+  :meth:`~basra.server.store.protocols.DailyStore.start_attempt` count them the
+  same way in their own transactions), so requests sent at once never beat them,
+  in any number of processes. The rule:
+
+  - a person's table (:meth:`Lifecycle.create`, a rematch) counts against that
+    person and the client address they asked from, an all-bot one also against
+    the server's all-bot tables;
+  - a table the server pairs (``Budget.paired``: quick play, the daily deal, an
+    event's games) with a person or a program seated fits no cap and counts
+    against nobody: the people asked to play and were seated by the server, their
+    own limits bound it (one seek and one rated table in play at a time, one
+    attempt a deal, one table of an event at a time), and refusing it would leave
+    them paired to nothing (an event's round could not end);
+  - a table the server pairs with bots only (an event's bots playing each other)
+    counts against the event (``bot_tables_per_event``), its maker (the maker's
+    all-bot and open tables, shared with their own, and their address) and the
+    server's all-bot tables, and waits for room (the feature tries again): so one
+    maker's events hold no more of the server than one person's all-bot table;
+  - a game played elsewhere (an offline game uploaded: over or unfinished, never
+    live) fits no cap: it holds nothing in play, and its cost is the upload's
+    rate.
+
+  :meth:`Lifecycle.add` stores a table the server makes itself, admitted;
+  :meth:`Lifecycle.add_once` a feature's table made once under its owner key (a
+  tournament's); :meth:`Lifecycle.record` stores a game played elsewhere with its
+  log, and :meth:`Lifecycle.record_more` what it went on with. Quick play and the
+  daily deal store their admitted tables in their own transactions (with the seeks
   seated, with the attempt) and then :meth:`Lifecycle.open` them.
 - **opened**: loaded into the master and its automatic actions planned (the
   first deal). Packs come from the master's pack sources, or are shuffled
@@ -39,7 +64,9 @@ an owner key makes their creation idempotent (:meth:`Lifecycle.add_once`: the
 table's id is derived from the key, so a pairing re-applied after a crash, or
 by another process, opens the table made first); a private table is left out
 of the lobby, cannot be watched, and its record, replay and review are shown
-only as every feature allows (:meth:`Lifecycle.may_see`); ``forfeits`` applies
+only as the disclosure policy allows (:attr:`Lifecycle.disclosure`,
+:mod:`basra.server.table.disclosure`, which the features that make hidden tables
+tell when their deals may be shown); ``forfeits`` applies
 the forfeit rule though the table is unrated; a ``lasting`` table is never
 abandoned (the autopilot plays its absent seats to the end, so every game a
 feature pairs yields a result). :meth:`Lifecycle.finished` reads a finished
@@ -58,14 +85,13 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import contextlib
 import hashlib
 import logging
 import random
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from basra.server.errors import ProtocolError
 from basra.server.identity import Caller
@@ -83,6 +109,7 @@ from basra.server.store.rows import (
     TableStatus,
     seats_filled,
 )
+from basra.server.table.disclosure import Disclosure
 from basra.server.table.finish import Finisher, TableFinished, table_finished
 from basra.server.table.forms import TableSpec
 from basra.server.table.live import Client, LiveTable, ServiceConfig
@@ -90,9 +117,9 @@ from basra.server.table.master import PackSource, TableMaster
 from basra.server.table.reducer import abandoned, join, opening_status, status_after
 
 __all__ = [
+    "Budget",
     "FinishListener",
     "Lifecycle",
-    "VisibilityCheck",
     "new_table_id",
     "owned_table_id",
 ]
@@ -101,9 +128,22 @@ log = logging.getLogger(__name__)
 
 FinishListener = Callable[[TableFinished], Awaitable[None]]
 """Told of a finished table a feature made (its ``owner`` is set)."""
-VisibilityCheck = Callable[[TableRow, Caller | None], Awaitable[None]]
-"""A feature's check before a private table's record, replay, review or description is
-shown to someone not seated there: raises a ``ProtocolError`` (``play_first``) to refuse."""
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Whom a new table counts against (:meth:`Lifecycle.admit`)."""
+
+    identity: str | None = None
+    """The person who asked for it, or the maker of the event that paired it (None: the
+    server's schedule)."""
+    address: str | None = None
+    """The client address they asked from."""
+    event: str | None = None
+    """The owner-key prefix of the event that paired it (``tournament:EVENT:``)."""
+    paired: bool = False
+    """Paired by the server (quick play, the daily deal, an event's games): a table with a
+    person or program seated is then made even when the caps are full."""
 
 
 def new_table_id() -> str:
@@ -143,7 +183,8 @@ class Lifecycle:
         self.config = config
         self.rng = rng or random.SystemRandom()
         self._finish_listeners: list[FinishListener] = []
-        self._visibility: list[VisibilityCheck] = []
+        self.disclosure = Disclosure(tables)
+        """Who may see a table's cards (features with hidden tables tell it when)."""
         master.listen(self)
 
     # ---------------------------------------------------------------- created
@@ -196,9 +237,24 @@ class Lifecycle:
             lasting=lasting,
         )
 
-    def caps(self, identity: str | None, address: str | None, all_bots: bool) -> list[Cap]:
-        """The caps a table created by ``identity`` from ``address`` must fit."""
+    # ---------------------------------------------------------------- admitted
+
+    def admit(self, row: TableRow, budget: Budget) -> list[Cap]:
+        """The caps a new table must fit, and whom it counts against (set on the row): the
+        one rule of admission, for every table anyone makes (see the module's docstring).
+
+        A game played elsewhere (never live) fits none; a table the server pairs with a
+        person or program seated fits none (it is made even when the caps are full) and
+        counts against nobody; any other table counts against ``budget``'s person and
+        address, an all-bot one also against its event and the server.
+        """
+        if not row.status.live or (budget.paired and not row.all_bots):
+            return []
+        row.created_by = budget.identity
+        if budget.address is not None:
+            row.created_from = budget.address
         limits = self.quotas.limits
+        identity, address = budget.identity, budget.address
         caps = []
         if identity is not None:
             caps.append(Cap(limits.open_tables_per_identity, "open tables per person", identity))
@@ -206,7 +262,7 @@ class Lifecycle:
             caps.append(
                 Cap(limits.open_tables_per_address, "open tables per address", None, address)
             )
-        if all_bots:
+        if row.all_bots:
             if identity is not None:
                 caps.append(
                     Cap(
@@ -217,8 +273,28 @@ class Lifecycle:
                         True,
                     )
                 )
+            if budget.event is not None:
+                caps.append(
+                    Cap(
+                        limits.bot_tables_per_event,
+                        "all-bot tables per event",
+                        None,
+                        None,
+                        True,
+                        budget.event,
+                    )
+                )
             caps.append(Cap(limits.bot_tables, "all-bot tables on this server", None, None, True))
         return caps
+
+    def refusal(self, full: CapReachedError) -> RateLimitError:
+        """The ``rate_limited`` refusal of a table whose cap is full."""
+        cap = full.cap
+        return RateLimitError(
+            "open_tables",
+            self.quotas.limits.cap_retry,
+            f"{cap.what}: at most {cap.limit} waiting or in play (finish or leave one)",
+        )
 
     async def create(
         self,
@@ -242,34 +318,32 @@ class Lifecycle:
         if spec.my_seat is not None:
             seats[spec.my_seat] = SeatRow(spec.my_seat, SeatKind.PERSON, None, identity, name)
         row = self.plan(spec, seats, identity, address)
-        await self.add(row, self.caps(identity, address, spec.all_bots))
+        await self.add(row, Budget(identity, address))
         await self.identities.name(identity, name)
         return row
 
-    async def add(self, row: TableRow, caps: Sequence[Cap] = ()) -> LiveTable | None:
-        """Store a planned table if its caps have room (``rate_limited`` naming the full
-        one else), and open it."""
+    async def add(self, row: TableRow, budget: Budget) -> LiveTable | None:
+        """Store a planned table if it is admitted against ``budget`` (``rate_limited``
+        naming the full cap else), and open it."""
         try:
-            await self.tables.create(row, caps)
+            await self.tables.create(row, self.admit(row, budget))
         except CapReachedError as full:
-            cap = full.cap
-            raise RateLimitError(
-                "open_tables",
-                self.quotas.limits.cap_retry,
-                f"{cap.what}: at most {cap.limit} waiting or in play (finish or leave one)",
-            ) from None
+            raise self.refusal(full) from None
         return await self.open(row)
 
-    async def add_once(self, row: TableRow) -> LiveTable | None:
+    async def add_once(self, row: TableRow, budget: Budget) -> LiveTable | None:
         """Store a feature's planned table (its id derived from its ``owner`` key) unless it
-        was made already, and open it: a pairing re-applied after a crash, or by another
-        process, opens the table made first and never makes a second."""
+        was made already, if it is admitted against ``budget`` (``rate_limited`` else: the
+        feature tries again later), and open it: a pairing re-applied after a crash, or by
+        another process, opens the table made first and never makes a second."""
         if row.owner is None or row.id != owned_table_id(row.owner):
             raise ValueError("add_once takes a table planned with an owner key")
         try:
-            await self.tables.create(row)
-        except ValueError:  # made already: open the stored one, as it stands now
-            live = await self.master.get(row.id)
+            await self.tables.create(row, self.admit(row, budget))
+        except (ValueError, CapReachedError) as error:
+            live = await self.master.get(row.id)  # made already: open it, as it stands now
+            if live is None and isinstance(error, CapReachedError):
+                raise self.refusal(error) from None
             if live is not None:
                 await self._place(live)
             return live
@@ -300,7 +374,7 @@ class Lifecycle:
         if row.status.live:
             raise ValueError("a game played elsewhere is over or unfinished, not live")
         try:
-            await self.tables.create(row, events=events)
+            await self.tables.create(row, self.admit(row, Budget(row.created_by)), events)
         except ValueError:
             return False
         return True
@@ -396,8 +470,14 @@ class Lifecycle:
                     fault=None,
                     settled_at=None,
                 )
-                with contextlib.suppress(ValueError):  # another process made it first
-                    await self.tables.create(new_row)
+                caps = self.admit(new_row, Budget(client.identity, client.address))
+                try:
+                    await self.tables.create(new_row, caps)
+                except ValueError:  # another process made it first
+                    pass
+                except CapReachedError as full:
+                    if await self.tables.load(new_id) is None:
+                        raise self.refusal(full) from None
                 row.rematch_id = await self.tables.set_rematch(row.id, new_id)
             for other in live.clients:
                 other.send({"type": "rematch", "table": row.rematch_id})
@@ -492,23 +572,6 @@ class Lifecycle:
                 if not live.clients and not live.row.status.live:
                     self.master.drop(live)
         return finished
-
-    # ---------------------------------------------------------------- seen
-
-    def on_visibility(self, check: VisibilityCheck) -> None:
-        """Ask ``check`` before a private table is shown to someone not seated there."""
-        self._visibility.append(check)
-
-    async def may_see(self, table_id: str, caller: Caller | None) -> None:
-        """Refuse (``play_first``, from a feature's check) a private table's record, replay,
-        review or description to someone not seated there; any other table passes."""
-        row = await self.tables.load(table_id) if len(table_id) <= 32 else None
-        if row is None or not row.hidden:
-            return
-        if caller is not None and row.seat_of(caller.identity) is not None:
-            return
-        for check in self._visibility:
-            await check(row, caller)
 
     # ---------------------------------------------------------------- resumed
 

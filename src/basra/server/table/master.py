@@ -57,6 +57,7 @@ from basra.server.store.protocols import LeaseStore, PlayerStore, TableStore
 from basra.server.store.rows import SeatKind, TableRow, TableStatus
 from basra.server.table.autopilot import Autopilot
 from basra.server.table.clocks import ClockState
+from basra.server.table.disclosure import may_watch, shows_score, watch_refusal
 from basra.server.table.frames import (
     StateFrame,
     describe_table,
@@ -449,9 +450,8 @@ class TableMaster:
                     continue
                 await self.catch_up(live)
                 client.seat = live.row.seat_of(client.identity)
-                if live.row.hidden and client.seat is None:  # its cards are a secret still
-                    what = "a daily deal attempt" if live.row.daily else "this private table"
-                    raise ProtocolError("private_table", f"{what} cannot be watched")
+                if not may_watch(live.row, client.seat):  # its cards are a secret still
+                    raise watch_refusal(live.row)
                 live.clients.add(client)
                 live.presence.arrive(client.seat)
                 self.presence_changed(live)
@@ -566,7 +566,7 @@ class TableMaster:
         out["daily"] = live.row.daily
         out["private"] = live.row.hidden
         out["owner"] = live.row.owner
-        if live.row.hidden and you is None:  # its score says something of a secret deal
+        if not shows_score(live.row, you):  # its score says something of a secret deal
             out["scores"], out["winner"] = [], None
         out["clock"] = live.clock.control.to_json() if live.clock is not None else None
         return out

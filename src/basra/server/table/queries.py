@@ -2,8 +2,9 @@
 
 The lobby lists tables to join or watch; a person's games come from their
 identity's seats. A finished game's record and its replay show every hand, so
-both are refused until the game is over (an abandoned or unfinished game's
-record would still hide cards someone could use). Records and replays replay
+both are shown only as the disclosure policy allows
+(:class:`~basra.server.table.disclosure.Disclosure`: never while the game is not
+over, a hidden table's only to those it lets see it). Records and replays replay
 the log through the one reducer (:mod:`basra.server.table.reducer`).
 """
 
@@ -17,6 +18,7 @@ from basra.record import record_of, result_json
 from basra.server.errors import ProtocolError
 from basra.server.store.protocols import TableStore
 from basra.server.store.rows import LIVE_STATUSES, Event, SeatKind, SeatRow, TableRow
+from basra.server.table.disclosure import Disclosure, Viewer
 from basra.server.table.frames import describe_table
 from basra.server.table.reducer import apply_event, new_game
 from basra.server.table.reducer import replay as replay_log
@@ -46,8 +48,9 @@ def seat_names(seats: Sequence[SeatRow]) -> list[str]:
 class Queries:
     """Read-only questions about tables, answered from their store."""
 
-    def __init__(self, tables: TableStore) -> None:
+    def __init__(self, tables: TableStore, disclosure: Disclosure) -> None:
         self.tables = tables
+        self.disclosure = disclosure
 
     async def lobby(self, limit: int = 40) -> list[dict[str, Any]]:
         """Tables waiting for people and tables in play (to join or watch), newest first
@@ -100,27 +103,29 @@ class Queries:
             for game in await self.tables.games_of(identity)
         ]
 
-    async def finished_game(self, table_id: str) -> tuple[TableRow, GameState, list[Event]]:
-        """A finished game's row, final state and log; ``no_such_table`` or ``not_over`` else."""
-        row = await self.tables.load(table_id) if len(table_id) <= 32 else None
-        if row is None:
-            raise ProtocolError("no_such_table", f"there is no table {table_id[:40]!r}")
+    async def finished_game(
+        self, table_id: str, viewer: Viewer
+    ) -> tuple[TableRow, GameState, list[Event]]:
+        """A finished game's row, final state and log, as the disclosure policy lets
+        ``viewer`` see them; ``no_such_table``, ``play_first`` or ``not_over`` else."""
+        row = await self.disclosure.check_id(table_id, viewer)
         events = await self.tables.events(table_id)
         state = replay_log(row, events)
-        if not state.is_over:
+        if not state.is_over:  # a status the log contradicts: the log is the truth
             raise ProtocolError(
                 "not_over", "the game is not over: its record holds cards that are still hidden"
             )
         return row, state, events
 
-    async def record(self, table_id: str) -> dict[str, Any]:
-        """The game's record (RECORD.md) once it is over."""
-        row, state, _ = await self.finished_game(table_id)
+    async def record(self, table_id: str, viewer: Viewer) -> dict[str, Any]:
+        """The game's record (RECORD.md) once it is over, if ``viewer`` may see it."""
+        row, state, _ = await self.finished_game(table_id, viewer)
         return record_of(state, seat_names(row.seats)).to_json()
 
-    async def replay(self, table_id: str) -> dict[str, Any]:
-        """Every step of a finished game, all hands shown, for the replay page."""
-        row, final, events = await self.finished_game(table_id)
+    async def replay(self, table_id: str, viewer: Viewer) -> dict[str, Any]:
+        """Every step of a finished game, all hands shown, for the replay page, if
+        ``viewer`` may see it."""
+        row, final, events = await self.finished_game(table_id, viewer)
         state = new_game(row)
         frames = []
         for event in events:

@@ -3,9 +3,12 @@
 The environment (:mod:`basra.server.env`) registers each service it made by its
 type (:class:`Services`); a route asks for one with ``Depends(provide(QuickPlay))``
 and never reaches into another object for it. A route's request body is read with
-``Depends(form(Model))``: at most :data:`MAX_BODY` bytes, JSON at most
-:data:`~basra.server.transport.messages.MAX_DEPTH` levels deep, its fields checked
-by the model (422 ``bad_request`` naming the field of a wrong type).
+``Depends(form(Model))``, its fields checked by the model (422 ``bad_request``
+naming the field of a wrong type), or, where a feature checks the fields itself,
+:func:`json_body`: both take the body the guard parsed
+(:class:`~basra.server.transport.guard.BodyGuard`: at most :data:`MAX_BODY`
+bytes, UTF-8 JSON at most :data:`~basra.server.transport.messages.MAX_DEPTH`
+levels deep, refused before any route otherwise); no route reads a body itself.
 """
 
 from __future__ import annotations
@@ -18,9 +21,9 @@ from starlette.requests import HTTPConnection, Request
 
 from basra.server.errors import ProtocolError
 from basra.server.quotas import address_key
-from basra.server.transport.messages import check_json
+from basra.server.transport.guard import PARSED, parse_body
 
-__all__ = ["MAX_BODY", "Services", "address", "form", "provide", "user_agent"]
+__all__ = ["MAX_BODY", "Services", "address", "form", "json_body", "provide", "user_agent"]
 
 T = TypeVar("T")
 M = TypeVar("M", bound=BaseModel)
@@ -68,13 +71,20 @@ def _field(error: dict[str, Any]) -> str:
     return ".".join(str(part) for part in error.get("loc", ())) or "body"
 
 
+async def json_body(request: Request) -> Any:
+    """The request's JSON body (``{}`` when it has none) as the guard parsed it; parsed
+    here by the same parser for an app without the guard in front (a bare router)."""
+    if PARSED not in request.scope:
+        request.scope[PARSED] = parse_body(await request.body(), MAX_BODY)
+    return request.scope[PARSED]
+
+
 def form(model: type[M]) -> Callable[[Request], Awaitable[M]]:
     """A dependency reading the request's JSON body as ``model``: 422 naming the field of
     a wrong type."""
 
     async def read(request: Request) -> M:
-        body = await request.body()
-        data = check_json(body, MAX_BODY, "the request body") if body else {}
+        data = await json_body(request)
         try:
             return model.model_validate(data)
         except ValidationError as exc:

@@ -55,6 +55,7 @@ STATUS_OF = {
     "too_late": 409,
     "bad_team_code": 404,
     "name_not_allowed": 422,
+    "refused_word": 422,
     "suspended": 403,
     "not_allowed": 403,
     "no_such_report": 404,

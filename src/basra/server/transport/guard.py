@@ -1,4 +1,16 @@
-"""The HTTP API's guard: a rate per client address, and bodies no larger than a limit.
+"""The HTTP guard: a rate per client address on the API, and every request body, on
+every route, read by the one bounded parser before any route sees it.
+
+Every HTTP request's body (``/api/``, ``/admin/``, any address and method) is
+read here, at most a limit of bytes, then, when it is not empty, parsed by
+:func:`~basra.server.transport.messages.check_json` (UTF-8 JSON at most
+:data:`~basra.server.transport.messages.MAX_DEPTH` levels deep): a body that
+does not parse is refused here (400 ``bad_message`` or ``too_deep``, 413
+``too_large``), whatever the route, so no route can meet one. What parsed is
+left in the request's scope (:data:`PARSED`), where the routes' one reader
+(:func:`basra.server.transport.deps.json_body`, and ``form`` through it) takes
+it; the body is handed on as it came. So a route added later cannot parse a
+body any other way: there is no unchecked body left to parse.
 
 A body is refused (413 ``too_large``) as soon as it passes the limit, declared
 or streamed, and is never kept whole: the answer goes out at once (a client that
@@ -24,8 +36,9 @@ from basra.server.errors import ProtocolError
 from basra.server.quotas import Quotas, RateLimitError, address_key
 from basra.server.transport.errors import refusal
 from basra.server.transport.logs import throttled
+from basra.server.transport.messages import check_json
 
-__all__ = ["DRAIN_LIMIT", "DRAIN_SECONDS", "BodyGuard"]
+__all__ = ["DRAIN_LIMIT", "DRAIN_SECONDS", "PARSED", "BodyGuard", "parse_body"]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -36,11 +49,20 @@ DRAIN_LIMIT = 16 << 20
 """Bytes of a refused body read and thrown away so that its client sees the 413."""
 DRAIN_SECONDS = 10.0
 """Seconds spent at most reading a refused body."""
+PARSED = "basra.json_body"
+"""The key of the request's scope holding its body as :func:`parse_body` read it."""
+
+
+def parse_body(body: bytes, limit: int) -> Any:
+    """A request body as routes get it: its JSON (``{}`` when it is empty), or
+    :class:`ProtocolError` saying why it is refused."""
+    return check_json(body, limit, "the request body") if body else {}
 
 
 class BodyGuard:
-    """ASGI middleware for ``/api/``: a rate per client address, and bodies refused while
-    they stream in, once past ``limit`` bytes (never read whole first)."""
+    """ASGI middleware: a rate per client address for ``/api/``, and for every request
+    its body refused while it streams in, once past ``limit`` bytes (never read whole
+    first), then parsed once, or refused, before any route."""
 
     def __init__(self, app: Callable[..., Awaitable[None]], quotas: Quotas, limit: int) -> None:
         self.app = app
@@ -48,18 +70,19 @@ class BodyGuard:
         self.limit = limit
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Check the request, then hand it on with its body replayed."""
-        if scope["type"] != "http" or not scope["path"].startswith("/api/"):
+        """Check the request, then hand it on with its body parsed and replayed."""
+        if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         client = scope.get("client")
         address = address_key(client[0] if client else None)
-        try:
-            limits = self.quotas.limits
-            self.quotas.take("http", address, limits.http_per_address, "requests per address")
-        except RateLimitError as error:
-            await refusal(error)(scope, receive, send)
-            return
+        if scope["path"].startswith("/api/"):
+            try:
+                limits = self.quotas.limits
+                self.quotas.take("http", address, limits.http_per_address, "requests per address")
+            except RateLimitError as error:
+                await refusal(error)(scope, receive, send)
+                return
         declared = None
         expects_continue = False
         for name, value in scope.get("headers", []):
@@ -87,6 +110,16 @@ class BodyGuard:
             if not message.get("more_body", False):
                 break
         body = b"".join(chunks)
+        try:
+            scope[PARSED] = parse_body(body, self.limit)
+        except ProtocolError as error:
+            throttled(
+                error.code,
+                f"refused a request body ({error.code}) of {len(body)} bytes from {address} "
+                f"to {scope.get('path', '')[:80]}",
+            )
+            await refusal(error)(scope, receive, send)
+            return
         replayed = False
 
         async def replay() -> Message:

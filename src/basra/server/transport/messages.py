@@ -46,11 +46,24 @@ def json_depth(value: Any) -> int:
 def check_json(text: str | bytes, limit: int, what: str = "a message") -> Any:
     """Parse client JSON of at most ``limit`` characters and :data:`MAX_DEPTH` levels.
 
-    The length is checked first, so parsing is bounded; nesting too deep for
-    the parser itself is refused like nesting deeper than the limit.
+    The length is checked first, so parsing is bounded; bytes must be UTF-8
+    (RFC 8259); nesting too deep for the parser itself is refused like nesting
+    deeper than the limit.
+
+    >>> check_json(b'{"a": [1]}', 100)
+    {'a': [1]}
+    >>> check_json(bytes([34, 255, 34]), 100)
+    Traceback (most recent call last):
+    ...
+    basra.server.errors.ProtocolError: bad_message: a message must be JSON text in UTF-8
     """
     if len(text) > limit:
         raise ProtocolError("too_large", f"{what} must be at most {limit} characters")
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ProtocolError("bad_message", f"{what} must be JSON text in UTF-8") from None
     too_deep = ProtocolError("too_deep", f"{what} must nest at most {MAX_DEPTH} levels deep")
     try:
         data = json.loads(text)

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from basra.bots.levels import LEVELS
+from basra.server import words
 from basra.server.errors import ProtocolError
 from basra.server.table.clocks import check_control
 from basra.server.table.forms import RATED_SETTINGS, check_name, check_rules
@@ -31,7 +32,7 @@ from .config import TournamentConfig
 
 __all__ = ["EventForm", "check_event_form", "member_keys", "new_entrant_id", "person_entrant"]
 
-MAX_EVENT_NAME = 80
+MAX_EVENT_NAME = words.EVENT_TITLE.high
 SETTING_FIELDS = (
     ("no rounds or boards", "rounds"),
     ("it has no minutes", "minutes"),
@@ -97,12 +98,7 @@ def check_event_form(
     data: Mapping[str, Any], now: float, config: TournamentConfig, *, operator: bool = False
 ) -> EventForm:
     """The event a person asks for, every field checked (``bad_settings`` naming the field)."""
-    name = data.get("name")
-    if not isinstance(name, str) or not " ".join(name.split()):
-        raise _bad("name", "an event needs a name")
-    name = " ".join(name.split())
-    if len(name) > MAX_EVENT_NAME or any(not ch.isprintable() for ch in name):
-        raise _bad("name", f"an event's name has at most {MAX_EVENT_NAME} printable characters")
+    name = words.check_text("name", data.get("name"), words.EVENT_TITLE)
     starts_at = data.get("starts_at")
     if starts_at is None:
         starts_at = now

@@ -19,7 +19,9 @@ Pairing is two steps, each idempotent. First the games are stored
 version; an arena pass with *claims* that seat each entrant only where it sits
 at no table, so two passes never seat one entrant twice), then each game's
 table is made (:meth:`~basra.server.table.lifecycle.Lifecycle.add_once`, its id
-derived from the game's place). A process that takes the lease over makes the
+derived from the game's place), as admission allows: a table of bots only that the
+event's budget has no room for (:func:`~.tables.budget_of`) is made on a later pass,
+once one of its bot tables is over. A process that takes the lease over makes the
 tables of every game still open (those made already are opened, not made
 again), and every ``check_every`` seconds reads back from the tables the
 results of games that ended without being recorded (a crash between a game's
@@ -37,6 +39,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from basra.server.quotas import RateLimitError
 from basra.server.store.protocols import LeaseStore, TournamentStore
 from basra.server.store.rows import (
     EntrantRow,
@@ -308,18 +311,28 @@ class EventClock:
             await self.publish(held.id, version)
 
     async def _make(self, held: Held, games: tuple[TournamentGameRow, ...]) -> None:
-        """Make the games' tables (a few at a time)."""
+        """Make the games' tables: those with people a few at a time, then those of bots
+        only one by one while the event's budget has room (the rest wait for a pass after
+        a bots' game is over)."""
         limit = asyncio.Semaphore(8)
 
-        async def make(game: TournamentGameRow) -> None:
+        async def make(game: TournamentGameRow) -> bool:
             async with limit:
                 try:
                     await self.tables.make(held, game)
                     self._made.add(game.table_id)
+                except RateLimitError as full:  # bots only, the event's budget full: later
+                    log.debug("tournament %s: table %s waits: %s", held.id, game.table_id, full)
+                    return False
                 except Exception:
                     log.exception("tournament %s: table %s not made", held.id, game.table_id)
+                return True
 
-        await asyncio.gather(*(make(g) for g in games))
+        bots = [g for g in games if self.tables.bots_only(held, g)]
+        await asyncio.gather(*(make(g) for g in games if g not in bots))
+        for game in bots:
+            if not await make(game):
+                break
 
     async def _make_open(self, held: Held) -> None:
         """Make (or open) the tables of open games this holder has not (after a crash, or

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from basra.pools import family_of, table_kind
+from basra.server import words
 from basra.server.connection import Connection, Frame
 from basra.server.errors import ProtocolError
 from basra.server.identity import Caller
@@ -40,8 +41,10 @@ from basra.server.runtime.pubsub import Bus
 from basra.server.store.protocols import LeaseStore, PlayerStore, SecretStore, TournamentStore
 from basra.server.store.rows import (
     BotRow,
+    CapReachedError,
     EnteredError,
     EntrantRow,
+    EventCap,
     TeamRow,
     TournamentRow,
     TournamentWrite,
@@ -296,29 +299,17 @@ class Tournaments:
 
     # ---------------------------------------------------------------- making
 
-    async def create(self, caller: Caller, data: dict[str, Any]) -> dict[str, Any]:
-        """``POST /api/tournaments``: a person's event (an account needed, within quotas)."""
+    async def create(
+        self, caller: Caller, data: dict[str, Any], address: str | None = None
+    ) -> dict[str, Any]:
+        """``POST /api/tournaments``: a person's event (an account needed), made from
+        ``address`` within the caps per person and per address (:meth:`caps`)."""
         if await self.players.account_of(caller.identity) is None:
             raise ProtocolError(
                 "account_needed", "claim a username on the Account page to organise events"
             )
         now = self.clock()
         form = check_event_form(data, now, self.config)
-        config = self.config
-        made = await self.store.made_since(caller.identity, now - 86400.0)
-        if made >= config.events_per_day:
-            raise RateLimitError(
-                "tournaments", 3600, f"events made: at most {config.events_per_day} a day"
-            )
-        open_ = await self.store.listing(
-            ("created", "running"), config.open_events + 1, public=None, created_by=caller.identity
-        )
-        if len(open_) >= config.open_events:
-            raise RateLimitError(
-                "open_tournaments",
-                600,
-                f"events not finished: at most {config.open_events} at once (end or wait for one)",
-            )
         settings = form.settings
         row = TournamentRow(
             id=new_event_id(),
@@ -329,11 +320,69 @@ class Tournaments:
             created_at=now,
             ends_at=form.starts_at + 60.0 * settings.minutes if settings.minutes else None,
             created_by=caller.identity,
+            created_from=address,
             public=form.public,
             invite=None if form.public else secrets.token_urlsafe(9),
         )
-        await self.store.create(row)
+        try:
+            await self.store.create(row, caps=self.caps(caller.identity, address, now))
+        except CapReachedError as full:
+            cap = full.cap
+            if not isinstance(cap, EventCap):
+                raise
+            if cap.since is None:
+                raise RateLimitError(
+                    "open_tournaments",
+                    600,
+                    f"{cap.what}: at most {cap.limit} at once (end or wait for one)",
+                ) from None
+            raise RateLimitError(
+                "tournaments", 3600, f"{cap.what}: at most {cap.limit} a day"
+            ) from None
         return await self.detail(row.id, caller)
+
+    def caps(self, identity: str, address: str | None, now: float) -> list[EventCap]:
+        """The caps a person's new event must fit, counted with its insert: events made in
+        24 hours and events not finished, per person and per client address (so several
+        accounts on one address share the address's)."""
+        config, limits, day = self.config, self.quotas.limits, now - 86400.0
+        caps = [
+            EventCap(config.events_per_day, "events made per person", identity, since=day),
+            EventCap(config.open_events, "events not finished per person", identity),
+        ]
+        if address is not None:
+            caps += [
+                EventCap(limits.events_per_address, "events made per address", None, address, day),
+                EventCap(
+                    limits.open_events_per_address, "events not finished per address", None, address
+                ),
+            ]
+        return caps
+
+    # ---------------------------------------------------------------- the operator
+
+    async def cancel(self, event_id: str) -> list[str]:
+        """End an event not finished as ``cancelled`` (``basra admin cancel-event``): no more
+        rounds or pairings, results after it count for nobody. The tables of its games not
+        yet over, for the caller to close."""
+        held = await self._held(event_id)
+        if held.row.status == "finished":
+            raise ProtocolError("too_late", f"the tournament {held.id} is over already")
+        write = TournamentWrite(status="finished", finished_at=self.clock(), ended="cancelled")
+        version = await self.store.write(held.id, write)
+        if version is not None:
+            await self._publish(held.id, version)
+        log.warning("tournament %s cancelled by the operator", held.id)
+        return [game.table_id for game in held.open_games()]
+
+    async def retitle(self, event_id: str, name: Any) -> str:
+        """Give an event a new title (``basra admin rename-event``), checked as a maker's is."""
+        held = await self._held(event_id)
+        title = words.check_text("name", name, words.EVENT_TITLE)
+        version = await self.store.write(held.id, TournamentWrite(name=title))
+        if version is not None:
+            await self._publish(held.id, version)
+        return title
 
     def bot_seed(self, level: str, settings: EventSettings) -> float:
         """A server bot's seed: its fixed rating in the event's pool."""
@@ -593,6 +642,7 @@ class Tournaments:
         version = await self.store.write(event_id, write)
         if version is not None:
             await self._publish(event_id, version)
+            await self.tables.tell_revealed(event_id, game.round, game.board)
 
     def _forfeiters(self, held: Held, result: GameResult) -> tuple[EntrantRow, ...]:
         """Entrants of people or programs whose seat forfeited: withdrawn (paused)."""

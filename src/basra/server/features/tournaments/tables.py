@@ -9,6 +9,17 @@ crash, or by another process) opens the first. A tournament table:
 - seats the entrants as :func:`basra.tournaments.seat_players` says (a team's
   first member at seat ``s``, its second at ``s + 2``): people by identity,
   server bots at their level, bot programs by their bot account;
+- is admitted (:func:`budget_of`): a table with a person or a program seated is
+  always made, even when the caps are full (its people entered and were paired,
+  and each sits at one table of the event at a time, so they bound it
+  themselves), and counts against nobody; a table of bots only counts against
+  the event (``bot_tables_per_event``), its maker's all-bot tables and open
+  tables (with their own: one budget per person, from the address the event was
+  made from) and the server's all-bot tables, and waits for room: the clock makes
+  it on a later pass. So one maker's bots never hold more of the server than that
+  maker's own all-bot table could, and a round of many bots plays their games
+  among themselves a few at a time (at the scheduler's background rank, as every
+  all-bot table: nobody at a seat waits for them);
 - is clocked (the event's control), rated or not as the event says, without
   hints, applies the forfeit rule even unrated (``forfeits``), and is never
   abandoned (``lasting``): the autopilot plays absent seats to the end, so every
@@ -18,7 +29,9 @@ crash, or by another process) opens the first. A tournament table:
   (:func:`basra.tournaments.duplicate.deal_of_board`, the one place): the same at
   every table, and unknown until a table is dealt it. Its record, replay, review
   and score stay hidden from everyone not seated there until every table of its
-  round has played the board (:meth:`TournamentTables.check_visible`).
+  round has played the board: it is then *revealed to all* (this class is the
+  disclosure policy's :class:`~basra.server.table.disclosure.Secret` for boards, and a
+  board's games may then become puzzles).
 """
 
 from __future__ import annotations
@@ -31,8 +44,9 @@ from basra.server.errors import ProtocolError
 from basra.server.identity import Caller
 from basra.server.store.rows import SeatKind, SeatRow, TableRow, TournamentGameRow
 from basra.server.table.clocks import CONTROL_BOUNDS, TimeControl
+from basra.server.table.disclosure import Secret
 from basra.server.table.forms import TableSpec
-from basra.server.table.lifecycle import Lifecycle, owned_table_id
+from basra.server.table.lifecycle import Budget, Lifecycle, owned_table_id
 from basra.tournaments import EventSettings, seat_players
 from basra.tournaments.duplicate import deal_of_board
 
@@ -43,6 +57,7 @@ __all__ = [
     "Owner",
     "ProgramsSeated",
     "TournamentTables",
+    "budget_of",
     "control_of",
     "paired_game",
     "parse_owner",
@@ -94,6 +109,14 @@ def paired_game(
     )
 
 
+def budget_of(held: Held) -> Budget:
+    """Whom an event's tables count against: its maker (from the address the event was
+    made from; nobody for the schedule's), the event, and the server
+    (:meth:`~basra.server.table.lifecycle.Lifecycle.admit`)."""
+    row = held.row
+    return Budget(row.created_by, row.created_from, f"{FEATURE}:{held.id}:", paired=True)
+
+
 def control_of(settings: EventSettings) -> TimeControl:
     """The event's clock, within the server's bounds."""
     low, high = CONTROL_BOUNDS["move"]
@@ -102,7 +125,7 @@ def control_of(settings: EventSettings) -> TimeControl:
     return TimeControl(move, min(max(settings.reserve_seconds, low), high))
 
 
-class TournamentTables:
+class TournamentTables(Secret):
     """Makes an event's tables, deals its boards, and decides who sees a private one."""
 
     def __init__(
@@ -117,7 +140,7 @@ class TournamentTables:
         self.secret: bytes | None = None
         """The server's secret the boards are derived from (read when the feature starts)."""
         lifecycle.deal_with(self.pack_of)
-        lifecycle.on_visibility(self.check_visible)
+        lifecycle.disclosure.keep(self)
 
     # ---------------------------------------------------------------- making them
 
@@ -171,10 +194,19 @@ class TournamentTables:
             raise RuntimeError(f"table {game.table_id} was paired under another key than {owner}")
         return row
 
+    def bots_only(self, held: Held, game: TournamentGameRow) -> bool:
+        """Whether a game's sides are all the server's bots (its table is all-bot; a
+        program is no server bot)."""
+        entrants = {e.id: e for e in held.event.entrants}
+        sides = [entrants.get(side) for side in game.sides]
+        return all(e is not None and all(m.kind == "bot" for m in e.members) for e in sides)
+
     async def make(self, held: Held, game: TournamentGameRow) -> str:
-        """Make (or open, if made already) a game's table; its id."""
+        """Make (or open, if made already) a game's table; its id. A table of bots only is
+        admitted against the event's budget (``rate_limited`` while it is full: the clock
+        makes it on a later pass); one with a person or program is always made."""
         row = self.plan(held, game)
-        live = await self.lifecycle.add_once(row)
+        live = await self.lifecycle.add_once(row, budget_of(held))
         programs = {s.seat: s for s in row.seats if s.kind == SeatKind.EXTERNAL}
         if programs and self.programs is not None and live is not None:
             await self.programs(row.id, programs)
@@ -200,17 +232,40 @@ class TournamentTables:
 
     # ---------------------------------------------------------------- who sees them
 
-    async def check_visible(self, row: TableRow, caller: Caller | None) -> None:
-        """A duplicate board's table, to someone not seated there: ``play_first`` until every
-        table of its round has played the board."""
+    def claims(self, row: TableRow) -> bool:
+        """A duplicate board's table (private, of a round)."""
         owner = parse_owner(row.owner)
-        if owner is None or owner.round == 0:
-            return
+        return row.private and owner is not None and owner.round != 0
+
+    async def revealed_to_all(self, row: TableRow) -> bool:
+        """A board is shown to anyone once every table of its round has played it (its
+        results are then shown to everyone too)."""
+        owner = parse_owner(row.owner)
+        if owner is None:
+            return False
         held = await self.events.get(owner.event_id)
-        if held is None or (owner.round, owner.board) in held.revealed():
+        return held is not None and (owner.round, owner.board) in held.revealed()
+
+    async def tell_revealed(self, event_id: str, round_number: int, board: int) -> None:
+        """A game of this board was just recorded: if that revealed the board (every table
+        of its round has played it), tell the disclosure policy which tables it shows."""
+        held = await self.events.get(event_id)
+        if held is None or not held.duplicate or (round_number, board) not in held.revealed():
             return
-        raise ProtocolError(
+        tables = [
+            g.table_id for g in held.games.values() if (g.round, g.board) == (round_number, board)
+        ]
+        await self.lifecycle.disclosure.revealed(tables)
+
+    async def earned(self, row: TableRow, caller: Caller) -> bool:
+        """Nobody not seated at a board's table sees it before every table has played it."""
+        return False
+
+    def refusal(self, row: TableRow) -> ProtocolError:
+        """``play_first``, naming the event."""
+        owner = parse_owner(row.owner)
+        return ProtocolError(
             "play_first",
             "this board is still being played at other tables: its games stay hidden until then",
-            {"tournament": owner.event_id},
+            {"tournament": owner.event_id if owner else None},
         )

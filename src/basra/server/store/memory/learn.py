@@ -112,9 +112,13 @@ class MemoryPuzzles:
         mine = [r for r in self.data.mined_puzzles.values() if r.identity == identity]
         return sorted(mine, key=lambda r: -r.created_at)[:limit]
 
-    async def mined_pool(self, limit: int = 500) -> list[MinedPuzzleRow]:
+    async def mined_pool(
+        self, limit: int = 500, before: float | None = None
+    ) -> list[MinedPuzzleRow]:
         """Everyone's, newest first."""
-        return sorted(self.data.mined_puzzles.values(), key=lambda r: -r.created_at)[:limit]
+        rows = self.data.mined_puzzles.values()
+        kept = [r for r in rows if before is None or r.created_at < before]
+        return sorted(kept, key=lambda r: -r.created_at)[:limit]
 
     async def request_mining(self, table_id: str, now: float) -> bool:
         """A new queued row, or a failed one queued again."""

@@ -19,9 +19,16 @@ class MemoryModeration:
     async def add_report(self, report: ReportRow) -> None:
         self.data.reports[report.id] = replace(report)
 
-    async def reports(self, open_only: bool = True, limit: int = 100) -> list[ReportRow]:
+    async def reports(
+        self, open_only: bool = True, limit: int = 100, after: str | None = None
+    ) -> list[ReportRow]:
         rows = [r for r in self.data.reports.values() if not open_only or r.closed_at is None]
-        rows.sort(key=lambda r: r.at, reverse=True)
+        if after is not None:
+            cursor = self.data.reports.get(after)
+            if cursor is None:
+                raise ValueError(f"there is no report {after!r}")
+            rows = [r for r in rows if (r.at, r.id) < (cursor.at, cursor.id)]
+        rows.sort(key=lambda r: (r.at, r.id), reverse=True)
         return [replace(r) for r in rows[:limit]]
 
     async def close_report(self, report_id: str, resolution: str, now: float) -> bool:

@@ -6,7 +6,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from basra.server.store.memory.data import MemoryData
-from basra.server.store.rows import AttemptRow, BotRow, IdentityRow, SeekRow, TableRow
+from basra.server.store.memory.tables import check_caps
+from basra.server.store.rows import AttemptRow, BotRow, Cap, IdentityRow, SeekRow, TableRow
 
 __all__ = ["MemoryBots", "MemoryDaily", "MemoryLeases", "MemorySecrets", "MemorySeeks"]
 
@@ -68,14 +69,17 @@ class MemorySeeks:
             del self.data.seeks[ticket]
         return len(gone)
 
-    async def seat(self, seats: Mapping[str, int], table: TableRow, now: float) -> bool:
-        """Seat them and create the table, or nothing if one is gone or away."""
+    async def seat(
+        self, seats: Mapping[str, int], table: TableRow, now: float, caps: Sequence[Cap] = ()
+    ) -> bool:
+        """Seat them and create the table within its caps, or nothing if one is gone or away."""
         for ticket in seats:
             seek = self.data.seeks.get(ticket)
             if seek is None or seek.table_id is not None or seek.away_since is not None:
                 return False
         if table.id in self.data.tables:
             return False
+        check_caps(self.data, caps)
         self.data.add_table(table)
         for ticket, seat in seats.items():
             self.data.seeks[ticket] = replace(
@@ -151,12 +155,16 @@ class MemoryDaily:
     def __init__(self, data: MemoryData) -> None:
         self.data = data
 
-    async def start_attempt(self, attempt: AttemptRow, table: TableRow) -> AttemptRow:
-        """The identity's attempt: an existing one, or this one with its table."""
+    async def start_attempt(
+        self, attempt: AttemptRow, table: TableRow, caps: Sequence[Cap] = ()
+    ) -> AttemptRow:
+        """The identity's attempt: an existing one, or this one with its table (within its
+        caps)."""
         key = (attempt.deal_id, attempt.identity)
         found = self.data.attempts.get(key)
         if found is not None:
             return self._joined(found)
+        check_caps(self.data, caps)
         self.data.add_table(table)
         self.data.attempts[key] = attempt
         return self._joined(attempt)

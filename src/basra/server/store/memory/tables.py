@@ -21,7 +21,7 @@ from basra.server.store.rows import (
     summary_of,
 )
 
-__all__ = ["MemoryTables"]
+__all__ = ["MemoryTables", "check_caps"]
 
 
 class MemoryTables:
@@ -34,10 +34,7 @@ class MemoryTables:
         self, table: TableRow, caps: Sequence[Cap] = (), events: Sequence[Event] = ()
     ) -> None:
         """Count each cap and insert the table (and its log), with nothing awaited between."""
-        for cap in caps:
-            found = self._count(cap.created_by, cap.created_from, cap.all_bots, LIVE_STATUSES)
-            if found >= cap.limit:
-                raise CapReachedError(cap)
+        check_caps(self.data, caps)
         self.data.add_table(table, list(events))
 
     async def load(self, table_id: str) -> TableRow | None:
@@ -139,23 +136,7 @@ class MemoryTables:
         statuses: Sequence[TableStatus] = LIVE_STATUSES,
     ) -> int:
         """Count the matching tables."""
-        return self._count(created_by, created_from, all_bots, statuses)
-
-    def _count(
-        self,
-        created_by: str | None,
-        created_from: str | None,
-        all_bots: bool | None,
-        statuses: Sequence[TableStatus],
-    ) -> int:
-        return sum(
-            1
-            for t in self.data.tables.values()
-            if t.status in statuses
-            and (created_by is None or t.created_by == created_by)
-            and (created_from is None or t.created_from == created_from)
-            and (all_bots is None or t.all_bots == all_bots)
-        )
+        return _count(self.data, created_by, created_from, all_bots, None, statuses)
 
     async def rated_in_play(self, identity: str) -> str | None:
         """The newest rated table in play where the identity sits."""
@@ -175,3 +156,33 @@ class MemoryTables:
             if t.status == TableStatus.OVER and t.settled_at is None
         ]
         return found[:limit]
+
+
+def check_caps(data: MemoryData, caps: Sequence[Cap]) -> None:
+    """Count each cap (nothing awaited, so the table inserted next is counted by the next
+    caller): :class:`CapReachedError` naming the first full one."""
+    for cap in caps:
+        found = _count(
+            data, cap.created_by, cap.created_from, cap.all_bots, cap.owner_prefix, LIVE_STATUSES
+        )
+        if found >= cap.limit:
+            raise CapReachedError(cap)
+
+
+def _count(
+    data: MemoryData,
+    created_by: str | None,
+    created_from: str | None,
+    all_bots: bool | None,
+    owner_prefix: str | None,
+    statuses: Sequence[TableStatus],
+) -> int:
+    return sum(
+        1
+        for t in data.tables.values()
+        if t.status in statuses
+        and (created_by is None or t.created_by == created_by)
+        and (created_from is None or t.created_from == created_from)
+        and (all_bots is None or t.all_bots == all_bots)
+        and (owner_prefix is None or (t.owner or "").startswith(owner_prefix))
+    )

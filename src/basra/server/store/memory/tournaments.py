@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import replace
 
-from basra.server.store.memory.data import MemoryData
+from basra.server.store.memory.data import MemoryData, TournamentData
 from basra.server.store.rows import (
+    CapReachedError,
     EnteredError,
     EntrantRow,
+    EventCap,
     TeamRow,
     TournamentChanges,
     TournamentGameRow,
@@ -17,19 +18,7 @@ from basra.server.store.rows import (
     TournamentWrite,
 )
 
-__all__ = ["MemoryTournaments", "TournamentData"]
-
-
-@dataclass
-class TournamentData:
-    """One event's rows, each with the version that wrote it."""
-
-    row: TournamentRow
-    entrants: dict[str, tuple[int, EntrantRow]] = field(default_factory=dict)
-    members: dict[str, str] = field(default_factory=dict)
-    """Player key -> entrant id."""
-    rounds: dict[int, tuple[int, dict[str, Any]]] = field(default_factory=dict)
-    games: dict[str, tuple[int, TournamentGameRow]] = field(default_factory=dict)
+__all__ = ["MemoryTournaments"]
 
 
 class _RefusedError(Exception):
@@ -54,14 +43,29 @@ class MemoryTournaments:
         event: TournamentRow,
         entrants: Sequence[EntrantRow] = (),
         members: Sequence[tuple[str, str]] = (),
+        caps: Sequence[EventCap] = (),
     ) -> TournamentRow:
-        """Insert it (or return the one of its schedule key)."""
+        """Count the caps and insert it (or return the one of its schedule key)."""
         if event.schedule_key is not None:
             for held in self._events.values():
                 if held.row.schedule_key == event.schedule_key:
                     return held.row
         if event.id in self._events:
             raise ValueError(f"event {event.id!r} exists")
+        for cap in caps:
+            found = sum(
+                1
+                for held in self._events.values()
+                if (
+                    held.row.status in ("created", "running")
+                    if cap.since is None
+                    else held.row.created_at >= cap.since
+                )
+                and cap.created_by in (None, held.row.created_by)
+                and cap.created_from in (None, held.row.created_from)
+            )
+            if found >= cap.limit:
+                raise CapReachedError(cap)
         held = TournamentData(replace(event, version=1))
         for entrant in entrants:
             held.entrants[entrant.entrant_id] = (1, entrant)
@@ -103,7 +107,7 @@ class MemoryTournaments:
             return None
         version = held.row.version + 1
         row = held.row
-        for name in ("status", "started_at", "finished_at", "ended"):
+        for name in ("status", "started_at", "finished_at", "ended", "name"):
             value = getattr(change, name)
             if value is not None:
                 row = replace(row, **{name: value})
@@ -178,14 +182,6 @@ class MemoryTournaments:
             for key, entrant in held.members.items()
             if key in wanted
         ]
-
-    async def made_since(self, created_by: str, since: float) -> int:
-        """Count them."""
-        return sum(
-            1
-            for held in self._events.values()
-            if held.row.created_by == created_by and held.row.created_at >= since
-        )
 
     async def put_team(self, team: TeamRow) -> None:
         """Replace the maker's earlier team at that event."""

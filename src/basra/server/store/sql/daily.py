@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from basra.server.store.rows import AttemptRow, TableRow, TableStatus
+from basra.server.store.rows import AttemptRow, Cap, TableRow, TableStatus
 from basra.server.store.sql import schema
 from basra.server.store.sql.database import SqlDatabase
-from basra.server.store.sql.tables import insert_table
+from basra.server.store.sql.tables import check_caps, insert_table
 
 __all__ = ["SqlDaily"]
 
@@ -24,13 +25,17 @@ class SqlDaily:
     def __init__(self, db: SqlDatabase) -> None:
         self.db = db
 
-    async def start_attempt(self, attempt: AttemptRow, table: TableRow) -> AttemptRow:
-        """The existing attempt, or this one with its table (one transaction)."""
+    async def start_attempt(
+        self, attempt: AttemptRow, table: TableRow, caps: Sequence[Cap] = ()
+    ) -> AttemptRow:
+        """The existing attempt, or this one with its table within its caps (one
+        transaction)."""
         found = await self.attempt_of(attempt.deal_id, attempt.identity)
         if found is not None:
             return found
         try:
             async with self.db.engine.begin() as conn:
+                await check_caps(self.db, conn, caps)
                 await insert_table(conn, table)
                 await conn.execute(
                     ATT.insert().values(

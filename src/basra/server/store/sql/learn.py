@@ -241,10 +241,15 @@ class SqlPuzzles:
             )
             return [_mined(r) for r in rows]
 
-    async def mined_pool(self, limit: int = 500) -> list[MinedPuzzleRow]:
+    async def mined_pool(
+        self, limit: int = 500, before: float | None = None
+    ) -> list[MinedPuzzleRow]:
         """By the time index, newest first."""
+        query = select(M)
+        if before is not None:
+            query = query.where(M.c.created_at < before)
         async with self.db.engine.connect() as conn:
-            rows = await conn.execute(select(M).order_by(M.c.created_at.desc()).limit(limit))
+            rows = await conn.execute(query.order_by(M.c.created_at.desc()).limit(limit))
             return [_mined(r) for r in rows]
 
     async def request_mining(self, table_id: str, now: float) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import delete, insert, or_, select, update
+from sqlalchemy import and_, delete, insert, or_, select, update
 
 from basra.server.store.rows import ReportRow, SanctionRow
 from basra.server.store.sql import schema
@@ -52,11 +52,18 @@ class SqlModeration:
                 )
             )
 
-    async def reports(self, open_only: bool = True, limit: int = 100) -> list[ReportRow]:
-        query = select(R).order_by(R.c.at.desc()).limit(limit)
+    async def reports(
+        self, open_only: bool = True, limit: int = 100, after: str | None = None
+    ) -> list[ReportRow]:
+        query = select(R).order_by(R.c.at.desc(), R.c.id.desc()).limit(limit)
         if open_only:
             query = query.where(R.c.closed_at.is_(None))
         async with self.db.engine.connect() as conn:
+            if after is not None:
+                at = (await conn.execute(select(R.c.at).where(R.c.id == after))).scalar()
+                if at is None:
+                    raise ValueError(f"there is no report {after!r}")
+                query = query.where(or_(R.c.at < at, and_(R.c.at == at, R.c.id < after)))
             return [_report(row) for row in await conn.execute(query)]
 
     async def close_report(self, report_id: str, resolution: str, now: float) -> bool:

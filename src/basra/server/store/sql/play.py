@@ -8,10 +8,10 @@ from typing import Any
 from sqlalchemy import case, delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
-from basra.server.store.rows import SeekRow, TableRow
+from basra.server.store.rows import Cap, SeekRow, TableRow
 from basra.server.store.sql import schema
 from basra.server.store.sql.database import SqlDatabase
-from basra.server.store.sql.tables import insert_table
+from basra.server.store.sql.tables import check_caps, insert_table
 
 __all__ = ["SqlLeases", "SqlSecrets", "SqlSeeks"]
 
@@ -111,8 +111,11 @@ class SqlSeeks:
             )
         return int(result.rowcount or 0)
 
-    async def seat(self, seats: Mapping[str, int], table: TableRow, now: float) -> bool:
-        """Claim every seek (each UPDATE must find it waiting), then insert the table."""
+    async def seat(
+        self, seats: Mapping[str, int], table: TableRow, now: float, caps: Sequence[Cap] = ()
+    ) -> bool:
+        """Claim every seek (each UPDATE must find it waiting), then count the caps and
+        insert the table."""
         tickets = sorted(seats)
         waiting = (SK.c.ticket.in_(tickets), SK.c.table_id.is_(None), SK.c.away_since.is_(None))
         try:
@@ -133,6 +136,7 @@ class SqlSeeks:
                 )
                 if claimed.rowcount != len(tickets):
                     raise _GoneError
+                await check_caps(self.db, conn, caps)
                 await insert_table(conn, table)
         except (_GoneError, IntegrityError):
             return False

@@ -42,9 +42,10 @@ once done, served from there without being worked out again; ``accuracy``
 keeps each seat's accuracy apart from it, for profiles.
 
 A tournament is a ``tournaments`` row (its settings as JSON, when it starts and
-ends, who made it, listed or by invitation, a ``version`` bumped by every
-change) with its ``tournament_entrants`` (each entry's JSON, and the table it
-sits at now), ``tournament_members`` (one row per player entered: a player
+ends, who made it and from which client address (for quotas), listed or by
+invitation, a ``version`` bumped by every change) with its
+``tournament_entrants`` (each entry's JSON, and the table it sits at now),
+``tournament_members`` (one row per player entered: a player
 enters once), ``tournament_rounds`` (a Swiss's or duplicate's rounds as paired)
 and ``tournament_games`` (every game paired, keyed by its table, with its
 result once over); each of these rows has the ``stamp`` of the version that
@@ -352,6 +353,7 @@ tournaments = Table(
     Column("ends_at", Float, nullable=True),
     Column("created_at", Float, nullable=False),
     Column("created_by", String(64), nullable=True),
+    Column("created_from", String(64), nullable=True),
     Column("public", Boolean, nullable=False),
     Column("invite", String(32), nullable=True),
     Column("schedule_key", String(160), nullable=True),
@@ -362,6 +364,7 @@ tournaments = Table(
 )
 Index("ix_tournaments_status", tournaments.c.status, tournaments.c.starts_at)
 Index("ix_tournaments_created_by", tournaments.c.created_by)
+Index("ix_tournaments_created_from", tournaments.c.created_from)
 Index("ix_tournaments_schedule_key", tournaments.c.schedule_key, unique=True)
 
 tournament_entrants = Table(

@@ -31,7 +31,7 @@ from basra.server.store.rows import (
 from basra.server.store.sql import schema
 from basra.server.store.sql.database import SqlDatabase
 
-__all__ = ["SqlTables", "insert_table", "load_tables"]
+__all__ = ["SqlTables", "check_caps", "insert_table", "load_tables"]
 
 T, S, E = schema.tables, schema.seats, schema.events
 
@@ -58,12 +58,7 @@ class SqlTables:
         transaction."""
         try:
             async with self.db.engine.begin() as conn:
-                if caps:
-                    await self.db.lock(conn, [_lock_key(cap) for cap in caps])
-                for cap in caps:
-                    found = await _count(conn, cap.created_by, cap.created_from, cap.all_bots)
-                    if found >= cap.limit:
-                        raise CapReachedError(cap)
+                await check_caps(self.db, conn, caps)
                 await insert_table(conn, table)
                 if events:
                     await conn.execute(E.insert(), _event_rows(table.id, events, time.time()))
@@ -260,7 +255,7 @@ class SqlTables:
     ) -> int:
         """Count the matching tables."""
         async with self.db.engine.connect() as conn:
-            return await _count(conn, created_by, created_from, all_bots, statuses)
+            return await _count(conn, created_by, created_from, all_bots, statuses=statuses)
 
     async def rated_in_play(self, identity: str) -> str | None:
         """One indexed join of the identity's seats to rated tables in play."""
@@ -290,12 +285,26 @@ class SqlTables:
             return [str(table_id) for table_id in found]
 
 
+async def check_caps(db: SqlDatabase, conn: AsyncConnection, caps: Sequence[Cap]) -> None:
+    """Lock the caps' keys and count them on an open transaction (the table is inserted
+    on it next): :class:`CapReachedError` naming the first full one."""
+    if caps:
+        await db.lock(conn, [_lock_key(cap) for cap in caps])
+    for cap in caps:
+        found = await _count(conn, cap.created_by, cap.created_from, cap.all_bots, cap.owner_prefix)
+        if found >= cap.limit:
+            raise CapReachedError(cap)
+
+
 def _lock_key(cap: Cap) -> str:
-    """The lock a cap's count is taken under: its identity, its address, or the server."""
+    """The lock a cap's count is taken under: its identity, its address, its event, or the
+    server."""
     if cap.created_by is not None:
         return f"tables:identity:{cap.created_by}"
     if cap.created_from is not None:
         return f"tables:address:{cap.created_from}"
+    if cap.owner_prefix is not None:
+        return f"tables:owner:{cap.owner_prefix}"
     return "tables:server"
 
 
@@ -304,6 +313,7 @@ async def _count(
     created_by: str | None,
     created_from: str | None,
     all_bots: bool | None,
+    owner_prefix: str | None = None,
     statuses: Sequence[TableStatus] = LIVE_STATUSES,
 ) -> int:
     query = select(func.count()).select_from(T).where(T.c.status.in_(list(statuses)))
@@ -313,6 +323,8 @@ async def _count(
         query = query.where(T.c.created_from == created_from)
     if all_bots is not None:
         query = query.where(T.c.all_bots == all_bots)
+    if owner_prefix is not None:
+        query = query.where(T.c.owner.startswith(owner_prefix, autoescape=True))
     return int((await conn.execute(query)).scalar_one())
 
 

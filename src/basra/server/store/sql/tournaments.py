@@ -18,8 +18,10 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from basra.server.store.rows import (
+    CapReachedError,
     EnteredError,
     EntrantRow,
+    EventCap,
     TeamRow,
     TournamentChanges,
     TournamentGameRow,
@@ -50,10 +52,17 @@ class SqlTournaments:
         event: TournamentRow,
         entrants: Sequence[EntrantRow] = (),
         members: Sequence[tuple[str, str]] = (),
+        caps: Sequence[EventCap] = (),
     ) -> TournamentRow:
-        """Insert the event, its entrants and members; the stored one of its schedule key."""
+        """Lock the caps' keys and count them, insert the event, its entrants and members;
+        the stored one of its schedule key."""
         try:
             async with self.db.engine.begin() as conn:
+                if caps:
+                    await self.db.lock(conn, [_lock_key(cap) for cap in caps])
+                for cap in caps:
+                    if await _count(conn, cap) >= cap.limit:
+                        raise CapReachedError(cap)
                 await conn.execute(EV.insert().values(**_event_values(event), version=1))
                 for entrant in entrants:
                     await conn.execute(EN.insert().values(**_entrant_values(event.id, entrant, 1)))
@@ -130,7 +139,7 @@ class SqlTournaments:
         if expect is not None:
             bump = bump.where(EV.c.version == expect)
         values: dict[str, Any] = {"version": EV.c.version + 1}
-        for name in ("status", "started_at", "finished_at", "ended"):
+        for name in ("status", "started_at", "finished_at", "ended", "name"):
             value = getattr(change, name)
             if value is not None:
                 values[name] = value
@@ -261,16 +270,6 @@ class SqlTournaments:
             ).all()
         return [(r.event_id, r.entrant_id) for r in rows]
 
-    async def made_since(self, created_by: str, since: float) -> int:
-        """One count."""
-        async with self.db.engine.connect() as conn:
-            found = await conn.execute(
-                select(func.count())
-                .select_from(EV)
-                .where(EV.c.created_by == created_by, EV.c.created_at >= since)
-            )
-            return int(found.scalar_one())
-
     async def put_team(self, team: TeamRow) -> None:
         """Delete the maker's earlier team at the event, insert this one."""
         async with self.db.engine.begin() as conn:
@@ -308,6 +307,26 @@ class SqlTournaments:
             await conn.execute(delete(TM).where(TM.c.code_hash == code_hash))
 
 
+def _lock_key(cap: EventCap) -> str:
+    """The lock an event cap's count is taken under: its identity, or its address."""
+    if cap.created_by is not None:
+        return f"events:identity:{cap.created_by}"
+    return f"events:address:{cap.created_from}"
+
+
+async def _count(conn: AsyncConnection, cap: EventCap) -> int:
+    query = select(func.count()).select_from(EV)
+    if cap.since is None:
+        query = query.where(EV.c.status.in_(["created", "running"]))
+    else:
+        query = query.where(EV.c.created_at >= cap.since)
+    if cap.created_by is not None:
+        query = query.where(EV.c.created_by == cap.created_by)
+    if cap.created_from is not None:
+        query = query.where(EV.c.created_from == cap.created_from)
+    return int((await conn.execute(query)).scalar_one())
+
+
 def _event_values(event: TournamentRow) -> dict[str, Any]:
     return {
         "id": event.id,
@@ -318,6 +337,7 @@ def _event_values(event: TournamentRow) -> dict[str, Any]:
         "ends_at": event.ends_at,
         "created_at": event.created_at,
         "created_by": event.created_by,
+        "created_from": event.created_from,
         "public": event.public,
         "invite": event.invite,
         "schedule_key": event.schedule_key,
@@ -337,6 +357,7 @@ def _event(row: Any) -> TournamentRow:
         created_at=row.created_at,
         ends_at=row.ends_at,
         created_by=row.created_by,
+        created_from=row.created_from,
         public=bool(row.public),
         invite=row.invite,
         schedule_key=row.schedule_key,

@@ -8,9 +8,11 @@
   /api/games/{id}/review``: where it stands (``status``, ``done`` of ``total``
   decisions) and, once done, the ``review`` itself.
 
-A private table's game (a daily deal's, a duplicate tournament's board still played
-elsewhere) stays hidden (``play_first``) until every feature's check lets the caller
-see it (:meth:`basra.server.table.lifecycle.Lifecycle.may_see`).
+Each asks the disclosure policy (:class:`basra.server.table.disclosure.Disclosure`)
+whether the caller may see the game's cards: a hidden table's game (a daily deal's, a
+duplicate tournament's board still played elsewhere, a private table's) stays hidden
+(``play_first``) until it lets the caller see it, and no game is shown before it is
+over (``not_over``).
 """
 
 from __future__ import annotations
@@ -41,8 +43,8 @@ async def may_see(
     caller: MaybeSignedIn,
     lifecycle: Annotated[Lifecycle, Depends(provide(Lifecycle))],
 ) -> Caller | None:
-    """Refuse a private table's game to a caller its features keep it from; the caller."""
-    await lifecycle.may_see(table_id, caller)
+    """Refuse a game's cards to a caller the disclosure policy keeps them from; the caller."""
+    await lifecycle.disclosure.check_id(table_id, caller)
     return caller
 
 
@@ -56,18 +58,18 @@ async def games(me: SignedIn, queries: QueriesDep) -> JSONResponse:
 
 
 @router.get("/api/games/{table_id}/record")
-async def record(table_id: str, _: Seen, queries: QueriesDep) -> JSONResponse:
+async def record(table_id: str, caller: MaybeSignedIn, queries: QueriesDep) -> JSONResponse:
     """A finished game's record, as a file to download."""
-    data = await queries.record(table_id)
+    data = await queries.record(table_id, caller)
     return JSONResponse(
         data, headers={"Content-Disposition": f'attachment; filename="basra-{table_id}.json"'}
     )
 
 
 @router.get("/api/games/{table_id}/replay")
-async def replay(table_id: str, _: Seen, queries: QueriesDep) -> JSONResponse:
+async def replay(table_id: str, caller: MaybeSignedIn, queries: QueriesDep) -> JSONResponse:
     """Every step of a finished game."""
-    return JSONResponse(await queries.replay(table_id))
+    return JSONResponse(await queries.replay(table_id, caller))
 
 
 def _review_answer(status: dict[str, Any], data: str | None, code: int = 200) -> Response:

@@ -9,9 +9,13 @@
   done (kept for the caller's identity);
 - ``GET /api/puzzles`` (auth): the caller's puzzle rating, streaks, the puzzle of the
   day, the themes;
-- ``GET /api/puzzles/next?theme=&variant=`` (auth): a puzzle to solve, **view only**:
-  the seat's view of the position, never the answer or a card the seat could not see;
-- ``GET /api/puzzles/daily`` (auth): the puzzle of the day (the same view);
+- ``GET /api/puzzles/next?theme=&variant=&practice=`` (auth): a puzzle to solve, **view
+  only**: the seat's view of the position, never the answer or a card the seat could not
+  see. From the rated pool (puzzles mined on this server); ``practice=1`` (or an empty
+  rated pool): from the set shipped in the package, whose answers are public, so never
+  rated (``practice: true``);
+- ``GET /api/puzzles/daily`` (auth): the puzzle of the day (the same view), chosen with
+  the server's secret;
 - ``GET /api/puzzles/mistakes`` (auth): the puzzles mined from the caller's own
   reviewed games (and how many of their games are being mined);
 - ``GET /api/puzzles/{id}`` (auth): one puzzle's view (with the solution once the caller
@@ -124,9 +128,10 @@ async def next_puzzle(
     service: PuzzlesDep,
     theme: Annotated[str | None, Query(max_length=40)] = None,
     variant: Annotated[str | None, Query(max_length=40)] = None,
+    practice: bool = False,
 ) -> dict[str, Any]:
-    """A puzzle to solve (view only)."""
-    return await service.next(me, theme or None, variant or None)
+    """A puzzle to solve (view only): rated, or practice (unrated) when asked."""
+    return await service.next(me, theme or None, variant or None, practice)
 
 
 @router.get("/api/puzzles/daily")

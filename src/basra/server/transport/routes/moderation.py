@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends
 from fastapi.responses import JSONResponse
 
 from basra.server.errors import ProtocolError
 from basra.server.features.moderation import REASONS, Moderation
 from basra.server.transport.auth import SignedIn
-from basra.server.transport.deps import provide
+from basra.server.transport.deps import address, json_body, provide
 
 __all__ = ["router"]
 
@@ -27,15 +27,12 @@ router = APIRouter()
 @router.post("/api/reports")
 async def report(
     me: SignedIn,
-    request: Request,
+    body: Annotated[Any, Depends(json_body)],
+    where: Annotated[str, Depends(address)],
     moderation: Annotated[Moderation, Depends(provide(Moderation))],
 ) -> JSONResponse:
-    """Report a player."""
-    try:
-        body: Any = await request.json()
-    except ValueError:
-        body = None
+    """Report a player (the body's fields are the feature's to check)."""
     if not isinstance(body, dict):
         raise ProtocolError("bad_report", f"send {{reason: {'|'.join(REASONS)}, ...}}")
-    row = await moderation.report(me.identity, body)
+    row = await moderation.report(me.identity, body, where)
     return JSONResponse({"report": row.id}, status_code=201)

@@ -16,7 +16,10 @@
   (with what it played since added), ``{"id", "url", "status", "scores",
   "winner", "rated": false}`` (``url``: its replay, once over); a forged game is
   refused with 422 and the reason (``wrong_deal``, ``wrong_bot_play``,
-  ``illegal_play``, ``wrong_result``, ``bad_seat``, ``bad_name``, ``bad_record``).
+  ``illegal_play``, ``wrong_result``, ``bad_seat``, ``bad_name``, ``bad_record``; a
+  seat's name holding a listed word, ``name_not_allowed``: :mod:`basra.server.words`);
+  ``rate_limited`` (429) past the uploads rationed per person and per address, or
+  while as many of the person's (or the address's) uploads are still being checked.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from basra.server.features.offline_check import ForgedRecordError
 from basra.server.features.offline_files import PIN, OfflineFiles, manifest
 from basra.server.store.rows import TableStatus
 from basra.server.transport.auth import SignedIn
-from basra.server.transport.deps import form, provide
+from basra.server.transport.deps import address, form, provide
 from basra.server.transport.errors import error_body
 from basra.server.transport.routes.pages import page
 
@@ -133,14 +136,17 @@ router.add_api_route("/offline/g/{game_id}", page, methods=["GET"], include_in_s
 
 @router.post("/api/offline/games")
 async def upload(
-    me: SignedIn, body: Annotated[UploadForm, Depends(form(UploadForm))], games: GamesDep
+    me: SignedIn,
+    body: Annotated[UploadForm, Depends(form(UploadForm))],
+    games: GamesDep,
+    where: Annotated[str, Depends(address)],
 ) -> JSONResponse:
     """Check an offline game and keep it in the caller's games (201 new, 200 kept before)."""
     sent: dict[str, Any] = {"save": body.save, "result": body.result}
     if body.seat is not None:
         sent["seat"] = body.seat
     try:
-        stored = await games.upload(me, sent)
+        stored = await games.upload(me, sent, where)
     except ForgedRecordError as forged:
         refused = ProtocolError(forged.code, forged.message, forged.where or None)
         return JSONResponse(error_body(refused), 422)

@@ -5,15 +5,21 @@
   schema is current, else 503 with each check's result (and during a drain);
 - ``GET /metrics``: the Prometheus text format (allowed addresses only, else 403);
 - ``/admin`` (allowed addresses and ``Authorization: Bearer <admin token>``; what
-  ``basra admin`` calls): ``POST /admin/drain``; ``GET /admin/reports[?all=1]``,
-  ``POST /admin/reports/{id}/close`` ``{"resolution"}``; ``POST /admin/tables/{id}/close``;
+  ``basra admin`` calls): ``POST /admin/drain``; ``GET
+  /admin/reports[?all=1&limit=N&after=CURSOR]`` (a page, newest first, with the
+  ``next`` page's cursor, null on the last), ``POST /admin/reports/{id}/close``
+  ``{"resolution"}``; ``POST /admin/tables/{id}/close``;
   ``POST /admin/identities/{who}/suspend`` ``{"hours", "reason"}``,
   ``.../ban`` ``{"reason"}``, ``.../lift``, ``.../rename`` ``{"name"}`` (``who``: an
-  identity id or ``@username``).
+  identity id or ``@username``); ``POST /admin/tournaments/{id}/cancel`` (an event not
+  finished ends as ``cancelled``, the tables of its games in play end as abandoned),
+  ``POST /admin/tournaments/{id}/rename`` ``{"name"}`` (a new title, checked as a
+  maker's is).
 """
 
 from __future__ import annotations
 
+import contextlib
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
@@ -21,15 +27,19 @@ from fastapi.responses import JSONResponse, Response
 
 from basra.server.errors import ProtocolError
 from basra.server.features.moderation import Moderation
+from basra.server.features.tournaments import Tournaments
 from basra.server.ops.control import Operations
 from basra.server.ops.metrics import CONTENT_TYPE
-from basra.server.transport.deps import provide
+from basra.server.transport.deps import json_body, provide
 
 __all__ = ["router"]
 
 router = APIRouter()
 Ops = Annotated[Operations, Depends(provide(Operations))]
 Mod = Annotated[Moderation, Depends(provide(Moderation))]
+Events = Annotated[Tournaments, Depends(provide(Tournaments))]
+REPORTS_PAGE = 500
+"""The most reports one page of ``GET /admin/reports`` holds."""
 
 
 def _host(request: Request) -> str | None:
@@ -41,10 +51,8 @@ def _admin(request: Request, ops: Operations) -> None:
 
 
 async def _body(request: Request) -> dict[str, Any]:
-    try:
-        body = await request.json()
-    except ValueError:
-        body = None
+    """The body, read once the caller is known to be the admin."""
+    body = await json_body(request)
     if not isinstance(body, dict):
         raise ProtocolError("bad_request", "send a JSON object")
     return body
@@ -74,10 +82,21 @@ async def drain(request: Request, ops: Ops) -> JSONResponse:
 
 @router.get("/admin/reports")
 async def reports(request: Request, ops: Ops, moderation: Mod) -> dict[str, Any]:
-    """Reports, newest first (open ones unless ``all=1``)."""
+    """A page of reports, newest first (open ones unless ``all=1``; ``limit``, 1 to
+    500, 100 unless given; ``after``: the cursor ``next`` of the page before)."""
     _admin(request, ops)
-    everything = request.query_params.get("all") == "1"
-    return {"reports": await moderation.reports(open_only=not everything)}
+    query = request.query_params
+    everything = query.get("all") == "1"
+    limit = query.get("limit", "100")
+    if not limit.isdigit() or not 1 <= int(limit) <= REPORTS_PAGE:
+        raise ProtocolError(
+            "bad_request", f"limit: a whole number, 1 to {REPORTS_PAGE}", {"field": "limit"}
+        )
+    after = query.get("after")
+    page, following = await moderation.reports(
+        open_only=not everything, limit=int(limit), after=after[:40] if after else None
+    )
+    return {"reports": page, "next": following}
 
 
 @router.post("/admin/reports/{report_id}/close")
@@ -121,3 +140,22 @@ async def identity_action(
     else:
         raise ProtocolError("bad_request", "suspend, ban, lift or rename")
     return {"identity": row.identity, "kind": row.kind, "until": row.until, "reason": row.reason}
+
+
+@router.post("/admin/tournaments/{event_id}/{action}")
+async def event_action(
+    event_id: str, action: str, request: Request, ops: Ops, moderation: Mod, events: Events
+) -> dict[str, Any]:
+    """Cancel an event not finished, or give it a new title."""
+    _admin(request, ops)
+    body = await _body(request)
+    if action == "cancel":
+        closed = []
+        for table_id in await events.cancel(event_id):
+            with contextlib.suppress(ProtocolError):  # a table not made yet
+                await moderation.close_table(table_id)
+                closed.append(table_id)
+        return {"tournament": event_id, "cancelled": True, "tables_closed": closed}
+    if action == "rename":
+        return {"tournament": event_id, "name": await events.retitle(event_id, body.get("name"))}
+    raise ProtocolError("bad_request", "cancel or rename")

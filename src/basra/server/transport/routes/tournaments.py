@@ -27,7 +27,7 @@ from basra.server.features.tournaments import TYPES, Player, Tournaments, Watche
 from basra.server.identity import Identities
 from basra.server.table.forms import ClockForm
 from basra.server.transport.auth import MaybeSignedIn, SignedIn, bearer
-from basra.server.transport.deps import form, provide
+from basra.server.transport.deps import address, form, provide
 from basra.server.transport.routes.pages import page
 from basra.server.transport.socket import SocketPump
 
@@ -130,12 +130,13 @@ async def detail(
 @router.post("/api/tournaments")
 async def create(
     me: SignedIn,
+    where: Annotated[str, Depends(address)],
     body: Annotated[EventForm, Depends(form(EventForm))],
     tournaments: TournamentsDep,
 ) -> JSONResponse:
     """Make an event (201)."""
     data = body.model_dump(exclude_none=True)
-    return JSONResponse(await tournaments.create(me, data), status_code=201)
+    return JSONResponse(await tournaments.create(me, data, where), status_code=201)
 
 
 @router.post("/api/tournaments/{event_id}/join")
