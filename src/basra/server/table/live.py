@@ -55,6 +55,12 @@ class ServiceConfig:
     limits: Limits = field(default_factory=Limits)
     clock: Clock = field(default_factory=SystemClock)
     """The time source of the tables' clocks (a ``FakeClock`` in tests)."""
+    owner_ttl: float = 3.0
+    """Seconds a process's lease on the tables it drives lasts unless renewed: another
+    process takes a table over this long after its owner died
+    (:mod:`basra.server.table.ownership`)..."""
+    owner_renew: float = 0.75
+    """...and every how many seconds the leases are renewed (and orphans looked for)."""
 
 
 class Client(Connection):
