@@ -41,7 +41,7 @@ const EN = {
   board_bots: "Bots (fixed ratings)", board_help: "Ordered by a careful estimate: the rating less three times its uncertainty, so a new player climbs as their games make it sure.",
   col_place: "#", col_player: "Player", col_rating: "Rating",
   title_your_turn: "▶ Your turn · Basra",
-  timed_out: "time ran out: a bot played", forfeited_tag: "forfeited",
+  timed_out: "time ran out: a bot played", stood_in: "a bot played (away)", forfeited_tag: "forfeited",
   rating_line: "Rating {rating}", rating_change: "{change}", missed: "missed {n}",
   clock_reserve: "reserve {time}",
 };
@@ -84,7 +84,7 @@ const AR = {
   board_bots: "الروبوتات (تقييم ثابت)", board_help: "الترتيب حسب تقدير حذر: التقييم ناقص ثلاثة أضعاف هامش الشك، فيصعد اللاعب الجديد كلما ثبّتت ألعابه تقييمه.",
   col_place: "#", col_player: "اللاعب", col_rating: "التقييم",
   title_your_turn: "◀ دورك · بصرة",
-  timed_out: "انتهى الوقت: لعب روبوت", forfeited_tag: "منسحب",
+  timed_out: "انتهى الوقت: لعب روبوت", stood_in: "لعب روبوت (غياب)", forfeited_tag: "منسحب",
   rating_line: "التقييم {rating}", rating_change: "{change}", missed: "فاته {n}",
   clock_reserve: "احتياط {time}",
 };

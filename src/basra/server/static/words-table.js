@@ -26,7 +26,8 @@ const EN = {
   say_selected: "{card} selected: {what}. Press {key} or Enter again to play it.",
   say_choose: "{card} can take different sets: press 1 to {n} to choose one, Escape to cancel.",
   say_no_card: "There is no card {n} in your hand.", say_cancelled: "Cancelled.",
-  say_timed_out: "Time ran out: a bot played for {name}.",
+  say_timed_out: "Time ran out: a bot played for {name}.", say_stood_in_one: "A bot played for {name}, who is away.",
+  say_stood_in_away: "While you were away, a bot played {n} cards for you.", say_stood_in_away_one: "While you were away, a bot played 1 card for you.",
   // typed commands (blind mode)
   command: "Command", command_placeholder: "? for the commands",
   command_list: "Commands: h your hand, f the floor, l the last play, s the scores, p the piles, c the clocks, t whose turn, a every player; or a number to play that card.",
@@ -75,7 +76,8 @@ const AR = {
   say_selected: "اخترت {card}: {what}. اضغط {key} أو Enter مرة أخرى لتلعبها.",
   say_choose: "{card} تستطيع أكل مجموعات مختلفة: اضغط من ١ إلى {n} لتختار واحدة، وEscape للإلغاء.",
   say_no_card: "لا توجد ورقة رقم {n} في يدك.", say_cancelled: "أُلغي.",
-  say_timed_out: "انتهى الوقت: لعب روبوت عن {name}.",
+  say_timed_out: "انتهى الوقت: لعب روبوت عن {name}.", say_stood_in_one: "لعب روبوت عن {name} لغيابه.",
+  say_stood_in_away: "أثناء غيابك لعب روبوت {n} أوراق عنك.", say_stood_in_away_one: "أثناء غيابك لعب روبوت ورقة واحدة عنك.", say_stood_in_away_two: "أثناء غيابك لعب روبوت ورقتين عنك.", say_stood_in_away_many: "أثناء غيابك لعب روبوت {n} ورقة عنك.",
   // typed commands (blind mode)
   command: "أمر", command_placeholder: "? لقائمة الأوامر",
   command_list: "الأوامر: h يدك، f الأرض، l آخر لعبة، s النتيجة، p المكاسب، c الساعات، t دور من، a كل اللاعبين؛ أو رقم لتلعب تلك الورقة.",

@@ -22,6 +22,7 @@ what each seat shows beyond its name (:func:`seat_badges`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from basra.server.connection import Frame
@@ -87,10 +88,16 @@ def state_frame(
     seat: int | None,
     event: EventInfo | None,
     deadline: float | None = None,
+    autos: Mapping[int, str] | None = None,
 ) -> StateFrame:
-    """The ``state`` message for a seat (its :func:`~basra.view.view_of`) or a spectator."""
+    """The ``state`` message for a seat (its :func:`~basra.view.view_of`) or a spectator.
+
+    ``autos``: the round's plays the server made for a person (index in the round: why),
+    sent as the view's ``autos`` (``{"4": "stand_in"}``) so a log credits a bot with them.
+    """
     view = view_of(state, seat) if seat is not None else public_view_of(state)
     data = view.to_json(brief=True)
+    data["autos"] = {str(index): why for index, why in (autos or {}).items()}
     outcome = state.outcome()
     data["sides"] = [list(side) for side in state.sides]
     data["winner"] = outcome.winner if outcome is not None else None

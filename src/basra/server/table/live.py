@@ -106,6 +106,12 @@ class LiveTable:
     badges: dict[int, dict[str, Any]] = field(default_factory=dict)
     """Per seat: a username and, at rated tables, the rating
     (:func:`basra.server.table.frames.seat_badges`)."""
+    autos: dict[int, str] = field(default_factory=dict)
+    """The current round's plays the server made for a person, by their index in the
+    round: why (``timeout``, ``stand_in``, ``forfeited``), for the log and the seat to
+    see that a bot played them (:func:`basra.server.table.frames.state_frame`)."""
+    autos_round: int = -1
+    """The round :attr:`autos` is of."""
     settling: bool = False
     """The game's results are being recorded."""
     rules: dict[str, Any] = field(default_factory=dict)

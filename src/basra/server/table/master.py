@@ -426,11 +426,16 @@ class TableMaster:
         auto: str | None,
         seat: int | None = None,
     ) -> int | None:
-        """Run the table's clocks on an event just applied; returns a seat that forfeited."""
+        """Run the table's clocks on an event just applied, and note a play the server made
+        for a person (:attr:`LiveTable.autos`); returns a seat that forfeited."""
+        state = live.state
+        if live.autos_round != state.round_index:
+            live.autos, live.autos_round = {}, state.round_index
+        if kind == EventKind.PLAY and auto is not None and state.rounds:
+            live.autos[len(state.rounds[-1].plays) - 1] = auto
         clock = live.clock
         if clock is None:
             return None
-        state = live.state
         if kind == EventKind.PLAY and seat is None and live.event is not None:
             seat = live.event.get("seat")
         next_turn = state.turn if state.phase == PHASE_PLAY else None
@@ -513,7 +518,7 @@ class TableMaster:
         """The snapshot of ``seat`` at the table's version (``fresh``: without the event
         that led there, for a client just arrived)."""
         event = None if fresh else live.event
-        return state_frame(live.state, live.version, seat, event, live.deadline())
+        return state_frame(live.state, live.version, seat, event, live.deadline(), live.autos)
 
     def broadcast_state(self, live: LiveTable) -> None:
         """Send every client here the snapshot of its own seat (spectators: the public one),
