@@ -44,7 +44,7 @@ from basra.bots.ismcts import (
     search,
     view_problem,
 )
-from basra.bots.sim import Sampler
+from basra.sim import Sampler
 from basra.state import PHASE_PLAY, GameState
 from basra.view import View, determinize, view_of
 

@@ -76,16 +76,9 @@ def percentile(values: list[float], q: float) -> float:
 
 
 @contextlib.contextmanager
-def server(
-    database: str, redis: str, options: Sequence[str], source: str | None
-) -> Iterator[tuple[int, int]]:
-    """``basra serve`` on the shared database and Redis with more ``options`` (from
-    ``source``'s basra, when given); yields its port and pid once it answers."""
-    port = free_port()
-    command = [
-        sys.executable, "-m", "basra", "serve", "--port", str(port), "--database", database,
-        "--redis", redis, *options, "--bot-processes", "1", "--log-level", "error",
-    ]  # fmt: skip
+def started(command: Sequence[str], port: int, source: str | None) -> Iterator[tuple[int, int]]:
+    """Run ``command`` (a ``basra serve`` on ``port``; ``source``'s basra, when given) and
+    yield its port and pid once ``/healthz`` answers; stop it after."""
     env = {**os.environ, "PYTHONPATH": os.path.abspath(source)} if source else None
     proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     try:
@@ -106,6 +99,21 @@ def server(
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+@contextlib.contextmanager
+def server(
+    database: str, redis: str, options: Sequence[str], source: str | None
+) -> Iterator[tuple[int, int]]:
+    """``basra serve`` on the shared database and Redis with more ``options`` (from
+    ``source``'s basra, when given); yields its port and pid once it answers."""
+    port = free_port()
+    command = [
+        sys.executable, "-m", "basra", "serve", "--port", str(port), "--database", database,
+        "--redis", redis, *options, "--bot-processes", "1", "--log-level", "error",
+    ]  # fmt: skip
+    with started(command, port, source) as running:
+        yield running
 
 
 def machine_busy() -> tuple[float, float]:

@@ -29,7 +29,6 @@ import json
 import os
 import random
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -38,7 +37,7 @@ from collections.abc import Iterator
 from http.client import HTTPConnection
 from typing import Any
 
-from load_quickplay import cpu_seconds, percentile, tree_cpu_seconds
+from load_quickplay import cpu_seconds, percentile, started, tree_cpu_seconds
 
 from basra.offline import call
 from basra.server.runtime.devservices import free_port
@@ -103,27 +102,8 @@ def server(source: str | None, processes: int) -> Iterator[tuple[int, int]]:
             "--database", os.path.join(folder, "basra.db"), "--bot-processes", str(processes),
             "--tournaments", "none", "--log-level", "error",
         ]  # fmt: skip
-        env = {**os.environ, "PYTHONPATH": os.path.abspath(source)} if source else None
-        proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, env=env)
-        try:
-            deadline = time.time() + 60
-            while True:
-                try:
-                    if request(port, "GET", "/healthz", timeout=2)[0] == 200:
-                        break
-                except OSError:
-                    pass
-                if proc.poll() is not None or time.time() > deadline:
-                    raise RuntimeError("the server did not start")
-                time.sleep(0.2)
-            yield port, proc.pid
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+        with started(command, port, source) as running:
+            yield running
 
 
 class Prober(threading.Thread):

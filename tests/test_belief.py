@@ -18,7 +18,6 @@ import numpy
 import pytest
 
 import basra._search as compiled
-from basra.belief.data import TABLES, Examples, generate
 from basra.belief.features import (
     CARD_INPUTS,
     CARDS,
@@ -31,12 +30,13 @@ from basra.belief.features import (
     locations,
 )
 from basra.belief.model import DEFAULT_WEIGHTS, FORMAT, KINDS, BeliefModel, read_npz
-from basra.belief.report import compare, log_loss
 from basra.bots.ismcts import belief_weights, view_problem
 from basra.bots.sim import Sampler
 from basra.cards import cards_of, parse_card
 from basra.notation import parse_move
 from basra.state import GameState
+from basra.train.belief_data import TABLES, Examples, generate
+from basra.train.belief_report import compare, log_loss
 from basra.view import view_of
 
 from .conftest import TABLES as SEATINGS

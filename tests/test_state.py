@@ -99,6 +99,22 @@ def test_a_played_card_must_capture_if_it_can_but_any_card_may_be_played() -> No
         state.play(Move(parse_card("4H"), 0))
 
 
+def test_a_move_is_a_capture_when_it_takes_floor_cards() -> None:
+    """``Move.is_capture`` (public, beside ``taken``): a trail takes nothing, a capture its
+    cards; the jack sweeping the floor is a capture too."""
+    state = GameState.from_position(
+        "egyptian", floor=["4S", "KS"], hands=[["4H", "9C", "JD"], ["2D"]]
+    )
+    moves = {m.text(): m for m in state.legal_moves()}
+    assert {text: m.is_capture for text, m in moves.items()} == {
+        "4Hx4S": True,
+        "9C": False,
+        "JDx4S,KS": True,
+    }
+    assert all(m.is_capture == bool(m.taken()) for m in moves.values())
+    assert not Move(parse_card("9C")).is_capture
+
+
 def test_push_and_pop() -> None:
     state = GameState("egyptian")
     state.deal(rng=random.Random(11))

@@ -10,7 +10,7 @@ schedule (:func:`deal_schedule`) and the seating (:func:`seating`).
 
 Everything that plays a round calls these and nothing else:
 :class:`basra.state.GameState` (a whole game: deals, history, records) is a
-:class:`Round`, the search's simulator (:class:`basra.bots.sim.Sim`) is one,
+:class:`Round`, the search's simulator (:class:`basra.sim.Sim`) is one,
 and the bots' immediate terms, the environments' move preview and the
 terminal ask :func:`play_basra`. The optional compiled kernel
 (:mod:`basra.kernel`) mirrors this module field for field and is tested

@@ -332,7 +332,7 @@ class Unseen:
     dealt to it) plus unseen cards up to its hand size; the stock is the rest
     of the unseen cards, in random order, above the re-buried cards still at
     its bottom. :func:`determinize` and the search's sampler
-    (:class:`basra.bots.sim.Sampler`) both deal through this class.
+    (:class:`basra.sim.Sampler`) both deal through this class.
     """
 
     __slots__ = ("bottom", "cards", "dealt", "needs", "view")

@@ -308,7 +308,7 @@ def test_9_my_games_rows_keep_off_the_panel_edge(browser: Any, played: Site) -> 
     page = page_of(browser, played)
     page.goto(f"{played.url}/games?lang=en")
     page.wait_for_selector("li[data-game]")
-    panel = page.locator("ul.list.panel").bounding_box()
+    panel = page.locator("#server-games").bounding_box()
     row = page.locator("li[data-game] > span").first.bounding_box()
     assert row["x"] - panel["x"] >= 12
     page.context.close()

@@ -253,6 +253,10 @@ def test_offline_bot_game_resume_pass_and_play_then_upload(browser: Any, site: s
         assert replay["result"]["winner"] == game["summary"]["winner"]
         assert replay["names"] == game["summary"]["names"]
     assert "uploaded" in page.inner_text("#offline-games")
+    # Each game once (where it is kept: its upload is the same row), and every list has a
+    # heading.
+    assert page.locator("li[data-game], li[data-offline-game]").count() == len(kept)
+    assert page.locator("main ul.list:not(section ul)").count() == 0
     shot(page, "offline-my-games-uploaded-en")
     accessible(page, "My games with the games uploaded")
     # The coach reviews the game against the bot.

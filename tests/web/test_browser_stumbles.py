@@ -3,13 +3,28 @@ in Chromium: each fails without its fix."""
 
 from __future__ import annotations
 
+import re
+import time
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.web.helpers import Player, http, new_token, play_to_end
+from tests.web.helpers import (
+    FAST,
+    Player,
+    ServerThread,
+    create_table,
+    http,
+    new_token,
+    play_to_end,
+)
 from tests.web.played import Site
 from tests.web.test_browser import browser  # noqa: F401  (a fixture)
 from tests.web.test_browser_a11y import visit
+from tests.web.test_browser_keyboard import LISTEN
+
+from basra.server.app import AppConfig
 
 pytestmark = pytest.mark.browser
 
@@ -140,3 +155,75 @@ def test_the_daily_board_shows_the_name_people_gave(browser: Any, played: Site) 
     assert cell.inner_text() == "Zaina"
     assert cell.get_attribute("href") == "/u/zaina_k"
     page.context.close()
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (1366, 800)])
+def test_a_raised_card_and_its_number_cover_neither_its_rank_nor_what_it_takes(
+    browser: Any,  # noqa: F811
+    played: Site,
+    width: int,
+    height: int,
+) -> None:
+    context = browser.new_context(viewport={"width": width, "height": height})
+    context.add_init_script(f"localStorage.setItem('basra.token', {played.token!r});")
+    page = context.new_page()
+    page.goto(f"{played.url}/t/{played.playing}?lang=en&anim=fast")
+    page.wait_for_selector(".hand button.card:not([aria-disabled])")
+    page.focus(".hand button.card")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_timeout(300)  # the raise's transition
+    boxes = page.evaluate(
+        """() => [...document.querySelectorAll('.hand button.card')].map((b) => {
+            const r = (n) => { const x = n.getBoundingClientRect();
+                               return [x.left, x.top, x.right, x.bottom]; };
+            return { card: r(b.querySelector('img')), badge: r(b.querySelector('.key-badge')),
+                     raised: b.matches(':focus, .selected') };
+        })"""
+    )
+    line = page.locator("#preview-line").bounding_box()
+
+    def overlap(a: list[float], b: list[float]) -> bool:
+        return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+    assert any(box["raised"] for box in boxes)
+    for box in boxes:
+        left, top, right, bottom = box["card"]
+        corners = [  # each corner's rank and suit, a fifth of the card each way
+            [left, top, left + (right - left) / 4, top + (bottom - top) / 4],
+            [right - (right - left) / 4, top, right, top + (bottom - top) / 4],
+        ]
+        for other in boxes:
+            assert not any(overlap(other["badge"], corner) for corner in corners), (box, other)
+        assert line["y"] + line["height"] <= min(top, box["badge"][1]) + 0.5, (line, box)
+    context.close()
+
+
+def test_coming_back_says_a_bot_played_for_you_and_the_log_marks_its_plays(
+    browser: Any,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """A person away past the grace comes back to a table where the stand-in played for
+    them: the page says so (heard and seen), and the log credits those plays to a bot."""
+    config = AppConfig(
+        database=str(tmp_path / "away.db"), service=replace(FAST, grace=0.3, bot_delay=0.05)
+    )
+    with ServerThread(config) as server:
+        token = new_token(server.url)
+        seats = [{"kind": "person"}, {"kind": "bot", "level": "easy"}]
+        table = create_table(server.url, token, "Amal", seats=seats)
+        assert http(f"{server.url}/api/tables/{table}", token=token)[1]["status"] == "playing"
+        time.sleep(3)  # never connected: past the grace, the stand-in plays her turns
+        context = browser.new_context(viewport={"width": 1366, "height": 800})
+        context.add_init_script(
+            LISTEN + f"localStorage.setItem('basra.token', {token!r});"
+            "localStorage.setItem('basra.name', 'Amal');"
+        )
+        page = context.new_page()
+        page.goto(f"{server.url}/t/{table}?lang=en&anim=fast")
+        page.wait_for_selector("#log-panel li[data-auto='stand_in']")
+        said = page.evaluate("window.__said.map((d) => d.text).join(' ')")
+        assert re.search(r"While you were away, a bot played (1 card|\d+ cards) for you\.", said)
+        marked = page.locator("#log-panel li[data-auto='stand_in']")
+        assert "a bot played (away)" in marked.first.inner_text()
+        assert marked.first.inner_text().startswith("Amal")
+        context.close()

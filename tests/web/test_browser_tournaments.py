@@ -106,7 +106,10 @@ def test_a_whole_swiss_of_bots_and_a_person_in_the_browser(browser: Any, swiss: 
         page.click("#event-play")
         page.wait_for_url("**/t/*")
         play_my_game(page)
-        page.go_back()
+        # The game-over sheet leads back to the event (its games are paired there), and
+        # offers no rematch.
+        assert page.locator("#game-over #rematch").count() == 0
+        page.click("#game-over #event-link")
         page.wait_for_url(f"**/tournaments/{event['id']}")
         page.wait_for_selector("#standings")
     page.wait_for_selector("#event-podium", timeout=60_000)

@@ -127,11 +127,14 @@ def test_no_frame_shows_a_seat_a_card_it_could_not_see(server: ServerThread) -> 
     assert checked > 500
 
 
-OUTCOME = ("sides", "winner", "over")
+OUTCOME = ("sides", "winner", "over", "autos")
+"""What a snapshot adds to the view: the outcome, and which plays the server made for
+people (public: the table shows everyone who is away)."""
 
 
 def assert_public(watcher: Player, states: list[GameState]) -> None:
-    """A spectator's snapshots are the table's public view, exactly (plus the outcome)."""
+    """A spectator's snapshots are the table's public view, exactly (plus the outcome and
+    the plays made for people)."""
     seen = 0
     for frame in watcher.frames:
         message = json.loads(frame)

@@ -264,8 +264,20 @@ def test_a_stand_in_bot_plays_for_a_person_gone_past_the_grace(tmp_path: Path) -
             any(s["stand_in"] for s in badr.table["seats"] if s["seat"] == 0) or badr.view["over"]
         )
         back = Player(server.url, table, amal.token, "Amal")
-        back.wait_type("state")
+        came_back = back.wait_type("state")
         badr.wait(lambda m: m["type"] == "table" and m["table"]["seats"][0]["present"])
+        # Coming back, her snapshot says which of the round's plays a bot made for her (the
+        # page credits them to the bot and says how many), as the log has them.
+        view = came_back["view"]
+        autos = {int(i): why for i, why in view["autos"].items()}
+        mine = [view["plays_from"] + i for i, p in enumerate(view["plays"]) if p["seat"] == 0]
+        assert autos, "no play was marked as the stand-in's"
+        assert set(autos) <= set(range(view["plays_from"] + len(view["plays"])))
+        assert set(autos.values()) == {"stand_in"}
+        assert set(autos) & set(mine), (autos, mine)
+        # Badr's own plays are never marked.
+        theirs = [view["plays_from"] + i for i, p in enumerate(view["plays"]) if p["seat"] == 1]
+        assert not set(autos) & set(theirs)
 
 
 def test_a_restarted_server_resumes_every_game(tmp_path: Path) -> None:

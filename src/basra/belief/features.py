@@ -12,7 +12,7 @@ are evidence about the other hands (earlier hands were all played face up).
 
 **Evidence** of one play by another seat, for every card ``c`` it might have
 held (:func:`play_evidence`): what the best move with ``c`` would have been
-worth to the playout policy (:func:`basra.bots.sim.policy_value`) less what
+worth to the playout policy (:func:`basra.sim.policy_value`) less what
 the move made was worth (the *gain* of holding ``c``), whether ``c`` would have
 captured when the seat trailed, and whether it would have made a basra that
 the seat did not make. For each other seat and card the input sums the
@@ -26,10 +26,10 @@ import math
 from collections.abc import Sequence
 from functools import lru_cache
 
-from basra.bots.sim import deal_decisions, policy_value
 from basra.kernel import generate_moves
 from basra.moves import Move
 from basra.rules import Rules
+from basra.sim import deal_decisions, deal_starts, policy_value
 from basra.state import PHASE_PLAY
 from basra.transition import play_basra
 from basra.view import Unseen, View
@@ -156,7 +156,7 @@ def encode(view: View, cache: EvidenceCache | None = None) -> Encoded:
             if basra:
                 row[base + 3] += 1 / 3
     if view.plays:
-        starts = [s for s in _deal_starts(rules, players) if s <= len(view.plays)]
+        starts = [s for s in deal_starts(rules, players) if s <= len(view.plays)]
         plays_in_deal = len(view.plays) - starts[-1]
     out = [
         float(players == 2),
@@ -203,12 +203,6 @@ def encode(view: View, cache: EvidenceCache | None = None) -> Encoded:
         out += row
     assert len(out) == FEATURES
     return Encoded(out, unseen_mask, counts, seats)
-
-
-def _deal_starts(rules: Rules, players: int) -> Sequence[int]:
-    from basra.bots.sim import deal_starts
-
-    return deal_starts(rules, players)
 
 
 def locations(encoded: Encoded, hands: Sequence[int]) -> list[int]:

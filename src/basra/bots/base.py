@@ -61,8 +61,6 @@ class OmniscientBot(Bot):
     (:func:`basra.bots.play_round`) hands it the full state.
     """
 
-    omniscient = True
-
     @abstractmethod
     def choose_with_state(self, state: GameState, view: View) -> Move:
         """The move to play, knowing every hand (``state`` must not be changed)."""

@@ -5,7 +5,7 @@
 IEEE TCIAIG 4(2)). Each iteration:
 
 1. **determinizes**: deals the cards this seat has not seen at random
-   (:class:`basra.bots.sim.Sampler`, the fast form of
+   (:class:`basra.sim.Sampler`, the fast form of
    :func:`basra.view.determinize`: every card played, captured, turned up or
    re-buried is tracked), weighting the deals of the other hands by how
    likely they made the plays seen in this deal (hand reading, ``read``);
@@ -53,21 +53,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from basra.bots.base import Bot, BotError, OmniscientBot, register_bot
-from basra.bots.pure import (
-    REWARD_CLIPPED,
-    REWARD_LINEAR,
-    PureProblem,
-    Reward,
-    expected_points,
-    rollout,
-    round_margins,
-    search,
-)
 from basra.bots.pure import Node as _Node
-from basra.bots.sim import Sampler, Sim, deal_decisions
+from basra.bots.pure import PureProblem, expected_points, rollout, search
+from basra.bots.reward import REWARD_CLIPPED, REWARD_LINEAR, Reward, round_margins
+from basra.bots.settings import SearchSettings, parse_settings
+from basra.bots.solve import nothing_hidden
 from basra.kernel import search_module
 from basra.moves import Move
 from basra.rules import Rules
+from basra.sim import Sampler, Sim, deal_decisions
 from basra.state import GameState
 from basra.transition import pack_lone_last
 from basra.view import Unseen, View
@@ -87,192 +81,6 @@ __all__ = [
     "run_problem",
     "search",
 ]
-
-DEFAULT_ITERATIONS = 1000
-
-
-class SearchSettings:
-    """The knobs of the search (bot options ``name=value``, comma separated)."""
-
-    __slots__ = (
-        "belief",
-        "c",
-        "depth",
-        "eps",
-        "exact",
-        "flat",
-        "floor",
-        "forced",
-        "horizon",
-        "iterations",
-        "kernel",
-        "model",
-        "mu",
-        "near",
-        "policy",
-        "pool",
-        "read",
-        "reward",
-        "samples",
-        "seconds",
-        "solve",
-        "tail",
-        "trees",
-    )
-
-    def __init__(
-        self,
-        iterations: int | None = DEFAULT_ITERATIONS,
-        seconds: float | None = None,
-        c: float = 0.7,
-        eps: float = 0.1,
-        read: float = 0.15,
-        pool: int = 200,
-        mu: float = 0.5,
-        horizon: int = 1,
-        tail: int = 0,
-        model: int = 0,
-        kernel: int = 1,
-        solve: int = 0,
-        exact: int = 0,
-        samples: int = 30,
-        policy: int = 1,
-        flat: int = 0,
-        floor: float = 0.0,
-        forced: int = 0,
-        trees: int = 1,
-        depth: int = 1,
-        reward: int = 1,
-        belief: float = 0.0,
-        near: float = 0.0,
-    ) -> None:
-        self.iterations = iterations
-        """Iterations per decision (``None``: only the time budget counts)."""
-        self.seconds = seconds
-        """Seconds per decision (``None``: only the iteration budget counts)."""
-        self.c = c
-        """UCB1 exploration constant (rewards are in [0, 1])."""
-        self.eps = eps
-        """Share of playout moves made at random."""
-        self.read = read
-        """How sharply opponents are assumed to pick the moves the playout policy likes
-        when their hands are read from their plays (0: no hand reading)."""
-        self.pool = pool
-        """Deals of the hidden hands weighted once per decision when reading hands."""
-        self.mu = mu
-        """Weight of the match-win chance in the reward (the rest is the round margin)."""
-        self.horizon = horizon
-        """Deals to play out before the round is valued by :func:`expected_points`
-        (0: play the round to its end)."""
-        self.tail = tail
-        """Plays made past the horizon's deal before valuing (a look into the next deal)."""
-        self.model = model
-        """1: the other sides play the playout policy in the tree instead of searching
-        (they cannot exploit this seat's hand, which every determinization shares)."""
-        self.kernel = kernel
-        """1: search in the compiled kernel when it is active; 0: the pure-Python search
-        (the same algorithm, slower; its random draws differ)."""
-        self.solve = solve
-        """1: when no card is hidden (a 2-player last deal), play the exactly solved move
-        (compiled search only)."""
-        self.exact = exact
-        """When at most this many plays remain, solve ``samples`` determinizations exactly
-        and play the best move on average (compiled search only; 0: never)."""
-        self.samples = samples
-        """Determinizations solved exactly when ``exact`` applies."""
-        self.policy = policy
-        """The playout policy: 1 the quick one (:func:`~basra.bots.sim.policy_value`), 2 the
-        one-reply look of ``greedy`` (compiled search only)."""
-        self.floor = floor
-        """Weight of the floor's value to the next deal's first player in the valuation at
-        a deal's end (compiled search only; 0: off)."""
-        self.depth = depth
-        """Deals the tree covers (1: the rest of this one); later deals are dealt from each
-        determinization's stock (compiled search only; ``horizon`` at least as large)."""
-        self.trees = trees
-        """Independent search trees whose root statistics are added up (compiled search)."""
-        self.forced = forced
-        """K > 0: value each root move by K searches of ``iterations`` that start with it,
-        and play the best mean (the analyser's method; compiled search only)."""
-        self.flat = flat
-        """N > 0: no tree; each root move is played out to the round's end in N
-        determinizations and the best mean margin is played (compiled search only)."""
-        self.belief = belief
-        """B > 0: deal the hidden cards from the learned belief (:mod:`basra.belief`), each
-        card's chance of each place raised to the power B (1: as learned; 0: off, the
-        hand reading of ``read`` instead)."""
-        self.near = near
-        """W > 0: when this round can end the match, the weight of the match's win chance
-        in the reward is W instead of ``mu`` (0: off)."""
-        self.reward = reward
-        """The shape of the round margin's part of the reward (:class:`Reward`): 1 linear
-        and never clipped (the default), 0 clipped to [0, 1] at the scale (before issue 27;
-        kept for measurements)."""
-
-    def text(self) -> str:
-        """The options that give these settings."""
-        return ",".join(f"{name}={getattr(self, name)}" for name in self.__slots__)
-
-
-def parse_settings(options: str) -> SearchSettings:
-    """Settings from bot options: ``iterations=500``, ``seconds=0.2``, ``c=0.7`` ...
-
-    ``seconds`` alone means a time budget only; ``iterations`` and ``seconds``
-    together stop at whichever comes first.
-    """
-    settings = SearchSettings()
-    if not options:
-        return settings
-    given: dict[str, str] = {}
-    for item in options.split(","):
-        name, sep, value = item.partition("=")
-        name = name.strip()
-        if not sep or name not in SearchSettings.__slots__:
-            raise BotError(
-                f"search options are NAME=NUMBER separated by commas, with names "
-                f"{', '.join(SearchSettings.__slots__)}; not {item!r}"
-            )
-        given[name] = value.strip()
-    if "seconds" in given and "iterations" not in given:
-        settings.iterations = None
-    for name, value in given.items():
-        try:
-            number = float(value)
-        except ValueError:
-            raise BotError(f"search option {name} must be a number, not {value!r}") from None
-        if number < 0 or (name in ("iterations", "seconds") and number <= 0):
-            raise BotError(f"search option {name} must be positive, not {value!r}")
-        if name in ("mu", "near") and number > 1:
-            raise BotError(f"search option {name} is a weight from 0 to 1, not {value!r}")
-        if name == "reward" and number not in (0, 1):
-            raise BotError(f"reward is 0 (clipped, as before) or 1 (linear), not {value!r}")
-        if name == "policy" and number not in (1, 2):
-            raise BotError(f"policy is 1 (the quick one) or 2 (one-reply look), not {value!r}")
-        if name in ("depth", "trees") and number < 1:
-            raise BotError(f"search option {name} must be at least 1, not {value!r}")
-        if name in (
-            "iterations",
-            "horizon",
-            "tail",
-            "pool",
-            "model",
-            "kernel",
-            "solve",
-            "exact",
-            "samples",
-            "policy",
-            "flat",
-            "forced",
-            "trees",
-            "depth",
-            "reward",
-        ):
-            if number != int(number):
-                raise BotError(f"{name} must be a whole number, not {value!r}")
-            setattr(settings, name, int(number))
-        else:
-            setattr(settings, name, number)
-    return settings
 
 
 def _best(children: dict[Move, _Node], moves: list[Move]) -> Move:
@@ -366,6 +174,8 @@ def settings_for(settings: SearchSettings, view: View) -> SearchSettings:
 def belief_weights(view: View, power: float) -> list[list[float]]:
     """The sampler's log weights of each card's places (seats 0-3, then 4 the stock) from
     the learned belief (:mod:`basra.belief`), raised to ``power``."""
+    # Imported here, not for a cycle (the belief imports nothing of the bots) but because
+    # the offline page does not get the belief (``LAZY_IMPORTS``, offline_files.py).
     from basra.belief.features import CARDS, LOCATIONS
     from basra.belief.model import default_model
 
@@ -384,8 +194,6 @@ def belief_weights(view: View, power: float) -> list[list[float]]:
 
 def pure_view_problem(view: View, settings: SearchSettings, rng: random.Random) -> PureProblem:
     """The pure-Python search problem of ``view``'s seat (:class:`basra.bots.pure.PureProblem`)."""
-    from basra.bots.solve import nothing_hidden
-
     sampler = Sampler(view, settings.read, settings.pool)
     return PureProblem(
         sampler.sample,
@@ -495,23 +303,16 @@ def kernel_search(
     return run_problem(problem, settings)
 
 
-def move_values(problem: Any, settings: SearchSettings) -> dict[Move, list[float]]:
-    """Each root move's value, by ``settings.forced`` searches that all start with it.
+def move_searches(problem: Any, settings: SearchSettings) -> dict[Move, list[tuple[float, float]]]:
+    """Each root move's value, by ``settings.forced`` searches that all start with it: each
+    search's ``(mean reward, mean round margin)`` for the mover's side.
 
     Every search runs ``settings.iterations`` iterations from the position
-    after the move, both sides searching as in :func:`search`, and gives that
-    move's mean reward for the mover's side; the list holds one per search
-    (their spread is the estimate's error).
-    """
-    return {move: [r for r, _ in runs] for move, runs in move_searches(problem, settings).items()}
-
-
-def move_searches(problem: Any, settings: SearchSettings) -> dict[Move, list[tuple[float, float]]]:
-    """As :func:`move_values`, each search's ``(mean reward, mean round margin)``.
-
-    The margin (the mover's side's round points less the mean of the other
-    sides', at the search's horizon the expected ones) is in points and never
-    clipped, whatever the reward's shape: what the coach reports.
+    after the move, both sides searching as in :func:`search` (the spread of
+    the values is the estimate's error). The margin (the mover's side's round
+    points less the mean of the other sides', at the search's horizon the
+    expected ones) is in points and never clipped, whatever the reward's
+    shape: what the coach reports.
     """
     moves, _, _, _, _ = problem.evaluate(0)
     out: dict[Move, list[tuple[float, float]]] = {}
@@ -563,10 +364,6 @@ def run_problem(problem: Any, settings: SearchSettings) -> tuple[dict[Move, _Nod
             mine.total += node.total
             mine.margin += node.margin
     return children, total
-
-
-compiled_search = run_problem
-"""The former name of :func:`run_problem`."""
 
 
 def _krules(rules: Rules) -> object:

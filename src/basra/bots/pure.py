@@ -1,7 +1,7 @@
 """The pure-Python search: the reference of the compiled one (``basra._search``).
 
 :func:`search` is information-set MCTS on the engine's own round (a
-:class:`~basra.bots.sim.Sim`), :class:`Reward` what a round is worth,
+:class:`~basra.sim.Sim`), :class:`~basra.bots.reward.Reward` what a round is worth,
 :func:`rollout` the playouts. :class:`PureProblem` wraps them behind the same
 methods as the compiled ``basra._search.Search`` (``run``, ``exact``,
 ``evaluate``, ``hidden``, ``remaining``, ``set_belief``), so that
@@ -18,19 +18,18 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
 
 from basra.bots.base import BotError
 from basra.bots.heuristic import majority_chance
-from basra.bots.sim import Sampler, Sim, policy_value
+from basra.bots.reward import REWARD_CLIPPED, REWARD_LINEAR, Reward, round_margins
+from basra.bots.settings import SearchSettings
+from basra.bots.solve import SolveAbortedError, solve_moves
 from basra.kernel import generate_moves
 from basra.moves import Move
 from basra.rules import Rules
 from basra.scoring import pile_points
+from basra.sim import Sampler, Sim, policy_value
 from basra.transition import play_basra
-
-if TYPE_CHECKING:
-    from basra.bots.ismcts import SearchSettings
 
 __all__ = [
     "REWARD_CLIPPED",
@@ -45,85 +44,6 @@ __all__ = [
     "round_margins",
     "search",
 ]
-
-REWARD_CLIPPED = 0
-"""``reward=0``: the margin's part clipped to [0, 1] at ``scale`` (flat beyond it)."""
-REWARD_LINEAR = 1
-"""``reward=1`` (the default): linear in the margin, never clipped."""
-
-
-class Reward:
-    """What a finished round is worth to each side, knowing the match score.
-
-    ``mu`` of it is the chance of winning the match from the scores after the
-    round: 1 or 0 when the round ends the game, otherwise a normal model in
-    which each later round moves the lead by about ``spread`` points (a
-    majority bonus and basras) and about ``(target - best score) / pace``
-    rounds are left. The rest is a function of the round's point margin
-    against the best other side (:meth:`of_margin`): with the default shape
-    (``REWARD_LINEAR``) ``0.5 + margin / (2 * scale)``, where ``scale`` (the
-    majority bonus, the card points and two basras) is about what a round
-    swings. It is strictly increasing and never flattens: a round's margin is
-    bounded (by the majority, its carry, the card points and at most one
-    basra every other play), so the reward is bounded too, though past ``scale``
-    it leaves [0, 1]. Before issue 27 it was clipped to [0, 1] there
-    (``REWARD_CLIPPED``), which made every move look alike in a lopsided round
-    of the variants where a basra is a big share of the scale (36 points in
-    Cypriot and Lebanese play, where three or four basras are not rare).
-    """
-
-    def __init__(self, rules: Rules, sides: int, mu: float, shape: int = REWARD_LINEAR) -> None:
-        if shape not in (REWARD_CLIPPED, REWARD_LINEAR):
-            raise BotError(f"the reward's shape is 0 (clipped) or 1 (linear), not {shape}")
-        self.mu = mu
-        self.shape = shape
-        self.sides = sides
-        self.target = rules.target
-        card_points = sum(rules.card_points[: rules.pack])
-        self.scale = float(max(rules.majority_bonus + card_points + 2 * rules.basra_points, 1))
-        self.pace = max((card_points + rules.majority_bonus + rules.basra_points) / sides, 1.0)
-        self.spread = math.sqrt(
-            (0.8 * rules.majority_bonus) ** 2 + (1.5 * rules.basra_points) ** 2 + 16.0
-        )
-        self.draw = rules.end_tie == "draw"
-
-    def of_margin(self, margin: float) -> float:
-        """The round margin's part of the reward (strictly increasing but for the clipped
-        shape of before, flat past ``scale``).
-
-        >>> from basra.rules import preset
-        >>> reward = Reward(preset("cypriot_bastra"), 2, mu=0.0)
-        >>> reward.scale, reward.of_margin(36.0), round(reward.of_margin(42.0), 4)
-        (36.0, 1.0, 1.0833)
-        >>> Reward(preset("cypriot_bastra"), 2, 0.0, REWARD_CLIPPED).of_margin(42.0)
-        1.0
-        """
-        value = 0.5 + margin / (2 * self.scale)
-        if self.shape == REWARD_CLIPPED:
-            value = 0.0 if value < 0.0 else 1.0 if value > 1.0 else value
-        return value
-
-    def __call__(self, points: Sequence[float], score: Sequence[float]) -> list[float]:
-        """Rewards from each side's points in the round and scores after it."""
-        sides = self.sides
-        mu = self.mu
-        out = []
-        best = max(score)
-        for side in range(sides):
-            others = max(points[s] for s in range(sides) if s != side)
-            margin = self.of_margin(points[side] - others)
-            if mu:
-                lead = score[side] - max(score[s] for s in range(sides) if s != side)
-                if best >= self.target:
-                    win = 1.0 if lead > 0 else 0.0 if lead < 0 else 0.5
-                else:
-                    rounds = max((self.target - best) / self.pace, 1.0)
-                    z = lead / (self.spread * math.sqrt(rounds))
-                    win = 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
-                out.append(mu * win + (1.0 - mu) * margin)
-            else:
-                out.append(margin)
-        return out
 
 
 def expected_points(sim: Sim) -> list[float]:
@@ -151,7 +71,7 @@ def expected_points(sim: Sim) -> list[float]:
 def rollout(
     sim: Sim, rng: random.Random, eps: float, horizon: int = 0, tail: int = 0, policy: int = 1
 ) -> None:
-    """Play the simulation on with the fast heuristic policy (:func:`~basra.bots.sim.policy_value`).
+    """Play the simulation on with the fast heuristic policy (:func:`~basra.sim.policy_value`).
 
     To the end of the round, or with ``horizon`` > 0 until that many new deals
     have been made since the simulation started, and ``tail`` plays more. A
@@ -196,14 +116,6 @@ def _policy_move(sim: Sim, moves: list[Move], random_: Callable[[], float], eps:
     floor = sim.floor
     lone = sim.lone_trail
     return max(moves, key=lambda m: policy_value(rules, m[0], m[1], floor, lone) + random_() * 0.01)
-
-
-def round_margins(points: Sequence[float]) -> list[float]:
-    """Each side's round margin: its points less the mean of the other sides' (the coach's
-    measure, in points)."""
-    total = sum(points)
-    others = len(points) - 1
-    return [p - (total - p) / others for p in points]
 
 
 class Node:
@@ -462,11 +374,6 @@ class PureProblem:
             raise BotError("the learned belief reads a seat's view; this search has none")
         self.sampler.set_belief(weights, sweeps, burn)
 
-    def root_moves(self) -> list[Move]:
-        """The legal moves of the seat to move."""
-        sim = self.sample()
-        return sim.moves()
-
     def run(
         self, settings: SearchSettings, forced: Move | None = None
     ) -> tuple[list[tuple[int, int, int, float, float]], int]:
@@ -490,8 +397,6 @@ class PureProblem:
     ) -> tuple[list[tuple[int, int, int, float]], int] | None:
         """Each root move's value solved exactly in ``samples`` determinizations (one when
         nothing is hidden); ``None`` when a solve needs more than ``node_limit`` positions."""
-        from basra.bots.solve import SolveAbortedError, solve_moves
-
         if self._hidden == 0:
             samples = 1
         totals: list[float] = []

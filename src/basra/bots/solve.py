@@ -5,12 +5,12 @@ other hand is every card this seat has not seen; a hindsight analysis) the
 rest of the round is a game of perfect information. :func:`solve_moves` gives
 each root move its value under perfect play by every side: alpha-beta between
 two sides, max^n between three or four, moves tried best first by the playout
-policy (:func:`basra.bots.sim.policy_value`).
+policy (:func:`basra.sim.policy_value`).
 
 The values are either the round **margins** in points (each side's round
 points less the mean of the other sides', each side playing for its own
 margin: what the coach reports, never clipped) or the search's **rewards**
-(:class:`basra.bots.ismcts.Reward`, what the bots maximize). It is the same
+(:class:`basra.bots.reward.Reward`, what the bots maximize). It is the same
 algorithm as ``basra._search`` (``Search.exact``): the same move order, the
 same ties, the same node count, so the two engines solve alike and give up
 (past ``node_limit`` nodes) at the same positions.
@@ -18,7 +18,7 @@ same ties, the same node count, so the two engines solve alike and give up
 >>> from basra.state import GameState
 >>> state = GameState.from_position(
 ...     "egyptian", floor=["4S"], hands=[["6H", "KC"], ["10H", "2D"]], turn=0)
->>> from basra.bots.sim import Sim
+>>> from basra.sim import Sim
 >>> [(move.text(), value) for move, value in solve_moves(Sim.from_state(state), margins=True)]
 [('6H', -40.0), ('KC', 0.0)]
 """
@@ -28,11 +28,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from basra.bots.sim import policy_value
+from basra.bots.reward import Reward, round_margins
 from basra.kernel import generate_moves as _active_generate_moves
 from basra.moves import Move
 from basra.rules import Rules
 from basra.scoring import RoundScore
+from basra.sim import policy_value
 from basra.transition import Round
 from basra.view import Unseen, View
 
@@ -179,12 +180,10 @@ def solve_moves(
     its true order) with its value under perfect play, in the generator's order.
 
     ``margins``: the mover's side's round margin in points (each side playing for
-    its own); otherwise the search's reward (:class:`~basra.bots.ismcts.Reward`
+    its own); otherwise the search's reward (:class:`~basra.bots.reward.Reward`
     with ``mu`` and ``shape``). Raises :class:`SolveAbortedError` when a root move
     needs more than ``node_limit`` positions.
     """
-    from basra.bots.ismcts import Reward, round_margins
-
     rules = sim.rules
     sides = len(sim.piles)
     value_of: Callable[[RoundScore], list[float]]

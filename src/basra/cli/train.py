@@ -32,9 +32,9 @@ def register(subparsers: Any) -> None:
         "belief",
         help="who holds what: each unseen card's chance of being in each hand",
         description="Play self-play rounds in the six tables of the strength work (the bots of "
-        "basra.belief.data.MIX), record every decision's view and where the hidden cards were, "
-        "train the belief network on them, and compare it on held-out rounds with today's hand "
-        "reading (log-loss and calibration, per table). Every step is seeded: the same "
+        "basra.train.belief_data.MIX), record every decision's view and where the hidden cards "
+        "were, train the belief network on them, and compare it on held-out rounds with today's "
+        "hand reading (log-loss and calibration, per table). Every step is seeded: the same "
         "arguments give the same data and weights. Data already in OUT is reused.",
     )
     b.add_argument("--out", "-o", required=True, metavar="DIR", help="data, weights and report")
@@ -70,14 +70,14 @@ def _no_model(parser: argparse.ArgumentParser) -> int:
 
 
 def _part(job: tuple[str, str, int, int, int, bool]) -> Any:
-    from basra.belief.data import generate, table_named
+    from basra.train.belief_data import generate, table_named
 
     table, split, seed, start, stop, reading = job
     return generate(table_named(table), range(start, stop), f"{seed}/{split}", reading=reading)
 
 
 def _data(args: argparse.Namespace, out: Path, say: Any) -> dict[str, Any]:
-    from basra.belief.data import TABLES, Examples
+    from basra.train.belief_data import TABLES, Examples
 
     counts = {"train": args.rounds, "valid": args.valid_rounds, "test": args.test_rounds}
     found: dict[str, list[Any]] = {split: [] for split in SPLITS}
@@ -115,7 +115,7 @@ def _data(args: argparse.Namespace, out: Path, say: Any) -> dict[str, Any]:
 
 def run_belief(args: argparse.Namespace) -> int:
     from basra.belief.model import DEFAULT_WEIGHTS, BeliefModel
-    from basra.belief.report import compare, report_text
+    from basra.train.belief_report import compare, report_text
 
     try:
         import numpy  # noqa: F401

@@ -48,9 +48,14 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from basra.bots.ismcts import can_end_match
+from basra.bots.ismcts import can_end_match, move_searches, state_problem, view_problem
+from basra.bots.pure import rollout
+from basra.bots.reward import round_margins
+from basra.bots.settings import SearchSettings
+from basra.bots.solve import SolveAbortedError, nothing_hidden, solve_moves
 from basra.kernel import search_module
 from basra.moves import Move
+from basra.sim import Sampler, Sim
 from basra.state import PHASE_PLAY, GameState
 from basra.view import View, view_of
 
@@ -124,8 +129,6 @@ def analyse(view: View, *, samples: int = DEFAULT_SAMPLES, seed: int = 0) -> Ana
     rng = random.Random(f"basra-analysis/{seed}/{view.key()}")
     if search_module() is None:
         return _pure_analysis(view, samples, rng, hindsight=False)
-    from basra.bots.ismcts import view_problem
-
     problem = view_problem(view, 0.15, 200, rng.getrandbits(64))
     return _compiled_analysis(problem, view, samples, hindsight=False)
 
@@ -140,15 +143,11 @@ def analyse_hindsight(
     rng = random.Random(f"basra-hindsight/{seed}/{view.key()}")
     if search_module() is None:
         return _pure_analysis(view, samples, rng, hindsight=True, state=state)
-    from basra.bots.ismcts import state_problem
-
     problem = state_problem(state, rng.getrandbits(64), hidden_stock=False)
     return _compiled_analysis(problem, view, samples, hindsight=True)
 
 
 def _compiled_analysis(problem: Any, view: View, samples: int, *, hindsight: bool) -> Analysis:
-    from basra.bots.ismcts import SearchSettings, move_searches
-
     rules = view.rules
     if problem.hidden() == 0:
         solved = problem.exact(1, 0.0, margins=True)
@@ -224,10 +223,6 @@ def _pure_analysis(
     """The same on the pure-Python engine: solved exactly as the kernel solves when nothing
     is hidden (within :data:`PURE_NODE_LIMIT`), else estimated by playouts of every move
     to the round's end with the quick playout policy (slower)."""
-    from basra.bots.ismcts import rollout, round_margins
-    from basra.bots.sim import Sampler, Sim
-    from basra.bots.solve import SolveAbortedError, nothing_hidden, solve_moves
-
     if state is not None or nothing_hidden(view):
         whole = Sim.from_state(state) if state is not None else Sampler(view).sample(rng)
         try:

@@ -13,7 +13,7 @@ What differs is the speed, and what makes it possible:
 
 - **Opponents play in C.** ``random`` plays a uniformly random legal move;
   ``policy`` is the search's playout policy (``policy_value`` of
-  :mod:`basra.bots.sim`: take basras, point cards and many cards, trail low),
+  :mod:`basra.sim`: take basras, point cards and many cards, trail low),
   ties broken at random, with ``policy:eps=0.1`` playing that share of moves at
   random. Other bots are Python and would cost more than the whole step: ask
   for them and the error names the two that exist here (use
@@ -76,13 +76,13 @@ from gymnasium.vector.utils import batch_space
 
 from basra import kernel
 from basra.bots import Bot, RandomBot
-from basra.bots.sim import policy_value
 from basra.env.actions import num_actions
 from basra.env.gym import BasraGymEnv
 from basra.env.observation import ObservationEncoder
 from basra.env.table import EPISODES, REWARDS, Table, check_choice, render_table
 from basra.moves import Move
 from basra.rules import Rules
+from basra.sim import policy_value
 from basra.state import PHASE_DEAL, GameState, SetupError
 from basra.view import View
 
@@ -147,7 +147,7 @@ def parse_opponent(spec: object) -> tuple[str, float]:
 
 class PlayoutPolicyBot(Bot):
     """The search's playout policy as a Python bot (the vector environment's ``policy``
-    opponent when the kernel is off): the legal move :func:`basra.bots.sim.policy_value`
+    opponent when the kernel is off): the legal move :func:`basra.sim.policy_value`
     likes best, ties broken at random, a share ``eps`` of the moves at random."""
 
     name = "policy"

@@ -17,6 +17,7 @@ narrow protocol and its own store repositories), one more line in
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import time
 from dataclasses import dataclass, field
@@ -131,6 +132,7 @@ class Env:
             tables,
             origin=origin,
             rng=rng,
+            leases=store_.leases,
         )
         self.finisher = Finisher(self.master, store_.tables, store_.players, tables.clock)
         self.lifecycle = Lifecycle(
@@ -218,6 +220,7 @@ class Env:
         )
         # Operations: the drain, the checks and the metrics of this process.
         self.drain = Drain()
+        self.drain.on_start(lambda: asyncio.ensure_future(self.master.ownership.hand_over()))
         self.readiness = Readiness(self.store, config.redis)
         self.operations = Operations(
             config.ops, self.metrics, self.readiness, self.drain, self.health
@@ -266,6 +269,7 @@ class Env:
         await self.daily.start()  # before any daily table is dealt
         await self.puzzles.start()
         await self.tournaments.prepare()  # before any duplicate board is dealt
+        await self.master.ownership.start(self.lifecycle)
         if resume:
             await self.lifecycle.resume()
         self.master.start()
@@ -278,6 +282,8 @@ class Env:
     async def close(self) -> None:
         """Stop the features, then the tables, the bus, the store and the workers."""
         await self.sampler.close()
+        with contextlib.suppress(Exception):  # the others take its tables over at once
+            await self.master.ownership.hand_over()
         await self.tournaments.close()
         await self.moderation.close()
         await self.quickplay.close()
@@ -295,6 +301,8 @@ class Env:
         """Counts for ``GET /healthz``."""
         return {
             "tables": len(self.master.live),
+            "owned": len(self.master.ownership.owned),
+            "origin": self.origin,
             "moves": self.master.moves,
             "jobs": {"running": self.scheduler.running, "queued": self.scheduler.queued},
             "reviews": {"running": len(self.reviews.running), "finished": self.reviews.finished},
@@ -307,6 +315,8 @@ class Env:
         """Read this process's gauges into the metrics."""
         metrics = self.metrics
         metrics.live_tables.set(len(self.master.live))
+        metrics.owned_tables.set(len(self.master.ownership.owned))
+        metrics.decided(self.master.autopilot.decisions)
         metrics.open_sockets.set(len(self.connections))
         metrics.moved(self.master.moves)
         metrics.bot_jobs_queued.set(self.scheduler.queued)

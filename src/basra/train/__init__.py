@@ -1,1 +1,2 @@
-"""Training the bots' learned models (PyTorch, imported only when training runs)."""
+"""Training the bots' learned models: the self-play data, the training (PyTorch, imported
+only when training runs) and the report."""

@@ -22,9 +22,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from basra.belief.data import Examples
 from basra.belief.features import CARDS, LOCATIONS, expand_batch
 from basra.belief.model import FORMAT, KINDS
+from basra.train.belief_data import Examples
 
 __all__ = ["TrainSettings", "export", "train"]
 

@@ -16,6 +16,10 @@ on either signal):
 4. then stops its features, writes what is pending in the store and exits; a review
    it was working out goes back to the queue.
 
+The tables this process drives are handed over to the other processes at the first
+moment (:mod:`basra.server.table.ownership`): their bots and clocks go on elsewhere
+while the connections here close.
+
 ``GET /readyz`` answers 503 ``draining`` from the first moment.
 """
 
@@ -38,20 +42,27 @@ class Drain:
     def __init__(self) -> None:
         self.draining = False
         self._start: Callable[[], None] | None = None
+        self._hooks: list[Callable[[], object]] = []
+
+    def on_start(self, hook: Callable[[], object]) -> None:
+        """Call ``hook`` once when the drain begins (the tables are handed over then, not
+        when the process exits: :mod:`basra.server.table.ownership`)."""
+        self._hooks.append(hook)
 
     def bind(self, start: Callable[[], None]) -> None:
         """What starts the drain (uvicorn's graceful exit)."""
         self._start = start
 
-    @property
-    def can_start(self) -> bool:
-        """Whether :meth:`start` can do anything (not under a test's server thread)."""
-        return self._start is not None
-
     def mark(self, reason: str) -> None:
         """The drain has begun."""
         if not self.draining:
             log.warning("draining: %s", reason)
+            self.draining = True
+            for hook in self._hooks:
+                try:
+                    hook()
+                except Exception:
+                    log.exception("a drain hook failed")
         self.draining = True
 
     def start(self, reason: str) -> bool:

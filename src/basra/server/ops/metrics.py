@@ -13,6 +13,10 @@ directory, ``/metrics`` is this process's own.
 What is measured (all names start ``basra_``):
 
 - ``live_tables``, ``open_sockets``: tables held in memory and WebSocket connections;
+- ``owned_tables``: the tables each process drives (their clocks, stand-ins and bots:
+  :mod:`basra.server.table.ownership`), one value per live process (labelled with its
+  ``pid`` in multiprocess mode), and ``bot_decisions_total``, the bot moves worked out
+  (each once, by the table's owner);
 - ``moves_total`` (people's and bots' plays stored) and ``move_ack_seconds``, a histogram
   of a person's move from its frame read to its acknowledgement queued;
 - ``bot_jobs_queued`` / ``bot_jobs_running`` (the fair scheduler: bots, hints, review
@@ -73,6 +77,17 @@ class Metrics:
             registry=registry,
             multiprocess_mode="livesum",
         )
+        self.owned_tables = Gauge(
+            "basra_owned_tables",
+            "Tables this process drives: their clocks, stand-ins and bots.",
+            registry=registry,
+            multiprocess_mode="liveall",
+        )
+        self.bot_decisions = Counter(
+            "basra_bot_decisions",
+            "Bot moves worked out (bots and stand-ins; each by the table's owner only).",
+            registry=registry,
+        )
         self.moves = Counter("basra_moves", "Plays stored (people's and bots').", registry=registry)
         self.move_ack = Histogram(
             "basra_move_ack_seconds",
@@ -117,6 +132,7 @@ class Metrics:
             registry=registry,
         )
         self._moves_seen = 0
+        self._decisions_seen = 0
 
     def error(self, kind: str) -> None:
         """A refusal was sent."""
@@ -127,6 +143,12 @@ class Metrics:
         if total > self._moves_seen:
             self.moves.inc(total - self._moves_seen)
         self._moves_seen = total
+
+    def decided(self, total: int) -> None:
+        """The autopilot's count of bot moves worked out is now ``total``."""
+        if total > self._decisions_seen:
+            self.bot_decisions.inc(total - self._decisions_seen)
+        self._decisions_seen = total
 
     def expose(self) -> bytes:
         """The text of ``/metrics``: this host's processes (multiprocess mode) or this one."""

@@ -645,6 +645,8 @@ class TablePage {
     const table = this.table;
     return [
       table.daily ? h("a", { href: "/daily", "data-link": true, id: "daily-board-link" }, t("daily_board")) : null,
+      // A tournament's game: back to its event (the next pairing is made there), no rematch.
+      table.event ? h("a", { href: `/tournaments/${table.event}`, "data-link": true, id: "event-link", class: "button" }, t("tour_back_to_event")) : null,
       !table.daily && table.you === null && table.rematch ? h("a", { href: `/t/${table.rematch}`, "data-link": true }, t("watch")) : null,
       // A daily deal's record needs the token: the replay (fetched with it) shows it all.
       table.daily ? null : h("a", { href: `/api/games/${this.id}/record`, download: `basra-${this.id}.json`, id: "download" }, t("download")),
@@ -666,12 +668,15 @@ function gameTitle(game) {
 async function gamesPage(root) {
   const page = h("div", { class: "page" }, h("h1", {}, t("my_games")));
   root.append(page);
-  const { offlineGamesSection } = await MODULES.offline();
+  const { offlineGamesSection, keptUploads } = await MODULES.offline();
   const here = await offlineGamesSection(ui);  // games played offline, kept on this device
   if (here) page.append(here);
-  const { games } = await api("/api/games").catch(() => ({ games: [] }));
+  // A game kept here and uploaded is listed once, where it is kept (its links are there).
+  const kept = await keptUploads();
+  const { games: all } = await api("/api/games").catch(() => ({ games: [] }));
+  const games = all.filter((game) => !kept.has(game.id));
   if (!games.length) { if (!here) page.append(h("p", { class: "panel muted" }, t("no_games"))); return; }
-  const list = h("ul", { class: "list panel" });
+  const list = h("ul", { class: "list" });
   for (const game of games) {
     const when = dateText(game.created_at, app.lang);
     const tag = resultTag(game, app.lang);
@@ -687,7 +692,8 @@ async function gamesPage(root) {
         h("br"), h("span", { class: "muted" }, when, game.scores.length ? " · " + game.scores.map(n).join(" – ") : "")),
       h("span", {}, offline, tag, " ", links)));
   }
-  page.append(list);
+  page.append(h("section", { class: "panel", id: "server-games", "aria-labelledby": "server-games-title" },
+    h("h2", { id: "server-games-title" }, t(here ? "games_online" : "games_all")), list));
 }
 
 // ------------------------------------------------------------------ replay

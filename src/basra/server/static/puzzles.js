@@ -15,7 +15,7 @@ import { playSound } from "./sound.js";
 import { decimal, signed } from "./coach.js";
 import { variantTitle } from "./names.js";
 import { dayText } from "./i18n.js";
-import { frameOf, inLang, optionsList } from "./learn.js";
+import { frameOf, inLang, optionsList } from "./learn-parts.js";
 
 const MODES = { undefined: "next", "": "next", daily: "daily", mistakes: "mistakes", practice: "practice" };
 

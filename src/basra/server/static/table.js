@@ -22,7 +22,7 @@
 //                          players, teams, hints, status ("open" waits for players), seats
 //                          [{ seat, kind ("person" | "bot" | "external"), level, name, open,
 //                          present, stand_in, rating, change, forfeited }], you (a seat or null),
-//                          clock, rated, daily, fault, rematch }
+//                          clock, rated, daily, fault, rematch, event }
 //   table.accept(state)    a snapshot { version, view, event } (protocol.state_frame): view is
 //                          the seat's View.to_json(brief=True) plus sides, winner and over;
 //                          event is { kind: "play", seat, move, basra, auto? } or { kind: "deal" }
@@ -268,6 +268,7 @@ export class TableView {
     let text = parts.join(" ") + ".";
     if (event.basra) text += " " + this.t("say_basra", { n: event.basra });
     if (event.auto === "timeout") text += " " + this.t("say_timed_out", { name: this.seatName(event.seat) });
+    else if (event.auto === "stand_in" || event.auto === "forfeited") text += " " + this.t("say_stood_in_one", { name: this.seatName(event.seat) });
     return text;
   }
 
@@ -290,6 +291,12 @@ export class TableView {
     const event = next.event;
     const step = previous && next.version === previous.version + 1;
     if (step && event?.kind === "play") parts.push(this.playWords(event));
+    const away = this.awayPlays(previous, next);
+    if (away) {
+      const words = this.t("say_stood_in_away", { n: away });
+      parts.push(words);
+      this.options.toast?.(words);  // seen too, not only heard
+    }
     // New cards: the stock went down (a deal within the round, which may come in the same
     // snapshot as the play before it), or a new round began. A round's first deal also
     // says the floor it laid.
@@ -314,6 +321,18 @@ export class TableView {
       parts.push(this.turnWords(view));
     }
     say(parts.filter(Boolean).join(" "));
+  }
+
+  /** The plays of this seat a bot made for it that this page had not shown: on coming
+   * back (a new page, or a reconnection after the stand-in played), how many. */
+  awayPlays(previous, next) {
+    const view = next.view;
+    const seat = view.seat;
+    if (seat === null || seat === undefined || !view.autos) return 0;
+    const seen = previous && previous.view.round === view.round ? (previous.view.plays_from || 0) + previous.view.plays.length : 0;
+    if (previous && next.version === previous.version + 1) return 0;  // one step: said as the play itself
+    const from = view.plays_from || 0;
+    return view.plays.filter((play, i) => from + i >= seen && play.seat === seat && view.autos[from + i] === "stand_in").length;
   }
 
   hintText(message) {
@@ -567,6 +586,7 @@ export class TableView {
     if (takes) out.push(" ", ...this.tn("takes", { cards: h("span", {}, cardsLabel(takes.split(","))) }));
     if (event.basra) out.push(" — ", h("strong", { class: "your-turn" }, this.t("basra_pts", { n: event.basra })));
     if (event.auto === "timeout") out.push(" — ", h("span", { class: "muted" }, this.t("timed_out")));
+    else if (event.auto === "stand_in" || event.auto === "forfeited") out.push(" — ", h("span", { class: "muted auto-play" }, this.t("stood_in")));
     return out;
   }
 
@@ -834,7 +854,10 @@ export class TableView {
 
   renderLog(view) {
     const from = view.plays_from || 0;
-    const entries = view.plays.map((play, i) => h("li", { "data-key": `play-${view.round}-${from + i}` }, this.playText(play))).reverse();
+    // A play the server made for a person says so ("a bot played for them"), in the log too.
+    const autos = view.autos || {};
+    const entries = view.plays.map((play, i) => h("li", { "data-key": `play-${view.round}-${from + i}`, "data-auto": autos[from + i] || null },
+      this.playText({ ...play, auto: autos[from + i] ?? play.auto }))).reverse();
     // A log, not a live region: what is said comes from announce.js, once.
     return h("section", { class: "panel", id: "log-panel", "aria-labelledby": "log-heading" }, h("h2", { id: "log-heading" }, this.t("log")),
       h("ol", { class: "log", reversed: true, tabindex: entries.length ? "0" : null, "aria-labelledby": "log-heading" }, entries));
@@ -888,7 +911,7 @@ export class TableView {
     const words = headline(view.winner, view.side ?? null, view.teams, (side) => this.sideName(side), this.lang);
     const actions = h("div", { class: "actions" });
     const seated = this.table.you !== null && this.table.you !== undefined;
-    if (this.actions.rematch && seated && !this.table.daily) actions.append(h("button", { type: "button", id: "rematch", onclick: () => this.actions.rematch() }, this.t("rematch")));
+    if (this.actions.rematch && seated && !this.table.daily && !this.table.event) actions.append(h("button", { type: "button", id: "rematch", onclick: () => this.actions.rematch() }, this.t("rematch")));
     if (this.actions.endLinks) actions.append(...this.actions.endLinks(view).filter((node) => node !== null && node !== undefined));
     const me = seated ? this.table.seats[this.table.you] : null;
     const ui = this.ui();

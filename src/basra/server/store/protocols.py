@@ -295,10 +295,25 @@ class SeekStore(Protocol):
 
 
 class LeaseStore(Protocol):
-    """Named leases: one process at a time does a job (quick play's pairing, say)."""
+    """Named leases: one process at a time does a job (quick play's pairing, say, or
+    driving a live table: :mod:`basra.server.table.ownership`)."""
 
     async def take(self, name: str, holder: str, now: float, ttl: float) -> bool:
         """Hold the lease ``name`` for ``ttl`` seconds if it is free, expired or ours."""
+
+    async def renew(self, holder: str, names: Sequence[str], now: float, ttl: float) -> set[str]:
+        """Hold for ``ttl`` seconds more those of ``names`` that ``holder`` holds still (in
+        one statement, however many); returns them (one missing was lost: it expired and
+        another took it)."""
+
+    async def release(self, holder: str, names: Sequence[str]) -> None:
+        """Let go of those of ``names`` that ``holder`` holds (another may take them at once)."""
+
+    async def held(
+        self, prefix: str, expired_before: float | None = None
+    ) -> dict[str, tuple[str, float]]:
+        """Every lease whose name starts with ``prefix`` (only those that expired before
+        ``expired_before``, when given): its holder and until when."""
 
 
 class SecretStore(Protocol):

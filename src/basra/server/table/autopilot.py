@@ -7,7 +7,9 @@ are waited for on the tables' clock (``ServiceConfig.clock``), so tests can run
 them out at once. Each action is planned for one table version and dropped if
 the table moved on before it ran. Bots think without the table's lock, on the
 fair scheduler's workers (:mod:`basra.server.runtime.scheduler`), then their
-move is played through the master like a person's. An action that fails is
+move is played through the master like a person's. Only the process that owns the
+table (:mod:`basra.server.table.ownership`) plans any: each bot decision is made
+once, in one process, and no two processes race for a step. An action that fails is
 tried again after ``retry_base`` seconds, doubling each time; after
 ``retry_limit`` failures in a row the table is marked with its fault (logged,
 shown to its people) and left alone: it never spins. (A table nobody is
@@ -49,6 +51,9 @@ class Pilot(Protocol):
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
         """Run a task of the tables."""
 
+    def owns(self, table_id: str) -> bool:
+        """Whether this process drives the table's automatic actions."""
+
     async def deal(self, live: LiveTable) -> None:
         """Deal the next round (lock held)."""
 
@@ -64,6 +69,8 @@ class Autopilot:
 
     def __init__(self, master: Pilot) -> None:
         self.master = master
+        self.decisions = 0
+        """Moves the bots (and stand-ins) of this process worked out."""
 
     def schedule(self, live: LiveTable) -> None:
         """Plan the table's next automatic action, if any (deal, bot, stand-in)."""
@@ -81,6 +88,8 @@ class Autopilot:
     def _next_action(self, live: LiveTable) -> tuple[tuple[str, int] | None, float]:
         state = live.state
         if live.dropped or live.row.fault or live.row.status != TableStatus.PLAYING:
+            return None, 0.0
+        if not self.master.owns(live.row.id):
             return None, 0.0
         if state.is_over:
             return None, 0.0
@@ -142,7 +151,7 @@ class Autopilot:
         """Carry out a planned action if the table is still where it was planned."""
         kind, version = plan
         async with live.lock:
-            if live.plan != plan or live.version != version or live.dropped:
+            if not self._current(live, plan):
                 return
             if kind == "deal":
                 if live.state.phase == PHASE_DEAL and not live.state.is_over:
@@ -164,8 +173,9 @@ class Autopilot:
             rank = PLAY if live.presence.seated_here() else BACKGROUND
         # Think without the lock: connect, join and catch-up go on meanwhile.
         choice = await self.master.scheduler.run(live.row.id, rank, bot_move, level, seed, view)
+        self.decisions += 1
         async with live.lock:
-            if live.plan != plan or live.version != version or live.dropped:
+            if not self._current(live, plan):
                 return
             if kind == "stand_in":
                 if live.presence.present(seat, time.monotonic()):
@@ -173,6 +183,16 @@ class Autopilot:
                 self.master.send_table(live)  # shows that a bot stands in
             auto = None if kind == "bot" else kind
             await self.master.play(live, seat, Move(*choice), auto)
+
+    def _current(self, live: LiveTable, plan: tuple[str, int]) -> bool:
+        """Whether a planned action may still run: the table is where it was planned, and
+        this process still owns it (the lock is held)."""
+        return (
+            live.plan == plan
+            and live.version == plan[1]
+            and not live.dropped
+            and self.master.owns(live.row.id)
+        )
 
     def _timed_out(self, live: LiveTable) -> bool:
         """Whether the running clock of the table has reached zero."""

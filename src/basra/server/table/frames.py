@@ -22,6 +22,7 @@ what each seat shows beyond its name (:func:`seat_badges`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from basra.server.connection import Frame
@@ -43,6 +44,7 @@ from basra.view import PublicView, public_view_of, view_of
 __all__ = [
     "StateFrame",
     "describe_table",
+    "event_of",
     "presence_of",
     "seat_badges",
     "state_frame",
@@ -86,16 +88,34 @@ def state_frame(
     seat: int | None,
     event: EventInfo | None,
     deadline: float | None = None,
+    autos: Mapping[int, str] | None = None,
 ) -> StateFrame:
-    """The ``state`` message for a seat (its :func:`~basra.view.view_of`) or a spectator."""
+    """The ``state`` message for a seat (its :func:`~basra.view.view_of`) or a spectator.
+
+    ``autos``: the round's plays the server made for a person (index in the round: why),
+    sent as the view's ``autos`` (``{"4": "stand_in"}``) so a log credits a bot with them.
+    """
     view = view_of(state, seat) if seat is not None else public_view_of(state)
     data = view.to_json(brief=True)
+    data["autos"] = {str(index): why for index, why in (autos or {}).items()}
     outcome = state.outcome()
     data["sides"] = [list(side) for side in state.sides]
     data["winner"] = outcome.winner if outcome is not None else None
     data["over"] = outcome is not None
     body = {"type": "state", "version": version, "view": data, "event": event}
     return StateFrame(version, seat, view, body, deadline)
+
+
+def event_of(row: TableRow) -> str | None:
+    """The tournament a table's game belongs to (its page is ``/tournaments/ID``), if any:
+    read from the owner key a tournament gives its tables (``tournament:EVENT:...``).
+
+    >>> event_of(TableRow("t1", "egyptian", {}, 2, False, 0, True, [], owner="tournament:e9:1:0:0"))
+    'e9'
+    """
+    if row.owner is None or not row.owner.startswith("tournament:"):
+        return None
+    return row.owner.split(":")[1] or None
 
 
 def describe_table(row: TableRow, rules: dict[str, Any]) -> dict[str, Any]:
@@ -116,6 +136,7 @@ def describe_table(row: TableRow, rules: dict[str, Any]) -> dict[str, Any]:
         "winner": row.winner,
         "rematch": row.rematch_id,
         "rematch_of": row.rematch_of,
+        "event": event_of(row),
         "fault": row.fault is not None,
         "seats": [
             {

@@ -73,8 +73,12 @@ feature pairs yields a result). :meth:`Lifecycle.finished` reads a finished
 table's result back from the store, for a feature that checks at start for
 results a crash kept from it.
 
-:meth:`Lifecycle.resume` picks every table waiting or in play back up when a
-server starts, mending a status a crash left torn (the log is the truth).
+:meth:`Lifecycle.resume` picks every table waiting or in play that no live process
+owns back up when a server starts, mending a status a crash left torn (the log is
+the truth). Each table opened is placed with one owner among the processes
+(:mod:`basra.server.table.ownership`), which plans its automatic actions and its
+abandoning; :meth:`Lifecycle.adopt` takes a table over from the stored log when
+its owner drained or died.
 """
 
 from __future__ import annotations
@@ -341,16 +345,24 @@ class Lifecycle:
             if live is None and isinstance(error, CapReachedError):
                 raise self.refusal(error) from None
             if live is not None:
-                self.master.schedule(live)
+                await self._place(live)
             return live
         return await self.open(row)
 
     async def open(self, row: TableRow) -> LiveTable | None:
-        """Load a table just stored and plan its automatic actions (the first deal)."""
+        """Load a table just stored, give it an owner, and (if this process owns it) plan
+        its automatic actions (the first deal)."""
         live = await self.master.get(row.id, row)
         if live is not None:
-            self.master.schedule(live)
+            await self._place(live)
         return live
+
+    async def _place(self, live: LiveTable) -> None:
+        """Give a table an owner (:meth:`Ownership.place`); if it is this process, plan its
+        automatic actions and its abandoning here."""
+        if await self.master.ownership.place(live.id):
+            self.master.schedule(live)
+            self.presence_changed(live)
 
     async def record(self, row: TableRow, events: Sequence[Event]) -> bool:
         """Store a game played elsewhere (an offline game uploaded) with its log, in one
@@ -474,14 +486,19 @@ class Lifecycle:
             await master.changed(live)
             rematch = await master.get(row.rematch_id)
             if rematch is not None:
-                master.schedule(rematch)
+                await self._place(rematch)
 
     # ---------------------------------------------------------------- abandoned
 
     def presence_changed(self, live: LiveTable) -> None:
         """Start (or stop) the wait after which a table nobody is connected to is abandoned."""
         now = time.monotonic()
-        if not live.row.status.live or live.row.lasting or live.presence.anyone(now):
+        if (
+            not live.row.status.live
+            or live.row.lasting
+            or live.presence.anyone(now)
+            or not self.master.owns(live.id)
+        ):
             if live.reaper is not None and live.reaper is not asyncio.current_task():
                 live.reaper.cancel()
             live.reaper = None
@@ -559,19 +576,60 @@ class Lifecycle:
     # ---------------------------------------------------------------- resumed
 
     async def resume(self) -> None:
-        """Pick up every table waiting or in play (a restart), then settle what a crash
-        left unsettled."""
+        """Pick up every table waiting or in play that no live process owns (a restart):
+        those rendezvous gives this process are loaded and driven here, the others are
+        written in their owners' names. Then settle what a crash left unsettled."""
+        ownership = self.master.ownership
         for row in await self.tables.find(LIVE_STATUSES, limit=100_000):
             try:
-                live = await self.master.get(row.id)
-                if live is not None:
-                    await self._repair(live)
-                    self.finisher.settle_if_due(live)
-                    self.master.schedule(live)
-                    self.presence_changed(live)
+                if await ownership.place(row.id) and not await self.adopt(row.id):
+                    await ownership.let_go([row.id])
             except Exception:
                 log.exception("cannot resume table %s", row.id)
         await self.finisher.settle_unsettled()
+
+    # ---------------------------------------------------------------- owned
+
+    async def adopt(self, table_id: str) -> bool:
+        """This process owns the table now (resumed, placed here, or taken over from a
+        process that drained or died): bring its copy to the stored log, mend a torn
+        status, settle it if due, and plan its automatic actions. False when the table is
+        no longer live."""
+        master = self.master
+        live = await master.get(table_id)
+        if live is None:
+            return False
+        async with live.lock:
+            await master.reload_row(live)
+            await master.catch_up(live)
+            if live.clock is not None:
+                live.clock.resume(master.clock.now())
+            live.plan = None
+        await self._repair(live)
+        if not live.row.status.live:
+            return False
+        self.finisher.settle_if_due(live)
+        master.schedule(live)
+        self.presence_changed(live)
+        return True
+
+    async def disown(self, table_id: str) -> None:
+        """Another process owns the table now: stop its automatic actions here (each under
+        the table's lock, so a play in the middle of being stored is stored first)."""
+        live = self.master.live.get(table_id)
+        if live is not None:
+            async with live.lock:
+                self.master.stop_driving(live)
+
+    def ended(self, table_id: str) -> bool:
+        """Whether the table is no longer live here (over, abandoned, or let go)."""
+        live = self.master.live.get(table_id)
+        return live is None or not live.row.status.live
+
+    async def unowned(self, held: set[str]) -> list[str]:
+        """The stored tables waiting or in play whose ids are not among ``held``."""
+        rows = await self.tables.find(LIVE_STATUSES, limit=100_000)
+        return [row.id for row in rows if row.id not in held]
 
     async def _repair(self, live: LiveTable) -> None:
         """Mend a status an older server left torn by a crash (the log is the truth)."""

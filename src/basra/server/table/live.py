@@ -55,6 +55,12 @@ class ServiceConfig:
     limits: Limits = field(default_factory=Limits)
     clock: Clock = field(default_factory=SystemClock)
     """The time source of the tables' clocks (a ``FakeClock`` in tests)."""
+    owner_ttl: float = 3.0
+    """Seconds a process's lease on the tables it drives lasts unless renewed: another
+    process takes a table over this long after its owner died
+    (:mod:`basra.server.table.ownership`)..."""
+    owner_renew: float = 0.75
+    """...and every how many seconds the leases are renewed (and orphans looked for)."""
 
 
 class Client(Connection):
@@ -100,6 +106,12 @@ class LiveTable:
     badges: dict[int, dict[str, Any]] = field(default_factory=dict)
     """Per seat: a username and, at rated tables, the rating
     (:func:`basra.server.table.frames.seat_badges`)."""
+    autos: dict[int, str] = field(default_factory=dict)
+    """The current round's plays the server made for a person, by their index in the
+    round: why (``timeout``, ``stand_in``, ``forfeited``), for the log and the seat to
+    see that a bot played them (:func:`basra.server.table.frames.state_frame`)."""
+    autos_round: int = -1
+    """The round :attr:`autos` is of."""
     settling: bool = False
     """The game's results are being recorded."""
     rules: dict[str, Any] = field(default_factory=dict)

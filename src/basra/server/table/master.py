@@ -15,7 +15,14 @@ resumes every game. With several processes each keeps its own copy; a write
 that loses the race for a step is refused by the store, and notices on the hub
 (``events``, ``meta``, ``presence``) tell the others to catch up. Clocks
 (:mod:`~basra.server.table.clocks`) are rebuilt from the log's times and sent
-after each snapshot.
+after each snapshot. Only the table's owner (:mod:`~basra.server.table.ownership`)
+plans its automatic actions; the others store the moves their people send.
+
+No copy stays stale: an ``events`` notice carries the version and a digest of the
+state the log leads to (:func:`state_digest`), and a copy that cannot catch up (an
+event that does not apply, a gap), that the store refuses a step for while the log
+has nothing newer, or whose digest at that version differs, is replayed from the log
+at once (:meth:`TableMaster.rebuild`), with one log line saying so.
 
 The master decides nothing about a table's life: it tells its
 :class:`TableListener` (the lifecycle, :mod:`basra.server.table.lifecycle`)
@@ -28,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import random
 import time
@@ -45,7 +53,7 @@ from basra.server.connection import Frame, Outgoing
 from basra.server.errors import ProtocolError
 from basra.server.runtime.pubsub import Bus
 from basra.server.runtime.scheduler import FairScheduler
-from basra.server.store.protocols import PlayerStore, TableStore
+from basra.server.store.protocols import LeaseStore, PlayerStore, TableStore
 from basra.server.store.rows import SeatKind, TableRow, TableStatus
 from basra.server.table.autopilot import Autopilot
 from basra.server.table.clocks import ClockState
@@ -58,6 +66,7 @@ from basra.server.table.frames import (
     state_frame,
 )
 from basra.server.table.live import Client, LiveTable, ServiceConfig
+from basra.server.table.ownership import Ownership
 from basra.server.table.presence import Presence
 from basra.server.table.reducer import (
     EventKind,
@@ -67,9 +76,9 @@ from basra.server.table.reducer import (
     new_game,
     play,
 )
-from basra.state import PHASE_PLAY, GameError, shuffled_pack
+from basra.state import PHASE_PLAY, GameError, GameState, shuffled_pack
 
-__all__ = ["PackSource", "TableListener", "TableMaster"]
+__all__ = ["PackSource", "TableListener", "TableMaster", "state_digest"]
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +91,23 @@ class TableListener(Protocol):
 
     def played(self, live: LiveTable) -> None:
         """A play was stored: the game may be decided (over, or a rated seat forfeited)."""
+
+
+def state_digest(state: GameState) -> str:
+    """A short digest of where a game stands (the same in every process for the same log):
+    the round's hands, floor, stock, piles and basras, the scores, whose turn it is, and
+    how many rounds and plays there were. Two copies of a table at one version that
+    disagree on anything the next moves depend on differ in it. A few microseconds (the
+    whole :meth:`~basra.state.GameState.fingerprint`, with every round's log, costs
+    about a hundred: this is computed once per move in every process holding the table)."""
+    plays = len(state.rounds[-1].plays) if state.rounds else 0
+    where = (
+        state.phase, state.dealer, state.turn, tuple(state.hands), state.floor,
+        state.stock_pos, state.in_hands, tuple(state.piles), tuple(state.basras),
+        tuple(state.basra_points), state.lone_last, tuple(state.scores), state.carry,
+        len(state.rounds), plays,
+    )  # fmt: skip
+    return hashlib.blake2b(repr(where).encode(), digest_size=8).hexdigest()
 
 
 class PackSource(Protocol):
@@ -105,6 +131,7 @@ class TableMaster:
         *,
         origin: str | None = None,
         rng: random.Random | None = None,
+        leases: LeaseStore | None = None,
     ) -> None:
         self.tables = tables
         self.players = players
@@ -114,7 +141,17 @@ class TableMaster:
         self.scheduler = scheduler
         self.origin = origin or uuid.uuid4().hex[:12]
         self.rng = rng or random.SystemRandom()
+        self.ownership = Ownership(
+            leases,
+            bus,
+            self.origin,
+            ttl=self.config.owner_ttl,
+            every=self.config.owner_renew,
+        )
+        """Which tables this process drives (all of them without ``leases``)."""
         self.autopilot = Autopilot(self)
+        self.rebuilt = 0
+        """Copies replayed from the log because they fell behind or disagreed."""
         self.live: dict[str, LiveTable] = {}
         self.moves = 0
         self.pack_sources: list[PackSource] = []
@@ -135,8 +172,23 @@ class TableMaster:
         self.pack_sources.append(source)
 
     def schedule(self, live: LiveTable) -> None:
-        """Plan the table's next automatic action (a deal, a bot's move, a stand-in)."""
+        """Plan the table's next automatic action (a deal, a bot's move, a stand-in), if
+        this process owns the table."""
         self.autopilot.schedule(live)
+
+    def owns(self, table_id: str) -> bool:
+        """Whether this process drives the table's clocks, stand-ins and bots."""
+        return self.ownership.owns(table_id)
+
+    def stop_driving(self, live: LiveTable) -> None:
+        """Cancel the table's planned automatic action and its abandon timer here (another
+        process owns it now; call with its lock held, so no play is half stored)."""
+        current = asyncio.current_task()
+        for task in (live.timer, live.reaper):
+            if task is not None and task is not current:
+                task.cancel()
+        live.timer = live.reaper = None
+        live.plan = None
 
     # ---------------------------------------------------------------- life
 
@@ -146,6 +198,7 @@ class TableMaster:
 
     async def close(self) -> None:
         """Stop timers and tasks, and close every client's connection."""
+        await self.ownership.close()
         if self._heartbeat is not None:
             self._heartbeat.cancel()
         for live in self.live.values():
@@ -189,16 +242,9 @@ class TableMaster:
                 row = row.copy() if row is not None else await self.tables.load(table_id)
                 if row is None:
                     return None
-                state = new_game(row)
                 people = tuple(s.seat for s in row.seats if s.kind != SeatKind.BOT)
-                live = LiveTable(row, state, 0, Presence.of(people, time.monotonic()))
-                live.clock = ClockState.of(row)
-                for event in await self.tables.events(table_id):
-                    live.event = apply_event(state, event)
-                    live.version += 1
-                    self._observe(live, event.kind, event.at, event.auto)
-                if live.clock is not None:
-                    live.clock.resume(self.clock.now())
+                live = LiveTable(row, new_game(row), 0, Presence.of(people, time.monotonic()))
+                await self._replay(live, row)
                 live.badges = await seat_badges(self.players, row)
                 self.live[table_id] = live
                 self.presence_changed(live)
@@ -207,17 +253,59 @@ class TableMaster:
             if not lock.locked():
                 self._loading.pop(table_id, None)
 
-    async def catch_up(self, live: LiveTable) -> bool:
-        """Apply events other processes stored (the table's lock is held); True if any."""
-        caught = False
-        for event in await self.tables.events(live.id, since=live.version):
-            if event.seq != live.version:
-                break
-            live.event = apply_event(live.state, event)
+    async def _replay(self, live: LiveTable, row: TableRow) -> None:
+        """Make ``live``'s game, version and clocks anew from ``row`` and its stored log."""
+        live.row = row
+        live.state = state = new_game(row)
+        live.version, live.event = 0, None
+        live.clock = ClockState.of(row)
+        for event in await self.tables.events(row.id):
+            live.event = apply_event(state, event)
             live.version += 1
             self._observe(live, event.kind, event.at, event.auto)
-            caught = True
+        if live.clock is not None:
+            live.clock.resume(self.clock.now())
+
+    async def catch_up(self, live: LiveTable) -> bool:
+        """Apply events other processes stored (the table's lock is held); True if any.
+
+        A copy the log's next events do not fit (one fails to apply, or they leave a
+        gap) is rebuilt from the log (:meth:`rebuild`)."""
+        caught = False
+        try:
+            for event in await self.tables.events(live.id, since=live.version):
+                if event.seq != live.version:
+                    raise GameError(f"the log's step {event.seq} is not at {live.version}")
+                live.event = apply_event(live.state, event)
+                live.version += 1
+                self._observe(live, event.kind, event.at, event.auto)
+                caught = True
+        except (GameError, ValueError) as error:  # ValueError: move text that does not parse
+            await self.rebuild(live, f"could not catch up ({type(error).__name__}: {error})")
+            return True
         return caught
+
+    async def rebuild(self, live: LiveTable, why: str) -> None:
+        """Replace this process's copy of a table (behind the log, or disagreeing with it)
+        by one replayed from the log, say so in one log line, and send every client here
+        the table as the log has it (the table's lock is held)."""
+        before = live.version
+        row = await self.tables.load(live.id)
+        if row is None:
+            return
+        await self._replay(live, row)
+        self.rebuilt += 1
+        log.warning(
+            "table %s: this process's copy at version %d %s; rebuilt from the log at version %d",
+            live.id,
+            before,
+            why,
+            live.version,
+        )
+        if self.owns(live.id):
+            live.plan = None  # plan again from where the log stands
+        self.send_table(live)
+        self.broadcast_state(live)
 
     def drop(self, live: LiveTable) -> None:
         """Let a table go from memory (the store keeps it); call with its lock held."""
@@ -289,6 +377,8 @@ class TableMaster:
             state.pop()
             if await self.catch_up(live):
                 self.broadcast_state(live)
+            else:  # the log has this step already, yet nothing newer than this copy
+                await self.rebuild(live, "is ahead of the log")
             raise ProtocolError("stale", "another action came first", {"version": live.version})
         live.version += 1
         self.moves += 1
@@ -301,7 +391,7 @@ class TableMaster:
         self.broadcast_state(live)
         if self._listener is not None:
             self._listener.played(live)
-        await self.bus.publish({"kind": "events", "table": live.id, "version": live.version})
+        await self.publish_events(live)
         self.autopilot.schedule(live)
 
     async def deal(self, live: LiveTable) -> None:
@@ -318,13 +408,15 @@ class TableMaster:
         if not await self.tables.append(live.id, event):
             if await self.catch_up(live):
                 self.broadcast_state(live)
+            else:
+                await self.rebuild(live, "is ahead of the log")
             return
         state.deal(list(pack))
         live.version += 1
         live.event = describe(EventKind.DEAL, state.round_index)
         self._observe(live, event.kind, event.at, None)
         self.broadcast_state(live)
-        await self.bus.publish({"kind": "events", "table": live.id, "version": live.version})
+        await self.publish_events(live)
 
     def _observe(
         self,
@@ -334,11 +426,16 @@ class TableMaster:
         auto: str | None,
         seat: int | None = None,
     ) -> int | None:
-        """Run the table's clocks on an event just applied; returns a seat that forfeited."""
+        """Run the table's clocks on an event just applied, and note a play the server made
+        for a person (:attr:`LiveTable.autos`); returns a seat that forfeited."""
+        state = live.state
+        if live.autos_round != state.round_index:
+            live.autos, live.autos_round = {}, state.round_index
+        if kind == EventKind.PLAY and auto is not None and state.rounds:
+            live.autos[len(state.rounds[-1].plays) - 1] = auto
         clock = live.clock
         if clock is None:
             return None
-        state = live.state
         if kind == EventKind.PLAY and seat is None and live.event is not None:
             seat = live.event.get("seat")
         next_turn = state.turn if state.phase == PHASE_PLAY else None
@@ -386,8 +483,8 @@ class TableMaster:
                 return
             live.clients.discard(client)
             live.presence.leave(client.seat, time.monotonic())
-            if not live.clients and not live.row.status.live:
-                self.drop(live)  # nothing runs at a finished table: let it go
+            if not live.clients and (not live.row.status.live or not self.owns(live.id)):
+                self.drop(live)  # nothing runs here at a finished table, or one driven elsewhere
                 return
             self.presence_changed(live)
             if client.seat is not None:
@@ -421,7 +518,7 @@ class TableMaster:
         """The snapshot of ``seat`` at the table's version (``fresh``: without the event
         that led there, for a client just arrived)."""
         event = None if fresh else live.event
-        return state_frame(live.state, live.version, seat, event, live.deadline())
+        return state_frame(live.state, live.version, seat, event, live.deadline(), live.autos)
 
     def broadcast_state(self, live: LiveTable) -> None:
         """Send every client here the snapshot of its own seat (spectators: the public one),
@@ -485,8 +582,8 @@ class TableMaster:
         if live is None:
             return None
         info = self.table_json(live, None)
-        if not live.clients and not live.row.status.live:
-            async with live.lock:
+        if not live.clients and not (live.row.status.live and self.owns(live.id)):
+            async with live.lock:  # nothing runs here at it: let it go
                 if not live.clients:
                     self.drop(live)
         return info
@@ -508,9 +605,30 @@ class TableMaster:
         await self.heard(notice)
         await self.bus.publish(notice)
 
+    async def publish_events(self, live: LiveTable) -> None:
+        """Tell the other processes the table's log grew to its version, with the digest of
+        the state it leads to (so a copy that disagrees knows it)."""
+        notice = {"kind": "events", "table": live.id, "version": live.version}
+        await self.bus.publish({**notice, "digest": state_digest(live.state)})
+
     async def publish_presence(self, live: LiveTable) -> None:
         """Tell the other processes how many of each seat are connected here."""
         await self.bus.publish({"kind": "presence", "table": live.id, **live.presence.report()})
+
+    async def _check(self, live: LiveTable, notice: dict[str, Any]) -> None:
+        """After catching up on an ``events`` notice: a copy still behind the notice's
+        version, or at it with another digest, is rebuilt from the log (lock held)."""
+        version, digest = notice.get("version"), notice.get("digest")
+        if not isinstance(version, int) or live.dropped:
+            return
+        if live.version < version:
+            await self.rebuild(live, f"stayed behind the log's version {version}")
+        elif (
+            live.version == version
+            and isinstance(digest, str)
+            and digest != state_digest(live.state)
+        ):
+            await self.rebuild(live, "disagreed with the log")
 
     async def _beat(self) -> None:
         while True:
@@ -536,6 +654,7 @@ class TableMaster:
                         await self.reload_row(live)
                         self.send_table(live)
                     self.broadcast_state(live)
+                await self._check(live, notice)
             self.autopilot.schedule(live)
         elif kind == "meta":
             async with live.lock:

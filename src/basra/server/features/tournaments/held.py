@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 
 from basra.server.store.protocols import TournamentStore
 from basra.server.store.rows import (
@@ -181,10 +180,6 @@ class Held:
             if game.result is None and entrant_id in game.sides:
                 return game.table_id
         return None
-
-    def score_of(self, entrant_id: str) -> Fraction | None:
-        """An entrant's live score, if it is in the standings."""
-        return next((s.score for s in self.standings() if s.entrant == entrant_id), None)
 
 
 class HeldEvents:

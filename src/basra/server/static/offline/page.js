@@ -226,12 +226,20 @@ function gameRow(ui, game, onForget = null) {
     s.status === "playing" ? " · " : null,
     downloadLink(ui, game),
     game.uploaded?.url ? [" · ", h("a", { href: game.uploaded.url, "data-link": true }, t("replay"))] : null,
+    game.uploaded?.id && s.status === "over" ? [" · ", h("a", { href: `/review/${game.uploaded.id}`, "data-link": true, class: "review-link" }, t("review"))] : null,
     onForget ? [" · ", h("button", { type: "button", class: "link-button", onclick: () => onForget(game) }, t("offline_forget"))] : null,
   ];
-  return h("li", { "data-offline-game": game.id },
+  // Uploaded, it is also the server's game (the same row: My games lists it once).
+  return h("li", { "data-offline-game": game.id, "data-game": game.uploaded?.id || null },
     h("span", {}, h("strong", {}, variantTitle(s.variant, s.rules, lang)), " · ", names.map((x, i) => [i ? " · " : "", bdi(x)]),
       h("br"), h("span", { class: "muted" }, when, " · ", s.scores.map(n).join(" – "), " · "), uploadWords(ui, game)),
     h("span", {}, h("span", { class: "tag" }, t("offline_tag")), " ", resultTag(s, lang), " ", links));
+}
+
+/** The server's ids of the games kept on this device that were uploaded. */
+export async function keptUploads() {
+  const games = await listGames().catch(() => []);
+  return new Set(games.map((game) => game.uploaded?.id).filter(Boolean));
 }
 
 /** "My games": the games kept on this device (null when there are none). */

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Any
 
 from basra.server.store.rows import (
     AccountRow,
     AttemptRow,
     BotRow,
     DeviceRow,
+    EntrantRow,
     Event,
     IdentityRow,
     LessonStepRow,
@@ -26,12 +27,11 @@ from basra.server.store.rows import (
     SeekRow,
     TableRow,
     TeamRow,
+    TournamentGameRow,
+    TournamentRow,
 )
 
-if TYPE_CHECKING:
-    from basra.server.store.memory.tournaments import TournamentData
-
-__all__ = ["MemoryData", "Transfer"]
+__all__ = ["MemoryData", "TournamentData", "Transfer"]
 
 
 @dataclass
@@ -42,6 +42,18 @@ class Transfer:
     device: str
     expires_at: float
     used_at: float | None = None
+
+
+@dataclass
+class TournamentData:
+    """One event's rows, each with the version that wrote it."""
+
+    row: TournamentRow
+    entrants: dict[str, tuple[int, EntrantRow]] = field(default_factory=dict)
+    members: dict[str, str] = field(default_factory=dict)
+    """Player key -> entrant id."""
+    rounds: dict[int, tuple[int, dict[str, Any]]] = field(default_factory=dict)
+    games: dict[str, tuple[int, TournamentGameRow]] = field(default_factory=dict)
 
 
 @dataclass

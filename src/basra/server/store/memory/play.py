@@ -110,6 +110,33 @@ class MemoryLeases:
         self.data.leases[name] = (holder, now + ttl)
         return True
 
+    async def renew(self, holder: str, names: Sequence[str], now: float, ttl: float) -> set[str]:
+        """Extend those of ``names`` that ``holder`` holds."""
+        kept = set()
+        for name in names:
+            current = self.data.leases.get(name)
+            if current is not None and current[0] == holder:
+                self.data.leases[name] = (holder, now + ttl)
+                kept.add(name)
+        return kept
+
+    async def release(self, holder: str, names: Sequence[str]) -> None:
+        """Delete those of ``names`` that ``holder`` holds."""
+        for name in names:
+            current = self.data.leases.get(name)
+            if current is not None and current[0] == holder:
+                del self.data.leases[name]
+
+    async def held(
+        self, prefix: str, expired_before: float | None = None
+    ) -> dict[str, tuple[str, float]]:
+        """The leases whose names start with ``prefix`` (expired before a time, if given)."""
+        return {
+            n: h
+            for n, h in self.data.leases.items()
+            if n.startswith(prefix) and (expired_before is None or h[1] < expired_before)
+        }
+
 
 class MemorySecrets:
     """:class:`~basra.server.store.protocols.SecretStore` on a :class:`MemoryData`."""

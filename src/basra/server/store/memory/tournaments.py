@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import replace
 
-from basra.server.store.memory.data import MemoryData
+from basra.server.store.memory.data import MemoryData, TournamentData
 from basra.server.store.rows import (
     CapReachedError,
     EnteredError,
@@ -19,19 +18,7 @@ from basra.server.store.rows import (
     TournamentWrite,
 )
 
-__all__ = ["MemoryTournaments", "TournamentData"]
-
-
-@dataclass
-class TournamentData:
-    """One event's rows, each with the version that wrote it."""
-
-    row: TournamentRow
-    entrants: dict[str, tuple[int, EntrantRow]] = field(default_factory=dict)
-    members: dict[str, str] = field(default_factory=dict)
-    """Player key -> entrant id."""
-    rounds: dict[int, tuple[int, dict[str, Any]]] = field(default_factory=dict)
-    games: dict[str, tuple[int, TournamentGameRow]] = field(default_factory=dict)
+__all__ = ["MemoryTournaments"]
 
 
 class _RefusedError(Exception):

@@ -1,6 +1,6 @@
 """How well a belief predicts where the unseen cards are: log-loss and calibration (numpy).
 
-For held-out examples (:class:`~basra.belief.data.Examples` with the reading's
+For held-out examples (:class:`~basra.train.belief_data.Examples` with the reading's
 probabilities) it compares three beliefs per table:
 
 - **uniform**: a random deal (each unseen card in each place by the place's share);
@@ -25,9 +25,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from basra.belief.data import TABLES, Examples
 from basra.belief.features import LOCATIONS
 from basra.belief.model import BeliefModel, uniform_probabilities
+from basra.train.belief_data import TABLES, Examples
 
 __all__ = ["FLOOR", "calibration", "compare", "hits", "log_loss", "report_text"]
 

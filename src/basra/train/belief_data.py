@@ -11,7 +11,7 @@ made; the compiled kernel makes it fast (the bots' searches) but is not needed.
 With ``reading`` each example also carries the location probabilities of
 today's hand reading (the search's weighted pool, ``read`` 0.15, with
 :data:`READING_POOL` deals; needs the compiled kernel) for the comparison in
-:mod:`basra.belief.report`.
+:mod:`basra.train.belief_report`.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from typing import Any
 
 from basra.belief.features import CARDS, FEATURES, LOCATIONS, encode, locations
 from basra.bots.base import Bot, make_bot
+from basra.bots.ismcts import view_problem
 from basra.state import PHASE_PLAY, GameState
 from basra.view import view_of
 
@@ -142,8 +143,6 @@ def _bots(rng: random.Random, players: int, mix: Sequence[tuple[str, float]]) ->
 def reading_probabilities(state: GameState, seat: int, seed: int) -> list[list[float]]:
     """Today's hand reading's chance of each card in each location (0 the stock, then the
     seats after ``seat`` in turn): from the search's weighted pool (compiled kernel)."""
-    from basra.bots.ismcts import view_problem
-
     view = view_of(state, seat)
     problem = view_problem(view, 0.15, READING_POOL, seed)
     by_seat = problem.location_probabilities(READING_POOL)
