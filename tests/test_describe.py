@@ -106,7 +106,14 @@ CUSTOM: list[dict[str, object]] = [
 def web_rules(tmp_path: Path, rules: dict[str, dict[str, object]], lang: str) -> dict[str, object]:
     """The web page's rules sections (``rulesText`` of i18n.js) for each set of settings."""
     script = tmp_path / "rules.mjs"
+    # The page fetches its catalogues; here they are read from the files beside i18n.js.
     script.write_text(
+        "import { readFileSync } from 'node:fs';\n"
+        "globalThis.fetch = async (url) => ({ ok: true, json: async () => "
+        "JSON.parse(readFileSync(new URL(url), 'utf8')) });\n"
+        "globalThis.document = { documentElement: { dataset: { languages: "
+        "JSON.stringify({ en: 'English', [process.argv[4]]: process.argv[4] }) } } };\n"
+        "globalThis.location = { search: '?lang=' + process.argv[4] };\n"
         "const m = await import(process.argv[2]);\n"
         "const all = JSON.parse(process.argv[3]);\n"
         "const out = {};\n"
@@ -137,18 +144,20 @@ def every_rules() -> dict[str, Rules]:
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="needs node to run the web page's code")
 def test_the_same_sentences_as_the_web_rules_page(tmp_path: Path) -> None:
-    """The web page writes its rules in JavaScript (English and Arabic); its English
-    must stay the text of :mod:`basra.describe` for every preset and custom settings,
-    and its Arabic must say as many things."""
+    """The web page writes its rules from the catalogues; its English must stay the text
+    of :mod:`basra.describe` for every preset and custom settings, and Arabic, Greek and
+    French must say as many things, in their own words."""
     cases = every_rules()
     settings = {name: rules.to_dict() for name, rules in cases.items()}
     web = web_rules(tmp_path, settings, "en")
-    arabic = web_rules(tmp_path, settings, "ar")
+    others = {lang: web_rules(tmp_path, settings, lang) for lang in ("ar", "el", "fr")}
     for name, rules in cases.items():
         ours = [{"title": s.title, "items": list(s.items)} for s in rules_sections(rules)]
         assert ours == web[name], name
-        shape = [len(section["items"]) for section in arabic[name]]  # type: ignore[attr-defined]
-        assert shape == [len(section.items) for section in rules_sections(rules)], name
+        for lang, sections in others.items():
+            shape = [len(section["items"]) for section in sections[name]]  # type: ignore[attr-defined]
+            assert shape == [len(section.items) for section in rules_sections(rules)], (name, lang)
+            assert sections[name] != web[name], (name, lang)  # in its own words
     # A double_face basra is described as such (the Syrian preset: Q = 3, K = 4).
     syrian = " ".join(web["syrian"][2]["items"])  # type: ignore[index]
     assert "twice the face value of the capturing card" in syrian and "Q = 3, K = 4" in syrian

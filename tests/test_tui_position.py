@@ -36,10 +36,18 @@ def test_the_footer_speaks_the_chosen_language() -> None:
             await pilot.pause()
             words = footer_words(app)
             assert {"العب", "التالي", "خروج", "السابق"} <= words and "Quit" not in words
+            # l goes round the catalogues' languages: Greek, French, then English again.
             await pilot.press("l")
             await pilot.pause()
             words = footer_words(app)
-            assert {"Play", "Next", "Quit", "Previous"} <= words and "خروج" not in words
+            assert {"Παίξε", "Επόμενο", "Έξοδος", "Προηγούμενο"} <= words and "خروج" not in words
+            await pilot.press("l")
+            await pilot.pause()
+            assert {"Jouer", "Suivant", "Quitter", "Précédent"} <= footer_words(app)
+            await pilot.press("l")
+            await pilot.pause()
+            words = footer_words(app)
+            assert {"Play", "Next", "Quit", "Previous"} <= words and "Quitter" not in words
         puzzles = PuzzleApp(list(shipped_puzzles()[:1]), lang="ar")
         async with puzzles.run_test(size=(100, 40)) as pilot:
             await pilot.pause()

@@ -349,6 +349,7 @@ class OfflineTable:
         data["sides"] = [list(side) for side in state.sides]
         data["winner"] = outcome.winner if outcome is not None else None
         data["over"] = outcome is not None
+        data["autos"] = {}  # the plays the server made for a person: none at this device
         return {"type": "state", "version": self.version, "view": data, "event": self.last_event()}
 
     def frames(self, viewer: int | None) -> dict[str, Any]:

@@ -4,13 +4,16 @@ The version and its integrity (npm's ``dist.integrity`` of the tarball) are pinn
 here and only here. ``npm pack`` fetches the tarball into ``.cache/`` (ignored by
 git) the first time; its SHA-512 must match before ``axe.min.js`` is taken out of
 it, and later runs read the file from there. :func:`axe_violations` injects it
-into a Playwright page and runs the WCAG 2.1 A and AA rules.
+into a Playwright page and runs the WCAG 2.1 A and AA rules. :func:`raw_words` finds a
+catalogue key or an unfilled hole of a message shown as it is.
 """
 
 from __future__ import annotations
 
 import base64
 import hashlib
+import json
+import re
 import shutil
 import subprocess
 import tarfile
@@ -104,3 +107,25 @@ def describe(violations: list[dict[str, Any]]) -> str:
             summary = " ".join(str(node["summary"]).split())
             lines.append(f"    {node['target']}: {summary[:300]}")
     return "\n".join(lines)
+
+
+KEYS = frozenset(
+    json.loads((ROOT / "src/basra/server/static/locales/en.json").read_text(encoding="utf-8"))
+)
+
+
+def raw_words(page: Any) -> list[str]:
+    """What a page shows that is not yet words: a catalogue key shown as it is
+    (``nav_play``) or a message's hole left unfilled (``{n}``, ``{n, plural, ...``), in its
+    text or its names for screen readers (aria-label, title, alt, placeholder)."""
+    text = page.evaluate(
+        """() => [document.body.innerText, document.title,
+          ...[...document.querySelectorAll('[aria-label], [title], [alt], [placeholder]')]
+            .flatMap((e) => ['aria-label', 'title', 'alt', 'placeholder']
+              .map((a) => e.getAttribute(a) || ''))].join('\\n')"""
+    )
+    found = [
+        word for word in re.findall(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b", text) if word in KEYS
+    ]
+    found += re.findall(r"\{[a-z_]+(?:\}|,\s*(?:plural|select))", text)
+    return sorted(set(found))

@@ -1,5 +1,6 @@
 """Accessibility in the browser: axe-core's WCAG 2.1 A and AA rules find nothing on any
-page, in English and in Arabic (the home page, a table while playing, in blind mode
+page, in English, Arabic, Greek and French, and none shows a catalogue key or an unfilled
+hole of a message (the home page, a table while playing, in blind mode
 and at its end, a review, a replay, the rules, the daily deal, the leaderboard, a
 profile, the account, devices and bots pages, My games, an unknown address).
 
@@ -12,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from tests.web.axe import axe_violations, describe
+from tests.web.axe import axe_violations, describe, raw_words
 from tests.web.played import Site
 from tests.web.test_browser import browser  # noqa: F401  (a fixture)
 
@@ -58,7 +59,7 @@ def visit(page: Any, site: Site, address: str, lang: str, inside: bool) -> None:
     )
 
 
-@pytest.mark.parametrize("lang", ["en", "ar"])
+@pytest.mark.parametrize("lang", ["en", "ar", "el", "fr"])
 @pytest.mark.parametrize("name", list(PAGES))
 def test_no_page_has_an_axe_violation(browser: Any, played: Site, name: str, lang: str) -> None:  # noqa: F811
     path, ready = PAGES[name]
@@ -69,5 +70,7 @@ def test_no_page_has_an_axe_violation(browser: Any, played: Site, name: str, lan
     page.wait_for_timeout(150)  # a landing card's animation done
     assert page.evaluate("document.documentElement.lang") == lang
     violations = axe_violations(page)
+    raw = raw_words(page)
     page.context.close()
     assert not violations, f"{name} ({lang}):\n{describe(violations)}"
+    assert not raw, f"{name} ({lang}) shows words not put into words: {raw}"

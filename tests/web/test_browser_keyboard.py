@@ -229,7 +229,9 @@ def test_typed_commands_read_the_table_in_blind_mode(browser: Any, site: str) ->
     assert answers["h"] == "Your hand: 1 7 of spades, 2 king of diamonds, 3 2 of clubs."
     assert answers["f"] == "The floor: 3 of clubs, 4 of diamonds, 5 of hearts, 2 of spades."
     assert answers["s"] == "Scores: you 12, Bot 2 3. The game ends at 101."
-    assert answers["p"].startswith("Piles: you 6 cards, 1 basras, Bot 2 2 cards, 0 basras.")
+    assert answers["p"].startswith(
+        "Piles: you 6 cards, 1 basra, Bot 2 2 cards, 0 basras."
+    )  # not "1 basras"
     assert answers["l"] == "Nobody has played yet this round."
     assert answers["c"] == "There is no clock at this table."
     assert answers["t"] == "Your turn."
@@ -250,6 +252,52 @@ def test_the_commands_and_announcements_in_arabic(browser: Any, site: str) -> No
     assert page.inner_text("#command-output") == "الأرض: ٣ سباتي، ٤ ديناري، ٥ كبة، ٢ بستوني."
     event(page, 1, 8, 0, "7Sx3C,4D", basra=10)
     assert said(page)[-1] == "تلعب ٧ بستوني وتأكل ٣ سباتي، ٤ ديناري. بصرة، ١٠ نقاط! دور روبوت ٢."
+    page.context.close()
+
+
+@pytest.mark.parametrize(
+    ("lang", "commands", "floor", "piles", "announced"),
+    [
+        (
+            "el",
+            ("κάτω", "μ", "f"),
+            "Κάτω: 3 σπαθί, 4 καρό, 5 κούπα, 2 μπαστούνι.",
+            "Μαζεμένα: εσύ 6 χαρτιά, 1 πάστρα, Μποτ 2 2 χαρτιά, 0 πάστρες.",
+            "Παίζεις 7 μπαστούνι και μαζεύεις 3 σπαθί, 4 καρό. Πάστρα, 10 πόντοι! "
+            "Παίζει ο/η Μποτ 2.",
+        ),
+        (
+            "fr",
+            ("tapis", "l", "t"),
+            "Le tapis : 3 de trèfle, 4 de carreau, 5 de cœur, 2 de pique.",
+            "Levées : vous 6 cartes, 1 basra, Bot 2 2 cartes, 0 basra.",
+            "Vous jouez 7 de pique et prenez 3 de trèfle, 4 de carreau. Basra, 10 points ! "
+            "À Bot 2 de jouer.",
+        ),
+    ],
+)
+def test_the_commands_and_announcements_in_greek_and_french(
+    browser: Any,  # noqa: F811
+    site: str,
+    lang: str,
+    commands: tuple[str, str, str],
+    floor: str,
+    piles: str,
+    announced: str,
+) -> None:
+    """Typed commands in the page's language (and English's letters where they are free),
+    cards in words and counts by the language's plural rules (French: "0 basra")."""
+    page = harness(browser, site, lang=lang, blind=True)
+    answers = []
+    for command in commands:
+        page.fill("#command", command)
+        page.press("#command", "Enter")
+        answers.append(page.inner_text("#command-output"))
+    assert answers[0] == floor
+    assert answers[1].startswith(piles)
+    assert answers[2] == floor  # the other language's word for the floor works too
+    event(page, 1, 8, 0, "7Sx3C,4D", basra=10)
+    assert said(page)[-1] == announced
     page.context.close()
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.web.axe import axe_violations, describe
+from tests.web.axe import axe_violations, describe, raw_words
 from tests.web.helpers import FAST, ServerThread, create_table, http, new_token
 from tests.web.test_browser import browser, shot  # noqa: F401  (browser is a fixture)
 from tests.web.test_learn import SHIPPED, card_texts, hidden_of, operator_set, without_rules
@@ -315,7 +315,7 @@ PAGES = {
 SIZES = {"phone": (390, 844), "laptop": (1366, 800)}
 
 
-@pytest.mark.parametrize("lang", ["en", "ar"])
+@pytest.mark.parametrize("lang", ["en", "ar", "el", "fr"])
 def test_the_pages_have_no_axe_violation_and_are_kept_as_screenshots(
     browser: Any,  # noqa: F811
     site: str,
@@ -341,5 +341,8 @@ def test_the_pages_have_no_axe_violation_and_are_kept_as_screenshots(
             violations = axe_violations(page)
             if violations:
                 found.append(f"{name} {size} ({lang}):\n{describe(violations)}")
+            raw = raw_words(page)
+            if raw:
+                found.append(f"{name} {size} ({lang}) shows words not put into words: {raw}")
             page.context.close()
     assert not found, "\n".join(found)

@@ -191,7 +191,8 @@ def test_offline_bot_game_resume_pass_and_play_then_upload(browser: Any, site: s
         if covers == 0:
             shot(page, "offline-pass-cover-en")
             accessible(page, "the pass-and-play cover")
-            page.click("#lang")  # Arabic from here on: the cover and the table follow
+            page.select_option("#lang", "ar")  # Arabic from here on: the cover and the table follow
+            page.wait_for_function("document.documentElement.lang === 'ar'")
             page.wait_for_selector("html[dir=rtl] #pass-cover")
             title = page.inner_text("#pass-cover h1")
             assert "ناوِل الجهاز" in title
@@ -206,7 +207,8 @@ def test_offline_bot_game_resume_pass_and_play_then_upload(browser: Any, site: s
         assert take_turn(page)
         page.wait_for_selector("#pass-cover, #game-over", timeout=30_000)
     assert covers >= 8  # one per play of the round
-    page.click("#lang")  # back to English
+    page.select_option("#lang", "en")  # back to English
+    page.wait_for_function("document.documentElement.lang === 'en'")
     games = stored(page)
     assert {g["summary"]["status"] for g in games} == {"over"} and len(games) == 2
 

@@ -27,7 +27,7 @@ def bottom(page: Any, selector: str) -> float:
     return float(box["y"] + box["height"])
 
 
-@pytest.mark.parametrize("lang", ["en", "ar"])
+@pytest.mark.parametrize("lang", ["en", "ar", "el", "fr"])
 def test_the_top_bar_is_one_line_with_a_menu_button(browser: Any, played: Site, lang: str) -> None:  # noqa: F811
     page = played.page(browser, *PHONE)
     page.goto(f"{played.url}/?lang={lang}")
@@ -55,7 +55,7 @@ def test_the_top_bar_is_one_line_with_a_menu_button(browser: Any, played: Site, 
     page.context.close()
 
 
-@pytest.mark.parametrize("lang", ["en", "ar"])
+@pytest.mark.parametrize("lang", ["en", "ar", "el", "fr"])
 def test_no_page_scrolls_sideways_on_a_phone(browser: Any, played: Site, lang: str) -> None:  # noqa: F811
     page = played.page(browser, *PHONE)
     wide = {}
@@ -77,7 +77,7 @@ def my_turn_with_a_hint(page: Any) -> None:
     page.wait_for_timeout(150)
 
 
-@pytest.mark.parametrize("lang", ["en", "ar"])
+@pytest.mark.parametrize("lang", ["en", "ar", "el", "fr"])
 @pytest.mark.parametrize("players", [2, 4])
 def test_the_hand_and_hint_are_within_reach_on_a_phone(
     browser: Any,  # noqa: F811
@@ -98,7 +98,7 @@ def test_the_hand_and_hint_are_within_reach_on_a_phone(
     page.context.close()
 
 
-@pytest.mark.parametrize("lang", ["en", "ar"])
+@pytest.mark.parametrize("lang", ["en", "ar", "el", "fr"])
 def test_the_whole_table_fits_a_laptop_screen(browser: Any, played: Site, lang: str) -> None:  # noqa: F811
     seats = [{"kind": "person"}] + [{"kind": "bot", "level": "easy"}] * 3
     table = create_table(played.url, played.token, "Amal", seats=seats, players=4)
@@ -112,7 +112,7 @@ def test_the_whole_table_fits_a_laptop_screen(browser: Any, played: Site, lang: 
     page.context.close()
 
 
-@pytest.mark.parametrize("lang", ["en", "ar"])
+@pytest.mark.parametrize("lang", ["en", "ar", "el", "fr"])
 def test_the_game_over_sheet_shows_whole_on_a_phone(browser: Any, played: Site, lang: str) -> None:  # noqa: F811
     page = played.page(browser, *PHONE)
     page.goto(f"{played.url}/t/{played.finished}?lang={lang}&anim=fast")

@@ -13,7 +13,6 @@ import re
 import time
 from collections.abc import Iterator
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,7 +27,6 @@ pytestmark = pytest.mark.browser
 __all__ = ["browser"]  # the module's Chromium, shared by the tests below
 
 STATIC = ROOT / "src" / "basra" / "server" / "static"
-WORDS = STATIC / "words-play.js"
 
 
 @pytest.fixture(scope="module")
@@ -53,28 +51,9 @@ def play_now(page: Any, name: str, variant: str = "egyptian", kind: str = "2") -
     page.click("#play-now")
 
 
-def dictionary(path: Path) -> tuple[set[str], set[str]]:
-    """The English and the Arabic keys of a words module (``const EN = {...}``, ``const AR``)."""
-    english, arabic = path.read_text(encoding="utf-8").split("const AR = {")
-    key = r"\b([a-z_0-9]+): \""
-    return set(re.findall(key, english)), set(re.findall(key, arabic))
+def test_every_word_the_new_pages_use_exists_in_every_language() -> None:
+    from tests.web.test_words_table import LANGS, keys
 
-
-def test_every_new_word_is_in_english_and_arabic_and_overrides_none() -> None:
-    english, arabic = dictionary(WORDS)
-    assert english and english == arabic
-    # words-play.js adds to i18n.js's dictionaries: a key already there would change
-    # that word on every other page (the score sheet's "Point cards" once became "Points").
-    for other in ("i18n.js", "words-players.js", "coach.js"):
-        assert not english & dictionary(STATIC / other)[0], other
-
-
-def test_every_word_the_new_pages_use_exists_in_both_languages() -> None:
-    english, arabic = set(), set()
-    for name in ("i18n.js", "words-players.js", "words-play.js", "coach.js", "words-table.js"):
-        en, ar = dictionary(STATIC / name)
-        english |= en
-        arabic |= ar
     for module in ("quickplay.js", "daily.js", "reactions.js", "bots.js"):
         text = (STATIC / module).read_text(encoding="utf-8")
         used = set(re.findall(r"\bt\(\"([a-z_0-9]+)\"[,)]", text))
@@ -83,8 +62,8 @@ def test_every_word_the_new_pages_use_exists_in_both_languages() -> None:
             codes += re.findall(r"\b([a-z]+): \"", text.split("EMOJI = {")[1].split("};")[0])
             used |= {f"react_{code}" for code in codes}
         assert used, module
-        assert not used - english, (module, sorted(used - english))
-        assert not used - arabic, (module, sorted(used - arabic))
+        for lang in LANGS:
+            assert not used - keys(lang), (module, lang, sorted(used - keys(lang)))
 
 
 def test_two_browsers_press_play_now_meet_and_react(browser: Any, site: str) -> None:

@@ -112,13 +112,15 @@ def test_the_table_shows_what_a_card_takes_and_the_hint_says_why(
     assert page.locator(f'.hand button.card.suggested[data-card="{card}"]').count() == 1
     assert marked(page, ".floor .card.hinted-take") == sorted(hint["take"])
     shot(page, "hint-en")
-    page.click("#lang")
+    page.select_option("#lang", "ar")
+    page.wait_for_function("document.documentElement.lang === 'ar'")
     page.wait_for_selector("#hint-line strong")
     arabic = page.inner_text("#hint-line")
     assert arabic.startswith("تلميح")
     assert any(word in arabic for word in ("مقابل", "بجودة", "الوحيدة"))  # against, tie, only
     shot(page, "hint-ar")
-    page.click("#lang")
+    page.select_option("#lang", "en")
+    page.wait_for_function("document.documentElement.lang === 'en'")
     page.wait_for_selector("#hint-line strong")
     # With the setting on, the first click only chooses the card; the second plays it.
     page.check("#confirm-play")
@@ -184,7 +186,8 @@ def test_the_review_page_of_a_finished_game(browser: Any, coach_site: str) -> No
     assert page.locator("#review-decision").get_attribute("data-step") == target
     shot(page, "review-en")
     # In Arabic: the same review, right to left, card labels still rank first.
-    page.click("#lang")
+    page.select_option("#lang", "ar")
+    page.wait_for_function("document.documentElement.lang === 'ar'")
     page.wait_for_selector("#review-seats")
     assert page.evaluate("document.documentElement.dir") == "rtl"
     assert "المراجعة" in page.inner_text("main") or "مراجعة" in page.inner_text("main")
@@ -208,7 +211,8 @@ def test_the_review_page_of_a_finished_game(browser: Any, coach_site: str) -> No
     last = max(xs)[1]
     assert first > last, (first, last)
     shot(page, "review-ar")
-    page.click("#lang")
+    page.select_option("#lang", "en")
+    page.wait_for_function("document.documentElement.lang === 'en'")
     # My games links to it too; the stored review comes back at once.
     page.goto(f"{coach_site}/games?lang=en")
     page.wait_for_selector(f'li[data-game="{table}"] a.review-link')
@@ -236,7 +240,8 @@ def test_no_review_page_for_a_game_in_play(browser: Any, coach_site: str) -> Non
 
 SENTENCES = """
 async ([facts, lang]) => {
-  const { translate, num } = await import("/static/i18n.js");
+  const { loadLanguage, translate, num } = await import("/static/i18n.js");
+  await loadLanguage(lang);  // the page fetches a catalogue when its language is chosen
   const coach = await import("/static/coach.js");
   const node = (tag, ...kids) => {
     const e = document.createElement(tag);

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from tests.web.axe import axe_violations, describe
+from tests.web.axe import axe_violations, describe, raw_words
 from tests.web.helpers import ServerThread, new_token
 from tests.web.test_browser import browser, shot, take_turn  # noqa: F401  (a fixture)
 from tests.web.tourney import config, detail, join, make_event, organiser
@@ -167,7 +167,7 @@ def test_the_make_form_makes_an_event_and_explains_a_refusal(browser: Any, swiss
     page.context.close()
 
 
-@pytest.mark.parametrize("lang", ["en", "ar"])
+@pytest.mark.parametrize("lang", ["en", "ar", "el", "fr"])
 def test_the_tournament_pages_pass_axe_and_are_looked_at(
     browser: Any,  # noqa: F811
     swiss: Swiss,
@@ -193,6 +193,7 @@ def test_the_tournament_pages_pass_axe_and_are_looked_at(
             shot(page, f"tournament-{name}-{lang}-{width}")
             violations = axe_violations(page)
             assert not violations, f"{name} ({lang}, {width}):\n{describe(violations)}"
+            assert not raw_words(page), (name, lang, raw_words(page))
             page.context.close()
 
 

@@ -271,6 +271,7 @@ def test_with_no_process_to_answer_the_proxy_says_the_site_is_down_in_words(
             assert headers["content-type"].startswith("text/html") and headers["retry-after"]
             page = body.decode()
             assert "basra is down for a moment" in page and "ألعابك محفوظة" in page
+            assert "Τα παιχνίδια σου είναι φυλαγμένα" in page and "Vos parties sont gardées" in page
 
 
 def status_from(port: int, source: str, path: str, forwarded: str | None) -> int:

@@ -36,6 +36,16 @@ def test_scripts_styles_and_json_are_compressed(client: TestClient) -> None:
         assert sent < len(plain.content) / 2, path
 
 
+def test_the_page_preloads_the_english_catalogue_and_names_its_languages(
+    client: TestClient,
+) -> None:
+    html = client.get("/").text
+    assert '<link rel="preload" href="/static/locales/en.json" as="fetch" crossorigin>' in html
+    named = re.search(r'data-languages="([^"]+)"', html)
+    assert named and "Ελληνικά" in named.group(1) and "Français" in named.group(1)
+    assert client.get("/static/locales/el.json").json()["language_name"] == "Ελληνικά"
+
+
 def test_the_page_preloads_exactly_what_app_js_imports_statically(client: TestClient) -> None:
     html = client.get("/").text
     named = re.findall(r'<link rel="modulepreload" href="([^"]+)">', html)

@@ -606,11 +606,18 @@ def test_runtime_files_and_what_a_server_without_them_says(
         assert bare.get("/offline/g/abc").status_code == 200
 
 
-def test_manifest_in_both_languages(client: TestClient) -> None:
+def test_manifest_in_every_language(client: TestClient) -> None:
     english = client.get("/manifest.webmanifest").json()
     arabic = client.get("/manifest.webmanifest?lang=ar").json()
+    greek = client.get("/manifest.webmanifest?lang=el").json()
+    french = client.get("/manifest.webmanifest?lang=fr").json()
     assert english["short_name"] == "Basra" and arabic["short_name"] == "بصرة"
-    assert english["short_name_localized"] == {"ar": "بصرة"} and arabic["dir"] == "rtl"
+    assert greek["short_name"] == "Μπάσρα" and greek["lang"] == "el" and greek["dir"] == "ltr"
+    assert french["name"] == "Basra : le jeu de cartes" and french["shortcuts"][0]["name"] == (
+        "Jouer hors ligne"
+    )
+    assert english["short_name_localized"] == {"ar": "بصرة", "el": "Μπάσρα", "fr": "Basra"}
+    assert arabic["dir"] == "rtl"
     assert english["display"] == "standalone" and english["theme_color"]
     sizes = {icon["sizes"] for icon in english["icons"]}
     assert {"192x192", "512x512"} <= sizes
@@ -623,29 +630,13 @@ def test_manifest_in_both_languages(client: TestClient) -> None:
 # ---------------------------------------------------------------- the words
 
 
-def dictionary(path: Path) -> tuple[set[str], set[str]]:
-    """The English and the Arabic keys of a words module (``const EN = {...}``, ``const AR``)."""
-    english, arabic = path.read_text(encoding="utf-8").split("const AR = {")
-    key = r"\b([a-z_0-9]+): \""
-    return set(re.findall(key, english)), set(re.findall(key, arabic))
+def test_offline_words_in_every_language() -> None:
+    from tests.web.test_words_table import LANGS, keys
 
-
-def test_offline_words_in_english_and_arabic_and_no_other_word_changed() -> None:
-    english, arabic = dictionary(STATIC / "offline" / "words.js")
-    assert english and english == arabic
-    known_en: set[str] = set()
-    known_ar: set[str] = set()
-    for other in ("i18n.js", "words-players.js", "words-play.js", "words-table.js", "coach.js"):
-        en, ar = dictionary(STATIC / other)
-        assert not english & en, other  # a key already there would change another page's word
-        known_en |= en
-        known_ar |= ar
-    known_en |= english
-    known_ar |= arabic
     for module in ("page.js", "register.js"):
         text = (STATIC / "offline" / module).read_text(encoding="utf-8")
         used = set(re.findall(r"\bt\(\"([a-z_0-9]+)\"[,)]", text))
         used |= set(re.findall(r"\btn\(\"([a-z_0-9]+)\"[,)]", text))
         assert used, module
-        assert not used - known_en, (module, sorted(used - known_en))
-        assert not used - known_ar, (module, sorted(used - known_ar))
+        for lang in LANGS:
+            assert not used - keys(lang), (module, lang, sorted(used - keys(lang)))

@@ -242,7 +242,8 @@ def test_a_team_wins_in_the_plural(browser: Any, site: str) -> None:
     headline = page.inner_text("#game-over .winner")
     assert re.fullmatch(r"Bot 1 & Bot 3 win!|Bot 2 & Bot 4 win!|A draw", headline), headline
     assert page.locator(".seat .tag.team").count() == 4  # a spectator sees both teams
-    page.click("#lang")
+    page.select_option("#lang", "ar")
+    page.wait_for_function("document.documentElement.lang === 'ar'")
     arabic = page.inner_text("#game-over .winner")
     assert arabic == "تعادل" or arabic.endswith("فازا!"), arabic
     record = http(f"{site}/api/games/{body['id']}/record")[1]
@@ -308,3 +309,44 @@ def test_arabic_settings_write_cards_as_the_game_does(browser: Any, site: str) -
     points = page.inner_text('tr[data-setting="point_cards"] td')
     assert "10♦ = ٣" in points and "{" not in points
     page.context.close()
+
+
+def test_the_page_speaks_the_browsers_language_first_and_remembers_a_choice(
+    browser: Any,
+    site: str,
+) -> None:
+    """No ?lang and nothing remembered: the first of the browser's languages the site has
+    (fr-CA is French); the language menu (a labelled select, by keyboard) changes it and
+    the choice is remembered over the browser's."""
+    context = browser.new_context(locale="fr-CA", viewport={"width": 1280, "height": 860})
+    page = context.new_page()
+    page.goto(f"{site}/rules")
+    page.wait_for_selector(".list li a")
+    assert page.evaluate("document.documentElement.lang") == "fr"
+    assert page.inner_text("h1") == "Les règles de chaque variante"
+    menu = page.locator("#lang")
+    assert menu.evaluate("(m) => [...m.options].map((o) => [o.value, o.text, o.lang])") == [
+        ["en", "English", "en"],
+        ["ar", "العربية", "ar"],
+        ["el", "Ελληνικά", "el"],
+        ["fr", "Français", "fr"],
+    ]
+    assert page.locator("label.lang-menu").inner_text().strip().startswith("Langue")
+
+    def open_menu() -> None:  # French and Greek words put the menu behind its button
+        if page.locator("#menu-toggle").is_visible() and not menu.is_visible():
+            page.click("#menu-toggle")
+
+    open_menu()
+    menu.focus()
+    page.keyboard.press("ArrowDown")  # Français is the last: nothing below it
+    menu.select_option("el")
+    page.wait_for_function("document.documentElement.lang === 'el'")
+    assert page.inner_text("h1") == "Οι κανόνες κάθε παραλλαγής"
+    page.reload()
+    page.wait_for_selector(".list li a")
+    assert page.evaluate("document.documentElement.lang") == "el"  # remembered
+    open_menu()
+    menu.select_option("ar")
+    page.wait_for_function("document.documentElement.dir === 'rtl'")
+    context.close()

@@ -1,30 +1,14 @@
-"""The tournament pages' words (static/words-tournaments.js): every word in English and
-Arabic, none overriding another module's, and every word tournaments.js asks for there."""
+"""The tournament pages' words (static/locales/): every word tournaments.js asks for, in
+every language."""
 
 from __future__ import annotations
 
 import re
 
-from tests.web.test_words_table import DICTIONARIES, STATIC, dictionary
-
-OURS = "words-tournaments.js"
+from tests.web.test_words_table import LANGS, STATIC, keys
 
 
-def test_the_tournament_words_are_in_both_languages_and_override_none() -> None:
-    english, arabic = dictionary(OURS)
-    assert english and english == arabic
-    for other in DICTIONARIES:
-        overlap = english & dictionary(other)[0]
-        assert not overlap, (other, sorted(overlap))
-
-
-def test_every_word_the_tournament_pages_ask_for_exists_in_both_languages() -> None:
-    english: set[str] = set()
-    arabic: set[str] = set()
-    for name in (*DICTIONARIES, OURS):
-        en, ar = dictionary(name)
-        english |= en
-        arabic |= ar
+def test_every_word_the_tournament_pages_ask_for_exists_in_every_language() -> None:
     text = (STATIC / "tournaments.js").read_text(encoding="utf-8")
     used = set(re.findall(r"\bt\(\"([a-z_0-9]+)\"[,)]", text))
     used |= set(re.findall(r"\btn\(\"([a-z_0-9]+)\"[,)]", text))
@@ -39,10 +23,9 @@ def test_every_word_the_tournament_pages_ask_for_exists_in_both_languages() -> N
         assert f"`{prefix}${{" in text, prefix
         used |= {prefix + part for part in parts}
     assert len(used) > 40
-    assert not used - english, sorted(used - english)
-    assert not used - arabic, sorted(used - arabic)
-    # Nav link's word.
-    assert "nav_tournaments" in english and "nav_tournaments" in arabic
+    used.add("nav_tournaments")  # the nav link's word
+    for lang in LANGS:
+        assert not used - keys(lang), (lang, sorted(used - keys(lang)))
 
 
 def test_the_tournament_pages_are_served_and_linked() -> None:

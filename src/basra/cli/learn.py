@@ -9,6 +9,7 @@ from typing import Any
 
 from basra.cli import CliError
 from basra.cli.common import add_rules_options, rules_from_args
+from basra.locales import default_language, languages
 
 __all__ = ["register"]
 
@@ -23,11 +24,16 @@ def register(subparsers: Any) -> None:
         "special, what a basra is in these rules, point cards, the most-cards bonus and the "
         "target. Each step is a position with a goal; only the taught move is accepted, and "
         "any other is explained. Keys: 1-6 or arrows pick a card (what it would take is "
-        "shown), Enter plays it, n/p next/previous step, l switches English/Arabic, q quits. "
+        "shown), Enter plays it, n/p next/previous step, l switches language, q quits. "
         "docs/LEARN.md describes the courses.",
     )
     add_rules_options(p)
-    p.add_argument("--lang", choices=("en", "ar"), default="en", help="language (default en)")
+    p.add_argument(
+        "--lang",
+        choices=tuple(languages()),
+        default=default_language(),
+        help="language (default: the terminal's locale, else en)",
+    )
     p.add_argument("--list", action="store_true", help="print the course's steps in words and exit")
     p.add_argument(
         "--json",

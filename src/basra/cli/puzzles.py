@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from basra.cli import CliError
 from basra.cli.common import existing_file, whole_number
+from basra.locales import default_language, languages
 
 if TYPE_CHECKING:
     from basra.puzzles.format import Puzzle
@@ -67,10 +68,15 @@ def register(subparsers: Any) -> None:
         help="solve puzzles in the terminal",
         description="Solve puzzles one after another: find the move that beats every other. "
         "Keys: 1-6 or arrows pick a card (what it would take is shown), Enter plays it, "
-        "n the next puzzle, l switches English/Arabic, q quits.",
+        "n the next puzzle, l switches language, q quits.",
     )
     _select_options(play)
-    play.add_argument("--lang", choices=("en", "ar"), default="en", help="default en")
+    play.add_argument(
+        "--lang",
+        choices=tuple(languages()),
+        default=default_language(),
+        help="language (default: the terminal's locale, else en)",
+    )
     play.add_argument(
         "--seed", type=whole_number, metavar="S", help="shuffle the puzzles (default: in order)"
     )

@@ -21,7 +21,7 @@ from typing import Any
 from basra.cards import CARD_NAMES, cards_of
 from basra.describe import card_label
 from basra.kernel import generate_moves
-from basra.learn.words import Words, both, card_words, cards_words
+from basra.learn.words import Words, card_words, cards_words, words
 from basra.moves import Move
 from basra.notation import (
     AmbiguousMoveError,
@@ -79,38 +79,27 @@ def read_move(state: GameState, text: str) -> Move:
 
 
 def move_error_words(state: GameState, text: str) -> Words:
-    """Why ``text`` is not a move of ``state``'s seat to move, in both languages."""
+    """Why ``text`` is not a move of ``state``'s seat to move, in every language."""
     hand = state.hands[state.turn]
     try:
         parse_move(state, text)
     except NotInHandError:
         card, _ = parse_move_text(text)
-        mine = cards_words(hand, "en"), cards_words(hand, "ar")
-        return both(
-            f"{card_words(card, 'en')} is not in your hand: play one of {mine[0]}.",
-            f"{card_words(card, 'ar')} ليست في يدك: العب واحدة من {mine[1]}.",
+        return words(
+            "board_not_in_hand",
+            card=lambda lang: card_words(card, lang),
+            hand=lambda lang: cards_words(hand, lang),
         )
     except AmbiguousMoveError as exc:
-        return _options_words(exc.options, "can take different sets here; say which:")
+        return _options_words(exc.options, "board_ambiguous")
     except CaptureNotAllowedError as exc:
-        return _options_words(exc.legal, "cannot take that here; it takes:")
+        return _options_words(exc.legal, "board_not_allowed")
     except MoveTextError:
-        return both(
-            "Type a card such as 7D (or 10H, QS), or a capture such as 7Dx3S,4H.",
-            "اكتب ورقة مثل 7D (أو 10H أو QS)، أو أكلة مثل 7Dx3S,4H.",
-        )
-    return both("That move is legal.", "هذه الحركة مسموحة.")
+        return words("board_bad_text")
+    return words("board_legal")
 
 
-def _options_words(options: list[Move], english: str) -> Words:
+def _options_words(options: list[Move], key: str) -> Words:
     card = options[0].card
     listed = " / ".join(m.text() for m in options)
-    arabic = (
-        "تستطيع أن تأكل مجموعات مختلفة هنا؛ قل أيّها:"
-        if english.startswith("can")
-        else "لا تستطيع أن تأكل ذلك هنا؛ تأكل:"
-    )
-    return both(
-        f"{card_words(card, 'en')} {english} {listed}",
-        f"{card_words(card, 'ar')} {arabic} {listed}",
-    )
+    return words(key, card=lambda lang: card_words(card, lang), options=listed)

@@ -42,7 +42,8 @@ from basra.cards import JACK, NUMERAL, Card, card_text, parse_card, parse_cards
 from basra.coach.hints import MoveFacts, move_facts
 from basra.describe import variant_title
 from basra.learn.board import hand_options, move_error_words
-from basra.learn.words import Words, both, card_words, count_words, facts_words, num
+from basra.learn.words import LANGUAGES, Words, card_words, facts_words, in_lang, words
+from basra.locales import catalogue, message
 from basra.moves import Move
 from basra.notation import MoveTextError, parse_move
 from basra.rules import VARIANT_NAMES, Rules, preset
@@ -58,6 +59,7 @@ __all__ = [
     "course_for",
     "courses",
     "courses_json",
+    "variant_words",
 ]
 
 VARIANT_TITLES_AR = {
@@ -189,27 +191,20 @@ def check_step(step: Step, text: str) -> StepResult:
         return StepResult(False, None, move_error_words(state, text))
     view = view_of(state, 0)
     facts = move_facts(view, move)
+    said = {
+        "facts": lambda lang: facts_words(facts, lang, reply=False),
+        "rule": lambda lang: in_lang(step.rule, lang),
+    }
     if move == step.taught:
-        return StepResult(
-            True,
-            move.text(),
-            both(
-                f"Right: {facts_words(facts, 'en', reply=False)}. {step.rule['en']}",
-                f"صحيح: {facts_words(facts, 'ar', reply=False)}. {step.rule['ar']}",
-            ),
-        )
-    return StepResult(
-        False,
-        move.text(),
-        both(
-            f"Not that one: {facts_words(facts, 'en', reply=False)}. {step.rule['en']} Try again.",
-            f"ليست هذه: {facts_words(facts, 'ar', reply=False)}. {step.rule['ar']} حاول مرة أخرى.",
-        ),
-    )
+        return StepResult(True, move.text(), words("lesson_right", **said))
+    return StepResult(False, move.text(), words("lesson_wrong", **said))
 
 
 # ----------------------------------------------------------------- building
 
+
+_BLANK: Words = dict.fromkeys(LANGUAGES, "")
+"""No words yet (a step's texts are set once the engine agrees it is true)."""
 
 Goal = Callable[[MoveFacts], bool]
 """Whether a move reaches a step's goal (from what the move does)."""
@@ -271,103 +266,43 @@ def _takes(facts: MoveFacts) -> int:
     return facts.move.take.bit_count()
 
 
-def _cw(text: str, lang: str) -> str:
-    """Card text (``7D``) as a label in ``lang``."""
-    return card_words(parse_card(text), lang)
-
-
 def _basra_value_words(rules: Rules, points: int) -> Words:
-    if rules.basra_value == "flat":
-        return both(
-            f"This one scores {points}.", f"هذه قيمتها {count_words(points, 'point', 'ar')}."
-        )
-    return both(
-        f"It scores twice the face value of the capturing card: {points} here.",
-        f"قيمتها ضعف قيمة الورقة التي أكلت: {count_words(points, 'point', 'ar')} هنا.",
-    )
+    flat = rules.basra_value == "flat"
+    return words("lesson_basra_flat" if flat else "lesson_basra_double", n=points)
 
 
 def _join(*parts: Words) -> Words:
-    return both(" ".join(p["en"] for p in parts), " ".join(p["ar"] for p in parts))
-
-
-_SEVEN_RULE = {
-    "egyptian": both(
-        "The 7♦ sweeps the floor like a jack; it is a basra when every floor card is a "
-        "numeral and they add up to 10 or less.",
-        "{s} تكنس الأرض مثل الولد، وتكون بصرة إذا كانت كل أوراق الأرض أرقامًا مجموعها ١٠ أو أقل.",
-    ),
-    "yemeni": both(
-        "The 7♦ sweeps the floor; it is a basra when the floor is numerals adding up to less "
-        "than 10, or only tens, queens and kings, or splits into groups with equal sums under 10.",
-        "{s} تكنس الأرض، وتكون بصرة إذا كانت الأرض أرقامًا مجموعها أقل من ١٠، أو عشرات وبنات "
-        "وشياب فقط، أو مجموعات متساوية المجموع أقل من ١٠.",
-    ),
-    "ethiopian": both(
-        "The 7♦ sweeps the floor; it is a basra when the floor is numerals adding up to 10 or "
-        "less, or groups with equal sums up to 10.",
-        "{s} تكنس الأرض، وتكون بصرة إذا كانت الأرض أرقامًا مجموعها ١٠ أو أقل أو مجموعات متساوية "
-        "المجموع حتى ١٠.",
-    ),
-    "no_basra": both(
-        "The 7♦ sweeps the floor like a jack, but never makes a basra.",
-        "{s} تكنس الأرض مثل الولد لكنها لا تكون بصرة أبدًا.",
-    ),
-}
-
-_BASRA_RULE = {
-    "clear": both(
-        "A basra is clearing the whole floor with any card but a jack.",
-        "البصرة هي كنس الأرض كلها بورقة غير الولد.",
-    ),
-    "lone_match": both(
-        "A basra is taking a lone card on the floor by pairing it; clearing a floor of "
-        "several cards is not.",
-        "البصرة هي أكل ورقة وحيدة على الأرض بمطابقتها؛ أما كنس أرض عليها عدة أوراق فليس بصرة.",
-    ),
-    "lone_match_or_sum": both(
-        "A basra is taking a lone card on the floor by pairing it, or, after a card was "
-        "trailed onto a lone card, taking both with a card worth their sum.",
-        "البصرة هي أكل ورقة وحيدة على الأرض بمطابقتها، أو — إذا رُميت ورقة فوق ورقة وحيدة — "
-        "أكل الاثنتين بورقة قيمتها مجموعهما.",
-    ),
-}
-
-_TIE = {
-    "each": both("On a tie every tied side gets it.", "عند التعادل يأخذها كل طرف متعادل."),
-    "none": both("On a tie nobody gets it.", "عند التعادل لا يأخذها أحد."),
-    "abeyance": both(
-        "On a tie it is held over and added to the next round's bonus.",
-        "عند التعادل تؤجَّل وتُضاف إلى مكافأة الجولة التالية.",
-    ),
-}
+    return {lang: " ".join(in_lang(p, lang) for p in parts) for lang in LANGUAGES}
 
 
 def _seven(mode: str) -> Words:
-    text = _SEVEN_RULE[mode]
-    return both(text["en"], text["ar"].format(s=_cw("7D", "ar")))
+    seven = {"seven": lambda lang: card_words(parse_card("7D"), lang)}
+    if mode == "ethiopian":
+        return words("lesson_seven_ethiopian")
+    return words(f"rules_seven_{mode}", **seven)
+
+
+def _basra_rule(mode: str) -> Words:
+    return words("lesson_mode_lone_match") if mode == "lone_match" else words(f"rules_mode_{mode}")
 
 
 def _jack_basra(rules: Rules) -> Words:
     if rules.jack_on_lone_jack > 0:
-        return both(
-            f"a jack makes no basra, except on a lone jack ({rules.jack_on_lone_jack})",
-            f"الولد لا يعمل بصرة، إلا على ولد وحيد ({num(rules.jack_on_lone_jack, 'ar')})",
-        )
-    return both("a jack never makes a basra", "الولد لا يعمل بصرة أبدًا")
+        return words("lesson_jack_some", n=rules.jack_on_lone_jack)
+    return words("lesson_jack_never")
 
 
 def _point_cards_words(rules: Rules) -> Words:
-    en, ar = [], []
-    for key, points in rules.point_cards:
-        is_card = key[-1:].upper() in "SHDC"
-        label_en = card_words(parse_card(key), "en") if is_card else key
-        label_ar = card_words(parse_card(key), "ar") if is_card else key
-        en.append(f"{'' if is_card else 'each '}{label_en} = {points}")
-        ar.append(f"{'' if is_card else 'كل '}{label_ar} = {num(points, 'ar')}")
-    return both(
-        f"Card points: {', '.join(en) or 'none'}.", f"نقاط الأوراق: {'، '.join(ar) or 'لا شيء'}."
-    )
+    def listed(lang: str) -> str:
+        items = []
+        for key, points in rules.point_cards:
+            is_card = key[-1:].upper() in "SHDC"
+            label = card_words(parse_card(key), lang) if is_card else key
+            key_of = "rules_point_card" if is_card else "rules_point_rank"
+            items.append(message(lang, key_of, label=label, n=points))
+        return message(lang, "list_sep").join(items) or message(lang, "rules_points_none")
+
+    return words("rules_card_points", points=listed)
 
 
 def _steps(rules: Rules, variant: str) -> list[Step | None]:
@@ -381,15 +316,9 @@ def _steps(rules: Rules, variant: str) -> list[Step | None]:
     make(
         "match",
         (
-            both("Pair a card", "أكل بالمطابقة"),
-            both(
-                "Take the 5♠ with the card of the same rank.",
-                f"كُل {_cw('5S', 'ar')} بالورقة التي من نفس الرقم.",
-            ),
-            both(
-                "A card takes every floor card of its own rank.",
-                "الورقة تأكل كل ورقة على الأرض من نفس رقمها.",
-            ),
+            words("lesson_match_title"),
+            words("lesson_match_goal"),
+            words("lesson_match_rule"),
         ),
         "5S 9H 8C",
         "5H 2D",
@@ -399,15 +328,9 @@ def _steps(rules: Rules, variant: str) -> list[Step | None]:
     make(
         "sum",
         (
-            both("Add up", "أكل بالجمع"),
-            both(
-                "Take 2♠ and 3♥ together with a card worth their sum.",
-                f"كُل {_cw('2S', 'ar')} و{_cw('3H', 'ar')} معًا بورقة قيمتها مجموعهما.",
-            ),
-            both(
-                "A numeral (ace = 1 to 10) also takes floor numerals that add up to its value.",
-                "ورقة الرقم (الآس = ١ حتى ١٠) تأكل أيضًا أوراق الأرقام التي مجموعها يساوي قيمتها.",
-            ),
+            words("lesson_sum_title"),
+            words("lesson_sum_goal"),
+            words("lesson_sum_rule"),
         ),
         "2S 3H 9C",
         "5D 8S",
@@ -417,14 +340,9 @@ def _steps(rules: Rules, variant: str) -> list[Step | None]:
     make(
         "both",
         (
-            both("Pair and add at once", "مطابقة وجمع معًا"),
-            both("Take three cards with one card.", "كُل ثلاث أوراق بورقة واحدة."),
-            both(
-                "A card takes the floor cards of its own rank and the groups that add up to "
-                "its value, all at once.",
-                "الورقة تأكل ما يطابقها من الأرض والمجموعات التي مجموعها قيمتها، "
-                "كلها في مرة واحدة.",
-            ),
+            words("lesson_both_title"),
+            words("lesson_both_goal"),
+            words("lesson_both_rule"),
         ),
         "4S AH 3C 8D",
         "4D 9S",
@@ -435,17 +353,9 @@ def _steps(rules: Rules, variant: str) -> list[Step | None]:
         make(
             "most",
             (
-                both("The most cards", "أكثر الأوراق في أكلة"),
-                both(
-                    "Take as many floor cards as you can with one card.",
-                    "كُل أكبر عدد من أوراق الأرض بورقة واحدة.",
-                ),
-                both(
-                    "When a card could take different sets, it takes one with the most cards; "
-                    "among equally big sets you choose.",
-                    "إذا استطاعت الورقة أن تأكل مجموعات مختلفة فإنها تأكل مجموعة فيها أكثر "
-                    "الأوراق؛ وبين المجموعات المتساوية أنت تختار.",
-                ),
+                words("lesson_most_title"),
+                words("lesson_most_goal"),
+                words("lesson_most_rule"),
             ),
             "2H AS 5S 4D",
             "7C 9H",
@@ -456,17 +366,9 @@ def _steps(rules: Rules, variant: str) -> list[Step | None]:
         make(
             "choose",
             (
-                both("Choose your capture", "اختر أكلتك"),
-                both(
-                    "Your 7♣ can take different sets: take the 5♠ with it.",
-                    f"يمكن لـ{_cw('7C', 'ar')} أن تأكل مجموعات مختلفة: كُل بها {_cw('5S', 'ar')}.",
-                ),
-                both(
-                    "When a card could take different sets, you choose any set that cannot be "
-                    "made bigger.",
-                    "إذا استطاعت الورقة أن تأكل مجموعات مختلفة فأنت تختار أي مجموعة "
-                    "لا يمكن تكبيرها.",
-                ),
+                words("lesson_choose_title"),
+                words("lesson_choose_goal"),
+                words("lesson_choose_rule"),
             ),
             "2H AS 5S 4D",
             "7C 9H",
@@ -476,12 +378,9 @@ def _steps(rules: Rules, variant: str) -> list[Step | None]:
     make(
         "pictures",
         (
-            both("Pictures only pair", "الصور بالمطابقة فقط"),
-            both("Take the Q♠.", f"كُل {_cw('QS', 'ar')}."),
-            both(
-                "Queens and kings capture only by pairing: they have no value to add up.",
-                "البنت والشايب يأكلان بالمطابقة فقط: ليس لهما قيمة تُجمع.",
-            ),
+            words("lesson_pictures_title"),
+            words("lesson_pictures_goal"),
+            words("lesson_pictures_rule"),
         ),
         "QS 4H 8C",
         "KD QH",
@@ -492,12 +391,9 @@ def _steps(rules: Rules, variant: str) -> list[Step | None]:
     make(
         "jack",
         (
-            both("The jack sweeps", "الولد يكنس"),
-            both("Take every card on the floor with one card.", "كُل كل أوراق الأرض بورقة واحدة."),
-            both(
-                f"A jack sweeps the whole floor; {jack_words['en']}.",
-                f"الولد يكنس الأرض كلها؛ و{jack_words['ar']}.",
-            ),
+            words("lesson_jack_title"),
+            words("lesson_jack_goal"),
+            words("lesson_jack_rule", jack=lambda lang: in_lang(jack_words, lang)),
         ),
         "3S 8H 9C 5D",
         "JH 2C",
@@ -508,8 +404,8 @@ def _steps(rules: Rules, variant: str) -> list[Step | None]:
         make(
             "seven",
             (
-                both("The 7♦ sweeps", f"{_cw('7D', 'ar')} تكنس"),
-                both("Sweep the floor with the 7♦.", f"اكنس الأرض بـ{_cw('7D', 'ar')}."),
+                words("lesson_seven_title"),
+                words("lesson_seven_goal"),
                 _seven(rules.seven_diamonds),
             ),
             "9S 10H 6C",
@@ -521,7 +417,7 @@ def _steps(rules: Rules, variant: str) -> list[Step | None]:
             rules,
             variant,
             "seven_basra",
-            (both("", ""), both("", ""), both("", "")),
+            (_BLANK, _BLANK, _BLANK),
             "2S 3H 4C",
             "7D 8H",
             "7Dx2S,3H,4C",
@@ -532,8 +428,8 @@ def _steps(rules: Rules, variant: str) -> list[Step | None]:
             add(
                 replace(
                     seven,
-                    title=both("A basra with the 7♦", f"بصرة بـ{_cw('7D', 'ar')}"),
-                    goal=both("Make a basra with the 7♦.", f"اعمل بصرة بـ{_cw('7D', 'ar')}."),
+                    title=words("lesson_seven_basra_title"),
+                    goal=words("lesson_seven_basra_goal"),
                     rule=_join(_seven(rules.seven_diamonds), _basra_value_words(rules, worth)),
                 )
             )
@@ -541,38 +437,29 @@ def _steps(rules: Rules, variant: str) -> list[Step | None]:
         make(
             "lone_seven",
             (
-                both("The lone 7♦", f"{_cw('7D', 'ar')} الوحيدة"),
-                both("Take the lone 7♦ for a basra.", f"كُل {_cw('7D', 'ar')} الوحيدة واعمل بصرة."),
-                both(
-                    "A lone 7♦ on the floor gives a basra to any card but a jack that takes it.",
-                    f"{_cw('7D', 'ar')} وحدها على الأرض تعطي بصرة لأي ورقة تأكلها إلا الولد.",
-                ),
+                words("lesson_lone_seven_title"),
+                words("lesson_lone_seven_goal"),
+                words("lesson_lone_seven_rule"),
             ),
             "7D",
             "2H JC",
             "2Hx7D",
             lambda f: f.basra > 0,
         )
-    basra_rule = _BASRA_RULE[rules.basra_mode]
+    basra_rule = _basra_rule(rules.basra_mode)
     clear = rules.basra_mode == "clear"
     floor, hand, taught = ("3S 6H", "9D 5C", "9Dx3S,6H") if clear else ("6S", "6C 9D", "6Cx6S")
-    blank = both("", "")
+    blank = _BLANK
     basra = _build(
         rules, variant, "basra", (blank, blank, blank), floor, hand, taught, lambda f: f.basra > 0
     )
-    basra_goal = (
-        both("Clear the whole floor in one play: a basra.", "امسح الأرض كلها في لعبة واحدة: بصرة.")
-        if clear
-        else both(
-            "Take the lone card by pairing it: a basra.", "كُل الورقة الوحيدة بمطابقتها: بصرة."
-        )
-    )
+    basra_goal = words("lesson_basra_goal_clear" if clear else "lesson_basra_goal_lone")
     if basra is not None:
         worth = move_facts(basra.view(), basra.taught).basra
         add(
             replace(
                 basra,
-                title=both("The basra", "البصرة"),
+                title=words("lesson_basra_title"),
                 goal=basra_goal,
                 rule=_join(basra_rule, _basra_value_words(rules, worth)),
             )
@@ -581,12 +468,8 @@ def _steps(rules: Rules, variant: str) -> list[Step | None]:
         make(
             "lone_sum",
             (
-                both("A basra by adding up", "بصرة بالجمع"),
-                both(
-                    "The 4♥ was just laid on the lone 3♠: take both with one card worth their sum.",
-                    f"رُميت {_cw('4H', 'ar')} للتو على {_cw('3S', 'ar')} الوحيدة: كُلهما معًا "
-                    "بورقة قيمتها مجموعهما.",
-                ),
+                words("lesson_lone_sum_title"),
+                words("lesson_lone_sum_goal"),
                 basra_rule,
             ),
             "3S 4H",
@@ -598,12 +481,9 @@ def _steps(rules: Rules, variant: str) -> list[Step | None]:
     make(
         "jack_no_basra",
         (
-            both("A jack is no basra", "الولد ليس بصرة"),
-            both("Make a basra.", "اعمل بصرة."),
-            both(
-                f"A jack takes a lone card too, but {jack_words['en']}.",
-                f"الولد يأكل الورقة الوحيدة أيضًا، لكن {jack_words['ar']}.",
-            ),
+            words("lesson_jack_no_basra_title"),
+            words("lesson_jack_no_basra_goal"),
+            words("lesson_jack_no_basra_rule", jack=lambda lang: in_lang(jack_words, lang)),
         ),
         "6S",
         "JH 6C",
@@ -615,15 +495,9 @@ def _steps(rules: Rules, variant: str) -> list[Step | None]:
         make(
             "jack_on_jack",
             (
-                both("Jack on a lone jack", "ولد على ولد وحيد"),
-                both(
-                    f"Score {worth} with a jack.",
-                    f"سجّل {count_words(worth, 'point', 'ar')} بالولد.",
-                ),
-                both(
-                    f"A jack taking a lone jack is a basra worth {worth}.",
-                    f"الولد على ولد وحيد بصرة قيمتها {count_words(worth, 'point', 'ar')}.",
-                ),
+                words("lesson_jack_on_jack_title"),
+                words("lesson_jack_on_jack_goal", n=worth),
+                words("lesson_jack_on_jack_rule", n=worth),
             ),
             "JS",
             "JH 4C",
@@ -633,18 +507,13 @@ def _steps(rules: Rules, variant: str) -> list[Step | None]:
     add(_points_step(rules, variant))
     if rules.majority_bonus > 0:
         bonus = rules.majority_bonus
-        tie = _TIE[rules.majority_tie]
+        tie = words(f"rules_tie_{rules.majority_tie}")
         make(
             "majority",
             (
-                both("Most cards", "أكثر الأوراق"),
-                both("Take the most cards you can.", "كُل أكبر عدد من الأوراق."),
-                both(
-                    f"When the round ends, the side with the most cards scores {bonus}. "
-                    + tie["en"],
-                    "في نهاية الجولة يأخذ الطرف الذي أكل أكثر الأوراق مكافأة قيمتها "
-                    f"{count_words(bonus, 'point', 'ar')}. " + tie["ar"],
-                ),
+                words("lesson_majority_title"),
+                words("lesson_majority_goal"),
+                words("lesson_majority_rule", n=bonus, tie=lambda lang: in_lang(tie, lang)),
             ),
             "2S 3H 5C 9D",
             "5D 9H",
@@ -658,19 +527,9 @@ def _steps(rules: Rules, variant: str) -> list[Step | None]:
     make(
         "target",
         (
-            both("The target", "الهدف"),
-            both(
-                f"You have {ahead} points and the game is played to {target}: make a basra, "
-                f"worth {worth}, to reach it.",
-                f"معك {count_words(ahead, 'point', 'ar')} واللعبة إلى {num(target, 'ar')}: "
-                f"اعمل بصرة، قيمتها {count_words(worth, 'point', 'ar')}، لتصل إليه.",
-            ),
-            both(
-                "Points are added up after each round; the game ends after a round in which a "
-                f"side reaches {target}, and the highest score wins.",
-                "تُجمع النقاط بعد كل جولة؛ وتنتهي اللعبة بعد جولة يصل فيها طرف إلى "
-                f"{num(target, 'ar')}، ويفوز صاحب أعلى نتيجة.",
-            ),
+            words("lesson_target_title"),
+            words("lesson_target_goal", ahead=ahead, target=target, worth=worth),
+            words("lesson_target_rule", target=target),
         ),
         "6S",
         "6C 9D",
@@ -693,13 +552,14 @@ def _points_step(rules: Rules, variant: str) -> Step | None:
     partners.sort(key=lambda c: worth[c])
     fillers = [r for r in (6, 9, 8, 5, 4, 3) if r != rank + 1]
     texts = (
-        both("Point cards", "أوراق النقاط"),
-        both("Take the card that scores.", "كُل الورقة التي لها نقاط."),
+        words("lesson_points_title"),
+        words("lesson_points_goal"),
         _join(
             _point_cards_words(rules),
-            both(
-                f"The {card_words(best, 'en')} is worth {count_words(worth[best], 'point', 'en')}.",
-                f"{card_words(best, 'ar')} قيمتها {count_words(worth[best], 'point', 'ar')}.",
+            words(
+                "lesson_points_worth",
+                card=lambda lang: card_words(best, lang),
+                n=worth[best],
             ),
         ),
     )
@@ -721,6 +581,18 @@ def _points_step(rules: Rules, variant: str) -> Step | None:
     return None
 
 
+def variant_words(variant: str) -> Words:
+    """A preset's name in every language (the catalogues' ``variant_...``)."""
+    return {lang: _variant_name(variant, lang) for lang in LANGUAGES}
+
+
+def _variant_name(variant: str, lang: str) -> str:
+    """A preset's name in ``lang`` (the catalogue's ``variant_...``)."""
+    if f"variant_{variant}" in catalogue("en"):
+        return message(lang, f"variant_{variant}")
+    return variant_title(variant)
+
+
 def course_for(variant: str, rules: Rules | None = None) -> Course:
     """The course for ``rules`` (the preset ``variant``'s when ``None``).
 
@@ -731,10 +603,9 @@ def course_for(variant: str, rules: Rules | None = None) -> Course:
     full = rules if rules is not None else base
     steps = tuple(step for step in _steps(full, variant) if step is not None)
     custom = full != base
-    ar_title = VARIANT_TITLES_AR.get(variant, variant)
-    title = both(
-        f"Learn {variant_title(variant)}" + (" (custom rules)" if custom else ""),
-        f"تعلّم {ar_title}" + (" (قواعد خاصة)" if custom else ""),
+    title = words(
+        "lesson_course_custom" if custom else "lesson_course",
+        variant=lambda lang: _variant_name(variant, lang),
     )
     return Course(variant, full, steps, custom, title)
 

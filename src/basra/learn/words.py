@@ -1,8 +1,10 @@
-"""Words for people in English and Arabic: cards, numbers, counts and what a move does.
+"""Words for people in every language: cards, numbers, counts and what a move does.
+
+The words themselves are messages of the catalogues (:mod:`basra.locales`).
 
 Every text the lessons and puzzles give is a :data:`Words` mapping, one
-string per language of :data:`LANGUAGES`, so that a front end picks the
-person's language without asking the core again. Arabic text writes numbers
+string per language of :data:`LANGUAGES` (a catalogue's message in each), so that a front
+end picks the person's language without asking the core again. Arabic text writes numbers
 in Arabic-Indic digits and isolates each card label left to right (U+2066 ...
 U+2069), so that ``7♦`` never reads ``♦7`` inside a right-to-left sentence;
 :func:`plain` takes the isolates out for terminals that do not know them.
@@ -16,46 +18,75 @@ U+2069), so that ``7♦`` never reads ``♦7`` inside a right-to-left sentence;
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
+from functools import cache
 
-from basra.cards import RANK_NAMES, Card, cards_of
+from basra.cards import RANK_NAMES, Card, cards_of, parse_card
 from basra.coach.hints import MoveFacts
 from basra.describe import card_label
+from basra.locales import Argument, catalogue, format_number, languages, message, parse
+from basra.locales import check_language as locales_check_language
 
 __all__ = [
     "LANGUAGES",
     "Words",
-    "both",
     "card_words",
     "cards_words",
     "check_language",
     "count_words",
     "facts_words",
+    "in_lang",
     "num",
     "plain",
     "signed",
+    "words",
 ]
 
-LANGUAGES = ("en", "ar")
-"""The languages of every text: English and Arabic."""
+LANGUAGES = tuple(languages())
+"""The languages of the catalogues (:func:`basra.locales.languages`), English first."""
 
 Words = dict[str, str]
-"""One text in every language of :data:`LANGUAGES` (``{"en": ..., "ar": ...}``)."""
+"""One text in every language of :data:`LANGUAGES` (``{"en": ..., "ar": ..., "el": ...,
+"fr": ...}``), from a catalogue's message (:func:`words`); a front end shows
+:func:`in_lang` (English where a language lacks the text)."""
 
 _ISOLATE = ("\u2066", "\u2069")
-_ARABIC_DIGITS = str.maketrans("0123456789.", "٠١٢٣٤٥٦٧٨٩٫")
 
 
-def both(en: str, ar: str) -> Words:
-    """A text in both languages."""
-    return {"en": en, "ar": ar}
+def words(key: str, **params: object) -> Words:
+    """A catalogue's message in every language, its values filled: a callable value is
+    called with the language, and each ``{c_7D}`` hole is that card as the language
+    writes it (isolated in Arabic)."""
+    out = {}
+    for lang in LANGUAGES:
+        values = {k: v(lang) if callable(v) else v for k, v in params.items()}
+        for name in _card_holes(key):
+            values.setdefault(name, card_words(parse_card(name[2:]), lang))
+        out[lang] = message(lang, key, **values)
+    return out
+
+
+@cache
+def _card_holes(key: str) -> tuple[str, ...]:
+    """The ``c_...`` holes of the English message ``key`` (each names a card)."""
+    named: set[str] = set()
+    todo = list(parse(catalogue("en")[key]))
+    while todo:
+        part = todo.pop()
+        if isinstance(part, Argument):
+            named.add(part.name)
+            todo.extend(p for _, branch in part.options for p in branch)
+    return tuple(sorted(name for name in named if name.startswith("c_")))
+
+
+def in_lang(text: Words, lang: str) -> str:
+    """``text`` in ``lang``, or in English where it has no ``lang``."""
+    return text.get(lang) or text["en"]
 
 
 def check_language(lang: str) -> str:
-    """``lang`` if it is one of :data:`LANGUAGES`; otherwise a ValueError saying which are."""
-    if lang not in LANGUAGES:
-        raise ValueError(f"language must be one of {', '.join(LANGUAGES)}, not {lang!r}")
-    return lang
+    """``lang`` if a catalogue has it; otherwise a ValueError saying which do."""
+    return locales_check_language(lang)
 
 
 def plain(text: str) -> str:
@@ -64,10 +95,10 @@ def plain(text: str) -> str:
 
 
 def num(value: float, lang: str) -> str:
-    """A number as written in ``lang``: Arabic-Indic digits in Arabic; at most one decimal,
-    none for a whole number."""
-    text = f"{value:.1f}".rstrip("0").rstrip(".") if value != int(value) else str(int(value))
-    return text.translate(_ARABIC_DIGITS) if lang == "ar" else text
+    """A number as written in ``lang`` (:func:`basra.locales.format_number`): Arabic-Indic
+    digits in Arabic, a decimal comma in Greek and French; at most one decimal, none for a
+    whole number."""
+    return format_number(value, lang)
 
 
 def signed(value: float, lang: str) -> str:
@@ -78,7 +109,8 @@ def signed(value: float, lang: str) -> str:
 def card_words(card: Card, lang: str) -> str:
     """A card as people write it (``7♦``), isolated left to right in Arabic."""
     label = card_label(card)
-    return _ISOLATE[0] + label + _ISOLATE[1] if lang == "ar" else label
+    rtl = catalogue(lang).get("language_dir") == "rtl"
+    return _ISOLATE[0] + label + _ISOLATE[1] if rtl else label
 
 
 def cards_words(cards: Iterable[Card] | int, lang: str) -> str:
@@ -87,35 +119,18 @@ def cards_words(cards: Iterable[Card] | int, lang: str) -> str:
     return " ".join(card_words(c, lang) for c in ordered)
 
 
-_COUNTS: Mapping[str, tuple[str, str, tuple[str, str, str, str]]] = {
-    # English singular, plural; Arabic one, two, three to ten, eleven and more.
-    "card": ("card", "cards", ("ورقة واحدة", "ورقتان", "أوراق", "ورقة")),
-    "point": ("point", "points", ("نقطة واحدة", "نقطتان", "نقاط", "نقطة")),
-}
-
-
 def count_words(count: int, noun: str, lang: str) -> str:
-    """``count`` of a noun (``card`` or ``point``), with the plural each language uses."""
-    en_one, en_many, (one, two, few, many) = _COUNTS[noun]
-    if lang != "ar":
-        return f"{count} {en_one if abs(count) == 1 else en_many}"
-    if abs(count) == 1:
-        return one
-    if abs(count) == 2:
-        return two
-    return f"{num(count, 'ar')} {few if 3 <= abs(count) <= 10 else many}"
-
-
-_RANK_AR = {"A": "آس", "J": "ولد", "Q": "بنت", "K": "شايب"}
-_RANK_EN = {"A": "an ace", "J": "a jack", "Q": "a queen", "K": "a king", "8": "an 8"}
+    """``count`` of a noun (``card`` or ``point``), in the plural form ``lang``'s CLDR rules
+    give it (the catalogue's ``count_card`` and ``count_point``)."""
+    return message(lang, f"count_{noun}", n=count)
 
 
 def rank_words(rank: int, lang: str) -> str:
-    """A card of a rank, never naming its suit: ``a jack``, ``an 8``; ``ولد``, ``٨``."""
+    """A card of a rank, never naming its suit: ``a jack``, ``an 8``; ``ولد``, ``ورقة ٣``."""
     name = RANK_NAMES[rank]
-    if lang == "ar":
-        return _RANK_AR.get(name) or f"ورقة {num(int(name), 'ar')}"
-    return _RANK_EN.get(name, f"a {name}")
+    if f"rank_a_{name}" in catalogue(lang) or f"rank_a_{name}" in catalogue("en"):
+        return message(lang, f"rank_a_{name}")
+    return message(lang, "rank_a", rank=int(name))
 
 
 def facts_words(facts: MoveFacts, lang: str, *, reply: bool = True) -> str:
@@ -123,49 +138,26 @@ def facts_words(facts: MoveFacts, lang: str, *, reply: bool = True) -> str:
     ``reply``) what it leaves the next player (a rank, never a hidden card)."""
     move = facts.move
     card = card_words(move.card, lang)
-    ar = lang == "ar"
     if not move.take:
-        head = f"{card} تبقى على الأرض" if ar else f"{card} goes on the floor"
+        head = message(lang, "facts_goes_down", card=card)
     else:
-        taken = cards_words(move.take, lang)
-        head = f"{card} تأكل {taken}" if ar else f"{card} takes {taken}"
+        head = message(lang, "facts_takes", card=card, cards=cards_words(move.take, lang))
         if facts.basra:
-            head += (
-                f" وتعمل بصرة ({signed(facts.basra, lang)})"
-                if ar
-                else f" for a basra ({signed(facts.basra, lang)})"
-            )
+            head += message(lang, "facts_basra", gain=signed(facts.basra, lang))
         elif facts.card_points:
-            points = count_words(facts.card_points, "point", lang)
-            head += f" ({points} في الأوراق)" if ar else f" ({points} in cards)"
+            head += message(lang, "facts_points", n=facts.card_points)
     if not reply:
         return head
     if facts.last:
-        return head + ("، وهي آخر ورقة في الجولة" if ar else ", the round's last card")
+        return head + message(lang, "facts_last")
     if not facts.floor_after:
-        return head + (" وتترك الأرض فارغة" if ar else " and leaves the floor empty")
+        return head + message(lang, "facts_empty")
     answer = facts.reply
     if answer is None:
-        return head + (
-            " ولا تترك للاعب التالي شيئًا يأكله"
-            if ar
-            else " and leaves the next player nothing to take"
-        )
+        return head + message(lang, "facts_nothing")
     who = rank_words(answer.rank, lang)
     if answer.basra:
-        gain = signed(answer.basra, lang)
-        return head + (
-            f"، لكن {who} يكنس الأرض ببصرة ({gain})"
-            if ar
-            else f", but {who} would clear the floor for a basra ({gain})"
-        )
+        return head + message(lang, "facts_reply_basra", who=who, gain=signed(answer.basra, lang))
     if answer.points:
-        points = count_words(answer.points, "point", lang)
-        return head + (
-            f" وتترك للاعب التالي {points} على الأكثر"
-            if ar
-            else f" and leaves the next player at most {points}"
-        )
-    return head + (
-        " ولا تترك إلا أوراقًا بلا نقاط" if ar else " and leaves only cards worth no points"
-    )
+        return head + message(lang, "facts_reply_points", n=answer.points)
+    return head + message(lang, "facts_reply_none")

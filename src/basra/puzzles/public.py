@@ -32,10 +32,9 @@ from typing import Any
 
 from basra.cards import CARD_NAMES, cards_of
 from basra.coach.hints import move_facts
-from basra.describe import variant_title
 from basra.learn.board import hand_options, move_error_words
-from basra.learn.lessons import VARIANT_TITLES_AR
-from basra.learn.words import Words, both, card_words, cards_words, facts_words, num, signed
+from basra.learn.lessons import variant_words
+from basra.learn.words import LANGUAGES, Words, card_words, cards_words, facts_words, signed, words
 from basra.notation import MoveTextError, parse_move
 from basra.puzzles.format import CLEAR_MARGIN, Puzzle
 from basra.puzzles.themes import OTHER, THEMES
@@ -46,22 +45,14 @@ __all__ = ["PUZZLE_VIEW_FORMAT", "THEME_TITLES", "attempt", "puzzle_view", "solu
 PUZZLE_VIEW_FORMAT = "basra-puzzle-view/1"
 
 THEME_TITLES: dict[str, Words] = {
-    "basra": both("Basra", "بصرة"),
-    "deny_basra": both("Deny a basra", "امنع البصرة"),
-    "seven_diamonds": both("The 7♦", "الـ\u20667♦\u2069"),
-    "jack": both("The jack", "الولد"),
-    "big_cards": both("Big point cards", "أوراق النقاط الكبيرة"),
-    "lone_card": both("The lone card", "الورقة الوحيدة"),
-    "clear_floor": both("Clear the floor", "كنس الأرض"),
-    "majority": both("The race for most cards", "سباق أكثر الأوراق"),
-    OTHER: both("The best move", "أفضل حركة"),
+    theme: words(f"puzzle_theme_{theme}") for theme in (*THEMES, OTHER)
 }
 """Each theme's name for people."""
 assert set(THEME_TITLES) == {*THEMES, OTHER}
 
 
 def _title(variant: str) -> Words:
-    return both(variant_title(variant), VARIANT_TITLES_AR.get(variant, variant))
+    return variant_words(variant)
 
 
 def puzzle_view(puzzle: Puzzle) -> dict[str, Any]:
@@ -77,12 +68,7 @@ def puzzle_view(puzzle: Puzzle) -> dict[str, Any]:
         "seat": puzzle.seat,
         "rating": puzzle.rating,
         "exact": puzzle.exact,
-        "goal": both(
-            "Find the best move: it beats every other by at least "
-            f"{num(CLEAR_MARGIN, 'en')} points of expected round margin.",
-            "جد أفضل حركة: تتفوّق على كل حركة أخرى بـ"
-            f"{num(CLEAR_MARGIN, 'ar')} نقاط على الأقل من الفارق المتوقّع في الجولة.",
-        ),
+        "goal": words("puzzle_goal_words", n=CLEAR_MARGIN),
         "view": view.to_json(),
         "hand_options": hand_options(view),
     }
@@ -105,23 +91,17 @@ def attempt(puzzle: Puzzle, text: str) -> dict[str, Any]:
         }
     values = {m.move: m.points for m in puzzle.moves}
     loss = round(values[puzzle.answer] - values[move.text()], 2)
-    shown = {lang: _move_words(move.card, move.take, lang) for lang in ("en", "ar")}
+    shown = lambda lang: _move_words(move.card, move.take, lang)  # noqa: E731
     if move.text() == puzzle.answer:
-        words = both(
-            f"Right: {shown['en']} is the best move.", f"صحيح: {shown['ar']} هي أفضل حركة."
-        )
+        said = words("puzzle_attempt_right", move=shown)
     else:
-        words = both(
-            f"{shown['en']} is not the best: it gives away {num(loss, 'en')} points of "
-            "expected round margin.",
-            f"{shown['ar']} ليست الأفضل: تخسر {num(loss, 'ar')} نقطة من الفارق المتوقّع في الجولة.",
-        )
+        said = words("puzzle_attempt_wrong", move=shown, n=loss)
     return {
         "legal": True,
         "correct": move.text() == puzzle.answer,
         "move": move.text(),
         "loss": loss,
-        "words": words,
+        "words": said,
     }
 
 
@@ -133,24 +113,10 @@ def _move_words(card: int, take: int, lang: str) -> str:
 
 def _proof_words(puzzle: Puzzle) -> Words:
     if puzzle.proof == "solved":
-        return both(
-            "Proven exactly: every card left was known, and the rest of the round was solved.",
-            "مُثبت تمامًا: كل الأوراق الباقية كانت معروفة، وحُلّت بقية الجولة كلها.",
-        )
+        return words("puzzle_proof_solved")
     if puzzle.proof == "arrangements":
-        count = puzzle.arrangements
-        return both(
-            f"Proven exactly: it is best in every one of the {count} ways the hidden cards "
-            "could lie (the values are their average).",
-            f"مُثبت تمامًا: هي الأفضل في كل واحدة من الطرق الـ{num(count, 'ar')} التي يمكن أن "
-            "تكون بها الأوراق المخفية (والقيم متوسطها).",
-        )
-    return both(
-        "Found by a search ten times the expert bot's, ahead of every other move by more "
-        "than four standard errors.",
-        "وجدها بحث أقوى بعشر مرات من بحث الروبوت الخبير، متقدّمة على كل حركة أخرى بأكثر من "
-        "أربعة أخطاء معيارية.",
-    )
+        return words("puzzle_proof_arrangements", count=puzzle.arrangements)
+    return words("puzzle_proof_search")
 
 
 def solution(puzzle: Puzzle) -> dict[str, Any]:
@@ -175,22 +141,20 @@ def solution(puzzle: Puzzle) -> dict[str, Any]:
                 "move": value.move,
                 "points": value.points,
                 "stderr": value.stderr,
-                "words": both(
-                    facts_words(facts[value.move], "en"), facts_words(facts[value.move], "ar")
-                ),
+                "words": {lang: facts_words(facts[value.move], lang) for lang in LANGUAGES},
             }
         )
     best, rival = puzzle.moves[0], puzzle.moves[1]
     lead = round(best.points - rival.points, 2)
     answer_facts, rival_facts = facts[best.move], facts[rival.move]
     rival_card = rival_facts.move.card
-    why = both(
-        f"{facts_words(answer_facts, 'en')}: {signed(best.points, 'en')} points of expected "
-        f"round margin, {num(lead, 'en')} more than {card_words(rival_card, 'en')} "
-        f"({facts_words(rival_facts, 'en')}).",
-        f"{facts_words(answer_facts, 'ar')}: {signed(best.points, 'ar')} من الفارق المتوقّع في "
-        f"الجولة، أي {num(lead, 'ar')} أكثر من {card_words(rival_card, 'ar')} "
-        f"({facts_words(rival_facts, 'ar')}).",
+    why = words(
+        "puzzle_why_words",
+        answer=lambda lang: facts_words(answer_facts, lang),
+        points=lambda lang: signed(best.points, lang),
+        lead=lead,
+        rival=lambda lang: card_words(rival_card, lang),
+        rival_does=lambda lang: facts_words(rival_facts, lang),
     )
     proof = _proof_words(puzzle)
     return {
@@ -205,7 +169,7 @@ def solution(puzzle: Puzzle) -> dict[str, Any]:
         "margin": round(puzzle.margin, 2),
         "rating": puzzle.rating,
         "moves": moves,
-        "why": both(f"{why['en']} {proof['en']}", f"{why['ar']} {proof['ar']}"),
+        "why": {lang: f"{why[lang]} {proof[lang]}" for lang in LANGUAGES},
         "position": {
             "hands": [[CARD_NAMES[c] for c in cards_of(hand)] for hand in state.hands],
             "stock": [CARD_NAMES[c] for c in state.stock[state.stock_pos :]],

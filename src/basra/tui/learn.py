@@ -14,7 +14,7 @@ from rich.text import Text
 from textual.binding import Binding, BindingType
 
 from basra.learn.lessons import Course, StepResult, check_step
-from basra.learn.words import both, num
+from basra.learn.words import words
 from basra.moves import Move
 from basra.tui.position import PositionApp
 
@@ -42,11 +42,8 @@ class LearnApp(PositionApp):
     def title_text(self) -> str:
         """The course, and the step."""
         step = self.course.steps[self.index]
-        where = both(
-            f"step {self.index + 1} of {self.step_count}",
-            f"الخطوة {num(self.index + 1, 'ar')} من {num(self.step_count, 'ar')}",
-        )
-        return f"{self.say(self.course.title)} · {self.say(where)}: {self.say(step.title)}"
+        where = self.word("tui_step_of", n=self.index + 1, m=self.step_count)
+        return f"{self.say(self.course.title)} · {where}: {self.say(step.title)}"
 
     def goal_text(self) -> str:
         """The step's goal."""
@@ -74,12 +71,8 @@ class LearnApp(PositionApp):
         self.message = Text(self.say(self.result.words), style=style)
         if self.result.correct:
             last = self.index + 1 == self.step_count
-            follow = (
-                both("The course is complete. q to leave.", "اكتمل الدرس. q للخروج.")
-                if last
-                else both("n: the next step.", "n: الخطوة التالية.")
-            )
-            self.message.append("\n" + self.say(follow), style="")
+            follow = self.word("tui_course_done" if last else "tui_next_step")
+            self.message.append("\n" + follow, style="")
 
     def go(self, index: int) -> None:
         """Show step ``index``."""
@@ -90,16 +83,11 @@ class LearnApp(PositionApp):
     def action_next(self) -> None:
         """The next step (once this one is done)."""
         if self.index + 1 >= self.step_count:
-            self.not_yet(both("This is the course's last step.", "هذه آخر خطوة في الدرس."))
+            self.not_yet(words("tui_last_step"))
         elif self.index in self.done:
             self.go(self.index + 1)
         else:
-            self.not_yet(
-                both(
-                    "Play the step's move first: n goes on once it is done (p goes back).",
-                    "العب حركة الخطوة أولًا: n تنتقل بعد إتمامها (p ترجع).",
-                )
-            )
+            self.not_yet(words("tui_step_first"))
 
     def action_previous(self) -> None:
         """The previous step."""

@@ -22,7 +22,8 @@ from textual.widgets import Footer, Static
 
 from basra.cards import cards_of
 from basra.kernel import generate_moves
-from basra.learn.words import Words, plain
+from basra.learn.words import LANGUAGES, Words, in_lang, plain, words
+from basra.locales import message
 from basra.moves import Move
 from basra.transition import play_basra
 from basra.tui.cards import CardRow
@@ -36,21 +37,12 @@ TAKES = "#a8e6a0"
 """The face colour of floor cards the chosen card would take."""
 
 LABELS: dict[str, Words] = {
-    "floor": {"en": "Floor", "ar": "الأرض"},
-    "hand": {"en": "Your hand", "ar": "ورقك"},
-    "empty": {"en": "The floor is empty.", "ar": "الأرض فارغة."},
-    "takes": {"en": "takes", "ar": "تأكل"},
-    "trail": {"en": "takes nothing: it stays on the floor", "ar": "لا تأكل شيئًا: تبقى على الأرض"},
-    "basra": {"en": "basra", "ar": "بصرة"},
+    name: words(f"tui_{name}") for name in ("floor", "hand", "empty", "takes", "trail", "basra")
 }
 KEYS: dict[str, Words] = {
-    "play": {"en": "Play", "ar": "العب"},
-    "next": {"en": "Next", "ar": "التالي"},
-    "previous": {"en": "Previous", "ar": "السابق"},
-    "language": {"en": "English/عربي", "ar": "English/عربي"},
-    "quit": {"en": "Quit", "ar": "خروج"},
+    name: words(f"tui_key_{name}") for name in ("play", "next", "previous", "language", "quit")
 }
-"""The footer's words for each action, in both languages."""
+"""The footer's words for each action, in every language."""
 
 
 class PositionApp(App[None]):
@@ -72,7 +64,7 @@ class PositionApp(App[None]):
         Binding("left", "move(-1)", show=False),
         Binding("right", "move(1)", show=False),
         Binding("n", "next", "Next"),
-        Binding("l", "language", "English/عربي"),
+        Binding("l", "language", "Language"),
         Binding("q", "quit", "Quit"),
         *[Binding(str(n), f"pick({n})", show=False) for n in range(1, 10)],
     ]
@@ -140,7 +132,11 @@ class PositionApp(App[None]):
 
     def say(self, words: Words) -> str:
         """``words`` in the chosen language, for the terminal."""
-        return plain(words[self.lang])
+        return plain(in_lang(words, self.lang))
+
+    def word(self, key: str, **params: object) -> str:
+        """A catalogue's message in the chosen language, for the terminal."""
+        return plain(message(self.lang, key, **params))
 
     def show(self, view: View) -> None:
         """Show a new position (its seat to move is the person)."""
@@ -255,8 +251,8 @@ class PositionApp(App[None]):
         self.push_screen(ChoiceScreen(moves, labels), chosen)
 
     def action_language(self) -> None:
-        """Switch between English and Arabic."""
-        self.lang = "ar" if self.lang == "en" else "en"
+        """Switch to the next language of the catalogues."""
+        self.lang = LANGUAGES[(LANGUAGES.index(self.lang) + 1) % len(LANGUAGES)]
         self.label_keys()
         self.on_language()
         self.refresh_all()

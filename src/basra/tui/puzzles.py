@@ -17,7 +17,7 @@ from typing import Any
 from rich.text import Text
 
 from basra.cards import parse_card
-from basra.learn.words import both, num
+from basra.learn.words import words
 from basra.moves import Move
 from basra.puzzles.format import Puzzle
 from basra.puzzles.public import attempt, puzzle_view, solution
@@ -53,12 +53,9 @@ class PuzzleApp(PositionApp):
     def title_text(self) -> str:
         """Which puzzle, the variant and the rating."""
         shown = self.public
-        where = both(
-            f"puzzle {self.index + 1} of {len(self.puzzles)}",
-            f"اللغز {num(self.index + 1, 'ar')} من {num(len(self.puzzles), 'ar')}",
-        )
-        rating = both(f"rating {shown['rating']}", f"التقييم {num(shown['rating'], 'ar')}")
-        return f"{self.say(where)} · {self.say(shown['title'])} · {self.say(rating)}"
+        where = self.word("tui_puzzle_of", n=self.index + 1, m=len(self.puzzles))
+        rating = self.word("tui_rating", n=shown["rating"])
+        return f"{where} · {self.say(shown['title'])} · {rating}"
 
     def goal_text(self) -> str:
         """The puzzle's goal."""
@@ -67,29 +64,23 @@ class PuzzleApp(PositionApp):
     def info_text(self) -> Text:
         """Scores, piles and the round's last plays, as the seat saw them."""
         shown = self.public["view"]
-        ar = self.lang == "ar"
+        say = self.word
         out = Text()
         seat = shown["seat"]
-        partner = ""
-        if shown["teams"]:
-            partner = (
-                f" (شريكك المقعد {(seat + 2) % 4 + 1})"
-                if ar
-                else (f" (your partner: seat {(seat + 2) % 4 + 1})")
-            )
+        partner = say("tui_partner", n=str((seat + 2) % 4 + 1)) if shown["teams"] else ""
         out.append(
-            ("أنت المقعد " if ar else "You are seat ")
-            + f"{seat + 1}{partner}; "
-            + ("النتيجة: " if ar else "score: ")
-            + self._per_side(shown["scores"])
-            + ("; الأوراق المأكولة: " if ar else "; cards taken: ")
-            + self._per_side(shown["pile_sizes"])
-            + ("; الباقي " if ar else "; stock ")
-            + str(shown["stock"])
+            say(
+                "tui_you_are_seat",
+                seat=str(seat + 1),
+                partner=partner,
+                scores=self._per_side(shown["scores"]),
+                piles=self._per_side(shown["pile_sizes"]),
+                stock=str(shown["stock"]),
+            )
         )
         plays = shown["plays"][-6:]
         if plays:
-            out.append("\n" + ("آخر اللعب: " if ar else "last plays: "))
+            out.append("\n" + say("tui_last_plays"))
             for index, play in enumerate(plays):
                 if index:
                     out.append("  ")
@@ -104,17 +95,14 @@ class PuzzleApp(PositionApp):
     def _per_side(self, values: Sequence[int]) -> str:
         """One number per side, each named: ``you 52, seat 1 88``; yours first."""
         shown = self.public["view"]
-        ar = self.lang == "ar"
         mine = shown["side"]
 
         def name(side: int) -> str:
             if side == mine:
-                return "أنتم" if ar and shown["teams"] else "أنت" if ar else "you"
+                return self.word("tui_side_you_team" if shown["teams"] else "tui_side_you")
             seats = [s for s in range(shown["players"]) if (s % 2 if shown["teams"] else s) == side]
             label = "+".join(str(s + 1) for s in seats)
-            if ar:
-                return ("المقعدان " if len(seats) > 1 else "المقعد ") + label
-            return ("seats " if len(seats) > 1 else "seat ") + label
+            return self.word("tui_side_seats" if len(seats) > 1 else "tui_side_seat", seats=label)
 
         order = [mine, *[s for s in range(len(values)) if s != mine]]
         return ", ".join(f"{name(side)} {values[side]}" for side in order)
@@ -139,34 +127,24 @@ class PuzzleApp(PositionApp):
         solved = self.solved
         text.append("\n" + self.say(solved["why"]))
         themes = ", ".join(self.say(t["title"]) for t in solved["themes"])
-        text.append("\n" + self.say(both("Themes: ", "المواضيع: ")) + themes)
+        text.append("\n" + self.word("tui_themes") + themes)
         for move in solved["moves"]:
             error = f" ± {move['stderr']:.1f}" if move["stderr"] else ""
             mark = "→ " if move["move"] == solved["answer"] else "  "
             text.append(f"\n{mark}{move['points']:+7.1f}{error}  {self.say(move['words'])}")
         hands = solved["position"]["hands"]
-        text.append("\n" + self.say(both("The hands were: ", "كانت الأيدي: ")))
+        text.append("\n" + self.word("tui_hands_were"))
         for seat, hand in enumerate(hands):
             text.append(f" {seat + 1}:")
             text.append_text(cards_chips([parse_card(c) for c in hand]))
         more = self.index + 1 < len(self.puzzles)
-        follow = (
-            both("n: the next puzzle.", "n: اللغز التالي.")
-            if more
-            else both("That was the last puzzle. q to leave.", "كان هذا آخر لغز. q للخروج.")
-        )
-        text.append("\n" + self.say(follow))
+        text.append("\n" + self.word("tui_next_puzzle" if more else "tui_last_puzzle"))
         self.message = text
 
     def action_next(self) -> None:
         """The next puzzle (once this one is answered)."""
         if not self.locked:
-            self.not_yet(
-                both(
-                    "Play a move first: n shows the next puzzle once this one is answered.",
-                    "العب حركة أولًا: n تعرض اللغز التالي بعد الإجابة عن هذا.",
-                )
-            )
+            self.not_yet(words("tui_puzzle_first"))
         elif self.index + 1 < len(self.puzzles):
             self.index += 1
             self.load()

@@ -12,7 +12,7 @@ is what the routes (:mod:`basra.server.transport.routes.offline`) serve:
   all), so a deploy that changes any file changes the worker, which fetches
   only the files whose hash changed and waits until the page says "reload to
   update" (no old and new files mixed);
-- the web app manifest in English or Arabic (:func:`manifest`);
+- the web app manifest in each language of the catalogues (:func:`manifest`);
 - whether offline play is installed, and where its runtime and the core's
   sources are (:meth:`Precache.runtime_info`);
 - the core's sources as one zip, named by its hash, and the runtime's files.
@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import basra
+from basra.locales import languages, message
 from basra.offline import OFFLINE_LEVELS
 
 __all__ = [
@@ -50,8 +51,9 @@ PIN: dict[str, Any] = json.loads((HERE / "pyodide.json").read_text(encoding="utf
 """The pinned Pyodide package: ``version``, sha512 ``integrity``, the ``files`` needed."""
 THEME = "#0f4d2c"
 BACKGROUND = "#0b3a21"
-PRECACHE_SUFFIXES = (".js", ".css", ".svg", ".woff2", ".png")
-"""Which files of ``static/`` the service worker keeps (the page is kept as ``/``)."""
+PRECACHE_SUFFIXES = (".js", ".json", ".css", ".svg", ".woff2", ".png")
+"""Which files of ``static/`` the service worker keeps (the page is kept as ``/``; the
+catalogues of ``static/locales/`` are its ``.json``)."""
 CORE_PACKAGES = ("", "bots", "coach")
 """The packages of ``basra`` whose modules go to the page whole (``""``: the core)."""
 CORE_EXTRA = ("bots/ratings.json",)
@@ -61,10 +63,12 @@ LAZY_IMPORTS = {
     "openskill": "bots/arena.py",
     "basra.belief.features": "bots/ismcts.py",
     "basra.belief.model": "bots/ismcts.py",
+    "babel": "locales.py",
 }
 """Modules the page does not get that files it gets import lazily, inside the functions
-that need them, which never run offline: the arena on a Ray cluster and its ratings, and
-the learned belief (no offline level searches with it)."""
+that need them, which never run offline: the arena on a Ray cluster and its ratings, the
+learned belief (no offline level searches with it), and the catalogues' plural rules (the
+page puts its words into words itself)."""
 MEDIA = {
     ".mjs": "text/javascript",
     ".wasm": "application/wasm",
@@ -207,10 +211,11 @@ class Precache:
                 digest, size = self._hashes.of(path)
                 url = "/static/" + path.relative_to(self.static).as_posix()
                 files.append(PrecacheEntry(url, digest, size))
-        # The page names the modules it preloads (read from the scripts' imports), so it
-        # changes with any script: its hash is the file's and every script's together.
+        # The page names the modules it preloads (read from the scripts' imports) and the
+        # languages (read from the catalogues), so it changes with any script or catalogue:
+        # its hash is the file's and theirs together.
         digest, size = self._hashes.of(self.static / "index.html")
-        scripts = "".join(e.hash for e in files if e.url.endswith(".js"))
+        scripts = "".join(e.hash for e in files if e.url.endswith((".js", ".json")))
         page = hashlib.sha256(f"{digest}|{scripts}".encode()).hexdigest()[:16]
         out.append(PrecacheEntry("/", page, size))
         out.extend(files)
@@ -241,16 +246,17 @@ class Precache:
         }
 
 
-NAMES = {
-    "en": ("Basra: the card game", "Basra", "Play Basra with friends and bots, online or off."),
-    "ar": ("بصرة: لعبة الورق", "بصرة", "العب البصرة مع الأصدقاء والروبوتات، متصلًا أو دون اتصال."),
-}
-
-
 def manifest(lang: str = "en") -> dict[str, Any]:
-    """The web app manifest, in English or Arabic (both names ride along in either)."""
-    lang = lang if lang in NAMES else "en"
-    name, short, description = NAMES[lang]
+    """The web app manifest in ``lang`` (English for a language without a catalogue), its
+    names from the catalogues (``manifest_name``, ``manifest_short``,
+    ``manifest_description``, ``manifest_offline``), every other language's names riding
+    along."""
+    lang = lang if lang in languages() else "en"
+
+    def word(key: str, code: str = lang) -> str:
+        return message(code, key)
+
+    others = [code for code in languages() if code != lang]
     icons = [
         {"src": "/static/icons/icon-192.png", "sizes": "192x192", "type": "image/png"},
         {"src": "/static/icons/icon-512.png", "sizes": "512x512", "type": "image/png"},
@@ -262,17 +268,16 @@ def manifest(lang: str = "en") -> dict[str, Any]:
         },
         {"src": "/static/icons/icon.svg", "sizes": "any", "type": "image/svg+xml"},
     ]
-    other = "ar" if lang == "en" else "en"
     return {
         "id": "/",
-        "name": name,
-        "short_name": short,
-        "description": description,
+        "name": word("manifest_name"),
+        "short_name": word("manifest_short"),
+        "description": word("manifest_description"),
         "lang": lang,
-        "dir": "rtl" if lang == "ar" else "ltr",
-        # The manifest localization proposal (W3C): the other language's names.
-        "name_localized": {other: NAMES[other][0]},
-        "short_name_localized": {other: NAMES[other][1]},
+        "dir": word("language_dir"),
+        # The manifest localization proposal (W3C): the other languages' names.
+        "name_localized": {code: word("manifest_name", code) for code in others},
+        "short_name_localized": {code: word("manifest_short", code) for code in others},
         "start_url": f"/?lang={lang}",
         "scope": "/",
         "display": "standalone",
@@ -283,7 +288,7 @@ def manifest(lang: str = "en") -> dict[str, Any]:
         "icons": icons,
         "shortcuts": [
             {
-                "name": "العب دون اتصال" if lang == "ar" else "Play offline",
+                "name": word("manifest_offline"),
                 "url": f"/offline?lang={lang}",
                 "icons": [{"src": "/static/icons/icon-192.png", "sizes": "192x192"}],
             }

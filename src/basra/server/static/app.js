@@ -3,7 +3,7 @@
 // WebSocket), my games, replay, rules. Everything shown of a game comes from
 // the snapshot the server built for this seat.
 
-import { DICTS, SETTING_LABELS, VARIANT_NAMES, num, rulesText, translate } from "./i18n.js";
+import { DICTS, FIRST_LANGUAGE, LANGUAGES, SETTING_LABELS, VARIANT_NAMES, dateText, direction, loadLanguage, num, rulesText, translate } from "./i18n.js";
 import * as dom from "./dom.js";
 import { bdi, h, patch } from "./dom.js";
 import { headline, joinNames, resultTag, seatLabel, seatName as nameOfSeat, variantTitle } from "./names.js";
@@ -15,11 +15,6 @@ import "./coach.js";
 import { blindFromFragment, blindSwitch } from "./blind.js";
 import { hush } from "./announce.js";
 import { checkFields, clearMarks, markField } from "./fields.js";
-import "./words-table.js";
-import "./words-play.js";
-import "./words-players.js";
-import "./words-tournaments.js";
-import "./words-learn.js";
 import { reportForm } from "./report.js";
 import { manifestLanguage, startOffline } from "./offline/register.js";
 
@@ -40,7 +35,7 @@ const MODULES = {
 const LS = window.localStorage;
 const params = new URLSearchParams(location.search);
 const app = {
-  lang: params.get("lang") || LS.getItem("basra.lang") || ((navigator.language || "").startsWith("ar") ? "ar" : "en"),
+  lang: FIRST_LANGUAGE,
   token: LS.getItem("basra.token"),
   name: LS.getItem("basra.name") || "",
   variants: null,
@@ -48,7 +43,6 @@ const app = {
   page: null,
   fast: params.get("anim") === "fast",
 };
-if (!["en", "ar"].includes(app.lang)) app.lang = "en";
 
 // ------------------------------------------------------------------ identity
 // The server issues identities: this browser keeps its device token and sends it
@@ -141,19 +135,30 @@ function setLanguage(lang) {
   app.lang = lang;
   LS.setItem("basra.lang", lang);
   document.documentElement.lang = lang;
-  document.documentElement.dir = lang === "ar" ? "rtl" : "ltr";
+  document.documentElement.dir = direction(lang);
   document.title = t("app_name");
   for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);
-  // The switch names the other language in that language (its own lang, for screen readers).
-  const switchNode = document.getElementById("lang");
-  switchNode.textContent = lang === "ar" ? "English" : "عربي";
-  switchNode.lang = lang === "ar" ? "en" : "ar";
-  switchNode.title = t("language_switch");
+  // The menu names every language in itself (each option in its own lang, for screen readers).
+  const menu = document.getElementById("lang");
+  menu.replaceChildren(...Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, lang: code }, name)));
+  menu.value = lang;
+  menu.title = t("language_menu_help");
   redrawMute();
   redrawBlind();
   drawSkip();
   manifestLanguage(lang);
+  fitTopBar();
 }
+
+/** Put the menu behind its button where the language's words do not fit the bar's one line
+ * (a wide screen shows it in the bar; Greek and French words are longer than English ones). */
+function fitTopBar() {
+  const bar = document.querySelector(".topbar");
+  if (!bar) return;
+  bar.classList.remove("narrow");
+  if (bar.scrollWidth > bar.clientWidth + 1) bar.classList.add("narrow");
+}
+window.addEventListener("resize", fitTopBar);
 const redrawMute = muteSwitch(document.getElementById("mute"), (key) => t(key));
 const redrawBlind = blindSwitch(document.getElementById("blind"), (key) => t(key), () => redraw());
 
@@ -236,8 +241,16 @@ document.addEventListener("click", (event) => {
 });
 window.addEventListener("popstate", () => route({ moved: true }));
 window.addEventListener("hashchange", () => { if (blindFromFragment()) redraw(); });
-document.getElementById("lang").addEventListener("click", () => {
-  setLanguage(app.lang === "ar" ? "en" : "ar");
+document.getElementById("lang").addEventListener("change", async (event) => {
+  const lang = event.target.value;
+  try {
+    await loadLanguage(lang);
+  } catch {
+    event.target.value = app.lang;  // offline before it was ever fetched: stay
+    toast(t("language_unavailable"));
+    return;
+  }
+  setLanguage(lang);
   redraw();
 });
 
@@ -665,7 +678,7 @@ async function gamesPage(root) {
   if (!games.length) { if (!here) page.append(h("p", { class: "panel muted" }, t("no_games"))); return; }
   const list = h("ul", { class: "list" });
   for (const game of games) {
-    const when = new Date(game.created_at * 1000).toLocaleString(app.lang === "ar" ? "ar-EG" : "en");
+    const when = dateText(game.created_at, app.lang);
     const tag = resultTag(game, app.lang);
     const names = game.names.map((name, i) => seatLabel({ kind: game.kinds?.[i] ?? "person", level: game.levels?.[i], name }, i, app.lang));
     const review = game.status === "over" ? [" · ", h("a", { href: `/review/${game.id}`, "data-link": true, class: "review-link" }, t("review"))] : [];
@@ -890,7 +903,7 @@ async function devicePage(root) {
       const me = await api("/api/identity");
       list.replaceChildren(...me.devices.map((d) => h("li", { "data-device": d.id },
         h("span", {}, h("strong", {}, deviceLabel(d.user_agent)), " · ",
-          h("span", { class: "muted" }, t("device_seen", { when: new Date(d.last_seen_at * 1000).toLocaleString(app.lang === "ar" ? "ar-EG" : "en") }))),
+          h("span", { class: "muted" }, t("device_seen", { when: dateText(d.last_seen_at, app.lang) }))),
         d.current ? h("span", { class: "tag" }, t("device_this"))
           : h("button", { type: "button", class: "secondary", "data-sign-out": d.id, onclick: async () => {
             try { await api(`/api/devices/${d.id}`, { method: "DELETE" }); toast(t("device_signed_out")); drawDevices(); } catch (err) { error.textContent = errorText(err); }

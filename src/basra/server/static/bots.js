@@ -2,7 +2,6 @@
 // A program holding the token plays at tables through the bot API (docs/WEB.md, “The bot API”);
 // the create-table form offers the person's bots for its seats.
 
-import "./words-play.js";
 import { clearMarks, markField } from "./fields.js";
 
 /** The /bots page. */

@@ -3,7 +3,6 @@
 // under the page's one mute switch).
 
 import { num } from "./i18n.js";
-import "./words-players.js";
 
 const TWO_DIGITS = {
   en: new Intl.NumberFormat("en", { minimumIntegerDigits: 2 }),

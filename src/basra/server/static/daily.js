@@ -3,8 +3,6 @@
 // decision by decision. Nothing here holds a card before you play: the server sends
 // none (GET /api/daily has no cards; the others' games are refused until then).
 
-import "./words-play.js";
-import "./words-table.js";
 
 /** The /daily page. */
 export async function dailyPage(root, ui) {

@@ -4,7 +4,7 @@
 // "7♦" reads "7♦" with Latin digits in Arabic too; in blind mode (words on) they
 // are the card's name in words ("seven of diamonds").
 
-import { cardName, cardShort, isRed, num } from "./i18n.js";
+import { cardName, cardShort, isRed, num, translate } from "./i18n.js";
 
 const HANDLERS = Symbol("handlers");
 
@@ -131,7 +131,7 @@ export function cardLabel(text, lang) {
 
 export function cardsLabel(texts, lang) {
   const out = [];
-  texts.forEach((c, i) => { if (i) out.push(lang === "ar" ? "، " : ", "); out.push(cardLabel(c, lang)); });
+  texts.forEach((c, i) => { if (i) out.push(translate(lang, "list_sep")); out.push(cardLabel(c, lang)); });
   return out;
 }
 

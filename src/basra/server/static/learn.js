@@ -15,7 +15,6 @@ import { say } from "./announce.js";
 import { playSound } from "./sound.js";
 import { PuzzlesPage } from "./puzzles.js";
 import { frameOf, inLang, optionsList } from "./learn-parts.js";
-import "./words-learn.js";
 
 let styles = null;
 

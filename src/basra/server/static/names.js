@@ -20,9 +20,9 @@ export function seatLabel(info, index, lang) {
   return seatName(info, index, lang);
 }
 
-/** Several names as one: "Amal & Badr", in Arabic "Amal وBadr". */
+/** Several names as one: "Amal & Badr", in Arabic "Amal وBadr" (the catalogue's names_and). */
 export function joinNames(names, lang) {
-  return names.join(lang === "ar" ? " و" : " & ");
+  return names.join(translate(lang, "names_and"));
 }
 
 /** A side's name: its seat's, or both partners' for a team. */

@@ -2,10 +2,8 @@
 // pages. app.js hands each page its helpers (`ui`), so this module needs nothing
 // else of it. The rating chart is an SVG drawn here from the profile's history.
 
-import "./words-players.js";
-import "./words-table.js";
 import { checkFields, markField } from "./fields.js";
-import { num1 } from "./i18n.js";
+import { dayText, num1 } from "./i18n.js";
 import { reportForm } from "./report.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -35,7 +33,7 @@ export function changeText(change, ui) {
 }
 
 const poolName = (family, kind, ui) => `${ui.t("family_" + family)} · ${ui.t("kind_" + kind)}`;
-const when = (seconds, ui) => new Date(seconds * 1000).toLocaleDateString(ui.app.lang === "ar" ? "ar-EG" : "en");
+const when = (seconds, ui) => dayText(seconds, ui.app.lang);
 
 // ------------------------------------------------------------------ account
 
@@ -229,7 +227,7 @@ export async function profilePage(root, ui, username) {
       cell(t("basras_per_round"), totals.basras_per_round === null ? "—" : ui.n(Math.round(totals.basras_per_round * 100) / 100), "basras-per-round")),
     // The coach's accuracy over the person's reviewed games (docs/COACH.md), when there are any.
     h("p", { id: "review-accuracy", class: accuracy ? "" : "muted" }, t("review_accuracy"), ": ",
-      accuracy ? t(accuracy.games === 1 ? "review_accuracy_value_one" : "review_accuracy_value", { n: Math.round(accuracy.mean), m: accuracy.games }) : t("no_reviews"))));
+      accuracy ? t("review_accuracy_value", { n: Math.round(accuracy.mean), m: accuracy.games }) : t("no_reviews"))));
 
   const games = h("section", { class: "panel", id: "profile-games" }, h("h2", {}, t("recent_games")));
   if (!data.games.length) games.append(h("p", { class: "muted" }, t("no_finished")));

@@ -14,8 +14,8 @@ import { say } from "./announce.js";
 import { playSound } from "./sound.js";
 import { decimal, signed } from "./coach.js";
 import { variantTitle } from "./names.js";
+import { dayText } from "./i18n.js";
 import { frameOf, inLang, optionsList } from "./learn-parts.js";
-import "./words-learn.js";
 
 const MODES = { undefined: "next", "": "next", daily: "daily", mistakes: "mistakes", practice: "practice" };
 
@@ -293,7 +293,7 @@ export class PuzzlesPage {
     if (!this.mistakes) return h("section", { class: "panel", id: "mistakes" }, h("h2", {}, t("puzzle_mistakes")), h("p", { class: "muted" }, "…"));
     const { puzzles, mining } = this.mistakes;
     const status = (p) => (!p.tried ? t("mistakes_new") : p.solved ? t("mistakes_solved") : t("mistakes_missed"));
-    const when = (p) => new Date(p.created_at * 1000).toLocaleDateString(ui.app.lang === "ar" ? "ar-EG" : "en");
+    const when = (p) => dayText(p.created_at, ui.app.lang);
     return h("section", { class: "panel", id: "mistakes", "aria-labelledby": "mistakes-heading" },
       h("h2", { id: "mistakes-heading", tabindex: "-1" }, t("puzzle_mistakes")),
       h("p", { class: "muted" }, t("mistakes_help")),

@@ -6,7 +6,6 @@
 // keeps it 20 s). "Cancel" leaves the pool. The panel also shows how many wait for each
 // kind of table (GET /api/quickplay).
 
-import "./words-play.js";
 import { num1 } from "./i18n.js";
 import { clearMarks, markField } from "./fields.js";
 

@@ -4,7 +4,6 @@
 // hides them all, remembered on this device (localStorage "basra.reactions").
 // Emoji show as words where the system has no font to draw them.
 
-import "./words-play.js";
 
 export const PHRASES = ["hello", "good_luck", "well_played", "nice_basra", "thanks", "sorry", "oops", "thinking", "hurry", "good_game", "rematch"];
 export const EMOJI = { smile: "😊", laugh: "😂", clap: "👏", wow: "😮", sad: "😢", fire: "🔥", heart: "❤️", cool: "😎" };

@@ -3,7 +3,6 @@
 // for, so it takes no room at the table; every field labelled, the result said in a
 // status region. The server keeps reports for the operator only (docs/DEPLOY.md).
 
-import "./words-moderation.js";
 
 export const REASONS = ["abuse", "cheating", "name", "spam", "other"];
 

@@ -5,6 +5,7 @@
 
 import { decimal, signed } from "./coach.js";
 import { patch } from "./dom.js";
+import { direction } from "./i18n.js";
 
 const LABEL_CLASS = { best: "l-best", good: "l-good", inaccuracy: "l-inaccuracy", mistake: "l-mistake", blunder: "l-blunder", forced: "l-forced" };
 const BAD = ["inaccuracy", "mistake", "blunder"];
@@ -187,7 +188,7 @@ export class ReviewPage {
     const top = Math.max(5, ...values.map(Math.abs));
     const W = 900; const H = 240; const pad = 28;
     // Time runs the way the page reads, as the step slider beneath does: right to left in Arabic.
-    const rtl = this.ui.app.lang === "ar";
+    const rtl = direction(this.ui.app.lang) === "rtl";
     const ltrX = (v) => pad + (v / Math.max(count - 0.5, 1)) * (W - 2 * pad);
     const x = rtl ? (v) => W - ltrX(v) : ltrX;
     const y = (v) => H / 2 - (v / top) * (H / 2 - pad);

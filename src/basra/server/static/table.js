@@ -6,7 +6,7 @@
 // ---------
 //   const table = new TableView(root, options, actions)
 //     root      the element the table draws into (its children are the table's)
-//     options   { lang: () => "en" | "ar", fast: bool (short animations), toast(text) }
+//     options   { lang: () => "en" | "ar" | "el" | "fr" (a catalogue's language), fast: bool (short animations), toast(text) }
 //     actions   what the table does with a person's choices; only `play` is needed:
 //       play(move, version)   play a legal move ("7Sx2C,AH", a move of view.legal) at that version
 //       hint(version)         ask for a hint; answer with table.hint(message)
@@ -47,7 +47,7 @@
 //   a list, and typed commands that read the hand, the floor, the last play, the
 //   scores, the piles and the clocks.
 
-import { cardName, num, translate } from "./i18n.js";
+import { cardName, joinList, message, num, parts as messageParts, translate } from "./i18n.js";
 import * as dom from "./dom.js";
 import { backImg, bdi, h, patch } from "./dom.js";
 import { headline, joinNames, seatName as nameOfSeat, variantTitle } from "./names.js";
@@ -55,12 +55,10 @@ import { scoreSheet } from "./sheet.js";
 import { playSound } from "./sound.js";
 import { SeatClocks, TurnAlert, clockText } from "./clock.js";
 import { Reactions } from "./reactions.js";
-import { clearTakes, hintParts, markHint, markTakes, plural, previewParts, takesOf } from "./coach.js";
+import { clearTakes, hintParts, markHint, markTakes, previewParts, takesOf } from "./coach.js";
 import { changeText, ratingText } from "./profile.js";
 import { say, status } from "./announce.js";
 import { isBlind } from "./blind.js";
-import "./words-play.js";
-import "./words-table.js";
 
 const LS = window.localStorage;
 const POSITIONS = {
@@ -70,12 +68,14 @@ const POSITIONS = {
 };
 const FROM = { top: ["0px", "-160px"], left: ["-200px", "0px"], right: ["200px", "0px"], bottom: ["0px", "200px"] };
 const ARABIC_DIGITS = "٠١٢٣٤٥٦٧٨٩";
-const COMMANDS = {
-  hand: ["h", "hand", "ورق", "يد"], floor: ["f", "floor", "أرض", "الأرض"], last: ["l", "last", "آخر"],
-  scores: ["s", "scores", "score", "نتيجة", "النتيجة"], piles: ["p", "piles", "pile", "مكسب", "المكاسب"],
-  clocks: ["c", "clock", "clocks", "ساعة", "الساعات"], turn: ["t", "turn", "دور"],
-  players: ["a", "all", "players", "لاعبون", "اللاعبون"], help: ["?", "help", "مساعدة"],
-};
+const COMMANDS = ["hand", "floor", "last", "scores", "piles", "clocks", "turn", "players", "help"];
+
+/** The typed command a word names: the words of the page's language (its catalogue's
+ * "cmd_" keys, "|" between them) first, then English's, which always work. */
+function commandOf(word, lang) {
+  const names = (l) => COMMANDS.find((name) => (message(l, "cmd_" + name) || "").split("|").includes(word));
+  return names(lang) ?? names("en");
+}
 
 /** The digit a key stands for (Latin or Arabic-Indic), or null. */
 function digitOf(event) {
@@ -131,7 +131,7 @@ export class TableView {
   t(key, params) { return translate(this.lang, key, params); }
 
   /** A sentence with nodes in it (names, card labels). */
-  tn(key, params) { return dom.fill(translate(this.lang, key, {}), params, this.lang); }
+  tn(key, params) { return messageParts(this.lang, key, params); }
 
   /** The helpers the coach, the reactions and the ratings draw with. */
   ui() {
@@ -140,7 +140,7 @@ export class TableView {
       h, bdi,
       app: { get lang() { return lang(); } },
       t: (key, params) => translate(lang(), key, params),
-      tn: (key, params) => dom.fill(translate(lang(), key, {}), params, lang()),
+      tn: (key, params) => messageParts(lang(), key, params),
       n: (value) => num(value, lang()),
       cardImg: (text) => dom.cardImg(text, lang()),
       cardLabel: (text) => dom.cardLabel(text, lang()),
@@ -151,7 +151,7 @@ export class TableView {
   /** A card's name in words ("8 of clubs"), for what is said. */
   cardWords(card) { return cardName(card, this.lang); }
 
-  cardsWords(cards) { return cards.map((c) => this.cardWords(c)).join(this.lang === "ar" ? "، " : ", "); }
+  cardsWords(cards) { return cards.map((c) => this.cardWords(c)).join(this.t("list_sep")); }
 
   seatName(seat) { return nameOfSeat(this.table?.seats?.[seat], seat, this.lang); }
 
@@ -279,7 +279,7 @@ export class TableView {
 
   scoresWords(view) {
     const list = view.scores.map((score, side) => `${this.sideWords(side)} ${num(score, this.lang)}`);
-    return this.t("say_scores", { list: list.join(this.lang === "ar" ? "، " : ", ") });
+    return this.t("say_scores", { list: joinList(list, this.lang) });
   }
 
   /** Say what the new snapshot changed: the play, a new deal, a round's or the game's end, whose turn. */
@@ -293,7 +293,7 @@ export class TableView {
     if (step && event?.kind === "play") parts.push(this.playWords(event));
     const away = this.awayPlays(previous, next);
     if (away) {
-      const words = this.t(plural("say_stood_in_away", away, this.lang), { n: away });
+      const words = this.t("say_stood_in_away", { n: away });
       parts.push(words);
       this.options.toast?.(words);  // seen too, not only heard
     }
@@ -305,7 +305,7 @@ export class TableView {
     const dealt = before && view.phase === "play" && (newRound || view.stock < before.stock);
     if (dealt || (step && event && event.kind !== "play" && view.phase === "play")) {
       const count = view.hand ? view.hand.length : null;
-      parts.push(count === null ? this.t("say_dealt_watch") : this.t(plural("say_dealt", count, this.lang), { n: count }));
+      parts.push(count === null ? this.t("say_dealt_watch") : this.t("say_dealt", { n: count }));
       if (newRound || !view.plays.length) parts.push(this.read("floor"));
     }
     const rounds = view.past_rounds.length;
@@ -449,7 +449,7 @@ export class TableView {
     const taking = takesOf(card, this.msg.view.legal || []).filter((take) => take.length);
     if (!taking.length) return this.t("card_goes_down");
     if (taking.length === 1) return this.t("card_takes", { cards: this.cardsWords(taking[0]) });
-    const or = this.lang === "ar" ? " أو " : " or ";
+    const or = this.t("word_or");
     return this.t("card_can_take", { options: taking.map((take, i) => `${num(i + 1, this.lang)}: ${this.cardsWords(take)}`).join(or) });
   }
 
@@ -509,7 +509,7 @@ export class TableView {
       if (this.selected) this.pickChoice(number); else this.pressCard(number);
       return;
     }
-    const name = Object.keys(COMMANDS).find((k) => COMMANDS[k].includes(word));
+    const name = commandOf(word, this.lang);
     const answer = name ? this.read(name) : this.t("command_unknown", { text: text.trim() });
     if (!name) playSound("error");
     const output = this.node.querySelector("#command-output");
@@ -520,7 +520,7 @@ export class TableView {
   /** The answer to a typed command. */
   read(what) {
     const view = this.msg.view;
-    const join = (list) => list.join(this.lang === "ar" ? "، " : ", ");
+    const join = (list) => joinList(list, this.lang);
     const count = (v) => num(v, this.lang);
     switch (what) {
       case "hand": {
@@ -671,7 +671,7 @@ export class TableView {
         bdi(this.seatName(seat)), this.teamTag(seat),
         view.dealer === seat ? h("span", { class: "dealer-chip", title: this.t("dealer") }, h("span", { "aria-hidden": "true" }, this.t("dealer_short")), h("span", { class: "sr-only" }, this.t("dealer"))) : null),
       h("div", { class: "backs" }, Array.from({ length: count }, () => backImg()),
-        h("span", { class: "sr-only" }, this.t(plural("cards_n", count, this.lang), { n: count }))),
+        h("span", { class: "sr-only" }, this.t("cards_n", { n: count }))),
       h("div", { class: "meta" },
         info.kind === "bot" ? h("span", { class: "tag" }, this.t("level_" + info.level)) : null,
         info.kind === "external" ? h("span", { class: "tag program" }, this.t("program_tag")) : null,

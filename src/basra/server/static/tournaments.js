@@ -7,22 +7,22 @@
 // A screen reader hears the event's changes in the polite status region (the
 // leader), and its own pairing in the assertive one (announce.js).
 
-import "./words-tournaments.js";
 import { say, status } from "./announce.js";
 import { checkFields, clearMarks, markField } from "./fields.js";
+import { dateText } from "./i18n.js";
 
 const FORMATS = ["arena", "swiss", "duplicate"];
 const LEVELS = ["easy", "medium", "hard", "expert"];
 const PAIRING_ROUNDS = 6;  // an arena pairs often: its page shows the newest few rounds
 
-const when = (seconds, ui) => new Date(seconds * 1000).toLocaleString(ui.app.lang === "ar" ? "ar-EG" : "en", { dateStyle: "medium", timeStyle: "short" });
+const when = (seconds, ui) => dateText(seconds, ui.app.lang, { dateStyle: "medium", timeStyle: "short" });
 
 /** What an event is, in a line: format, game, length, table size, rated or not. */
 function facts(event, ui) {
   const { t, n } = ui;
   const out = [t(`tour_format_${event.format}`), ui.variantName(event.variant)];
   if (event.minutes) out.push(t("tour_minutes_n", { n: n(event.minutes) }));
-  if (event.rounds) out.push(t(event.rounds === 1 ? "tour_rounds_one" : "tour_rounds_n", { n: n(event.rounds) }));
+  if (event.rounds) out.push(t("tour_rounds", { n: event.rounds }));
   if (event.seats && event.seats !== 2) out.push(t("tour_seats_n", { n: n(event.seats) }));
   if (event.teams) out.push(t("tour_teams"));
   out.push(t(event.rated ? "tour_rated" : "tour_unrated"));
@@ -323,7 +323,7 @@ function podium(event, ui) {
   const { h, t, n, bdi } = ui;
   return panelOf(ui, section("event-podium", t("tour_podium"),
     h("ol", { class: "list podium" }, event.podium.map((p) => h("li", { "data-rank": p.rank },
-      h("strong", {}, t(`tour_place_${p.rank}`)), bdi(p.name), h("span", {}, t(Number(p.score) === 1 ? "tour_points_one" : "tour_points_n", { n: n(p.score) })))))));
+      h("strong", {}, t(`tour_place_${p.rank}`)), bdi(p.name), h("span", {}, t("tour_points", { n: Number(p.score) })))))));
 }
 
 function standingsPanel(event, ui) {

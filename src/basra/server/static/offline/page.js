@@ -9,12 +9,11 @@
 
 import { TableView } from "../table.js";
 import { seatLabel, resultTag, variantTitle } from "../names.js";
-import { SETTING_LABELS } from "../i18n.js";
+import { SETTING_LABELS, dateText } from "../i18n.js";
 import { canonical, settingField, settingLabel } from "../settings.js";
 import { EngineError, offlineEngine } from "./engine.js";
 import { forgetGame, getGame, keepGame, listGames } from "./store.js";
 import { installOffer } from "./register.js";
-import "./words.js";
 
 const LEVELS = ["easy", "medium", "hard"];
 const PERSON = "person";
@@ -221,7 +220,7 @@ function gameRow(ui, game, onForget = null) {
   const lang = ui.app.lang;
   const s = game.summary;
   const names = s.names.map((name, i) => (s.kinds[i] === "bot" ? seatLabel({ kind: "bot", level: s.levels[i] }, i, lang) : name));
-  const when = new Date((s.updated_at || s.created_at) * 1000).toLocaleString(lang === "ar" ? "ar-EG" : "en");
+  const when = dateText(s.updated_at || s.created_at, lang);
   const links = [
     s.status === "playing" ? h("a", { href: `/offline/g/${game.id}`, "data-link": true, class: "offline-resume" }, t("offline_resume")) : null,
     s.status === "playing" ? " · " : null,

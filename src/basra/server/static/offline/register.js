@@ -5,7 +5,6 @@
 //   startOffline(ui)   called once by app.js; ui is the page's helpers (app, api, t, ...)
 
 import { listGames, markUploaded } from "./store.js";
-import "./words.js";
 
 let ui = null;
 let reloading = false;

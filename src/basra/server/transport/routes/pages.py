@@ -16,16 +16,19 @@ which says "There is no such page" in its language with a link home.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
+from html import escape as html_escape
 from pathlib import Path, PurePosixPath
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends
 from fastapi.responses import HTMLResponse
 
+from basra.locales import languages
 from basra.server.errors import ProtocolError
 from basra.server.transport.deps import provide
 
@@ -102,8 +105,14 @@ def preloaded(entry: str = ENTRY) -> list[str]:
 
 @cache
 def index_html() -> str:
-    """``static/index.html`` with its modules named for preloading (read once)."""
+    """``static/index.html`` with its modules named for preloading and the languages of
+    ``static/locales/`` named on ``<html data-languages>`` (read once)."""
     html = INDEX.read_text(encoding="utf-8")
+    opening = '<html lang="en" dir="ltr">'
+    if opening not in html:
+        raise RuntimeError("static/index.html no longer opens with " + opening)
+    names = html_escape(json.dumps(languages(), ensure_ascii=False))
+    html = html.replace(opening, opening[:-1] + f' data-languages="{names}">')
     links = "".join(f'  <link rel="modulepreload" href="{m}">\n' for m in preloaded())
     script = '  <script type="module" src="/static/app.js"></script>'
     if script not in html:
