@@ -180,38 +180,53 @@ def caddy(upstreams: list[App], root: Path, ready: bool = True) -> Iterator[str]
     binary = shutil.which("caddy")
     if binary is None:
         pytest.fail("caddy is not installed (scripts/system-deps installs it)")
-    port = free_port()
-    env = {
-        **os.environ,
-        "BASRA_SITE": f"localhost:{port}",
-        "BASRA_TLS": "internal",
-        "BASRA_UPSTREAMS": " ".join(f"127.0.0.1:{a.port}" for a in upstreams),
-        "BASRA_CADDY_ADMIN": f"localhost:{free_port()}",
-        "XDG_DATA_HOME": str(root / "caddy-data"),
-        "XDG_CONFIG_HOME": str(root / "caddy-config"),
-    }
-    with (root / "caddy.log").open("ab") as out:
-        proc = subprocess.Popen(
-            [binary, "run", "--config", str(CADDYFILE), "--adapter", "caddyfile"],
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            env=env,
-        )
-    url = f"https://localhost:{port}"
-    try:
-        deadline = time.time() + 30
-        while True:
-            try:
-                if fetch(url + "/readyz")[0] == (200 if ready else 503):
+    # A port free a moment ago may be taken by the time Caddy binds it (by any socket on
+    # the machine, an outgoing connection's too): then Caddy exits at once, saying so,
+    # and is started again on other ports.
+    for _ in range(5):
+        port = free_port()
+        env = {
+            **os.environ,
+            "BASRA_SITE": f"localhost:{port}",
+            "BASRA_TLS": "internal",
+            "BASRA_UPSTREAMS": " ".join(f"127.0.0.1:{a.port}" for a in upstreams),
+            "BASRA_CADDY_ADMIN": f"localhost:{free_port()}",
+            "XDG_DATA_HOME": str(root / "caddy-data"),
+            "XDG_CONFIG_HOME": str(root / "caddy-config"),
+        }
+        log = root / "caddy.log"
+        start = log.stat().st_size if log.exists() else 0
+        with log.open("ab") as out:
+            proc = subprocess.Popen(
+                [binary, "run", "--config", str(CADDYFILE), "--adapter", "caddyfile"],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                env=env,
+            )
+        url = f"https://localhost:{port}"
+        try:
+            deadline = time.time() + 30
+            while True:
+                try:
+                    if fetch(url + "/readyz")[0] == (200 if ready else 503):
+                        break
+                except OSError:
+                    pass
+                if proc.poll() is not None:
                     break
-            except OSError:
-                pass
-            assert time.time() < deadline, (root / "caddy.log").read_text()[-3000:]
-            time.sleep(0.2)
-        yield url
-    finally:
-        proc.terminate()
-        proc.wait(10)
+                assert time.time() < deadline, log.read_text()[-3000:]
+                time.sleep(0.2)
+            if proc.poll() is not None:
+                said = log.read_bytes()[start:].decode(errors="replace")
+                assert "address already in use" in said, said[-3000:]
+                continue
+            yield url
+            return
+        finally:
+            if proc.poll() is None:
+                proc.terminate()
+                proc.wait(10)
+    pytest.fail("caddy found no free port in five tries")
 
 
 @pytest.fixture(scope="module")
