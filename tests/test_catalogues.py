@@ -150,3 +150,10 @@ def test_the_terminal_speaks_greek_and_french() -> None:
     text = words("facts_takes", card="7♦", cards="3♣ 4♦")
     assert text["el"] == "7♦ μαζεύει 3♣ 4♦" and text["fr"] == "7♦ prend 3♣ 4♦"
     assert in_lang({"en": "only English"}, "fr") == "only English"
+
+
+def test_a_puzzles_proof_is_said_without_statistics_jargon() -> None:
+    """Issue 35: "four standard errors" meant nothing to a player; the sentence says what
+    it means (a clear margin, beyond the search's own uncertainty)."""
+    text = message("en", "puzzle_proof_search")
+    assert "standard error" not in text and "clear margin" in text
