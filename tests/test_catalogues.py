@@ -99,7 +99,7 @@ def test_the_plural_rules_and_numbers_are_cldrs_as_babel_gives_them(lang: str) -
 
 def test_messages_are_parsed_as_icu_reads_them() -> None:
     assert message("en", "cards_n", n=1) == "1 card"
-    assert message("en", "read_pile", name="Amal", n=3, b=1) == "Amal 3 cards, 1 basra"
+    assert message("en", "read_pile", name="Amal", n=3, b=1) == "Amal: 3 cards, 1 basra"
     assert message("ar", "cards_n", n=2) == "ورقتان"
     assert message("ar", "cards_n", n=5) == "٥ ورقات"
     assert message("ar", "cards_n", n=11) == "١١ ورقة"
@@ -108,7 +108,7 @@ def test_messages_are_parsed_as_icu_reads_them() -> None:
     assert message("fr", "cards_n", n=2) == "2 cartes"
     assert message("fr", "read_stock", n=1.5) == "1,5 carte reste au talon."
     # English counts that once said "1 basras", "1 entrants", "1 deals a round":
-    assert message("en", "read_pile", name="you", n=1, b=1) == "you 1 card, 1 basra"
+    assert message("en", "read_pile", name="you", n=1, b=1) == "you: 1 card, 1 basra"
     assert message("en", "tour_entrants_n", n=1) == "1 entrant"
     assert message("en", "tour_boards_n", n=1) == "1 deal a round"
     quoted = parse("it''s '{'literal'}' {n, plural, =0 {none} other {# left}}")
@@ -150,3 +150,10 @@ def test_the_terminal_speaks_greek_and_french() -> None:
     text = words("facts_takes", card="7♦", cards="3♣ 4♦")
     assert text["el"] == "7♦ μαζεύει 3♣ 4♦" and text["fr"] == "7♦ prend 3♣ 4♦"
     assert in_lang({"en": "only English"}, "fr") == "only English"
+
+
+def test_a_puzzles_proof_is_said_without_statistics_jargon() -> None:
+    """Issue 35: "four standard errors" meant nothing to a player; the sentence says what
+    it means (a clear margin, beyond the search's own uncertainty)."""
+    text = message("en", "puzzle_proof_search")
+    assert "standard error" not in text and "clear margin" in text

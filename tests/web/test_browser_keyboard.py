@@ -228,14 +228,14 @@ def test_typed_commands_read_the_table_in_blind_mode(browser: Any, site: str) ->
         assert said(page)[-1] == answers[command]
     assert answers["h"] == "Your hand: 1 7 of spades, 2 king of diamonds, 3 2 of clubs."
     assert answers["f"] == "The floor: 3 of clubs, 4 of diamonds, 5 of hearts, 2 of spades."
-    assert answers["s"] == "Scores: you 12, Bot 2 3. The game ends at 101."
+    assert answers["s"] == "Scores: you: 12, Bot 2: 3. The game ends at 101."
     assert answers["p"].startswith(
-        "Piles: you 6 cards, 1 basra, Bot 2 2 cards, 0 basras."
-    )  # not "1 basras"
+        "Piles: you: 6 cards, 1 basra, Bot 2: 2 cards, 0 basras."
+    )  # not "1 basras", nor "Bot 2 2 cards" run together
     assert answers["l"] == "Nobody has played yet this round."
     assert answers["c"] == "There is no clock at this table."
     assert answers["t"] == "Your turn."
-    assert answers["a"] == "Players: you, 3 cards in hand, Bot 2, 4 cards in hand."
+    assert answers["a"] == "Players: You, 3 cards in your hand, Bot 2, 4 cards in hand."
     assert answers["?"].startswith("Commands:")
     assert answers["xyz"] == "“xyz” is not a command. Type ? for the list."
     # A number plays that card, as its key does.
@@ -262,7 +262,7 @@ def test_the_commands_and_announcements_in_arabic(browser: Any, site: str) -> No
             "el",
             ("κάτω", "μ", "f"),
             "Κάτω: 3 σπαθί, 4 καρό, 5 κούπα, 2 μπαστούνι.",
-            "Μαζεμένα: εσύ 6 χαρτιά, 1 πάστρα, Μποτ 2 2 χαρτιά, 0 πάστρες.",
+            "Μαζεμένα: εσύ: 6 χαρτιά, 1 πάστρα, Μποτ 2: 2 χαρτιά, 0 πάστρες.",
             "Παίζεις 7 μπαστούνι και μαζεύεις 3 σπαθί, 4 καρό. Πάστρα, 10 πόντοι! "
             "Παίζει ο/η Μποτ 2.",
         ),
@@ -270,7 +270,7 @@ def test_the_commands_and_announcements_in_arabic(browser: Any, site: str) -> No
             "fr",
             ("tapis", "l", "t"),
             "Le tapis : 3 de trèfle, 4 de carreau, 5 de cœur, 2 de pique.",
-            "Levées : vous 6 cartes, 1 basra, Bot 2 2 cartes, 0 basra.",
+            "Levées : vous : 6 cartes, 1 basra, Bot 2 : 2 cartes, 0 basra.",
             "Vous jouez 7 de pique et prenez 3 de trèfle, 4 de carreau. Basra, 10 points ! "
             "À Bot 2 de jouer.",
         ),
@@ -335,4 +335,18 @@ def test_the_blind_mode_switch_and_link(browser: Any, site: str) -> None:  # noq
     page.wait_for_selector(".rules h2")
     assert page.get_attribute("#blind", "aria-pressed") == "true"
     assert page.inner_text("#blind") == "وضع المكفوفين"
+    page.context.close()
+
+
+def test_the_arabic_help_names_the_arabic_commands(browser: Any, site: str) -> None:  # noqa: F811
+    """Arabic's help lists its own words first (each one works), English's letters after."""
+    page = harness(browser, site, lang="ar", blind=True)
+    page.fill("#command", "مساعدة")
+    page.press("#command", "Enter")
+    help_text = page.inner_text("#command-output")
+    for word in ("«يد»", "«أرض»", "«آخر»", "«نتيجة»", "«مكسب»", "«ساعة»", "«دور»", "«لاعبون»"):
+        assert word in help_text, word
+        page.fill("#command", word.strip("«»"))
+        page.press("#command", "Enter")
+        assert "ليس أمرًا" not in page.inner_text("#command-output"), word
     page.context.close()

@@ -117,6 +117,11 @@ def test_offline_bot_game_resume_pass_and_play_then_upload(browser: Any, site: s
     page.goto(f"{site}/?lang=en&anim=fast")
     page.wait_for_selector("#offline-panel")
     installed(page)
+    # The home page says when the app is kept for offline play (it said nothing before).
+    page.wait_for_function(
+        "document.getElementById('offline-ready').textContent.includes('Ready to play offline')",
+        timeout=60_000,
+    )
     # Installable: Chromium finds nothing missing (manifest, icons, a worker that serves offline).
     devtools = context.new_cdp_session(page)
     manifest = devtools.send("Page.getAppManifest")

@@ -278,7 +278,7 @@ export class TableView {
   }
 
   scoresWords(view) {
-    const list = view.scores.map((score, side) => `${this.sideWords(side)} ${num(score, this.lang)}`);
+    const list = view.scores.map((score, side) => this.t("score_of", { name: this.sideWords(side), n: num(score, this.lang) }));
     return this.t("say_scores", { list: joinList(list, this.lang) });
   }
 
@@ -535,7 +535,7 @@ export class TableView {
         return last ? this.t("read_last", { play: this.playWords(last).replace(/\.$/, "") }) : this.t("read_last_none");
       }
       case "scores":
-        return this.t("read_scores", { list: join(view.scores.map((s, side) => `${this.sideWords(side)} ${count(s)}`)), target: this.table.rules.target });
+        return this.t("read_scores", { list: join(view.scores.map((s, side) => this.t("score_of", { name: this.sideWords(side), n: count(s) }))), target: this.table.rules.target });
       case "piles":
         return this.t("read_piles", { list: join(view.pile_sizes.map((n, side) => this.t("read_pile", { name: this.sideWords(side), n, b: view.basras[side] }))) })
           + " " + this.t("read_stock", { n: view.stock });
@@ -553,7 +553,7 @@ export class TableView {
       case "turn":
         return view.over ? this.t("game_over") : this.turnWords(view) || this.t("dealing");
       case "players":
-        return this.t("read_players", { list: join(view.hand_sizes.map((n, seat) => this.t("read_player", { name: seat === view.seat ? this.t("you") : this.seatName(seat), n }))) });
+        return this.t("read_players", { list: join(view.hand_sizes.map((n, seat) => (seat === view.seat ? this.t("read_player_you", { n }) : this.t("read_player", { name: this.seatName(seat), n })))) });
       default:
         return this.t("command_list");
     }

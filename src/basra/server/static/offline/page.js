@@ -13,7 +13,7 @@ import { SETTING_LABELS, dateText } from "../i18n.js";
 import { canonical, settingField, settingLabel } from "../settings.js";
 import { EngineError, offlineEngine } from "./engine.js";
 import { forgetGame, getGame, keepGame, listGames } from "./store.js";
-import { installOffer } from "./register.js";
+import { installOffer, offlineReady } from "./register.js";
 
 const LEVELS = ["easy", "medium", "hard"];
 const PERSON = "person";
@@ -268,8 +268,18 @@ export function offlinePanel(ui) {
     await offer.prompt();
   } }, t("offline_install"));
   document.addEventListener("basra:install-offer", () => { install.hidden = !installOffer(); });
+  // Whether the app is kept on this device yet: said once it is (the first visit fills
+  // the cache in the background), so a person knows they may go offline.
+  const ready = h("p", { id: "offline-ready", role: "status", class: "muted" }, t("offline_getting_ready"));
+  const check = async (left) => {
+    if (!ready.isConnected && left < 60) return;  // the page moved on
+    if (await offlineReady()) { ready.textContent = t("offline_ready"); ready.classList.add("ready"); return; }
+    if (left > 0) setTimeout(() => check(left - 1), 2000);
+    else ready.textContent = t("offline_not_kept");
+  };
+  check(60);
   return h("section", { class: "panel offline-panel", id: "offline-panel", "aria-labelledby": "offline-panel-title" },
-    h("h2", { id: "offline-panel-title" }, t("offline_title")), h("p", { class: "muted" }, t("offline_help")),
+    h("h2", { id: "offline-panel-title" }, t("offline_title")), h("p", { class: "muted" }, t("offline_help")), ready,
     h("p", { class: "actions" }, h("a", { href: "/offline", "data-link": true, id: "offline-link" }, t("offline_home_link")), " ", install));
 }
 

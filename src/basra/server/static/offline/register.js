@@ -57,6 +57,18 @@ async function register() {
   }
 }
 
+/** Whether this device keeps the whole app for offline play: a service worker is
+ * active and one of its caches is complete (the precache listing is written last). */
+export async function offlineReady() {
+  try {
+    if (!("serviceWorker" in navigator) || !(await navigator.serviceWorker.getRegistration())?.active) return false;
+    for (const name of await caches.keys()) {
+      if (name.startsWith("basra-") && await (await caches.open(name)).match("/__precache.json")) return true;
+    }
+  } catch { /* no caches here (a private window): not ready */ }
+  return false;
+}
+
 /** The manifest link follows the page's language (the app's name in English or Arabic). */
 export function manifestLanguage(lang) {
   let link = document.querySelector('link[rel="manifest"]');
