@@ -63,12 +63,10 @@ LAZY_IMPORTS = {
     "openskill": "bots/arena.py",
     "basra.belief.features": "bots/ismcts.py",
     "basra.belief.model": "bots/ismcts.py",
-    "babel": "locales.py",
 }
 """Modules the page does not get that files it gets import lazily, inside the functions
 that need them, which never run offline: the arena on a Ray cluster and its ratings, the
-learned belief (no offline level searches with it), and the catalogues' plural rules (the
-page puts its words into words itself)."""
+learned belief (no offline level searches with it)."""
 MEDIA = {
     ".mjs": "text/javascript",
     ".wasm": "application/wasm",
