@@ -307,6 +307,20 @@ def play_to_end(players: list[Player], timeout: float = 120) -> None:
             assert not player.errors, player.errors
 
 
+def cards_in(text: str) -> set[str]:
+    """The card texts in a JSON text, leaving out rule settings (which name cards
+    without dealing them)."""
+
+    def strip(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: strip(v) for k, v in value.items() if k not in ("rules", "overrides")}
+        if isinstance(value, list):
+            return [strip(v) for v in value]
+        return value
+
+    return {rank + suit for rank, suit in CARD.findall(json.dumps(strip(json.loads(text))))}
+
+
 def hidden_cards(frame: str) -> set[str]:
     """Every card text in a frame."""
     return {rank + suit for rank, suit in CARD.findall(frame)}

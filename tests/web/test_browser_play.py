@@ -16,9 +16,17 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from tests.web.helpers import FAST, ROOT, Player, ServerThread, http, new_token, play_to_end
+from tests.web.helpers import (
+    FAST,
+    ROOT,
+    Player,
+    ServerThread,
+    cards_in,
+    http,
+    new_token,
+    play_to_end,
+)
 from tests.web.test_browser import browser, new_page, play_until_over, shot
-from tests.web.test_daily import cards_in
 
 from basra.server.app import AppConfig
 from basra.server.features.pairing import QuickPlayConfig

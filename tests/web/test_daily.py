@@ -6,25 +6,11 @@ import json
 import threading
 from typing import Any
 
-from tests.web.helpers import CARD, Player, ServerThread, http, new_token, play_to_end
+from tests.web.helpers import Player, ServerThread, cards_in, http, new_token, play_to_end
 from tests.web.test_hidden import check_frames, states_by_version
 
 from basra.server.env import Env
 from basra.server.features.daily import ROTATION, Deal, variants_of
-
-
-def cards_in(text: str) -> set[str]:
-    """The card texts in a JSON text, leaving out rule settings (which name cards
-    without dealing them)."""
-
-    def strip(value: Any) -> Any:
-        if isinstance(value, dict):
-            return {k: strip(v) for k, v in value.items() if k not in ("rules", "overrides")}
-        if isinstance(value, list):
-            return [strip(v) for v in value]
-        return value
-
-    return {rank + suit for rank, suit in CARD.findall(json.dumps(strip(json.loads(text))))}
 
 
 def get(url: str, token: str | None, seen: list[str]) -> tuple[int, Any]:

@@ -23,10 +23,10 @@ from typing import Any
 from fastapi.routing import APIWebSocketRoute
 from starlette.routing import BaseRoute, Route
 from tests.web.helpers import (
-    CARD,
     FAST,
     Player,
     ServerThread,
+    cards_in,
     create_table,
     http,
     new_token,
@@ -78,21 +78,6 @@ def fetch(url: str, token: str | None, method: str = "GET") -> tuple[int, str, s
     except urllib.error.HTTPError as error:
         kind = error.headers.get("content-type", "")
         return error.code, kind, error.read().decode("utf-8", "replace")
-
-
-def cards_of_json(text: str) -> set[str]:
-    """The card texts of a JSON answer, leaving out rule settings (which name cards
-    without dealing them)."""
-
-    def strip(value: Any) -> Any:
-        if isinstance(value, dict):
-            return {k: strip(v) for k, v in value.items() if k not in ("rules", "overrides")}
-        if isinstance(value, list):
-            return [strip(v) for v in value]
-        return value
-
-    found = CARD.findall(json.dumps(strip(json.loads(text))))
-    return {rank + suit for rank, suit in found}
 
 
 class Server:
@@ -242,7 +227,7 @@ def test_no_route_answer_or_frame_shows_a_hidden_card(tmp_path: Any) -> None:
                         continue  # the page, scripts, files: the same for everyone
                     if route.path in STATIC:
                         continue
-                    leaked = cards_of_json(text) & (secret[name] if name else everything_hidden)
+                    leaked = cards_in(text) & (secret[name] if name else everything_hidden)
                     assert not leaked, f"{where} showed {sorted(leaked)}: {text[:300]}"
         assert asked > 100
         # The reviews, and tries at every puzzle a newcomer is served.
@@ -250,7 +235,7 @@ def test_no_route_answer_or_frame_shows_a_hidden_card(tmp_path: Any) -> None:
             for token in (carl, None):
                 status, _, text = fetch(f"{site}/api/games/{table}/review", token, "POST")
                 assert status in (401, 403, 409), (name, status, text)
-                assert not cards_of_json(text) & secret[name], (name, text)
+                assert not cards_in(text) & secret[name], (name, text)
         for path in ("/api/puzzles/next", "/api/puzzles/daily"):
             served = http(site + path, token=carl)[1]
             puzzle = SHIPPED[served["puzzle"]["id"]]  # practice: no game of this server
@@ -290,7 +275,7 @@ def test_no_route_answer_or_frame_shows_a_hidden_card(tmp_path: Any) -> None:
             for text in texts:
                 message = json.loads(text)
                 seen_kinds.add(message.get("type", "?"))
-                leaked = cards_of_json(text) & (secret[name] if name else everything_hidden)
+                leaked = cards_in(text) & (secret[name] if name else everything_hidden)
                 assert not leaked, f"a {message.get('type')} frame showed {sorted(leaked)}"
         assert {"table", "state", "error"} <= seen_kinds, seen_kinds
         for player in (at_daily, at_board, at_private, at_public, watcher):

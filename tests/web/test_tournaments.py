@@ -18,12 +18,12 @@ import pytest
 from tests.web.helpers import (
     Player,
     ServerThread,
+    cards_in,
     http,
     new_token,
     play_to_end,
 )
 from tests.web.test_botapi import Program, make_bot
-from tests.web.test_daily import cards_in
 from tests.web.tourney import (
     Entrant,
     EventWatch,
