@@ -212,7 +212,6 @@ class Env:
             store_.tables,
             store_.identities,
             store_.players,
-            self.master,
             self.lifecycle,
             self.connections,
             self.bus,

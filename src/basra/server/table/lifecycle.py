@@ -54,6 +54,12 @@ beside the master (:mod:`basra.server.table.master`), which writes its log:
 - **abandoned**: a table nobody is connected to ends as abandoned after
   ``abandon_after`` seconds (``abandon_bots_after`` for all-bot tables); it keeps
   its log but plays no more (:meth:`Lifecycle.abandon`).
+- **closed** and **left for good**, by the operator: :meth:`Lifecycle.close` ends a
+  table as abandoned at once; :meth:`Lifecycle.leave_for_good` settles the tables of a
+  person shut out (those waiting end as abandoned; in play, a stand-in plays their seat
+  at once); :meth:`Lifecycle.rename_seats` renames their seats everywhere. Each takes
+  the table's lock, changes it, shows its clients, plans its automatic action and tells
+  the other processes, here and nowhere else.
 - **finished**: the final play is stored with the ``over`` status by the master;
   the game is then settled once (:mod:`basra.server.table.finish`), and the
   features that made tables hear of it (:meth:`Lifecycle.on_finished`).
@@ -533,6 +539,77 @@ class Lifecycle:
         status = abandoned(live.row)
         await self.tables.set_status(live.id, status)
         live.row.set_status(status)
+
+    # ---------------------------------------------------------------- the operator's
+
+    async def close(self, table_id: str, reason: str) -> TableStatus:
+        """End a table waiting or in play as abandoned (kept, not rated) for ``reason``: the
+        operator closed it. Its clients see it at once, in every process. Its status after
+        (a game over stays over); ``no_such_table``."""
+        live = await self.master.get(table_id[:40])
+        if live is None:
+            raise ProtocolError("no_such_table", f"there is no table {table_id[:40]!r}")
+        async with live.lock:
+            await self._end(live, reason)
+        await self._tell(live)
+        return live.row.status
+
+    async def leave_for_good(self, identity: str, reason: str) -> list[str]:
+        """Settle the tables ``identity`` sits at, waiting or in play, as the rules for a
+        person who leaves settle them, without the wait (the operator shut it out, for
+        ``reason``): a table still waiting for people ends as abandoned, and at a table in
+        play a stand-in plays its seat at once (so a rated seat forfeits by the forfeit
+        rule, and a casual game plays on to its end). Tables nobody holds here are loaded
+        first. The ids of the tables settled (a failure at one is logged, and the others
+        are settled still)."""
+        settled = []
+        for game in await self.tables.games_of(identity, limit=200):
+            if not game.status.live:
+                continue
+            try:
+                live = await self.master.get(game.id)
+                if live is None:
+                    continue
+                async with live.lock:
+                    seat = live.row.seat_of(identity)
+                    if seat is None or not live.row.status.live:
+                        continue
+                    if live.row.status == TableStatus.OPEN:
+                        await self._end(live, reason)
+                    else:
+                        self.master.stand_in(live, seat)
+                await self._tell(live)
+                settled.append(live.id)
+            except Exception:
+                log.exception("cannot settle table %s of %s, who left for good", game.id, identity)
+        return settled
+
+    async def _end(self, live: LiveTable, reason: str) -> None:
+        """End a live table as abandoned for ``reason`` and show its clients here (the
+        table's lock is held)."""
+        if live.row.status.live:
+            await self.abandon(live)
+            log.warning("table %s closed: %s", live.id, reason)
+        self.master.send_table(live)
+        self.master.broadcast_state(live)
+
+    async def _tell(self, live: LiveTable) -> None:
+        """After an operator's change (the table's lock released): plan the table's next
+        automatic action, and tell the other processes its row changed."""
+        self.master.schedule(live)
+        await self.master.changed(live)
+
+    async def rename_seats(self, identity: str, name: str) -> list[str]:
+        """Give ``identity``'s seats the (checked) ``name`` at every table it sat at,
+        finished games included (their records show it); every process shows it at once.
+        The tables renamed."""
+        renamed = []
+        for game in await self.tables.games_of(identity, limit=10_000):
+            await self.tables.rename_seat(game.id, game.seat, identity, name)
+            renamed.append(game.id)
+        for table_id in renamed:
+            await self.master.reread(table_id)
+        return renamed
 
     # ---------------------------------------------------------------- finished
 

@@ -176,6 +176,13 @@ class TableMaster:
         this process owns the table."""
         self.autopilot.schedule(live)
 
+    def stand_in(self, live: LiveTable, seat: int) -> None:
+        """Let a stand-in play ``seat`` from now on, with no grace period (its person left for
+        good); call with the table's lock held, then :meth:`schedule` (planned again: a
+        stand-in planned after the grace comes sooner now)."""
+        live.presence.gone(seat)
+        live.plan = None
+
     def owns(self, table_id: str) -> bool:
         """Whether this process drives the table's clocks, stand-ins and bots."""
         return self.ownership.owns(table_id)
@@ -602,6 +609,13 @@ class TableMaster:
         """A table's log grew in the store outside a live game (an offline game uploaded
         again): this process's copy, if loaded, catches up, and the others are told."""
         notice = {"kind": "events", "table": table_id}
+        await self.heard(notice)
+        await self.bus.publish(notice)
+
+    async def reread(self, table_id: str) -> None:
+        """A table's row changed in the store outside a live game (its seats renamed): this
+        process's copy, if loaded, reads it again and shows it, and the others are told."""
+        notice = {"kind": "meta", "table": table_id}
         await self.heard(notice)
         await self.bus.publish(notice)
 
