@@ -25,8 +25,9 @@ Limits (:class:`~basra.server.quotas.Limits`): bot accounts per person
 (``tables_per_bot``), and the message rate of every connection. A bot account
 has one connection: a newer one takes over (the older hears ``replaced`` and
 is closed with 4009). A bot token is not a device token: it signs in nowhere
-but the bot API. A bot account lives as long as its owner: revoking the owner's
-identity revokes their bots with it (:mod:`basra.server.revocation`).
+but the bot API and a tournament's entry (:mod:`basra.server.transport.auth`). A
+bot account lives as long as its owner: revoking the owner's identity revokes
+their bots with it (:mod:`basra.server.revocation`).
 """
 
 from __future__ import annotations
