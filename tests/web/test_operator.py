@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from tests.web.helpers import started_env
+from tests.web.test_ownership import processes
 from tests.web.test_service import drain
 
 from basra.server.env import Env
@@ -119,6 +120,32 @@ def test_a_person_gone_for_good_is_played_by_the_stand_in_at_once() -> None:
         assert events[version].kind == EventKind.PLAY and events[version].auto == "stand_in"
         assert live.row.status.live  # a casual game plays on
         await env.close()
+
+    asyncio.run(scenario())
+
+
+def test_every_process_settles_a_person_gone_for_good_and_only_the_owner_keeps_the_table() -> None:
+    async def scenario() -> None:
+        _, envs = await processes(2)
+        seats = spec((SeatKind.BOT, "easy"), (SeatKind.PERSON, None))
+        row = envs[0].lifecycle.plan(seats, {1: person(1, "badr", "Badr")}, None, None)
+        assert await envs[0].lifecycle.add(row, PAIRED) is not None
+        owner, other = sorted(envs, key=lambda env: not env.master.owns(row.id))
+        assert owner.master.owns(row.id) and not other.master.owns(row.id)
+        live = await owner.master.get(row.id)
+        assert live is not None
+        await until(lambda: live.state.phase == "play" and live.state.turn == 1, "Badr's turn")
+        version = live.version
+        # As the sanction's notice has each process do: the owner's stand-in plays at once,
+        # and the other process, which held nothing, holds nothing after.
+        for env in (other, owner):
+            assert await env.lifecycle.leave_for_good("badr", "a test") == [row.id]
+        assert row.id not in other.master.live and row.id in owner.master.live
+        await until(lambda: live.version > version, "the stand-in's play")
+        events = await owner.store.tables.events(row.id)
+        assert events[version].auto == "stand_in"
+        for env in envs:
+            await env.close()
 
     asyncio.run(scenario())
 

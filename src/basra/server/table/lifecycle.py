@@ -560,8 +560,8 @@ class Lifecycle:
         ``reason``): a table still waiting for people ends as abandoned, and at a table in
         play a stand-in plays its seat at once (so a rated seat forfeits by the forfeit
         rule, and a casual game plays on to its end). Tables nobody holds here are loaded
-        first. The ids of the tables settled (a failure at one is logged, and the others
-        are settled still)."""
+        first (and let go again after, unless this process drives them). The ids of the
+        tables settled (a failure at one is logged, and the others are settled still)."""
         settled = []
         for game in await self.tables.games_of(identity, limit=200):
             if not game.status.live:
@@ -580,6 +580,10 @@ class Lifecycle:
                         self.master.stand_in(live, seat)
                 await self._tell(live)
                 settled.append(live.id)
+                if not live.clients and not self.master.owns(live.id):
+                    async with live.lock:  # driven elsewhere, watched by nobody here
+                        if not live.clients:
+                            self.master.drop(live)
             except Exception:
                 log.exception("cannot settle table %s of %s, who left for good", game.id, identity)
         return settled
