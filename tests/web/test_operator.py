@@ -1,9 +1,9 @@
-"""The operator's verbs on the lifecycle: a table closed, a person gone for good, renamed.
+"""The operator's verbs on tables: a table closed, a person gone for good, renamed.
 
-Moderation (:mod:`basra.server.features.moderation`) reaches tables only through
-:meth:`Lifecycle.close`, :meth:`Lifecycle.leave_for_good` and
-:meth:`Lifecycle.rename_seats`; these tests hold each to what it promises, in one
-process, with the notices the other processes would hear.
+Moderation (:mod:`basra.server.features.moderation`) reaches tables only through the
+lifecycle's :class:`~basra.server.table.operator.Operator` (:meth:`Operator.close`,
+:meth:`Operator.leave_for_good`, :meth:`Operator.rename_seats`); these tests hold each to
+what it promises, in one process, with the notices the other processes would hear.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from basra.server.env import Env
 from basra.server.errors import ProtocolError
 from basra.server.runtime.pubsub import MemoryHub
 from basra.server.store.rows import SeatKind, SeatRow, TableStatus
+from basra.server.table.admission import Budget
 from basra.server.table.forms import TableSpec
-from basra.server.table.lifecycle import Budget
 from basra.server.table.live import Client
 from basra.server.table.reducer import EventKind
 
@@ -67,7 +67,7 @@ def test_a_closed_table_ends_as_abandoned_and_everyone_is_told() -> None:
         watcher = Client(row.id, None)
         await env.master.connect(watcher)
         drain(watcher)
-        assert await env.lifecycle.close(row.id, "a test") == TableStatus.ABANDONED
+        assert await env.lifecycle.operator.close(row.id, "a test") == TableStatus.ABANDONED
         told = drain(watcher)
         tables = [m["table"] for m in told if m["type"] == "table"]
         assert tables and tables[-1]["status"] == "abandoned"
@@ -78,9 +78,9 @@ def test_a_closed_table_ends_as_abandoned_and_everyone_is_told() -> None:
             {k: n[k] for k in ("kind", "table")} for n in heard if n["kind"] == "meta"
         ]
         # Closed again: it stays as it is; a table that is not there is said so.
-        assert await env.lifecycle.close(row.id, "again") == TableStatus.ABANDONED
+        assert await env.lifecycle.operator.close(row.id, "again") == TableStatus.ABANDONED
         with pytest.raises(ProtocolError) as missing:
-            await env.lifecycle.close("nothere", "a test")
+            await env.lifecycle.operator.close("nothere", "a test")
         assert missing.value.code == "no_such_table"
         await env.close()
 
@@ -94,7 +94,7 @@ def test_a_closed_table_in_play_plays_no_more() -> None:
         live = await env.lifecycle.add(env.lifecycle.plan(bots, {}, None, None), PAIRED)
         assert live is not None
         await until(lambda: live.version > 2, "a few plays")
-        assert await env.lifecycle.close(live.id, "a test") == TableStatus.ABANDONED
+        assert await env.lifecycle.operator.close(live.id, "a test") == TableStatus.ABANDONED
         version = live.version
         await asyncio.sleep(0.3)
         assert live.version == version and live.timer is None
@@ -114,7 +114,7 @@ def test_a_person_gone_for_good_is_played_by_the_stand_in_at_once() -> None:
         await asyncio.sleep(0.2)
         version = live.version
         assert live.state.turn == 1 and live.version == version  # waiting out the grace
-        assert await env.lifecycle.leave_for_good("badr", "a test") == [row.id]
+        assert await env.lifecycle.operator.leave_for_good("badr", "a test") == [row.id]
         await until(lambda: live.version > version, "the stand-in's play")
         events = await env.store.tables.events(row.id)
         assert events[version].kind == EventKind.PLAY and events[version].auto == "stand_in"
@@ -139,7 +139,7 @@ def test_every_process_settles_a_person_gone_for_good_and_only_the_owner_keeps_t
         # As the sanction's notice has each process do: the owner's stand-in plays at once,
         # and the other process, which held nothing, holds nothing after.
         for env in (other, owner):
-            assert await env.lifecycle.leave_for_good("badr", "a test") == [row.id]
+            assert await env.lifecycle.operator.leave_for_good("badr", "a test") == [row.id]
         assert row.id not in other.master.live and row.id in owner.master.live
         await until(lambda: live.version > version, "the stand-in's play")
         events = await owner.store.tables.events(row.id)
@@ -161,14 +161,14 @@ def test_an_open_table_of_a_person_gone_for_good_ends_and_others_are_left() -> N
         await env.master.connect(watcher)
         drain(watcher)
         env.master.drop(env.master.live[other.id])  # held nowhere: loaded to be looked at
-        assert await env.lifecycle.leave_for_good("badr", "a test") == [theirs.id]
+        assert await env.lifecycle.operator.leave_for_good("badr", "a test") == [theirs.id]
         assert [m["table"]["status"] for m in drain(watcher) if m["type"] == "table"] == [
             "abandoned"
         ]
         for row, status in ((theirs, TableStatus.ABANDONED), (other, TableStatus.OPEN)):
             stored = await env.store.tables.load(row.id)
             assert stored is not None and stored.status == status
-        assert await env.lifecycle.leave_for_good("badr", "again") == []
+        assert await env.lifecycle.operator.leave_for_good("badr", "again") == []
         await env.close()
 
     asyncio.run(scenario())
@@ -182,7 +182,7 @@ def test_renamed_seats_are_shown_at_once() -> None:
         watcher = Client(row.id, None)
         await env.master.connect(watcher)
         drain(watcher)
-        assert await env.lifecycle.rename_seats("badr", "Player 7") == [row.id]
+        assert await env.lifecycle.operator.rename_seats("badr", "Player 7") == [row.id]
         tables = [m["table"] for m in drain(watcher) if m["type"] == "table"]
         assert tables and tables[-1]["seats"][0]["name"] == "Player 7"
         assert any(n["kind"] == "meta" and n["table"] == row.id for n in heard)

@@ -242,13 +242,13 @@ class Moderation:
         identity = await self.resolve(who)
         shown = check_name(name)
         await self.identities.name(identity, shown)
-        return await self.lifecycle.rename_seats(identity, shown)
+        return await self.lifecycle.operator.rename_seats(identity, shown)
 
     # ---------------------------------------------------------------- tables
 
     async def close_table(self, table_id: str) -> str:
         """End a table waiting or in play as abandoned; its status after."""
-        return str(await self.lifecycle.close(table_id, "closed by the operator"))
+        return str(await self.lifecycle.operator.close(table_id, "closed by the operator"))
 
     # ---------------------------------------------------------------- every process
 
@@ -272,7 +272,7 @@ class Moderation:
         by the stand-in at once (see the module's docstring)."""
         await asyncio.sleep(SETTLE_AFTER)
         try:
-            await self.lifecycle.leave_for_good(identity, f"{identity} {sanction.kind}")
+            await self.lifecycle.operator.leave_for_good(identity, f"{identity} {sanction.kind}")
         except Exception:
             log.exception("cannot settle the tables of %s (%s)", identity, sanction.kind)
 
