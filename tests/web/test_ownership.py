@@ -26,8 +26,8 @@ from basra.server.store.rows import TableRow, TableStatus
 from basra.server.store.sql import SqlStore
 from basra.server.table.forms import TableForm, check_table_form
 from basra.server.table.live import Client
-from basra.server.table.master import state_digest
 from basra.server.table.ownership import Ownership, rendezvous
+from basra.server.table.peers import state_digest
 from basra.server.table.reducer import replay
 
 QUICK_LEASES = replace(FAST, owner_ttl=1.0, owner_renew=0.2, bot_threads=4)

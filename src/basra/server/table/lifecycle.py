@@ -299,7 +299,7 @@ class Lifecycle:
             raise ValueError("a game played elsewhere is over or unfinished, not live")
         if not await self.tables.extend(table_id, events, status):
             return False
-        await self.master.grown(table_id)
+        await self.master.peers.grown(table_id)
         return True
 
     def deal_with(self, source: PackSource) -> None:
@@ -343,8 +343,8 @@ class Lifecycle:
             client.name = name
             master.seat_client(live, identity, seat)
         await self.identities.name(identity, name)
-        await master.changed(live)
-        await master.publish_presence(live)
+        await master.peers.changed(live)
+        await master.peers.publish_presence(live)
         master.schedule(live)
 
     # ---------------------------------------------------------------- rematched
@@ -395,7 +395,7 @@ class Lifecycle:
                 other.send({"type": "rematch", "table": row.rematch_id})
             master.send_table(live)
         if created and row.rematch_id is not None:
-            await master.changed(live)
+            await master.peers.changed(live)
             rematch = await master.get(row.rematch_id)
             if rematch is not None:
                 await self._place(rematch)
@@ -437,7 +437,7 @@ class Lifecycle:
                 log.info("table %s abandoned: nobody connected for %.0f s", live.id, wait)
             live.reaper = None
             self.master.drop(live)
-        await self.master.changed(live)
+        await self.master.peers.changed(live)
 
     async def abandon(self, live: LiveTable) -> None:
         """End a table waiting or in play as abandoned (the table's lock is held): it keeps

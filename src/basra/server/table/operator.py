@@ -104,7 +104,7 @@ class Operator:
             await self.tables.rename_seat(game.id, game.seat, identity, name)
             renamed.append(game.id)
         for table_id in renamed:
-            await self.master.reread(table_id)
+            await self.master.peers.reread(table_id)
         return renamed
 
     async def _end(self, live: LiveTable, reason: str) -> None:
@@ -120,4 +120,4 @@ class Operator:
         """After an operator's change (the table's lock released): plan the table's next
         automatic action, and tell the other processes its row changed."""
         self.master.schedule(live)
-        await self.master.changed(live)
+        await self.master.peers.changed(live)
