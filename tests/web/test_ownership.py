@@ -128,6 +128,33 @@ def test_three_processes_drive_each_table_once(caplog: pytest.LogCaptureFixture)
     asyncio.run(scenario())
 
 
+def test_each_process_counts_the_tables_it_holds_and_drives_and_its_plays() -> None:
+    """``TableMaster.counts`` (what ``/healthz`` and ``/metrics`` show) agrees with the
+    tables each process holds and drives, and with the plays stored."""
+
+    async def scenario() -> None:
+        store, envs = await processes(2)
+        rows = await make_tables(envs[0], 6)
+        for env in envs:
+            counts = env.master.counts()
+            assert counts.live == len(env.master.live)
+            assert counts.owned == len(env.master.ownership.owned)
+            health = env.health()
+            assert (health["tables"], health["owned"]) == (counts.live, counts.owned)
+        assert sum(env.master.counts().owned for env in envs) == len(rows)
+        await wait_over(store, rows)
+        plays = await bot_plays(store, rows)
+        assert sum(env.master.counts().moves for env in envs) == plays > 0
+        assert sum(env.master.counts().decisions for env in envs) == plays
+        assert [env.health()["moves"] for env in envs] == [
+            env.master.counts().moves for env in envs
+        ]
+        for env in envs:
+            await env.close()
+
+    asyncio.run(scenario())
+
+
 def test_a_drained_process_hands_its_tables_over_at_once(
     caplog: pytest.LogCaptureFixture,
 ) -> None:

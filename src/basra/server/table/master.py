@@ -59,7 +59,7 @@ from basra.server.table.frames import (
     seat_badges,
     state_frame,
 )
-from basra.server.table.live import Client, LiveTable, ServiceConfig
+from basra.server.table.live import Client, LiveTable, ServiceConfig, TableCounts
 from basra.server.table.ownership import Ownership
 from basra.server.table.peers import Peers
 from basra.server.table.presence import Presence
@@ -159,6 +159,12 @@ class TableMaster:
         stand-in planned after the grace comes sooner now)."""
         live.presence.gone(seat)
         live.plan = None
+
+    def counts(self) -> TableCounts:
+        """How many tables this process holds and drives, and the moves made here."""
+        return TableCounts(
+            len(self.live), len(self.ownership.owned), self.moves, self.autopilot.decisions
+        )
 
     def owns(self, table_id: str) -> bool:
         """Whether this process drives the table's clocks, stand-ins and bots."""
