@@ -27,9 +27,10 @@ and the name of its seats at every table, finished games included (their records
 the new name), and every process shows it at once.
 
 **Closing a table** (``basra admin close``) ends it as abandoned (kept, not rated), and
-its clients see it at once. Names are checked against the word list at creation, and
-every text a person writes (a report's words too) is cleaned by one policy
-(:mod:`basra.server.words`).
+its clients see it at once. Settling, renaming and closing reach tables only through the
+lifecycle's operator (:mod:`basra.server.table.operator`). Names are checked against
+the word list at creation, and every text a person writes (a report's words too) is
+cleaned by one policy (:mod:`basra.server.words`).
 """
 
 from __future__ import annotations
