@@ -29,8 +29,8 @@ from basra.server.features.reviews import ReviewConfig
 from basra.server.features.tournaments.tables import Owner
 from basra.server.identity import Caller
 from basra.server.store.rows import MinedPuzzleRow, ReviewStatus, SeatKind, SeatRow, TableRow
+from basra.server.table.admission import Budget
 from basra.server.table.forms import TableSpec
-from basra.server.table.lifecycle import Budget
 from basra.state import PHASE_PLAY
 
 

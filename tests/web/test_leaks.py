@@ -42,8 +42,8 @@ from basra.server.app import AppConfig
 from basra.server.env import Env
 from basra.server.features.tournaments.tables import Owner
 from basra.server.store.rows import SeatKind, SeatRow
+from basra.server.table.admission import Budget
 from basra.server.table.forms import TableSpec
-from basra.server.table.lifecycle import Budget
 from basra.state import GameState
 
 EVERY_CARD = set(CARD_NAMES)

@@ -35,8 +35,8 @@ from basra.server.features.puzzles import PUZZLE_SIGMA, PuzzleConfig, mu_of, sho
 from basra.server.features.reviews import ReviewConfig
 from basra.server.identity import Caller
 from basra.server.store.rows import ReviewStatus, SeatKind, SeatRow, TableRow
+from basra.server.table.admission import Budget
 from basra.server.table.forms import TableSpec
-from basra.server.table.lifecycle import Budget
 from basra.state import PHASE_PLAY, GameState, shuffled_pack
 from basra.view import view_of
 

@@ -21,8 +21,8 @@ from basra.rules import preset
 from basra.server.errors import ProtocolError
 from basra.server.store import MemoryStore
 from basra.server.store.rows import SeatKind, SeatRow, Settlement, TableRow
+from basra.server.table.admission import Budget
 from basra.server.table.forms import TableSpec
-from basra.server.table.lifecycle import Budget
 from basra.server.table.ratings import Standings
 from basra.server.table.reducer import EventKind, deal_event
 from basra.state import shuffled_pack

@@ -26,8 +26,8 @@ from basra.server.store.rows import TableRow, TableStatus
 from basra.server.store.sql import SqlStore
 from basra.server.table.forms import TableForm, check_table_form
 from basra.server.table.live import Client
-from basra.server.table.master import state_digest
 from basra.server.table.ownership import Ownership, rendezvous
+from basra.server.table.peers import state_digest
 from basra.server.table.reducer import replay
 
 QUICK_LEASES = replace(FAST, owner_ttl=1.0, owner_renew=0.2, bot_threads=4)
@@ -122,6 +122,33 @@ def test_three_processes_drive_each_table_once(caplog: pytest.LogCaptureFixture)
         assert all(env.master.rebuilt == 0 for env in envs)
         await asyncio.sleep(0.5)  # a pass or two: finished tables give their leases back
         assert all(not env.master.ownership.owned for env in envs)
+        for env in envs:
+            await env.close()
+
+    asyncio.run(scenario())
+
+
+def test_each_process_counts_the_tables_it_holds_and_drives_and_its_plays() -> None:
+    """``TableMaster.counts`` (what ``/healthz`` and ``/metrics`` show) agrees with the
+    tables each process holds and drives, and with the plays stored."""
+
+    async def scenario() -> None:
+        store, envs = await processes(2)
+        rows = await make_tables(envs[0], 6)
+        for env in envs:
+            counts = env.master.counts()
+            assert counts.live == len(env.master.live)
+            assert counts.owned == len(env.master.ownership.owned)
+            health = env.health()
+            assert (health["tables"], health["owned"]) == (counts.live, counts.owned)
+        assert sum(env.master.counts().owned for env in envs) == len(rows)
+        await wait_over(store, rows)
+        plays = await bot_plays(store, rows)
+        assert sum(env.master.counts().moves for env in envs) == plays > 0
+        assert sum(env.master.counts().decisions for env in envs) == plays
+        assert [env.health()["moves"] for env in envs] == [
+            env.master.counts().moves for env in envs
+        ]
         for env in envs:
             await env.close()
 

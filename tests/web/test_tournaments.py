@@ -122,6 +122,9 @@ def test_entering_leaving_and_coming_back(site: str) -> None:
     assert status == 200
     refused(http(f"{site}/api/tournaments/nosuch/join", {}, token=badr), 404, "no_such_event")
     refused(http(f"{site}/api/tournaments/{event['id']}/join", {}), 401, "signed_out")
+    # A bot program's token that is not valid is told so (the one bearer reading, auth.py).
+    status, body = http(f"{site}/api/tournaments/{event['id']}/join", {}, token="bot_" + "x" * 40)
+    assert (status, body["error"]) == (401, "signed_out") and "bot token" in body["message"]
 
 
 def test_an_event_by_invitation_is_unlisted_and_entered_with_its_code(site: str) -> None:

@@ -212,7 +212,6 @@ class Env:
             store_.tables,
             store_.identities,
             store_.players,
-            self.master,
             self.lifecycle,
             self.connections,
             self.bus,
@@ -299,11 +298,12 @@ class Env:
 
     def health(self) -> dict[str, Any]:
         """Counts for ``GET /healthz``."""
+        tables = self.master.counts()
         return {
-            "tables": len(self.master.live),
-            "owned": len(self.master.ownership.owned),
+            "tables": tables.live,
+            "owned": tables.owned,
             "origin": self.origin,
-            "moves": self.master.moves,
+            "moves": tables.moves,
             "jobs": {"running": self.scheduler.running, "queued": self.scheduler.queued},
             "reviews": {"running": len(self.reviews.running), "finished": self.reviews.finished},
             "sockets": len(self.connections),
@@ -313,12 +313,12 @@ class Env:
 
     def sample(self) -> None:
         """Read this process's gauges into the metrics."""
-        metrics = self.metrics
-        metrics.live_tables.set(len(self.master.live))
-        metrics.owned_tables.set(len(self.master.ownership.owned))
-        metrics.decided(self.master.autopilot.decisions)
+        metrics, tables = self.metrics, self.master.counts()
+        metrics.live_tables.set(tables.live)
+        metrics.owned_tables.set(tables.owned)
+        metrics.decided(tables.decisions)
         metrics.open_sockets.set(len(self.connections))
-        metrics.moved(self.master.moves)
+        metrics.moved(tables.moves)
         metrics.bot_jobs_queued.set(self.scheduler.queued)
         metrics.bot_jobs_running.set(self.scheduler.running)
 

@@ -10,7 +10,7 @@ client holds them: an IPv4 address, or an IPv6 /64 network.
 Buckets and connection counts live in this process: with several server
 processes behind one address, each enforces them on its own share (the counts
 of tables and tournaments come from the store, counted with the insert under a
-lock: :meth:`basra.server.table.lifecycle.Lifecycle.admit`, so they hold across
+lock: :meth:`basra.server.table.admission.Admission.admit`, so they hold across
 processes).
 """
 

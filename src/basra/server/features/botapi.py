@@ -25,8 +25,9 @@ Limits (:class:`~basra.server.quotas.Limits`): bot accounts per person
 (``tables_per_bot``), and the message rate of every connection. A bot account
 has one connection: a newer one takes over (the older hears ``replaced`` and
 is closed with 4009). A bot token is not a device token: it signs in nowhere
-but the bot API. A bot account lives as long as its owner: revoking the owner's
-identity revokes their bots with it (:mod:`basra.server.revocation`).
+but the bot API and a tournament's entry (:mod:`basra.server.transport.auth`). A
+bot account lives as long as its owner: revoking the owner's identity revokes
+their bots with it (:mod:`basra.server.revocation`).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ import contextlib
 import logging
 import secrets
 import time
-from typing import Any
+from typing import Any, Protocol
 
 from basra.server import words
 from basra.server.connection import Connection, Outgoing
@@ -52,9 +53,17 @@ from basra.server.table.connections import TableMessages
 from basra.server.table.forms import TableSpec
 from basra.server.table.frames import StateFrame
 from basra.server.table.live import Client
-from basra.server.table.master import TableMaster
 
-__all__ = ["PROTOCOL", "PROTOCOL_NAME", "TYPES", "BotApi", "BotConnection", "BotSeat", "bot_json"]
+__all__ = [
+    "PROTOCOL",
+    "PROTOCOL_NAME",
+    "TYPES",
+    "BotApi",
+    "BotConnection",
+    "BotSeat",
+    "TableSeats",
+    "bot_json",
+]
 
 log = logging.getLogger(__name__)
 
@@ -96,6 +105,18 @@ def bot_json(bot: BotRow) -> dict[str, Any]:
 
 def _error(error: ProtocolError) -> dict[str, Any]:
     return {"code": error.code, "message": error.message, **(error.extra or {})}
+
+
+class TableSeats(Protocol):
+    """What the bot API needs of the tables: a program's seat attached to its table and
+    let go of again, like any client's (the table master is one)."""
+
+    async def connect(self, client: Client) -> object:
+        """Attach a client: send it the table and its seat's first snapshot
+        (``no_such_table``, or a refusal to watch, else)."""
+
+    async def disconnect(self, client: Client) -> None:
+        """Detach a client (its connection, or its interest in the table, ended)."""
 
 
 class BotSeat(Client):
@@ -270,7 +291,7 @@ class BotApi:
         self,
         bots: BotStore,
         tables: TableStore,
-        master: TableMaster,
+        master: TableSeats,
         messages: TableMessages,
         quotas: Quotas,
         bus: Bus,

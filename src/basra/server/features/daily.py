@@ -50,9 +50,10 @@ from basra.server.errors import ProtocolError
 from basra.server.identity import Caller
 from basra.server.store.protocols import DailyStore, SecretStore
 from basra.server.store.rows import AttemptRow, SeatKind, SeatRow, TableRow, TableStatus
+from basra.server.table.admission import Budget
 from basra.server.table.disclosure import Secret
 from basra.server.table.forms import TableSpec, check_name
-from basra.server.table.lifecycle import Budget, Lifecycle
+from basra.server.table.lifecycle import Lifecycle
 
 __all__ = ["DAILY_RULES", "LEVEL", "ROTATION", "Daily", "Deal", "margin", "variants_of"]
 
@@ -242,7 +243,7 @@ class Daily(Secret):
         now = self.clock()
         row.created_at = now
         attempt = AttemptRow(deal.id, caller.identity, row.id, person, shown, now)
-        caps = self.lifecycle.admit(row, Budget(caller.identity, paired=True))
+        caps = self.lifecycle.admission.admit(row, Budget(caller.identity, paired=True))
         stored = await self.attempts.start_attempt(attempt, row, caps)
         new = stored.table_id == row.id  # else another request of this identity came first
         if new:

@@ -27,9 +27,10 @@ and the name of its seats at every table, finished games included (their records
 the new name), and every process shows it at once.
 
 **Closing a table** (``basra admin close``) ends it as abandoned (kept, not rated), and
-its clients see it at once. Names are checked against the word list at creation, and
-every text a person writes (a report's words too) is cleaned by one policy
-(:mod:`basra.server.words`).
+its clients see it at once. Settling, renaming and closing reach tables only through the
+lifecycle's operator (:mod:`basra.server.table.operator`). Names are checked against
+the word list at creation, and every text a person writes (a report's words too) is
+cleaned by one policy (:mod:`basra.server.words`).
 """
 
 from __future__ import annotations
@@ -54,10 +55,9 @@ from basra.server.store.protocols import (
     PlayerStore,
     TableStore,
 )
-from basra.server.store.rows import ReportRow, SanctionRow, SeatKind, TableStatus
+from basra.server.store.rows import ReportRow, SanctionRow, SeatKind
 from basra.server.table.forms import check_name
 from basra.server.table.lifecycle import Lifecycle
-from basra.server.table.master import TableMaster
 
 __all__ = ["MAX_NOTE", "REASONS", "Moderation"]
 
@@ -87,7 +87,6 @@ class Moderation:
         tables: TableStore,
         identities: IdentityStore,
         players: PlayerStore,
-        master: TableMaster,
         lifecycle: Lifecycle,
         connections: Connections,
         bus: Bus,
@@ -98,7 +97,6 @@ class Moderation:
         self.tables = tables
         self.identities = identities
         self.players = players
-        self.master = master
         self.lifecycle = lifecycle
         self.connections = connections
         self.bus = bus
@@ -234,10 +232,6 @@ class Moderation:
         log.warning("identity %s %s: %s", identity, kind, row.reason)
         self._shut_out(identity, row)
         await self.bus.publish({"kind": "moderation", "sanctioned": identity})
-        # Tables nobody holds in memory now: open them here so that theirs are settled too.
-        for game in await self.tables.games_of(identity, limit=200):
-            if game.status.live:
-                await self.master.get(game.id)
         return row
 
     async def lift(self, who: str) -> bool:
@@ -249,31 +243,13 @@ class Moderation:
         identity = await self.resolve(who)
         shown = check_name(name)
         await self.identities.name(identity, shown)
-        renamed = []
-        for game in await self.tables.games_of(identity, limit=10_000):
-            await self.tables.rename_seat(game.id, game.seat, identity, shown)
-            renamed.append(game.id)
-        for table_id in renamed:
-            await self.master.heard({"kind": "meta", "table": table_id})
-            await self.bus.publish({"kind": "meta", "table": table_id})
-        return renamed
+        return await self.lifecycle.operator.rename_seats(identity, shown)
 
     # ---------------------------------------------------------------- tables
 
     async def close_table(self, table_id: str) -> str:
         """End a table waiting or in play as abandoned; its status after."""
-        live = await self.master.get(table_id[:40])
-        if live is None:
-            raise ProtocolError("no_such_table", f"there is no table {table_id[:40]!r}")
-        async with live.lock:
-            if live.row.status.live:
-                await self.lifecycle.abandon(live)
-            self.master.send_table(live)
-            self.master.broadcast_state(live)
-        self.master.schedule(live)
-        await self.master.changed(live)
-        log.warning("table %s closed by the operator", table_id)
-        return str(live.row.status)
+        return str(await self.lifecycle.operator.close(table_id, "closed by the operator"))
 
     # ---------------------------------------------------------------- every process
 
@@ -288,31 +264,18 @@ class Moderation:
     def _shut_out(self, identity: str, sanction: SanctionRow) -> None:
         farewell = error_message(suspended(sanction))
         self.connections.revoke([], [identity], farewell, code=4003)
-        task = asyncio.create_task(self._settle_tables(identity))
+        task = asyncio.create_task(self._settle_tables(identity, sanction))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _settle_tables(self, identity: str) -> None:
-        """The sanctioned identity's tables here: waiting ones end, its seats in play are
-        played by the stand-in at once (see the module's docstring)."""
+    async def _settle_tables(self, identity: str, sanction: SanctionRow) -> None:
+        """The sanctioned identity's tables: waiting ones end, its seats in play are played
+        by the stand-in at once (see the module's docstring)."""
         await asyncio.sleep(SETTLE_AFTER)
-        for live in list(self.master.live.values()):
-            seat = live.row.seat_of(identity)
-            if seat is None or not live.row.status.live:
-                continue
-            try:
-                async with live.lock:
-                    if live.row.status == TableStatus.OPEN:
-                        await self.lifecycle.abandon(live)
-                        self.master.send_table(live)
-                        self.master.broadcast_state(live)
-                    else:
-                        live.presence.absent_since[seat] = float("-inf")
-                        live.plan = None  # plan again: a stand-in waiting out the grace now
-                self.master.schedule(live)
-                await self.master.changed(live)
-            except Exception:
-                log.exception("cannot settle table %s of a sanctioned identity", live.id)
+        try:
+            await self.lifecycle.operator.leave_for_good(identity, f"{identity} {sanction.kind}")
+        except Exception:
+            log.exception("cannot settle the tables of %s (%s)", identity, sanction.kind)
 
     async def close(self) -> None:
         """Let pending settlements go."""

@@ -72,8 +72,9 @@ from basra.server.quotas import Quotas
 from basra.server.runtime.pubsub import Bus
 from basra.server.store.protocols import LeaseStore, PlayerStore, SeekStore, TableStore
 from basra.server.store.rows import SeatKind, SeatRow, SeekRow, TableRow, TableStatus
+from basra.server.table.admission import Budget
 from basra.server.table.forms import TableSpec
-from basra.server.table.lifecycle import Budget, Lifecycle
+from basra.server.table.lifecycle import Lifecycle
 from basra.server.table.ratings import family_of, new_rating, rating_json, table_kind
 
 __all__ = ["LEASE", "PROTOCOL", "TYPES", "QuickPlay", "Seeker"]
@@ -474,7 +475,7 @@ class QuickPlay:
         }
         row = self.lifecycle.plan(spec, seated, None, "quickplay")
         row.created_at = now
-        caps = self.lifecycle.admit(row, Budget(paired=True))
+        caps = self.lifecycle.admission.admit(row, Budget(paired=True))
         if not await self.seeks.seat(seats, row, now, caps):
             return {}  # someone left or was seated meanwhile: the next pass tries again
         self.made += 1

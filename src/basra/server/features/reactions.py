@@ -12,17 +12,16 @@ person may send :attr:`~basra.server.quotas.Limits.reactions_per_identity`
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
-from basra.server.connection import Frame
+from basra.server.connection import Frame, Outgoing
 from basra.server.errors import ProtocolError
 from basra.server.quotas import Quotas
 from basra.server.runtime.pubsub import Bus
 from basra.server.table.connections import TableMessages
 from basra.server.table.live import Client
-from basra.server.table.master import TableMaster
 
-__all__ = ["CODES", "EMOJI", "PHRASES", "Reactions"]
+__all__ = ["CODES", "EMOJI", "PHRASES", "Reactions", "TableAudience"]
 
 PHRASES = (
     "hello",
@@ -44,12 +43,22 @@ CODES = PHRASES + EMOJI
 """Every reaction a person may send."""
 
 
+class TableAudience(Protocol):
+    """What reactions need of the tables (the table master is one)."""
+
+    def live_of(self, client: Client) -> object:
+        """The table the client is attached to; ``no_such_table`` when it was let go."""
+
+    def deliver(self, table_id: str, message: Outgoing) -> None:
+        """Send a message to every client of a table in this process."""
+
+
 class Reactions:
     """Carries ``react`` messages at tables (and hears other processes')."""
 
     def __init__(
         self,
-        master: TableMaster,
+        master: TableAudience,
         messages: TableMessages,
         quotas: Quotas,
         bus: Bus,

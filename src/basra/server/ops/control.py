@@ -72,19 +72,18 @@ class Operations:
             return False
         return any(address in network for network in self.config.metrics_allow)
 
-    def check(self, host: str | None, authorization: str | None, admin: bool) -> None:
+    def check(self, host: str | None, token: str | None, admin: bool) -> None:
         """Refuse (``not_allowed``) a client not in the allowed networks or, for the admin
-        API, without the admin token."""
+        API, without the admin token (``token``: the request's bearer token, as
+        :func:`basra.server.transport.auth.bearer` reads it)."""
         if not self.allowed(host):
             raise ProtocolError("not_allowed", "this address may not use this")
         if not admin:
             return
-        token = self.config.admin_token
-        if token is None:
+        admin_token = self.config.admin_token
+        if admin_token is None:
             raise ProtocolError("not_allowed", "the admin API is off: set [secrets] admin_token")
-        header = authorization or ""
-        given = header[7:].strip() if header[:7].lower() == "bearer " else ""
-        if not hmac.compare_digest(given.encode(), token.encode()):
+        if not hmac.compare_digest((token or "").encode(), admin_token.encode()):
             raise ProtocolError("not_allowed", "a wrong admin token")
 
 

@@ -5,11 +5,15 @@
   (join, finish, abandon) as pure functions;
 - :mod:`~basra.server.table.master`: :class:`~basra.server.table.master.TableMaster`, the
   only writer of a table's log (check, apply, append, fan out), for people, bots, the
-  autopilot and bot programs alike;
+  autopilot and bot programs alike; :mod:`~basra.server.table.peers`: the notices that
+  keep other processes' copies of a table in step;
 - :mod:`~basra.server.table.frames`: what each client is sent, as values built once per
   seat per version;
 - :mod:`~basra.server.table.lifecycle`: the one place tables are created (within caps,
   atomically), opened, started, rematched, abandoned and finished;
+  :mod:`~basra.server.table.admission`: the one rule of those caps;
+  :mod:`~basra.server.table.operator`: the operator's verbs (close a table, settle a
+  person's for good, rename their seats);
 - :mod:`~basra.server.table.finish`: settling results and ratings, once, and telling
   subscribers;
 - :mod:`~basra.server.table.connections`: the table socket's messages;

@@ -181,4 +181,4 @@ class TableMessages:
             live.row.seats[client.seat] = replace(live.row.seats[client.seat], name=name)
             self.master.send_table(live)
         await self.identities.name(identity, name)
-        await self.master.changed(live)
+        await self.master.peers.changed(live)

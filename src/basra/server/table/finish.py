@@ -120,7 +120,7 @@ class Finisher:
             live.row.settled_at = live.row.settled_at or now
             await self.master.refresh_badges(live)
             self.master.send_table(live)
-        await self.master.changed(live)
+        await self.master.peers.changed(live)
         if settlement is None:
             return  # another process (or an earlier run) settled it and told its listeners
         for listener in list(self._listeners):

@@ -8,34 +8,10 @@ beside the master (:mod:`basra.server.table.master`), which writes its log:
   :class:`~basra.server.table.forms.TableSpec` (seats given or open, a first
   dealer drawn); :meth:`Lifecycle.create` stores a person's table (the bot API's
   too) within their rates, then **admitted**.
-- **admitted**: every table anyone makes is admitted by :meth:`Lifecycle.admit`,
-  the one rule, against a :class:`Budget` (whom it counts against): the caps on
-  tables waiting or in play it must fit (per person, per address, all-bot tables
-  per person, per event and on the server), counted and inserted in one
-  transaction under a lock per identity, per address, per event and per server
-  (:meth:`~basra.server.store.protocols.TableStore.create`; quick play's
-  :meth:`~basra.server.store.protocols.SeekStore.seat` and the daily deal's
-  :meth:`~basra.server.store.protocols.DailyStore.start_attempt` count them the
-  same way in their own transactions), so requests sent at once never beat them,
-  in any number of processes. The rule:
-
-  - a person's table (:meth:`Lifecycle.create`, a rematch) counts against that
-    person and the client address they asked from, an all-bot one also against
-    the server's all-bot tables;
-  - a table the server pairs (``Budget.paired``: quick play, the daily deal, an
-    event's games) with a person or a program seated fits no cap and counts
-    against nobody: the people asked to play and were seated by the server, their
-    own limits bound it (one seek and one rated table in play at a time, one
-    attempt a deal, one table of an event at a time), and refusing it would leave
-    them paired to nothing (an event's round could not end);
-  - a table the server pairs with bots only (an event's bots playing each other)
-    counts against the event (``bot_tables_per_event``), its maker (the maker's
-    all-bot and open tables, shared with their own, and their address) and the
-    server's all-bot tables, and waits for room (the feature tries again): so one
-    maker's events hold no more of the server than one person's all-bot table;
-  - a game played elsewhere (an offline game uploaded: over or unfinished, never
-    live) fits no cap: it holds nothing in play, and its cost is the upload's
-    rate.
+- **admitted**: every table anyone makes is admitted by the one rule
+  (:mod:`basra.server.table.admission`: :attr:`Lifecycle.admission`), against a
+  :class:`~basra.server.table.admission.Budget` (whom it counts against), its caps
+  counted with the insert.
 
   :meth:`Lifecycle.add` stores a table the server makes itself, admitted;
   :meth:`Lifecycle.add_once` a feature's table made once under its owner key (a
@@ -54,6 +30,11 @@ beside the master (:mod:`basra.server.table.master`), which writes its log:
 - **abandoned**: a table nobody is connected to ends as abandoned after
   ``abandon_after`` seconds (``abandon_bots_after`` for all-bot tables); it keeps
   its log but plays no more (:meth:`Lifecycle.abandon`).
+- **closed** and **left for good**, by the operator: :attr:`Lifecycle.operator`
+  (:mod:`basra.server.table.operator`) ends a table as abandoned at once, settles the
+  tables of a person shut out (those waiting end as abandoned; in play, a stand-in plays
+  their seat at once) and renames their seats everywhere, ending tables through
+  :meth:`Lifecycle.abandon`.
 - **finished**: the final play is stored with the ``over`` status by the master;
   the game is then settled once (:mod:`basra.server.table.finish`), and the
   features that made tables hear of it (:meth:`Lifecycle.on_finished`).
@@ -91,15 +72,14 @@ import random
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from basra.server.errors import ProtocolError
 from basra.server.identity import Caller
-from basra.server.quotas import Quotas, RateLimitError
+from basra.server.quotas import Quotas
 from basra.server.store.protocols import IdentityStore, TableStore
 from basra.server.store.rows import (
     LIVE_STATUSES,
-    Cap,
     CapReachedError,
     Event,
     SeatKind,
@@ -109,15 +89,16 @@ from basra.server.store.rows import (
     TableStatus,
     seats_filled,
 )
+from basra.server.table.admission import Admission, Budget
 from basra.server.table.disclosure import Disclosure
 from basra.server.table.finish import Finisher, TableFinished, table_finished
 from basra.server.table.forms import TableSpec
 from basra.server.table.live import Client, LiveTable, ServiceConfig
 from basra.server.table.master import PackSource, TableMaster
+from basra.server.table.operator import Operator
 from basra.server.table.reducer import abandoned, join, opening_status, status_after
 
 __all__ = [
-    "Budget",
     "FinishListener",
     "Lifecycle",
     "new_table_id",
@@ -128,22 +109,6 @@ log = logging.getLogger(__name__)
 
 FinishListener = Callable[[TableFinished], Awaitable[None]]
 """Told of a finished table a feature made (its ``owner`` is set)."""
-
-
-@dataclass(frozen=True)
-class Budget:
-    """Whom a new table counts against (:meth:`Lifecycle.admit`)."""
-
-    identity: str | None = None
-    """The person who asked for it, or the maker of the event that paired it (None: the
-    server's schedule)."""
-    address: str | None = None
-    """The client address they asked from."""
-    event: str | None = None
-    """The owner-key prefix of the event that paired it (``tournament:EVENT:``)."""
-    paired: bool = False
-    """Paired by the server (quick play, the daily deal, an event's games): a table with a
-    person or program seated is then made even when the caps are full."""
 
 
 def new_table_id() -> str:
@@ -180,11 +145,15 @@ class Lifecycle:
         self.tables = tables
         self.identities = identities
         self.quotas = quotas
+        self.admission = Admission(quotas)
+        """The one rule of admission: the caps a new table must fit, whom it counts against."""
         self.config = config
         self.rng = rng or random.SystemRandom()
         self._finish_listeners: list[FinishListener] = []
         self.disclosure = Disclosure(tables)
         """Who may see a table's cards (features with hidden tables tell it when)."""
+        self.operator = Operator(master, tables, self.abandon)
+        """The operator's verbs: close a table, settle a person's for good, rename seats."""
         master.listen(self)
 
     # ---------------------------------------------------------------- created
@@ -239,63 +208,6 @@ class Lifecycle:
 
     # ---------------------------------------------------------------- admitted
 
-    def admit(self, row: TableRow, budget: Budget) -> list[Cap]:
-        """The caps a new table must fit, and whom it counts against (set on the row): the
-        one rule of admission, for every table anyone makes (see the module's docstring).
-
-        A game played elsewhere (never live) fits none; a table the server pairs with a
-        person or program seated fits none (it is made even when the caps are full) and
-        counts against nobody; any other table counts against ``budget``'s person and
-        address, an all-bot one also against its event and the server.
-        """
-        if not row.status.live or (budget.paired and not row.all_bots):
-            return []
-        row.created_by = budget.identity
-        if budget.address is not None:
-            row.created_from = budget.address
-        limits = self.quotas.limits
-        identity, address = budget.identity, budget.address
-        caps = []
-        if identity is not None:
-            caps.append(Cap(limits.open_tables_per_identity, "open tables per person", identity))
-        if address is not None:
-            caps.append(
-                Cap(limits.open_tables_per_address, "open tables per address", None, address)
-            )
-        if row.all_bots:
-            if identity is not None:
-                caps.append(
-                    Cap(
-                        limits.bot_tables_per_identity,
-                        "all-bot tables per person",
-                        identity,
-                        None,
-                        True,
-                    )
-                )
-            if budget.event is not None:
-                caps.append(
-                    Cap(
-                        limits.bot_tables_per_event,
-                        "all-bot tables per event",
-                        None,
-                        None,
-                        True,
-                        budget.event,
-                    )
-                )
-            caps.append(Cap(limits.bot_tables, "all-bot tables on this server", None, None, True))
-        return caps
-
-    def refusal(self, full: CapReachedError) -> RateLimitError:
-        """The ``rate_limited`` refusal of a table whose cap is full."""
-        cap = full.cap
-        return RateLimitError(
-            "open_tables",
-            self.quotas.limits.cap_retry,
-            f"{cap.what}: at most {cap.limit} waiting or in play (finish or leave one)",
-        )
-
     async def create(
         self,
         caller: Caller,
@@ -326,9 +238,9 @@ class Lifecycle:
         """Store a planned table if it is admitted against ``budget`` (``rate_limited``
         naming the full cap else), and open it."""
         try:
-            await self.tables.create(row, self.admit(row, budget))
+            await self.tables.create(row, self.admission.admit(row, budget))
         except CapReachedError as full:
-            raise self.refusal(full) from None
+            raise self.admission.refusal(full) from None
         return await self.open(row)
 
     async def add_once(self, row: TableRow, budget: Budget) -> LiveTable | None:
@@ -339,11 +251,11 @@ class Lifecycle:
         if row.owner is None or row.id != owned_table_id(row.owner):
             raise ValueError("add_once takes a table planned with an owner key")
         try:
-            await self.tables.create(row, self.admit(row, budget))
+            await self.tables.create(row, self.admission.admit(row, budget))
         except (ValueError, CapReachedError) as error:
             live = await self.master.get(row.id)  # made already: open it, as it stands now
             if live is None and isinstance(error, CapReachedError):
-                raise self.refusal(error) from None
+                raise self.admission.refusal(error) from None
             if live is not None:
                 await self._place(live)
             return live
@@ -374,7 +286,7 @@ class Lifecycle:
         if row.status.live:
             raise ValueError("a game played elsewhere is over or unfinished, not live")
         try:
-            await self.tables.create(row, self.admit(row, Budget(row.created_by)), events)
+            await self.tables.create(row, self.admission.admit(row, Budget(row.created_by)), events)
         except ValueError:
             return False
         return True
@@ -387,7 +299,7 @@ class Lifecycle:
             raise ValueError("a game played elsewhere is over or unfinished, not live")
         if not await self.tables.extend(table_id, events, status):
             return False
-        await self.master.grown(table_id)
+        await self.master.peers.grown(table_id)
         return True
 
     def deal_with(self, source: PackSource) -> None:
@@ -431,8 +343,8 @@ class Lifecycle:
             client.name = name
             master.seat_client(live, identity, seat)
         await self.identities.name(identity, name)
-        await master.changed(live)
-        await master.publish_presence(live)
+        await master.peers.changed(live)
+        await master.peers.publish_presence(live)
         master.schedule(live)
 
     # ---------------------------------------------------------------- rematched
@@ -470,20 +382,20 @@ class Lifecycle:
                     fault=None,
                     settled_at=None,
                 )
-                caps = self.admit(new_row, Budget(client.identity, client.address))
+                caps = self.admission.admit(new_row, Budget(client.identity, client.address))
                 try:
                     await self.tables.create(new_row, caps)
                 except ValueError:  # another process made it first
                     pass
                 except CapReachedError as full:
                     if await self.tables.load(new_id) is None:
-                        raise self.refusal(full) from None
+                        raise self.admission.refusal(full) from None
                 row.rematch_id = await self.tables.set_rematch(row.id, new_id)
             for other in live.clients:
                 other.send({"type": "rematch", "table": row.rematch_id})
             master.send_table(live)
         if created and row.rematch_id is not None:
-            await master.changed(live)
+            await master.peers.changed(live)
             rematch = await master.get(row.rematch_id)
             if rematch is not None:
                 await self._place(rematch)
@@ -525,7 +437,7 @@ class Lifecycle:
                 log.info("table %s abandoned: nobody connected for %.0f s", live.id, wait)
             live.reaper = None
             self.master.drop(live)
-        await self.master.changed(live)
+        await self.master.peers.changed(live)
 
     async def abandon(self, live: LiveTable) -> None:
         """End a table waiting or in play as abandoned (the table's lock is held): it keeps

@@ -1,4 +1,4 @@
-"""Tables and their clients held in memory by the table master, and its settings."""
+"""Tables and their clients held in memory by the table master, its settings and counts."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from basra.server.table.presence import Presence
 from basra.server.table.reducer import EventInfo
 from basra.state import GameState
 
-__all__ = ["Client", "LiveTable", "ServiceConfig"]
+__all__ = ["Client", "LiveTable", "ServiceConfig", "TableCounts"]
 
 
 def _default_processes() -> int:
@@ -129,3 +129,18 @@ class LiveTable:
     def deadline(self) -> float | None:
         """When the running clock reaches zero (None without one running)."""
         return self.clock.deadline() if self.clock is not None else None
+
+
+@dataclass(frozen=True)
+class TableCounts:
+    """What this process holds and has done, for its health and metrics
+    (:meth:`~basra.server.table.master.TableMaster.counts`)."""
+
+    live: int
+    """Tables loaded here (watched, played or driven)."""
+    owned: int
+    """Tables this process drives (their clocks, stand-ins and bots)."""
+    moves: int
+    """Plays stored here since the process started."""
+    decisions: int
+    """Moves the bots (and stand-ins) of this process worked out."""

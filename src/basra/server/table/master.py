@@ -11,18 +11,14 @@ forfeit; :meth:`TableMaster.deal` deals the next round.
 
 A table's game lives in memory as a :class:`~basra.state.GameState` replayed
 from the log (:mod:`basra.server.table.reducer`), so a restarted process
-resumes every game. With several processes each keeps its own copy; a write
-that loses the race for a step is refused by the store, and notices on the hub
-(``events``, ``meta``, ``presence``) tell the others to catch up. Clocks
-(:mod:`~basra.server.table.clocks`) are rebuilt from the log's times and sent
-after each snapshot. Only the table's owner (:mod:`~basra.server.table.ownership`)
-plans its automatic actions; the others store the moves their people send.
-
-No copy stays stale: an ``events`` notice carries the version and a digest of the
-state the log leads to (:func:`state_digest`), and a copy that cannot catch up (an
-event that does not apply, a gap), that the store refuses a step for while the log
-has nothing newer, or whose digest at that version differs, is replayed from the log
-at once (:meth:`TableMaster.rebuild`), with one log line saying so.
+resumes every game. With several processes each keeps its own copy, kept in step
+by notices on the hub (:mod:`basra.server.table.peers`: ``events``, ``meta``,
+``presence``); a write that loses the race for a step is refused by the store,
+and a copy that cannot catch up or disagrees with the log is replayed from it
+(:meth:`TableMaster.rebuild`). Clocks (:mod:`~basra.server.table.clocks`) are
+rebuilt from the log's times and sent after each snapshot. Only the table's
+owner (:mod:`~basra.server.table.ownership`) plans its automatic actions; the
+others store the moves their people send.
 
 The master decides nothing about a table's life: it tells its
 :class:`TableListener` (the lifecycle, :mod:`basra.server.table.lifecycle`)
@@ -34,8 +30,6 @@ when presence changed and when a play was stored, and its
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import hashlib
 import logging
 import random
 import time
@@ -65,8 +59,9 @@ from basra.server.table.frames import (
     seat_badges,
     state_frame,
 )
-from basra.server.table.live import Client, LiveTable, ServiceConfig
+from basra.server.table.live import Client, LiveTable, ServiceConfig, TableCounts
 from basra.server.table.ownership import Ownership
+from basra.server.table.peers import Peers
 from basra.server.table.presence import Presence
 from basra.server.table.reducer import (
     EventKind,
@@ -76,9 +71,9 @@ from basra.server.table.reducer import (
     new_game,
     play,
 )
-from basra.state import PHASE_PLAY, GameError, GameState, shuffled_pack
+from basra.state import PHASE_PLAY, GameError, shuffled_pack
 
-__all__ = ["PackSource", "TableListener", "TableMaster", "state_digest"]
+__all__ = ["PackSource", "TableListener", "TableMaster"]
 
 log = logging.getLogger(__name__)
 
@@ -91,23 +86,6 @@ class TableListener(Protocol):
 
     def played(self, live: LiveTable) -> None:
         """A play was stored: the game may be decided (over, or a rated seat forfeited)."""
-
-
-def state_digest(state: GameState) -> str:
-    """A short digest of where a game stands (the same in every process for the same log):
-    the round's hands, floor, stock, piles and basras, the scores, whose turn it is, and
-    how many rounds and plays there were. Two copies of a table at one version that
-    disagree on anything the next moves depend on differ in it. A few microseconds (the
-    whole :meth:`~basra.state.GameState.fingerprint`, with every round's log, costs
-    about a hundred: this is computed once per move in every process holding the table)."""
-    plays = len(state.rounds[-1].plays) if state.rounds else 0
-    where = (
-        state.phase, state.dealer, state.turn, tuple(state.hands), state.floor,
-        state.stock_pos, state.in_hands, tuple(state.piles), tuple(state.basras),
-        tuple(state.basra_points), state.lone_last, tuple(state.scores), state.carry,
-        len(state.rounds), plays,
-    )  # fmt: skip
-    return hashlib.blake2b(repr(where).encode(), digest_size=8).hexdigest()
 
 
 class PackSource(Protocol):
@@ -159,9 +137,8 @@ class TableMaster:
         self._listener: TableListener | None = None
         self._loading: dict[str, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
-        self._heartbeat: asyncio.Task[None] | None = None
-        for kind in ("events", "meta", "presence"):
-            bus.on(kind, self.heard)
+        self.peers = Peers(self, bus)
+        """The other processes: what they are told of the tables here, what is heard."""
 
     def listen(self, listener: TableListener) -> None:
         """Tell ``listener`` of presence changes and plays (the lifecycle, once)."""
@@ -175,6 +152,19 @@ class TableMaster:
         """Plan the table's next automatic action (a deal, a bot's move, a stand-in), if
         this process owns the table."""
         self.autopilot.schedule(live)
+
+    def stand_in(self, live: LiveTable, seat: int) -> None:
+        """Let a stand-in play ``seat`` from now on, with no grace period (its person left for
+        good); call with the table's lock held, then :meth:`schedule` (planned again: a
+        stand-in planned after the grace comes sooner now)."""
+        live.presence.gone(seat)
+        live.plan = None
+
+    def counts(self) -> TableCounts:
+        """How many tables this process holds and drives, and the moves made here."""
+        return TableCounts(
+            len(self.live), len(self.ownership.owned), self.moves, self.autopilot.decisions
+        )
 
     def owns(self, table_id: str) -> bool:
         """Whether this process drives the table's clocks, stand-ins and bots."""
@@ -194,13 +184,12 @@ class TableMaster:
 
     def start(self) -> None:
         """Start the presence heartbeat (the hub is started)."""
-        self._heartbeat = asyncio.create_task(self._beat())
+        self.peers.start()
 
     async def close(self) -> None:
         """Stop timers and tasks, and close every client's connection."""
         await self.ownership.close()
-        if self._heartbeat is not None:
-            self._heartbeat.cancel()
+        self.peers.stop()
         for live in self.live.values():
             for task in (live.timer, live.reaper):
                 if task is not None:
@@ -391,7 +380,7 @@ class TableMaster:
         self.broadcast_state(live)
         if self._listener is not None:
             self._listener.played(live)
-        await self.publish_events(live)
+        await self.peers.publish_events(live)
         self.autopilot.schedule(live)
 
     async def deal(self, live: LiveTable) -> None:
@@ -416,7 +405,7 @@ class TableMaster:
         live.event = describe(EventKind.DEAL, state.round_index)
         self._observe(live, event.kind, event.at, None)
         self.broadcast_state(live)
-        await self.publish_events(live)
+        await self.peers.publish_events(live)
 
     def _observe(
         self,
@@ -468,7 +457,7 @@ class TableMaster:
                     self.send_table(live, exclude=client)
                 break
         if client.seat is not None:
-            await self.publish_presence(live)
+            await self.peers.publish_presence(live)
             self.autopilot.schedule(live)
         return live
 
@@ -490,7 +479,7 @@ class TableMaster:
             if client.seat is not None:
                 self.send_table(live)
         if client.seat is not None:
-            await self.publish_presence(live)
+            await self.peers.publish_presence(live)
             self.autopilot.schedule(live)
 
     def live_of(self, client: Client) -> LiveTable:
@@ -591,101 +580,3 @@ class TableMaster:
     async def refresh_badges(self, live: LiveTable) -> None:
         """Read what the seats show again (a name claimed, a game settled)."""
         live.badges = await seat_badges(self.players, live.row)
-
-    # ---------------------------------------------------------------- other processes
-
-    async def changed(self, live: LiveTable) -> None:
-        """Tell the other processes that a table's row changed (seats, status, rematch)."""
-        await self.bus.publish({"kind": "meta", "table": live.id})
-
-    async def grown(self, table_id: str) -> None:
-        """A table's log grew in the store outside a live game (an offline game uploaded
-        again): this process's copy, if loaded, catches up, and the others are told."""
-        notice = {"kind": "events", "table": table_id}
-        await self.heard(notice)
-        await self.bus.publish(notice)
-
-    async def publish_events(self, live: LiveTable) -> None:
-        """Tell the other processes the table's log grew to its version, with the digest of
-        the state it leads to (so a copy that disagrees knows it)."""
-        notice = {"kind": "events", "table": live.id, "version": live.version}
-        await self.bus.publish({**notice, "digest": state_digest(live.state)})
-
-    async def publish_presence(self, live: LiveTable) -> None:
-        """Tell the other processes how many of each seat are connected here."""
-        await self.bus.publish({"kind": "presence", "table": live.id, **live.presence.report()})
-
-    async def _check(self, live: LiveTable, notice: dict[str, Any]) -> None:
-        """After catching up on an ``events`` notice: a copy still behind the notice's
-        version, or at it with another digest, is rebuilt from the log (lock held)."""
-        version, digest = notice.get("version"), notice.get("digest")
-        if not isinstance(version, int) or live.dropped:
-            return
-        if live.version < version:
-            await self.rebuild(live, f"stayed behind the log's version {version}")
-        elif (
-            live.version == version
-            and isinstance(digest, str)
-            and digest != state_digest(live.state)
-        ):
-            await self.rebuild(live, "disagreed with the log")
-
-    async def _beat(self) -> None:
-        while True:
-            await asyncio.sleep(self.config.heartbeat)
-            for live in list(self.live.values()):
-                if live.clients:
-                    with contextlib.suppress(Exception):
-                        await self.publish_presence(live)
-                # Another process's report may have run out: nobody may be left.
-                self.presence_changed(live)
-
-    async def heard(self, notice: dict[str, Any]) -> None:
-        """A notice from another process about a table: catch up and tell our clients."""
-        table_id = notice.get("table")
-        live = self.live.get(table_id) if isinstance(table_id, str) else None
-        if live is None:
-            return
-        kind = notice.get("kind")
-        if kind == "events":
-            async with live.lock:
-                if await self.catch_up(live):
-                    if live.state.phase != PHASE_PLAY:
-                        await self.reload_row(live)
-                        self.send_table(live)
-                    self.broadcast_state(live)
-                await self._check(live, notice)
-            self.autopilot.schedule(live)
-        elif kind == "meta":
-            async with live.lock:
-                await self.reload_row(live)
-                await self.refresh_badges(live)
-                for client in live.clients:
-                    if client.seat is None and client.identity is not None:
-                        mine = live.row.seat_of(client.identity)
-                        if mine is not None:
-                            client.seat = mine
-                            live.presence.move(mine)
-                            client.send(self.snapshot(live, mine, fresh=True))
-                if live.row.rematch_id:
-                    for client in live.clients:
-                        client.send({"type": "rematch", "table": live.row.rematch_id})
-                self.send_table(live)
-                if not live.row.status.live and not live.clients:
-                    self.drop(live)
-            self.autopilot.schedule(live)
-        elif kind == "presence":
-            counts, total, origin = notice.get("counts"), notice.get("total"), notice.get("origin")
-            if not isinstance(counts, dict) or not isinstance(origin, str):
-                return
-            now = time.monotonic()
-            live.presence.hear(
-                origin,
-                {int(k): int(v) for k, v in counts.items()},
-                int(total) if isinstance(total, int) else sum(counts.values()),
-                now + self.config.presence_ttl,
-                now,
-            )
-            self.presence_changed(live)
-            self.send_table(live)
-            self.autopilot.schedule(live)

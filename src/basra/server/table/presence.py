@@ -79,6 +79,11 @@ class Presence:
         if not self.anyone(now):
             self.empty_since = now
 
+    def gone(self, seat: int) -> None:
+        """The person in ``seat`` left for good (shut out by the operator): absent since
+        ever, so a stand-in plays for them at once, with no grace period."""
+        self.absent_since[seat] = float("-inf")
+
     def report(self) -> dict[str, Any]:
         """This process's counts, for a ``presence`` notice."""
         counts = {str(seat): n for seat, n in self.local.items() if n > 0}

@@ -43,10 +43,11 @@ from basra.rules import preset
 from basra.server.errors import ProtocolError
 from basra.server.identity import Caller
 from basra.server.store.rows import SeatKind, SeatRow, TableRow, TournamentGameRow
+from basra.server.table.admission import Budget
 from basra.server.table.clocks import CONTROL_BOUNDS, TimeControl
 from basra.server.table.disclosure import Secret
 from basra.server.table.forms import TableSpec
-from basra.server.table.lifecycle import Budget, Lifecycle, owned_table_id
+from basra.server.table.lifecycle import Lifecycle, owned_table_id
 from basra.tournaments import EventSettings, seat_players
 from basra.tournaments.duplicate import deal_of_board
 
@@ -112,7 +113,7 @@ def paired_game(
 def budget_of(held: Held) -> Budget:
     """Whom an event's tables count against: its maker (from the address the event was
     made from; nobody for the schedule's), the event, and the server
-    (:meth:`~basra.server.table.lifecycle.Lifecycle.admit`)."""
+    (:meth:`~basra.server.table.admission.Admission.admit`)."""
     row = held.row
     return Budget(row.created_by, row.created_from, f"{FEATURE}:{held.id}:", paired=True)
 

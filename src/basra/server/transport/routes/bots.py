@@ -19,8 +19,7 @@ from pydantic import BaseModel, ConfigDict
 from basra.server.connection import Connection
 from basra.server.errors import ProtocolError
 from basra.server.features.botapi import PROTOCOL_NAME, TYPES, BotApi, BotConnection, bot_json
-from basra.server.store.rows import BotRow
-from basra.server.transport.auth import SignedIn, bearer
+from basra.server.transport.auth import BotSignedIn, SignedIn
 from basra.server.transport.deps import form, provide
 from basra.server.transport.socket import SocketPump
 
@@ -36,11 +35,6 @@ class BotForm(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True)
     name: str
-
-
-async def bot_signed_in(token: Annotated[str | None, Depends(bearer)], bots: BotsDep) -> BotRow:
-    """The bot a bearer token speaks for, or ``signed_out``."""
-    return await bots.bot_of(token)
 
 
 class BotSocket:
@@ -105,15 +99,13 @@ async def revoke_bot(bot_id: str, me: SignedIn, bots: BotsDep) -> dict[str, Any]
 
 
 @router.get("/api/bot/account")
-async def bot_account(bot: Annotated[BotRow, Depends(bot_signed_in)]) -> dict[str, Any]:
+async def bot_account(bot: BotSignedIn) -> dict[str, Any]:
     """The bot of the token."""
     return {**bot_json(bot), "protocol": PROTOCOL_NAME}
 
 
 @router.get("/api/bot/games")
-async def bot_games(
-    bot: Annotated[BotRow, Depends(bot_signed_in)], bots: BotsDep
-) -> dict[str, Any]:
+async def bot_games(bot: BotSignedIn, bots: BotsDep) -> dict[str, Any]:
     """The tables the bot sits at, waiting or in play."""
     return {"games": await bots.games(bot)}
 

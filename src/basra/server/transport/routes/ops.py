@@ -30,6 +30,7 @@ from basra.server.features.moderation import Moderation
 from basra.server.features.tournaments import Tournaments
 from basra.server.ops.control import Operations
 from basra.server.ops.metrics import CONTENT_TYPE
+from basra.server.transport.auth import bearer
 from basra.server.transport.deps import json_body, provide
 
 __all__ = ["router"]
@@ -47,7 +48,7 @@ def _host(request: Request) -> str | None:
 
 
 def _admin(request: Request, ops: Operations) -> None:
-    ops.check(_host(request), request.headers.get("authorization"), admin=True)
+    ops.check(_host(request), bearer(request), admin=True)
 
 
 async def _body(request: Request) -> dict[str, Any]:

@@ -22,11 +22,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from basra.server.connection import Connection
 from basra.server.errors import ProtocolError
-from basra.server.features.botapi import BotApi
 from basra.server.features.tournaments import TYPES, Player, Tournaments, Watcher
 from basra.server.identity import Identities
+from basra.server.store.rows import BotRow
 from basra.server.table.forms import ClockForm
-from basra.server.transport.auth import MaybeSignedIn, SignedIn, bearer
+from basra.server.transport.auth import MaybeSignedIn, PersonOrProgram, SignedIn
 from basra.server.transport.deps import address, form, provide
 from basra.server.transport.routes.pages import page
 from basra.server.transport.socket import SocketPump
@@ -93,21 +93,9 @@ class StepForm(BaseModel):
     """The event's maker: one of its bots (the caller's own entry by default)."""
 
 
-async def player(
-    token: Annotated[str | None, Depends(bearer)],
-    identities: Annotated[Identities, Depends(provide(Identities))],
-    bots: Annotated[BotApi, Depends(provide(BotApi))],
-) -> Player:
-    """A person (a device token) or a bot program (its ``bot_...`` token)."""
-    if token is not None and token.startswith("bot_"):
-        bot = await bots.authenticate(token)
-        if bot is None:
-            raise ProtocolError("signed_out", "this bot token is not valid (POST /api/bots)")
-        return Player.program(bot)
-    caller = await identities.authenticate(token)
-    if caller is None:
-        raise ProtocolError("signed_out", "sign in first: POST /api/identity gives a token")
-    return Player.of(caller)
+async def player(who: PersonOrProgram) -> Player:
+    """A person (a device token) or a bot program (its ``bot_...`` token), as an entrant."""
+    return Player.program(who) if isinstance(who, BotRow) else Player.of(who)
 
 
 PlayerDep = Annotated[Player, Depends(player)]
