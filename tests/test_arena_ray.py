@@ -159,6 +159,24 @@ def test_a_bot_failing_on_a_ray_worker_fails_the_run_as_it_would_here(
     assert "answered 'ZZ', which is not move text" in here
 
 
+def test_puzzles_made_on_a_ray_cluster_are_those_made_here(cluster: str, tmp_path: Path) -> None:
+    """``basra puzzles make --ray`` (as ``basra review --ray``, through :mod:`basra.spread`)
+    shares the games out as the arena shares its deals, with the same results."""
+    stored = ROOT / "tests" / "data" / "puzzles" / "one_round_games.jsonl"
+    games = tmp_path / "games.jsonl"
+    games.write_text(stored.read_text().splitlines()[0] + "\n")  # one game: Ray is slow here
+    cheap = ("--samples", "100", "--proof-samples", "400", "--no-rate", "-q")
+    ray, here = tmp_path / "ray.jsonl", tmp_path / "here.jsonl"
+    run = basra("puzzles", "make", str(games), "--out", str(ray), *cheap, "--ray", cluster)
+    assert run.returncode == 0, run.stderr
+    assert main(["puzzles", "make", str(games), "--out", str(here), *cheap]) == 0
+    assert ray.read_text() == here.read_text() and ray.read_text().count("\n") >= 1
+    run = basra("review", str(games), "--samples", "60", "--json", "-q", "--ray", cluster)
+    assert run.returncode == 0, run.stderr
+    jobs = basra("review", str(games), "--samples", "60", "--json", "-q", "--jobs", "2")
+    assert run.stdout == jobs.stdout and run.stdout.count("\n") == 1
+
+
 def test_ray_errors_are_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["arena", "--bots", "greedy,random", "-k", "1", "--ray", "127.0.0.1:1"]) == 2
     err = capsys.readouterr().err

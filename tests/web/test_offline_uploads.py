@@ -298,3 +298,34 @@ def test_a_round_cut_short_is_a_clear_refusal_not_a_server_error(
         "message": "round 2 ends before its 48 plays",
         "round": 1,
     }
+
+
+def test_the_same_upload_sent_twice_at_once_is_checked_once(long_game: dict[str, Any]) -> None:
+    """An upload's check is a job of the server's job queue keyed by the person and the
+    upload: the same game sent twice at once (a retry while the first is still checked)
+    is replayed once and both requests are answered; another person's is their own."""
+
+    async def scenario() -> tuple[list[str], list[bool], bool]:
+        env = await started()
+        gate = asyncio.Event()
+        scheduler = watched(env, gate)
+        try:
+            amal, badr = await person(env), await person(env)
+            both = [
+                asyncio.create_task(env.offline.upload(amal, long_game, "203.0.113.1"))
+                for _ in range(2)
+            ]
+            other = asyncio.create_task(env.offline.upload(badr, long_game, "203.0.113.2"))
+            await asyncio.sleep(0.1)
+            gate.set()
+            kept = await asyncio.gather(*both)
+            mine = await other
+            names = [name for _, _, name in scheduler.jobs]
+            same = kept[0].table_id == kept[1].table_id != mine.table_id
+            return names, sorted(stored.created for stored in kept), same
+        finally:
+            await env.close()
+
+    names, created, same = asyncio.run(scenario())
+    assert names == ["replay_upload", "replay_upload"]  # Amal's once, Badr's once
+    assert created == [False, True] and same

@@ -180,6 +180,17 @@ def test_two_processes_share_the_review_queue_through_redis(postgres: str, redis
             time.sleep(0.2)
         finished = [http(f"{base}/healthz")[1]["reviews"]["finished"] for base in (one, two)]
         assert sum(finished) == len(tables), finished
+        # Each reviewed game is then mined for mistakes, once, by either process (the
+        # job queue's puzzle_mining kind on saq; bots' games hold no person's mistake).
+        while True:
+            mined = [http(f"{base}/healthz")[1]["mining"]["finished"] for base in (one, two)]
+            if sum(mined) >= len(tables):
+                break
+            assert time.time() < deadline, mined
+            time.sleep(0.2)
+        time.sleep(1.0)
+        mined = [http(f"{base}/healthz")[1]["mining"]["finished"] for base in (one, two)]
+        assert sum(mined) == len(tables), mined
         for table in tables:
             status, body = http(f"{one}/api/games/{table}/review")
             assert body["review"] == done[table]

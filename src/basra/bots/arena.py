@@ -20,14 +20,14 @@ intervals are taken over deals (a paired, clustered design).
 The deals run in this process, in ``jobs`` processes, or on a Ray cluster
 (``ray``: an address, or ``local``; the ``ray`` extra). Every deal is seeded
 from the run's seed alone, so the results are the same wherever it ran; only
-the timings differ. Ray is imported only for a run that asks for it.
+the timings differ. Ray is imported only for a run that asks for it; the connection
+to it is :mod:`basra.spread`'s, shared with ``basra puzzles make`` and ``basra review``.
 
 The statistics functions are public and tested on known inputs.
 """
 
 from __future__ import annotations
 
-import logging
 import math
 import os
 import random
@@ -43,6 +43,9 @@ from typing import Any, TypeVar
 from basra.bots.base import Bot, BotError, make_bot
 from basra.bots.runner import play_round
 from basra.rules import Rules
+from basra.spread import LOCAL_RAY, ClusterError
+from basra.spread import connect_ray as _connect
+from basra.spread import first_line as _first_line
 from basra.state import GameState, shuffled_pack
 
 __all__ = [
@@ -501,13 +504,6 @@ def _spread(
 
 # ------------------------------------------------------------ on a Ray cluster
 
-LOCAL_RAY = "local"
-"""The ``ray`` address that starts a Ray instance on this machine for the run."""
-
-
-class ClusterError(RuntimeError):
-    """Ray is not installed, its cluster cannot be reached, or the cluster failed."""
-
 
 def _run_on_ray(
     config: ArenaConfig, address: str, units: list[Unit], progress: Progress | None
@@ -565,63 +561,6 @@ def _run_on_ray(
     finally:
         if connected:
             ray.shutdown()
-
-
-def _connect(address: str) -> tuple[Any, bool]:
-    """Ray, connected to ``address`` unless already connected; and whether this call connected."""
-    try:
-        import ray
-    except ImportError:
-        raise ClusterError(
-            "Ray is not installed: pip install 'basra[ray]' (the ray extra)"
-        ) from None
-    if ray.is_initialized():
-        return ray, False
-    _check_reachable(address)
-    options: dict[str, Any] = {"log_to_driver": False, "logging_level": logging.ERROR}
-    if address == LOCAL_RAY:
-        options["include_dashboard"] = False
-    else:
-        # The cluster's nodes run this basra, whatever they have installed.
-        import basra
-
-        options["runtime_env"] = {
-            "py_modules": [os.path.dirname(basra.__file__)],
-            "excludes": ["__pycache__"],
-        }
-    try:
-        ray.init(address=address, **options)
-    except (Exception, SystemExit) as exc:  # Ray exits the process on some failures
-        if address == "auto" and isinstance(exc, ConnectionError):
-            reason = "no Ray cluster runs on this machine (start one with `ray start --head`)"
-        elif isinstance(exc, ValueError):
-            reason = f"{_first_line(exc)} (give HOST:PORT, ray://HOST:PORT, auto or local)"
-        else:
-            reason = _first_line(exc)
-            if os.environ.get("RAY_AUTH_MODE") != "token":
-                reason += (
-                    "; a cluster with token authentication also needs RAY_AUTH_MODE=token "
-                    "and its token (RAY_AUTH_TOKEN, or the file ~/.ray/auth_token) here"
-                )
-        raise ClusterError(f"cannot connect to Ray at {address}: {reason}") from None
-    return ray, True
-
-
-def _check_reachable(address: str, timeout: float = 5.0) -> None:
-    """Fail fast when nothing answers at ``HOST:PORT`` (Ray itself waits two minutes)."""
-    host, colon, port = address.removeprefix("ray://").rpartition(":")
-    if not colon or not port.isdigit():
-        return  # local, auto, or an address Ray will explain the trouble with
-    try:
-        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
-    except OSError as exc:
-        reason = exc.strerror or str(exc) or type(exc).__name__
-        raise ClusterError(f"cannot reach a Ray cluster at {address}: {reason}") from None
-
-
-def _first_line(exc: BaseException) -> str:
-    lines = str(exc).strip().splitlines()
-    return lines[0] if lines else type(exc).__name__
 
 
 def _bot_labels(bots: Sequence[str]) -> list[str]:

@@ -12,7 +12,12 @@ from pathlib import Path
 from typing import IO, Any
 
 from basra.cli import CliError
-from basra.cli.common import add_rules_options, rules_from_args
+from basra.cli.common import (
+    add_rules_options,
+    add_spread_options,
+    rules_from_args,
+    spread_from_args,
+)
 
 __all__ = ["Progress", "duration", "register", "report", "write_chart"]
 
@@ -42,17 +47,7 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--deals", "-k", type=int, default=100, metavar="K", help="default 100")
     p.add_argument("--seed", "-s", type=int, default=0, metavar="S", help="default 0")
-    p.add_argument(
-        "--jobs", "-j", type=int, metavar="J", help="processes on this machine (default 1)"
-    )
-    p.add_argument(
-        "--ray",
-        metavar="ADDRESS",
-        help="run the deals on a Ray cluster instead: its address as ray.init takes it "
-        "(HEAD:6379, ray://HEAD:10001, or auto for the cluster this machine is in), or "
-        "local to start Ray on this machine for the run; same results as --jobs "
-        "(needs the ray extra: pip install 'basra[ray]')",
-    )
+    add_spread_options(p, "deals")
     p.add_argument(
         "--matches",
         action="store_true",
@@ -136,16 +131,7 @@ def run_arena_command(args: argparse.Namespace) -> int:
     variant, _, rules = rules_from_args(args)
     if args.deals < 1:
         raise CliError("--deals must be 1 or more")
-    if args.jobs is not None and args.jobs < 1:
-        raise CliError("--jobs must be 1 or more")
-    if args.ray is not None:
-        if not args.ray.strip():
-            raise CliError("--ray needs an address, or local to start Ray on this machine")
-        if args.jobs is not None:
-            raise CliError(
-                "--jobs counts processes on this machine; with --ray the deals run on "
-                "every CPU of the Ray cluster, so leave --jobs out"
-            )
+    jobs, ray = spread_from_args(args, "deals")
     if args.time_limit is not None:
         if not args.time_limit > 0:
             raise CliError("--time-limit must be a positive number of seconds")
@@ -172,8 +158,8 @@ def run_arena_command(args: argparse.Namespace) -> int:
         deals=args.deals,
         seed=args.seed,
         matches=args.matches,
-        jobs=args.jobs or 1,
-        ray=args.ray.strip() if args.ray is not None else None,
+        jobs=jobs,
+        ray=ray,
     )
     out_dir = Path(args.out) if args.out else None
     if out_dir is not None:

@@ -12,11 +12,13 @@ from basra.rules import VARIANT_NAMES, Rules, RulesError, resolve_rules, rules_f
 
 __all__ = [
     "add_rules_options",
+    "add_spread_options",
     "check_variant",
     "existing_file",
     "rules_from_args",
     "rules_name_from_args",
     "seconds",
+    "spread_from_args",
     "whole_number",
 ]
 
@@ -37,6 +39,43 @@ def seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(
             f"{text!r} is not a number of seconds (such as 1 or 0.5)"
         ) from None
+
+
+def add_spread_options(parser: argparse.ArgumentParser, pieces: str) -> None:
+    """``--jobs`` and ``--ray``, as every command that spreads its ``pieces`` (deals,
+    games) over processes or a Ray cluster takes them (:mod:`basra.spread`)."""
+    parser.add_argument(
+        "--jobs",
+        "-j",
+        type=whole_number,
+        metavar="J",
+        help=f"processes on this machine (default 1); the {pieces} are shared out among "
+        "them, with the same results",
+    )
+    parser.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help=f"run the {pieces} on a Ray cluster instead: its address as ray.init takes it "
+        "(HEAD:6379, ray://HEAD:10001, or auto for the cluster this machine is in), or "
+        "local to start Ray on this machine for the run; same results as --jobs "
+        "(needs the ray extra: pip install 'basra[ray]')",
+    )
+
+
+def spread_from_args(args: argparse.Namespace, pieces: str) -> tuple[int, str | None]:
+    """The processes and the Ray address that :func:`add_spread_options` read, checked."""
+    if args.jobs is not None and args.jobs < 1:
+        raise CliError("--jobs must be 1 or more")
+    if args.ray is None:
+        return args.jobs or 1, None
+    if not args.ray.strip():
+        raise CliError("--ray needs an address, or local to start Ray on this machine")
+    if args.jobs is not None:
+        raise CliError(
+            f"--jobs counts processes on this machine; with --ray the {pieces} run on "
+            "every CPU of the Ray cluster, so leave --jobs out"
+        )
+    return 1, args.ray.strip()
 
 
 def existing_file(path: str, what: str, hint: str = "") -> Path:

@@ -11,11 +11,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from basra.cli import CliError
-from basra.cli.common import existing_file, whole_number
+from basra.cli.common import (
+    add_spread_options,
+    existing_file,
+    spread_from_args,
+    whole_number,
+)
 from basra.locales import default_language, languages
 
 if TYPE_CHECKING:
     from basra.puzzles.format import Puzzle
+    from basra.puzzles.mine import MineSettings, MineStats, Progress
+    from basra.record import Record, RecordError
 
 __all__ = ["register"]
 
@@ -38,7 +45,10 @@ def register(subparsers: Any) -> None:
         description="Screen every decision of the games (the coach's analysis, or the values "
         "of reviews given with --reviews), prove the clear ones (exhaustively when the hidden "
         "cards allow, else by a search ten times the expert's), theme and rate them, and "
-        "write one basra-puzzle/1 line per puzzle.",
+        "write one basra-puzzle/1 line per puzzle. Thousands of games are many CPU hours: "
+        "--jobs or --ray share the games out, with the same puzzles in the same order.",
+        epilog="Example: basra puzzles make games.jsonl --out puzzles.jsonl --jobs 8; "
+        "basra puzzles make games.jsonl --out puzzles.jsonl --ray HEAD:6379 (docs/LEARN.md).",
     )
     make.add_argument("files", nargs="+", metavar="FILE", help=".json or .jsonl record files")
     make.add_argument("--out", "-o", required=True, metavar="FILE.jsonl", help="the puzzles")
@@ -60,6 +70,7 @@ def register(subparsers: Any) -> None:
     )
     make.add_argument("--seed", type=whole_number, default=0, metavar="S", help="default 0")
     make.add_argument("--no-rate", action="store_true", help="rate every puzzle 1500 (faster)")
+    add_spread_options(make, "games")
     make.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     make.set_defaults(run=run_make)
 
@@ -161,11 +172,43 @@ def _selected(args: argparse.Namespace) -> list[Puzzle]:
     return chosen
 
 
+Piece = tuple[str, int, "Record | RecordError", "dict[str, Any] | None"]
+"""One game to mine: its file, its index there, the record (or why it does not read), and
+its review when given."""
+
+
+def mine_game(
+    settings: MineSettings, piece: Piece, progress: Progress | None = None
+) -> tuple[list[str], MineStats, str | None]:
+    """One game's puzzle lines, what mining it did, and what was wrong with it (runs in a
+    worker process or a Ray task: seeded from the run's seed and the game alone)."""
+    from basra.puzzles.mine import MineStats, mine_record
+    from basra.record import RecordError
+
+    name, index, item, review = piece
+    stats = MineStats()
+    if isinstance(item, RecordError):
+        return [], stats, str(item)
+    try:
+        found = mine_record(
+            item,
+            settings=settings,
+            review=review,
+            source=f"{Path(name).name} game {index + 1}",
+            stats=stats,
+            progress=progress,
+        )
+    except RecordError as exc:
+        return [], stats, str(exc.located(index))
+    return [puzzle.line() for puzzle in found], stats, None
+
+
 def run_make(args: argparse.Namespace) -> int:
     from basra.cli.arena import Progress
     from basra.coach.analysis import DEFAULT_SAMPLES
-    from basra.puzzles.mine import MineSettings, MineStats, mine_record
+    from basra.puzzles.mine import MineSettings, MineStats
     from basra.record import RecordError, read_records
+    from basra.spread import ClusterError, spread
 
     for name in args.files:
         existing_file(name, "record file")
@@ -174,6 +217,7 @@ def run_make(args: argparse.Namespace) -> int:
         raise CliError("--samples must be 1 or more")
     if args.proof_samples is not None and args.proof_samples < 4:
         raise CliError("--proof-samples must be 4 or more (four searches share them)")
+    jobs, ray = spread_from_args(args, "games")
     reviews: list[dict[str, Any]] = []
     if args.reviews is not None:
         existing_file(args.reviews, "review file")
@@ -198,6 +242,13 @@ def run_make(args: argparse.Namespace) -> int:
         raise CliError(
             f"--reviews holds {len(reviews)} reviews for {len(games)} games: one a game, in order"
         )
+    pieces: list[Piece] = []
+    for position, (name, index, item) in enumerate(games):
+        review = reviews[position] if reviews else None
+        variant = None if isinstance(item, RecordError) else item.variant
+        if review is not None and variant is not None and review.get("variant") != variant:
+            raise CliError(f"review {position + 1} is of a {review.get('variant')} game")
+        pieces.append((name, index, item, review))
     try:
         out = open(args.out, "w", encoding="utf-8")  # noqa: SIM115
     except OSError as exc:
@@ -208,37 +259,48 @@ def run_make(args: argparse.Namespace) -> int:
     stats = MineStats()
     failed = False
     started = time.perf_counter()
+    if jobs == 1 and ray is None:
+
+        def work(settings: MineSettings, piece: Piece) -> tuple[list[str], MineStats, str | None]:
+            # In this process: a progress bar over each game's decisions, as ever.
+            name, index = piece[0], piece[1]
+            bar = None if args.quiet else Progress(sys.stderr, f"{name} game {index + 1}")
+            return mine_game(settings, piece, bar)
+
+        bar = None
+    else:
+        work = mine_game
+        bar = None if args.quiet else Progress(sys.stderr, "puzzles make: games")
     with out:
-        for position, (name, index, item) in enumerate(games):
-            if isinstance(item, RecordError):
-                print(f"basra puzzles make: {name}: {item}", file=sys.stderr)
-                failed = True
-                continue
-            review = reviews[position] if reviews else None
-            if review is not None and review.get("variant") != item.variant:
-                raise CliError(f"review {position + 1} is of a {review.get('variant')} game")
-            progress = None if args.quiet else Progress(sys.stderr, f"{name} game {index + 1}")
-            try:
-                found = mine_record(
-                    item,
-                    settings=settings,
-                    review=review,
-                    source=f"{Path(name).name} game {index + 1}",
-                    stats=stats,
-                    progress=progress,
-                )
-            except RecordError as exc:
-                print(f"basra puzzles make: {name}: {exc.located(index)}", file=sys.stderr)
-                failed = True
-                continue
-            for puzzle in found:
-                out.write(puzzle.line() + "\n")
+        try:
+            for (name, _, _, _), (lines, mined, error) in zip(
+                pieces,
+                spread(work, settings, pieces, jobs=jobs, ray=ray, progress=bar),
+                strict=True,
+            ):
+                _add(stats, mined)
+                if error is not None:
+                    print(f"basra puzzles make: {name}: {error}", file=sys.stderr)
+                    failed = True
+                for line in lines:
+                    out.write(line + "\n")
+                out.flush()
+        except ClusterError as exc:
+            raise CliError(f"--ray: {exc}") from None
     elapsed = time.perf_counter() - started
     print(
         f"{stats.games} games, {stats.decisions} decisions, {stats.candidates} screened in, "
         f"{stats.puzzles} puzzles ({stats.exact} exact) in {elapsed:.1f} s; written to {args.out}"
     )
     return 1 if failed else 0
+
+
+def _add(total: MineStats, more: MineStats) -> None:
+    """Add one game's counts and times to the run's."""
+    from dataclasses import fields
+
+    for field in fields(total):
+        setattr(total, field.name, getattr(total, field.name) + getattr(more, field.name))
 
 
 def run_play(args: argparse.Namespace) -> int:

@@ -10,10 +10,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from basra.cli import CliError
-from basra.cli.common import existing_file, whole_number
+from basra.cli.common import add_spread_options, existing_file, spread_from_args, whole_number
 
 if TYPE_CHECKING:
     from basra.coach.review import GameReview
+    from basra.record import Record, RecordError
 
 __all__ = ["plot_figure", "register", "write_plot"]
 
@@ -30,7 +31,8 @@ def register(subparsers: Any) -> None:
         "per seat the mean loss, an accuracy and the basras given away and missed. Plays "
         "with one legal move are not graded. Rounds, plays, games and seats are counted from "
         "1 in words and in these options; --json numbers seats from 0 as RECORD.md does. "
-        "docs/COACH.md explains the labels and the accuracy.",
+        "docs/COACH.md explains the labels and the accuracy. Many games: --jobs or --ray "
+        "share them out, with the same reviews in the same order.",
     )
     p.add_argument("file", metavar="FILE", help="a .json or .jsonl record file")
     p.add_argument(
@@ -60,6 +62,7 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="also analyse every decision with all cards seen (knowable only afterwards; slower)",
     )
+    add_spread_options(p, "games")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     p.set_defaults(run=run_review)
 
@@ -83,10 +86,46 @@ class _Delayed:
         self.bar(done, total)
 
 
+Settings = tuple[int, int, bool, "int | None", bool]
+"""A run's samples, seed, hindsight, seat (from 0) and whether errors count from 1."""
+Piece = tuple[int, "Record | RecordError"]
+"""A game to review: its index in the file, and its record (or why it does not read)."""
+
+
+def review_game(
+    settings: Settings, piece: Piece, progress: Any = None
+) -> tuple[GameReview | None, str | None]:
+    """One game's review, or what is wrong with its record (runs in a worker process or a
+    Ray task: seeded from the run's seed alone)."""
+    from basra.cli.records import error_text
+    from basra.coach.review import review_record
+    from basra.record import RecordError
+
+    samples, seed, hindsight, seat, from_one = settings
+    index, item = piece
+    try:
+        if isinstance(item, RecordError):
+            raise item
+        review = review_record(
+            item,
+            seat=seat,
+            samples=samples,
+            seed=seed,
+            hindsight=hindsight,
+            game=index,
+            progress=progress,
+        )
+    except RecordError as exc:
+        return None, error_text(exc.located(index), from_one=from_one)
+    return review, None
+
+
 def run_review(args: argparse.Namespace) -> int:
+    from basra.cli.arena import Progress
     from basra.coach.analysis import DEFAULT_SAMPLES
-    from basra.coach.review import review_record, review_text
+    from basra.coach.review import review_text
     from basra.record import RecordError, read_records
+    from basra.spread import ClusterError, spread
 
     existing_file(args.file, "record file")
     samples = DEFAULT_SAMPLES if args.samples is None else args.samples
@@ -98,6 +137,7 @@ def run_review(args: argparse.Namespace) -> int:
         raise CliError("--seat counts seats from 1")
     if args.seed < 0:
         raise CliError("--seed must be 0 or more")
+    jobs, ray = spread_from_args(args, "games")
     plot_path = Path(args.plot) if args.plot else None
     if plot_path is not None:
         _check_plot(plot_path)
@@ -113,43 +153,49 @@ def run_review(args: argparse.Namespace) -> int:
             count = f"{len(games)} game{'s' * (len(games) != 1)}"
             raise CliError(f"--game {args.game}: {args.file!r} holds {count} (1 to {len(games)})")
         chosen = range(args.game - 1, args.game)
-    failed = False
-    reviews = []
+    # A game with fewer seats than --seat ends the run there, after the games before it.
+    pieces: list[Piece] = []
+    too_few: CliError | None = None
     for index in chosen:
         item = games[index]
-        seat = None
-        try:
-            if isinstance(item, RecordError):
-                raise item
-            if args.seat is not None:
-                if args.seat > item.players:
-                    raise CliError(
-                        f"--seat {args.seat}: game {index + 1} has {item.players} seats "
-                        f"(1 to {item.players})"
-                    )
-                seat = args.seat - 1
-            progress = None if args.quiet else _Delayed(f"review game {index + 1}")
-            review = review_record(
-                item,
-                seat=seat,
-                samples=samples,
-                seed=args.seed,
-                hindsight=args.hindsight,
-                game=index,
-                progress=progress,
+        players = None if isinstance(item, RecordError) else item.players
+        if args.seat is not None and players is not None and args.seat > players:
+            too_few = CliError(
+                f"--seat {args.seat}: game {index + 1} has {players} seats (1 to {players})"
             )
-        except RecordError as exc:
-            from basra.cli.records import error_text
+            break
+        pieces.append((index, item))
+    seat = None if args.seat is None else args.seat - 1
+    settings: Settings = (samples, args.seed, args.hindsight, seat, not args.json)
+    if jobs == 1 and ray is None:
 
-            where = error_text(exc.located(index), from_one=not args.json)
-            print(f"basra review: error: {args.file}: {where}", file=sys.stderr)
-            failed = True
-            continue
-        reviews.append(review)
-        if args.json:
-            print(json.dumps(review.to_json(), ensure_ascii=False, separators=(",", ":")))
-        else:
-            print(review_text(review))
+        def work(settings: Settings, piece: Piece) -> tuple[GameReview | None, str | None]:
+            # In this process: the delayed progress bar over each game's decisions, as ever.
+            bar = None if args.quiet else _Delayed(f"review game {piece[0] + 1}")
+            return review_game(settings, piece, bar)
+
+        bar = None
+    else:
+        work = review_game
+        bar = None if args.quiet else Progress(sys.stderr, "review: games")
+    failed = False
+    reviews = []
+    try:
+        for review, error in spread(work, settings, pieces, jobs=jobs, ray=ray, progress=bar):
+            if review is None:
+                print(f"basra review: error: {args.file}: {error}", file=sys.stderr)
+                failed = True
+                continue
+            reviews.append(review)
+            if args.json:
+                print(json.dumps(review.to_json(), ensure_ascii=False, separators=(",", ":")))
+            else:
+                print(review_text(review))
+            sys.stdout.flush()
+    except ClusterError as exc:
+        raise CliError(f"--ray: {exc}") from None
+    if too_few is not None:
+        raise too_few
     if plot_path is not None and reviews:
         write_plot(reviews, plot_path)
         print(f"the graph is in {plot_path}", file=sys.stderr)

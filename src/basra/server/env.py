@@ -46,6 +46,7 @@ from basra.server.ops.metrics import Metrics
 from basra.server.ops.readiness import Readiness
 from basra.server.quotas import Quotas
 from basra.server.revocation import Revocations
+from basra.server.runtime.jobs import open_jobs
 from basra.server.runtime.pubsub import Bus, Hub, open_hub
 from basra.server.runtime.scheduler import FairScheduler
 from basra.server.runtime.workers import make_executor
@@ -110,6 +111,7 @@ class Env:
         tables = config.service
         self.store: Store = store or open_store(config.database)
         self.bus = Bus(hub or open_hub(config.redis))
+        self.jobs = open_jobs(config.redis)  # reviews, mining, offline checks
         self.quotas = Quotas(tables.limits)
         self.connections = Connections()
         self.metrics = Metrics(config.ops.metrics_dir)
@@ -151,7 +153,7 @@ class Env:
             store_.players,
             self.scheduler,
             self.quotas,
-            config.redis,
+            self.jobs,
             config.reviews,
         )
         self.profiles = Profiles(store_.players, store_.identities, self.reviews.accuracy_of)
@@ -180,10 +182,11 @@ class Env:
             self.queries,
             store_.players,
             self.scheduler,
+            self.jobs,
             config.puzzles,
         )
         self.offline = OfflineGames(
-            self.lifecycle, store_.tables, self.scheduler, self.quotas, config.offline
+            self.lifecycle, store_.tables, self.scheduler, self.quotas, self.jobs, config.offline
         )
         self.offline_files = OfflineFiles(pages.STATIC)  # the runtime: runtime_folder()
         self.bots = BotApi(
@@ -272,6 +275,7 @@ class Env:
         if resume:
             await self.lifecycle.resume()
         self.master.start()
+        await self.jobs.start()
         await self.reviews.start()
         await self.mistakes.start()
         await self.quickplay.start()
@@ -288,7 +292,7 @@ class Env:
         await self.quickplay.close()
         await self.bots.close()
         await self.mistakes.close()
-        await self.reviews.close()
+        await self.jobs.close()  # a review or a mining under way goes back to its queue
         await self.master.close()
         await self.bus.close()
         await self.store.close()
@@ -309,6 +313,7 @@ class Env:
             "sockets": len(self.connections),
             "draining": self.drain.draining,
             "mining": {"running": len(self.mistakes.running), "finished": self.mistakes.mined},
+            "background": {"pending": self.jobs.pending},
         }
 
     def sample(self) -> None:

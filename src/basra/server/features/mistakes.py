@@ -24,7 +24,9 @@ and nothing a puzzle shows leads back to its game (see
 
 Like reviews, each decision is one piece of work on the fair scheduler at its lowest
 rank (:data:`~basra.server.runtime.scheduler.REVIEW`), in the server's worker
-processes, never on the worker kept for people's bots. A game's mining is one
+processes, never on the worker kept for people's bots, and each game's mining is a
+job of the server's job queue (:mod:`basra.server.runtime.jobs`, kind :data:`KIND`,
+keyed by game: on Redis, any process may take it). A game's mining is one
 ``puzzle_mining`` row (queued, running, done with the number found, or failed),
 claimed by one job at a time; jobs queued or running when a server stopped are queued
 again when it starts, and a person's reviewed games that were never mined (reviewed
@@ -39,7 +41,7 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from basra.coach.review import Spot, plan
@@ -49,18 +51,21 @@ from basra.record import Record
 from basra.server.errors import ProtocolError
 from basra.server.features.profiles import HISTORY_LIMIT
 from basra.server.features.puzzles import PuzzleConfig
-from basra.server.features.reviews import LocalQueue, ReviewService
+from basra.server.features.reviews import ReviewService
+from basra.server.runtime.jobs import Beat, JobQueue
 from basra.server.runtime.scheduler import REVIEW, FairScheduler
 from basra.server.store.protocols import PlayerStore, PuzzleStore, ReviewStore
 from basra.server.store.rows import MinedPuzzleRow, ReviewStatus, SeatKind, TableStatus
 from basra.server.table.disclosure import SERVER
 from basra.server.table.queries import Queries
 
-__all__ = ["MISTAKES", "MistakeMiner", "mine_decision"]
+__all__ = ["KIND", "MISTAKES", "MistakeMiner", "mine_decision"]
 
 log = logging.getLogger(__name__)
 
 QUEUED, RUNNING, DONE, FAILED = tuple(ReviewStatus)
+KIND = "puzzle_mining"
+"""The job queue's kind for mining a game (keyed by game)."""
 MISTAKES = ("mistake", "blunder")
 """The review's labels of the decisions mined: the move played lost at least 3 points,
 surely (:data:`basra.coach.review.THRESHOLDS`), as a puzzle's every other move does."""
@@ -84,6 +89,7 @@ class MistakeMiner:
         queries: Queries,
         players: PlayerStore,
         scheduler: FairScheduler,
+        jobs: JobQueue,
         config: PuzzleConfig | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
@@ -94,7 +100,8 @@ class MistakeMiner:
         self.scheduler = scheduler
         self.config = config or PuzzleConfig()
         self.clock = clock
-        self.queue = LocalQueue(self.config.concurrency)
+        self.jobs = jobs
+        jobs.register(KIND, self.run, self.config.concurrency)
         self.running: set[str] = set()
         self.mined = 0
         """Games mined by this process."""
@@ -102,8 +109,6 @@ class MistakeMiner:
         """Games reviewed whose cards are not yet anyone's to see: looked at again every
         :attr:`PuzzleConfig.recheck` seconds."""
         self._sweep: asyncio.TimerHandle | None = None
-        self._later: set[asyncio.TimerHandle] = set()
-        self._tasks: set[asyncio.Task[Any]] = set()
         reviews.subscribe(self.reviewed)
         queries.disclosure.on_revealed(self.revealed)
 
@@ -114,32 +119,28 @@ class MistakeMiner:
         return MineSettings(proof_samples=config.proof_samples, rate=config.rate, seed=config.seed)
 
     async def start(self) -> None:
-        """Start taking jobs, and queue again the ones an earlier server left unfinished."""
-        await self.queue.start(self.run)
+        """Queue again the games an earlier server left unmined (the job queue, started
+        before, takes them; closing it puts a game being mined back)."""
         for table_id in await self.puzzles.unfinished_mining():
-            await self.queue.enqueue(table_id)
+            await self.jobs.enqueue(KIND, table_id)
 
     async def close(self) -> None:
-        """Stop (a game being mined goes back to the queue)."""
+        """Stop looking again at the games held back."""
         if self._sweep is not None:
             self._sweep.cancel()
-        for handle in self._later:
-            handle.cancel()
-        for task in list(self._tasks):
-            task.cancel()
-        await self.queue.close()
+            self._sweep = None
 
     async def reviewed(self, table_id: str) -> None:
         """A game's review was stored: queue its mining."""
         if await self.puzzles.request_mining(table_id, self.clock()):
-            await self.queue.enqueue(table_id)
+            await self.jobs.enqueue(KIND, table_id)
 
     async def revealed(self, table_ids: Sequence[str]) -> None:
         """Tables whose deal was just revealed to all: queue those held back at once."""
         for table_id in table_ids:
             if table_id in self.held:
                 self.held.discard(table_id)
-                await self.queue.enqueue(table_id)
+                await self.jobs.enqueue(KIND, table_id)
 
     async def catch_up(self, identity: str) -> int:
         """Queue the mining of the person's reviewed games never mined; how many of their
@@ -158,14 +159,16 @@ class MistakeMiner:
                 pending += 1
         return pending
 
-    async def run(self, table_id: str, beat: Callable[[], Awaitable[None]] | None = None) -> None:
-        """Mine a game, if it is queued (or stale) and this process claims it."""
+    async def run(self, table_id: str, beat: Beat | None = None) -> None:
+        """Mine a game, if it is queued (or stale) and this process claims it (the job
+        queue's handler of :data:`KIND`)."""
         store = self.puzzles
         if not await store.claim_mining(table_id, self.clock(), self.config.stale):
             rows = await store.mining([table_id])
             row = rows.get(table_id)
             if row is not None and row.status == RUNNING and table_id not in self.running:
-                self._retry_later(table_id)  # another process has it; take over if it dies
+                # Another process has it: take over if it dies.
+                self.jobs.later(KIND, table_id, self.config.stale + 1)
             return
         self.running.add(table_id)
         try:
@@ -177,7 +180,7 @@ class MistakeMiner:
                 self._hold(table_id)
                 return
             self.held.discard(table_id)
-            found = await self._mine(table_id)
+            found = await self._mine(table_id, beat)
             await store.finish_mining(table_id, found, self.clock())
             self.mined += 1
         except asyncio.CancelledError:
@@ -191,7 +194,7 @@ class MistakeMiner:
         finally:
             self.running.discard(table_id)
 
-    async def _mine(self, table_id: str) -> int:
+    async def _mine(self, table_id: str, beat: Beat | None = None) -> int:
         """The people's mistakes of one reviewed game kept as puzzles; how many."""
         row, _, _ = await self.queries.finished_game(table_id, SERVER)
         people = {s.seat: s.identity for s in row.seats if s.kind == SeatKind.PERSON and s.identity}
@@ -216,6 +219,8 @@ class MistakeMiner:
                 table_id, REVIEW, mine_decision, record, spot, settings, screened, source
             )
             await self.puzzles.touch_mining(table_id, self.clock())
+            if beat is not None:
+                await beat()
             return found
 
         found = await asyncio.gather(*(one(spot, screened) for spot, screened in chosen))
@@ -250,22 +255,7 @@ class MistakeMiner:
         self._sweep = None
         held, self.held = self.held, set()
         for table_id in held:
-            task = asyncio.create_task(self.queue.enqueue(table_id))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
-
-    def _retry_later(self, table_id: str) -> None:
-        """Queue a game again once its job would be stale (its process may have died)."""
-        loop = asyncio.get_running_loop()
-
-        def again() -> None:
-            self._later.discard(handle)
-            task = asyncio.create_task(self.queue.enqueue(table_id))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
-
-        handle = loop.call_later(self.config.stale + 1, again)
-        self._later.add(handle)
+            self.jobs.later(KIND, table_id, 0)
 
 
 def _prepare(

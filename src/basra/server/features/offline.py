@@ -21,6 +21,10 @@ none of it runs in the server's loop and each person gets a bounded share:
 - refused on its shape first (:func:`~.offline_check.screen_upload`: sizes,
   counts, the rules' bound on plays per round; microseconds, in the loop), so
   a malformed upload never reaches a worker;
+- checked as a job of the server's job queue (:mod:`basra.server.runtime.jobs`,
+  kind :data:`KIND`, awaited by the request in the process that was asked),
+  keyed by the person and the upload's contents, so the same upload sent twice
+  at once is checked once;
 - replayed on the workers (:func:`~.offline_check.replay_upload`, one job on the
   fair scheduler at background rank, in the person's own queue
   ``offline:<identity>``, taking turns with other tables' work), with the hard
@@ -56,6 +60,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import json
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -73,6 +78,7 @@ from basra.server.features.offline_check import (
 )
 from basra.server.identity import Caller
 from basra.server.quotas import Quotas, Rate
+from basra.server.runtime.jobs import JobQueue
 from basra.server.runtime.scheduler import BACKGROUND, FairScheduler
 from basra.server.store.protocols import TableStore
 from basra.server.store.rows import (
@@ -90,6 +96,7 @@ from basra.session import PERSON
 
 __all__ = [
     "DEFERRED_LEVELS",
+    "KIND",
     "UPLOADS",
     "UPLOADS_PER_ADDRESS",
     "OfflineConfig",
@@ -99,6 +106,8 @@ __all__ = [
     "offline_table_id",
 ]
 
+KIND = "offline_check"
+"""The job queue's kind for checking an upload (keyed by person and contents)."""
 UPLOADS = Rate(30, 3600)
 """Offline games (or later states of them) one person may upload, by default."""
 UPLOADS_PER_ADDRESS = Rate(60, 3600)
@@ -150,6 +159,13 @@ def offline_table_id(identity: str, client_id: str) -> str:
     return hashlib.sha256(f"offline\0{identity}\0{client_id}".encode()).hexdigest()[:16]
 
 
+def upload_key(identity: str, upload: Mapping[str, Any]) -> str:
+    """An upload's job key: the person and a digest of what they sent (screened first,
+    so its size is bounded)."""
+    text = json.dumps(upload, sort_keys=True, separators=(",", ":"), default=str)
+    return f"{identity}:{hashlib.sha256(text.encode()).hexdigest()}"
+
+
 def events_of(game: CheckedGame, at: float) -> list[Event]:
     """The table's log of a checked game: a deal per round, then its plays, numbered from 0."""
     out: list[Event] = []
@@ -176,12 +192,14 @@ class OfflineGames:
         tables: TableStore,
         scheduler: FairScheduler,
         quotas: Quotas,
+        jobs: JobQueue,
         config: OfflineConfig | None = None,
     ) -> None:
         self.lifecycle = lifecycle
         self.tables = tables
         self.scheduler = scheduler
         self.quotas = quotas
+        self.jobs = jobs
         self.config = config or OfflineConfig()
 
     async def upload(
@@ -199,11 +217,19 @@ class OfflineGames:
                 "offline_address", address, config.uploads_per_address, f"{what} per address"
             )
             screen_upload(upload)
-            game = await self.scheduler.run(
-                f"offline:{identity}", BACKGROUND, replay_upload, dict(upload)
+            game = await self.jobs.once(
+                KIND, upload_key(identity, upload), lambda: self.check(identity, upload)
             )
-            await self.make_again(identity, game.deferred)
         return await self.keep(identity, game)
+
+    async def check(self, identity: str, upload: Mapping[str, Any]) -> CheckedGame:
+        """Replay a screened upload on the workers and make its deferred bot decisions
+        again (the job of :data:`KIND`)."""
+        game = await self.scheduler.run(
+            f"offline:{identity}", BACKGROUND, replay_upload, dict(upload)
+        )
+        await self.make_again(identity, game.deferred)
+        return game
 
     @contextlib.contextmanager
     def _checking(self, identity: str, address: str) -> Iterator[None]:

@@ -18,18 +18,11 @@ processes, only when no bot move, hint or background work is waiting, never
 on the worker kept for people's bots, and a few hundredths of a second at a
 time, so a review never delays a person's game.
 
-**The job queue.** Which process works out a review is a job queue's
-business. With Redis (``--redis``), the queue is `saq
-<https://github.com/tobymao/saq>`_ (an asyncio job queue on Redis, or on
-PostgreSQL): every server process runs a saq worker inside its event loop, so
-any of them takes the next review, a job is queued once per game (its key),
-and a process that dies mid-review leaves its job to be swept and retried by
-another. saq was chosen over arq because its API is asyncio through and through
-like the app's, it pins Redis's client less tightly (arq needs redis<6, saq
-redis<8), and it can run on PostgreSQL too; rq, dramatiq and celery are built
-around worker processes of their own, not an event loop. Without Redis (the
-default, one process on SQLite) the queue is this process's own
-(:class:`LocalQueue`), and the work still runs in its worker processes.
+**The job queue.** Which process works out a review is the server's job
+queue's business (:mod:`basra.server.runtime.jobs`, kind :data:`KIND`): this
+process's own without Redis, saq on Redis with ``--redis`` (any process takes
+the next review, a job is queued once per game, and a process that dies
+mid-review leaves its job to be swept and retried by another).
 
 A ``reviews`` row is claimed by one job at a time (``queued`` to ``running``
 in one UPDATE); a ``running`` row whose progress stopped for
@@ -45,7 +38,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from basra.coach.analysis import DEFAULT_SAMPLES
 from basra.coach.review import Decision, Spot, analyse_spot, assemble, grade, plan
@@ -54,17 +47,20 @@ from basra.server.errors import ProtocolError
 from basra.server.features.profiles import HISTORY_LIMIT
 from basra.server.identity import Caller
 from basra.server.quotas import Quotas, RateLimitError
+from basra.server.runtime.jobs import Beat, JobQueue
 from basra.server.runtime.scheduler import REVIEW, FairScheduler
 from basra.server.store.protocols import PlayerStore, ReviewStore
 from basra.server.store.rows import ReviewStatus
 from basra.server.table.disclosure import SERVER
 from basra.server.table.queries import Queries
 
-__all__ = ["LocalQueue", "ReviewConfig", "ReviewQueue", "ReviewService", "SaqQueue"]
+__all__ = ["KIND", "ReviewConfig", "ReviewService"]
 
 log = logging.getLogger(__name__)
 
 QUEUED, RUNNING, DONE, FAILED = tuple(ReviewStatus)
+KIND = "reviews"
+"""The job queue's kind for reviews (keyed by game)."""
 
 
 @dataclass(frozen=True)
@@ -84,132 +80,6 @@ class ReviewConfig:
     """Seconds between progress updates in the store."""
 
 
-# ---------------------------------------------------------------------- queues
-
-Run = Callable[[str, "Callable[[], Awaitable[None]] | None"], Awaitable[None]]
-"""Works out one game's review; the second argument, when given, is awaited as a
-heartbeat while it makes progress."""
-
-
-class ReviewQueue(Protocol):
-    """Which process works out which review, and when."""
-
-    async def start(self, run: Run) -> None:
-        """Begin taking jobs."""
-
-    async def enqueue(self, table_id: str) -> None:
-        """Queue a game's review (once: a review already queued is not queued again)."""
-
-    async def close(self) -> None:
-        """Stop taking jobs; a review being worked out goes back to its queue."""
-
-
-class LocalQueue:
-    """The job queue of one process: an asyncio queue and :attr:`concurrency` consumers."""
-
-    def __init__(self, concurrency: int = 2) -> None:
-        self.concurrency = max(1, concurrency)
-        self._queue: asyncio.Queue[str] = asyncio.Queue()
-        self._queued: set[str] = set()
-        self._tasks: list[asyncio.Task[None]] = []
-
-    async def start(self, run: Run) -> None:
-        """Start the consumers."""
-
-        async def consume() -> None:
-            while True:
-                table_id = await self._queue.get()
-                self._queued.discard(table_id)
-                try:
-                    await run(table_id, None)
-                except asyncio.CancelledError:
-                    raise
-                except Exception:
-                    log.exception("the review of %s failed", table_id)
-
-        self._tasks = [asyncio.create_task(consume()) for _ in range(self.concurrency)]
-
-    async def enqueue(self, table_id: str) -> None:
-        """Queue it unless it is waiting already."""
-        if table_id not in self._queued:
-            self._queued.add(table_id)
-            self._queue.put_nowait(table_id)
-
-    async def close(self) -> None:
-        """Cancel the consumers."""
-        for task in self._tasks:
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
-
-
-class SaqQueue:
-    """The job queue in Redis, through saq, shared by every server process.
-
-    Each process runs a saq worker in its own event loop (without saq's signal
-    handlers: the server owns those). Jobs are keyed by game, so a review is
-    queued once however many people ask for it; a job whose process died is
-    swept and retried (its heartbeat is the review's progress).
-    """
-
-    NAME = "basra-reviews"
-
-    def __init__(self, url: str, concurrency: int = 2) -> None:
-        from saq import Queue
-
-        self.queue = Queue.from_url(url, name=self.NAME)
-        self.concurrency = max(1, concurrency)
-        self.worker: Any = None
-        self._task: asyncio.Task[None] | None = None
-
-    async def start(self, run: Run) -> None:
-        """Connect and start this process's worker."""
-        from saq import Worker
-        from saq.types import Context
-
-        class QuietWorker(Worker[Context]):
-            SIGNALS: list[Any] = []  # noqa: RUF012  (the server handles the signals)
-
-        async def review(ctx: Context, *, table_id: str) -> None:
-            job = ctx["job"]
-
-            async def beat() -> None:
-                await job.update()
-
-            await run(table_id, beat)
-
-        await self.queue.connect()
-        self.worker = QuietWorker(
-            self.queue,
-            functions=[("review", review)],
-            concurrency=self.concurrency,
-            timers={"sweep": 15, "abort": 2, "schedule": 5, "worker_info": 30},
-        )
-        self._task = asyncio.create_task(self.worker.start())
-
-    async def enqueue(self, table_id: str) -> None:
-        """Queue the game's job (saq keeps one job per key)."""
-        await self.queue.enqueue(
-            "review",
-            key=f"review:{table_id}",
-            table_id=table_id,
-            timeout=3600,
-            heartbeat=60,
-            retries=3,
-            ttl=600,
-        )
-
-    async def close(self) -> None:
-        """Stop the worker (a job it was running is retried elsewhere) and disconnect."""
-        if self.worker is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.worker.stop(), 10)
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
-        with contextlib.suppress(Exception):
-            await self.queue.disconnect()
-
-
 # ---------------------------------------------------------------------- the service
 
 
@@ -223,7 +93,7 @@ class ReviewService:
         players: PlayerStore,
         scheduler: FairScheduler,
         quotas: Quotas,
-        redis: str | None = None,
+        jobs: JobQueue,
         config: ReviewConfig | None = None,
     ) -> None:
         self.rows = rows
@@ -232,16 +102,11 @@ class ReviewService:
         self.scheduler = scheduler
         self.quotas = quotas
         self.config = config or ReviewConfig()
-        self.queue: ReviewQueue = (
-            SaqQueue(redis, self.config.concurrency)
-            if redis
-            else LocalQueue(self.config.concurrency)
-        )
+        self.jobs = jobs
+        jobs.register(KIND, self.run, self.config.concurrency)
         self.running: set[str] = set()
         self.finished = 0
         self._listeners: list[Callable[[str], Awaitable[None]]] = []
-        self._later: set[asyncio.TimerHandle] = set()
-        self._tasks: set[asyncio.Task[Any]] = set()
 
     def subscribe(self, listener: Callable[[str], Awaitable[None]]) -> None:
         """Have ``listener(table_id)`` awaited each time this process stores a finished
@@ -249,18 +114,10 @@ class ReviewService:
         self._listeners.append(listener)
 
     async def start(self) -> None:
-        """Start taking jobs, and queue again the reviews an earlier server left unfinished."""
-        await self.queue.start(self.run)
+        """Queue again the reviews an earlier server left unfinished (the job queue,
+        started before, takes them; closing it puts a review being worked out back)."""
         for table_id in await self.rows.unfinished():
-            await self.queue.enqueue(table_id)
-
-    async def close(self) -> None:
-        """Stop (a review being worked out goes back to the queue)."""
-        for handle in self._later:
-            handle.cancel()
-        for task in list(self._tasks):
-            task.cancel()
-        await self.queue.close()
+            await self.jobs.enqueue(KIND, table_id)
 
     async def _finished_game(self, table_id: str) -> Record:
         """The record of a finished game; ``no_such_table`` or ``not_over`` otherwise (the
@@ -285,7 +142,7 @@ class ReviewService:
                 )
             quotas.take("reviews", caller.identity, limits.reviews_per_identity, "reviews")
             if await self.rows.request(table_id, caller.identity, time.time()):
-                await self.queue.enqueue(table_id)
+                await self.jobs.enqueue(KIND, table_id)
         return await self.status(table_id)
 
     async def status(self, table_id: str) -> tuple[dict[str, Any], str | None]:
@@ -303,14 +160,16 @@ class ReviewService:
             out["error"] = row.error
         return out, row.data if row.status == DONE else None
 
-    async def run(self, table_id: str, beat: Callable[[], Awaitable[None]] | None = None) -> None:
-        """Work out a game's review, if it is queued (or stale) and this process claims it."""
+    async def run(self, table_id: str, beat: Beat | None = None) -> None:
+        """Work out a game's review, if it is queued (or stale) and this process claims it
+        (the job queue's handler of :data:`KIND`)."""
         config = self.config
         rows = self.rows
         if not await rows.claim(table_id, time.time(), config.stale):
             row = await rows.load(table_id)
             if row is not None and row.status == RUNNING and table_id not in self.running:
-                self._retry_later(table_id)  # another process has it; take over if it dies
+                # Another process has it: take over if it dies.
+                self.jobs.later(KIND, table_id, config.stale + 1)
             return
         self.running.add(table_id)
         try:
@@ -344,7 +203,7 @@ class ReviewService:
         self,
         table_id: str,
         spots: tuple[Spot, ...],
-        beat: Callable[[], Awaitable[None]] | None,
+        beat: Beat | None,
     ) -> list[Decision]:
         """Every spot's analysis, each on the scheduler's workers at the review rank."""
         config = self.config
@@ -388,16 +247,3 @@ class ReviewService:
         if not values:
             return None
         return {"mean": round(sum(values) / len(values), 1), "games": len(values)}
-
-    def _retry_later(self, table_id: str) -> None:
-        """Queue a review again once it would be stale (its process may have died)."""
-        loop = asyncio.get_running_loop()
-
-        def again() -> None:
-            self._later.discard(handle)
-            task = asyncio.create_task(self.queue.enqueue(table_id))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
-
-        handle = loop.call_later(self.config.stale + 1, again)
-        self._later.add(handle)
