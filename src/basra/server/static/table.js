@@ -30,8 +30,9 @@
 //   table.setTable(info)   the table's description (protocol.table_json and the server's
 //                          additions): { id, variant, rules {direction, target, ...}, overrides,
 //                          players, teams, hints, status ("open" waits for players), seats
-//                          [{ seat, kind ("person" | "bot" | "external"), level, name, open,
-//                          present, stand_in, rating, change, forfeited }], you (a seat or null),
+//                          [{ seat, kind ("person" | "bot" | "external"), level, number (a
+//                          bot's, names.js), name, open, present, stand_in, rating, change,
+//                          forfeited }], you (a seat or null),
 //                          clock, rated, daily, fault, rematch, event }
 //   table.accept(state)    a snapshot { version, view, event } (protocol.state_frame): view is
 //                          the seat's View.to_json(brief=True) plus sides, winner and over;
