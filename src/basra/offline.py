@@ -50,6 +50,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from basra.bench import api_rounds, measure
+from basra.bot_names import bot_name as numbered_bot_name
+from basra.bot_names import bot_number
 from basra.bots import LEVELS, make_bot
 from basra.cards import CARD_NAMES
 from basra.kernel import describe
@@ -95,8 +97,9 @@ class EngineError(Exception):
 
 
 def bot_name(seat: int, level: str) -> str:
-    """A bot's name in records, as the server writes it: ``Bot 2 (hard)``."""
-    return f"Bot {seat + 1} ({level})"
+    """A bot's name in records, as the server writes it: ``Bot 2 (hard)`` (counted by
+    its seat, :mod:`basra.bot_names`)."""
+    return numbered_bot_name(seat + 1, level)
 
 
 def _text(data: Mapping[str, Any], key: str, default: str | None = None) -> str:
@@ -292,6 +295,8 @@ class OfflineTable:
             if seat.is_person:
                 entry["present"] = True
                 entry["stand_in"] = False
+            else:
+                entry["number"] = bot_number(None, index)
             seats.append(entry)
         table = {
             # No server id: the table's review and replay links are the server's (after an

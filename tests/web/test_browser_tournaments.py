@@ -10,14 +10,18 @@ One server serves every test here (quick event clock, fast bots, one-round games
 from __future__ import annotations
 
 import time
+import tomllib
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
 from tests.web.axe import axe_violations, describe, raw_words
-from tests.web.helpers import ServerThread, new_token
+from tests.web.helpers import ServerThread, http, new_token
 from tests.web.test_browser import browser, shot, take_turn  # noqa: F401  (a fixture)
-from tests.web.tourney import config, detail, join, make_event, organiser
+from tests.web.tourney import QUICK, config, detail, join, make_event, organiser, wait_for
+
+from basra.server.features.tournaments import read_schedule
 
 pytestmark = pytest.mark.browser
 
@@ -229,3 +233,71 @@ def test_a_duplicate_of_bots_shows_each_deals_table_of_results(
     violations = axe_violations(page)
     assert not violations, describe(violations)
     page.context.close()
+
+
+ARABIC_DIGITS = "٠١٢٣٤٥٦٧٨٩"
+
+
+def arabic(number: int) -> str:
+    return "".join(ARABIC_DIGITS[int(d)] for d in str(number))
+
+
+def test_in_arabic_a_scheduled_events_name_and_its_bots_are_arabic_and_the_same_at_the_table(
+    browser: Any,  # noqa: F811
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    schedule = read_schedule(
+        tomllib.loads(
+            '[[tournaments]]\nname = "Test arena"\nnames = { ar = "ساحة التجربة" }\n'
+            'format = "arena"\nminutes = 30\nevery = "hour"\nat = ":00"\nannounce = 120\n'
+            'bots = true\nbot_entrants = ["easy", "hard"]\n'
+        )
+    )
+    database = str(tmp_path_factory.mktemp("schedule") / "basra.db")
+    tournaments = replace(QUICK, schedule=schedule, schedule_every=0.1)
+    with ServerThread(config(database, tournaments)) as server:
+        url = server.url
+        scheduled = wait_for(
+            lambda: http(f"{url}/api/tournaments")[1]["upcoming"], "the scheduled event"
+        )[0]
+        swiss = Swiss(url)
+        page = person_page(browser, swiss, lang="ar")
+        # The scheduled event: its Arabic name in the list, as the heading and the title; its
+        # bots named in Arabic, by the numbers and levels of the event.
+        page.goto(f"{url}/tournaments?lang=ar&anim=fast")
+        item = page.locator(f'[data-event="{scheduled["id"]}"] a').first
+        item.wait_for()
+        assert item.inner_text() == "ساحة التجربة"
+        item.click()
+        page.wait_for_selector("#entrant-list")
+        assert page.inner_text("h1") == "ساحة التجربة" and "ساحة التجربة" in page.title()
+        entrants = page.inner_text("#entrant-list")
+        assert "روبوت ١ (سهل)" in entrants and "روبوت ٢ (صعب)" in entrants
+        assert "Bot" not in entrants and "easy" not in entrants
+        # An event of four bots: each table names its bots as the pairing does (a bot is
+        # "Bot 3" at its tables, whatever seat it takes), in Arabic.
+        event = make_event(
+            url, swiss.organiser, format="swiss", rounds=1, bots=True, starts_at=time.time() + 2
+        )
+        join(url, event["id"], swiss.organiser, bot="easy", count=4)
+        page.goto(f"{url}/tournaments/{event['id']}?lang=ar&anim=fast")
+        page.wait_for_selector('#event-pairings [data-round="1"]', timeout=30_000)
+        paired = detail(url, event["id"])
+        numbers = {e["id"]: e["bots"]["number"] for e in paired["entrants"]}
+        assert sorted(numbers.values()) == [1, 2, 3, 4]
+
+        def tables() -> list[dict[str, Any]]:
+            found = detail(url, event["id"])["pairings"][0]["tables"]
+            return found if all(t["games"] for t in found) else []
+
+        pairing = page.inner_text("#event-pairings")
+        for table in wait_for(tables, "the round's tables"):
+            names = {f"روبوت {arabic(numbers[side])}" for side in table["sides"]}
+            assert all(f"{name} (سهل)" in pairing for name in names), (names, pairing)
+            page.goto(f"{url}/t/{table['games'][0]['table']}?lang=ar&anim=fast")
+            page.wait_for_selector(".seat h3.name")
+            seated = page.locator(".seat h3.name bdi").evaluate_all(
+                "nodes => nodes.map((n) => n.textContent)"
+            )
+            assert set(seated) == names, (seated, names)
+        page.context.close()

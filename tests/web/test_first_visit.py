@@ -58,7 +58,17 @@ def test_the_page_preloads_exactly_what_app_js_imports_statically(client: TestCl
 
 
 @pytest.mark.parametrize(
-    "module", ["table.js", "review.js", "tournaments.js", "learn.js", "offline/page.js"]
+    "module",
+    [
+        "table.js",
+        "table/view.js",
+        "table/input.js",
+        "table/nvui.js",
+        "review.js",
+        "tournaments.js",
+        "learn.js",
+        "offline/page.js",
+    ],
 )
 def test_other_pages_modules_wait_for_their_page(module: str) -> None:
     assert f"/static/{module}" not in pages.preloaded()

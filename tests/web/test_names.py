@@ -69,6 +69,9 @@ def test_a_finished_game_keeps_the_names_people_saw(server: ServerThread) -> Non
     assert game["id"] == table and game["status"] == "over" and game["seat"] == 0
     assert game["kinds"] == ["person", "bot", "bot", "bot"]
     assert game["levels"] == [None, "easy", "medium", "easy"]
+    # The number the page names each bot by (its seat's, at an ordinary table).
+    assert game["numbers"] == [None, 2, 3, 4]
+    assert [s.get("number") for s in replay["table"]["seats"]] == [None, 2, 3, 4]
     assert game["rules"] == {"target": 1} and game["teams"] is True
 
     amal.close()

@@ -139,3 +139,70 @@ def test_the_schedules_events_are_made_once_across_processes() -> None:
         assert sorted(e.data["members"][0]["ref"] for e in changes.entrants) == ["easy", "hard"]
 
     asyncio.run(scenario())
+
+
+def test_an_entry_names_its_events_in_other_languages() -> None:
+    text = ENTRY.replace(
+        'name = "Evening Swiss"\n',
+        'name = "Evening Swiss"\nnames = { ar = " سويسري المساء ", fr = "Suisse du soir" }\n',
+    )
+    (entry,) = read_schedule(tomllib.loads(text))
+    assert entry.name == "Evening Swiss"
+    assert entry.names == {"ar": "سويسري المساء", "fr": "Suisse du soir"}
+    assert read_schedule(tomllib.loads(ENTRY))[0].names == {}
+
+
+@pytest.mark.parametrize(
+    ("names", "words"),
+    [
+        ('"Suisse"', "names is a table of names by language"),
+        ('{ xx = "Swiss" }', "names.xx: not a language of the page (en, ar, el, fr)"),
+        ('{ fr = "" }', "names.fr must be text of 1 to 80 characters"),
+        ("{ fr = 3 }", "names.fr must be text"),
+        (f'{{ fr = "{"x" * 81}" }}', "names.fr must be text of 1 to 80 characters"),
+    ],
+)
+def test_a_bad_name_in_another_language_is_refused_naming_it(names: str, words: str) -> None:
+    with pytest.raises(ScheduleError) as refused:
+        read_schedule(tomllib.loads(ENTRY + f"names = {names}\n"))
+    assert "'Evening Swiss'" in str(refused.value) and words in str(refused.value)
+
+
+def test_the_shipped_schedule_names_every_event_in_every_language() -> None:
+    for entry in load_schedule(DEFAULT_SCHEDULE):
+        assert set(entry.names) == {"ar", "el", "fr"}, entry.name
+        assert all(name != entry.name for name in entry.names.values()), entry.name
+
+
+def test_a_scheduled_event_carries_its_names_until_an_operator_renames_it() -> None:
+    text = (
+        '[[tournaments]]\nname = "Hourly"\nnames = { ar = "كل ساعة", el = "Ωριαίο" }\n'
+        'format = "arena"\nminutes = 30\nevery = "hour"\nat = ":00"\nannounce = 120\n'
+    )
+    config = AppConfig(
+        service=SERVICE,
+        tournaments=replace(QUICK, schedule=read_schedule(tomllib.loads(text)), schedule_every=0.1),
+    )
+
+    async def scenario() -> None:
+        env = Env(config, store=MemoryStore(), hub=MemoryHub(), origin="one")
+        await env.start(resume=False)
+        try:
+            for _ in range(100):
+                listed = (await env.tournaments.listing(None))["upcoming"]
+                if listed:
+                    break
+                await asyncio.sleep(0.05)
+            first = listed[0]
+            assert first["name"] == "Hourly" and first["scheduled"]
+            assert first["names"] == {"ar": "كل ساعة", "el": "Ωριαίο"}
+            detail = await env.tournaments.detail(first["id"], None)
+            assert detail["names"] == first["names"]
+            # An operator's new title is the event's in every language.
+            await env.tournaments.retitle(first["id"], "Hourly, renamed")
+            renamed = await env.tournaments.detail(first["id"], None)
+            assert renamed["name"] == "Hourly, renamed" and "names" not in renamed
+        finally:
+            await env.close()
+
+    asyncio.run(scenario())

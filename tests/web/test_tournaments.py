@@ -264,12 +264,22 @@ def test_a_swiss_of_people_and_bots_and_its_standings_recomputed_from_the_record
         Round(p["number"], tuple(tuple(t["sides"]) for t in p["tables"]), tuple(p["byes"]))
         for p in live["pairings"]
     ]
+    # The server's bots are named by their event's number, and their tables name them so.
+    bots = {e["id"]: e["bots"] for e in live["entrants"] if "bots" in e}
+    assert sorted(b["number"] for b in bots.values()) == [1, 2]
+    assert all(b["level"] == "easy" and b["count"] == 1 for b in bots.values())
     results = []
     for paired in live["pairings"]:
         for index, table in enumerate(paired["tables"]):
             (game,) = table["games"]
             status, replay = http(f"{site}/api/games/{game['table']}/replay")
             assert status == 200, replay
+            seated = [s for s in replay["table"]["seats"] if s["kind"] == "bot"]
+            assert sorted(s["number"] for s in seated) == sorted(
+                bots[side]["number"] for side in table["sides"] if side in bots
+            )
+            for seat in seated:
+                assert replay["names"][seat["seat"]] == f"Bot {seat['number']} (easy)"
             results.append(
                 GameResult(
                     tuple(table["sides"]),

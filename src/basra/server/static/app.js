@@ -488,7 +488,7 @@ async function homePage(root) {
     if (!tables.length) lobbyPanel.append(h("p", { class: "muted" }, t("no_tables")));
     const list = h("ul", { class: "list" });
     for (const table of tables) {
-      const names = table.names.map((name, i) => (table.kinds[i] === "bot" || name ? seatLabel({ kind: table.kinds[i], level: table.levels[i], name }, i, app.lang) : "—"));
+      const names = table.names.map((name, i) => (table.kinds[i] === "bot" || name ? seatLabel({ kind: table.kinds[i], level: table.levels[i], number: table.numbers?.[i], name }, i, app.lang) : "—"));
       list.append(h("li", {},
         h("span", {}, h("strong", {}, variantTitle(table.variant, table.rules, app.lang)), " · ", names.map((x, i) => [i ? " · " : "", bdi(x)])),
         h("span", {}, table.rated ? [h("span", { class: "tag" }, t("rated")), " "] : null,
@@ -680,7 +680,7 @@ async function gamesPage(root) {
   for (const game of games) {
     const when = dateText(game.created_at, app.lang);
     const tag = resultTag(game, app.lang);
-    const names = game.names.map((name, i) => seatLabel({ kind: game.kinds?.[i] ?? "person", level: game.levels?.[i], name }, i, app.lang));
+    const names = game.names.map((name, i) => seatLabel({ kind: game.kinds?.[i] ?? "person", level: game.levels?.[i], number: game.numbers?.[i], name }, i, app.lang));
     const review = game.status === "over" ? [" · ", h("a", { href: `/review/${game.id}`, "data-link": true, class: "review-link" }, t("review"))] : [];
     const links = game.status === "over" || game.status === "abandoned"
       ? [h("a", { href: `/replay/${game.id}`, "data-link": true }, t("replay")), ...review, " · ", h("a", { href: `/api/games/${game.id}/record`, download: `basra-${game.id}.json` }, t("download"))]

@@ -158,6 +158,9 @@ function pluralRules(lang) {
   return PLURAL_RULES.get(lang);
 }
 
+/** The Arabic-Indic digits, 0 to 9 (a key or a typed number may be written in them). */
+export const ARABIC_DIGITS = "٠١٢٣٤٥٦٧٨٩";
+
 const DIGITS = { "٠": 0, "١": 1, "٢": 2, "٣": 3, "٤": 4, "٥": 5, "٦": 6, "٧": 7, "٨": 8, "٩": 9, "٫": ".", "−": "-" };
 /** A count as a number: numbers as they are, text written in any digits read back. */
 function countOf(value) {

@@ -2,6 +2,16 @@
 // screen reader. The online table (app.js, over a WebSocket) and the offline table
 // (in the page) both draw with it, so they look, sound and behave the same.
 //
+// Kept as lichess keeps its round UI: this module is the controller (the table's
+// state, the intents a person's choices become, the sounds, and the wiring), and
+// three modules do the rest, each reading the controller and none importing another:
+//   table/view.js    the view: the table drawn from the state (plain nodes, patched in)
+//   table/input.js   the input: pointer gestures and keys turned into intents
+//   table/nvui.js    the non-visual plugin: every word said aloud (announce.js), and
+//                    blind mode's typed commands and command box
+// No rule of the game is written here: what a card may take is the snapshot's legal
+// moves, worked out by the server (or the Python engine in Pyodide, offline).
+//
 // Interface
 // ---------
 //   const table = new TableView(root, options, actions)
@@ -20,8 +30,9 @@
 //   table.setTable(info)   the table's description (protocol.table_json and the server's
 //                          additions): { id, variant, rules {direction, target, ...}, overrides,
 //                          players, teams, hints, status ("open" waits for players), seats
-//                          [{ seat, kind ("person" | "bot" | "external"), level, name, open,
-//                          present, stand_in, rating, change, forfeited }], you (a seat or null),
+//                          [{ seat, kind ("person" | "bot" | "external"), level, number (a
+//                          bot's, names.js), name, open, present, stand_in, rating, change,
+//                          forfeited }], you (a seat or null),
 //                          clock, rated, daily, fault, rematch, event }
 //   table.accept(state)    a snapshot { version, view, event } (protocol.state_frame): view is
 //                          the seat's View.to_json(brief=True) plus sides, winner and over;
@@ -47,18 +58,17 @@
 //   a list, and typed commands that read the hand, the floor, the last play, the
 //   scores, the piles and the clocks.
 
-import { cardName, joinList, message, num, parts as messageParts, translate } from "./i18n.js";
+import { cardName, num, parts as messageParts, translate } from "./i18n.js";
 import * as dom from "./dom.js";
-import { backImg, bdi, h, patch } from "./dom.js";
-import { headline, joinNames, seatName as nameOfSeat, variantTitle } from "./names.js";
-import { scoreSheet } from "./sheet.js";
+import { bdi, h, patch } from "./dom.js";
+import { joinNames, seatName as nameOfSeat } from "./names.js";
 import { playSound } from "./sound.js";
-import { SeatClocks, TurnAlert, clockText } from "./clock.js";
+import { SeatClocks, TurnAlert } from "./clock.js";
 import { Reactions } from "./reactions.js";
-import { clearTakes, hintParts, markHint, markTakes, previewParts, takesOf } from "./coach.js";
-import { changeText, ratingText } from "./profile.js";
-import { say, status } from "./announce.js";
 import { isBlind } from "./blind.js";
+import { drawTable, drawWaiting } from "./table/view.js";
+import { TableInput } from "./table/input.js";
+import { TableNvui } from "./table/nvui.js";
 
 const LS = window.localStorage;
 const POSITIONS = {
@@ -66,32 +76,6 @@ const POSITIONS = {
   3: { cw: ["bottom", "left", "right"], ccw: ["bottom", "right", "left"] },
   4: { cw: ["bottom", "left", "top", "right"], ccw: ["bottom", "right", "top", "left"] },
 };
-const FROM = { top: ["0px", "-160px"], left: ["-200px", "0px"], right: ["200px", "0px"], bottom: ["0px", "200px"] };
-const ARABIC_DIGITS = "٠١٢٣٤٥٦٧٨٩";
-const COMMANDS = ["hand", "floor", "last", "scores", "piles", "clocks", "turn", "players", "help"];
-
-/** The typed command a word names: the words of the page's language (its catalogue's
- * "cmd_" keys, "|" between them) first, then English's, which always work. */
-function commandOf(word, lang) {
-  const names = (l) => COMMANDS.find((name) => (message(l, "cmd_" + name) || "").split("|").includes(word));
-  return names(lang) ?? names("en");
-}
-
-/** The digit a key stands for (Latin or Arabic-Indic), or null. */
-function digitOf(event) {
-  const key = event.key;
-  if (/^[0-9]$/.test(key)) return Number(key);
-  const arabic = ARABIC_DIGITS.indexOf(key);
-  if (arabic >= 0) return arabic;
-  const code = /^(?:Digit|Numpad)([0-9])$/.exec(event.code || "");
-  return code && !event.shiftKey ? Number(code[1]) : null;
-}
-
-/** True when keys typed go into a field (the table's keys leave them alone). */
-function typing(target) {
-  if (!target || !target.closest) return false;
-  return Boolean(target.closest("input, textarea, select, [contenteditable='true']"));
-}
 
 export class TableView {
   constructor(root, options, actions) {
@@ -114,17 +98,18 @@ export class TableView {
     this.closed = false;
     this.handIndex = 0;     // the hand's card that takes the Tab stop (arrows move it)
     this.overShown = false; // the game-over sheet took focus once
-    this.said = -1;         // the last version said aloud
     this.node = h("div", { class: "table-page" });
     this.root.append(this.node);
     this.clocks = new SeatClocks(this.lang);
     this.alert = new TurnAlert();
+    this.input = new TableInput(this);
+    this.nvui = new TableNvui(this);
     this.reactions = actions.react ? new Reactions(this.ui(), (message) => actions.react(message.code), () => this.render()) : null;
-    this.onKey = (event) => this.key(event);
+    this.onKey = (event) => this.input.key(event);
     document.addEventListener("keydown", this.onKey);
   }
 
-  // ------------------------------------------------------------ words
+  // ------------------------------------------------------------ words (the view's and the plugin's)
 
   get lang() { return this.options.lang(); }
 
@@ -153,6 +138,15 @@ export class TableView {
 
   cardsWords(cards) { return cards.map((c) => this.cardWords(c)).join(this.t("list_sep")); }
 
+  /** A move as card labels: "7♠ × 3♣ 4♦". */
+  moveLabel(move) {
+    const { cardLabel, cardsLabel } = this.ui();
+    const [card, takes] = move.split("x");
+    const out = [cardLabel(card)];
+    if (takes) out.push(" × ", ...cardsLabel(takes.split(",")));
+    return out;
+  }
+
   seatName(seat) { return nameOfSeat(this.table?.seats?.[seat], seat, this.lang); }
 
   sideName(side) { return joinNames(this.msg.view.sides[side].map((s) => this.seatName(s)), this.lang); }
@@ -164,7 +158,7 @@ export class TableView {
     return this.sideName(side);
   }
 
-  // ------------------------------------------------------------ input
+  // ------------------------------------------------------------ what the page tells the table
 
   setTable(info) {
     this.table = info;
@@ -193,7 +187,7 @@ export class TableView {
   hint(message) {
     this.hintMessage = message;
     this.render();
-    if (isBlind() && message.version === this.msg?.version) say(this.hintText(message));
+    this.nvui.hint(message);
   }
 
   refused(code, detail) {
@@ -201,7 +195,7 @@ export class TableView {
       ? this.t("err_rate_limited_retry", { n: detail.retry_after })
       : this.t("err_" + code) + (code === "bad_move" && detail?.message ? ` (${detail.message})` : "");
     this.options.toast(text);
-    say(text);
+    this.nvui.refused(text);
     playSound("error");
     this.sent = -1;
     this.render();
@@ -230,7 +224,7 @@ export class TableView {
       this.animTimer = setTimeout(() => this.finishAnimation(true), this.duration());
     }
     this.render();
-    this.announce(previous, next);
+    this.nvui.announce(previous, next);
     if (event && event.kind === "play" && previous && next.version === previous.version + 1) {
       playSound(event.basra ? "basra" : event.move.includes("x") ? "capture" : "play");
     }
@@ -250,6 +244,7 @@ export class TableView {
     if (redraw && !this.closed && this.msg) this.render();
   }
 
+  /** Where a seat sits around the felt: the reader at the bottom, the others by the table's direction. */
   seatPosition(seat) {
     const view = this.msg.view;
     const me = view.seat ?? 0;
@@ -257,139 +252,11 @@ export class TableView {
     return order[(seat - me + view.players) % view.players];
   }
 
-  // ------------------------------------------------------------ what is said
-
-  /** A play in words: "Bot 2 plays 8 of clubs and takes 8 of diamonds. Basra, 10 points!" */
-  playWords(event) {
-    const [card, takes] = event.move.split("x");
-    const mine = event.seat === this.msg.view.seat;
-    const parts = [mine ? this.t("say_you_play", { card: this.cardWords(card) }) : this.t("plays", { name: this.seatName(event.seat), card: this.cardWords(card) })];
-    if (takes) parts.push(this.t(mine ? "say_you_take" : "say_takes", { cards: this.cardsWords(takes.split(",")) }));
-    let text = parts.join(" ") + ".";
-    if (event.basra) text += " " + this.t("say_basra", { n: event.basra });
-    if (event.auto === "timeout") text += " " + this.t("say_timed_out", { name: this.seatName(event.seat) });
-    else if (event.auto === "stand_in" || event.auto === "forfeited") text += " " + this.t("say_stood_in_one", { name: this.seatName(event.seat) });
-    return text;
-  }
-
-  turnWords(view) {
-    if (view.over || view.phase !== "play") return "";
-    return view.turn === view.seat ? this.t("say_your_turn") : this.t("say_turn_of", { name: this.seatName(view.turn) });
-  }
-
-  scoresWords(view) {
-    const list = view.scores.map((score, side) => this.t("score_of", { name: this.sideWords(side), n: num(score, this.lang) }));
-    return this.t("say_scores", { list: joinList(list, this.lang) });
-  }
-
-  /** Say what the new snapshot changed: the play, a new deal, a round's or the game's end, whose turn. */
-  announce(previous, next) {
-    if (this.said === next.version) return;  // the same snapshot again (a reconnection): said already
-    this.said = next.version;
-    const view = next.view;
-    const parts = [];
-    const event = next.event;
-    const step = previous && next.version === previous.version + 1;
-    if (step && event?.kind === "play") parts.push(this.playWords(event));
-    const away = this.awayPlays(previous, next);
-    if (away) {
-      const words = this.t("say_stood_in_away", { n: away });
-      parts.push(words);
-      this.options.toast?.(words);  // seen too, not only heard
-    }
-    // New cards: the stock went down (a deal within the round, which may come in the same
-    // snapshot as the play before it), or a new round began. A round's first deal also
-    // says the floor it laid.
-    const before = previous?.view;
-    const newRound = before && view.round !== before.round;
-    const dealt = before && view.phase === "play" && (newRound || view.stock < before.stock);
-    if (dealt || (step && event && event.kind !== "play" && view.phase === "play")) {
-      const count = view.hand ? view.hand.length : null;
-      parts.push(count === null ? this.t("say_dealt_watch") : this.t("say_dealt", { n: count }));
-      if (newRound || !view.plays.length) parts.push(this.read("floor"));
-    }
-    const rounds = view.past_rounds.length;
-    if (previous && rounds > previous.view.past_rounds.length) {
-      parts.push(this.t("say_round_over", { n: rounds }));
-      if (!view.over) parts.push(this.scoresWords(view));
-    }
-    if (view.over) {
-      const result = headline(view.winner, view.side ?? null, view.teams, (side) => this.sideName(side), this.lang)
-        .map((part) => (part instanceof Node ? part.textContent : part)).join("");
-      parts.push(this.t("say_game_over", { result }), this.scoresWords(view));
-    } else if (previous || this.isMyTurn(view)) {
-      parts.push(this.turnWords(view));
-    }
-    say(parts.filter(Boolean).join(" "));
-  }
-
-  /** The plays of this seat a bot made for it that this page had not shown: on coming
-   * back (a new page, or a reconnection after the stand-in played), how many. */
-  awayPlays(previous, next) {
-    const view = next.view;
-    const seat = view.seat;
-    if (seat === null || seat === undefined || !view.autos) return 0;
-    const seen = previous && previous.view.round === view.round ? (previous.view.plays_from || 0) + previous.view.plays.length : 0;
-    if (previous && next.version === previous.version + 1) return 0;  // one step: said as the play itself
-    const from = view.plays_from || 0;
-    return view.plays.filter((play, i) => from + i >= seen && play.seat === seat && view.autos[from + i] === "stand_in").length;
-  }
-
-  hintText(message) {
-    const holder = h("span", {}, message.facts ? hintParts(message.facts, this.ui()) : this.moveLabel(message.move));
-    return `${this.t("hint")}: ${holder.textContent}`;
-  }
-
-  // ------------------------------------------------------------ keys
+  // ------------------------------------------------------------ the hand and its focus
 
   hand() { return this.msg?.view?.hand || []; }
 
   handButtons() { return [...this.node.querySelectorAll(".hand button.card")]; }
-
-  /** The table's keys; fields and other pages' keys are left alone. */
-  key(event) {
-    if (this.closed || !this.msg || event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
-    if (typing(event.target) || !this.node.isConnected) return;
-    const view = this.msg.view;
-    if (view.seat === null || view.seat === undefined) return;
-    const digit = digitOf(event);
-    if (digit !== null && digit >= 1) {
-      event.preventDefault();
-      if (this.selected) { this.pickChoice(digit); return; }
-      this.pressCard(digit);
-      return;
-    }
-    const inHand = event.target.closest?.(".hand");
-    if (["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"].includes(event.key) && inHand) {
-      event.preventDefault();
-      this.moveFocus(event.key);
-      return;
-    }
-    if (event.key === "Escape" && (this.selected || this.armed)) {
-      event.preventDefault();
-      this.cancel();
-      return;
-    }
-    if (event.key === "Enter" && this.armed && !event.target.closest?.("button, a")) {
-      event.preventDefault();
-      this.pressCard(this.hand().indexOf(this.armed) + 1);
-    }
-  }
-
-  /** Arrows move the focus along the hand, as it is laid out (right to left in Arabic). */
-  moveFocus(key) {
-    const buttons = this.handButtons();
-    if (!buttons.length) return;
-    const at = Math.max(0, buttons.indexOf(document.activeElement));
-    const rtl = getComputedStyle(buttons[0].parentElement).direction === "rtl";
-    let next = at;
-    if (key === "Home") next = 0;
-    else if (key === "End") next = buttons.length - 1;
-    else if (key === "ArrowUp" || (key === "ArrowLeft") !== rtl) next = at - 1;
-    else next = at + 1;
-    next = (next + buttons.length) % buttons.length;
-    this.focusCard(next);
-  }
 
   focusCard(index) {
     const buttons = this.handButtons();
@@ -399,25 +266,39 @@ export class TableView {
     buttons[this.handIndex].focus({ preventScroll: true });
   }
 
+  optionsOf(card) {
+    return (this.msg.view.legal || []).filter((m) => m === card || m.startsWith(card + "x"));
+  }
+
+  // ------------------------------------------------------------ intents (from the input and typed commands)
+
   /** The key ``n`` (or the n-th card's click): select or play the n-th card of the hand. */
   pressCard(n) {
     const hand = this.hand();
     const card = hand[n - 1];
-    if (!card) { say(this.t("say_no_card", { n })); playSound("error"); return; }
+    if (!card) { this.nvui.noCard(n); playSound("error"); return; }
     this.focusCard(n - 1);
     const view = this.msg.view;
     if (!this.isMyTurn(view) || this.sent === this.msg.version) {
-      say(view.over ? this.t("game_over") : this.t("err_not_your_turn"));
+      this.nvui.notYourTurn(view);
       playSound("error");
       return;
     }
     this.choose(card, this.optionsOf(card));
   }
 
+  /** The n-th of the sets the selected card can take. */
   pickChoice(n) {
     const { moves } = this.selected;
-    if (n > moves.length) { playSound("error"); say(this.t("say_choose", { card: this.cardWords(this.selected.card), n: moves.length })); return; }
+    if (n > moves.length) { playSound("error"); this.nvui.choosing(this.selected.card, moves.length); return; }
     this.play(moves[n - 1]);
+  }
+
+  /** A choice of sets shown on the floor (``always``: drawn again even if it was shown). */
+  focusChoice(index, always) {
+    if (!this.selected || (!always && this.selected.focus === index)) return;
+    this.selected.focus = index;
+    this.render();
   }
 
   cancel() {
@@ -425,16 +306,10 @@ export class TableView {
     this.selected = null;
     this.armed = null;
     this.render();
-    say(this.t("say_cancelled"));
+    this.nvui.cancelled();
     const index = this.hand().indexOf(card);
     if (index >= 0) this.focusCard(index);
   }
-
-  optionsOf(card) {
-    return (this.msg.view.legal || []).filter((m) => m === card || m.startsWith(card + "x"));
-  }
-
-  // ------------------------------------------------------------ choosing and playing
 
   /** Mark on the floor what ``card`` would take, and say it under the hand (null: back to the armed card's, if any). */
   preview(card, options) {
@@ -444,22 +319,6 @@ export class TableView {
     this.render();
   }
 
-  /** What playing a card does, in words, for its button: "takes 8 of diamonds", "goes on the floor". */
-  optionWords(card) {
-    const taking = takesOf(card, this.msg.view.legal || []).filter((take) => take.length);
-    if (!taking.length) return this.t("card_goes_down");
-    if (taking.length === 1) return this.t("card_takes", { cards: this.cardsWords(taking[0]) });
-    const or = this.t("word_or");
-    return this.t("card_can_take", { options: taking.map((take, i) => `${num(i + 1, this.lang)}: ${this.cardsWords(take)}`).join(or) });
-  }
-
-  /** What a card would take, said in words: "8 of clubs would take 8 of diamonds". */
-  takesWords(card) {
-    const words = { ...this.ui(), cardLabel: (c) => this.cardWords(c), cardsLabel: (cs) => this.cardsWords(cs) };
-    const parts = previewParts(card, takesOf(card, this.msg.view.legal || []), words);
-    return h("span", {}, parts).textContent;
-  }
-
   choose(card, options) {
     this.finishAnimation(false);
     if (!options.length) { playSound("error"); return; }
@@ -467,7 +326,7 @@ export class TableView {
       this.armed = card;
       this.render();
       playSound("select");
-      say(this.t("say_selected", { card: this.cardWords(card), what: this.takesWords(card), key: this.hand().indexOf(card) + 1 }));
+      this.nvui.armed(card);
       return;
     }
     this.armed = null;
@@ -475,7 +334,7 @@ export class TableView {
     this.selected = { card, options: options.map((m) => m.split("x")[1].split(",")), moves: options, focus: null };
     this.render();
     playSound("select");
-    say(this.t("say_choose", { card: this.cardWords(card), n: options.length }));
+    this.nvui.choosing(card, options.length);
     this.node.querySelector(".choices .choice")?.focus({ preventScroll: true });
   }
 
@@ -499,148 +358,36 @@ export class TableView {
     this.render();
   }
 
-  // ------------------------------------------------------------ typed commands (blind mode)
-
-  command(text) {
-    const word = text.trim().toLowerCase();
-    if (!word) return;
-    const number = Number([...word].map((ch) => (ARABIC_DIGITS.includes(ch) ? ARABIC_DIGITS.indexOf(ch) : ch)).join(""));
-    if (Number.isInteger(number) && number >= 1) {
-      if (this.selected) this.pickChoice(number); else this.pressCard(number);
-      return;
-    }
-    const name = commandOf(word, this.lang);
-    const answer = name ? this.read(name) : this.t("command_unknown", { text: text.trim() });
-    if (!name) playSound("error");
-    const output = this.node.querySelector("#command-output");
-    if (output) output.textContent = answer;
-    say(answer);
+  /** The "confirm each play" setting (kept on this device). */
+  setConfirm(on) {
+    this.confirm = on;
+    LS.setItem("basra.confirm", on ? "1" : "0");
+    this.armed = null;
+    this.render();
   }
 
-  /** The answer to a typed command. */
-  read(what) {
-    const view = this.msg.view;
-    const join = (list) => joinList(list, this.lang);
-    const count = (v) => num(v, this.lang);
-    switch (what) {
-      case "hand": {
-        const hand = this.hand();
-        if (view.seat === null || view.seat === undefined || !hand.length) return this.t("hand_empty");
-        return this.t("read_hand", { cards: join(hand.map((c, i) => `${count(i + 1)} ${this.cardWords(c)}`)) });
-      }
-      case "floor":
-        return view.floor.length ? this.t("read_floor", { cards: this.cardsWords(view.floor) }) : this.t("floor_empty");
-      case "last": {
-        const last = view.plays[view.plays.length - 1];
-        return last ? this.t("read_last", { play: this.playWords(last).replace(/\.$/, "") }) : this.t("read_last_none");
-      }
-      case "scores":
-        return this.t("read_scores", { list: join(view.scores.map((s, side) => this.t("score_of", { name: this.sideWords(side), n: count(s) }))), target: this.table.rules.target });
-      case "piles":
-        return this.t("read_piles", { list: join(view.pile_sizes.map((n, side) => this.t("read_pile", { name: this.sideWords(side), n, b: view.basras[side] }))) })
-          + " " + this.t("read_stock", { n: view.stock });
-      case "clocks": {
-        if (!this.table.clock) return this.t("read_no_clock");
-        const list = [];
-        for (let seat = 0; seat < view.players; seat++) {
-          const left = this.clocks.left(seat);
-          if (!left) continue;
-          const time = left.running && left.move > 0 ? `${clockText(left.move, this.lang)} + ${clockText(left.reserve, this.lang)}` : clockText(left.reserve, this.lang);
-          list.push(`${seat === view.seat ? this.t("you") : this.seatName(seat)} ${time}`);
-        }
-        return list.length ? this.t("read_clocks", { list: join(list) }) : this.t("read_no_clock");
-      }
-      case "turn":
-        return view.over ? this.t("game_over") : this.turnWords(view) || this.t("dealing");
-      case "players":
-        return this.t("read_players", { list: join(view.hand_sizes.map((n, seat) => (seat === view.seat ? this.t("read_player_you", { n }) : this.t("read_player", { name: this.seatName(seat), n })))) });
-      default:
-        return this.t("command_list");
-    }
+  /** The round's score sheet was read (its Continue). */
+  sheetSeen(rounds) {
+    this.sheetShown = rounds;
+    this.render();
   }
 
   // ------------------------------------------------------------ drawing
 
-  /** Whose turn it is, in words: a bot (or a bot standing in) thinks, a person plays. */
-  turnText(seat) {
-    const info = this.table.seats[seat];
-    const thinking = info?.kind === "bot" || info?.kind === "external" || (info?.present === false && info?.stand_in);
-    return this.tn(thinking ? "thinking" : "turn_of", { name: bdi(this.seatName(seat)) });
-  }
-
-  /** A seat's team at a 4-player team table: "partner" on the reader's side, else "Team n". */
-  teamTag(seat) {
-    const view = this.msg.view;
-    if (!view.teams) return null;
-    const side = seat % 2;
-    if (view.seat !== null && view.seat !== undefined && seat !== view.seat && side === view.side) {
-      return h("span", { class: `tag team team-${side} partner` }, this.t("partner"));
-    }
-    return h("span", { class: `tag team team-${side}` }, this.t("team_tag", { n: side + 1 }));
-  }
-
-  playText(event) {
-    const { cardLabel, cardsLabel } = this.ui();
-    const [card, takes] = event.move.split("x");
-    const out = this.tn("plays", { name: bdi(this.seatName(event.seat)), card: cardLabel(card) });
-    if (takes) out.push(" ", ...this.tn("takes", { cards: h("span", {}, cardsLabel(takes.split(","))) }));
-    if (event.basra) out.push(" — ", h("strong", { class: "your-turn" }, this.t("basra_pts", { n: event.basra })));
-    if (event.auto === "timeout") out.push(" — ", h("span", { class: "muted" }, this.t("timed_out")));
-    else if (event.auto === "stand_in" || event.auto === "forfeited") out.push(" — ", h("span", { class: "muted auto-play" }, this.t("stood_in")));
-    return out;
-  }
-
-  /** A seat's rating at a rated table (a bot's is fixed), its change once rated, a forfeit. */
-  seatBadges(seat) {
-    const info = this.table.seats[seat];
-    const ui = this.ui();
-    return [
-      this.table.clock && info.kind !== "bot" ? this.clocks.node(seat) : null,
-      info.rating ? h("span", { class: "tag rating", "data-rating": seat }, h("bdi", {}, this.t("rating_line", { rating: ratingText(info.rating, ui) }))) : null,
-      info.change !== undefined ? h("bdi", { dir: "ltr", class: "rating-change " + (info.change >= 0 ? "up" : "down") }, changeText(info.change, ui)) : null,
-      info.forfeited ? h("span", { class: "tag" }, this.t("forfeited_tag")) : null,
-    ];
-  }
-
   render() {
     if (this.closed || !this.table) return;
-    const table = this.table;
-    if (table.status === "open") { patch(this.node, this.renderWaiting()); return; }
+    if (this.table.status === "open") {
+      patch(this.node, drawWaiting(this));
+      this.nvui.waiting(this.table.seats.filter((s) => s.open).length);
+      return;
+    }
     if (!this.msg) return;
     const view = this.msg.view;
-    const blind = isBlind();
     this.alert.update(this.isMyTurn(view), this.t("title_your_turn"), this.t("app_name"));
     const handFocus = this.handButtons().indexOf(document.activeElement);
-    const me = view.seat;
-    const seated = me !== null && me !== undefined;
-    const felt = h("section", { class: "felt" + (blind ? " blind-felt" : ""), "aria-labelledby": "felt-heading", id: "table" },
-      h("h2", { class: "sr-only", id: "felt-heading" }, this.t("players_heading")));
-    for (let seat = 0; seat < view.players; seat++) {
-      if (seat === me) continue;
-      felt.append(this.renderOpponent(seat, this.seatPosition(seat)));
-    }
-    felt.append(this.renderCenter(view));
-    felt.append(seated ? this.renderMe(view) : h("div", { class: "me", id: "me" }, h("div", { class: "status-line" }, this.t("spectating"),
-      view.phase === "play" && !view.over ? [" · ", ...this.turnText(view.turn)] : null)));
-    const bottomSeat = [...felt.children].find((c) => c.classList.contains("bottom"));
-    if (bottomSeat) { bottomSeat.remove(); felt.querySelector(".me").prepend(bottomSeat); }
-    felt.append(...this.renderSheets(view));
-    const side = h("aside", { class: "side", id: "side" }, this.renderScores(view),
-      seated && this.reactions ? this.reactions.panel() : null, this.actions.side ? this.actions.side(view) : null, this.renderLog(view));
-    const title = this.title();
-    patch(this.node,
-      h("h1", { class: "sr-only", id: "table-title" }, this.t("table_heading", { variant: title })),
-      h("div", { class: "table-wrap" }, felt, side));
+    patch(this.node, ...drawTable(this));
     if (this.anim) this.anim.fresh = false;
     this.afterRender(view, handFocus);
-  }
-
-  /** The game's name: its variant (with "custom rules"), or the daily deal's. */
-  title() {
-    const view = this.msg?.view;
-    const variant = view?.variant ?? this.table.variant;
-    if (this.table.daily) return `${this.t("daily_title")} · ${variantTitle(variant, null, this.lang)}`;
-    return variantTitle(variant, this.table.overrides, this.lang);
   }
 
   /** Keep the focus on the hand (a played card's place), and take it to the game-over sheet once. */
@@ -654,273 +401,5 @@ export class TableView {
       this.overShown = true;
       this.node.querySelector("#game-over-title")?.focus({ preventScroll: true });
     }
-  }
-
-  renderOpponent(seat, where) {
-    const view = this.msg.view;
-    const info = this.table.seats[seat];
-    const count = view.hand_sizes[seat];
-    const sideIndex = view.teams ? seat % 2 : seat;
-    const away = info.kind !== "bot" && info.present === false;
-    const classes = ["seat", where];
-    if (view.phase === "play" && view.turn === seat) classes.push("turn");
-    if (view.teams) classes.push(`team-${seat % 2}`);
-    return h("div", { class: classes.join(" "), "data-seat": seat, "data-key": `seat-${seat}` },
-      h("h3", { class: "name" },
-        info.kind !== "bot" ? h("span", { class: "dot" + (away ? " away" : ""), title: away ? this.t("away") : null }) : null,
-        bdi(this.seatName(seat)), this.teamTag(seat),
-        view.dealer === seat ? h("span", { class: "dealer-chip", title: this.t("dealer") }, h("span", { "aria-hidden": "true" }, this.t("dealer_short")), h("span", { class: "sr-only" }, this.t("dealer"))) : null),
-      h("div", { class: "backs" }, Array.from({ length: count }, () => backImg()),
-        h("span", { class: "sr-only" }, this.t("cards_n", { n: count }))),
-      h("div", { class: "meta" },
-        info.kind === "bot" ? h("span", { class: "tag" }, this.t("level_" + info.level)) : null,
-        info.kind === "external" ? h("span", { class: "tag program" }, this.t("program_tag")) : null,
-        h("span", {}, this.t("pile", { n: view.pile_sizes[sideIndex] })),
-        view.basras[sideIndex] ? h("span", {}, this.t("basras", { n: view.basras[sideIndex] })) : null,
-        away && info.stand_in ? h("span", {}, this.t("stand_in")) : away ? h("span", {}, this.t("away")) : null,
-        this.seatBadges(seat)));
-  }
-
-  renderFloor(view) {
-    const anim = this.anim;
-    const cards = anim ? anim.floor : view.floor;
-    const img = (c) => (isBlind() ? this.cardWords(c) : dom.cardImg(c, this.lang));
-    const floor = h(isBlind() ? "ul" : "div", { class: "floor", id: "floor" },
-      cards.map((c) => h(isBlind() ? "li" : "span", { class: "card" + (anim && anim.taken.includes(c) ? " taken" : ""), "data-card": c }, img(c))));
-    if (anim) {
-      const played = h("span", { class: "card played" + (anim.fresh ? " arrive" : ""), "data-card": anim.card }, img(anim.card));
-      played.style.setProperty("--from-x", FROM[anim.from][0]);
-      played.style.setProperty("--from-y", FROM[anim.from][1]);
-      floor.append(played);
-    } else if (!cards.length) {
-      floor.append(h(isBlind() ? "li" : "span", { class: "floor-empty" }, this.t("floor_empty")));
-    }
-    const option = !anim && this.selected ? this.selected.options[this.selected.focus ?? -1] : null;
-    if (option) {
-      for (const node of floor.querySelectorAll(".card")) if (option.includes(node.dataset.card)) node.classList.add("taken");
-    } else if (!anim && !this.selected) {
-      this.markFloor(floor, view);
-    }
-    return floor;
-  }
-
-  /** Mark on the floor what the card hovered (or else the armed card) would take, and what the hint takes. */
-  markFloor(floor, view) {
-    clearTakes(floor);
-    const shown = this.previewing ?? this.armed;
-    if (shown) markTakes(floor, takesOf(shown, view.legal || []));
-    if (this.previewing === null && this.hintMessage && this.hintMessage.version === this.msg.version) markHint(floor, this.hintMessage.take);
-  }
-
-  renderCenter(view) {
-    const last = this.msg.event && this.msg.event.kind === "play" ? this.playText(this.msg.event) : view.phase === "deal" && !view.over ? [this.t("dealing")] : [];
-    return h("div", { class: "center", id: "center" },
-      h("h2", { class: "sr-only", id: "floor-heading" }, this.t("floor")),
-      h("div", { class: "stockline" },
-        h("span", { class: "stock-pile" }, view.stock ? backImg() : null),
-        h("span", {}, this.t("stock", { n: view.stock })),
-        h("span", {}, this.t("round_n", { n: view.round + 1 })),
-        h("span", {}, this.t("target", { n: this.table.rules.target }))),
-      this.renderFloor(view),
-      h("div", { class: "playline" }, last),
-      this.anim?.basra && this.anim.fresh ? h("div", { class: "basra-stamp", "aria-hidden": "true" }, this.t("basra_pts", { n: this.anim.basra })) : null);
-  }
-
-  renderMe(view) {
-    const seat = view.seat;
-    const myTurn = this.isMyTurn(view);
-    const waiting = this.sent === this.msg.version;
-    const blind = isBlind();
-    const ui = this.ui();
-    const hand = h("div", { class: "hand" + (myTurn ? "" : " waiting"), id: "hand", role: "toolbar", "aria-labelledby": "hand-heading", tabindex: "-1" });
-    view.hand.forEach((card, index) => {
-      const options = this.optionsOf(card);
-      const playable = myTurn && !waiting && options.length > 0;
-      const suggested = this.hintMessage && this.hintMessage.card === card;
-      const what = playable ? this.optionWords(card) : "";
-      const button = h("button", {
-        class: "card" + (this.selected?.card === card || (waiting && this.sentCard === card) ? " selected" : "") + (suggested ? " suggested" : "") + (this.armed === card ? " armed" : ""),
-        type: "button", "data-card": card, "aria-disabled": playable ? null : "true", tabindex: "-1",
-        "aria-pressed": this.confirm && playable ? String(this.armed === card) : null,
-        onclick: () => { if (this.isMyTurn(this.msg.view) && this.sent !== this.msg.version) this.choose(card, this.optionsOf(card)); else this.pressCard(this.hand().indexOf(card) + 1); },
-        onmouseenter: () => this.preview(card, options), onfocus: () => { this.handIndex = this.hand().indexOf(card); this.preview(card, options); },
-        onmouseleave: () => this.preview(null), onblur: () => this.preview(null),
-      },
-      h("span", { class: "key-badge", "aria-hidden": blind ? null : "true" }, num(index + 1, this.lang), blind ? ". " : null),
-      blind ? h("span", { class: "card-words" }, this.cardWords(card)) : dom.cardImg(card, this.lang),
-      what ? h("span", { class: blind ? "card-what" : "sr-only" }, blind ? ` — ${what}` : `, ${what}`) : null);
-      hand.append(button);
-    });
-    if (!view.hand.length) hand.append(h("span", { class: "muted hand-empty" }, this.t("hand_empty")));
-    // The turn line says what is happening now: the move just sent, your turn, who thinks.
-    const status = view.over ? this.t("game_over")
-      : waiting ? this.tn("playing_card", { card: ui.cardLabel(this.sentCard) })
-      : myTurn ? this.t("your_turn")
-      : view.phase === "play" ? this.turnText(view.turn)
-      : view.past_rounds.length ? this.t("next_round") : this.t("dealing");
-    const info = this.table.seats[seat];
-    const controls = h("div", { class: "actions table-actions", id: "table-actions" });
-    if (this.table.hints && this.actions.hint && myTurn && !waiting) {
-      controls.append(h("button", { type: "button", class: "secondary", id: "hint", onclick: () => this.askHint() }, this.t("hint")));
-    }
-    if (myTurn) {
-      controls.append(h("label", { class: "confirm-setting", id: "confirm-label" }, h("input", { type: "checkbox", id: "confirm-play", checked: this.confirm, onchange: (e) => {
-        this.confirm = e.target.checked; LS.setItem("basra.confirm", this.confirm ? "1" : "0"); this.armed = null; this.render();
-      } }), this.t("confirm_setting")));
-    }
-    let hintLine = null;
-    if (this.hintMessage && this.hintMessage.facts) hintLine = h("div", { class: "hint-line", id: "hint-line" }, h("strong", {}, this.t("hint"), ": "), ...hintParts(this.hintMessage.facts, ui));
-    else if (this.hintMessage) hintLine = h("div", { class: "muted hint-line", id: "hint-line" }, ...this.tn("hint_says", { move: h("span", {}, this.moveLabel(this.hintMessage.move)) }));
-    else if (myTurn && this.hintAsked === this.msg.version) hintLine = h("div", { class: "muted hint-line", id: "hint-waiting" }, this.t("hint_waiting"));
-    const previewLine = h("div", { class: "preview-line", id: "preview-line" }, ...this.previewWords());
-    return h("div", { class: "me" + (myTurn ? " turn" : ""), "data-seat": seat, id: "me" },
-      h("h2", { class: "sr-only", id: "hand-heading" }, this.t("hand")),
-      h("div", { class: "status-line" + (myTurn ? " your-turn" : "") }, status),
-      this.selected ? this.renderChoices() : null,
-      previewLine,
-      hand,
-      h("div", { class: "me-row" }, controls,
-        h("div", { class: "seat mine" + (myTurn ? " turn" : ""), "data-key": "my-seat" },
-          h("div", { class: "name" }, bdi(info?.name || ""), h("span", { class: "tag" }, this.t("you")), this.teamTag(seat),
-            view.dealer === seat ? h("span", { class: "dealer-chip", title: this.t("dealer") }, h("span", { "aria-hidden": "true" }, this.t("dealer_short")), h("span", { class: "sr-only" }, this.t("dealer"))) : null),
-          h("div", { class: "meta" }, h("span", {}, this.t("pile", { n: view.pile_sizes[view.side] })),
-            view.basras[view.side] ? h("span", {}, this.t("basras", { n: view.basras[view.side] })) : null,
-            this.seatBadges(seat)))),
-      hintLine,
-      blind ? this.renderCommand() : null,
-      h("p", { class: "sr-only", id: "key-help" }, this.t("key_help")));
-  }
-
-  renderCommand() {
-    const input = h("input", { id: "command", type: "text", autocomplete: "off", dir: "auto", placeholder: this.t("command_placeholder") });
-    return h("form", { class: "command-box", id: "command-form", onsubmit: (e) => {
-      e.preventDefault();
-      const field = this.node.querySelector("#command");
-      this.command(field.value);
-      field.value = "";
-    } }, h("label", { for: "command" }, this.t("command")), input, h("p", { id: "command-output", class: "command-output" }));
-  }
-
-  moveLabel(move) {
-    const { cardLabel, cardsLabel } = this.ui();
-    const [card, takes] = move.split("x");
-    const out = [cardLabel(card)];
-    if (takes) out.push(" × ", ...cardsLabel(takes.split(",")));
-    return out;
-  }
-
-  /** The line under the hand: what the hovered card would take, or that the armed card needs a second click. */
-  previewWords() {
-    const card = this.previewing;
-    const { cardLabel } = this.ui();
-    if (card === null) return this.armed ? this.tn("confirm_again", { card: cardLabel(this.armed) }) : [];
-    const parts = previewParts(card, takesOf(card, this.msg?.view?.legal || []), this.ui());
-    if (this.armed === card) parts.unshift(...this.tn("confirm_again", { card: cardLabel(card) }), " · ");
-    return parts;
-  }
-
-  renderChoices() {
-    const { card, options, moves } = this.selected;
-    const { cardLabel, cardsLabel } = this.ui();
-    return h("div", { class: "panel choices-panel", id: "choices-panel" },
-      h("p", { id: "choices-title" }, ...this.tn("choose_take", { card: cardLabel(card) })),
-      h("ol", { class: "choices", "aria-labelledby": "choices-title" },
-        options.map((take, i) => h("li", { "data-key": `choice-${moves[i]}` }, h("button", {
-          type: "button", class: "choice", "data-move": moves[i], "data-key": moves[i],
-          onmouseenter: () => { this.selected.focus = i; this.render(); },
-          onfocus: () => { if (this.selected && this.selected.focus !== i) { this.selected.focus = i; this.render(); } },
-          onclick: () => this.play(moves[i]),
-        }, h("span", { class: "option-mark", "aria-hidden": "true" }, num(i + 1, this.lang)),
-        isBlind() ? null : take.map((c) => h("span", { class: "mini", "aria-hidden": "true" }, dom.cardImg(c, this.lang))),
-        h("span", { class: isBlind() ? "" : "sr-only" }, this.t("choice_n", { n: i + 1, cards: h("span", {}, cardsLabel(take)).textContent })))))),
-      h("button", { type: "button", class: "secondary", id: "choices-cancel", onclick: () => this.cancel() }, this.t("cancel")));
-  }
-
-  renderScores(view) {
-    const rows = view.scores.map((score, side) => h("tr", { class: view.side === side ? "mine" : "" },
-      h("td", {}, view.teams ? this.t("team_n", { n: side + 1 }) + " · " : "", bdi(this.sideName(side))),
-      h("td", { class: "num" }, num(score, this.lang))));
-    const overrides = this.table.overrides || {};
-    const rulesHref = `/rules/${view.variant}${Object.keys(overrides).length ? "?rules=" + encodeURIComponent(JSON.stringify(overrides)) : ""}`;
-    return h("section", { class: "panel scores", id: "scores", "aria-labelledby": "scores-heading" }, h("h2", { id: "scores-heading" }, this.t("scores")),
-      h("table", {}, h("tbody", {}, rows)),
-      view.carry ? h("p", { class: "muted" }, this.t("carry", { n: view.carry })) : null,
-      view.over && this.table.id ? h("p", {}, h("a", { href: `/review/${this.table.id}`, "data-link": true, id: "side-review" }, this.t("review"))) : null,
-      this.table.rated || this.table.clock ? h("p", { class: "muted", id: "table-kind" },
-        this.table.rated ? h("span", { class: "tag" }, this.t("rated")) : null, " ",
-        this.table.clock ? this.t("clock_option", { move: this.table.clock.move, reserve: this.table.clock.reserve }) : null) : null,
-      h("p", {}, h("a", { href: rulesHref, target: "_blank", id: "rules-of-table" }, this.title())));
-  }
-
-  renderLog(view) {
-    const from = view.plays_from || 0;
-    // A play the server made for a person says so ("a bot played for them"), in the log too.
-    const autos = view.autos || {};
-    const entries = view.plays.map((play, i) => h("li", { "data-key": `play-${view.round}-${from + i}`, "data-auto": autos[from + i] || null },
-      this.playText({ ...play, auto: autos[from + i] ?? play.auto }))).reverse();
-    // A log, not a live region: what is said comes from announce.js, once.
-    return h("section", { class: "panel", id: "log-panel", "aria-labelledby": "log-heading" }, h("h2", { id: "log-heading" }, this.t("log")),
-      h("ol", { class: "log", reversed: true, tabindex: entries.length ? "0" : null, "aria-labelledby": "log-heading" }, entries));
-  }
-
-  renderWaiting() {
-    const table = this.table;
-    const seated = table.you !== null && table.you !== undefined;
-    const open = table.seats.filter((s) => s.open).length;
-    const list = h("ul", { class: "seat-list" });
-    for (const seat of table.seats) {
-      let right;
-      if (seat.kind === "bot") right = h("span", { class: "tag" }, `${this.t("bot")} · ${this.t("level_" + seat.level)}`);
-      else if (seat.kind === "external") right = h("span", {}, h("span", { class: "dot" + (seat.present === false ? " away" : "") }), " ", h("span", { class: "tag program" }, this.t("program_tag")));
-      else if (seat.open) right = seated || !this.actions.join ? h("span", { class: "muted" }, this.t("open_seat")) : h("button", { type: "button", "data-join": seat.seat, onclick: () => this.actions.join(seat.seat) }, this.t("sit_here"));
-      else right = h("span", {}, h("span", { class: "dot" + (seat.present === false ? " away" : "") }), " ", seat.seat === table.you ? h("span", { class: "tag" }, this.t("you")) : null);
-      list.append(h("li", { class: "seat-item", "data-key": `seat-${seat.seat}` }, h("span", {}, this.t("seat_n", { n: seat.seat + 1 }), " · ", bdi(seat.kind === "bot" ? this.seatName(seat.seat) : seat.name || "—")), right));
-    }
-    status(this.t("waiting_for", { n: open }));
-    return h("div", { class: "page waiting-room" },
-      h("h1", {}, this.title()),
-      h("section", { class: "panel", "aria-labelledby": "waiting-heading" },
-        h("h2", { id: "waiting-heading" }, this.t("waiting_for", { n: open })),
-        h("p", { class: "muted" }, this.t("starts_when_full")),
-        seated || !this.actions.waitingForm ? null : this.actions.waitingForm(),
-        list),
-      this.actions.side ? this.actions.side(null) : null);
-  }
-
-  /** The round's and the game's score sheets, over the table (never the window). */
-  renderSheets(view) {
-    if (this.anim) return [];  // the last play lands first
-    const rounds = view.past_rounds.length;
-    if (view.over) return [this.gameOver(view)];
-    if (rounds > this.sheetShown && view.phase === "deal") {
-      return [h("div", { class: "overlay soft", id: "round-over-overlay" }, h("div", { class: "sheet", role: "dialog", id: "round-over", "aria-labelledby": "round-over-title" },
-        h("h2", { id: "round-over-title" }, this.t("round_over", { n: rounds })), this.sheetTable(view),
-        h("div", { class: "actions" }, h("button", { type: "button", id: "continue", onclick: () => { this.sheetShown = rounds; this.render(); } }, this.t("continue")))))];
-    }
-    if (view.phase === "play") this.sheetShown = rounds;
-    return [];
-  }
-
-  sheetTable(view) {
-    const last = view.past_rounds[view.past_rounds.length - 1];
-    if (!last) return null;
-    return scoreSheet(last, view.scores.map((_, side) => this.sideName(side)), this.lang, view.side ?? null);
-  }
-
-  gameOver(view) {
-    const words = headline(view.winner, view.side ?? null, view.teams, (side) => this.sideName(side), this.lang);
-    const actions = h("div", { class: "actions" });
-    const seated = this.table.you !== null && this.table.you !== undefined;
-    if (this.actions.rematch && seated && !this.table.daily && !this.table.event) actions.append(h("button", { type: "button", id: "rematch", onclick: () => this.actions.rematch() }, this.t("rematch")));
-    if (this.actions.endLinks) actions.append(...this.actions.endLinks(view).filter((node) => node !== null && node !== undefined));
-    const me = seated ? this.table.seats[this.table.you] : null;
-    const ui = this.ui();
-    const rating = me?.rating ? h("p", { id: "rating-after" }, this.t("rating_line", { rating: ratingText(me.rating, ui) }), " ",
-      me.change !== undefined ? h("bdi", { dir: "ltr", class: "rating-change " + (me.change >= 0 ? "up" : "down") }, changeText(me.change, ui)) : null) : null;
-    const rounds = view.past_rounds.length;
-    return h("div", { class: "overlay", id: "game-over" }, h("div", { class: "sheet", role: "dialog", "aria-labelledby": "game-over-title", id: "game-over-sheet" },
-      h("h2", { id: "game-over-title", tabindex: "-1" }, this.t("game_over")), h("div", { class: "winner" }, words), rating,
-      rounds ? h("h3", { class: "sheet-round", id: "last-round" }, this.t("last_round", { n: rounds })) : null,
-      this.sheetTable(view), actions));
   }
 }

@@ -6,10 +6,14 @@
 // duplicate deal's results arrive only once every table has played it.
 // A screen reader hears the event's changes in the polite status region (the
 // leader), and its own pairing in the assertive one (announce.js).
+// Names are the page's language's where the server sends what they are: a
+// scheduled event's name (its "names" by language), the server's bots (an
+// entrant's "bots": named as the event's tables name them, names.js).
 
 import { say, status } from "./announce.js";
 import { checkFields, clearMarks, markField } from "./fields.js";
 import { dateText } from "./i18n.js";
+import { entrantName, eventName } from "./names.js";
 
 const FORMATS = ["arena", "swiss", "duplicate"];
 const LEVELS = ["easy", "medium", "hard", "expert"];
@@ -41,7 +45,7 @@ function timeLine(event, ui) {
 function eventItem(event, ui) {
   const { h, t, n, bdi } = ui;
   return h("li", { "data-event": event.id },
-    h("span", {}, h("a", { href: event.url, "data-link": true }, bdi(event.name)), " ",
+    h("span", {}, h("a", { href: event.url, "data-link": true }, bdi(eventName(event, ui.app.lang))), " ",
       h("span", { class: "muted" }, facts(event, ui))),
     h("span", { class: "muted" }, timeLine(event, ui),
       event.entrants != null ? ` · ${t("tour_entrants_n", { n: n(event.entrants) })}` : ""));
@@ -203,7 +207,7 @@ async function eventPage(root, ui, eventId, page) {
     await act("join", { bot: level, count });
     if (!error.textContent) message.textContent = t("tour_bots_added");
   }
-  document.title = `${event.name} · ${t("app_name")}`;
+  document.title = `${eventName(event, ui.app.lang)} · ${t("app_name")}`;
   draw();
   connect();
 
@@ -239,9 +243,9 @@ function tell(state, ui) {
   const event = state.event;
   const top = event.standings[0];
   if (event.status === "finished" && state.status !== "finished" && top) {
-    status(t("tour_over_say", { name: top.name }));
+    status(t("tour_over_say", { name: nameOf(event, top.entrant, ui) }));
   } else if (top && top.games && state.leader !== `${top.entrant}:${top.score}`) {
-    status(t("tour_standings_changed", { name: top.name, points: n(top.score) }));
+    status(t("tour_standings_changed", { name: nameOf(event, top.entrant, ui), points: n(top.score) }));
   }
   state.status = event.status;
   if (top) state.leader = `${top.entrant}:${top.score}`;
@@ -252,7 +256,7 @@ function eventNodes(state, ui, actions) {
   const event = state.event;
   const out = [
     h("p", {}, h("a", { href: "/tournaments", "data-link": true, id: "tour-back" }, t("tour_back"))),
-    h("h1", {}, ui.bdi(event.name)),
+    h("h1", {}, ui.bdi(eventName(event, ui.app.lang))),
     h("p", { class: "muted", id: "event-facts" }, facts(event, ui), " · ", t(`tour_status_${event.status}`), " · ", timeLine(event, ui)),
     youPanel(state, ui, actions),
   ];
@@ -323,7 +327,7 @@ function podium(event, ui) {
   const { h, t, n, bdi } = ui;
   return panelOf(ui, section("event-podium", t("tour_podium"),
     h("ol", { class: "list podium" }, event.podium.map((p) => h("li", { "data-rank": p.rank },
-      h("strong", {}, t(`tour_place_${p.rank}`)), bdi(p.name), h("span", {}, t("tour_points", { n: Number(p.score) })))))));
+      h("strong", {}, t(`tour_place_${p.rank}`)), bdi(nameOf(event, p.entrant, ui)), h("span", {}, t("tour_points", { n: Number(p.score) })))))));
 }
 
 function standingsPanel(event, ui) {
@@ -339,18 +343,19 @@ function standingsPanel(event, ui) {
         event.format === "arena" ? h("th", { scope: "col" }, t("tour_col_recent")) : null)),
       h("tbody", {}, event.standings.map((line) => h("tr", { class: line.entrant === mine ? "mine" : "", "data-entrant": line.entrant },
         h("td", { class: "num" }, n(line.rank)),
-        h("th", { scope: "row" }, bdi(line.name), line.fire ? h("span", { title: t("tour_fire"), "aria-label": t("tour_fire") }, " 🔥") : null,
+        h("th", { scope: "row" }, bdi(nameOf(event, line.entrant, ui)), line.fire ? h("span", { title: t("tour_fire"), "aria-label": t("tour_fire") }, " 🔥") : null,
           line.withdrawn ? h("span", { class: "muted" }, ` (${t("tour_out")})`) : null),
         h("td", { class: "num" }, n(line.score)), h("td", { class: "num" }, n(line.games)),
         tieBreaks.map((name) => h("td", { class: "num" }, n(line.tie_breaks[name]))),
         event.format === "arena" ? h("td", {}, h("bdi", { dir: "ltr" }, line.recent.map((p) => n(p)).join(" "))) : null)))))));
 }
 
-const nameOf = (event, id) => (event.entrants.find((e) => e.id === id) || { name: "?" }).name;
+/** An entrant's name in the page's language (the server's bots named as at their tables). */
+const nameOf = (event, id, ui) => entrantName(event.entrants.find((e) => e.id === id), ui.app.lang);
 
 function sidesText(event, sides, ui) {
   const { h, t } = ui;
-  const names = sides.map((id) => h("bdi", {}, nameOf(event, id)));
+  const names = sides.map((id) => h("bdi", {}, nameOf(event, id, ui)));
   if (names.length === 2) return ui.tn("tour_vs", { a: names[0], b: names[1] });
   const out = [];
   names.forEach((name, i) => { if (i) out.push(" · "); out.push(name); });
@@ -374,7 +379,7 @@ function pairingsPanel(event, ui) {
   return panelOf(ui, section("event-pairings", t("tour_pairings"), rounds.map((round) => h("div", { class: "pairing-round", "data-round": round.number },
     h("h3", {}, t("tour_round_n", { n: n(round.number) })),
     h("ol", { class: "list" }, round.tables.map((table, i) => h("li", {}, h("span", {}, `${t("tour_table_n", { n: n(i + 1) })}: `, sidesText(event, table.sides, ui))))),
-    round.byes.length ? h("p", { class: "muted" }, ui.tn("tour_bye", { names: h("span", {}, round.byes.map((id, i) => [i ? ", " : "", bdi(nameOf(event, id))]).flat()) })) : null))));
+    round.byes.length ? h("p", { class: "muted" }, ui.tn("tour_bye", { names: h("span", {}, round.byes.map((id, i) => [i ? ", " : "", bdi(nameOf(event, id, ui))]).flat()) })) : null))));
 }
 
 function gameLinks(g, ui) {
@@ -415,7 +420,7 @@ function boardsPanel(event, ui) {
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("tour_col_name")), h("th", { scope: "col", class: "num" }, t("tour_col_side")), h("th", { scope: "col", class: "num" }, t("tour_col_table")),
         h("th", { scope: "col", class: "num" }, t("tour_col_score")), h("th", { scope: "col", class: "num" }, t("tour_col_margin")), h("th", { scope: "col", class: "num" }, t("tour_col_matchpoints")), h("th", { scope: "col" }, t("tour_col_links")))),
       h("tbody", {}, board.rows.map((row) => h("tr", {},
-        h("th", { scope: "row" }, bdi(row.name)), h("td", { class: "num" }, n(row.side + 1)), h("td", { class: "num" }, n(row.table + 1)),
+        h("th", { scope: "row" }, bdi(nameOf(event, row.entrant, ui))), h("td", { class: "num" }, n(row.side + 1)), h("td", { class: "num" }, n(row.table + 1)),
         h("td", { class: "num" }, n(row.score)), h("td", { class: "num" }, h("bdi", { dir: "ltr" }, `${row.margin > 0 ? "+" : ""}${n(row.margin)}`)),
         h("td", { class: "num" }, `${n(row.matchpoints)} / ${n(row.top)}`),
         h("td", {}, row.table_id ? gameLinks({ table: row.table_id, over: true, revealed: true }, ui) : "—"))))))))));
@@ -426,6 +431,6 @@ function entrantsPanel(event, ui) {
   if (!event.entrants.length) return panelOf(ui, section("event-entrants", t("tour_entrants"), h("p", { class: "muted" }, t("tour_no_entrants"))));
   return panelOf(ui, section("event-entrants", `${t("tour_entrants")} (${ui.n(event.entrants.length)})`,
     h("ul", { class: "list", id: "entrant-list" }, event.entrants.map((e) => h("li", { "data-entrant": e.id },
-      h("span", {}, bdi(e.name), e.withdrawn ? h("span", { class: "muted" }, ` (${t("tour_out")})`) : null),
+      h("span", {}, bdi(entrantName(e, ui.app.lang)), e.withdrawn ? h("span", { class: "muted" }, ` (${t("tour_out")})`) : null),
       h("span", { class: "muted" }, e.members.map((m) => (m.username ? `@${m.username}` : "")).filter(Boolean).join(", ")))))));
 }

@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from basra.bot_names import bot_number
 from basra.server.connection import Frame
 from basra.server.store.protocols import PlayerStore
 from basra.server.store.rows import SeatKind, TableRow, TableStatus
@@ -147,6 +148,9 @@ def describe_table(row: TableRow, rules: dict[str, Any]) -> dict[str, Any]:
                 # Only a table waiting for people has seats to take (a game uploaded from
                 # a device keeps its other people by name, with no identity).
                 "open": s.open and row.status == TableStatus.OPEN,
+                # A bot is named in the page's language by its number (a tournament's
+                # bot keeps the event's number, basra.bot_names).
+                **({"number": bot_number(s.name, s.seat)} if s.kind == SeatKind.BOT else {}),
             }
             for s in row.seats
         ],

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from basra.bot_names import bot_name, bot_number
 from basra.cards import CARD_NAMES, cards_of
 from basra.record import record_of, result_json
 from basra.server.errors import ProtocolError
@@ -38,11 +39,23 @@ def seat_names(seats: Sequence[SeatRow]) -> list[str]:
     out = []
     for index, seat in enumerate(seats):
         if seat.kind == SeatKind.BOT:
-            level = f" ({seat.level})" if seat.level else ""
-            out.append(f"Bot {index + 1}{level}")
+            out.append(bot_name(bot_number(seat.name, index) or index + 1, seat.level))
         else:
             out.append(seat.name or f"Seat {index + 1}")
     return out
+
+
+def bot_numbers(names: Sequence[str | None], kinds: Sequence[str]) -> list[int | str | None]:
+    """The number the page names each bot seat by (None for the others): a
+    tournament's bot keeps the event's (:mod:`basra.bot_names`).
+
+    >>> bot_numbers(["Amal", "Bot 3 (easy)", None], ["person", "bot", "bot"])
+    [None, 3, 3]
+    """
+    return [
+        bot_number(name, seat) if kind == SeatKind.BOT else None
+        for seat, (name, kind) in enumerate(zip(names, kinds, strict=False))
+    ]
 
 
 class Queries:
@@ -68,6 +81,9 @@ class Queries:
                     "names": [s.name for s in row.seats],
                     "kinds": [s.kind for s in row.seats],
                     "levels": [s.level for s in row.seats],
+                    "numbers": bot_numbers(
+                        [s.name for s in row.seats], [s.kind for s in row.seats]
+                    ),
                     "open": sum(1 for s in row.seats if s.open),
                     "scores": row.scores,
                     "created_at": row.created_at,
@@ -92,6 +108,7 @@ class Queries:
                 "names": game.names,
                 "kinds": game.kinds,
                 "levels": game.levels,
+                "numbers": bot_numbers(game.names, game.kinds),
                 "rules": game.rules,
                 "scores": game.scores,
                 "winner": game.winner,

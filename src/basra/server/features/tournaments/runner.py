@@ -39,6 +39,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from basra.bot_names import bot_name
 from basra.server.quotas import RateLimitError
 from basra.server.store.protocols import LeaseStore, TournamentStore
 from basra.server.store.rows import (
@@ -73,7 +74,7 @@ def new_event_id() -> str:
 def bot_entrant(level: str, number: int, seed: float, position: int, now: float) -> EntrantRow:
     """A server bot entered at ``level`` (its name says its level and number)."""
     entrant_id = f"b{secrets.token_hex(4)}"
-    name = f"Bot {number} ({level})"
+    name = bot_name(number, level)
     entrant = Entrant(entrant_id, name, (Member("bot", level, name),), seed)
     return EntrantRow(entrant_id, position, entrant.to_json(), now)
 

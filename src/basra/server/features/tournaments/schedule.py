@@ -7,6 +7,9 @@ A schedule is an array of ``[[tournaments]]`` tables: each is an event's setting
 schedule's own keys:
 
 - ``name``: the events' name (also their key: one event per name and start);
+- ``names``: optional, the name in other languages, by the code of a catalogue
+  of ``static/locales/`` (``names = { ar = "...", fr = "..." }``); the page shows
+  the name in its language and falls back to ``name`` for any other;
 - ``every``: ``hour``, ``day`` or ``week``;
 - ``at``: when in that period, in UTC: ``":MM"`` (hourly), ``"HH:MM"`` (daily), or
   ``"sun HH:MM"`` (weekly; ``mon`` ... ``sun``);
@@ -38,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from basra.bots.levels import LEVELS
+from basra.locales import languages
 from basra.tournaments import EventSettings, TournamentError
 
 __all__ = [
@@ -54,7 +58,7 @@ DEFAULT_SCHEDULE = Path(__file__).with_name("schedule.toml")
 PERIODS = {"hour": 3600.0, "day": 86400.0, "week": 7 * 86400.0}
 """How often an entry's events come, in seconds."""
 DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
-OWN_KEYS = frozenset({"name", "every", "at", "announce", "bot_entrants"})
+OWN_KEYS = frozenset({"name", "names", "every", "at", "announce", "bot_entrants"})
 MAX_NAME = 80
 
 
@@ -74,6 +78,13 @@ class ScheduleEntry:
     announce: float
     """Seconds before its start an event is made (listed, open to entries)."""
     bot_entrants: tuple[str, ...] = ()
+    titles: tuple[tuple[str, str], ...] = ()
+    """The name in other languages: (language code, name) pairs, in the file's order."""
+
+    @property
+    def names(self) -> dict[str, str]:
+        """The name in other languages, by language code (``names`` in the file)."""
+        return dict(self.titles)
 
     def starts(self, after: float, until: float) -> list[float]:
         """The starts of this entry's events in ``(after, until]`` (seconds since the epoch)."""
@@ -131,6 +142,25 @@ def _offset(where: str, every: str, value: Any) -> float:
     return day * 86400.0 + int(hours) * 3600.0 + int(minutes) * 60.0
 
 
+def _titles(where: str, value: Any) -> tuple[tuple[str, str], ...]:
+    """The ``names`` table: a language code of a catalogue to the name in that language."""
+    codes = languages()
+    if not isinstance(value, Mapping):
+        raise ScheduleError(
+            f'{where}: names is a table of names by language, such as names = {{ ar = "..." }}'
+        )
+    out = []
+    for lang, text in value.items():
+        if lang not in codes:
+            raise ScheduleError(
+                f"{where}: names.{lang}: not a language of the page ({', '.join(codes)})"
+            )
+        if not isinstance(text, str) or not text.strip() or len(text) > MAX_NAME:
+            raise ScheduleError(f"{where}: names.{lang} must be text of 1 to {MAX_NAME} characters")
+        out.append((lang, text.strip()))
+    return tuple(out)
+
+
 def _entry(index: int, data: Any) -> ScheduleEntry:
     where = f"tournaments[{index}]"
     if not isinstance(data, Mapping):
@@ -157,7 +187,8 @@ def _entry(index: int, data: Any) -> ScheduleEntry:
         raise ScheduleError(f"{where}: bot_entrants needs bots = true")
     if len(levels) > settings.max_entrants:
         raise ScheduleError(f"{where}: more bot_entrants than max_entrants")
-    return ScheduleEntry(name.strip(), settings, every, offset, announce, tuple(levels))
+    titles = _titles(where, data.get("names", {}))
+    return ScheduleEntry(name.strip(), settings, every, offset, announce, tuple(levels), titles)
 
 
 def read_schedule(document: Mapping[str, Any]) -> tuple[ScheduleEntry, ...]:

@@ -31,6 +31,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from basra.bot_names import bot_name, bots_name, partner_bot_name
 from basra.pools import family_of, table_kind
 from basra.server import words
 from basra.server.connection import Connection, Frame
@@ -65,7 +66,7 @@ from .entries import (
 from .held import Held, HeldEvents
 from .runner import EventClock, bot_entrant, new_event_id
 from .tables import ProgramsSeated, TournamentTables, parse_owner
-from .views import event_json, summary_json
+from .views import Titles, event_json, summary_json
 
 __all__ = ["PROTOCOL", "TYPES", "Player", "Tournaments", "Watcher"]
 
@@ -148,6 +149,8 @@ class Tournaments:
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.config = config
+        self.titles: Titles = {entry.name: entry.names for entry in config.schedule}
+        """The schedule's events' names in other languages, by their default name."""
         self.store = store
         self.secrets = secrets_
         self.players = players
@@ -245,7 +248,7 @@ class Tournaments:
             for row in rows:
                 held = self.events.peek(row.id)
                 count = len(held.ordered_entrants()) if held is not None else None
-                out.append(summary_json(row, count))
+                out.append(summary_json(row, count, self.titles))
             return out
 
         mine: list[dict[str, Any]] = []
@@ -274,7 +277,7 @@ class Tournaments:
     ) -> dict[str, Any]:
         """``GET /api/tournaments/{id}``: the event's JSON and the caller's part in it."""
         held = await self._visible(event_id, caller, invite)
-        out = event_json(held, await self._usernames(held))
+        out = event_json(held, await self._usernames(held), self.titles)
         out["you"] = self.you(held, caller.identity if caller else None)
         if caller is not None and held.row.created_by == caller.identity and held.row.invite:
             out["invite"] = held.row.invite
@@ -418,7 +421,7 @@ class Tournaments:
             entrant = person_entrant((me,), seed, name)
         elif form.get("partner_bot") is not None:
             level = check_level(form.get("partner_bot"), "partner_bot")
-            partner = Member("bot", level, f"Bot ({level})")
+            partner = Member("bot", level, partner_bot_name(level))
             entrant = person_entrant((me, partner), seed)
         elif form.get("team_code") is not None:
             entrant = await self._team_entrant(held, me, seed, form.get("team_code"))
@@ -479,9 +482,9 @@ class Tournaments:
             seed = self.bot_seed(level, settings)
             if settings.teams:
                 members = tuple(
-                    Member("bot", level, f"Bot {number}{suffix} ({level})") for suffix in "ab"
+                    Member("bot", level, bot_name(f"{number}{mark}", level)) for mark in "ab"
                 )
-                entrant = person_entrant(members, seed, f"Bots {number} ({level})")
+                entrant = person_entrant(members, seed, bots_name(number, level))
             else:
                 entrant = Entrant.from_json(bot_entrant(level, number, seed, 0, 0.0).data)
             await self._enter(held.id, entrant)
@@ -709,7 +712,9 @@ class Tournaments:
         held = await self.events.get(event_id)
         if not watchers or held is None:
             return
-        frame = Frame({"type": "event", "event": event_json(held, await self._usernames(held))})
+        frame = Frame(
+            {"type": "event", "event": event_json(held, await self._usernames(held), self.titles)}
+        )
         for watcher in list(watchers):
             watcher.conn.send(frame)
 
@@ -724,7 +729,9 @@ class Tournaments:
         if you["table"] is not None:
             watcher.told.add(you["table"])  # already there, or on its way: no new news
         self.watchers.setdefault(held.id, set()).add(watcher)
-        conn.send({"type": "event", "event": event_json(held, await self._usernames(held))})
+        conn.send(
+            {"type": "event", "event": event_json(held, await self._usernames(held), self.titles)}
+        )
         watcher.you = you
         conn.send({"type": "you", "you": you})
         return watcher

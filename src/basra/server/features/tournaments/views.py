@@ -8,6 +8,14 @@ at which table, what they scored, their margin and matchpoints) are shown only
 once every table of its round has played it (:meth:`Held.shown`): before, a
 score would say something of a deal others are still to play. The standings are
 the live ones (:meth:`Held.standings`), each line with the entrant's name.
+
+Names the page writes in its own language travel as what they are, beside their
+default text: an entrant of the server's bots carries ``bots`` (its number and
+level: :mod:`basra.bot_names`; the page names it as the event's tables name the
+same bot), and an event the server's schedule made carries ``names``, the
+operator's name for it in each language the schedule gives
+(:attr:`~basra.server.features.tournaments.schedule.ScheduleEntry.names`; none
+once an operator renamed the event).
 """
 
 from __future__ import annotations
@@ -15,14 +23,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from basra.bot_names import bot_number
 from basra.server.store.rows import TournamentGameRow, TournamentRow
-from basra.tournaments import TIE_BREAKS
+from basra.tournaments import TIE_BREAKS, Entrant
 from basra.tournaments.duplicate import board_results
 from basra.tournaments.ranking import number_json
 
 from .held import Held
 
-__all__ = ["RECENT_GAMES", "event_json", "summary_json"]
+__all__ = ["RECENT_GAMES", "Titles", "event_json", "summary_json"]
+
+Titles = Mapping[str, Mapping[str, str]]
+"""The schedule's events' names by language, by their default name."""
 
 RECENT_GAMES = 60
 """Finished games an arena's JSON lists (the newest; a Swiss lists every round's)."""
@@ -30,8 +42,20 @@ RECENT_SHEET = 8
 """The points of an entrant's last games its standings line shows."""
 
 
-def summary_json(row: TournamentRow, entrants: int | None = None) -> dict[str, Any]:
-    """An event as the lists show it: its id, name, format, variant, seats, start, status."""
+def titles_of(row: TournamentRow, titles: Titles) -> dict[str, str]:
+    """A scheduled event's names in other languages (none for a person's event, or for
+    one an operator renamed since the schedule made it)."""
+    if row.created_by is not None or not row.schedule_key:
+        return {}
+    scheduled = row.schedule_key.rpartition("|")[0]
+    return dict(titles.get(row.name, {})) if scheduled == row.name else {}
+
+
+def summary_json(
+    row: TournamentRow, entrants: int | None = None, titles: Titles | None = None
+) -> dict[str, Any]:
+    """An event as the lists show it: its id, name (and its names in other languages),
+    format, variant, seats, start, status."""
     settings = row.settings
     out: dict[str, Any] = {
         "id": row.id,
@@ -54,6 +78,9 @@ def summary_json(row: TournamentRow, entrants: int | None = None) -> dict[str, A
         "scheduled": row.created_by is None,
         "url": f"/tournaments/{row.id}",
     }
+    names = titles_of(row, titles or {})
+    if names:
+        out["names"] = names
     if entrants is not None:
         out["entrants"] = entrants
     return out
@@ -63,9 +90,24 @@ def _member_json(member: Mapping[str, Any], usernames: Mapping[str, str]) -> dic
     out: dict[str, Any] = {"kind": member["kind"], "name": member["name"]}
     if member["kind"] == "bot":
         out["level"] = member["ref"]
+        number = bot_number(member["name"])
+        if number is not None:
+            out["number"] = number
     elif member["kind"] == "person" and member["ref"] in usernames:
         out["username"] = usernames[member["ref"]]
     return out
+
+
+def _bots_json(entrant: Entrant) -> dict[str, Any] | None:
+    """The server's bots an entrant is, as the page names them (its number, level and
+    how many: ``Bot 3 (easy)``, ``Bots 3 (easy)``); None for anyone else."""
+    members = entrant.members
+    if not members or any(m.kind != "bot" for m in members):
+        return None
+    number = bot_number(entrant.name)
+    if number is None:
+        return None
+    return {"number": number, "level": members[0].ref, "count": len(members)}
 
 
 def _game_json(held: Held, game: TournamentGameRow) -> dict[str, Any]:
@@ -90,8 +132,11 @@ def _game_json(held: Held, game: TournamentGameRow) -> dict[str, Any]:
     return out
 
 
-def event_json(held: Held, usernames: Mapping[str, str]) -> dict[str, Any]:
-    """Everything anyone may see of an event (no identity, no card)."""
+def event_json(
+    held: Held, usernames: Mapping[str, str], titles: Titles | None = None
+) -> dict[str, Any]:
+    """Everything anyone may see of an event (no identity, no card); ``titles``: the
+    schedule's names of its events in other languages."""
     row, settings = held.row, held.settings
     event = held.event
     names = {e.id: e.name for e in event.entrants}
@@ -103,6 +148,7 @@ def event_json(held: Held, usernames: Mapping[str, str]) -> dict[str, Any]:
             "withdrawn": e.withdrawn,
             "seed": round(e.seed, 3),
             "joined_round": e.joined_round,
+            **({"bots": bots} if (bots := _bots_json(e)) else {}),
         }
         for e in event.entrants
     ]
@@ -130,7 +176,7 @@ def event_json(held: Held, usernames: Mapping[str, str]) -> dict[str, Any]:
             tables.append({"sides": list(sides), "games": [_game_json(held, g) for g in games]})
         rounds.append({"number": paired.number, "tables": tables, "byes": list(paired.byes)})
     out: dict[str, Any] = {
-        **summary_json(row, len(event.entrants)),
+        **summary_json(row, len(event.entrants), titles),
         "settings": settings.to_json(),
         "boards": settings.boards,
         "started_at": row.started_at,
