@@ -16,6 +16,13 @@ is what the routes (:mod:`basra.server.transport.routes.offline`) serve:
 - whether offline play is installed, and where its runtime and the core's
   sources are (:meth:`Precache.runtime_info`);
 - the core's sources as one zip, named by its hash, and the runtime's files.
+
+The runtime's standard library comes as sources (``python_stdlib.zip``), which a
+start in the page compiled module by module, most of its seconds; ``scripts/fetch-pyodide``
+also writes :data:`COMPILED_STDLIB` (``scripts/compile-stdlib.mjs``: the same zip with
+the modules a start imports as that Python's bytecode, compiled by the runtime itself
+under Node). Where it is there, the page loads it instead and the service worker keeps
+it instead; without it (no Node at setup) the page starts from the sources, slower.
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ from basra.locales import languages, message
 from basra.offline import OFFLINE_LEVELS
 
 __all__ = [
+    "COMPILED_STDLIB",
     "CORE_PACKAGES",
     "LAZY_IMPORTS",
     "PIN",
@@ -67,6 +75,10 @@ LAZY_IMPORTS = {
 """Modules the page does not get that files it gets import lazily, inside the functions
 that need them, which never run offline: the arena on a Ray cluster and its ratings, the
 learned belief (no offline level searches with it)."""
+COMPILED_STDLIB = "python_stdlib.pyc.zip"
+"""The standard library with what a start imports compiled (``scripts/compile-stdlib.mjs``),
+beside the pinned files when setup could make it; it replaces ``python_stdlib.zip``."""
+SOURCE_STDLIB = "python_stdlib.zip"
 MEDIA = {
     ".mjs": "text/javascript",
     ".wasm": "application/wasm",
@@ -183,13 +195,31 @@ class Precache:
         """Where the page loads Pyodide from (the version is in the path)."""
         return f"/offline/pyodide/{PIN['version']}/"
 
+    def stdlib(self) -> tuple[str, str]:
+        """The standard library's file the page loads (compiled where setup made it) and a
+        hash of it (a snapshot of the interpreter goes with one standard library)."""
+        compiled = self.runtime / COMPILED_STDLIB
+        if compiled.is_file():
+            return COMPILED_STDLIB, self._hashes.of(compiled)[0]
+        return SOURCE_STDLIB, PIN["integrity"][7:23]
+
+    def runtime_files(self) -> list[str]:
+        """The runtime's files the page loads (the pinned ones, one standard library)."""
+        stdlib, _ = self.stdlib()
+        return [stdlib if name == SOURCE_STDLIB else name for name in PIN["files"]]
+
     def runtime_info(self) -> dict[str, Any]:
         """``/offline/runtime.json``: whether offline play is installed, and where things are."""
         _, digest = self.core.build()
         missing = runtime_missing(self.runtime)
+        stdlib, stdlib_hash = self.stdlib()
         out: dict[str, Any] = {
             "installed": not missing,
-            "pyodide": {"version": PIN["version"], "url": self.runtime_url()},
+            "pyodide": {
+                "version": PIN["version"],
+                "url": self.runtime_url(),
+                "stdlib": {"name": stdlib, "hash": stdlib_hash},
+            },
             "core": {"url": f"/offline/core/{digest}.zip", "hash": digest},
             "levels": list(OFFLINE_LEVELS),
         }
@@ -224,12 +254,15 @@ class Precache:
         data, digest = self.core.build()
         out.append(PrecacheEntry(f"/offline/core/{digest}.zip", digest, len(data)))
         if not runtime_missing(self.runtime):
-            for name in PIN["files"]:
+            stdlib, stdlib_hash = self.stdlib()
+            for name in self.runtime_files():
                 size = (self.runtime / name).stat().st_size
                 gz = self.runtime / f"{name}.gz"
                 wire = gz.stat().st_size if gz.is_file() else size
-                # The URL names the version, and the folder holds the checked package.
-                out.append(PrecacheEntry(self.runtime_url() + name, PIN["integrity"][7:23], wire))
+                # The URL names the version, and the folder holds the checked package
+                # (the compiled standard library: its own hash, made from it).
+                digest = stdlib_hash if name == stdlib else PIN["integrity"][7:23]
+                out.append(PrecacheEntry(self.runtime_url() + name, digest, wire))
         return out
 
     def manifest(self) -> dict[str, Any]:
@@ -330,7 +363,9 @@ class OfflineFiles:
     def runtime_file(self, version: str, name: str, gzip: bool) -> RuntimeFile | None:
         """A file of the pinned runtime (gzipped when ``gzip`` and a gzip copy is kept), or
         None when it is no such file."""
-        if version != PIN["version"] or name not in PIN["files"]:
+        if version != PIN["version"] or name not in (*PIN["files"], COMPILED_STDLIB):
+            return None
+        if name == COMPILED_STDLIB and not (self.runtime / name).is_file():
             return None
         media = MEDIA[Path(name).suffix]
         packed = self.runtime / f"{name}.gz"
