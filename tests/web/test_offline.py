@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import ast
 import copy
+import hashlib
 import io
 import json
 import random
 import re
+import shutil
+import subprocess
 import sys
 import zipfile
 from collections.abc import Iterator
@@ -33,6 +36,7 @@ from basra.server.features.offline_check import (
 )
 from basra.server.features.offline_files import (
     COMPILED_STDLIB,
+    CORE_BYTECODE,
     LAZY_IMPORTS,
     PIN,
     CoreSources,
@@ -287,6 +291,36 @@ def test_core_zip_is_the_standard_library_and_basra() -> None:
                 assert id(node) not in top, f"{name} imports {module} at its top"
                 lazy = LAZY_IMPORTS.get(module, LAZY_IMPORTS.get(root))
                 assert lazy == name.removeprefix("basra/"), (name, module)
+
+
+def test_core_zip_carries_bytecode_only_of_the_very_sources_compiled(tmp_path: Path) -> None:
+    """Compiled at setup (by the sha256 of each source), a module's bytecode goes beside it
+    in the core's zip, in its ``__pycache__`` as the page's Python names it; a module whose
+    source changed since goes as its source alone."""
+    package = Path(offline.__file__).parent
+    offline_source = (package / "offline.py").read_bytes()
+    bots_source = (package / "bots" / "__init__.py").read_bytes()
+    bytecode = tmp_path / CORE_BYTECODE
+    with zipfile.ZipFile(bytecode, "w") as archive:
+        archive.writestr("cache_tag", "cpython-399")
+        archive.writestr(hashlib.sha256(offline_source).hexdigest() + ".pyc", b"offline code")
+        archive.writestr(hashlib.sha256(bots_source).hexdigest() + ".pyc", b"bots code")
+        archive.writestr(hashlib.sha256(b"an older state.py").hexdigest() + ".pyc", b"old")
+    plain, plain_digest = CoreSources().build()
+    data, digest = CoreSources(bytecode=bytecode).build()
+    assert digest != plain_digest
+    archive = zipfile.ZipFile(io.BytesIO(data))
+    compiled = {n: archive.read(n) for n in archive.namelist() if n.endswith(".pyc")}
+    assert compiled == {
+        "basra/__pycache__/offline.cpython-399.pyc": b"offline code",
+        "basra/bots/__pycache__/__init__.cpython-399.pyc": b"bots code",
+    }
+    assert archive.read("basra/offline.py") == offline_source  # the sources go all the same
+    assert set(archive.namelist()) - set(compiled) == set(
+        zipfile.ZipFile(io.BytesIO(plain)).namelist()
+    )
+    (tmp_path / "junk.zip").write_bytes(b"not a zip")
+    assert CoreSources(bytecode=tmp_path / "junk.zip").build() == (plain, plain_digest)
 
 
 def _sources(core: CoreSources) -> Iterator[tuple[str, str]]:
@@ -653,9 +687,6 @@ def test_compile_stdlib_compiles_what_a_start_imports(tmp_path: Path) -> None:
     """scripts/compile-stdlib.mjs (Node, the runtime itself): the modules the engine's start
     imports as unchecked-hash bytecode of that Python, the rest as sources, every other
     file as it was."""
-    import shutil
-    import subprocess
-
     node = shutil.which("node")
     assert node, "Node is needed to compile the standard library (scripts/fetch-pyodide)"
     folder = runtime_copy(tmp_path / "runtime")
@@ -678,6 +709,10 @@ def test_compile_stdlib_compiles_what_a_start_imports(tmp_path: Path) -> None:
             assert (name in names) != (name + "c" in names), name
         else:
             assert compiled.read(name) == sources.read(name), name
+    engine = zipfile.ZipFile(folder / CORE_BYTECODE)  # the engine's own, by their sources
+    assert engine.read("cache_tag").startswith(b"cpython-3")
+    source = (ROOT / "src" / "basra" / "offline.py").read_bytes()
+    assert hashlib.sha256(source).hexdigest() + ".pyc" in engine.namelist()
     header = compiled.read("random.pyc")[:16]
     assert header[2:4] == b"\r\n" and int.from_bytes(header[4:8], "little") == 1  # PEP 552
     magics = {compiled.read(n)[:4] for n in names if n.endswith(".pyc")}

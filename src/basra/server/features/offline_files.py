@@ -23,6 +23,9 @@ also writes :data:`COMPILED_STDLIB` (``scripts/compile-stdlib.mjs``: the same zi
 the modules a start imports as that Python's bytecode, compiled by the runtime itself
 under Node). Where it is there, the page loads it instead and the service worker keeps
 it instead; without it (no Node at setup) the page starts from the sources, slower.
+The same script writes :data:`CORE_BYTECODE`, the engine's own modules compiled, by the
+sha256 of their sources: the core's zip carries a module's bytecode (in its
+``__pycache__``, as that Python names it) where its source is that very source.
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ from basra.offline import OFFLINE_LEVELS
 
 __all__ = [
     "COMPILED_STDLIB",
+    "CORE_BYTECODE",
     "CORE_PACKAGES",
     "LAZY_IMPORTS",
     "PIN",
@@ -79,6 +83,9 @@ COMPILED_STDLIB = "python_stdlib.pyc.zip"
 """The standard library with what a start imports compiled (``scripts/compile-stdlib.mjs``),
 beside the pinned files when setup could make it; it replaces ``python_stdlib.zip``."""
 SOURCE_STDLIB = "python_stdlib.zip"
+CORE_BYTECODE = "basra_bytecode.zip"
+"""The engine's modules compiled at setup (``scripts/compile-stdlib.mjs``): ``cache_tag``
+(``cpython-314``) and ``<sha256 of the source>.pyc`` for each."""
 MEDIA = {
     ".mjs": "text/javascript",
     ".wasm": "application/wasm",
@@ -128,12 +135,30 @@ class CoreSources:
     :mod:`basra.offline`, and the table of people and bots it plays through,
     :mod:`basra.session`), the bots and the coach; never a front end. Built on
     request, kept while no file changes, and named by a hash of its content: the
-    page always runs this server's rules.
+    page always runs this server's rules. With ``bytecode`` (:data:`CORE_BYTECODE`)
+    each module whose source was compiled there has its bytecode beside it
+    (``basra/__pycache__/offline.cpython-314.pyc``, unchecked: it is of this very
+    source), so the page does not compile it.
     """
 
-    def __init__(self, package: Path | None = None) -> None:
+    def __init__(self, package: Path | None = None, bytecode: Path | None = None) -> None:
         self.package = package or Path(basra.__file__).parent
+        self.bytecode = bytecode
         self._built: tuple[tuple[tuple[str, int, int], ...], bytes, str] | None = None
+
+    def _compiled(self) -> tuple[str, zipfile.ZipFile] | None:
+        """The compiled modules' cache tag and zip, when there are any."""
+        if self.bytecode is None or not self.bytecode.is_file():
+            return None
+        try:
+            archive = zipfile.ZipFile(self.bytecode)
+        except (OSError, zipfile.BadZipFile):
+            return None  # not what setup writes: the sources alone
+        try:
+            return archive.read("cache_tag").decode("ascii"), archive
+        except (KeyError, ValueError):
+            archive.close()
+            return None
 
     def files(self) -> list[tuple[str, Path]]:
         """(name in the zip, file) for every file the page needs, in a fixed order."""
@@ -150,21 +175,43 @@ class CoreSources:
     def build(self) -> tuple[bytes, str]:
         """The zip's bytes and its hash (16 hex digits), built again when a file changed."""
         files = self.files()
+        inputs = [
+            *files,
+            *([("", self.bytecode)] if self.bytecode and self.bytecode.is_file() else []),
+        ]
         signature = tuple(
-            (name, path.stat().st_mtime_ns, path.stat().st_size) for name, path in files
+            (name, path.stat().st_mtime_ns, path.stat().st_size) for name, path in inputs
         )
         if self._built is not None and self._built[0] == signature:
             return self._built[1], self._built[2]
+        compiled = self._compiled()
         buffer = io.BytesIO()
         with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
             for name, path in files:
-                info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
-                info.compress_type = zipfile.ZIP_DEFLATED
-                archive.writestr(info, path.read_bytes())
+                source = path.read_bytes()
+                _write(archive, name, source)
+                if compiled is None or not name.endswith(".py"):
+                    continue
+                tag, bytecode = compiled
+                try:
+                    code = bytecode.read(hashlib.sha256(source).hexdigest() + ".pyc")
+                except KeyError:
+                    continue  # changed since setup: the page compiles it
+                folder, _, stem = name.removesuffix(".py").rpartition("/")
+                _write(archive, f"{folder}/__pycache__/{stem}.{tag}.pyc", code)
+        if compiled is not None:
+            compiled[1].close()
         data = buffer.getvalue()
         digest = hashlib.sha256(data).hexdigest()[:16]
         self._built = (signature, data, digest)
         return data, digest
+
+
+def _write(archive: zipfile.ZipFile, name: str, data: bytes) -> None:
+    """One entry of a zip whose bytes depend on its content alone."""
+    info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
+    info.compress_type = zipfile.ZIP_DEFLATED
+    archive.writestr(info, data)
 
 
 @dataclass(frozen=True)
@@ -344,7 +391,7 @@ class OfflineFiles:
     def __init__(self, static: Path, runtime: Path | None = None) -> None:
         self.static = static
         self.runtime = runtime or runtime_folder()
-        self.core = CoreSources()
+        self.core = CoreSources(bytecode=self.runtime / CORE_BYTECODE)
         self.precache = Precache(static, self.core, self.runtime)
 
     def service_worker(self) -> str:
