@@ -55,14 +55,17 @@ function engineStatus(ui) {
   const words = h("span", { id: "offline-progress-words" }, t("offline_loading"));
   const bar = h("progress", { id: "offline-progress", max: "3", value: "0", "aria-hidden": "true" });
   const node = h("div", { class: "muted engine-progress", id: "offline-loading", role: "status" }, words, bar);
-  const stop = engineProgress((stage) => {
-    if (stage.ready || stage.failed) { stop(); return; }
+  let stop = null;
+  let over = false;
+  stop = engineProgress((stage) => {  // called at once with the step now (maybe "ready")
+    if (stage.ready || stage.failed) { over = true; stop?.(); return; }
     const text = t("offline_progress", { step: stage.step, of: stage.of, what: t(`offline_step_${stage.step}`) });
     if (words.textContent === text) return;
     words.textContent = text;
     bar.max = stage.of;
     bar.value = stage.step;
   });
+  if (over) stop();
   return node;
 }
 
