@@ -1,6 +1,7 @@
 """Offline play's speed and size, in this machine's Chromium, next to the server's engine.
 
     python benchmarks/offline.py [--decisions 30] [--seconds 3] [--loads 3]
+        [--cold 3] [--baseline-src /tmp/offline-base/src]
 
 Starts the app (uvicorn, a byte counter on every response), drives Debian's
 Chromium with Playwright and prints, each next to its server-side figure from the
@@ -21,11 +22,20 @@ same run:
 - the median and the 95th percentile of a ``medium`` and a ``hard`` decision in
   the page, in pure CPython and with the kernel (the same positions);
 - the bytes the app downloads once (everything the service worker keeps) and
-  for one update (a deploy that changes one script), counted by the server.
+  for one update (a deploy that changes one script), counted by the server;
+- a cold start (issue 35): the app kept by a first visit online, then the page opened
+  offline with no engine running and no snapshot on the device (a tab, not the
+  installed app, which makes its snapshot in the background): the seconds to the
+  form, ``--cold`` times, each in a fresh browser profile. With ``--baseline-src``
+  the same is measured on the server of that source tree (the engine as it started
+  before, from the standard library's sources), its runs alternating with this
+  tree's, so both see the same load of a shared machine; medians are printed side
+  by side. A run of this script with ``--cold-only`` in a child process with
+  ``PYTHONPATH`` on either tree does each measurement.
 
 Goals (issue 21): from the cache, the first card within 3 s; a ``medium``
-decision within 0.5 s at the 95th percentile. The machine may be shared: each
-figure has its baseline from the same run.
+decision within 0.5 s at the 95th percentile. Issue 35: a cold start within 5 s.
+The machine may be shared: each figure has its baseline from the same run.
 """
 
 from __future__ import annotations
@@ -198,6 +208,74 @@ def server_import_seconds() -> float:
     return float(out.stdout)
 
 
+def cold_start(browser: Any, url: str) -> tuple[float, dict[str, Any]]:
+    """A first visit keeps the app; the network cut, a new page opens ``/offline`` with no
+    engine running and no snapshot: the seconds to the form, and the worker's timings."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(f"{url}/?lang=en")
+    wait_kept(page)
+    page.close()
+    context.set_offline(True)
+    page = context.new_page()  # no engine in it; nothing was started on this device
+    measured = timed_form(page, f"{url}/offline?lang=en")
+    context.close()
+    return measured
+
+
+def cold_only(count: int) -> int:
+    """``--cold-only``: the cold starts of this process's ``basra`` (PYTHONPATH), one JSON
+    line each: ``{"form_s", "engine"}``."""
+    from tests.web.helpers import FAST
+
+    work = Path(tempfile.mkdtemp(prefix="basra-offline-cold-"))
+    config = app_module.AppConfig(database=str(work / "basra.db"), service=FAST)
+    with Server(config) as server, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        for _ in range(count):
+            form, engine = cold_start(browser, server.url)
+            print(json.dumps({"form_s": form, "engine": engine}), flush=True)
+        browser.close()
+    shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+def cold_starts(source: Path, count: int) -> list[dict[str, Any]]:
+    """The cold starts measured by a child process on the tree ``source`` (its src/)."""
+    env = dict(os.environ, PYTHONPATH=f"{source}{os.pathsep}{ROOT}")
+    out = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), "--cold-only", str(count)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    if out.returncode:
+        raise RuntimeError(out.stderr[-2000:])
+    return [json.loads(row) for row in out.stdout.splitlines() if row.startswith("{")]
+
+
+def cold_comparison(rounds: int, baseline: Path | None) -> None:
+    """This tree's cold starts next to the baseline tree's, alternating, one of each a round."""
+    ours: list[dict[str, Any]] = []
+    theirs: list[dict[str, Any]] = []
+    for _ in range(rounds):
+        ours += cold_starts(ROOT / "src", 1)
+        if baseline is not None:
+            theirs += cold_starts(baseline, 1)
+    print("\nCold start (s): the page opened offline, no engine running, no snapshot (goal: 5.0)")
+    for label, runs in (("this tree", ours), (f"baseline {baseline}", theirs)):
+        if not runs:
+            continue
+        form = [run["form_s"] for run in runs]
+        engine = _median_parts([run["engine"] for run in runs])
+        line(
+            label[:44],
+            f"{statistics.median(form):.2f}",
+            "worker " + _parts(engine) + " · runs " + ", ".join(f"{x:.2f}" for x in form),
+        )
+
+
 def line(label: str, value: str, baseline: str) -> None:
     print(f"  {label:<44} {value:>16}   {baseline}")
 
@@ -211,7 +289,16 @@ def main() -> int:
     parser.add_argument("--decisions", type=int, default=30, help="bot decisions per level (30)")
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds of random play (3)")
     parser.add_argument("--loads", type=int, default=3, help="loads from the cache (3)")
+    parser.add_argument("--cold", type=int, default=3, help="cold starts, each tree (3)")
+    parser.add_argument(
+        "--baseline-src",
+        type=Path,
+        help="a source tree's src/ whose cold start is measured too, alternating with this one",
+    )
+    parser.add_argument("--cold-only", type=int, metavar="N", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.cold_only is not None:
+        return cold_only(args.cold_only)
     from tests.web.helpers import FAST
 
     work = Path(tempfile.mkdtemp(prefix="basra-offline-bench-"))
@@ -351,6 +438,8 @@ def main() -> int:
     line("downloaded by a first visit (counted)", kib(once), "")
     line("one update: one script changed (counted)", kib(update), f"the script {kib(script_size)}")
     line("an update of the rules: the core's zip", kib(core), "")
+    if args.cold:
+        cold_comparison(args.cold, args.baseline_src)
     return 0
 
 

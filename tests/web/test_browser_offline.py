@@ -51,6 +51,17 @@ ENGINE_START = """async () => {
   return await (await offlineEngine()).start();
 }"""
 SNAPSHOTS = "caches.open('engine-snapshots').then((c) => c.keys()).then((k) => k.map((r) => r.url))"
+# Every text the engine's status region shows, and its bar, as they change.
+SAID = """window.__said = [];
+new MutationObserver(() => {
+  const region = document.getElementById("offline-loading");
+  const words = region?.textContent;
+  if (!words || window.__said.at(-1)?.words === words) return;
+  const bar = document.getElementById("offline-progress");
+  window.__said.push({ words, role: region.getAttribute("role"),
+    live: region.getAttribute("aria-live"), bar: [bar.value, bar.max],
+    barHidden: bar.getAttribute("aria-hidden") });
+}).observe(document, { subtree: true, childList: true, characterData: true });"""
 STORED = """async () => {
   const { listGames } = await import("/static/offline/store.js");
   return await listGames();
@@ -272,6 +283,36 @@ def test_offline_bot_game_resume_pass_and_play_then_upload(browser: Any, site: s
     context.close()
 
 
+def test_the_engine_start_says_how_far_it_is(browser: Any, site: str) -> None:
+    """Starting the engine, the page says each step in words once, in a polite status
+    region, with a bar for the eyes; the same once the snapshot makes it quick, and in
+    Arabic in its words and digits."""
+    context = browser.new_context()
+    context.add_init_script(SAID)
+    page = context.new_page()
+    page.goto(f"{site}/offline?lang=en")
+    page.wait_for_selector("#offline-start", timeout=120_000)
+    said = page.evaluate("window.__said")
+    steps = [
+        "Starting the game engine, step 1 of 3: loading its files…",
+        "Starting the game engine, step 2 of 3: starting Python…",
+        "Starting the game engine, step 3 of 3: loading the rules and the bots…",
+    ]
+    assert [entry["words"] for entry in said] == ["Starting the game engine…", *steps]
+    assert [entry["bar"] for entry in said] == [[0, 3], [1, 3], [2, 3], [3, 3]]
+    for entry in said:  # announced politely (a status region), the bar only seen
+        assert entry["role"] == "status" and entry["live"] in (None, "polite")
+        assert entry["barHidden"] == "true"
+    assert page.locator("#offline-loading").count() == 0  # gone with the form
+    wait_for(lambda: page.evaluate(SNAPSHOTS), "the engine's snapshot")
+    page.goto(f"{site}/offline?lang=ar")
+    page.wait_for_selector("#offline-start", timeout=120_000)
+    said = [entry["words"] for entry in page.evaluate("window.__said")]
+    assert said[0] == "نشغّل محرّك اللعبة…" and len(said) == 4 and len(set(said)) == 4
+    assert said[2] == "نشغّل محرّك اللعبة، الخطوة ٢ من ٣: نشغّل بايثون…"
+    context.close()
+
+
 def test_conformance_cases_in_the_page_answer_as_the_server(browser: Any, site: str) -> None:
     positions = json.loads((CONFORMANCE / "positions.json").read_text(encoding="utf-8"))
     games = []
@@ -288,7 +329,8 @@ def test_conformance_cases_in_the_page_answer_as_the_server(browser: Any, site: 
     page.evaluate(
         """async () => {
           const runtime = await (await fetch("/offline/runtime.json")).json();
-          const key = `/snapshot/${runtime.pyodide.version}/${runtime.core.hash}`;
+          const { version, stdlib } = runtime.pyodide;
+          const key = `/snapshot/${version}/${runtime.core.hash}/${stdlib.hash}`;
           await (await caches.open("engine-snapshots")).put(key, new Response("junk"));
         }"""
     )

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import ast
 import copy
+import hashlib
 import io
 import json
 import random
 import re
+import shutil
+import subprocess
 import sys
 import zipfile
 from collections.abc import Iterator
@@ -31,10 +34,20 @@ from basra.server.features.offline_check import (
     ForgedRecordError,
     check_offline_game,
 )
-from basra.server.features.offline_files import LAZY_IMPORTS, PIN, CoreSources, manifest
+from basra.server.features.offline_files import (
+    COMPILED_STDLIB,
+    CORE_BYTECODE,
+    LAZY_IMPORTS,
+    PIN,
+    CoreSources,
+    manifest,
+    runtime_folder,
+)
 from basra.server.table.frames import state_frame
 from basra.server.transport.routes.pages import STATIC
 from basra.view import view_of
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def play_out(
@@ -278,6 +291,36 @@ def test_core_zip_is_the_standard_library_and_basra() -> None:
                 assert id(node) not in top, f"{name} imports {module} at its top"
                 lazy = LAZY_IMPORTS.get(module, LAZY_IMPORTS.get(root))
                 assert lazy == name.removeprefix("basra/"), (name, module)
+
+
+def test_core_zip_carries_bytecode_only_of_the_very_sources_compiled(tmp_path: Path) -> None:
+    """Compiled at setup (by the sha256 of each source), a module's bytecode goes beside it
+    in the core's zip, in its ``__pycache__`` as the page's Python names it; a module whose
+    source changed since goes as its source alone."""
+    package = Path(offline.__file__).parent
+    offline_source = (package / "offline.py").read_bytes()
+    bots_source = (package / "bots" / "__init__.py").read_bytes()
+    bytecode = tmp_path / CORE_BYTECODE
+    with zipfile.ZipFile(bytecode, "w") as archive:
+        archive.writestr("cache_tag", "cpython-399")
+        archive.writestr(hashlib.sha256(offline_source).hexdigest() + ".pyc", b"offline code")
+        archive.writestr(hashlib.sha256(bots_source).hexdigest() + ".pyc", b"bots code")
+        archive.writestr(hashlib.sha256(b"an older state.py").hexdigest() + ".pyc", b"old")
+    plain, plain_digest = CoreSources().build()
+    data, digest = CoreSources(bytecode=bytecode).build()
+    assert digest != plain_digest
+    archive = zipfile.ZipFile(io.BytesIO(data))
+    compiled = {n: archive.read(n) for n in archive.namelist() if n.endswith(".pyc")}
+    assert compiled == {
+        "basra/__pycache__/offline.cpython-399.pyc": b"offline code",
+        "basra/bots/__pycache__/__init__.cpython-399.pyc": b"bots code",
+    }
+    assert archive.read("basra/offline.py") == offline_source  # the sources go all the same
+    assert set(archive.namelist()) - set(compiled) == set(
+        zipfile.ZipFile(io.BytesIO(plain)).namelist()
+    )
+    (tmp_path / "junk.zip").write_bytes(b"not a zip")
+    assert CoreSources(bytecode=tmp_path / "junk.zip").build() == (plain, plain_digest)
 
 
 def _sources(core: CoreSources) -> Iterator[tuple[str, str]]:
@@ -604,6 +647,76 @@ def test_runtime_files_and_what_a_server_without_them_says(
         assert "/offline/pyodide/" not in listing  # the shell is kept all the same
         assert bare.get("/offline").status_code == 200
         assert bare.get("/offline/g/abc").status_code == 200
+
+
+def runtime_copy(folder: Path) -> Path:
+    """A runtime folder of links to the installed runtime's files (and its stamp)."""
+    installed = runtime_folder()
+    folder.mkdir()
+    for name in [*PIN["files"], "VERSION.json"]:
+        (folder / name).symlink_to(installed / name)
+    return folder
+
+
+def test_the_compiled_standard_library_replaces_the_sources_where_setup_made_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = runtime_copy(tmp_path / "runtime")
+    monkeypatch.setenv("BASRA_PYODIDE", str(folder))
+    version = PIN["version"]
+    with app_client() as plain:  # no compiled one: the sources, as before
+        info = plain.get("/offline/runtime.json").json()
+        assert info["installed"] is True
+        assert info["pyodide"]["stdlib"]["name"] == "python_stdlib.zip"
+        assert f"/offline/pyodide/{version}/python_stdlib.zip" in plain.get("/sw.js").text
+        assert plain.get(f"/offline/pyodide/{version}/{COMPILED_STDLIB}").status_code == 404
+        source_hash = info["pyodide"]["stdlib"]["hash"]
+    (folder / COMPILED_STDLIB).write_bytes(b"PK compiled")
+    with app_client() as compiled:
+        info = compiled.get("/offline/runtime.json").json()
+        stdlib = info["pyodide"]["stdlib"]
+        assert stdlib["name"] == COMPILED_STDLIB and stdlib["hash"] != source_hash
+        listing = compiled.get("/sw.js").text
+        assert f"/offline/pyodide/{version}/{COMPILED_STDLIB}" in listing
+        assert "python_stdlib.zip" not in listing  # one standard library kept on the device
+        served = compiled.get(f"/offline/pyodide/{version}/{COMPILED_STDLIB}")
+        assert served.status_code == 200 and served.content == b"PK compiled"
+
+
+def test_compile_stdlib_compiles_what_a_start_imports(tmp_path: Path) -> None:
+    """scripts/compile-stdlib.mjs (Node, the runtime itself): the modules the engine's start
+    imports as unchecked-hash bytecode of that Python, the rest as sources, every other
+    file as it was."""
+    node = shutil.which("node")
+    assert node, "Node is needed to compile the standard library (scripts/fetch-pyodide)"
+    folder = runtime_copy(tmp_path / "runtime")
+    script = ROOT / "scripts" / "compile-stdlib.mjs"
+    done = subprocess.run(
+        [node, str(script), str(folder), str(ROOT / "src" / "basra")],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    sources = zipfile.ZipFile(folder / "python_stdlib.zip")
+    compiled = zipfile.ZipFile(folder / COMPILED_STDLIB)
+    names = set(compiled.namelist())
+    assert {"json/__init__.pyc", "random.pyc", "dataclasses.pyc"} <= names  # the engine's
+    assert "json/__init__.py" not in names and "antigravity.py" in names  # not imported: a source
+    for name in sources.namelist():
+        if name.endswith(".py"):
+            assert (name in names) != (name + "c" in names), name
+        else:
+            assert compiled.read(name) == sources.read(name), name
+    engine = zipfile.ZipFile(folder / CORE_BYTECODE)  # the engine's own, by their sources
+    assert engine.read("cache_tag").startswith(b"cpython-3")
+    source = (ROOT / "src" / "basra" / "offline.py").read_bytes()
+    assert hashlib.sha256(source).hexdigest() + ".pyc" in engine.namelist()
+    header = compiled.read("random.pyc")[:16]
+    assert header[2:4] == b"\r\n" and int.from_bytes(header[4:8], "little") == 1  # PEP 552
+    magics = {compiled.read(n)[:4] for n in names if n.endswith(".pyc")}
+    assert magics == {header[:4]}  # one Python's bytecode throughout
 
 
 def test_manifest_in_every_language(client: TestClient) -> None:

@@ -16,6 +16,16 @@ is what the routes (:mod:`basra.server.transport.routes.offline`) serve:
 - whether offline play is installed, and where its runtime and the core's
   sources are (:meth:`Precache.runtime_info`);
 - the core's sources as one zip, named by its hash, and the runtime's files.
+
+The runtime's standard library comes as sources (``python_stdlib.zip``), which a
+start in the page compiled module by module, most of its seconds; ``scripts/fetch-pyodide``
+also writes :data:`COMPILED_STDLIB` (``scripts/compile-stdlib.mjs``: the same zip with
+the modules a start imports as that Python's bytecode, compiled by the runtime itself
+under Node). Where it is there, the page loads it instead and the service worker keeps
+it instead; without it (no Node at setup) the page starts from the sources, slower.
+The same script writes :data:`CORE_BYTECODE`, the engine's own modules compiled, by the
+sha256 of their sources: the core's zip carries a module's bytecode (in its
+``__pycache__``, as that Python names it) where its source is that very source.
 """
 
 from __future__ import annotations
@@ -34,6 +44,8 @@ from basra.locales import languages, message
 from basra.offline import OFFLINE_LEVELS
 
 __all__ = [
+    "COMPILED_STDLIB",
+    "CORE_BYTECODE",
     "CORE_PACKAGES",
     "LAZY_IMPORTS",
     "PIN",
@@ -67,6 +79,13 @@ LAZY_IMPORTS = {
 """Modules the page does not get that files it gets import lazily, inside the functions
 that need them, which never run offline: the arena on a Ray cluster and its ratings, the
 learned belief (no offline level searches with it)."""
+COMPILED_STDLIB = "python_stdlib.pyc.zip"
+"""The standard library with what a start imports compiled (``scripts/compile-stdlib.mjs``),
+beside the pinned files when setup could make it; it replaces ``python_stdlib.zip``."""
+SOURCE_STDLIB = "python_stdlib.zip"
+CORE_BYTECODE = "basra_bytecode.zip"
+"""The engine's modules compiled at setup (``scripts/compile-stdlib.mjs``): ``cache_tag``
+(``cpython-314``) and ``<sha256 of the source>.pyc`` for each."""
 MEDIA = {
     ".mjs": "text/javascript",
     ".wasm": "application/wasm",
@@ -116,12 +135,30 @@ class CoreSources:
     :mod:`basra.offline`, and the table of people and bots it plays through,
     :mod:`basra.session`), the bots and the coach; never a front end. Built on
     request, kept while no file changes, and named by a hash of its content: the
-    page always runs this server's rules.
+    page always runs this server's rules. With ``bytecode`` (:data:`CORE_BYTECODE`)
+    each module whose source was compiled there has its bytecode beside it
+    (``basra/__pycache__/offline.cpython-314.pyc``, unchecked: it is of this very
+    source), so the page does not compile it.
     """
 
-    def __init__(self, package: Path | None = None) -> None:
+    def __init__(self, package: Path | None = None, bytecode: Path | None = None) -> None:
         self.package = package or Path(basra.__file__).parent
+        self.bytecode = bytecode
         self._built: tuple[tuple[tuple[str, int, int], ...], bytes, str] | None = None
+
+    def _compiled(self) -> tuple[str, zipfile.ZipFile] | None:
+        """The compiled modules' cache tag and zip, when there are any."""
+        if self.bytecode is None or not self.bytecode.is_file():
+            return None
+        try:
+            archive = zipfile.ZipFile(self.bytecode)
+        except (OSError, zipfile.BadZipFile):
+            return None  # not what setup writes: the sources alone
+        try:
+            return archive.read("cache_tag").decode("ascii"), archive
+        except (KeyError, ValueError):
+            archive.close()
+            return None
 
     def files(self) -> list[tuple[str, Path]]:
         """(name in the zip, file) for every file the page needs, in a fixed order."""
@@ -138,21 +175,43 @@ class CoreSources:
     def build(self) -> tuple[bytes, str]:
         """The zip's bytes and its hash (16 hex digits), built again when a file changed."""
         files = self.files()
+        inputs = [
+            *files,
+            *([("", self.bytecode)] if self.bytecode and self.bytecode.is_file() else []),
+        ]
         signature = tuple(
-            (name, path.stat().st_mtime_ns, path.stat().st_size) for name, path in files
+            (name, path.stat().st_mtime_ns, path.stat().st_size) for name, path in inputs
         )
         if self._built is not None and self._built[0] == signature:
             return self._built[1], self._built[2]
+        compiled = self._compiled()
         buffer = io.BytesIO()
         with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
             for name, path in files:
-                info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
-                info.compress_type = zipfile.ZIP_DEFLATED
-                archive.writestr(info, path.read_bytes())
+                source = path.read_bytes()
+                _write(archive, name, source)
+                if compiled is None or not name.endswith(".py"):
+                    continue
+                tag, bytecode = compiled
+                try:
+                    code = bytecode.read(hashlib.sha256(source).hexdigest() + ".pyc")
+                except KeyError:
+                    continue  # changed since setup: the page compiles it
+                folder, _, stem = name.removesuffix(".py").rpartition("/")
+                _write(archive, f"{folder}/__pycache__/{stem}.{tag}.pyc", code)
+        if compiled is not None:
+            compiled[1].close()
         data = buffer.getvalue()
         digest = hashlib.sha256(data).hexdigest()[:16]
         self._built = (signature, data, digest)
         return data, digest
+
+
+def _write(archive: zipfile.ZipFile, name: str, data: bytes) -> None:
+    """One entry of a zip whose bytes depend on its content alone."""
+    info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
+    info.compress_type = zipfile.ZIP_DEFLATED
+    archive.writestr(info, data)
 
 
 @dataclass(frozen=True)
@@ -183,13 +242,31 @@ class Precache:
         """Where the page loads Pyodide from (the version is in the path)."""
         return f"/offline/pyodide/{PIN['version']}/"
 
+    def stdlib(self) -> tuple[str, str]:
+        """The standard library's file the page loads (compiled where setup made it) and a
+        hash of it (a snapshot of the interpreter goes with one standard library)."""
+        compiled = self.runtime / COMPILED_STDLIB
+        if compiled.is_file():
+            return COMPILED_STDLIB, self._hashes.of(compiled)[0]
+        return SOURCE_STDLIB, PIN["integrity"][7:23]
+
+    def runtime_files(self) -> list[str]:
+        """The runtime's files the page loads (the pinned ones, one standard library)."""
+        stdlib, _ = self.stdlib()
+        return [stdlib if name == SOURCE_STDLIB else name for name in PIN["files"]]
+
     def runtime_info(self) -> dict[str, Any]:
         """``/offline/runtime.json``: whether offline play is installed, and where things are."""
         _, digest = self.core.build()
         missing = runtime_missing(self.runtime)
+        stdlib, stdlib_hash = self.stdlib()
         out: dict[str, Any] = {
             "installed": not missing,
-            "pyodide": {"version": PIN["version"], "url": self.runtime_url()},
+            "pyodide": {
+                "version": PIN["version"],
+                "url": self.runtime_url(),
+                "stdlib": {"name": stdlib, "hash": stdlib_hash},
+            },
             "core": {"url": f"/offline/core/{digest}.zip", "hash": digest},
             "levels": list(OFFLINE_LEVELS),
         }
@@ -224,12 +301,15 @@ class Precache:
         data, digest = self.core.build()
         out.append(PrecacheEntry(f"/offline/core/{digest}.zip", digest, len(data)))
         if not runtime_missing(self.runtime):
-            for name in PIN["files"]:
+            stdlib, stdlib_hash = self.stdlib()
+            for name in self.runtime_files():
                 size = (self.runtime / name).stat().st_size
                 gz = self.runtime / f"{name}.gz"
                 wire = gz.stat().st_size if gz.is_file() else size
-                # The URL names the version, and the folder holds the checked package.
-                out.append(PrecacheEntry(self.runtime_url() + name, PIN["integrity"][7:23], wire))
+                # The URL names the version, and the folder holds the checked package
+                # (the compiled standard library: its own hash, made from it).
+                digest = stdlib_hash if name == stdlib else PIN["integrity"][7:23]
+                out.append(PrecacheEntry(self.runtime_url() + name, digest, wire))
         return out
 
     def manifest(self) -> dict[str, Any]:
@@ -311,7 +391,7 @@ class OfflineFiles:
     def __init__(self, static: Path, runtime: Path | None = None) -> None:
         self.static = static
         self.runtime = runtime or runtime_folder()
-        self.core = CoreSources()
+        self.core = CoreSources(bytecode=self.runtime / CORE_BYTECODE)
         self.precache = Precache(static, self.core, self.runtime)
 
     def service_worker(self) -> str:
@@ -330,7 +410,9 @@ class OfflineFiles:
     def runtime_file(self, version: str, name: str, gzip: bool) -> RuntimeFile | None:
         """A file of the pinned runtime (gzipped when ``gzip`` and a gzip copy is kept), or
         None when it is no such file."""
-        if version != PIN["version"] or name not in PIN["files"]:
+        if version != PIN["version"] or name not in (*PIN["files"], COMPILED_STDLIB):
+            return None
+        if name == COMPILED_STDLIB and not (self.runtime / name).is_file():
             return None
         media = MEDIA[Path(name).suffix]
         packed = self.runtime / f"{name}.gz"

@@ -7,8 +7,28 @@
 // Where the runtime and the core's sources are comes from /offline/runtime.json, which
 // the service worker keeps with them, so the page offline loads the very files the
 // server sent with this version of the page.
+//
+//   const stop = engineProgress(({ step, of, ready }) => ...);   // how far the start is
+//
+// The start goes in steps (the worker's {progress}); a listener hears each step once,
+// the current one at once, and {ready: true} when the engine answers ({failed: true}
+// when it could not start).
 
 let shared = null;
+let stage = null;  // the start's step now: {step, of} or {ready: true}
+const listeners = new Set();
+
+function advance(next) {
+  stage = next;
+  for (const listener of listeners) listener(next);
+}
+
+/** Hear how far the engine's start is (each step once; the current one at once); returns a function that stops it. */
+export function engineProgress(listener) {
+  listeners.add(listener);
+  if (stage) listener(stage);
+  return () => listeners.delete(listener);
+}
 
 export class EngineError extends Error {
   constructor(code, message, detail = {}) {
@@ -35,6 +55,7 @@ class Engine {
     this.waiting = new Map();
     this.next = 1;
     this.worker.onmessage = (event) => {
+      if (event.data.progress) { advance(event.data.progress); return; }
       const { id, ok, answer, error, message } = event.data;
       const pending = this.waiting.get(id);
       if (!pending) return;
@@ -82,8 +103,9 @@ export function offlineEngine() {
     if (!runtime.installed) throw new EngineError("not_installed", runtime.message || "");
     const engine = new Engine(runtime);
     await engine.start();
+    advance({ ready: true });
     return engine;
   })();
-  shared.catch(() => { shared = null; });  // a failure may be tried again later
+  shared.catch(() => { shared = null; advance({ failed: true }); stage = null; });  // a failure may be tried again later
   return shared;
 }

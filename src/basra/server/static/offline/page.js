@@ -11,7 +11,7 @@ import { TableView } from "../table.js";
 import { seatLabel, resultTag, variantTitle } from "../names.js";
 import { SETTING_LABELS, dateText } from "../i18n.js";
 import { canonical, settingField, settingLabel } from "../settings.js";
-import { EngineError, offlineEngine } from "./engine.js";
+import { EngineError, engineProgress, offlineEngine } from "./engine.js";
 import { forgetGame, getGame, keepGame, listGames } from "./store.js";
 import { installOffer, offlineReady } from "./register.js";
 
@@ -42,6 +42,31 @@ async function startGame(ui, request) {
   const answer = await engine.call({ op: "new", id, ...request });
   await keepGame(answer.save, answer.summary);
   return id;
+}
+
+/**
+ * "Starting the game engine" and how far along it is: the step in words, in a status
+ * region (announced politely, each step once, never the same words twice) and a bar
+ * beside it for the eyes (hidden from screen readers: the words say it). Starting takes
+ * seconds on a phone the first time, a fraction of that once a snapshot is kept.
+ */
+function engineStatus(ui) {
+  const { h, t } = ui;
+  const words = h("span", { id: "offline-progress-words" }, t("offline_loading"));
+  const bar = h("progress", { id: "offline-progress", max: "3", value: "0", "aria-hidden": "true" });
+  const node = h("div", { class: "muted engine-progress", id: "offline-loading", role: "status" }, words, bar);
+  let stop = null;
+  let over = false;
+  stop = engineProgress((stage) => {  // called at once with the step now (maybe "ready")
+    if (stage.ready || stage.failed) { over = true; stop?.(); return; }
+    const text = t("offline_progress", { step: stage.step, of: stage.of, what: t(`offline_step_${stage.step}`) });
+    if (words.textContent === text) return;
+    words.textContent = text;
+    bar.max = stage.of;
+    bar.value = stage.step;
+  });
+  if (over) stop();
+  return node;
 }
 
 // ------------------------------------------------------------------ rules without a server
@@ -77,16 +102,19 @@ export async function offlineHome(root, ui, { reason = null } = {}) {
   const online = navigator.onLine && reason !== "offline";
   page.append(h("h1", {}, t("offline_title")),
     h("p", { class: online ? "muted" : "offline-now", id: "offline-state", role: online ? null : "status" }, online ? t("offline_help") : t("offline_now")));
-  const status = h("p", { class: "muted", id: "offline-loading" }, t("offline_loading"));
+  const status = engineStatus(ui);
   page.append(status);
-  // The games kept here show at once; the form waits for the engine (it knows the rules).
+  // The engine starts at once (seconds the first time); the games kept here show
+  // meanwhile; the form waits for the engine (it knows the rules).
+  const starting = offlineEngine();
+  starting.catch(() => {});  // said below
   const unfinished = await unfinishedPanel(ui);
   if (unfinished && app.routed === routed) page.append(unfinished);
   const params = new URLSearchParams(location.search);
   let engine;
   let hello;
   try {
-    engine = await offlineEngine();
+    engine = await starting;
     hello = await engine.call({ op: "hello" });
   } catch (err) {
     status.replaceWith(h("p", { class: "panel error", role: "alert", id: "offline-error" }, t("offline_failed", { reason: errorWords(ui, err) })));
@@ -300,7 +328,7 @@ export class OfflineTablePage {
     this.revealed = false;
     this.running = false;
     this.summary = null;
-    this.loading = ui.h("p", { class: "muted", id: "offline-loading" }, ui.t("offline_loading"));
+    this.loading = engineStatus(ui);
     root.append(this.loading);
     this.view = new TableView(root, { lang: () => ui.app.lang, fast: ui.app.fast, toast: ui.toast }, {
       play: (move, version) => this.move(move, version),
@@ -327,6 +355,8 @@ export class OfflineTablePage {
 
   async open() {
     const { h, t } = this.ui;
+    const starting = offlineEngine();  // at once, while the game is read
+    starting.catch(() => {});  // said below
     try {
       const entry = await getGame(this.id);
       if (!entry) {
@@ -334,7 +364,7 @@ export class OfflineTablePage {
           h("p", { class: "panel" }, h("a", { href: "/offline", "data-link": true }, t("new_offline_game")))));
         return;
       }
-      this.engine = await offlineEngine();
+      this.engine = await starting;
       const opened = await this.engine.call({ op: "open", save: entry.save });
       this.summary = opened.summary;
     } catch (err) {

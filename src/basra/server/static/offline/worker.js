@@ -5,16 +5,22 @@
 //
 // Messages: {id, op: "start", runtime} loads the runtime (runtime.json's contents) and
 // the core's sources; {id, op: "call", request} answers one engine request. Each answer
-// is {id, ok: true, answer} or {id, ok: false, error, message}.
+// is {id, ok: true, answer} or {id, ok: false, error, message}. While it starts, the
+// worker says which step it is at: {progress: {step, of}} (1 the files, 2 Python, 3 the
+// rules and bots), each step once, so the page can say how far along it is.
 //
-// Starting Python and importing the engine takes seconds on a phone. The first start on
-// a device ends with a memory snapshot of the interpreter with the engine imported
-// (Pyodide's makeMemorySnapshot), kept gzipped in the Cache Storage under the runtime's
-// version and the core's hash; later starts restore it in a fraction of that time. A
-// snapshot that does not load is dropped and the engine starts the long way.
+// Starting Python and importing the engine takes seconds on a phone. The standard
+// library comes compiled where the server has it (runtime.pyodide.stdlib: Pyodide's
+// own zip holds sources, and compiling the modules a start imports was most of it).
+// The first start on a device ends with a memory snapshot of the interpreter with the
+// engine imported (Pyodide's makeMemorySnapshot), kept gzipped in the Cache Storage
+// under the runtime's version, the core's hash and the standard library's; later starts
+// restore it in a fraction of that time. A snapshot that does not load is dropped and
+// the engine starts the long way.
 
 const SNAPSHOTS = "engine-snapshots";
 const CORE_DIR = "/home/pyodide/basra-core";
+const STEPS = 3;
 let handle = null;
 let starting = null;
 
@@ -24,8 +30,13 @@ async function zipOfCore(runtime) {
   return new Uint8Array(await response.arrayBuffer());
 }
 
+/** A snapshot goes with one runtime, one core and one standard library (its zip's directory is in it). */
 function snapshotKey(runtime) {
-  return `/snapshot/${runtime.pyodide.version}/${runtime.core.hash}`;
+  return `/snapshot/${runtime.pyodide.version}/${runtime.core.hash}/${runtime.pyodide.stdlib?.hash || "source"}`;
+}
+
+function progress(step) {
+  self.postMessage({ progress: { step, of: STEPS } });
 }
 
 async function readSnapshot(runtime) {
@@ -57,6 +68,7 @@ async function dropSnapshot(runtime) {
 
 async function boot(loadPyodide, runtime, snapshot) {
   const options = { indexURL: runtime.pyodide.url, stdout: () => {}, stderr: (text) => console.warn("offline engine:", text) };
+  if (runtime.pyodide.stdlib) options.stdLibURL = runtime.pyodide.url + runtime.pyodide.stdlib.name;
   if (snapshot) options._loadSnapshot = snapshot;
   else options._makeSnapshot = true;
   return loadPyodide(options);
@@ -64,8 +76,10 @@ async function boot(loadPyodide, runtime, snapshot) {
 
 async function start(runtime) {
   const started = performance.now();
+  progress(1);
   const [{ loadPyodide }, zip] = await Promise.all([import(runtime.pyodide.url + "pyodide.mjs"), zipOfCore(runtime)]);
   const snapshot = await readSnapshot(runtime);
+  progress(2);
   let pyodide = null;
   let restored = false;
   if (snapshot) {
@@ -79,6 +93,7 @@ async function start(runtime) {
   }
   pyodide ??= await boot(loadPyodide, runtime, null);
   const loaded = performance.now();
+  progress(3);
   // The sources go on the file system either way: a module first imported later is read there.
   pyodide.unpackArchive(zip, "zip", { extractDir: CORE_DIR });
   if (!restored) {
