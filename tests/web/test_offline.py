@@ -289,8 +289,8 @@ def test_core_zip_is_the_standard_library_and_basra() -> None:
                 if root == "basra" and (module in modules or module.rsplit(".", 1)[0] in modules):
                     continue
                 assert id(node) not in top, f"{name} imports {module} at its top"
-                lazy = LAZY_IMPORTS.get(module, LAZY_IMPORTS.get(root))
-                assert lazy == name.removeprefix("basra/"), (name, module)
+                lazy = LAZY_IMPORTS.get(module, LAZY_IMPORTS.get(root, ()))
+                assert name.removeprefix("basra/") in lazy, (name, module)
 
 
 def test_core_zip_carries_bytecode_only_of_the_very_sources_compiled(tmp_path: Path) -> None:

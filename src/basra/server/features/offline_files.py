@@ -70,14 +70,15 @@ CORE_PACKAGES = ("", "bots", "coach")
 """The packages of ``basra`` whose modules go to the page whole (``""``: the core)."""
 CORE_EXTRA = ("bots/ratings.json",)
 """Files other than modules the page needs."""
-LAZY_IMPORTS = {
-    "ray": "bots/arena.py",
-    "openskill": "bots/arena.py",
-    "basra.belief.features": "bots/ismcts.py",
-    "basra.belief.model": "bots/ismcts.py",
+LAZY_IMPORTS: dict[str, tuple[str, ...]] = {
+    "ray": ("bots/arena.py", "spread.py"),
+    "openskill": ("bots/arena.py",),
+    "basra.belief.features": ("bots/ismcts.py",),
+    "basra.belief.model": ("bots/ismcts.py",),
 }
 """Modules the page does not get that files it gets import lazily, inside the functions
-that need them, which never run offline: the arena on a Ray cluster and its ratings, the
+that need them, which never run offline: the arena (and any spread job) on a Ray cluster,
+the arena's ratings, the
 learned belief (no offline level searches with it)."""
 COMPILED_STDLIB = "python_stdlib.pyc.zip"
 """The standard library with what a start imports compiled (``scripts/compile-stdlib.mjs``),
