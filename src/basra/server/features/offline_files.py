@@ -78,8 +78,7 @@ LAZY_IMPORTS: dict[str, tuple[str, ...]] = {
 }
 """Modules the page does not get that files it gets import lazily, inside the functions
 that need them, which never run offline: the arena (and any spread job) on a Ray cluster,
-the arena's ratings, the
-learned belief (no offline level searches with it)."""
+the arena's ratings, the learned belief (no offline level searches with it)."""
 COMPILED_STDLIB = "python_stdlib.pyc.zip"
 """The standard library with what a start imports compiled (``scripts/compile-stdlib.mjs``),
 beside the pinned files when setup could make it; it replaces ``python_stdlib.zip``."""
