@@ -424,7 +424,7 @@ def test_the_deployment_guide_runs_as_written(guide: Guide) -> None:
         EVENT_ID=event,
     )
     print(done.stdout)
-    assert "1 reports" in done.stdout and f"table {table}: abandoned" in done.stdout
+    assert "\n1 report\n" in done.stdout and f"table {table}: abandoned" in done.stdout
 
     # Every block of the guide ran, or is listed with why it cannot.
     assert sorted(guide.done + list(NOT_RUN)) == sorted(guide.blocks), guide.done

@@ -22,6 +22,7 @@ import os
 import urllib.error
 import urllib.parse
 import urllib.request
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -237,18 +238,17 @@ def _server_action(args: argparse.Namespace) -> int:
             query = {"all": "1" if args.all else "0", **({"after": cursor} if cursor else {})}
             answer = _call(args, "GET", "/admin/reports?" + urllib.parse.urlencode(query))
             for report in answer["reports"]:
-                target, reporter = report["target"], report["reporter"]
                 print(
-                    f"{report['id']}  {report['reason']:<8}  about {target['name']!r} "
-                    f"({target['identity']})  by {reporter['name']!r}  table {report['table']}  "
-                    f"{report['note']!r}"
+                    f"{report['id']}  {report['reason']:<8}  about {_person(report['target'])}"
+                    f"  by {_person(report['reporter'])}  table {report['table']}"
+                    + (f"  {report['note']!r}" if report["note"] else "")
                     + (f"  CLOSED: {report['resolution']}" if report["closed_at"] else "")
                 )
             shown += len(answer["reports"])
             cursor = answer.get("next")
             if not cursor:
                 break
-        print(f"{shown} reports")
+        print(f"{shown} report{'' if shown == 1 else 's'}")
         return 0
     elif action == "close-report":
         answer = _call(
@@ -272,6 +272,20 @@ def _server_action(args: argparse.Namespace) -> int:
     return 0
 
 
+def _person(who: dict[str, Any]) -> str:
+    """A reported or reporting identity: its display name and id, or the id alone."""
+    return f"{who['name']!r} ({who['identity']})" if who.get("name") else str(who["identity"])
+
+
+def _moment(seconds: float) -> str:
+    """A time the server gave (Unix seconds) as a person reads it, in UTC.
+
+    >>> _moment(1796000000.25)
+    '2026-11-30 00:53 UTC'
+    """
+    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
 def _said(args: argparse.Namespace, answer: Any) -> str:
     """What a server action did, in words."""
     action = args.action
@@ -285,7 +299,7 @@ def _said(args: argparse.Namespace, answer: Any) -> str:
     if action == "close-table":
         return f"table {answer['table']}: {answer['status']}"
     if action in ("suspend", "ban"):
-        until = f" until {answer['until']}" if answer.get("until") else ""
+        until = f" until {_moment(answer['until'])}" if answer.get("until") else ""
         why = f" ({answer['reason']})" if answer.get("reason") else ""
         return f"{args.who} ({answer['identity']}) {answer['kind']}{until}{why}"
     if action == "lift":
