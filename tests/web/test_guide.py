@@ -141,6 +141,7 @@ class Guide:
     redis: str
     blocks: dict[str, str] = field(default_factory=guide_blocks)
     done: list[str] = field(default_factory=list)
+    seconds: dict[str, float] = field(default_factory=dict)
 
     def text(self, name: str) -> str:
         """The block as it runs here: the guide's paths rooted, its ports the test's."""
@@ -158,6 +159,7 @@ class Guide:
         for old, new in replace.items():
             assert old in text, (name, old)
             text = text.replace(old, new)
+        started = time.monotonic()
         done = subprocess.run(
             ["bash", "-eu", "-o", "pipefail", "-c", text],
             env=self.env,
@@ -166,6 +168,7 @@ class Guide:
             text=True,
             timeout=timeout,
         )
+        self.seconds[name] = time.monotonic() - started
         assert done.returncode == 0, f"block {name}:\n{text}\n{done.stdout}\n{done.stderr}"
         return done
 
@@ -308,7 +311,6 @@ def test_the_deployment_guide_runs_as_written(guide: Guide) -> None:
         ["bash", "-c", "command -v basra"], env=guide.env, capture_output=True, text=True
     )
     assert found.stdout.strip() == str(guide.root / "usr/local/bin/basra")
-    installed_at = time.monotonic()
 
     guide.run("database")
     guide.run("configuration")
@@ -338,9 +340,6 @@ def test_the_deployment_guide_runs_as_written(guide: Guide) -> None:
     ready = json.loads(done.stdout)
     assert ready["ready"] is True and ready["redis"]["ok"], ready
     wait_http(f"http://127.0.0.1:{p2}/readyz", 60)
-    for port in (p1, p2):
-        for line in guide.journal(f"basra@{port}").splitlines():  # JSON from the first line
-            assert json.loads(line)["time"].endswith("Z"), line
 
     # Caddy, with the shipped Caddyfile, in front of both.
     guide.run("caddy")
@@ -348,6 +347,22 @@ def test_the_deployment_guide_runs_as_written(guide: Guide) -> None:
     status, headers, _ = fetch(site + "/")
     assert status == 200 and "default-src 'self'" in headers["content-security-policy"]
     assert fetch(site + "/metrics")[0] == 404
+
+    # The journal: JSON from each start's first line, times in UTC; each request a line,
+    # with Caddy's request id.
+    lines = [
+        json.loads(line)
+        for port in (p1, p2)
+        for line in guide.journal(f"basra@{port}").splitlines()
+    ]
+    assert all(line["time"].endswith("Z") for line in lines)
+    assert any("serving on" in line["message"] for line in lines)
+    asked = [
+        line
+        for line in lines
+        if line["logger"] == "basra.server.access" and line.get("path") == "/"
+    ]
+    assert asked and all(line["request_id"] and line["status"] == 200 for line in asked)
 
     table = play_a_game(f"http://127.0.0.1:{p1}")
 
@@ -423,13 +438,17 @@ def test_the_deployment_guide_runs_as_written(guide: Guide) -> None:
         REPORT_ID=report,
         EVENT_ID=event,
     )
-    print(done.stdout)
-    assert "\n1 report\n" in done.stdout and f"table {table}: abandoned" in done.stdout
+    said = done.stdout
+    assert "@name is now 'Player 7' (at 1 table)" in said and "@name: lifted" in said, said
+    assert f"report {report} closed" in said and "is now 'Friday Cup'" in said, said
+    assert re.search(r"@name \(\w+\) suspended until \d{4}-\d\d-\d\d \d\d:\d\d UTC", said)
+    assert "\n1 report\n" in said and f"table {table}: abandoned" in said, said
 
     # Every block of the guide ran, or is listed with why it cannot.
     assert sorted(guide.done + list(NOT_RUN)) == sorted(guide.blocks), guide.done
     print(
-        f"guide: install {installed_at - started:.0f} s, all {time.monotonic() - started:.0f} s;"
-        f" through Caddy during the roll: {len(answers)} pages, slowest"
+        f"guide: {time.monotonic() - started:.0f} s in all; blocks "
+        + ", ".join(f"{name} {seconds:.0f} s" for name, seconds in guide.seconds.items())
+        + f"; through Caddy during the roll: {len(answers)} pages, slowest"
         f" {max(t for _, t in answers):.2f} s"
     )

@@ -248,7 +248,7 @@ def _server_action(args: argparse.Namespace) -> int:
             cursor = answer.get("next")
             if not cursor:
                 break
-        print(f"{shown} report{'' if shown == 1 else 's'}")
+        print(_count(shown, "report"))
         return 0
     elif action == "close-report":
         answer = _call(
@@ -275,6 +275,15 @@ def _server_action(args: argparse.Namespace) -> int:
 def _person(who: dict[str, Any]) -> str:
     """A reported or reporting identity: its display name and id, or the id alone."""
     return f"{who['name']!r} ({who['identity']})" if who.get("name") else str(who["identity"])
+
+
+def _count(number: int, thing: str) -> str:
+    """``1 table``, ``2 tables`` (the operator's words are English).
+
+    >>> _count(1, "report"), _count(0, "report")
+    ('1 report', '0 reports')
+    """
+    return f"{number} {thing}{'' if number == 1 else 's'}"
 
 
 def _moment(seconds: float) -> str:
@@ -305,10 +314,10 @@ def _said(args: argparse.Namespace, answer: Any) -> str:
     if action == "lift":
         return f"{args.who}: " + ("lifted" if answer["lifted"] else "was not suspended or banned")
     if action == "rename":
-        return f"{args.who} is now {args.name!r} (at {answer['renamed']} tables)"
+        return f"{args.who} is now {args.name!r} (at {_count(answer['renamed'], 'table')})"
     if action == "cancel-event":
         closed = len(answer.get("tables_closed", []))
-        return f"tournament {args.event} cancelled ({closed} tables in play ended)"
+        return f"tournament {args.event} cancelled ({_count(closed, 'table')} in play ended)"
     if action == "rename-event":
         return f"tournament {args.event} is now {answer.get('name', args.name)!r}"
     return json.dumps(answer, ensure_ascii=False)
