@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import re
 import subprocess
 import sys
 from dataclasses import replace
@@ -92,13 +93,15 @@ def test_the_configuration_alone_finds_the_process_and_its_token(
         # The guide's way: the configuration before the action.
         assert main(["admin", "--config", str(house), "reports"]) == 0
         listed = capsys.readouterr().out
-        assert "1 reports" in listed
+        assert listed.endswith("\n1 report\n")
+        assert "None" not in listed and "''" not in listed  # nameless reporter, no note
         identity = http(server.url + "/admin/reports", token=ADMIN)[1]["reports"][0]["target"]
         # ... and after it; what was done is said in words, not JSON.
         who = identity["identity"]
         assert main(["admin", "suspend", who, "--hours", "2", "--config", str(house)]) == 0
         said = capsys.readouterr().out
         assert f"{who} ({who}) suspended until" in said and "{" not in said
+        assert re.search(r"until \d{4}-\d\d-\d\d \d\d:\d\d UTC ", said), said
         assert main(["admin", "--config", str(house), "lift", who]) == 0
         assert capsys.readouterr().out == f"{who}: lifted\n"
         # $BASRA_CONFIG is enough too.

@@ -22,6 +22,7 @@ import os
 import urllib.error
 import urllib.parse
 import urllib.request
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -237,18 +238,17 @@ def _server_action(args: argparse.Namespace) -> int:
             query = {"all": "1" if args.all else "0", **({"after": cursor} if cursor else {})}
             answer = _call(args, "GET", "/admin/reports?" + urllib.parse.urlencode(query))
             for report in answer["reports"]:
-                target, reporter = report["target"], report["reporter"]
                 print(
-                    f"{report['id']}  {report['reason']:<8}  about {target['name']!r} "
-                    f"({target['identity']})  by {reporter['name']!r}  table {report['table']}  "
-                    f"{report['note']!r}"
+                    f"{report['id']}  {report['reason']:<8}  about {_person(report['target'])}"
+                    f"  by {_person(report['reporter'])}  table {report['table']}"
+                    + (f"  {report['note']!r}" if report["note"] else "")
                     + (f"  CLOSED: {report['resolution']}" if report["closed_at"] else "")
                 )
             shown += len(answer["reports"])
             cursor = answer.get("next")
             if not cursor:
                 break
-        print(f"{shown} reports")
+        print(_count(shown, "report"))
         return 0
     elif action == "close-report":
         answer = _call(
@@ -272,6 +272,29 @@ def _server_action(args: argparse.Namespace) -> int:
     return 0
 
 
+def _person(who: dict[str, Any]) -> str:
+    """A reported or reporting identity: its display name and id, or the id alone."""
+    return f"{who['name']!r} ({who['identity']})" if who.get("name") else str(who["identity"])
+
+
+def _count(number: int, thing: str) -> str:
+    """``1 table``, ``2 tables`` (the operator's words are English).
+
+    >>> _count(1, "report"), _count(0, "report")
+    ('1 report', '0 reports')
+    """
+    return f"{number} {thing}{'' if number == 1 else 's'}"
+
+
+def _moment(seconds: float) -> str:
+    """A time the server gave (Unix seconds) as a person reads it, in UTC.
+
+    >>> _moment(1796000000.25)
+    '2026-11-30 00:53 UTC'
+    """
+    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
 def _said(args: argparse.Namespace, answer: Any) -> str:
     """What a server action did, in words."""
     action = args.action
@@ -285,16 +308,16 @@ def _said(args: argparse.Namespace, answer: Any) -> str:
     if action == "close-table":
         return f"table {answer['table']}: {answer['status']}"
     if action in ("suspend", "ban"):
-        until = f" until {answer['until']}" if answer.get("until") else ""
+        until = f" until {_moment(answer['until'])}" if answer.get("until") else ""
         why = f" ({answer['reason']})" if answer.get("reason") else ""
         return f"{args.who} ({answer['identity']}) {answer['kind']}{until}{why}"
     if action == "lift":
         return f"{args.who}: " + ("lifted" if answer["lifted"] else "was not suspended or banned")
     if action == "rename":
-        return f"{args.who} is now {args.name!r} (at {answer['renamed']} tables)"
+        return f"{args.who} is now {args.name!r} (at {_count(answer['renamed'], 'table')})"
     if action == "cancel-event":
         closed = len(answer.get("tables_closed", []))
-        return f"tournament {args.event} cancelled ({closed} tables in play ended)"
+        return f"tournament {args.event} cancelled ({_count(closed, 'table')} in play ended)"
     if action == "rename-event":
         return f"tournament {args.event} is now {answer.get('name', args.name)!r}"
     return json.dumps(answer, ensure_ascii=False)
