@@ -1,11 +1,12 @@
-"""Storage: repositories around one engine, in memory (tests, ``--database memory``) or
-in a SQL database (SQLite or PostgreSQL).
+"""Storage: repositories around one SQL engine (SQLite, in a file or in memory, or PostgreSQL).
 
 - :mod:`~basra.server.store.rows`: what is kept, as plain values, and the enums
   (:class:`~basra.server.store.rows.TableStatus`, :class:`~basra.server.store.rows.SeatKind`);
 - :mod:`~basra.server.store.protocols`: one repository protocol per kind of row, and
   :class:`~basra.server.store.protocols.Store`, which gathers them;
-- :mod:`~basra.server.store.memory` and :mod:`~basra.server.store.sql`: the two engines.
+- :mod:`~basra.server.store.sql`: the repositories in SQL through SQLAlchemy, the schema and
+  its migrations. ``memory`` (tests, ``--database memory``) is an in-memory SQLite database
+  through the same code as production.
 
 The store knows nothing about the rules: the table master replays events through
 the engine (:mod:`basra.server.table.reducer`).
@@ -13,16 +14,14 @@ the engine (:mod:`basra.server.table.reducer`).
 
 from __future__ import annotations
 
-from basra.server.store.memory import MemoryStore
 from basra.server.store.protocols import Store
+from basra.server.store.sql import SqlStore
+from basra.server.store.sql.database import MEMORY
 
-__all__ = ["MemoryStore", "Store", "open_store"]
+__all__ = ["MEMORY", "SqlStore", "Store", "open_store"]
 
 
-def open_store(url: str | None) -> Store:
-    """The store for a ``--database`` value: ``memory`` or a database URL / SQLite path."""
-    if url in (None, "", "memory"):
-        return MemoryStore()
-    from basra.server.store.sql import SqlStore
-
-    return SqlStore(url)
+def open_store(url: str | None) -> SqlStore:
+    """The store for a ``--database`` value: ``memory`` (SQLite in this process's memory),
+    a SQLite path or a database URL."""
+    return SqlStore(url or MEMORY)

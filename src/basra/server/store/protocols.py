@@ -4,8 +4,8 @@ Each part of the server depends on the repositories it needs, never on the
 whole store: the table master on :class:`TableStore`, identities on
 :class:`IdentityStore`, quick play on :class:`SeekStore` and
 :class:`LeaseStore`, and so on. :class:`Store` gathers them around one engine
-(:mod:`basra.server.store.memory`: dicts; :mod:`basra.server.store.sql`:
-SQLAlchemy on SQLite or PostgreSQL), so a step that spans two of them (seating
+(:mod:`basra.server.store.sql`: SQLAlchemy on SQLite, in a file or in
+memory, or PostgreSQL), so a step that spans two of them (seating
 a quick-play group creates its table; revoking an identity revokes its bots)
 is still one transaction.
 
