@@ -28,8 +28,8 @@ from basra.server.env import Env
 from basra.server.quotas import Limits, Rate
 from basra.server.runtime.devservices import free_port
 from basra.server.runtime.pubsub import Hub
-from basra.server.store import MEMORY, SqlStore, Store, open_store
 from basra.server.store.sql import schema
+from basra.server.stores import MEMORY, SqlStore, Store, open_store
 from basra.server.table.live import ServiceConfig
 
 ROOMY = Rate(1_000_000, 1)

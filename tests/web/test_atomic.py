@@ -32,9 +32,9 @@ from websockets.exceptions import ConnectionClosed
 
 from basra.cards import CARD_NAMES
 from basra.server.env import Env
-from basra.server.store import MEMORY, SqlStore
 from basra.server.store.rows import Event, Status
 from basra.server.store.sql.tables import SqlTables
+from basra.server.stores import MEMORY, SqlStore
 from basra.server.table.forms import TableForm, check_table_form
 from basra.server.table.live import Client, ServiceConfig
 from basra.state import GameState, shuffled_pack

@@ -28,8 +28,8 @@ from tests.web.helpers import (
 from basra.server.errors import ProtocolError
 from basra.server.identity import TRANSFER_TTL, Identities, token_hash
 from basra.server.quotas import Quotas
-from basra.server.store import Store
 from basra.server.store.rows import IdentityRow
+from basra.server.stores import Store
 
 TWO_PEOPLE = {"seats": [{"kind": "person"}, {"kind": "person"}], "my_seat": 0}
 
@@ -180,7 +180,7 @@ def test_the_migration_keeps_the_games_of_old_browser_secrets(tmp_path: Path) ->
     from alembic import command
     from alembic.config import Config
 
-    import basra.server.store.sql as sql
+    import basra.server.stores as sql
 
     path = tmp_path / "old.db"
     old_secret = "00112233445566778899aabbccddeeff"

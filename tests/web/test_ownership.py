@@ -21,9 +21,8 @@ from tests.web.helpers import FAST, file_store, sharing, started_env
 
 from basra.server.env import Env
 from basra.server.runtime.pubsub import Bus, MemoryHub
-from basra.server.store import MEMORY
 from basra.server.store.rows import TableRow, TableStatus
-from basra.server.store.sql import SqlStore
+from basra.server.stores import MEMORY, SqlStore
 from basra.server.table.forms import TableForm, check_table_form
 from basra.server.table.live import Client
 from basra.server.table.master import state_digest

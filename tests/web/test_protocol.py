@@ -364,8 +364,7 @@ def test_the_migrations_build_the_schema_of_the_models(tmp_path: Path) -> None:
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext
 
-    from basra.server.store.sql import SqlStore
-    from basra.server.store.sql.schema import metadata
+    from basra.server.stores import SqlStore, metadata  # every feature's tables with it
 
     async def check() -> list[object]:
         store = SqlStore(str(tmp_path / "m.db"))

@@ -21,7 +21,7 @@ from tests.web.test_services import TwoServers
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from basra.server.store import SqlStore
+from basra.server.stores import SqlStore
 
 
 def second_device(base: str, token: str) -> str:

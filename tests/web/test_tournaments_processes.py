@@ -24,8 +24,8 @@ from tests.web.tourney import QUICK, SERVICE, Entrant, detail, join, make_event,
 from basra.server.app import AppConfig
 from basra.server.env import Env
 from basra.server.features.tournaments.runner import bot_entrant, new_event_id
+from basra.server.features.tournaments.store import TournamentRow
 from basra.server.runtime.pubsub import MemoryHub
-from basra.server.store.rows import TournamentRow
 from basra.tournaments import EventSettings
 
 OPTIONS = ("--round-pause", "0", "--tournaments", "none", "--bot-processes", "0")

@@ -49,7 +49,7 @@ from basra.server.revocation import Revocations
 from basra.server.runtime.pubsub import Bus, Hub, open_hub
 from basra.server.runtime.scheduler import FairScheduler
 from basra.server.runtime.workers import make_executor
-from basra.server.store import MEMORY, Store, open_store
+from basra.server.stores import MEMORY, Store, open_store
 from basra.server.table.connections import TableMessages
 from basra.server.table.finish import Finisher
 from basra.server.table.hints import Hints

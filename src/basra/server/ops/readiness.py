@@ -14,8 +14,8 @@ from typing import Any
 
 from sqlalchemy import text
 
-from basra.server.store import Store
 from basra.server.store.sql.database import migrations_head
+from basra.server.stores import Store
 
 __all__ = ["TIMEOUT", "Readiness"]
 

@@ -3,7 +3,8 @@
 Each part of the server depends on the repositories it needs, never on the
 whole store: the table master on :class:`TableStore`, identities on
 :class:`IdentityStore`, quick play on :class:`SeekStore` and
-:class:`LeaseStore`, and so on. :class:`Store` gathers them around one engine
+:class:`LeaseStore`, and so on. :class:`~basra.server.stores.Store` gathers them, with the
+repositories of the features that own their data, around one engine
 (:mod:`basra.server.store.sql`: SQLAlchemy on SQLite, in a file or in
 memory, or PostgreSQL), so a step that spans two of them (seating
 a quick-play group creates its table; revoking an identity revokes its bots)
@@ -30,9 +31,7 @@ from basra.server.store.rows import (
     Cap,
     Claim,
     DeviceRow,
-    EntrantRow,
     Event,
-    EventCap,
     GameSummary,
     IdentityRow,
     LeaderRow,
@@ -54,10 +53,6 @@ from basra.server.store.rows import (
     Status,
     TableRow,
     TableStatus,
-    TeamRow,
-    TournamentChanges,
-    TournamentRow,
-    TournamentWrite,
 )
 
 __all__ = [
@@ -72,9 +67,7 @@ __all__ = [
     "ReviewStore",
     "SecretStore",
     "SeekStore",
-    "Store",
     "TableStore",
-    "TournamentStore",
 ]
 
 
@@ -406,68 +399,6 @@ class ReviewStore(Protocol):
         """The games whose reviews are queued or running."""
 
 
-class TournamentStore(Protocol):
-    """Tournaments: events with their entrants, rounds and games, and teams waiting for a
-    partner. Every change of an event is one :meth:`write` (one transaction) that bumps
-    its version; a process keeps the event in memory and reads only what changed since
-    the version it has (:meth:`changes`)."""
-
-    async def create(
-        self,
-        event: TournamentRow,
-        entrants: Sequence[EntrantRow] = (),
-        members: Sequence[tuple[str, str]] = (),
-        caps: Sequence[EventCap] = (),
-    ) -> TournamentRow:
-        """Store a new event with its first entrants (bots its maker adds) if each of its
-        caps has room (counted under a lock per identity and per address), in one
-        transaction: :class:`~basra.server.store.rows.CapReachedError` naming the full one
-        else; if an event of the same ``schedule_key`` is stored, nothing is written and
-        that one is returned."""
-
-    async def load(self, event_id: str) -> TournamentRow | None:
-        """An event's row, or None."""
-
-    async def changes(self, event_id: str, since: int) -> TournamentChanges | None:
-        """The event's row, and its entrants, rounds and games written after version
-        ``since`` (all of them from 0); None if there is no such event."""
-
-    async def write(
-        self, event_id: str, change: TournamentWrite, expect: int | None = None
-    ) -> int | None:
-        """Apply one change in one transaction: the new version, or None (nothing written)
-        when ``expect`` is given and is not the version, a claim finds its entrant at a
-        table, or the result was recorded already. Raises
-        :class:`~basra.server.store.rows.EnteredError` when a member key is taken."""
-
-    async def listing(
-        self,
-        statuses: Sequence[str],
-        limit: int = 50,
-        *,
-        public: bool | None = True,
-        created_by: str | None = None,
-    ) -> list[TournamentRow]:
-        """Events in those statuses, soonest start first for those not finished, latest
-        finish first for finished ones (``public``: only listed ones, or only unlisted; None:
-        both; ``created_by``: one maker's)."""
-
-    async def entered(self, keys: Sequence[str]) -> list[tuple[str, str]]:
-        """``(event id, entrant id)`` of every entry of those player keys."""
-
-    async def put_team(self, team: TeamRow) -> None:
-        """Store a team waiting for its partner (its maker's earlier one at that event goes)."""
-
-    async def team(self, code_hash: str) -> TeamRow | None:
-        """The waiting team of a code's hash, or None."""
-
-    async def team_of(self, event_id: str, identity: str) -> TeamRow | None:
-        """An identity's waiting team at an event, or None."""
-
-    async def drop_team(self, code_hash: str) -> None:
-        """A waiting team is complete, or given up."""
-
-
 class ModerationStore(Protocol):
     """Reports of players, and sanctions on identities."""
 
@@ -581,65 +512,3 @@ class PuzzleStore(Protocol):
 
     async def unfinished_mining(self) -> list[str]:
         """The games whose mining is queued or running."""
-
-
-class Store(Protocol):
-    """Every repository, around one engine; started before use and closed after."""
-
-    @property
-    def tables(self) -> TableStore:
-        """Tables, seats and logs."""
-
-    @property
-    def identities(self) -> IdentityStore:
-        """Identities, devices, codes."""
-
-    @property
-    def players(self) -> PlayerStore:
-        """Accounts, ratings, results."""
-
-    @property
-    def seeks(self) -> SeekStore:
-        """The quick-play pool."""
-
-    @property
-    def leases(self) -> LeaseStore:
-        """Named leases."""
-
-    @property
-    def secrets(self) -> SecretStore:
-        """Server secrets."""
-
-    @property
-    def daily(self) -> DailyStore:
-        """Daily attempts."""
-
-    @property
-    def bots(self) -> BotStore:
-        """Bot accounts."""
-
-    @property
-    def reviews(self) -> ReviewStore:
-        """Reviews."""
-
-    @property
-    def tournaments(self) -> TournamentStore:
-        """Tournaments."""
-
-    @property
-    def moderation(self) -> ModerationStore:
-        """Reports and sanctions."""
-
-    @property
-    def lessons(self) -> LessonStore:
-        """Lessons done."""
-
-    @property
-    def puzzles(self) -> PuzzleStore:
-        """Puzzle ratings, tries and mined puzzles."""
-
-    async def start(self) -> None:
-        """Connect and bring the schema up to date."""
-
-    async def close(self) -> None:
-        """Finish pending writes and release connections."""

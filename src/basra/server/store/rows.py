@@ -8,9 +8,8 @@ People are identities (:class:`IdentityRow`) signed in on devices
 and results are :class:`RatingRow` and :class:`ResultRow`. Quick play keeps
 its pool as :class:`SeekRow`, the daily deal its attempts as
 :class:`AttemptRow`, the bot API its accounts as :class:`BotRow`, reviews their
-jobs as :class:`ReviewRow`, tournaments their events as :class:`TournamentRow`
-with their entrants (:class:`EntrantRow`) and games (:class:`TournamentGameRow`),
-changed by one :class:`TournamentWrite` at a time.
+jobs as :class:`ReviewRow`. (A feature that owns its data keeps its rows in its
+own store module: tournaments in :mod:`basra.server.features.tournaments.store`.)
 Lessons keep each person's steps done
 (:class:`LessonStepRow`); puzzles keep people's puzzle ratings and streaks
 (:class:`PuzzlerRow`), puzzles' ratings (:class:`PuzzleRatingRow`), each
@@ -40,8 +39,6 @@ __all__ = [
     "CapReachedError",
     "Claim",
     "DeviceRow",
-    "EnteredError",
-    "EntrantRow",
     "Event",
     "EventCap",
     "GameSummary",
@@ -66,11 +63,6 @@ __all__ = [
     "Status",
     "TableRow",
     "TableStatus",
-    "TeamRow",
-    "TournamentChanges",
-    "TournamentGameRow",
-    "TournamentRow",
-    "TournamentWrite",
     "seats_filled",
     "summary_of",
 ]
@@ -198,7 +190,7 @@ class EventCap:
     filter given): not finished (``since`` None), or made since ``since`` in any status.
 
     An event is made only if each of its caps still has room, counted and inserted in
-    one transaction (:meth:`~basra.server.store.protocols.TournamentStore.create`).
+    one transaction (:meth:`~basra.server.features.tournaments.store.TournamentStore.create`).
     """
 
     limit: int
@@ -519,132 +511,6 @@ class BotRow:
     name_key: str
     created_at: float
     revoked_at: float | None = None
-
-
-# ---------------------------------------------------------------------- tournaments
-
-
-@dataclass(frozen=True)
-class TournamentRow:
-    """An event (:mod:`basra.server.features.tournaments`): what it plays, when, who made it,
-    and where it stands. ``version`` counts its changes: every write bumps it and stamps
-    the rows it writes with the new value, so a process reads only what changed."""
-
-    id: str
-    name: str
-    settings: dict[str, Any]
-    """:meth:`basra.tournaments.EventSettings.to_json`."""
-    status: str
-    """``created``, ``running`` or ``finished`` (:data:`basra.tournaments.STATUSES`)."""
-    starts_at: float
-    created_at: float
-    ends_at: float | None = None
-    """An arena's end (its start and minutes); None for rounds."""
-    created_by: str | None = None
-    """The identity that made it (never shown); None: the server's schedule."""
-    created_from: str | None = None
-    """The client address it was made from (for quotas; never shown)."""
-    public: bool = True
-    """Listed; else reached only through its invitation link."""
-    invite: str | None = None
-    """The invitation code of an event that is not public."""
-    schedule_key: str | None = None
-    """``name|start`` of an event the server's schedule made (made once)."""
-    started_at: float | None = None
-    finished_at: float | None = None
-    ended: str | None = None
-    """Why it ended: ``done`` (its rounds or its time), ``too_few`` (entrants),
-    ``cancelled`` (by the operator)."""
-    version: int = 0
-
-
-@dataclass(frozen=True)
-class EntrantRow:
-    """One entrant of an event: :meth:`basra.tournaments.Entrant.to_json` and what the server
-    adds (where it stands at the event's tables)."""
-
-    entrant_id: str
-    position: int
-    """Entry order (ties of seed and standings keep it)."""
-    data: dict[str, Any]
-    ready_at: float = 0.0
-    """When it entered or came back (an arena's wait counts from then, or its last game)."""
-    playing: str | None = None
-    """The table it is seated at now (an arena pairs only those at none)."""
-    gone: bool = False
-    """Withdrawn before the start: the entry is no more."""
-
-
-@dataclass(frozen=True)
-class TournamentGameRow:
-    """A game an event paired: its table, its place in the pairing, and once over its
-    result (:meth:`basra.tournaments.GameResult.to_json`)."""
-
-    table_id: str
-    round: int
-    table: int
-    board: int
-    sides: tuple[str, ...]
-    created_at: float
-    result: dict[str, Any] | None = None
-    finished_at: float | None = None
-
-
-@dataclass(frozen=True)
-class TeamRow:
-    """A team waiting for its second member: who made it, under a code (kept as its hash)."""
-
-    code_hash: str
-    event_id: str
-    identity: str
-    name: str
-    created_at: float
-
-
-class EnteredError(Exception):
-    """A player is entered in the event already (each identity enters once)."""
-
-
-@dataclass(frozen=True)
-class TournamentWrite:
-    """One change to an event, written in one transaction that bumps its version.
-
-    Everything given is written, or nothing: ``claims`` seat entrants at a table only
-    where they sit at none (else the write is refused), and ``result`` is recorded
-    once (a second is refused), releasing the entrants seated at its table.
-    """
-
-    status: str | None = None
-    started_at: float | None = None
-    finished_at: float | None = None
-    ended: str | None = None
-    name: str | None = None
-    """A new title (the operator's ``basra admin rename-event``)."""
-    entrants: tuple[EntrantRow, ...] = ()
-    """Entrants added or changed (their data, ready time, ``gone``)."""
-    members: tuple[tuple[str, str], ...] = ()
-    """``(player key, entrant id)`` taken: a player key (``person:ID``) enters once."""
-    released_members: tuple[str, ...] = ()
-    """Player keys given back (an entry withdrawn before the start)."""
-    rounds: tuple[dict[str, Any], ...] = ()
-    """Rounds paired (:meth:`basra.tournaments.Round.to_json`)."""
-    games: tuple[TournamentGameRow, ...] = ()
-    """Games paired (a table id already stored is left as it is; with ``claims``, the
-    write is refused: an arena pass's game numbers were taken meanwhile)."""
-    claims: tuple[tuple[str, str], ...] = ()
-    """``(entrant id, table id)``: seat an entrant free of any table."""
-    result: tuple[str, dict[str, Any], float] | None = None
-    """``(table id, result, finished at)``: a game's result, once."""
-
-
-@dataclass(frozen=True)
-class TournamentChanges:
-    """What changed in an event since a version: its row, and the rows stamped later."""
-
-    event: TournamentRow
-    entrants: list[EntrantRow]
-    rounds: list[dict[str, Any]]
-    games: list[TournamentGameRow]
 
 
 class ReviewStatus(StrEnum):

@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from basra.server.store.protocols import TournamentStore
-from basra.server.store.rows import (
+from basra.server.features.tournaments.store import (
     EntrantRow,
     TournamentChanges,
     TournamentGameRow,
     TournamentRow,
+    TournamentStore,
 )
 from basra.tournaments import (
     Entrant,

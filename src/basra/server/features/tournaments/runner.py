@@ -39,14 +39,15 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from basra.server.quotas import RateLimitError
-from basra.server.store.protocols import LeaseStore, TournamentStore
-from basra.server.store.rows import (
+from basra.server.features.tournaments.store import (
     EntrantRow,
     TournamentGameRow,
     TournamentRow,
+    TournamentStore,
     TournamentWrite,
 )
+from basra.server.quotas import RateLimitError
+from basra.server.store.protocols import LeaseStore
 from basra.server.table.finish import TableFinished
 from basra.server.table.lifecycle import Lifecycle
 from basra.tournaments import Entrant, EventSettings, Member, TournamentError

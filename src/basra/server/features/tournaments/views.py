@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from basra.server.store.rows import TournamentGameRow, TournamentRow
+from basra.server.features.tournaments.store import TournamentGameRow, TournamentRow
 from basra.tournaments import TIE_BREAKS
 from basra.tournaments.duplicate import board_results
 from basra.tournaments.ranking import number_json

@@ -1,5 +1,11 @@
 """The database schema (SQLAlchemy Core), mirrored by the Alembic migrations.
 
+There is one :data:`metadata`: the tables declared here, and those a feature that owns
+its data declares on it in its own store module (tournaments:
+:mod:`basra.server.features.tournaments.store`). :mod:`basra.server.stores` imports
+every such module, so the schema is whole wherever a store is made (and where the
+migrations are held to it, in the tests).
+
 ``tables`` has one row per game table: its settings, who created it (an
 identity and a client address, for quotas) and where it stands. ``seats`` has
 who sits where: a person's seat holds their identity's id. ``events`` is the
@@ -41,16 +47,7 @@ done, failed), who asked for it (for quotas), and the review itself as JSON
 once done, served from there without being worked out again; ``accuracy``
 keeps each seat's accuracy apart from it, for profiles.
 
-A tournament is a ``tournaments`` row (its settings as JSON, when it starts and
-ends, who made it and from which client address (for quotas), listed or by
-invitation, a ``version`` bumped by every change) with its
-``tournament_entrants`` (each entry's JSON, and the table it sits at now),
-``tournament_members`` (one row per player entered: a player
-enters once), ``tournament_rounds`` (a Swiss's or duplicate's rounds as paired)
-and ``tournament_games`` (every game paired, keyed by its table, with its
-result once over); each of these rows has the ``stamp`` of the version that
-wrote it, so a process reads only what changed. ``tournament_teams`` holds a
-team waiting for its second member. Tables a feature makes name their
+Tables a feature makes name their
 ``owner`` (``tournament:...``) and may be ``private`` (not watchable, shown as
 the feature allows), apply the forfeit rule unrated (``forfeits``), and never be
 abandoned (``lasting``).
@@ -107,12 +104,6 @@ __all__ = [
     "secrets",
     "seeks",
     "tables",
-    "tournament_entrants",
-    "tournament_games",
-    "tournament_members",
-    "tournament_rounds",
-    "tournament_teams",
-    "tournaments",
     "transfers",
 ]
 
@@ -342,89 +333,7 @@ reviews = Table(
 Index("ix_reviews_requested_by", reviews.c.requested_by)
 Index("ix_reviews_status", reviews.c.status)
 
-tournaments = Table(
-    "tournaments",
-    metadata,
-    Column("id", String(16), primary_key=True),
-    Column("name", String(80), nullable=False),
-    Column("status", String(16), nullable=False),
-    Column("settings", Text, nullable=False),
-    Column("starts_at", Float, nullable=False),
-    Column("ends_at", Float, nullable=True),
-    Column("created_at", Float, nullable=False),
-    Column("created_by", String(64), nullable=True),
-    Column("created_from", String(64), nullable=True),
-    Column("public", Boolean, nullable=False),
-    Column("invite", String(32), nullable=True),
-    Column("schedule_key", String(160), nullable=True),
-    Column("started_at", Float, nullable=True),
-    Column("finished_at", Float, nullable=True),
-    Column("ended", String(16), nullable=True),
-    Column("version", Integer, nullable=False),
-)
-Index("ix_tournaments_status", tournaments.c.status, tournaments.c.starts_at)
-Index("ix_tournaments_created_by", tournaments.c.created_by)
-Index("ix_tournaments_created_from", tournaments.c.created_from)
-Index("ix_tournaments_schedule_key", tournaments.c.schedule_key, unique=True)
 
-tournament_entrants = Table(
-    "tournament_entrants",
-    metadata,
-    Column("event_id", String(16), ForeignKey("tournaments.id"), primary_key=True),
-    Column("entrant_id", String(16), primary_key=True),
-    Column("position", Integer, nullable=False),
-    Column("data", Text, nullable=False),
-    Column("ready_at", Float, nullable=False),
-    Column("playing", String(32), nullable=True),
-    Column("gone", Boolean, nullable=False, server_default="0"),
-    Column("stamp", Integer, nullable=False),
-)
-Index("ix_tournament_entrants_stamp", tournament_entrants.c.event_id, tournament_entrants.c.stamp)
-
-tournament_members = Table(
-    "tournament_members",
-    metadata,
-    Column("event_id", String(16), ForeignKey("tournaments.id"), primary_key=True),
-    Column("member", String(80), primary_key=True),
-    Column("entrant_id", String(16), nullable=False),
-)
-Index("ix_tournament_members_member", tournament_members.c.member)
-
-tournament_rounds = Table(
-    "tournament_rounds",
-    metadata,
-    Column("event_id", String(16), ForeignKey("tournaments.id"), primary_key=True),
-    Column("number", Integer, primary_key=True),
-    Column("data", Text, nullable=False),
-    Column("stamp", Integer, nullable=False),
-)
-
-tournament_games = Table(
-    "tournament_games",
-    metadata,
-    Column("table_id", String(32), primary_key=True),
-    Column("event_id", String(16), ForeignKey("tournaments.id"), nullable=False),
-    Column("round", Integer, nullable=False),
-    Column("table_no", Integer, nullable=False),
-    Column("board", Integer, nullable=False),
-    Column("sides", Text, nullable=False),
-    Column("created_at", Float, nullable=False),
-    Column("result", Text, nullable=True),
-    Column("finished_at", Float, nullable=True),
-    Column("stamp", Integer, nullable=False),
-)
-Index("ix_tournament_games_stamp", tournament_games.c.event_id, tournament_games.c.stamp)
-
-tournament_teams = Table(
-    "tournament_teams",
-    metadata,
-    Column("code_hash", String(64), primary_key=True),
-    Column("event_id", String(16), ForeignKey("tournaments.id"), nullable=False),
-    Column("identity_id", String(64), nullable=False),
-    Column("name", String(64), nullable=False),
-    Column("created_at", Float, nullable=False),
-)
-Index("ix_tournament_teams_event", tournament_teams.c.event_id, tournament_teams.c.identity_id)
 reports = Table(
     "reports",
     metadata,
