@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from basra.server.features.reviews_store import ReviewStore, SqlReviews
 from basra.server.features.tournaments.store import SqlTournaments, TournamentStore
 from basra.server.store.protocols import (
     BotStore,
@@ -27,7 +28,6 @@ from basra.server.store.protocols import (
     ModerationStore,
     PlayerStore,
     PuzzleStore,
-    ReviewStore,
     SecretStore,
     SeekStore,
     TableStore,
@@ -40,7 +40,6 @@ from basra.server.store.sql.learn import SqlLessons, SqlPuzzles
 from basra.server.store.sql.moderation import SqlModeration
 from basra.server.store.sql.play import SqlLeases, SqlSecrets, SqlSeeks
 from basra.server.store.sql.players import SqlPlayers
-from basra.server.store.sql.reviews import SqlReviews
 from basra.server.store.sql.schema import metadata
 from basra.server.store.sql.tables import SqlTables
 

@@ -50,8 +50,9 @@ from basra.server.errors import ProtocolError
 from basra.server.features.profiles import HISTORY_LIMIT
 from basra.server.features.puzzles import PuzzleConfig
 from basra.server.features.reviews import LocalQueue, ReviewService
+from basra.server.features.reviews_store import ReviewStore
 from basra.server.runtime.scheduler import REVIEW, FairScheduler
-from basra.server.store.protocols import PlayerStore, PuzzleStore, ReviewStore
+from basra.server.store.protocols import PlayerStore, PuzzleStore
 from basra.server.store.rows import MinedPuzzleRow, ReviewStatus, SeatKind, TableStatus
 from basra.server.table.disclosure import SERVER
 from basra.server.table.queries import Queries

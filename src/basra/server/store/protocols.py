@@ -44,7 +44,6 @@ from basra.server.store.rows import (
     RatingRow,
     ReportRow,
     ResultRow,
-    ReviewRow,
     Revoked,
     SanctionRow,
     SeekRow,
@@ -64,7 +63,6 @@ __all__ = [
     "ModerationStore",
     "PlayerStore",
     "PuzzleStore",
-    "ReviewStore",
     "SecretStore",
     "SeekStore",
     "TableStore",
@@ -359,44 +357,6 @@ class BotStore(Protocol):
 
     async def revoke(self, identity: str, now: float) -> None:
         """Revoke a bot account (its token stops working)."""
-
-
-class ReviewStore(Protocol):
-    """The ``reviews`` rows: each finished game's review job and result."""
-
-    async def load(self, table_id: str) -> ReviewRow | None:
-        """A game's review row, or None."""
-
-    async def request(self, table_id: str, identity: str | None, now: float) -> bool:
-        """Queue a review: a new row, or a failed one again. False when one is already
-        queued, running or done (nothing changes)."""
-
-    async def claim(self, table_id: str, now: float, stale: float) -> bool:
-        """Take a queued review (or a running one with no progress for ``stale`` seconds)
-        to work it out: True for the one caller that did."""
-
-    async def progress(self, table_id: str, done: int, total: int, now: float) -> None:
-        """Record how many decisions are done."""
-
-    async def finish(
-        self, table_id: str, data: str, now: float, accuracy: str | None = None
-    ) -> None:
-        """Store the finished review (and each seat's accuracy, a JSON list)."""
-
-    async def accuracies(self, table_ids: list[str]) -> dict[str, list[float | None]]:
-        """Each seat's accuracy in the done reviews of these games (others are left out)."""
-
-    async def fail(self, table_id: str, error: str, now: float) -> None:
-        """Mark the review failed (it may be asked for again)."""
-
-    async def requeue(self, table_id: str, now: float) -> None:
-        """Put a running review back in the queue (its process is stopping)."""
-
-    async def pending(self, identity: str) -> int:
-        """How many of a person's reviews are queued or running."""
-
-    async def unfinished(self) -> list[str]:
-        """The games whose reviews are queued or running."""
 
 
 class ModerationStore(Protocol):

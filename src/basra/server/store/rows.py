@@ -7,15 +7,17 @@ People are identities (:class:`IdentityRow`) signed in on devices
 (:class:`DeviceRow`), optionally with an account (:class:`AccountRow`); ratings
 and results are :class:`RatingRow` and :class:`ResultRow`. Quick play keeps
 its pool as :class:`SeekRow`, the daily deal its attempts as
-:class:`AttemptRow`, the bot API its accounts as :class:`BotRow`, reviews their
-jobs as :class:`ReviewRow`. (A feature that owns its data keeps its rows in its
-own store module: tournaments in :mod:`basra.server.features.tournaments.store`.)
+:class:`AttemptRow`, the bot API its accounts as :class:`BotRow`.
 Lessons keep each person's steps done
 (:class:`LessonStepRow`); puzzles keep people's puzzle ratings and streaks
 (:class:`PuzzlerRow`), puzzles' ratings (:class:`PuzzleRatingRow`), each
 person's first try at each puzzle (:class:`PuzzleTryRow`), the puzzles mined
 from people's games (:class:`MinedPuzzleRow`) and the mining jobs
-(:class:`MiningRow`).
+(:class:`MiningRow`), which share the reviews' :class:`ReviewStatus`.
+
+A feature that owns its data keeps its rows in its own store module:
+tournaments in :mod:`basra.server.features.tournaments.store`, reviews in
+:mod:`basra.server.features.reviews_store`.
 
 Nothing here knows the rules of the game, and nothing here touches storage:
 the repositories of :mod:`basra.server.store.protocols` read and write these.
@@ -52,7 +54,6 @@ __all__ = [
     "PuzzlerRow",
     "RatingRow",
     "ResultRow",
-    "ReviewRow",
     "ReviewStatus",
     "Revoked",
     "SeatKind",
@@ -523,24 +524,6 @@ class ReviewStatus(StrEnum):
 
 
 REVIEW_STATUSES = tuple(ReviewStatus)
-
-
-@dataclass(frozen=True)
-class ReviewRow:
-    """A game's review: its job's status and progress, and the review once done."""
-
-    table_id: str
-    status: ReviewStatus
-    done: int = 0
-    total: int = 0
-    requested_by: str | None = None
-    data: str | None = None
-    """The review (:meth:`basra.coach.review.GameReview.to_json`) as JSON text."""
-    error: str | None = None
-    created_at: float = 0.0
-    updated_at: float = 0.0
-    accuracy: str | None = None
-    """Each seat's accuracy (a JSON list; null for a seat with nothing graded), once done."""
 
 
 @dataclass

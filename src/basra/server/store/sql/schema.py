@@ -2,7 +2,8 @@
 
 There is one :data:`metadata`: the tables declared here, and those a feature that owns
 its data declares on it in its own store module (tournaments:
-:mod:`basra.server.features.tournaments.store`). :mod:`basra.server.stores` imports
+:mod:`basra.server.features.tournaments.store`; reviews:
+:mod:`basra.server.features.reviews_store`). :mod:`basra.server.stores` imports
 every such module, so the schema is whole wherever a store is made (and where the
 migrations are held to it, in the tests).
 
@@ -40,12 +41,6 @@ identity and daily deal (its primary key: one attempt each), pointing at the
 attempt's table, whose ``daily`` column names the deal. ``bots`` are bot
 accounts: an identity of their own, their owner's identity, a unique name and
 the SHA-256 of their token.
-
-A finished game's review (:mod:`basra.server.features.reviews`) is one ``reviews`` row:
-where its job stands (queued, running with ``done`` of ``total`` decisions,
-done, failed), who asked for it (for quotas), and the review itself as JSON
-once done, served from there without being worked out again; ``accuracy``
-keeps each seat's accuracy apart from it, for profiles.
 
 Tables a feature makes name their
 ``owner`` (``tournament:...``) and may be ``private`` (not watchable, shown as
@@ -98,7 +93,6 @@ __all__ = [
     "ratings",
     "reports",
     "results",
-    "reviews",
     "sanctions",
     "seats",
     "secrets",
@@ -314,24 +308,6 @@ bots = Table(
 Index("ix_bots_owner_id", bots.c.owner_id)
 Index("ix_bots_token_hash", bots.c.token_hash, unique=True)
 Index("ix_bots_name_key", bots.c.name_key, unique=True)
-
-reviews = Table(
-    "reviews",
-    metadata,
-    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
-    Column("status", String(16), nullable=False),
-    Column("done", Integer, nullable=False, server_default="0"),
-    Column("total", Integer, nullable=False, server_default="0"),
-    Column("requested_by", String(64), nullable=True),
-    Column("data", Text, nullable=True),
-    Column("error", Text, nullable=True),
-    # each seat's accuracy (a JSON list, null for a seat with nothing graded): profiles
-    Column("accuracy", Text, nullable=True),
-    Column("created_at", Float, nullable=False),
-    Column("updated_at", Float, nullable=False),
-)
-Index("ix_reviews_requested_by", reviews.c.requested_by)
-Index("ix_reviews_status", reviews.c.status)
 
 
 reports = Table(
