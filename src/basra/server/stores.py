@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from basra.server.features.learn_store import LessonStore, PuzzleStore, SqlLessons, SqlPuzzles
 from basra.server.features.reviews_store import ReviewStore, SqlReviews
 from basra.server.features.tournaments.store import SqlTournaments, TournamentStore
 from basra.server.store.protocols import (
@@ -24,10 +25,8 @@ from basra.server.store.protocols import (
     DailyStore,
     IdentityStore,
     LeaseStore,
-    LessonStore,
     ModerationStore,
     PlayerStore,
-    PuzzleStore,
     SecretStore,
     SeekStore,
     TableStore,
@@ -36,7 +35,6 @@ from basra.server.store.sql.bots import SqlBots
 from basra.server.store.sql.daily import SqlDaily
 from basra.server.store.sql.database import MEMORY, SqlDatabase
 from basra.server.store.sql.identities import SqlIdentities
-from basra.server.store.sql.learn import SqlLessons, SqlPuzzles
 from basra.server.store.sql.moderation import SqlModeration
 from basra.server.store.sql.play import SqlLeases, SqlSecrets, SqlSeeks
 from basra.server.store.sql.players import SqlPlayers

@@ -25,8 +25,8 @@ from typing import Any
 
 from basra.learn.lessons import Course, check_step, course_for, courses
 from basra.server.errors import ProtocolError
+from basra.server.features.learn_store import LessonStore
 from basra.server.identity import Caller
-from basra.server.store.protocols import LessonStore
 from basra.server.table.forms import check_rules
 
 __all__ = ["MAX_MOVE_TEXT", "Lessons", "course_key", "custom_course"]

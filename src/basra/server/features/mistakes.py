@@ -47,13 +47,14 @@ from basra.puzzles.format import Puzzle
 from basra.puzzles.mine import MineSettings, Option, mine_spot, review_values
 from basra.record import Record
 from basra.server.errors import ProtocolError
+from basra.server.features.learn_store import MinedPuzzleRow, PuzzleStore
 from basra.server.features.profiles import HISTORY_LIMIT
 from basra.server.features.puzzles import PuzzleConfig
 from basra.server.features.reviews import LocalQueue, ReviewService
 from basra.server.features.reviews_store import ReviewStore
 from basra.server.runtime.scheduler import REVIEW, FairScheduler
-from basra.server.store.protocols import PlayerStore, PuzzleStore
-from basra.server.store.rows import MinedPuzzleRow, ReviewStatus, SeatKind, TableStatus
+from basra.server.store.protocols import PlayerStore
+from basra.server.store.rows import ReviewStatus, SeatKind, TableStatus
 from basra.server.table.disclosure import SERVER
 from basra.server.table.queries import Queries
 

@@ -60,9 +60,15 @@ from basra.puzzles.mine import proof_samples
 from basra.puzzles.public import THEME_TITLES, attempt, puzzle_view, solution
 from basra.rules import PRESETS
 from basra.server.errors import ProtocolError
+from basra.server.features.learn_store import (
+    MinedPuzzleRow,
+    PuzzleRatingRow,
+    PuzzlerRow,
+    PuzzleStore,
+    PuzzleTryRow,
+)
 from basra.server.identity import Caller
-from basra.server.store.protocols import PuzzleStore, SecretStore
-from basra.server.store.rows import MinedPuzzleRow, PuzzleRatingRow, PuzzlerRow, PuzzleTryRow
+from basra.server.store.protocols import SecretStore
 
 __all__ = [
     "MAX_MOVE_TEXT",

@@ -35,12 +35,6 @@ from basra.server.store.rows import (
     GameSummary,
     IdentityRow,
     LeaderRow,
-    LessonStepRow,
-    MinedPuzzleRow,
-    MiningRow,
-    PuzzleRatingRow,
-    PuzzlerRow,
-    PuzzleTryRow,
     RatingRow,
     ReportRow,
     ResultRow,
@@ -59,10 +53,8 @@ __all__ = [
     "DailyStore",
     "IdentityStore",
     "LeaseStore",
-    "LessonStore",
     "ModerationStore",
     "PlayerStore",
-    "PuzzleStore",
     "SecretStore",
     "SeekStore",
     "TableStore",
@@ -383,92 +375,3 @@ class ModerationStore(Protocol):
 
     async def sanction_of(self, identity: str, now: float) -> SanctionRow | None:
         """The sanction in force on an identity now (a suspension ended is none)."""
-
-
-class LessonStore(Protocol):
-    """The lessons each person has done: steps per course."""
-
-    async def done(self, identity: str) -> list[LessonStepRow]:
-        """Every step the person has done, in every course."""
-
-    async def mark(self, identity: str, course: str, step: str, now: float) -> bool:
-        """Note a step done (True when it is new; doing it again changes nothing)."""
-
-
-class PuzzleStore(Protocol):
-    """Puzzle ratings, tries, the puzzles mined from people's games, and the mining jobs.
-
-    :meth:`record_try` stores a person's first try at a puzzle together with the
-    ratings it leads to, in one transaction, and only if neither rating changed since
-    it was read (its ``tries`` is its version): two tries at once never lose one.
-    """
-
-    async def puzzler(self, identity: str) -> PuzzlerRow | None:
-        """A person's puzzle rating and streaks, or None before their first rated try."""
-
-    async def ratings(self, puzzle_ids: Sequence[str]) -> dict[str, PuzzleRatingRow]:
-        """The puzzles' ratings (those no one has tried are left out)."""
-
-    async def tries(self, identity: str, puzzle_ids: Sequence[str]) -> dict[str, PuzzleTryRow]:
-        """The person's first tries at these puzzles."""
-
-    async def tried(self, identity: str) -> set[str]:
-        """Every puzzle the person has tried."""
-
-    async def recent_tries(self, identity: str, limit: int = 20) -> list[PuzzleTryRow]:
-        """The person's newest first tries, newest first."""
-
-    async def record_try(
-        self,
-        attempt: PuzzleTryRow,
-        person: PuzzlerRow,
-        puzzle: PuzzleRatingRow,
-        person_tries: int | None,
-        puzzle_tries: int | None,
-    ) -> bool:
-        """Store a first try and the two ratings it leads to, in one transaction.
-
-        ``person_tries`` and ``puzzle_tries`` are the rows' ``tries`` as read (None: no
-        row yet). False, and nothing stored, when the person tried the puzzle already
-        or either row changed meanwhile (read them again and retry).
-        """
-
-    async def add_mined(self, rows: Sequence[MinedPuzzleRow]) -> int:
-        """Keep mined puzzles (one already kept is left as it is); how many are new."""
-
-    async def mined(self, puzzle_id: str) -> MinedPuzzleRow | None:
-        """A mined puzzle by id, or None."""
-
-    async def mistakes_of(self, identity: str, limit: int = 100) -> list[MinedPuzzleRow]:
-        """The puzzles mined from the person's mistakes, newest first."""
-
-    async def mined_pool(
-        self, limit: int = 500, before: float | None = None
-    ) -> list[MinedPuzzleRow]:
-        """The newest mined puzzles of everyone (mined before ``before``, when given),
-        newest first."""
-
-    async def request_mining(self, table_id: str, now: float) -> bool:
-        """Queue a game's mining (True when queued now: new, or failed before)."""
-
-    async def claim_mining(self, table_id: str, now: float, stale: float) -> bool:
-        """Queued (or running without progress for ``stale`` seconds) to running, in one
-        step: True when this caller has it."""
-
-    async def touch_mining(self, table_id: str, now: float) -> None:
-        """Note that a running mining job is making progress (so it is not taken over)."""
-
-    async def finish_mining(self, table_id: str, found: int, now: float) -> None:
-        """Mark a game mined, with the number of puzzles found."""
-
-    async def fail_mining(self, table_id: str, error: str, now: float) -> None:
-        """Mark a game's mining failed (it may be queued again)."""
-
-    async def requeue_mining(self, table_id: str, now: float) -> None:
-        """Put a running mining job back in the queue (its process is stopping)."""
-
-    async def mining(self, table_ids: Sequence[str]) -> dict[str, MiningRow]:
-        """The mining rows of these games (games never queued are left out)."""
-
-    async def unfinished_mining(self) -> list[str]:
-        """The games whose mining is queued or running."""

@@ -8,16 +8,12 @@ People are identities (:class:`IdentityRow`) signed in on devices
 and results are :class:`RatingRow` and :class:`ResultRow`. Quick play keeps
 its pool as :class:`SeekRow`, the daily deal its attempts as
 :class:`AttemptRow`, the bot API its accounts as :class:`BotRow`.
-Lessons keep each person's steps done
-(:class:`LessonStepRow`); puzzles keep people's puzzle ratings and streaks
-(:class:`PuzzlerRow`), puzzles' ratings (:class:`PuzzleRatingRow`), each
-person's first try at each puzzle (:class:`PuzzleTryRow`), the puzzles mined
-from people's games (:class:`MinedPuzzleRow`) and the mining jobs
-(:class:`MiningRow`), which share the reviews' :class:`ReviewStatus`.
+Reviews and the puzzles' mining jobs share :class:`ReviewStatus`.
 
 A feature that owns its data keeps its rows in its own store module:
 tournaments in :mod:`basra.server.features.tournaments.store`, reviews in
-:mod:`basra.server.features.reviews_store`.
+:mod:`basra.server.features.reviews_store`, lessons and puzzles in
+:mod:`basra.server.features.learn_store`.
 
 Nothing here knows the rules of the game, and nothing here touches storage:
 the repositories of :mod:`basra.server.store.protocols` read and write these.
@@ -46,12 +42,6 @@ __all__ = [
     "GameSummary",
     "IdentityRow",
     "LeaderRow",
-    "LessonStepRow",
-    "MinedPuzzleRow",
-    "MiningRow",
-    "PuzzleRatingRow",
-    "PuzzleTryRow",
-    "PuzzlerRow",
     "RatingRow",
     "ResultRow",
     "ReviewStatus",
@@ -560,84 +550,3 @@ class SanctionRow:
     at: float
     until: float | None = None
     """When a suspension ends (None: a ban)."""
-
-
-@dataclass(frozen=True)
-class LessonStepRow:
-    """One step of one course a person has done (:mod:`basra.server.features.lessons`)."""
-
-    identity: str
-    course: str
-    """The course's key: the preset's name, or ``variant+hash`` for custom rules."""
-    step: str
-    done_at: float
-
-
-@dataclass(frozen=True)
-class PuzzlerRow:
-    """A person's puzzle rating (openskill's mu and sigma) and streaks."""
-
-    identity: str
-    mu: float
-    sigma: float
-    tries: int = 0
-    """Rated tries (first tries at puzzles): also the row's version."""
-    solved: int = 0
-    streak: int = 0
-    """Puzzles solved in a row (first tries), up to now."""
-    best_streak: int = 0
-    updated_at: float = 0.0
-
-
-@dataclass(frozen=True)
-class PuzzleRatingRow:
-    """A puzzle's rating as people's tries move it (openskill's mu and sigma)."""
-
-    puzzle_id: str
-    mu: float
-    sigma: float
-    tries: int = 0
-    """Rated tries at it: also the row's version."""
-    solved: int = 0
-
-
-@dataclass(frozen=True)
-class PuzzleTryRow:
-    """A person's first try at a puzzle (only the first is kept, and only it is rated)."""
-
-    identity: str
-    puzzle_id: str
-    move: str
-    correct: bool
-    at: float
-    rating_before: float
-    """The person's shown puzzle rating before and after the try."""
-    rating_after: float
-
-
-@dataclass(frozen=True)
-class MinedPuzzleRow:
-    """A puzzle mined from a person's reviewed game: a decision where they missed the
-    answer (``identity``, at ``seat``), as its ``basra-puzzle/1`` line."""
-
-    puzzle_id: str
-    line: str
-    table_id: str
-    seat: int
-    identity: str | None
-    variant: str
-    theme: str
-    rating: int
-    """The puzzle's first rating (its line's)."""
-    created_at: float
-
-
-@dataclass(frozen=True)
-class MiningRow:
-    """Where the mining of a reviewed game for its people's mistakes stands."""
-
-    table_id: str
-    status: ReviewStatus
-    found: int = 0
-    error: str | None = None
-    updated_at: float = 0.0

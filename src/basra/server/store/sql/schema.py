@@ -3,7 +3,8 @@
 There is one :data:`metadata`: the tables declared here, and those a feature that owns
 its data declares on it in its own store module (tournaments:
 :mod:`basra.server.features.tournaments.store`; reviews:
-:mod:`basra.server.features.reviews_store`). :mod:`basra.server.stores` imports
+:mod:`basra.server.features.reviews_store`; lessons and puzzles:
+:mod:`basra.server.features.learn_store`). :mod:`basra.server.stores` imports
 every such module, so the schema is whole wherever a store is made (and where the
 migrations are held to it, in the tests).
 
@@ -51,13 +52,6 @@ report of a player (who, about whom, from which table, the reason and the
 reporter's words, and once closed what the operator did); ``sanctions`` one row per
 identity suspended (``until``) or banned.
 
-Lessons (:mod:`basra.server.features.lessons`) keep one ``lesson_steps`` row per
-person, course and step done. Puzzles (:mod:`basra.server.features.puzzles`) keep
-``puzzlers`` (a person's puzzle rating, openskill's mu and sigma, and streaks),
-``puzzle_ratings`` (a puzzle's rating as tries move it), ``puzzle_tries`` (a
-person's first try at a puzzle: only it is rated), ``mined_puzzles`` (puzzles
-mined from people's reviewed games, as ``basra-puzzle/1`` lines, with the person
-whose mistake each was) and ``puzzle_mining`` (where each game's mining stands).
 """
 
 from __future__ import annotations
@@ -83,13 +77,7 @@ __all__ = [
     "events",
     "identities",
     "leases",
-    "lesson_steps",
     "metadata",
-    "mined_puzzles",
-    "puzzle_mining",
-    "puzzle_ratings",
-    "puzzle_tries",
-    "puzzlers",
     "ratings",
     "reports",
     "results",
@@ -335,75 +323,3 @@ sanctions = Table(
     Column("at", Float, nullable=False),
     Column("until", Float, nullable=True),
 )
-
-lesson_steps = Table(
-    "lesson_steps",
-    metadata,
-    Column("identity_id", String(64), ForeignKey("identities.id"), primary_key=True),
-    Column("course", String(80), primary_key=True),
-    Column("step", String(32), primary_key=True),
-    Column("done_at", Float, nullable=False),
-)
-
-puzzlers = Table(
-    "puzzlers",
-    metadata,
-    Column("identity_id", String(64), ForeignKey("identities.id"), primary_key=True),
-    Column("mu", Float, nullable=False),
-    Column("sigma", Float, nullable=False),
-    Column("tries", Integer, nullable=False),
-    Column("solved", Integer, nullable=False),
-    Column("streak", Integer, nullable=False),
-    Column("best_streak", Integer, nullable=False),
-    Column("updated_at", Float, nullable=False),
-)
-
-puzzle_ratings = Table(
-    "puzzle_ratings",
-    metadata,
-    Column("puzzle_id", String(16), primary_key=True),
-    Column("mu", Float, nullable=False),
-    Column("sigma", Float, nullable=False),
-    Column("tries", Integer, nullable=False),
-    Column("solved", Integer, nullable=False),
-)
-
-puzzle_tries = Table(
-    "puzzle_tries",
-    metadata,
-    Column("identity_id", String(64), ForeignKey("identities.id"), primary_key=True),
-    Column("puzzle_id", String(16), primary_key=True),
-    Column("move", String(48), nullable=False),
-    Column("correct", Boolean, nullable=False),
-    Column("at", Float, nullable=False),
-    Column("rating_before", Float, nullable=False),
-    Column("rating_after", Float, nullable=False),
-)
-Index("ix_puzzle_tries_identity_at", puzzle_tries.c.identity_id, puzzle_tries.c.at)
-
-mined_puzzles = Table(
-    "mined_puzzles",
-    metadata,
-    Column("puzzle_id", String(16), primary_key=True),
-    Column("line", Text, nullable=False),
-    Column("table_id", String(32), ForeignKey("tables.id"), nullable=False),
-    Column("seat", Integer, nullable=False),
-    Column("identity_id", String(64), nullable=True),
-    Column("variant", String(40), nullable=False),
-    Column("theme", String(24), nullable=False),
-    Column("rating", Integer, nullable=False),
-    Column("created_at", Float, nullable=False),
-)
-Index("ix_mined_puzzles_identity_id", mined_puzzles.c.identity_id)
-Index("ix_mined_puzzles_created_at", mined_puzzles.c.created_at)
-
-puzzle_mining = Table(
-    "puzzle_mining",
-    metadata,
-    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
-    Column("status", String(16), nullable=False),
-    Column("found", Integer, nullable=False, server_default="0"),
-    Column("error", Text, nullable=True),
-    Column("updated_at", Float, nullable=False),
-)
-Index("ix_puzzle_mining_status", puzzle_mining.c.status)
