@@ -17,12 +17,12 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from basra.server.features.daily_store import DailyStore, SqlDaily
 from basra.server.features.learn_store import LessonStore, PuzzleStore, SqlLessons, SqlPuzzles
 from basra.server.features.reviews_store import ReviewStore, SqlReviews
 from basra.server.features.tournaments.store import SqlTournaments, TournamentStore
 from basra.server.store.protocols import (
     BotStore,
-    DailyStore,
     IdentityStore,
     LeaseStore,
     ModerationStore,
@@ -32,7 +32,6 @@ from basra.server.store.protocols import (
     TableStore,
 )
 from basra.server.store.sql.bots import SqlBots
-from basra.server.store.sql.daily import SqlDaily
 from basra.server.store.sql.database import MEMORY, SqlDatabase
 from basra.server.store.sql.identities import SqlIdentities
 from basra.server.store.sql.moderation import SqlModeration

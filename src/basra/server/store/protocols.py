@@ -26,7 +26,6 @@ from typing import Protocol
 from basra.server.store.rows import (
     LIVE_STATUSES,
     AccountRow,
-    AttemptRow,
     BotRow,
     Cap,
     Claim,
@@ -50,7 +49,6 @@ from basra.server.store.rows import (
 
 __all__ = [
     "BotStore",
-    "DailyStore",
     "IdentityStore",
     "LeaseStore",
     "ModerationStore",
@@ -304,29 +302,6 @@ class SecretStore(Protocol):
 
     async def get_or_make(self, name: str, fresh: bytes) -> bytes:
         """The secret ``name``, stored as ``fresh`` the first time (the first writer wins)."""
-
-
-class DailyStore(Protocol):
-    """The daily deal's attempts: one per identity and deal."""
-
-    async def start_attempt(
-        self, attempt: AttemptRow, table: TableRow, caps: Sequence[Cap] = ()
-    ) -> AttemptRow:
-        """Create the attempt and its table within its caps (counted as
-        :meth:`TableStore.create` counts them), in one transaction.
-
-        If the identity already has an attempt at that deal, nothing is written
-        and that one is returned.
-        """
-
-    async def attempt_of(self, deal_id: str, identity: str) -> AttemptRow | None:
-        """An identity's attempt at a deal, or None."""
-
-    async def attempt_at(self, table_id: str) -> AttemptRow | None:
-        """The attempt played at a table, or None (not a daily table)."""
-
-    async def attempts(self, deal_id: str) -> list[AttemptRow]:
-        """Every attempt at a deal, oldest first."""
 
 
 class BotStore(Protocol):

@@ -6,13 +6,13 @@ where it stands (:class:`TableStatus`); its game is its event log
 People are identities (:class:`IdentityRow`) signed in on devices
 (:class:`DeviceRow`), optionally with an account (:class:`AccountRow`); ratings
 and results are :class:`RatingRow` and :class:`ResultRow`. Quick play keeps
-its pool as :class:`SeekRow`, the daily deal its attempts as
-:class:`AttemptRow`, the bot API its accounts as :class:`BotRow`.
+its pool as :class:`SeekRow`, the bot API its accounts as :class:`BotRow`.
 Reviews and the puzzles' mining jobs share :class:`ReviewStatus`.
 
 A feature that owns its data keeps its rows in its own store module:
 tournaments in :mod:`basra.server.features.tournaments.store`, reviews in
-:mod:`basra.server.features.reviews_store`, lessons and puzzles in
+:mod:`basra.server.features.reviews_store`, the daily deal's attempts in
+:mod:`basra.server.features.daily_store`, lessons and puzzles in
 :mod:`basra.server.features.learn_store`.
 
 Nothing here knows the rules of the game, and nothing here touches storage:
@@ -31,7 +31,6 @@ __all__ = [
     "OFFLINE",
     "REVIEW_STATUSES",
     "AccountRow",
-    "AttemptRow",
     "BotRow",
     "Cap",
     "CapReachedError",
@@ -471,25 +470,6 @@ class SeekRow:
     def pool(self) -> tuple[str, int, bool]:
         """The pool key: variant, players, teams."""
         return (self.variant, self.players, self.teams)
-
-
-@dataclass(frozen=True)
-class AttemptRow:
-    """One identity's attempt at one daily deal, and where its table stands."""
-
-    deal_id: str
-    identity: str
-    table_id: str
-    seat: int
-    name: str
-    started_at: float
-    status: TableStatus = TableStatus.PLAYING
-    """The table's status (``over`` once the attempt is played)."""
-    scores: tuple[int, ...] = ()
-    ended_at: float | None = None
-    """When the table last changed (its end, once over)."""
-    username: str | None = None
-    """The account's username, if the identity has one."""
 
 
 @dataclass(frozen=True)

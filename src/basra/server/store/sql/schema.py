@@ -4,7 +4,8 @@ There is one :data:`metadata`: the tables declared here, and those a feature tha
 its data declares on it in its own store module (tournaments:
 :mod:`basra.server.features.tournaments.store`; reviews:
 :mod:`basra.server.features.reviews_store`; lessons and puzzles:
-:mod:`basra.server.features.learn_store`). :mod:`basra.server.stores` imports
+:mod:`basra.server.features.learn_store`; the daily deal:
+:mod:`basra.server.features.daily_store`). :mod:`basra.server.stores` imports
 every such module, so the schema is whole wherever a store is made (and where the
 migrations are held to it, in the tests).
 
@@ -37,9 +38,7 @@ the log after a restart (see :mod:`basra.server.table.clocks`).
 Quick play keeps its pool in ``seeks`` (one row per waiting person, so every
 server process pairs the same pool) and runs its pairing under a row of
 ``leases`` (one process at a time). ``secrets`` holds server secrets made once
-(the daily deals are derived from one). ``daily_attempts`` has one row per
-identity and daily deal (its primary key: one attempt each), pointing at the
-attempt's table, whose ``daily`` column names the deal. ``bots`` are bot
+(the daily deals are derived from one). ``bots`` are bot
 accounts: an identity of their own, their owner's identity, a unique name and
 the SHA-256 of their token.
 
@@ -72,7 +71,6 @@ from sqlalchemy import (
 __all__ = [
     "accounts",
     "bots",
-    "daily_attempts",
     "devices",
     "events",
     "identities",
@@ -270,17 +268,6 @@ secrets = Table(
     Column("value", String(128), nullable=False),
 )
 
-daily_attempts = Table(
-    "daily_attempts",
-    metadata,
-    Column("deal_id", String(64), primary_key=True),
-    Column("identity_id", String(64), primary_key=True),
-    Column("table_id", String(32), ForeignKey("tables.id"), nullable=False),
-    Column("seat", Integer, nullable=False),
-    Column("name", String(64), nullable=False),
-    Column("started_at", Float, nullable=False),
-)
-Index("ix_daily_attempts_table_id", daily_attempts.c.table_id, unique=True)
 
 bots = Table(
     "bots",
