@@ -19,6 +19,7 @@ from typing import Protocol
 
 from basra.server.features.daily_store import DailyStore, SqlDaily
 from basra.server.features.learn_store import LessonStore, PuzzleStore, SqlLessons, SqlPuzzles
+from basra.server.features.quickplay_store import SeekStore, SqlSeeks
 from basra.server.features.reviews_store import ReviewStore, SqlReviews
 from basra.server.features.tournaments.store import SqlTournaments, TournamentStore
 from basra.server.store.protocols import (
@@ -28,14 +29,13 @@ from basra.server.store.protocols import (
     ModerationStore,
     PlayerStore,
     SecretStore,
-    SeekStore,
     TableStore,
 )
 from basra.server.store.sql.bots import SqlBots
 from basra.server.store.sql.database import MEMORY, SqlDatabase
 from basra.server.store.sql.identities import SqlIdentities
 from basra.server.store.sql.moderation import SqlModeration
-from basra.server.store.sql.play import SqlLeases, SqlSecrets, SqlSeeks
+from basra.server.store.sql.play import SqlLeases, SqlSecrets
 from basra.server.store.sql.players import SqlPlayers
 from basra.server.store.sql.schema import metadata
 from basra.server.store.sql.tables import SqlTables

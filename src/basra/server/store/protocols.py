@@ -20,7 +20,7 @@ already took that step, so the log can never fork.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Protocol
 
 from basra.server.store.rows import (
@@ -39,7 +39,6 @@ from basra.server.store.rows import (
     ResultRow,
     Revoked,
     SanctionRow,
-    SeekRow,
     Settle,
     Settlement,
     Status,
@@ -54,7 +53,6 @@ __all__ = [
     "ModerationStore",
     "PlayerStore",
     "SecretStore",
-    "SeekStore",
     "TableStore",
 ]
 
@@ -231,48 +229,6 @@ class PlayerStore(Protocol):
 
     async def leaderboard(self, family: str, kind: str, limit: int = 100) -> list[LeaderRow]:
         """The pool's rated people with accounts, by ``mu - 3 sigma``, best first."""
-
-
-class SeekStore(Protocol):
-    """The quick-play pool: one seek per identity, shared by every server process."""
-
-    async def put(self, seek: SeekRow) -> None:
-        """Store a seek, replacing the identity's previous one (one per identity)."""
-
-    async def of_identity(self, identity: str) -> SeekRow | None:
-        """The identity's seek (waiting, away or recently matched), or None."""
-
-    async def get(self, tickets: Sequence[str]) -> list[SeekRow]:
-        """The seeks of those tickets that still exist."""
-
-    async def waiting(self) -> list[SeekRow]:
-        """Every seek not yet seated, oldest first."""
-
-    async def touch(self, tickets: Sequence[str], holders: Sequence[str], now: float) -> None:
-        """Say that those seeks' connections (``holders``, in order) are still there."""
-
-    async def set_away(self, ticket: str, holder: str, away_since: float | None) -> None:
-        """Mark a seek away (its connection ``holder`` dropped), or back (None)."""
-
-    async def drop(self, tickets: Sequence[str]) -> None:
-        """Remove seeks (left the pool, or done with)."""
-
-    async def sweep(self, seen_before: float, away_before: float, matched_before: float) -> int:
-        """Remove seeks nobody holds (not seen since ``seen_before``, away since before
-        ``away_before``) and seated ones older than ``matched_before``; how many went."""
-
-    async def seat(
-        self, seats: Mapping[str, int], table: TableRow, now: float, caps: Sequence[Cap] = ()
-    ) -> bool:
-        """Seat waiting seeks (ticket -> seat) at a new table within its caps (counted as
-        :meth:`TableStore.create` counts them), in one transaction.
-
-        False (and nothing written) if any of them is no longer waiting and present;
-        :class:`~basra.server.store.rows.CapReachedError` when a cap is full.
-        """
-
-    async def pool_counts(self, seen_after: float) -> dict[tuple[str, int, bool], int]:
-        """How many are waiting (present, seen since ``seen_after``) in each pool."""
 
 
 class LeaseStore(Protocol):

@@ -5,14 +5,15 @@ where it stands (:class:`TableStatus`); its game is its event log
 (:class:`Event`: deals and plays, see :mod:`basra.server.table.reducer`).
 People are identities (:class:`IdentityRow`) signed in on devices
 (:class:`DeviceRow`), optionally with an account (:class:`AccountRow`); ratings
-and results are :class:`RatingRow` and :class:`ResultRow`. Quick play keeps
-its pool as :class:`SeekRow`, the bot API its accounts as :class:`BotRow`.
+and results are :class:`RatingRow` and :class:`ResultRow`. The bot API keeps
+its accounts as :class:`BotRow`.
 Reviews and the puzzles' mining jobs share :class:`ReviewStatus`.
 
 A feature that owns its data keeps its rows in its own store module:
 tournaments in :mod:`basra.server.features.tournaments.store`, reviews in
 :mod:`basra.server.features.reviews_store`, the daily deal's attempts in
-:mod:`basra.server.features.daily_store`, lessons and puzzles in
+:mod:`basra.server.features.daily_store`, quick play's pool in
+:mod:`basra.server.features.quickplay_store`, lessons and puzzles in
 :mod:`basra.server.features.learn_store`.
 
 Nothing here knows the rules of the game, and nothing here touches storage:
@@ -47,7 +48,6 @@ __all__ = [
     "Revoked",
     "SeatKind",
     "SeatRow",
-    "SeekRow",
     "Settle",
     "Settlement",
     "Status",
@@ -436,40 +436,6 @@ Settle = Callable[[Mapping[str, RatingRow]], Settlement]
 
 
 # ---------------------------------------------------------------------- quick play, daily, bots
-
-
-@dataclass(frozen=True)
-class SeekRow:
-    """A person in the quick-play pool (a variant, a table size and teams)."""
-
-    ticket: str
-    identity: str
-    name: str
-    variant: str
-    players: int
-    teams: bool
-    mu: float
-    """The person's rating in the pool's family and kind when they joined."""
-    sigma: float
-    joined_at: float
-    """When they joined (wall-clock seconds): their rating window widens from then."""
-    bot_after: float | None
-    """Seconds after which a bot of similar strength may fill the table (None: never)."""
-    seen_at: float
-    """When the process holding their connection last said they are still there."""
-    holder: str = ""
-    """The connection holding the seek (a newer one takes it over)."""
-    away_since: float | None = None
-    """Their connection dropped then (not paired while away; dropped after a grace period)."""
-    table_id: str | None = None
-    """The table they were seated at (None while waiting)."""
-    seat: int | None = None
-    matched_at: float | None = None
-
-    @property
-    def pool(self) -> tuple[str, int, bool]:
-        """The pool key: variant, players, teams."""
-        return (self.variant, self.players, self.teams)
 
 
 @dataclass(frozen=True)

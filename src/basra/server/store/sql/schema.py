@@ -5,7 +5,8 @@ its data declares on it in its own store module (tournaments:
 :mod:`basra.server.features.tournaments.store`; reviews:
 :mod:`basra.server.features.reviews_store`; lessons and puzzles:
 :mod:`basra.server.features.learn_store`; the daily deal:
-:mod:`basra.server.features.daily_store`). :mod:`basra.server.stores` imports
+:mod:`basra.server.features.daily_store`; quick play:
+:mod:`basra.server.features.quickplay_store`). :mod:`basra.server.stores` imports
 every such module, so the schema is whole wherever a store is made (and where the
 migrations are held to it, in the tests).
 
@@ -35,9 +36,8 @@ A rated table has a clock (``clock_move`` seconds a move and a
 ``stand_in``, ``forfeited``); with ``events.at`` the clocks are rebuilt from
 the log after a restart (see :mod:`basra.server.table.clocks`).
 
-Quick play keeps its pool in ``seeks`` (one row per waiting person, so every
-server process pairs the same pool) and runs its pairing under a row of
-``leases`` (one process at a time). ``secrets`` holds server secrets made once
+Named ``leases`` (quick play's pairing, a tournament's clock, each table's owner) are
+held by one process at a time. ``secrets`` holds server secrets made once
 (the daily deals are derived from one). ``bots`` are bot
 accounts: an identity of their own, their owner's identity, a unique name and
 the SHA-256 of their token.
@@ -82,7 +82,6 @@ __all__ = [
     "sanctions",
     "seats",
     "secrets",
-    "seeks",
     "tables",
     "transfers",
 ]
@@ -230,28 +229,6 @@ results = Table(
 )
 Index("ix_results_identity_id", results.c.identity_id, results.c.ended_at)
 
-seeks = Table(
-    "seeks",
-    metadata,
-    Column("ticket", String(32), primary_key=True),
-    Column("identity_id", String(64), nullable=False),
-    Column("name", String(64), nullable=False),
-    Column("variant", String(40), nullable=False),
-    Column("players", Integer, nullable=False),
-    Column("teams", Boolean, nullable=False),
-    Column("mu", Float, nullable=False),
-    Column("sigma", Float, nullable=False),
-    Column("joined_at", Float, nullable=False),
-    Column("bot_after", Float, nullable=True),
-    Column("seen_at", Float, nullable=False),
-    Column("holder", String(32), nullable=False),
-    Column("away_since", Float, nullable=True),
-    Column("table_id", String(32), nullable=True),
-    Column("seat", Integer, nullable=True),
-    Column("matched_at", Float, nullable=True),
-)
-Index("ix_seeks_identity_id", seeks.c.identity_id, unique=True)
-Index("ix_seeks_table_id", seeks.c.table_id)
 
 leases = Table(
     "leases",
