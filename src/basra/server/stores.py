@@ -19,6 +19,7 @@ from typing import Protocol
 
 from basra.server.features.daily_store import DailyStore, SqlDaily
 from basra.server.features.learn_store import LessonStore, PuzzleStore, SqlLessons, SqlPuzzles
+from basra.server.features.moderation_store import ModerationStore, SqlModeration
 from basra.server.features.quickplay_store import SeekStore, SqlSeeks
 from basra.server.features.reviews_store import ReviewStore, SqlReviews
 from basra.server.features.tournaments.store import SqlTournaments, TournamentStore
@@ -26,7 +27,6 @@ from basra.server.store.protocols import (
     BotStore,
     IdentityStore,
     LeaseStore,
-    ModerationStore,
     PlayerStore,
     SecretStore,
     TableStore,
@@ -34,7 +34,6 @@ from basra.server.store.protocols import (
 from basra.server.store.sql.bots import SqlBots
 from basra.server.store.sql.database import MEMORY, SqlDatabase
 from basra.server.store.sql.identities import SqlIdentities
-from basra.server.store.sql.moderation import SqlModeration
 from basra.server.store.sql.play import SqlLeases, SqlSecrets
 from basra.server.store.sql.players import SqlPlayers
 from basra.server.store.sql.schema import metadata

@@ -35,7 +35,6 @@ from basra.server.store.rows import (
     IdentityRow,
     LeaderRow,
     RatingRow,
-    ReportRow,
     ResultRow,
     Revoked,
     SanctionRow,
@@ -50,8 +49,8 @@ __all__ = [
     "BotStore",
     "IdentityStore",
     "LeaseStore",
-    "ModerationStore",
     "PlayerStore",
+    "SanctionStore",
     "SecretStore",
     "TableStore",
 ]
@@ -282,21 +281,9 @@ class BotStore(Protocol):
         """Revoke a bot account (its token stops working)."""
 
 
-class ModerationStore(Protocol):
-    """Reports of players, and sanctions on identities."""
-
-    async def add_report(self, report: ReportRow) -> None:
-        """Keep a report."""
-
-    async def reports(
-        self, open_only: bool = True, limit: int = 100, after: str | None = None
-    ) -> list[ReportRow]:
-        """Reports, newest first (only those not closed, unless ``open_only`` is False),
-        from the one after the report ``after`` on (a page's cursor; ``ValueError`` when
-        there is no such report)."""
-
-    async def close_report(self, report_id: str, resolution: str, now: float) -> bool:
-        """Close an open report with the operator's words; False if there is none."""
+class SanctionStore(Protocol):
+    """Sanctions on identities: a suspension until a time, or a ban. Identities check them
+    at sign-in; moderation (:mod:`basra.server.features.moderation`) sets and lifts them."""
 
     async def sanction(self, row: SanctionRow) -> None:
         """Suspend or ban an identity (replacing a sanction it had)."""

@@ -463,29 +463,6 @@ REVIEW_STATUSES = tuple(ReviewStatus)
 
 
 @dataclass
-class ReportRow:
-    """A person's report of another (moderation): who, about whom, where, and why."""
-
-    id: str
-    reporter: str
-    """The reporting identity."""
-    target: str
-    """The reported identity."""
-    reason: str
-    """One of :data:`basra.server.features.moderation.REASONS`."""
-    note: str
-    """The reporter's words (at most 500 characters; may be empty)."""
-    at: float
-    table_id: str | None = None
-    """The table it was reported from (None: from a profile)."""
-    target_name: str | None = None
-    """The name shown where it was reported (a seat's name, or the profile's)."""
-    closed_at: float | None = None
-    resolution: str | None = None
-    """What the operator did about it (their words)."""
-
-
-@dataclass
 class SanctionRow:
     """An identity kept off the server: ``suspended`` until a time, or ``banned``."""
 

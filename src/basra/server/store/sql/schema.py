@@ -6,7 +6,8 @@ its data declares on it in its own store module (tournaments:
 :mod:`basra.server.features.reviews_store`; lessons and puzzles:
 :mod:`basra.server.features.learn_store`; the daily deal:
 :mod:`basra.server.features.daily_store`; quick play:
-:mod:`basra.server.features.quickplay_store`). :mod:`basra.server.stores` imports
+:mod:`basra.server.features.quickplay_store`; moderation's reports:
+:mod:`basra.server.features.moderation_store`). :mod:`basra.server.stores` imports
 every such module, so the schema is whole wherever a store is made (and where the
 migrations are held to it, in the tests).
 
@@ -46,10 +47,8 @@ Tables a feature makes name their
 ``owner`` (``tournament:...``) and may be ``private`` (not watchable, shown as
 the feature allows), apply the forfeit rule unrated (``forfeits``), and never be
 abandoned (``lasting``).
-Moderation (:mod:`basra.server.features.moderation`): ``reports`` has one row per
-report of a player (who, about whom, from which table, the reason and the
-reporter's words, and once closed what the operator did); ``sanctions`` one row per
-identity suspended (``until``) or banned.
+``sanctions`` has one row per identity suspended (``until``) or banned (by moderation,
+:mod:`basra.server.features.moderation`; checked at sign-in).
 
 """
 
@@ -77,7 +76,6 @@ __all__ = [
     "leases",
     "metadata",
     "ratings",
-    "reports",
     "results",
     "sanctions",
     "seats",
@@ -261,22 +259,6 @@ Index("ix_bots_owner_id", bots.c.owner_id)
 Index("ix_bots_token_hash", bots.c.token_hash, unique=True)
 Index("ix_bots_name_key", bots.c.name_key, unique=True)
 
-
-reports = Table(
-    "reports",
-    metadata,
-    Column("id", String(32), primary_key=True),
-    Column("reporter", String(64), nullable=False),
-    Column("target", String(64), nullable=False),
-    Column("target_name", String(64), nullable=True),
-    Column("table_id", String(32), nullable=True),
-    Column("reason", String(16), nullable=False),
-    Column("note", Text, nullable=False),
-    Column("at", Float, nullable=False),
-    Column("closed_at", Float, nullable=True),
-    Column("resolution", Text, nullable=True),
-)
-Index("ix_reports_open", reports.c.closed_at, reports.c.at)
 
 sanctions = Table(
     "sanctions",
