@@ -26,7 +26,6 @@ from typing import Protocol
 from basra.server.store.rows import (
     LIVE_STATUSES,
     AccountRow,
-    BotRow,
     Cap,
     Claim,
     DeviceRow,
@@ -46,7 +45,6 @@ from basra.server.store.rows import (
 )
 
 __all__ = [
-    "BotStore",
     "IdentityStore",
     "LeaseStore",
     "PlayerStore",
@@ -257,28 +255,6 @@ class SecretStore(Protocol):
 
     async def get_or_make(self, name: str, fresh: bytes) -> bytes:
         """The secret ``name``, stored as ``fresh`` the first time (the first writer wins)."""
-
-
-class BotStore(Protocol):
-    """Bot accounts: an identity of their own, an owner, a token kept as its hash."""
-
-    async def create(self, bot: BotRow, token_hash: str) -> bool:
-        """Store a bot account and its identity; False if its name is taken."""
-
-    async def by_token(self, token_hash: str) -> BotRow | None:
-        """The live bot of a token (its owner live too), or None."""
-
-    async def by_name(self, name_key: str) -> BotRow | None:
-        """The live bot of a name (its case-folded key), or None."""
-
-    async def of_owner(self, owner: str) -> list[BotRow]:
-        """A person's live bots, oldest first."""
-
-    async def set_token(self, identity: str, token_hash: str) -> None:
-        """Replace a bot's token."""
-
-    async def revoke(self, identity: str, now: float) -> None:
-        """Revoke a bot account (its token stops working)."""
 
 
 class SanctionStore(Protocol):

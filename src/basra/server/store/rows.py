@@ -5,13 +5,13 @@ where it stands (:class:`TableStatus`); its game is its event log
 (:class:`Event`: deals and plays, see :mod:`basra.server.table.reducer`).
 People are identities (:class:`IdentityRow`) signed in on devices
 (:class:`DeviceRow`), optionally with an account (:class:`AccountRow`); ratings
-and results are :class:`RatingRow` and :class:`ResultRow`. The bot API keeps
-its accounts as :class:`BotRow`.
+and results are :class:`RatingRow` and :class:`ResultRow`.
 Reviews and the puzzles' mining jobs share :class:`ReviewStatus`.
 
 A feature that owns its data keeps its rows in its own store module:
 tournaments in :mod:`basra.server.features.tournaments.store`, reviews in
-:mod:`basra.server.features.reviews_store`, the daily deal's attempts in
+:mod:`basra.server.features.reviews_store`, bot accounts in
+:mod:`basra.server.features.botapi_store`, the daily deal's attempts in
 :mod:`basra.server.features.daily_store`, quick play's pool in
 :mod:`basra.server.features.quickplay_store`, lessons and puzzles in
 :mod:`basra.server.features.learn_store`.
@@ -32,7 +32,6 @@ __all__ = [
     "OFFLINE",
     "REVIEW_STATUSES",
     "AccountRow",
-    "BotRow",
     "Cap",
     "CapReachedError",
     "Claim",
@@ -436,18 +435,6 @@ Settle = Callable[[Mapping[str, RatingRow]], Settlement]
 
 
 # ---------------------------------------------------------------------- quick play, daily, bots
-
-
-@dataclass(frozen=True)
-class BotRow:
-    """A bot account: an identity of its own, owned by a person."""
-
-    identity: str
-    owner: str
-    name: str
-    name_key: str
-    created_at: float
-    revoked_at: float | None = None
 
 
 class ReviewStatus(StrEnum):

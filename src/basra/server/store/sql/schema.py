@@ -7,7 +7,8 @@ its data declares on it in its own store module (tournaments:
 :mod:`basra.server.features.learn_store`; the daily deal:
 :mod:`basra.server.features.daily_store`; quick play:
 :mod:`basra.server.features.quickplay_store`; moderation's reports:
-:mod:`basra.server.features.moderation_store`). :mod:`basra.server.stores` imports
+:mod:`basra.server.features.moderation_store`; bot accounts:
+:mod:`basra.server.features.botapi_store`). :mod:`basra.server.stores` imports
 every such module, so the schema is whole wherever a store is made (and where the
 migrations are held to it, in the tests).
 
@@ -39,9 +40,7 @@ the log after a restart (see :mod:`basra.server.table.clocks`).
 
 Named ``leases`` (quick play's pairing, a tournament's clock, each table's owner) are
 held by one process at a time. ``secrets`` holds server secrets made once
-(the daily deals are derived from one). ``bots`` are bot
-accounts: an identity of their own, their owner's identity, a unique name and
-the SHA-256 of their token.
+(the daily deals are derived from one).
 
 Tables a feature makes name their
 ``owner`` (``tournament:...``) and may be ``private`` (not watchable, shown as
@@ -69,7 +68,6 @@ from sqlalchemy import (
 
 __all__ = [
     "accounts",
-    "bots",
     "devices",
     "events",
     "identities",
@@ -242,22 +240,6 @@ secrets = Table(
     Column("name", String(32), primary_key=True),
     Column("value", String(128), nullable=False),
 )
-
-
-bots = Table(
-    "bots",
-    metadata,
-    Column("identity_id", String(64), ForeignKey("identities.id"), primary_key=True),
-    Column("owner_id", String(64), ForeignKey("identities.id"), nullable=False),
-    Column("name", String(32), nullable=False),
-    Column("name_key", String(32), nullable=False),
-    Column("token_hash", String(64), nullable=False),
-    Column("created_at", Float, nullable=False),
-    Column("revoked_at", Float, nullable=True),
-)
-Index("ix_bots_owner_id", bots.c.owner_id)
-Index("ix_bots_token_hash", bots.c.token_hash, unique=True)
-Index("ix_bots_name_key", bots.c.name_key, unique=True)
 
 
 sanctions = Table(
