@@ -9,7 +9,7 @@ the core's miner
 analysed twice), and a decision it proves (exactly, or by the search ten times the
 ``expert``'s, :class:`~basra.server.features.puzzles.PuzzleConfig`) whose answer is not
 the move the person played becomes a puzzle of theirs
-(:meth:`~basra.server.store.protocols.PuzzleStore.add_mined`). Mined puzzles are in
+(:meth:`~basra.server.features.learn_store.PuzzleStore.add_mined`). Mined puzzles are in
 everyone's rated pool too, so only a game whose cards anyone may see is mined
 (:meth:`Disclosure.public <basra.server.table.disclosure.Disclosure.public>`: over, and
 not hidden, or its deal revealed to all). A hidden table's game reviewed sooner (a daily
