@@ -41,8 +41,8 @@ import websockets
 from load_quickplay import cpu_seconds, percentile, server, tree_cpu_seconds
 
 from basra.server.runtime.devservices import postgres_cluster, redis_server
-from basra.server.store import open_store
 from basra.server.store.rows import TableStatus
+from basra.server.stores import open_store
 
 
 def http(port: int, path: str, body: dict[str, Any] | None = None, token: str | None = None) -> Any:

@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import re
+import shutil
+import sqlite3
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import closing, contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
 import uvicorn
+from sqlalchemy import select
 from websockets.sync.client import ClientConnection, connect
 
 from basra.server.app import AppConfig, create_app
@@ -23,7 +28,8 @@ from basra.server.env import Env
 from basra.server.quotas import Limits, Rate
 from basra.server.runtime.devservices import free_port
 from basra.server.runtime.pubsub import Hub
-from basra.server.store import Store
+from basra.server.store.sql import schema
+from basra.server.stores import MEMORY, SqlStore, Store, open_store
 from basra.server.table.live import ServiceConfig
 
 ROOMY = Rate(1_000_000, 1)
@@ -55,6 +61,43 @@ FAST = ServiceConfig(
     grace=60.0, bot_delay=0.0, round_pause=0.0, bot_processes=0, limits=TEST_LIMITS
 )
 CARD = re.compile(r"(?<![0-9A-Za-z])(10|[2-9AJQK])([SHDC])(?![A-Za-z0-9])")
+
+
+def file_store() -> SqlStore:
+    """A store on a new SQLite file, in a folder removed when the tests end."""
+    folder = tempfile.mkdtemp(prefix="basra-test-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return SqlStore(os.path.join(folder, "basra.db"))
+
+
+def sharing(store: SqlStore) -> SqlStore:
+    """A second store on ``store``'s database: a second server process, in tests."""
+    return SqlStore(store.url)
+
+
+async def started_store(database: str = MEMORY) -> SqlStore:
+    """A started store (an in-memory SQLite database unless told otherwise)."""
+    store = open_store(database)
+    await store.start()
+    return store
+
+
+async def stored_rows(store: SqlStore, *names: str) -> dict[str, list[dict[str, Any]]]:
+    """Every row of the named tables of ``store``'s database (all of them when none is named)."""
+    tables = [t for t in schema.metadata.sorted_tables if not names or t.name in names]
+    async with store.db.engine.connect() as conn:
+        return {
+            t.name: [dict(row._mapping) for row in await conn.execute(select(t))] for t in tables
+        }
+
+
+def count_rows(store: SqlStore, name: str) -> int:
+    """The rows in one table of a SQLite file store, read from this thread (a server in
+    another thread or loop owns the store's engine)."""
+    path = store.url.split(":///", 1)[1]
+    with closing(sqlite3.connect(path, timeout=30)) as conn:
+        (count,) = conn.execute(f"SELECT count(*) FROM {name}").fetchone()
+    return int(count)
 
 
 async def started_env(

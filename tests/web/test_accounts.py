@@ -12,14 +12,13 @@ from pathlib import Path
 from typing import Any
 
 from argon2 import PasswordHasher
-from tests.web.helpers import FAST, ServerThread, create_table, http, new_token
+from tests.web.helpers import FAST, ServerThread, create_table, http, new_token, started_store
 
 from basra.server.app import AppConfig
 from basra.server.errors import ProtocolError
 from basra.server.features.accounts import Accounts
 from basra.server.identity import Identities
 from basra.server.quotas import Quotas
-from basra.server.store import MemoryStore
 
 PASSWORD = "correct horse battery"
 
@@ -148,7 +147,7 @@ class SlowHasher(PasswordHasher):
 
 def test_hashing_runs_off_the_event_loop() -> None:
     async def scenario() -> None:
-        store = MemoryStore()
+        store = await started_store()
         quotas = Quotas()
         identities = Identities(store.identities, store.tables, quotas)
         hasher = SlowHasher(time_cost=1, memory_cost=8, parallelism=1)

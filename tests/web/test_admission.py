@@ -46,17 +46,11 @@ from tests.web.test_services import postgres, redis  # noqa: F401 (fixtures)
 from tests.web.tourney import QUICK, join, make_event, organiser, wait_for
 
 from basra.server.app import AppConfig
+from basra.server.features.tournaments.store import TournamentRow
 from basra.server.ops.control import OpsConfig
 from basra.server.quotas import Rate
-from basra.server.store.rows import (
-    LIVE_STATUSES,
-    CapReachedError,
-    EventCap,
-    TableRow,
-    TableStatus,
-    TournamentRow,
-)
-from basra.server.store.sql import SqlStore
+from basra.server.store.rows import LIVE_STATUSES, CapReachedError, EventCap, TableRow, TableStatus
+from basra.server.stores import SqlStore
 
 CAPS = replace(
     TEST_LIMITS,

@@ -25,15 +25,16 @@ from tests.web.helpers import (
     play_to_end,
     server_process,
     started_env,
+    stored_rows,
 )
 from tests.web.test_service import drain as frames
 from websockets.exceptions import ConnectionClosed
 
 from basra.cards import CARD_NAMES
 from basra.server.env import Env
-from basra.server.store import MemoryStore
-from basra.server.store.memory.tables import MemoryTables
 from basra.server.store.rows import Event, Status
+from basra.server.store.sql.tables import SqlTables
+from basra.server.stores import MEMORY, SqlStore
 from basra.server.table.forms import TableForm, check_table_form
 from basra.server.table.live import Client, ServiceConfig
 from basra.state import GameState, shuffled_pack
@@ -229,9 +230,8 @@ def test_two_players_asking_for_a_rematch_at_once_make_one_table() -> None:
         )
         told = {m["table"] for c in (a, b) for m in frames(c) if m["type"] == "rematch"}
         assert len(told) == 1
-        store = service.store
-        assert isinstance(store, MemoryStore)
-        assert [t.id for t in store.data.tables.values() if t.rematch_of == table] == list(told)
+        rows = (await stored_rows(service.store, "tables"))["tables"]
+        assert [t["id"] for t in rows if t["rematch_of"] == table] == list(told)
         await service.close()
 
     asyncio.run(scenario())
@@ -281,7 +281,7 @@ def test_a_thinking_bot_holds_no_lock_that_others_need() -> None:
     asyncio.run(scenario())
 
 
-class FailingTables(MemoryTables):
+class FailingTables(SqlTables):
     """Tables whose deals cannot be written (a full disk, say)."""
 
     tries = 0
@@ -293,12 +293,12 @@ class FailingTables(MemoryTables):
         return await super().append(table_id, event, status)
 
 
-class FailingStore(MemoryStore):
-    """A memory store on :class:`FailingTables`."""
+class FailingStore(SqlStore):
+    """An in-memory SQL store on :class:`FailingTables`."""
 
     def __init__(self) -> None:
-        super().__init__()
-        self.tables = self.failing = FailingTables(self.data)
+        super().__init__(MEMORY)
+        self.tables = self.failing = FailingTables(self.db)
 
 
 def test_a_failing_automatic_action_backs_off_then_stops_visibly(
@@ -326,7 +326,8 @@ def test_a_failing_automatic_action_backs_off_then_stops_visibly(
         assert store.failing.tries == 4
         await asyncio.sleep(0.3)
         assert store.failing.tries == 4, "a stopped table must not be tried again and again"
-        assert "disk full" in (store.data.tables[row.id].fault or "")
+        stored = await store.tables.load(row.id)
+        assert stored is not None and "disk full" in (stored.fault or "")
         tables = [m["table"] for m in frames(a) if m["type"] == "table"]
         assert tables[-1]["fault"] is True
         await service.close()

@@ -25,7 +25,7 @@ from tests.web.helpers import FAST, TEST_LIMITS, ServerThread, http, new_token, 
 from basra.server.app import AppConfig
 from basra.server.runtime.devservices import postgres_cluster
 from basra.server.store.rows import Cap, CapReachedError, SeatKind, SeatRow, TableRow
-from basra.server.store.sql import SqlStore
+from basra.server.stores import SqlStore
 
 T = TypeVar("T")
 

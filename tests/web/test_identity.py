@@ -15,13 +15,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.web.helpers import Player, ServerThread, create_table, http, new_token
+from tests.web.helpers import (
+    Player,
+    ServerThread,
+    create_table,
+    http,
+    new_token,
+    started_store,
+    stored_rows,
+)
 
 from basra.server.errors import ProtocolError
 from basra.server.identity import TRANSFER_TTL, Identities, token_hash
 from basra.server.quotas import Quotas
-from basra.server.store import MemoryStore, Store
 from basra.server.store.rows import IdentityRow
+from basra.server.stores import Store
 
 TWO_PEOPLE = {"seats": [{"kind": "person"}, {"kind": "person"}], "my_seat": 0}
 
@@ -113,7 +121,7 @@ def identities_of(store: Store, clock: Any = None) -> Identities:
 
 def test_an_old_browser_secret_is_exchanged_once_for_its_games() -> None:
     async def scenario() -> None:
-        store = MemoryStore()
+        store = await started_store()
         old_secret = "0123456789abcdef0123456789abcdef"
         await store.identities.create(IdentityRow(token_hash(old_secret), 0.0, "Amal", legacy=True))
         identities = identities_of(store)
@@ -128,7 +136,7 @@ def test_an_old_browser_secret_is_exchanged_once_for_its_games() -> None:
 def test_a_transfer_code_expires() -> None:
     async def scenario() -> None:
         now = [1000.0]
-        identities = identities_of(MemoryStore(), clock=lambda: now[0])
+        identities = identities_of(await started_store(), clock=lambda: now[0])
         amal = await identities.create("192.0.2.1")
         code = (await identities.transfer_code(amal.caller))["code"]
         now[0] += TRANSFER_TTL + 1
@@ -141,14 +149,11 @@ def test_a_transfer_code_expires() -> None:
 
 def test_tokens_and_codes_are_stored_only_as_hashes() -> None:
     async def scenario() -> None:
-        store = MemoryStore()
+        store = await started_store()
         identities = identities_of(store)
         issued = await identities.create("192.0.2.1")
         code = (await identities.transfer_code(issued.caller))["code"]
-        data = store.data
-        stored = json.dumps(
-            [repr(data.devices), repr(data.tokens), repr(data.transfers)], default=str
-        )
+        stored = json.dumps(await stored_rows(store), default=str)
         assert issued.token not in stored and code.replace("-", "") not in stored
 
     asyncio.run(scenario())
@@ -156,7 +161,7 @@ def test_tokens_and_codes_are_stored_only_as_hashes() -> None:
 
 def test_transfer_code_guesses_are_limited_per_address() -> None:
     async def scenario() -> None:
-        identities = identities_of(MemoryStore())
+        identities = identities_of(await started_store())
         refused = 0
         for _ in range(30):
             try:
@@ -176,6 +181,7 @@ def test_the_migration_keeps_the_games_of_old_browser_secrets(tmp_path: Path) ->
     from alembic.config import Config
 
     import basra.server.store.sql as sql
+    from basra.server.stores import SqlStore
 
     path = tmp_path / "old.db"
     old_secret = "00112233445566778899aabbccddeeff"
@@ -202,7 +208,7 @@ def test_the_migration_keeps_the_games_of_old_browser_secrets(tmp_path: Path) ->
     engine.dispose()
 
     async def scenario() -> None:
-        store = sql.SqlStore(str(path))
+        store = SqlStore(str(path))
         await store.start()
         identities = identities_of(store)
         issued = await identities.create("192.0.2.1", None, old_secret)

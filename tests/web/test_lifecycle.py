@@ -15,11 +15,10 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from tests.web.helpers import FAST, TEST_LIMITS, started_env
+from tests.web.helpers import FAST, TEST_LIMITS, file_store, sharing, started_env
 
 from basra.rules import preset
 from basra.server.errors import ProtocolError
-from basra.server.store import MemoryStore
 from basra.server.store.rows import SeatKind, SeatRow, Settlement, TableRow
 from basra.server.table.admission import Budget
 from basra.server.table.forms import TableSpec
@@ -112,9 +111,9 @@ def test_an_all_bot_table_the_server_pairs_counts_against_its_event_and_maker() 
 
 def test_each_settled_game_is_told_once_across_processes() -> None:
     async def scenario() -> None:
-        store = MemoryStore()
+        store = file_store()
         one = await started_env(store=store, origin="one")
-        two = await started_env(store=MemoryStore.sharing(store), origin="two")
+        two = await started_env(store=sharing(store), origin="two")
         heard: list[tuple[str, str, Standings, Settlement]] = []
         for name, env in (("one", one), ("two", two)):
 

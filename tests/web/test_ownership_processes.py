@@ -25,8 +25,8 @@ import pytest
 from tests.web.helpers import create_table, free_port, http, new_token, wait_http
 from tests.web.test_services import postgres, redis  # noqa: F401 (fixtures)
 
-from basra.server.store import open_store
 from basra.server.store.rows import Event, TableRow, TableStatus
+from basra.server.stores import open_store
 from basra.server.table.reducer import replay, status_after
 
 OPTIONS = (

@@ -13,22 +13,25 @@ from typing import Any
 
 import pytest
 from openskill.models import PlackettLuce
+from sqlalchemy import update
 from tests.web.helpers import (
     FAST,
     Player,
     ServerThread,
     create_table,
+    file_store,
     http,
     new_token,
     play_to_end,
+    sharing,
     started_env,
 )
 
 from basra.rules import PRESETS
 from basra.server.env import AppConfig, Env
 from basra.server.errors import ProtocolError
-from basra.server.store import MemoryStore
 from basra.server.store.rows import RatingRow, SeatRow, TableRow
+from basra.server.store.sql import schema
 from basra.server.table.forms import TableForm, check_table_form
 from basra.server.table.ratings import (
     FAMILIES,
@@ -245,7 +248,7 @@ def test_a_forfeit_in_teams_leaves_the_partner_unrated() -> None:
 
 def test_a_game_a_crash_left_unsettled_is_settled_at_start() -> None:
     async def scenario() -> None:
-        store = MemoryStore()
+        store = file_store()
         first = await started_env(FAST, store)
         amal = (await first.identities.create("test")).caller
         form = {"name": "Amal", "rated": True, "rules": {"target": 10}}
@@ -263,10 +266,11 @@ def test_a_game_a_crash_left_unsettled_is_settled_at_start() -> None:
         await asyncio.sleep(0)
         stored = await store.tables.load(row.id)
         assert stored is not None and stored.status == "over"
-        stored_row = store.data.tables[row.id]
-        stored_row.settled_at = None
+        tables = schema.tables
+        async with store.db.engine.begin() as conn:
+            await conn.execute(update(tables).where(tables.c.id == row.id).values(settled_at=None))
         assert await store.tables.unsettled() == [row.id]
-        second = Env(AppConfig(service=FAST), store=MemoryStore.sharing(store))
+        second = Env(AppConfig(service=FAST), store=sharing(store))
         await second.start()
         assert await store.tables.unsettled() == []
         (result,) = await store.players.results_at(row.id)

@@ -14,14 +14,14 @@ import time
 from typing import Any
 
 import pytest
-from tests.web.helpers import http, new_token
+from tests.web.helpers import count_rows, http, new_token
 from tests.web.test_botapi import make_bot
 from tests.web.test_quickplay import Seeker
 from tests.web.test_services import TwoServers
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from basra.server.store import MemoryStore
+from basra.server.stores import SqlStore
 
 
 def second_device(base: str, token: str) -> str:
@@ -71,15 +71,15 @@ def test_a_signed_out_devices_quick_play_socket_closes_and_its_seek_goes() -> No
         seeker = Seeker(one, phone)
         assert seeker.seek(variant="egyptian", players=2)["type"] == "seeking"
         store = servers.envs[0].store
-        assert isinstance(store, MemoryStore)
-        assert len(store.data.seeks) == 1
+        assert isinstance(store, SqlStore)
+        assert count_rows(store, "seeks") == 1
         status, body = http(
             f"{two}/api/devices/{device_of(one, phone)}", token=laptop, method="DELETE"
         )
         assert status == 200, body
         closed_signed_out(seeker.ws)
         deadline = time.time() + 5
-        while store.data.seeks:
+        while count_rows(store, "seeks"):
             assert time.time() < deadline, "the seek stayed in the pool"
             time.sleep(0.02)
         # The device's token is refused at once, on either process.

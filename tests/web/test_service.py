@@ -6,11 +6,10 @@ import asyncio
 import json
 from typing import Any
 
-from tests.web.helpers import started_env
+from tests.web.helpers import file_store, sharing, started_env
 
 from basra.server.connection import Connection, encode
 from basra.server.runtime.pubsub import MemoryHub
-from basra.server.store import MemoryStore
 from basra.server.table.forms import TableForm, check_table_form
 from basra.server.table.live import Client
 
@@ -36,10 +35,10 @@ def last_state(messages: list[dict[str, Any]]) -> dict[str, Any]:
 
 def test_a_stale_process_loses_the_race_and_catches_up() -> None:
     async def scenario() -> None:
-        store = MemoryStore()
+        store = file_store()
         # Two hubs that do not talk: process two only learns from the store.
         one = await started_env(store=store, hub=MemoryHub(), origin="one")
-        two = await started_env(store=MemoryStore.sharing(store), hub=MemoryHub(), origin="two")
+        two = await started_env(store=sharing(store), hub=MemoryHub(), origin="two")
         amal = (await one.identities.create("test")).caller
         badr = (await one.identities.create("test")).caller
         row = await one.lifecycle.create(

@@ -17,31 +17,32 @@ from tests.web.helpers import (
     FAST,
     Player,
     create_table,
+    file_store,
     free_port,
     http,
     new_token,
     next_mover,
     play_to_end,
     server_process,
+    sharing,
 )
 
 from basra.server.app import AppConfig, create_app
 from basra.server.env import Env
 from basra.server.runtime.devservices import postgres_cluster, redis_server
 from basra.server.runtime.pubsub import MemoryHub
-from basra.server.store import MemoryStore
 
 
 class TwoServers:
     """Two apps with their own environments on one store and one in-memory hub, in one loop."""
 
     def __init__(self) -> None:
-        store = MemoryStore()
+        store = file_store()
         hub = MemoryHub()
         config = AppConfig(service=FAST)
         self.envs = [
             Env(config, store=store, hub=hub, origin="one"),
-            Env(config, store=MemoryStore.sharing(store), hub=hub.attach(), origin="two"),
+            Env(config, store=sharing(store), hub=hub.attach(), origin="two"),
         ]
         self.ports = [free_port(), free_port()]
         self.servers = [

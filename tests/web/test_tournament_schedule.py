@@ -11,6 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from tests.web.helpers import file_store, sharing
 from tests.web.tourney import QUICK, SERVICE
 
 from basra.server.app import AppConfig
@@ -22,7 +23,6 @@ from basra.server.features.tournaments import (
     read_schedule,
 )
 from basra.server.runtime.pubsub import MemoryHub
-from basra.server.store import MemoryStore
 
 ENTRY = """
 [[tournaments]]
@@ -119,16 +119,18 @@ def test_the_schedules_events_are_made_once_across_processes() -> None:
     )
 
     async def scenario() -> None:
-        store, hub = MemoryStore(), MemoryHub()
+        store, hub = file_store(), MemoryHub()
         envs = [
             Env(config, store=store, hub=hub, origin="one"),
-            Env(config, store=MemoryStore.sharing(store), hub=hub.attach(), origin="two"),
+            Env(config, store=sharing(store), hub=hub.attach(), origin="two"),
         ]
         for env in envs:
             await env.start(resume=False)
         await asyncio.sleep(1.0)
         for env in envs:
             await env.close()
+        store = sharing(store)  # the database, read once both processes have stopped
+        await store.start()
         upcoming = await store.tournaments.listing(("created",), 50)
         now = time.time()
         # The next two hours' starts, each made once, with its bots entered.
@@ -137,6 +139,7 @@ def test_the_schedules_events_are_made_once_across_processes() -> None:
         changes = await store.tournaments.changes(upcoming[0].id, 0)
         assert changes is not None
         assert sorted(e.data["members"][0]["ref"] for e in changes.entrants) == ["easy", "hard"]
+        await store.close()
 
     asyncio.run(scenario())
 
@@ -185,7 +188,7 @@ def test_a_scheduled_event_carries_its_names_until_an_operator_renames_it() -> N
     )
 
     async def scenario() -> None:
-        env = Env(config, store=MemoryStore(), hub=MemoryHub(), origin="one")
+        env = Env(config, hub=MemoryHub(), origin="one")
         await env.start(resume=False)
         try:
             for _ in range(100):

@@ -17,16 +17,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.web.helpers import server_process
+from tests.web.helpers import file_store, server_process, sharing
 from tests.web.test_services import postgres, redis  # noqa: F401 (fixtures)
 from tests.web.tourney import QUICK, SERVICE, Entrant, detail, join, make_event, organiser, wait_for
 
 from basra.server.app import AppConfig
 from basra.server.env import Env
 from basra.server.features.tournaments.runner import bot_entrant, new_event_id
+from basra.server.features.tournaments.store import TournamentRow
 from basra.server.runtime.pubsub import MemoryHub
-from basra.server.store import MemoryStore
-from basra.server.store.rows import TournamentRow
 from basra.tournaments import EventSettings
 
 OPTIONS = ("--round-pause", "0", "--tournaments", "none", "--bot-processes", "0")
@@ -74,11 +73,11 @@ def test_an_event_survives_every_process_killed_mid_round(tmp_path: Path) -> Non
 
 def test_two_processes_on_one_store_pair_one_at_a_time() -> None:
     async def scenario() -> None:
-        store, hub = MemoryStore(), MemoryHub()
+        store, hub = file_store(), MemoryHub()
         config = AppConfig(service=SERVICE, tournaments=QUICK)
         envs = [
             Env(config, store=store, hub=hub, origin="one"),
-            Env(config, store=MemoryStore.sharing(store), hub=hub.attach(), origin="two"),
+            Env(config, store=sharing(store), hub=hub.attach(), origin="two"),
         ]
         for env in envs:
             await env.start(resume=False)

@@ -40,7 +40,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="URL",
         default=os.environ.get("BASRA_DATABASE", DEFAULT_DATABASE),
         help="a SQLite file path, sqlite:///PATH, postgresql://USER@HOST/DB, or 'memory' "
-        f"(default {DEFAULT_DATABASE})",
+        f"(SQLite in this process's memory, gone when it stops; default {DEFAULT_DATABASE})",
     )
     parser.add_argument(
         "--redis",

@@ -50,7 +50,7 @@ from basra.server.runtime.jobs import open_jobs
 from basra.server.runtime.pubsub import Bus, Hub, open_hub
 from basra.server.runtime.scheduler import FairScheduler
 from basra.server.runtime.workers import make_executor
-from basra.server.store import Store, open_store
+from basra.server.stores import MEMORY, Store, open_store
 from basra.server.table.connections import TableMessages
 from basra.server.table.finish import Finisher
 from basra.server.table.hints import Hints
@@ -70,8 +70,9 @@ __all__ = ["AppConfig", "Env"]
 class AppConfig:
     """Where the app keeps its games and how it behaves."""
 
-    database: str = "memory"
-    """``memory``, a SQLite path, or a database URL (``postgresql://...``)."""
+    database: str = MEMORY
+    """``memory`` (SQLite in this process's memory: tests), a SQLite path, or a database
+    URL (``postgresql://...``)."""
     redis: str | None = None
     """A Redis URL to share tables between several processes."""
     service: ServiceConfig = field(default_factory=ServiceConfig)

@@ -30,7 +30,8 @@ from pathlib import Path
 
 from basra.server.ops.config import without_password
 from basra.server.store.rows import TableStatus
-from basra.server.store.sql import SqlStore, database_url
+from basra.server.store.sql.database import database_url
+from basra.server.stores import SqlStore
 from basra.server.table.reducer import replay
 
 __all__ = [

@@ -1,28 +1,18 @@
-"""Storage: repositories around one engine, in memory (tests, ``--database memory``) or
-in a SQL database (SQLite or PostgreSQL).
+"""Storage: the rows the table master keeps and their repositories, around one SQL engine
+(SQLite, in a file or in memory, or PostgreSQL).
 
 - :mod:`~basra.server.store.rows`: what is kept, as plain values, and the enums
   (:class:`~basra.server.store.rows.TableStatus`, :class:`~basra.server.store.rows.SeatKind`);
-- :mod:`~basra.server.store.protocols`: one repository protocol per kind of row, and
-  :class:`~basra.server.store.protocols.Store`, which gathers them;
-- :mod:`~basra.server.store.memory` and :mod:`~basra.server.store.sql`: the two engines.
+- :mod:`~basra.server.store.protocols`: one repository protocol per kind of row;
+- :mod:`~basra.server.store.sql`: the engine (``memory`` is an in-memory SQLite database
+  through the same code as production), the schema, its migrations, and the repositories
+  in SQL.
+
+A feature that owns its data keeps its rows, its repository's protocol, its tables and
+its SQL repository in its own store module (:mod:`basra.server.features.tournaments.store`);
+:mod:`basra.server.stores` gathers every repository into one store. Nothing here
+imports a feature.
 
 The store knows nothing about the rules: the table master replays events through
 the engine (:mod:`basra.server.table.reducer`).
 """
-
-from __future__ import annotations
-
-from basra.server.store.memory import MemoryStore
-from basra.server.store.protocols import Store
-
-__all__ = ["MemoryStore", "Store", "open_store"]
-
-
-def open_store(url: str | None) -> Store:
-    """The store for a ``--database`` value: ``memory`` or a database URL / SQLite path."""
-    if url in (None, "", "memory"):
-        return MemoryStore()
-    from basra.server.store.sql import SqlStore
-
-    return SqlStore(url)

@@ -18,8 +18,8 @@ from starlette.requests import HTTPConnection
 
 from basra.server.errors import ProtocolError
 from basra.server.features.botapi import TOKEN_PREFIX, BotApi
+from basra.server.features.botapi_store import BotRow
 from basra.server.identity import Caller, Identities
-from basra.server.store.rows import BotRow
 from basra.server.transport.deps import provide
 
 __all__ = [

@@ -41,8 +41,9 @@ from dataclasses import dataclass
 
 from basra.rules import preset
 from basra.server.errors import ProtocolError
+from basra.server.features.tournaments.store import TournamentGameRow
 from basra.server.identity import Caller
-from basra.server.store.rows import SeatKind, SeatRow, TableRow, TournamentGameRow
+from basra.server.store.rows import SeatKind, SeatRow, TableRow
 from basra.server.table.admission import Budget
 from basra.server.table.clocks import CONTROL_BOUNDS, TimeControl
 from basra.server.table.disclosure import Secret

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from basra.bot_names import bot_number
-from basra.server.store.rows import TournamentGameRow, TournamentRow
+from basra.server.features.tournaments.store import TournamentGameRow, TournamentRow
 from basra.tournaments import TIE_BREAKS, Entrant
 from basra.tournaments.duplicate import board_results
 from basra.tournaments.ranking import number_json

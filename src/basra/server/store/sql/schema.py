@@ -1,5 +1,17 @@
 """The database schema (SQLAlchemy Core), mirrored by the Alembic migrations.
 
+There is one :data:`metadata`: the tables declared here, and those a feature that owns
+its data declares on it in its own store module (tournaments:
+:mod:`basra.server.features.tournaments.store`; reviews:
+:mod:`basra.server.features.reviews_store`; lessons and puzzles:
+:mod:`basra.server.features.learn_store`; the daily deal:
+:mod:`basra.server.features.daily_store`; quick play:
+:mod:`basra.server.features.quickplay_store`; moderation's reports:
+:mod:`basra.server.features.moderation_store`; bot accounts:
+:mod:`basra.server.features.botapi_store`). :mod:`basra.server.stores` imports
+every such module, so the schema is whole wherever a store is made (and where the
+migrations are held to it, in the tests).
+
 ``tables`` has one row per game table: its settings, who created it (an
 identity and a client address, for quotas) and where it stands. ``seats`` has
 who sits where: a person's seat holds their identity's id. ``events`` is the
@@ -26,46 +38,17 @@ A rated table has a clock (``clock_move`` seconds a move and a
 ``stand_in``, ``forfeited``); with ``events.at`` the clocks are rebuilt from
 the log after a restart (see :mod:`basra.server.table.clocks`).
 
-Quick play keeps its pool in ``seeks`` (one row per waiting person, so every
-server process pairs the same pool) and runs its pairing under a row of
-``leases`` (one process at a time). ``secrets`` holds server secrets made once
-(the daily deals are derived from one). ``daily_attempts`` has one row per
-identity and daily deal (its primary key: one attempt each), pointing at the
-attempt's table, whose ``daily`` column names the deal. ``bots`` are bot
-accounts: an identity of their own, their owner's identity, a unique name and
-the SHA-256 of their token.
+Named ``leases`` (quick play's pairing, a tournament's clock, each table's owner) are
+held by one process at a time. ``secrets`` holds server secrets made once
+(the daily deals are derived from one).
 
-A finished game's review (:mod:`basra.server.features.reviews`) is one ``reviews`` row:
-where its job stands (queued, running with ``done`` of ``total`` decisions,
-done, failed), who asked for it (for quotas), and the review itself as JSON
-once done, served from there without being worked out again; ``accuracy``
-keeps each seat's accuracy apart from it, for profiles.
-
-A tournament is a ``tournaments`` row (its settings as JSON, when it starts and
-ends, who made it and from which client address (for quotas), listed or by
-invitation, a ``version`` bumped by every change) with its
-``tournament_entrants`` (each entry's JSON, and the table it sits at now),
-``tournament_members`` (one row per player entered: a player
-enters once), ``tournament_rounds`` (a Swiss's or duplicate's rounds as paired)
-and ``tournament_games`` (every game paired, keyed by its table, with its
-result once over); each of these rows has the ``stamp`` of the version that
-wrote it, so a process reads only what changed. ``tournament_teams`` holds a
-team waiting for its second member. Tables a feature makes name their
+Tables a feature makes name their
 ``owner`` (``tournament:...``) and may be ``private`` (not watchable, shown as
 the feature allows), apply the forfeit rule unrated (``forfeits``), and never be
 abandoned (``lasting``).
-Moderation (:mod:`basra.server.features.moderation`): ``reports`` has one row per
-report of a player (who, about whom, from which table, the reason and the
-reporter's words, and once closed what the operator did); ``sanctions`` one row per
-identity suspended (``until``) or banned.
+``sanctions`` has one row per identity suspended (``until``) or banned (by moderation,
+:mod:`basra.server.features.moderation`; checked at sign-in).
 
-Lessons (:mod:`basra.server.features.lessons`) keep one ``lesson_steps`` row per
-person, course and step done. Puzzles (:mod:`basra.server.features.puzzles`) keep
-``puzzlers`` (a person's puzzle rating, openskill's mu and sigma, and streaks),
-``puzzle_ratings`` (a puzzle's rating as tries move it), ``puzzle_tries`` (a
-person's first try at a puzzle: only it is rated), ``mined_puzzles`` (puzzles
-mined from people's reviewed games, as ``basra-puzzle/1`` lines, with the person
-whose mistake each was) and ``puzzle_mining`` (where each game's mining stands).
 """
 
 from __future__ import annotations
@@ -85,34 +68,17 @@ from sqlalchemy import (
 
 __all__ = [
     "accounts",
-    "bots",
-    "daily_attempts",
     "devices",
     "events",
     "identities",
     "leases",
-    "lesson_steps",
     "metadata",
-    "mined_puzzles",
-    "puzzle_mining",
-    "puzzle_ratings",
-    "puzzle_tries",
-    "puzzlers",
     "ratings",
-    "reports",
     "results",
-    "reviews",
     "sanctions",
     "seats",
     "secrets",
-    "seeks",
     "tables",
-    "tournament_entrants",
-    "tournament_games",
-    "tournament_members",
-    "tournament_rounds",
-    "tournament_teams",
-    "tournaments",
     "transfers",
 ]
 
@@ -259,28 +225,6 @@ results = Table(
 )
 Index("ix_results_identity_id", results.c.identity_id, results.c.ended_at)
 
-seeks = Table(
-    "seeks",
-    metadata,
-    Column("ticket", String(32), primary_key=True),
-    Column("identity_id", String(64), nullable=False),
-    Column("name", String(64), nullable=False),
-    Column("variant", String(40), nullable=False),
-    Column("players", Integer, nullable=False),
-    Column("teams", Boolean, nullable=False),
-    Column("mu", Float, nullable=False),
-    Column("sigma", Float, nullable=False),
-    Column("joined_at", Float, nullable=False),
-    Column("bot_after", Float, nullable=True),
-    Column("seen_at", Float, nullable=False),
-    Column("holder", String(32), nullable=False),
-    Column("away_since", Float, nullable=True),
-    Column("table_id", String(32), nullable=True),
-    Column("seat", Integer, nullable=True),
-    Column("matched_at", Float, nullable=True),
-)
-Index("ix_seeks_identity_id", seeks.c.identity_id, unique=True)
-Index("ix_seeks_table_id", seeks.c.table_id)
 
 leases = Table(
     "leases",
@@ -297,149 +241,6 @@ secrets = Table(
     Column("value", String(128), nullable=False),
 )
 
-daily_attempts = Table(
-    "daily_attempts",
-    metadata,
-    Column("deal_id", String(64), primary_key=True),
-    Column("identity_id", String(64), primary_key=True),
-    Column("table_id", String(32), ForeignKey("tables.id"), nullable=False),
-    Column("seat", Integer, nullable=False),
-    Column("name", String(64), nullable=False),
-    Column("started_at", Float, nullable=False),
-)
-Index("ix_daily_attempts_table_id", daily_attempts.c.table_id, unique=True)
-
-bots = Table(
-    "bots",
-    metadata,
-    Column("identity_id", String(64), ForeignKey("identities.id"), primary_key=True),
-    Column("owner_id", String(64), ForeignKey("identities.id"), nullable=False),
-    Column("name", String(32), nullable=False),
-    Column("name_key", String(32), nullable=False),
-    Column("token_hash", String(64), nullable=False),
-    Column("created_at", Float, nullable=False),
-    Column("revoked_at", Float, nullable=True),
-)
-Index("ix_bots_owner_id", bots.c.owner_id)
-Index("ix_bots_token_hash", bots.c.token_hash, unique=True)
-Index("ix_bots_name_key", bots.c.name_key, unique=True)
-
-reviews = Table(
-    "reviews",
-    metadata,
-    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
-    Column("status", String(16), nullable=False),
-    Column("done", Integer, nullable=False, server_default="0"),
-    Column("total", Integer, nullable=False, server_default="0"),
-    Column("requested_by", String(64), nullable=True),
-    Column("data", Text, nullable=True),
-    Column("error", Text, nullable=True),
-    # each seat's accuracy (a JSON list, null for a seat with nothing graded): profiles
-    Column("accuracy", Text, nullable=True),
-    Column("created_at", Float, nullable=False),
-    Column("updated_at", Float, nullable=False),
-)
-Index("ix_reviews_requested_by", reviews.c.requested_by)
-Index("ix_reviews_status", reviews.c.status)
-
-tournaments = Table(
-    "tournaments",
-    metadata,
-    Column("id", String(16), primary_key=True),
-    Column("name", String(80), nullable=False),
-    Column("status", String(16), nullable=False),
-    Column("settings", Text, nullable=False),
-    Column("starts_at", Float, nullable=False),
-    Column("ends_at", Float, nullable=True),
-    Column("created_at", Float, nullable=False),
-    Column("created_by", String(64), nullable=True),
-    Column("created_from", String(64), nullable=True),
-    Column("public", Boolean, nullable=False),
-    Column("invite", String(32), nullable=True),
-    Column("schedule_key", String(160), nullable=True),
-    Column("started_at", Float, nullable=True),
-    Column("finished_at", Float, nullable=True),
-    Column("ended", String(16), nullable=True),
-    Column("version", Integer, nullable=False),
-)
-Index("ix_tournaments_status", tournaments.c.status, tournaments.c.starts_at)
-Index("ix_tournaments_created_by", tournaments.c.created_by)
-Index("ix_tournaments_created_from", tournaments.c.created_from)
-Index("ix_tournaments_schedule_key", tournaments.c.schedule_key, unique=True)
-
-tournament_entrants = Table(
-    "tournament_entrants",
-    metadata,
-    Column("event_id", String(16), ForeignKey("tournaments.id"), primary_key=True),
-    Column("entrant_id", String(16), primary_key=True),
-    Column("position", Integer, nullable=False),
-    Column("data", Text, nullable=False),
-    Column("ready_at", Float, nullable=False),
-    Column("playing", String(32), nullable=True),
-    Column("gone", Boolean, nullable=False, server_default="0"),
-    Column("stamp", Integer, nullable=False),
-)
-Index("ix_tournament_entrants_stamp", tournament_entrants.c.event_id, tournament_entrants.c.stamp)
-
-tournament_members = Table(
-    "tournament_members",
-    metadata,
-    Column("event_id", String(16), ForeignKey("tournaments.id"), primary_key=True),
-    Column("member", String(80), primary_key=True),
-    Column("entrant_id", String(16), nullable=False),
-)
-Index("ix_tournament_members_member", tournament_members.c.member)
-
-tournament_rounds = Table(
-    "tournament_rounds",
-    metadata,
-    Column("event_id", String(16), ForeignKey("tournaments.id"), primary_key=True),
-    Column("number", Integer, primary_key=True),
-    Column("data", Text, nullable=False),
-    Column("stamp", Integer, nullable=False),
-)
-
-tournament_games = Table(
-    "tournament_games",
-    metadata,
-    Column("table_id", String(32), primary_key=True),
-    Column("event_id", String(16), ForeignKey("tournaments.id"), nullable=False),
-    Column("round", Integer, nullable=False),
-    Column("table_no", Integer, nullable=False),
-    Column("board", Integer, nullable=False),
-    Column("sides", Text, nullable=False),
-    Column("created_at", Float, nullable=False),
-    Column("result", Text, nullable=True),
-    Column("finished_at", Float, nullable=True),
-    Column("stamp", Integer, nullable=False),
-)
-Index("ix_tournament_games_stamp", tournament_games.c.event_id, tournament_games.c.stamp)
-
-tournament_teams = Table(
-    "tournament_teams",
-    metadata,
-    Column("code_hash", String(64), primary_key=True),
-    Column("event_id", String(16), ForeignKey("tournaments.id"), nullable=False),
-    Column("identity_id", String(64), nullable=False),
-    Column("name", String(64), nullable=False),
-    Column("created_at", Float, nullable=False),
-)
-Index("ix_tournament_teams_event", tournament_teams.c.event_id, tournament_teams.c.identity_id)
-reports = Table(
-    "reports",
-    metadata,
-    Column("id", String(32), primary_key=True),
-    Column("reporter", String(64), nullable=False),
-    Column("target", String(64), nullable=False),
-    Column("target_name", String(64), nullable=True),
-    Column("table_id", String(32), nullable=True),
-    Column("reason", String(16), nullable=False),
-    Column("note", Text, nullable=False),
-    Column("at", Float, nullable=False),
-    Column("closed_at", Float, nullable=True),
-    Column("resolution", Text, nullable=True),
-)
-Index("ix_reports_open", reports.c.closed_at, reports.c.at)
 
 sanctions = Table(
     "sanctions",
@@ -450,75 +251,3 @@ sanctions = Table(
     Column("at", Float, nullable=False),
     Column("until", Float, nullable=True),
 )
-
-lesson_steps = Table(
-    "lesson_steps",
-    metadata,
-    Column("identity_id", String(64), ForeignKey("identities.id"), primary_key=True),
-    Column("course", String(80), primary_key=True),
-    Column("step", String(32), primary_key=True),
-    Column("done_at", Float, nullable=False),
-)
-
-puzzlers = Table(
-    "puzzlers",
-    metadata,
-    Column("identity_id", String(64), ForeignKey("identities.id"), primary_key=True),
-    Column("mu", Float, nullable=False),
-    Column("sigma", Float, nullable=False),
-    Column("tries", Integer, nullable=False),
-    Column("solved", Integer, nullable=False),
-    Column("streak", Integer, nullable=False),
-    Column("best_streak", Integer, nullable=False),
-    Column("updated_at", Float, nullable=False),
-)
-
-puzzle_ratings = Table(
-    "puzzle_ratings",
-    metadata,
-    Column("puzzle_id", String(16), primary_key=True),
-    Column("mu", Float, nullable=False),
-    Column("sigma", Float, nullable=False),
-    Column("tries", Integer, nullable=False),
-    Column("solved", Integer, nullable=False),
-)
-
-puzzle_tries = Table(
-    "puzzle_tries",
-    metadata,
-    Column("identity_id", String(64), ForeignKey("identities.id"), primary_key=True),
-    Column("puzzle_id", String(16), primary_key=True),
-    Column("move", String(48), nullable=False),
-    Column("correct", Boolean, nullable=False),
-    Column("at", Float, nullable=False),
-    Column("rating_before", Float, nullable=False),
-    Column("rating_after", Float, nullable=False),
-)
-Index("ix_puzzle_tries_identity_at", puzzle_tries.c.identity_id, puzzle_tries.c.at)
-
-mined_puzzles = Table(
-    "mined_puzzles",
-    metadata,
-    Column("puzzle_id", String(16), primary_key=True),
-    Column("line", Text, nullable=False),
-    Column("table_id", String(32), ForeignKey("tables.id"), nullable=False),
-    Column("seat", Integer, nullable=False),
-    Column("identity_id", String(64), nullable=True),
-    Column("variant", String(40), nullable=False),
-    Column("theme", String(24), nullable=False),
-    Column("rating", Integer, nullable=False),
-    Column("created_at", Float, nullable=False),
-)
-Index("ix_mined_puzzles_identity_id", mined_puzzles.c.identity_id)
-Index("ix_mined_puzzles_created_at", mined_puzzles.c.created_at)
-
-puzzle_mining = Table(
-    "puzzle_mining",
-    metadata,
-    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
-    Column("status", String(16), nullable=False),
-    Column("found", Integer, nullable=False, server_default="0"),
-    Column("error", Text, nullable=True),
-    Column("updated_at", Float, nullable=False),
-)
-Index("ix_puzzle_mining_status", puzzle_mining.c.status)

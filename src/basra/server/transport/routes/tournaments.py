@@ -22,9 +22,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from basra.server.connection import Connection
 from basra.server.errors import ProtocolError
+from basra.server.features.botapi_store import BotRow
 from basra.server.features.tournaments import TYPES, Player, Tournaments, Watcher
 from basra.server.identity import Identities
-from basra.server.store.rows import BotRow
 from basra.server.table.forms import ClockForm
 from basra.server.transport.auth import MaybeSignedIn, PersonOrProgram, SignedIn
 from basra.server.transport.deps import address, form, provide
@@ -95,7 +95,7 @@ class StepForm(BaseModel):
 
 async def player(who: PersonOrProgram) -> Player:
     """A person (a device token) or a bot program (its ``bot_...`` token), as an entrant."""
-    return Player.program(who) if isinstance(who, BotRow) else Player.of(who)
+    return Player.program(who.identity, who.name) if isinstance(who, BotRow) else Player.of(who)
 
 
 PlayerDep = Annotated[Player, Depends(player)]

@@ -1,4 +1,17 @@
-"""Tournaments in SQL: events, entrants, members, rounds, games and waiting teams.
+"""The tournaments' data: their rows, their repository's protocol, their tables and the
+repository in SQL, all in this one module (the feature owns its data).
+
+A tournament is a ``tournaments`` row (its settings as JSON, when it starts and
+ends, who made it and from which client address (for quotas), listed or by
+invitation, a ``version`` bumped by every change) with its
+``tournament_entrants`` (each entry's JSON, and the table it sits at now),
+``tournament_members`` (one row per player entered: a player
+enters once), ``tournament_rounds`` (a Swiss's or duplicate's rounds as paired)
+and ``tournament_games`` (every game paired, keyed by its table, with its
+result once over); each of these rows has the ``stamp`` of the version that
+wrote it, so a process reads only what changed. ``tournament_teams`` holds a
+team waiting for its second member. The tables are declared on the store's one
+:data:`~basra.server.store.sql.schema.metadata` (migration ``v0007_tournaments``).
 
 Every change of an event is one transaction that first bumps the event's
 ``version`` (an UPDATE, so on PostgreSQL it holds the event's row lock until it
@@ -11,30 +24,325 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Protocol
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Table,
+    Text,
+    delete,
+    func,
+    select,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from basra.server.store.rows import (
-    CapReachedError,
-    EnteredError,
-    EntrantRow,
-    EventCap,
-    TeamRow,
-    TournamentChanges,
-    TournamentGameRow,
-    TournamentRow,
-    TournamentWrite,
-)
-from basra.server.store.sql import schema
+from basra.server.store.rows import CapReachedError, EventCap
 from basra.server.store.sql.database import SqlDatabase
+from basra.server.store.sql.schema import metadata
 
-__all__ = ["SqlTournaments"]
+__all__ = [
+    "EnteredError",
+    "EntrantRow",
+    "SqlTournaments",
+    "TeamRow",
+    "TournamentChanges",
+    "TournamentGameRow",
+    "TournamentRow",
+    "TournamentStore",
+    "TournamentWrite",
+]
 
-EV, EN, MB = schema.tournaments, schema.tournament_entrants, schema.tournament_members
-RD, GM, TM = schema.tournament_rounds, schema.tournament_games, schema.tournament_teams
+# ---------------------------------------------------------------------- rows
+
+
+@dataclass(frozen=True)
+class TournamentRow:
+    """An event (:mod:`basra.server.features.tournaments`): what it plays, when, who made it,
+    and where it stands. ``version`` counts its changes: every write bumps it and stamps
+    the rows it writes with the new value, so a process reads only what changed."""
+
+    id: str
+    name: str
+    settings: dict[str, Any]
+    """:meth:`basra.tournaments.EventSettings.to_json`."""
+    status: str
+    """``created``, ``running`` or ``finished`` (:data:`basra.tournaments.STATUSES`)."""
+    starts_at: float
+    created_at: float
+    ends_at: float | None = None
+    """An arena's end (its start and minutes); None for rounds."""
+    created_by: str | None = None
+    """The identity that made it (never shown); None: the server's schedule."""
+    created_from: str | None = None
+    """The client address it was made from (for quotas; never shown)."""
+    public: bool = True
+    """Listed; else reached only through its invitation link."""
+    invite: str | None = None
+    """The invitation code of an event that is not public."""
+    schedule_key: str | None = None
+    """``name|start`` of an event the server's schedule made (made once)."""
+    started_at: float | None = None
+    finished_at: float | None = None
+    ended: str | None = None
+    """Why it ended: ``done`` (its rounds or its time), ``too_few`` (entrants),
+    ``cancelled`` (by the operator)."""
+    version: int = 0
+
+
+@dataclass(frozen=True)
+class EntrantRow:
+    """One entrant of an event: :meth:`basra.tournaments.Entrant.to_json` and what the server
+    adds (where it stands at the event's tables)."""
+
+    entrant_id: str
+    position: int
+    """Entry order (ties of seed and standings keep it)."""
+    data: dict[str, Any]
+    ready_at: float = 0.0
+    """When it entered or came back (an arena's wait counts from then, or its last game)."""
+    playing: str | None = None
+    """The table it is seated at now (an arena pairs only those at none)."""
+    gone: bool = False
+    """Withdrawn before the start: the entry is no more."""
+
+
+@dataclass(frozen=True)
+class TournamentGameRow:
+    """A game an event paired: its table, its place in the pairing, and once over its
+    result (:meth:`basra.tournaments.GameResult.to_json`)."""
+
+    table_id: str
+    round: int
+    table: int
+    board: int
+    sides: tuple[str, ...]
+    created_at: float
+    result: dict[str, Any] | None = None
+    finished_at: float | None = None
+
+
+@dataclass(frozen=True)
+class TeamRow:
+    """A team waiting for its second member: who made it, under a code (kept as its hash)."""
+
+    code_hash: str
+    event_id: str
+    identity: str
+    name: str
+    created_at: float
+
+
+class EnteredError(Exception):
+    """A player is entered in the event already (each identity enters once)."""
+
+
+@dataclass(frozen=True)
+class TournamentWrite:
+    """One change to an event, written in one transaction that bumps its version.
+
+    Everything given is written, or nothing: ``claims`` seat entrants at a table only
+    where they sit at none (else the write is refused), and ``result`` is recorded
+    once (a second is refused), releasing the entrants seated at its table.
+    """
+
+    status: str | None = None
+    started_at: float | None = None
+    finished_at: float | None = None
+    ended: str | None = None
+    name: str | None = None
+    """A new title (the operator's ``basra admin rename-event``)."""
+    entrants: tuple[EntrantRow, ...] = ()
+    """Entrants added or changed (their data, ready time, ``gone``)."""
+    members: tuple[tuple[str, str], ...] = ()
+    """``(player key, entrant id)`` taken: a player key (``person:ID``) enters once."""
+    released_members: tuple[str, ...] = ()
+    """Player keys given back (an entry withdrawn before the start)."""
+    rounds: tuple[dict[str, Any], ...] = ()
+    """Rounds paired (:meth:`basra.tournaments.Round.to_json`)."""
+    games: tuple[TournamentGameRow, ...] = ()
+    """Games paired (a table id already stored is left as it is; with ``claims``, the
+    write is refused: an arena pass's game numbers were taken meanwhile)."""
+    claims: tuple[tuple[str, str], ...] = ()
+    """``(entrant id, table id)``: seat an entrant free of any table."""
+    result: tuple[str, dict[str, Any], float] | None = None
+    """``(table id, result, finished at)``: a game's result, once."""
+
+
+@dataclass(frozen=True)
+class TournamentChanges:
+    """What changed in an event since a version: its row, and the rows stamped later."""
+
+    event: TournamentRow
+    entrants: list[EntrantRow]
+    rounds: list[dict[str, Any]]
+    games: list[TournamentGameRow]
+
+
+# ---------------------------------------------------------------------- repository
+
+
+class TournamentStore(Protocol):
+    """Tournaments: events with their entrants, rounds and games, and teams waiting for a
+    partner. Every change of an event is one :meth:`write` (one transaction) that bumps
+    its version; a process keeps the event in memory and reads only what changed since
+    the version it has (:meth:`changes`)."""
+
+    async def create(
+        self,
+        event: TournamentRow,
+        entrants: Sequence[EntrantRow] = (),
+        members: Sequence[tuple[str, str]] = (),
+        caps: Sequence[EventCap] = (),
+    ) -> TournamentRow:
+        """Store a new event with its first entrants (bots its maker adds) if each of its
+        caps has room (counted under a lock per identity and per address), in one
+        transaction: :class:`~basra.server.store.rows.CapReachedError` naming the full one
+        else; if an event of the same ``schedule_key`` is stored, nothing is written and
+        that one is returned."""
+
+    async def load(self, event_id: str) -> TournamentRow | None:
+        """An event's row, or None."""
+
+    async def changes(self, event_id: str, since: int) -> TournamentChanges | None:
+        """The event's row, and its entrants, rounds and games written after version
+        ``since`` (all of them from 0); None if there is no such event."""
+
+    async def write(
+        self, event_id: str, change: TournamentWrite, expect: int | None = None
+    ) -> int | None:
+        """Apply one change in one transaction: the new version, or None (nothing written)
+        when ``expect`` is given and is not the version, a claim finds its entrant at a
+        table, or the result was recorded already. Raises
+        :class:`EnteredError` when a member key is taken."""
+
+    async def listing(
+        self,
+        statuses: Sequence[str],
+        limit: int = 50,
+        *,
+        public: bool | None = True,
+        created_by: str | None = None,
+    ) -> list[TournamentRow]:
+        """Events in those statuses, soonest start first for those not finished, latest
+        finish first for finished ones (``public``: only listed ones, or only unlisted; None:
+        both; ``created_by``: one maker's)."""
+
+    async def entered(self, keys: Sequence[str]) -> list[tuple[str, str]]:
+        """``(event id, entrant id)`` of every entry of those player keys."""
+
+    async def put_team(self, team: TeamRow) -> None:
+        """Store a team waiting for its partner (its maker's earlier one at that event goes)."""
+
+    async def team(self, code_hash: str) -> TeamRow | None:
+        """The waiting team of a code's hash, or None."""
+
+    async def team_of(self, event_id: str, identity: str) -> TeamRow | None:
+        """An identity's waiting team at an event, or None."""
+
+    async def drop_team(self, code_hash: str) -> None:
+        """A waiting team is complete, or given up."""
+
+
+# ---------------------------------------------------------------------- tables
+
+
+tournaments = Table(
+    "tournaments",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("name", String(80), nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("settings", Text, nullable=False),
+    Column("starts_at", Float, nullable=False),
+    Column("ends_at", Float, nullable=True),
+    Column("created_at", Float, nullable=False),
+    Column("created_by", String(64), nullable=True),
+    Column("created_from", String(64), nullable=True),
+    Column("public", Boolean, nullable=False),
+    Column("invite", String(32), nullable=True),
+    Column("schedule_key", String(160), nullable=True),
+    Column("started_at", Float, nullable=True),
+    Column("finished_at", Float, nullable=True),
+    Column("ended", String(16), nullable=True),
+    Column("version", Integer, nullable=False),
+)
+Index("ix_tournaments_status", tournaments.c.status, tournaments.c.starts_at)
+Index("ix_tournaments_created_by", tournaments.c.created_by)
+Index("ix_tournaments_created_from", tournaments.c.created_from)
+Index("ix_tournaments_schedule_key", tournaments.c.schedule_key, unique=True)
+
+tournament_entrants = Table(
+    "tournament_entrants",
+    metadata,
+    Column("event_id", String(16), ForeignKey("tournaments.id"), primary_key=True),
+    Column("entrant_id", String(16), primary_key=True),
+    Column("position", Integer, nullable=False),
+    Column("data", Text, nullable=False),
+    Column("ready_at", Float, nullable=False),
+    Column("playing", String(32), nullable=True),
+    Column("gone", Boolean, nullable=False, server_default="0"),
+    Column("stamp", Integer, nullable=False),
+)
+Index("ix_tournament_entrants_stamp", tournament_entrants.c.event_id, tournament_entrants.c.stamp)
+
+tournament_members = Table(
+    "tournament_members",
+    metadata,
+    Column("event_id", String(16), ForeignKey("tournaments.id"), primary_key=True),
+    Column("member", String(80), primary_key=True),
+    Column("entrant_id", String(16), nullable=False),
+)
+Index("ix_tournament_members_member", tournament_members.c.member)
+
+tournament_rounds = Table(
+    "tournament_rounds",
+    metadata,
+    Column("event_id", String(16), ForeignKey("tournaments.id"), primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("data", Text, nullable=False),
+    Column("stamp", Integer, nullable=False),
+)
+
+tournament_games = Table(
+    "tournament_games",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("event_id", String(16), ForeignKey("tournaments.id"), nullable=False),
+    Column("round", Integer, nullable=False),
+    Column("table_no", Integer, nullable=False),
+    Column("board", Integer, nullable=False),
+    Column("sides", Text, nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("result", Text, nullable=True),
+    Column("finished_at", Float, nullable=True),
+    Column("stamp", Integer, nullable=False),
+)
+Index("ix_tournament_games_stamp", tournament_games.c.event_id, tournament_games.c.stamp)
+
+tournament_teams = Table(
+    "tournament_teams",
+    metadata,
+    Column("code_hash", String(64), primary_key=True),
+    Column("event_id", String(16), ForeignKey("tournaments.id"), nullable=False),
+    Column("identity_id", String(64), nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+Index("ix_tournament_teams_event", tournament_teams.c.event_id, tournament_teams.c.identity_id)
+
+EV, EN, MB = tournaments, tournament_entrants, tournament_members
+RD, GM, TM = tournament_rounds, tournament_games, tournament_teams
+
+# ---------------------------------------------------------------------- in SQL
 
 
 class _RefusedError(Exception):
@@ -42,7 +350,7 @@ class _RefusedError(Exception):
 
 
 class SqlTournaments:
-    """:class:`~basra.server.store.protocols.TournamentStore` in SQL."""
+    """:class:`TournamentStore` in SQL."""
 
     def __init__(self, db: SqlDatabase) -> None:
         self.db = db
