@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from basra.server.features.friends.store import FriendStore, SqlFriends
 from basra.server.features.tournaments.store import SqlTournaments, TournamentStore
 from basra.server.store.protocols import (
     BotStore,
@@ -91,6 +92,10 @@ class Store(Protocol):
         """Tournaments."""
 
     @property
+    def friends(self) -> FriendStore:
+        """Follows, blocks and the presence setting."""
+
+    @property
     def moderation(self) -> ModerationStore:
         """Reports and sanctions."""
 
@@ -130,6 +135,7 @@ class SqlStore:
         self.reviews = SqlReviews(self.db)
         self.tournaments = SqlTournaments(self.db)
         self.moderation = SqlModeration(self.db)
+        self.friends = SqlFriends(self.db)
         self.lessons = SqlLessons(self.db)
         self.puzzles = SqlPuzzles(self.db)
 

@@ -14,6 +14,7 @@ from fastapi import APIRouter
 from basra.server.transport.routes import (
     bots,
     daily,
+    friends,
     games,
     identity,
     learn,
@@ -35,6 +36,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     pages.router,
     ops.router,
     moderation.router,
+    friends.router,
     meta.router,
     identity.router,
     players.router,
