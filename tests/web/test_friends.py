@@ -299,3 +299,24 @@ def test_quick_play_never_seats_a_blocked_pair_when_a_third_is_waiting() -> None
     assert [[s.ticket for s in g] for g in plan_tables(seeks, 3.0, config)] == [["amal", "badr"]]
     # Alone together, the pair waits (for someone else, or the bots they allowed).
     assert plan_tables(seeks[:2], 100.0, config, {frozenset(("amal", "badr"))}) == []
+
+
+def test_a_follow_me_code_can_be_reported_and_a_sanctioned_friend_is_away_at_once() -> None:
+    async def scenario() -> None:
+        env = await started_env()
+        amal, badr = await person(env), await person(env)
+        await env.friends.follow(amal, await code(env, badr))
+        await env.friends.follow(badr, await code(env, amal))
+        report = await env.moderation.report(amal, {**await code(env, badr), "reason": "spam"})
+        assert report.target == badr
+        error = await refusal(
+            env.moderation.report(amal, {**await code(env, amal), "reason": "spam"})
+        )
+        assert error.code == "bad_report" and (error.extra or {})["field"] == "code"
+        env.presence.changed(badr, True)
+        assert (await env.friends.listing(amal))["friends"][0]["status"] == "online"
+        await env.moderation.sanction(badr, "banned", "spam", None)
+        assert (await env.friends.listing(amal))["friends"][0]["status"] == "away"
+        await env.close()
+
+    asyncio.run(scenario())

@@ -222,6 +222,7 @@ class Env:
             self.connections,
             self.bus,
             self.quotas,
+            follow_codes=store_.friends.owner_of,
         )
         self.presence = Presence(self.bus, self.master.origin, config.presence)
         self.connections.watch(self.presence.changed)
