@@ -4,6 +4,7 @@ quick play never seating a blocked pair."""
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -320,3 +321,30 @@ def test_a_follow_me_code_can_be_reported_and_a_sanctioned_friend_is_away_at_onc
         await env.close()
 
     asyncio.run(scenario())
+
+
+def test_the_home_pages_socket_makes_a_person_present(tmp_path: Path) -> None:
+    from websockets.sync.client import connect
+
+    config = AppConfig(
+        database=str(tmp_path / "p.db"), service=FAST, presence=PresenceConfig(grace=0.3)
+    )
+    with ServerThread(config) as server:
+        base = server.url
+        amal, badr = new_token(base), new_token(base)
+        amal_code = http(f"{base}/api/friends/link", token=amal)[1]["code"]
+        badr_code = http(f"{base}/api/friends/link", token=badr)[1]["code"]
+        http(f"{base}/api/friends/follow", {"code": badr_code}, token=amal)
+        http(f"{base}/api/friends/follow", {"code": amal_code}, token=badr)
+        with connect(base.replace("http", "ws") + "/ws/friends", proxy=None) as socket:
+            socket.send(json.dumps({"type": "hello", "token": badr}))
+            socket.send('{"type": "ping"}')
+            assert "pong" in str(socket.recv(timeout=5))
+            assert http(f"{base}/api/friends", token=amal)[1]["friends"][0]["status"] == "online"
+        deadline = time.time() + 10
+        while http(f"{base}/api/friends", token=amal)[1]["friends"][0]["status"] != "away":
+            assert time.time() < deadline
+            time.sleep(0.05)
+        with connect(base.replace("http", "ws") + "/ws/friends", proxy=None) as socket:
+            socket.send('{"type": "hello", "token": "nonsense"}')
+            assert "signed_out" in str(socket.recv(timeout=5))

@@ -2,7 +2,7 @@
 :func:`basra.server.app.create_app`.
 
 :data:`ROUTERS` is their order: the quick-play and bot sockets (``/ws/play``,
-``/ws/bot``) come before the table socket (``/ws/{table_id}``), which would
+``/ws/bot``, ``/ws/friends``) come before the table socket (``/ws/{table_id}``), which would
 otherwise take their addresses. A new feature's router is one more entry. The app
 includes :data:`~basra.server.transport.routes.pages.unknown` after all of them.
 """
