@@ -348,3 +348,28 @@ def test_the_home_pages_socket_makes_a_person_present(tmp_path: Path) -> None:
         with connect(base.replace("http", "ws") + "/ws/friends", proxy=None) as socket:
             socket.send('{"type": "hello", "token": "nonsense"}')
             assert "signed_out" in str(socket.recv(timeout=5))
+
+
+def test_quick_play_pairs_a_blocked_person_with_the_third_who_waits(tmp_path: Path) -> None:
+    from tests.web.test_quickplay import QUICK, Seeker
+
+    config = AppConfig(database=str(tmp_path / "q.db"), service=FAST, quickplay=QUICK)
+    with ServerThread(config) as server:
+        base = server.url
+        amal, badr, carl = (Seeker(base, name=n) for n in ("Amal", "Badr", "Carl"))
+        badr_code = http(f"{base}/api/friends/link", token=badr.token)[1]["code"]
+        status, _ = http(f"{base}/api/friends/block", {"code": badr_code}, token=amal.token)
+        assert status == 200
+        assert amal.seek(variant="egyptian")["type"] == "seeking"
+        assert badr.seek(variant="egyptian")["type"] == "seeking"
+        time.sleep(1.0)  # ten pairing passes: the two who wait are never seated together
+        assert carl.seek(variant="egyptian")["type"] == "seeking"
+        one, other = amal.wait("matched"), carl.wait("matched")
+        assert one["table"] == other["table"]
+        seated = http(f"{base}/api/tables/{one['table']}")[1]["seats"]
+        assert sorted(s["name"] for s in seated) == ["Amal", "Carl"]
+        # Badr waits on, told of his place in the pool and of no table.
+        renewed = badr.wait("seeking", "matched", timeout=5)
+        assert renewed["type"] == "seeking"
+        for seeker in (amal, badr, carl):
+            seeker.close()
