@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from tests.web.axe import axe_violations, describe
-from tests.web.helpers import FAST, ServerThread, http, new_token
+from tests.web.helpers import FAST, Player, ServerThread, create_table, http, new_token
 from tests.web.test_browser import browser, shot  # noqa: F401  (a fixture)
 
 from basra.server.app import AppConfig
@@ -104,3 +104,26 @@ def test_two_people_follow_each_other_and_see_each_other_online(
     no_violations(badr, f"friends-profile-{lang}-1366-friends")
     amal.context.close()
     badr.context.close()
+
+
+def test_a_seated_person_is_followed_from_the_table(browser: Any, site: str) -> None:  # noqa: F811
+    amal_token, badr_token = person(site, "amal_t"), person(site, "badr_t")
+    table = create_table(site, amal_token, seats=[{"kind": "person"}, {"kind": "person"}])
+    badr = Player(site, table, badr_token, "Badr")
+    badr.wait_type("state")
+    badr.send({"type": "join", "seat": 1})
+    amal = page_of(browser, amal_token, "Amal", 1366, 800)
+    amal.goto(f"{site}/t/{table}?lang=en&anim=fast")
+    amal.wait_for_selector("#follow-seats summary")
+    amal.focus("#follow-seats summary")
+    amal.keyboard.press("Enter")
+    amal.wait_for_selector("#seat-1-follow")
+    assert "Badr" in amal.locator("#seat-1-follow").inner_text()
+    amal.focus("#seat-1-follow")
+    amal.keyboard.press("Enter")
+    amal.wait_for_selector("#seat-1-unfollow")
+    no_violations(amal, "friends-table-en-1366")
+    relation = http(site + "/api/friends/relation", {"username": "badr_t"}, token=amal_token)[1]
+    assert relation["following"] and not relation["friends"]
+    badr.ws.close()
+    amal.context.close()

@@ -16,7 +16,7 @@ import { blindFromFragment, blindSwitch } from "./blind.js";
 import { hush } from "./announce.js";
 import { checkFields, clearMarks, markField } from "./fields.js";
 import { reportForm } from "./report.js";
-import { friendsPanel } from "./friends.js";
+import { followAtTable, friendsPanel } from "./friends.js";
 import { manifestLanguage, startOffline } from "./offline/register.js";
 
 // Each page's own module is loaded when that page first opens (the home page draws with
@@ -638,7 +638,7 @@ class TablePage {
     }
     if (table.you === null) box.append(h("p", { class: "muted" }, t("spectating")));
     const others = table.seats.map((s, seat) => ({ ...s, seat })).filter((s) => s.kind === "person" && s.name && s.seat !== table.you);
-    if (app.token) box.append(reportForm(ui, { table: this.id, seats: others }) || "");
+    if (app.token) box.append(followAtTable(ui, this.id, others) || "", reportForm(ui, { table: this.id, seats: others }) || "");
     return box;
   }
 

@@ -122,16 +122,16 @@ export function friendsPanel(ui, followCode) {
  * seat }``): how the two stand in words, then the buttons; null when there is nobody
  * to follow (oneself, an unknown link). ``onChange`` is told after each press.
  */
-export async function followButtons(ui, target, { onChange = null } = {}) {
+export async function followButtons(ui, target, { onChange = null, prefix = "" } = {}) {
   const { h, t, api } = ui;
   let relation;
   try {
     relation = await api("/api/friends/relation", { method: "POST", body: JSON.stringify(target) });
   } catch { return null; }
-  const box = h("div", { class: "follow-box", id: "follow-box" });
-  const said = h("p", { id: "follow-status", role: "status" });
+  const box = h("div", { class: "follow-box", id: `${prefix}follow-box` });
+  const said = h("p", { id: `${prefix}follow-status`, role: "status" });
   const buttons = h("div", { class: "actions" });
-  const error = h("p", { class: "error", role: "alert", id: "follow-error" });
+  const error = h("p", { class: "error", role: "alert", id: `${prefix}follow-error` });
   const name = () => relation.person.name || relation.person.username || t("guest");
 
   function words() {
@@ -155,10 +155,10 @@ export async function followButtons(ui, target, { onChange = null } = {}) {
   function draw() {
     said.textContent = words();
     const follow = relation.following
-      ? h("button", { type: "button", class: "secondary", id: "unfollow" }, t("unfollow_name", { name: name() }))
-      : h("button", { type: "button", id: "follow", disabled: relation.blocking }, t(relation.follower ? "follow_back_name" : "follow_name", { name: name() }));
+      ? h("button", { type: "button", class: "secondary", id: `${prefix}unfollow` }, t("unfollow_name", { name: name() }))
+      : h("button", { type: "button", id: `${prefix}follow`, disabled: relation.blocking }, t(relation.follower ? "follow_back_name" : "follow_name", { name: name() }));
     follow.addEventListener("click", () => act(relation.following ? "unfollow" : "follow", words));
-    const block = h("button", { type: "button", class: "secondary", id: relation.blocking ? "unblock" : "block" },
+    const block = h("button", { type: "button", class: "secondary", id: `${prefix}${relation.blocking ? "unblock" : "block"}` },
       t(relation.blocking ? "unblock_name" : "block_name", { name: name() }));
     block.addEventListener("click", () => act(relation.blocking ? "unblock" : "block", () => words() || t("follow_unblocked", { name: name() })));
     buttons.replaceChildren(follow, " ", block);
@@ -167,4 +167,25 @@ export async function followButtons(ui, target, { onChange = null } = {}) {
   draw();
   box.append(said, buttons, error);
   return box;
+}
+
+/**
+ * A table's "Follow a player" box: closed until asked for, then the follow and block
+ * buttons of each person seated there (``seats``: ``[{ seat, name }]``, not oneself).
+ */
+export function followAtTable(ui, table, seats) {
+  const { h, t } = ui;
+  if (!seats.length) return null;
+  const body = h("div", { id: "follow-seats-list" });
+  const details = h("details", { class: "report", id: "follow-seats" }, h("summary", {}, t("follow_players")), body);
+  let asked = false;
+  details.addEventListener("toggle", async () => {
+    if (!details.open || asked) return;
+    asked = true;
+    for (const s of seats) {
+      const box = await followButtons(ui, { table, seat: s.seat }, { prefix: `seat-${s.seat}-` });
+      if (box) body.append(box);
+    }
+  });
+  return details;
 }
