@@ -10,6 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import pytest
 from tests.web.helpers import (
     FAST,
     TEST_LIMITS,
@@ -18,9 +19,10 @@ from tests.web.helpers import (
     create_table,
     http,
     new_token,
+    server_process,
     started_env,
 )
-from tests.web.test_services import TwoServers
+from tests.web.test_services import TwoServers, postgres, redis  # noqa: F401 (fixtures)
 
 from basra.server.app import AppConfig
 from basra.server.connection import Connection
@@ -373,3 +375,42 @@ def test_quick_play_pairs_a_blocked_person_with_the_third_who_waits(tmp_path: Pa
         assert renewed["type"] == "seeking"
         for seeker in (amal, badr, carl):
             seeker.close()
+
+
+@pytest.mark.services
+def test_presence_and_play_cross_two_processes_on_postgresql_and_redis(
+    postgres: str,  # noqa: F811
+    redis: str,  # noqa: F811
+) -> None:
+    from websockets.sync.client import connect
+
+    options = ("--redis", redis, "--bot-delay", "0", "--round-pause", "0")
+    with (
+        server_process(postgres, *options) as (_, one),
+        server_process(postgres, *options) as (_, two),
+    ):
+        amal, badr, carl = new_token(one), new_token(two), new_token(two)
+        amal_code = http(f"{one}/api/friends/link", token=amal)[1]["code"]
+        badr_code = http(f"{two}/api/friends/link", token=badr)[1]["code"]
+        assert http(f"{one}/api/friends/follow", {"code": badr_code}, token=amal)[0] == 200
+        assert http(f"{two}/api/friends/follow", {"code": amal_code}, token=badr)[0] == 200
+
+        def badr_seen_as(status: str) -> dict[str, Any]:
+            deadline = time.time() + 15
+            while True:
+                friend: dict[str, Any] = http(f"{one}/api/friends", token=amal)[1]["friends"][0]
+                if friend["status"] == status:
+                    return friend
+                assert time.time() < deadline, friend
+                time.sleep(0.1)
+
+        badr_seen_as("away")
+        with connect(two.replace("http", "ws") + "/ws/friends", proxy=None) as socket:
+            socket.send(json.dumps({"type": "hello", "token": badr}))
+            badr_seen_as("online")  # his socket is held by process two, Amal asks process one
+            table = create_table(two, badr, "Badr", seats=[{"kind": "person"}] * 2)
+            other = Player(two, table, carl, "Carl")
+            other.wait_type("state")
+            other.send({"type": "join", "seat": 1})
+            assert badr_seen_as("playing")["table"] == table
+            other.ws.close()
