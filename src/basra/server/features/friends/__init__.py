@@ -70,6 +70,11 @@ def _bad(field: str, message: str) -> ProtocolError:
     return ProtocolError("bad_friend", message, {"field": field})
 
 
+def _new_code() -> str:
+    """A new follow-me code: 12 URL-safe characters, 72 random bits."""
+    return secrets.token_urlsafe(9)
+
+
 def qr_svg(text: str) -> str | None:
     """``text`` as a QR code in SVG (with ``segno``, when installed; else None)."""
     try:
@@ -207,23 +212,25 @@ class Friends:
 
     async def listing(self, me: str) -> dict[str, Any]:
         """The caller's friends with their presence, whom they follow and block, and whether
-        they hide their presence."""
+        they hide their presence (a few queries for everyone listed, and a few more for each
+        friend online)."""
         friends = await self.store.friends(me)
+        mutual = set(friends)
+        following = [w for w in await self.store.following(me) if w not in mutual]
+        blocking = await self.store.blocking(me)
+        people = await self._people([*friends, *following, *blocking])
         hidden = await self.store.hidden([*friends, me])
         entries = []
         for who in friends:
-            entry = await self._person(who)
+            entry = dict(people[who])
             entry.update(await self.status(who, hidden=who in hidden))
             entries.append(entry)
         order = {status: n for n, status in enumerate(STATUSES)}
         entries.sort(key=lambda e: (order[e["status"]], (e["name"] or "").casefold()))
-        mutual = set(friends)
         return {
             "friends": entries,
-            "following": [
-                await self._person(w) for w in await self.store.following(me) if w not in mutual
-            ],
-            "blocking": [await self._person(w) for w in await self.store.blocking(me)],
+            "following": [people[w] for w in following],
+            "blocking": [people[w] for w in blocking],
             "hidden": me in hidden,
         }
 
@@ -245,7 +252,7 @@ class Friends:
     async def link(self, me: str, site: str) -> dict[str, Any]:
         """The caller's follow-me code (made once), its link on ``site`` (the address the
         page is served from) and the link's QR code (SVG, or None without ``segno``)."""
-        code = await self.store.code_of(me, secrets.token_urlsafe(9), self.clock())
+        code = await self.store.code_of(me, _new_code(), self.clock())
         url = f"{site.rstrip('/')}/?follow={code}"
         return {"code": code, "url": url, "qr": qr_svg(url)}
 
@@ -258,13 +265,22 @@ class Friends:
         return {"hidden": hidden}
 
     async def _person(self, who: str) -> dict[str, Any]:
-        """How a person is shown in a list: name, username, and their follow-me code (the
-        handle the caller's buttons send back)."""
-        person = await self.identities.load(who)
-        account = await self.players.account_of(who)
-        code = await self.store.code_of(who, secrets.token_urlsafe(9), self.clock())
-        return {
-            "name": person.name if person else None,
-            "username": account.username if account else None,
-            "code": code,
-        }
+        """How a person is shown: see :meth:`_people`."""
+        return (await self._people([who]))[who]
+
+    async def _people(self, whos: list[str]) -> dict[str, dict[str, Any]]:
+        """How each person is shown in a list: name, username, and their follow-me code
+        (the handle the caller's buttons send back)."""
+        accounts = await self.players.accounts_of(whos)
+        codes = await self.store.codes_of(whos, _new_code, self.clock())
+        people = await self.identities.load_many(whos)
+        shown = {}
+        for who in whos:
+            person = people.get(who)
+            account = accounts.get(who)
+            shown[who] = {
+                "name": person.name if person else None,
+                "username": account.username if account else None,
+                "code": codes[who],
+            }
+        return shown

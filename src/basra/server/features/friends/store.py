@@ -16,7 +16,7 @@ repository's protocol, their tables and the repository in SQL, all in this one m
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from sqlalchemy import (
@@ -80,6 +80,12 @@ class FriendStore(Protocol):
 
     async def code_of(self, identity: str, new_code: str, at: float) -> str:
         """A person's follow-me code: the stored one, else ``new_code`` stored."""
+
+    async def codes_of(
+        self, identities: Sequence[str], make: Callable[[], str], at: float
+    ) -> dict[str, str]:
+        """Each person's follow-me code: the stored ones, and one made by ``make`` and
+        stored for each person without one."""
 
     async def owner_of(self, code: str) -> str | None:
         """The identity whose follow-me code this is, or None."""
@@ -260,6 +266,23 @@ class SqlFriends:
         except IntegrityError:
             return await self.code_of(identity, new_code, at)  # made meanwhile elsewhere
         return new_code
+
+    async def codes_of(
+        self, identities: Sequence[str], make: Callable[[], str], at: float
+    ) -> dict[str, str]:
+        """One query for the stored codes; a :meth:`code_of` for each person without one."""
+        people = sorted(set(identities))
+        if not people:
+            return {}
+        async with self.db.engine.connect() as conn:
+            rows = await conn.execute(
+                select(FC.c.identity, FC.c.code).where(FC.c.identity.in_(people))
+            )
+            codes = {str(who): str(code) for who, code in rows}
+        for who in people:
+            if who not in codes:
+                codes[who] = await self.code_of(who, make(), at)
+        return codes
 
     async def owner_of(self, code: str) -> str | None:
         """One lookup."""
