@@ -135,6 +135,8 @@ def test_repeated_timeouts_forfeit_a_rated_game_and_rate_it() -> None:
                 )
         assert live.clock is not None and live.clock.forfeited == [sleeper]
         await until(lambda: live.row.settled_at is not None, "the settlement")
+        async with live.lock:  # the settlement shows the new ratings under the table's lock
+            pass
         kind = table_kind(2, False)
         family = "egyptian"
         model = PlackettLuce()

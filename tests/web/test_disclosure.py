@@ -24,11 +24,12 @@ from tests.web.test_learn import SHIPPED, blundered_games, operator_set, until
 from basra.server.app import AppConfig
 from basra.server.env import Env
 from basra.server.errors import ProtocolError
+from basra.server.features.learn_store import MinedPuzzleRow
 from basra.server.features.puzzles import PuzzleConfig
 from basra.server.features.reviews import ReviewConfig
 from basra.server.features.tournaments.tables import Owner
 from basra.server.identity import Caller
-from basra.server.store.rows import MinedPuzzleRow, ReviewStatus, SeatKind, SeatRow, TableRow
+from basra.server.store.rows import ReviewStatus, SeatKind, SeatRow, TableRow
 from basra.server.table.forms import TableSpec
 from basra.server.table.lifecycle import Budget
 from basra.state import PHASE_PLAY
@@ -249,8 +250,10 @@ def test_the_puzzle_of_the_day_stays_the_same_all_day() -> None:
         env = Env(AppConfig(service=FAST))
         await env.start(resume=False)
         caller = (await env.identities.create("127.0.0.1")).caller
+        seats = [SeatRow(i, SeatKind.BOT, "easy") for i in range(2)]
+        await env.store.tables.create(TableRow("x", "egyptian", {}, 2, False, 0, False, seats))
 
-        def row(puzzle: Any, at: float) -> MinedPuzzleRow:
+        def row(puzzle: Any, at: float) -> MinedPuzzleRow:  # mined from game "x"
             line = json.dumps(puzzle.to_json())
             return MinedPuzzleRow(
                 puzzle.id, line, "x", puzzle.seat, None, puzzle.variant, puzzle.theme, 1500, at

@@ -30,10 +30,10 @@ from basra.server.env import Env
 from basra.server.errors import ProtocolError
 from basra.server.features.friends import Presence, PresenceConfig
 from basra.server.features.pairing import QuickPlayConfig, plan_tables
+from basra.server.features.quickplay_store import SeekRow
 from basra.server.identity import Caller
 from basra.server.quotas import Quotas, Rate, RateLimitError
 from basra.server.runtime.pubsub import Bus, MemoryHub
-from basra.server.store.rows import SeekRow
 
 
 async def person(env: Env) -> str:

@@ -180,7 +180,8 @@ def test_the_migration_keeps_the_games_of_old_browser_secrets(tmp_path: Path) ->
     from alembic import command
     from alembic.config import Config
 
-    import basra.server.stores as sql
+    import basra.server.store.sql as sql
+    from basra.server.stores import SqlStore
 
     path = tmp_path / "old.db"
     old_secret = "00112233445566778899aabbccddeeff"
@@ -207,7 +208,7 @@ def test_the_migration_keeps_the_games_of_old_browser_secrets(tmp_path: Path) ->
     engine.dispose()
 
     async def scenario() -> None:
-        store = sql.SqlStore(str(path))
+        store = SqlStore(str(path))
         await store.start()
         identities = identities_of(store)
         issued = await identities.create("192.0.2.1", None, old_secret)

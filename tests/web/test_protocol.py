@@ -379,6 +379,33 @@ def test_the_migrations_build_the_schema_of_the_models(tmp_path: Path) -> None:
     assert asyncio.run(check()) == []
 
 
+def test_a_memory_database_is_the_schema_stamped_at_the_migrations_head() -> None:
+    """``memory`` is made from the metadata, not migrated: it must be the same schema
+    (the test above holds the migrations to the metadata) and say it is at the head."""
+    import asyncio
+
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+    from sqlalchemy import text
+
+    from basra.server.store.sql.database import migrations_head
+    from basra.server.stores import metadata, open_store
+
+    async def check() -> tuple[list[object], object]:
+        store = open_store("memory")
+        await store.start()
+        async with store.db.engine.connect() as conn:
+            diff = await conn.run_sync(
+                lambda sync: compare_metadata(MigrationContext.configure(sync), metadata)
+            )
+            version = (await conn.execute(text("SELECT version_num FROM alembic_version"))).scalar()
+        await store.close()
+        return list(diff), version
+
+    diff, version = asyncio.run(check())
+    assert diff == [] and version == migrations_head()
+
+
 def test_basra_serve_is_a_command() -> None:
     import subprocess
     import sys

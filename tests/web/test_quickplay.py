@@ -15,7 +15,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from basra.server.app import AppConfig
 from basra.server.features.pairing import QuickPlayConfig, bot_level, plan_tables, window
-from basra.server.store.rows import SeekRow
+from basra.server.features.quickplay_store import SeekRow
 
 QUICK = QuickPlayConfig(pair_every=0.1, heartbeat=0.3, bot_after_bounds=(0, 300))
 

@@ -31,7 +31,7 @@ from typing import Any
 
 from basra.server.errors import ProtocolError
 from basra.server.quotas import Quotas
-from basra.server.store.protocols import IdentityStore, ModerationStore, TableStore
+from basra.server.store.protocols import IdentityStore, SanctionStore, TableStore
 from basra.server.store.rows import DeviceRow, IdentityRow, Revoked, SanctionRow
 
 __all__ = [
@@ -112,7 +112,7 @@ class Identities:
         tables: TableStore,
         quotas: Quotas,
         clock: Callable[[], float] = time.time,
-        sanctions: ModerationStore | None = None,
+        sanctions: SanctionStore | None = None,
     ) -> None:
         self.store = store
         self.tables = tables

@@ -17,31 +17,25 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from basra.server.features.botapi_store import BotStore, SqlBots, revoke_owned
+from basra.server.features.daily_store import DailyStore, SqlDaily
 from basra.server.features.friends.store import FriendStore, SqlFriends
+from basra.server.features.learn_store import LessonStore, PuzzleStore, SqlLessons, SqlPuzzles
+from basra.server.features.moderation_store import ModerationStore, SqlModeration
+from basra.server.features.quickplay_store import SeekStore, SqlSeeks
+from basra.server.features.reviews_store import ReviewStore, SqlReviews
 from basra.server.features.tournaments.store import SqlTournaments, TournamentStore
 from basra.server.store.protocols import (
-    BotStore,
-    DailyStore,
     IdentityStore,
     LeaseStore,
-    LessonStore,
-    ModerationStore,
     PlayerStore,
-    PuzzleStore,
-    ReviewStore,
     SecretStore,
-    SeekStore,
     TableStore,
 )
-from basra.server.store.sql.bots import SqlBots
-from basra.server.store.sql.daily import SqlDaily
 from basra.server.store.sql.database import MEMORY, SqlDatabase
 from basra.server.store.sql.identities import SqlIdentities
-from basra.server.store.sql.learn import SqlLessons, SqlPuzzles
-from basra.server.store.sql.moderation import SqlModeration
-from basra.server.store.sql.play import SqlLeases, SqlSecrets, SqlSeeks
+from basra.server.store.sql.play import SqlLeases, SqlSecrets
 from basra.server.store.sql.players import SqlPlayers
-from basra.server.store.sql.reviews import SqlReviews
 from basra.server.store.sql.schema import metadata
 from basra.server.store.sql.tables import SqlTables
 
@@ -125,7 +119,7 @@ class SqlStore:
     def __init__(self, url: str) -> None:
         self.db = SqlDatabase(url)
         self.tables = SqlTables(self.db)
-        self.identities = SqlIdentities(self.db)
+        self.identities = SqlIdentities(self.db, cascades=[revoke_owned])
         self.players = SqlPlayers(self.db)
         self.seeks = SqlSeeks(self.db)
         self.leases = SqlLeases(self.db)

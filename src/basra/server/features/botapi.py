@@ -42,11 +42,12 @@ from basra.server import words
 from basra.server.connection import Connection, Outgoing
 from basra.server.errors import ProtocolError
 from basra.server.features.accounts import username_key
+from basra.server.features.botapi_store import BotRow, BotStore
 from basra.server.identity import Caller, token_hash
 from basra.server.quotas import Quotas, RateLimitError
 from basra.server.runtime.pubsub import Bus
-from basra.server.store.protocols import BotStore, TableStore
-from basra.server.store.rows import LIVE_STATUSES, BotRow, SeatKind, SeatRow
+from basra.server.store.protocols import TableStore
+from basra.server.store.rows import LIVE_STATUSES, SeatKind, SeatRow
 from basra.server.table.clocks import Clock
 from basra.server.table.connections import TableMessages
 from basra.server.table.forms import TableSpec

@@ -28,7 +28,7 @@ with a target of 1 and a tie as a draw (:data:`DAILY_RULES`), so the game ends
 when the round does.
 
 An attempt's table is stored with the attempt in one transaction
-(:meth:`~basra.server.store.protocols.DailyStore.start_attempt`) and opened by
+(:meth:`~basra.server.features.daily_store.DailyStore.start_attempt`) and opened by
 the lifecycle; the table master deals it like any table, from this feature's
 pack source (:meth:`Daily.pack_of`, registered with
 :meth:`~basra.server.table.lifecycle.Lifecycle.deal_with`), so the pack is the
@@ -47,9 +47,10 @@ from typing import Any
 from basra.deals import derived_bytes, derived_pack
 from basra.rules import PRESETS, preset
 from basra.server.errors import ProtocolError
+from basra.server.features.daily_store import AttemptRow, DailyStore
 from basra.server.identity import Caller
-from basra.server.store.protocols import DailyStore, SecretStore
-from basra.server.store.rows import AttemptRow, SeatKind, SeatRow, TableRow, TableStatus
+from basra.server.store.protocols import SecretStore
+from basra.server.store.rows import SeatKind, SeatRow, TableRow, TableStatus
 from basra.server.table.disclosure import Secret
 from basra.server.table.forms import TableSpec, check_name
 from basra.server.table.lifecycle import Budget, Lifecycle

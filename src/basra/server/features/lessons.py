@@ -6,7 +6,7 @@ settings, each step a position with one move to find. This feature serves them
 (``GET /api/lessons``, ``GET /api/lessons/{variant}``), checks a move played in a
 step (:func:`basra.learn.lessons.check_step`: only the taught move is right; any
 other is explained in words, English and Arabic, by the core) and keeps the steps
-each identity has done (:class:`~basra.server.store.protocols.LessonStore`), guests
+each identity has done (:class:`~basra.server.features.learn_store.LessonStore`), guests
 included: an identity is made for every browser.
 
 A course is named by its key (:func:`course_key`): the preset's name, or, for
@@ -25,8 +25,8 @@ from typing import Any
 
 from basra.learn.lessons import Course, check_step, course_for, courses
 from basra.server.errors import ProtocolError
+from basra.server.features.learn_store import LessonStore
 from basra.server.identity import Caller
-from basra.server.store.protocols import LessonStore
 from basra.server.table.forms import check_rules
 
 __all__ = ["MAX_MOVE_TEXT", "Lessons", "course_key", "custom_course"]

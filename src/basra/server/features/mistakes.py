@@ -9,7 +9,7 @@ the core's miner
 analysed twice), and a decision it proves (exactly, or by the search ten times the
 ``expert``'s, :class:`~basra.server.features.puzzles.PuzzleConfig`) whose answer is not
 the move the person played becomes a puzzle of theirs
-(:meth:`~basra.server.store.protocols.PuzzleStore.add_mined`). Mined puzzles are in
+(:meth:`~basra.server.features.learn_store.PuzzleStore.add_mined`). Mined puzzles are in
 everyone's rated pool too, so only a game whose cards anyone may see is mined
 (:meth:`Disclosure.public <basra.server.table.disclosure.Disclosure.public>`: over, and
 not hidden, or its deal revealed to all). A hidden table's game reviewed sooner (a daily
@@ -47,12 +47,14 @@ from basra.puzzles.format import Puzzle
 from basra.puzzles.mine import MineSettings, Option, mine_spot, review_values
 from basra.record import Record
 from basra.server.errors import ProtocolError
+from basra.server.features.learn_store import MinedPuzzleRow, PuzzleStore
 from basra.server.features.profiles import HISTORY_LIMIT
 from basra.server.features.puzzles import PuzzleConfig
 from basra.server.features.reviews import LocalQueue, ReviewService
+from basra.server.features.reviews_store import ReviewStore
 from basra.server.runtime.scheduler import REVIEW, FairScheduler
-from basra.server.store.protocols import PlayerStore, PuzzleStore, ReviewStore
-from basra.server.store.rows import MinedPuzzleRow, ReviewStatus, SeatKind, TableStatus
+from basra.server.store.protocols import PlayerStore
+from basra.server.store.rows import ReviewStatus, SeatKind, TableStatus
 from basra.server.table.disclosure import SERVER
 from basra.server.table.queries import Queries
 

@@ -46,16 +46,12 @@ from basra.server import words
 from basra.server.connection import Connections
 from basra.server.errors import ProtocolError, error_message
 from basra.server.features.accounts import username_key
+from basra.server.features.moderation_store import ModerationStore, ReportRow
 from basra.server.identity import suspended
 from basra.server.quotas import Quotas
 from basra.server.runtime.pubsub import Bus
-from basra.server.store.protocols import (
-    IdentityStore,
-    ModerationStore,
-    PlayerStore,
-    TableStore,
-)
-from basra.server.store.rows import ReportRow, SanctionRow, SeatKind, TableStatus
+from basra.server.store.protocols import IdentityStore, PlayerStore, TableStore
+from basra.server.store.rows import SanctionRow, SeatKind, TableStatus
 from basra.server.table.forms import check_name
 from basra.server.table.lifecycle import Lifecycle
 from basra.server.table.master import TableMaster

@@ -24,7 +24,7 @@ from typing import Any
 from basra.bots import LEVELS
 from basra.rules import PRESETS
 from basra.server.errors import ProtocolError
-from basra.server.store.rows import SeekRow
+from basra.server.features.quickplay_store import SeekRow
 from basra.server.table.clocks import DEFAULT_CONTROL, TimeControl
 from basra.server.table.forms import check_name
 from basra.server.table.ratings import bot_ratings, family_of, table_kind

@@ -29,7 +29,8 @@ shown on a puzzle scale, :func:`shown` = 1500 + 60 × (mu − 25) (a newcomer 15
 Only a person's **first** try at a puzzle is rated and counts for **streaks** (puzzles
 solved in a row, and the best such run); trying again later shows the answer as
 before, unrated. A first try and both ratings it moves are stored in one transaction,
-against the rows' versions as read (:meth:`~basra.server.store.protocols.PuzzleStore.record_try`).
+against the rows' versions as read
+(:meth:`~basra.server.features.learn_store.PuzzleStore.record_try`).
 
 **Which puzzle.** ``next`` picks, among the rated pool's puzzles the person has not
 tried (the newest mined ones, filtered by theme or variant when asked), one of the few
@@ -60,9 +61,15 @@ from basra.puzzles.mine import proof_samples
 from basra.puzzles.public import THEME_TITLES, attempt, puzzle_view, solution
 from basra.rules import PRESETS
 from basra.server.errors import ProtocolError
+from basra.server.features.learn_store import (
+    MinedPuzzleRow,
+    PuzzleRatingRow,
+    PuzzlerRow,
+    PuzzleStore,
+    PuzzleTryRow,
+)
 from basra.server.identity import Caller
-from basra.server.store.protocols import PuzzleStore, SecretStore
-from basra.server.store.rows import MinedPuzzleRow, PuzzleRatingRow, PuzzlerRow, PuzzleTryRow
+from basra.server.store.protocols import SecretStore
 
 __all__ = [
     "MAX_MOVE_TEXT",

@@ -2,7 +2,7 @@
 
 A person joins the *pool* of a variant, a table size and teams (a *seek*,
 over ``WS /ws/play``); the pool lives in the store
-(:class:`~basra.server.store.rows.SeekRow`), not in one process's memory, so
+(:class:`~basra.server.features.quickplay_store.SeekRow`), not in one process's memory, so
 every server process pairs the same pool, and the default single process on
 SQLite works the same way. Every ``pair_every`` seconds one process (the holder
 of a store lease, taken over when it stops renewing it) makes a *pairing pass*
@@ -17,7 +17,7 @@ table after a wait it chooses (``bot_after``); only people who allowed it sit
 with such a bot.
 
 A group is seated in one store transaction that also creates its table
-(:meth:`~basra.server.store.protocols.SeekStore.seat`), then opened by the
+(:meth:`~basra.server.features.quickplay_store.SeekStore.seat`), then opened by the
 table lifecycle (:mod:`basra.server.table.lifecycle`): rated, the variant's own
 rules, no hints, the default clock
 (:data:`~basra.server.table.clocks.DEFAULT_CONTROL`). Its people hear
@@ -68,10 +68,11 @@ from basra.server.features.pairing import (
     seats_of,
     window,
 )
+from basra.server.features.quickplay_store import SeekRow, SeekStore
 from basra.server.quotas import Quotas
 from basra.server.runtime.pubsub import Bus
-from basra.server.store.protocols import LeaseStore, PlayerStore, SeekStore, TableStore
-from basra.server.store.rows import SeatKind, SeatRow, SeekRow, TableRow, TableStatus
+from basra.server.store.protocols import LeaseStore, PlayerStore, TableStore
+from basra.server.store.rows import SeatKind, SeatRow, TableRow, TableStatus
 from basra.server.table.forms import TableSpec
 from basra.server.table.lifecycle import Budget, Lifecycle
 from basra.server.table.ratings import family_of, new_rating, rating_json, table_kind

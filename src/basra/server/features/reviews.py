@@ -52,10 +52,11 @@ from basra.coach.review import Decision, Spot, analyse_spot, assemble, grade, pl
 from basra.record import Record
 from basra.server.errors import ProtocolError
 from basra.server.features.profiles import HISTORY_LIMIT
+from basra.server.features.reviews_store import ReviewStore
 from basra.server.identity import Caller
 from basra.server.quotas import Quotas, RateLimitError
 from basra.server.runtime.scheduler import REVIEW, FairScheduler
-from basra.server.store.protocols import PlayerStore, ReviewStore
+from basra.server.store.protocols import PlayerStore
 from basra.server.store.rows import ReviewStatus
 from basra.server.table.disclosure import SERVER
 from basra.server.table.queries import Queries

@@ -20,14 +20,12 @@ already took that step, so the log can never fork.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Protocol
 
 from basra.server.store.rows import (
     LIVE_STATUSES,
     AccountRow,
-    AttemptRow,
-    BotRow,
     Cap,
     Claim,
     DeviceRow,
@@ -35,19 +33,10 @@ from basra.server.store.rows import (
     GameSummary,
     IdentityRow,
     LeaderRow,
-    LessonStepRow,
-    MinedPuzzleRow,
-    MiningRow,
-    PuzzleRatingRow,
-    PuzzlerRow,
-    PuzzleTryRow,
     RatingRow,
-    ReportRow,
     ResultRow,
-    ReviewRow,
     Revoked,
     SanctionRow,
-    SeekRow,
     Settle,
     Settlement,
     Status,
@@ -56,17 +45,11 @@ from basra.server.store.rows import (
 )
 
 __all__ = [
-    "BotStore",
-    "DailyStore",
     "IdentityStore",
     "LeaseStore",
-    "LessonStore",
-    "ModerationStore",
     "PlayerStore",
-    "PuzzleStore",
-    "ReviewStore",
+    "SanctionStore",
     "SecretStore",
-    "SeekStore",
     "TableStore",
 ]
 
@@ -248,48 +231,6 @@ class PlayerStore(Protocol):
         """The pool's rated people with accounts, by ``mu - 3 sigma``, best first."""
 
 
-class SeekStore(Protocol):
-    """The quick-play pool: one seek per identity, shared by every server process."""
-
-    async def put(self, seek: SeekRow) -> None:
-        """Store a seek, replacing the identity's previous one (one per identity)."""
-
-    async def of_identity(self, identity: str) -> SeekRow | None:
-        """The identity's seek (waiting, away or recently matched), or None."""
-
-    async def get(self, tickets: Sequence[str]) -> list[SeekRow]:
-        """The seeks of those tickets that still exist."""
-
-    async def waiting(self) -> list[SeekRow]:
-        """Every seek not yet seated, oldest first."""
-
-    async def touch(self, tickets: Sequence[str], holders: Sequence[str], now: float) -> None:
-        """Say that those seeks' connections (``holders``, in order) are still there."""
-
-    async def set_away(self, ticket: str, holder: str, away_since: float | None) -> None:
-        """Mark a seek away (its connection ``holder`` dropped), or back (None)."""
-
-    async def drop(self, tickets: Sequence[str]) -> None:
-        """Remove seeks (left the pool, or done with)."""
-
-    async def sweep(self, seen_before: float, away_before: float, matched_before: float) -> int:
-        """Remove seeks nobody holds (not seen since ``seen_before``, away since before
-        ``away_before``) and seated ones older than ``matched_before``; how many went."""
-
-    async def seat(
-        self, seats: Mapping[str, int], table: TableRow, now: float, caps: Sequence[Cap] = ()
-    ) -> bool:
-        """Seat waiting seeks (ticket -> seat) at a new table within its caps (counted as
-        :meth:`TableStore.create` counts them), in one transaction.
-
-        False (and nothing written) if any of them is no longer waiting and present;
-        :class:`~basra.server.store.rows.CapReachedError` when a cap is full.
-        """
-
-    async def pool_counts(self, seen_after: float) -> dict[tuple[str, int, bool], int]:
-        """How many are waiting (present, seen since ``seen_after``) in each pool."""
-
-
 class LeaseStore(Protocol):
     """Named leases: one process at a time does a job (quick play's pairing, say, or
     driving a live table: :mod:`basra.server.table.ownership`)."""
@@ -319,104 +260,9 @@ class SecretStore(Protocol):
         """The secret ``name``, stored as ``fresh`` the first time (the first writer wins)."""
 
 
-class DailyStore(Protocol):
-    """The daily deal's attempts: one per identity and deal."""
-
-    async def start_attempt(
-        self, attempt: AttemptRow, table: TableRow, caps: Sequence[Cap] = ()
-    ) -> AttemptRow:
-        """Create the attempt and its table within its caps (counted as
-        :meth:`TableStore.create` counts them), in one transaction.
-
-        If the identity already has an attempt at that deal, nothing is written
-        and that one is returned.
-        """
-
-    async def attempt_of(self, deal_id: str, identity: str) -> AttemptRow | None:
-        """An identity's attempt at a deal, or None."""
-
-    async def attempt_at(self, table_id: str) -> AttemptRow | None:
-        """The attempt played at a table, or None (not a daily table)."""
-
-    async def attempts(self, deal_id: str) -> list[AttemptRow]:
-        """Every attempt at a deal, oldest first."""
-
-
-class BotStore(Protocol):
-    """Bot accounts: an identity of their own, an owner, a token kept as its hash."""
-
-    async def create(self, bot: BotRow, token_hash: str) -> bool:
-        """Store a bot account and its identity; False if its name is taken."""
-
-    async def by_token(self, token_hash: str) -> BotRow | None:
-        """The live bot of a token (its owner live too), or None."""
-
-    async def by_name(self, name_key: str) -> BotRow | None:
-        """The live bot of a name (its case-folded key), or None."""
-
-    async def of_owner(self, owner: str) -> list[BotRow]:
-        """A person's live bots, oldest first."""
-
-    async def set_token(self, identity: str, token_hash: str) -> None:
-        """Replace a bot's token."""
-
-    async def revoke(self, identity: str, now: float) -> None:
-        """Revoke a bot account (its token stops working)."""
-
-
-class ReviewStore(Protocol):
-    """The ``reviews`` rows: each finished game's review job and result."""
-
-    async def load(self, table_id: str) -> ReviewRow | None:
-        """A game's review row, or None."""
-
-    async def request(self, table_id: str, identity: str | None, now: float) -> bool:
-        """Queue a review: a new row, or a failed one again. False when one is already
-        queued, running or done (nothing changes)."""
-
-    async def claim(self, table_id: str, now: float, stale: float) -> bool:
-        """Take a queued review (or a running one with no progress for ``stale`` seconds)
-        to work it out: True for the one caller that did."""
-
-    async def progress(self, table_id: str, done: int, total: int, now: float) -> None:
-        """Record how many decisions are done."""
-
-    async def finish(
-        self, table_id: str, data: str, now: float, accuracy: str | None = None
-    ) -> None:
-        """Store the finished review (and each seat's accuracy, a JSON list)."""
-
-    async def accuracies(self, table_ids: list[str]) -> dict[str, list[float | None]]:
-        """Each seat's accuracy in the done reviews of these games (others are left out)."""
-
-    async def fail(self, table_id: str, error: str, now: float) -> None:
-        """Mark the review failed (it may be asked for again)."""
-
-    async def requeue(self, table_id: str, now: float) -> None:
-        """Put a running review back in the queue (its process is stopping)."""
-
-    async def pending(self, identity: str) -> int:
-        """How many of a person's reviews are queued or running."""
-
-    async def unfinished(self) -> list[str]:
-        """The games whose reviews are queued or running."""
-
-
-class ModerationStore(Protocol):
-    """Reports of players, and sanctions on identities."""
-
-    async def add_report(self, report: ReportRow) -> None:
-        """Keep a report."""
-
-    async def reports(
-        self, open_only: bool = True, limit: int = 100, after: str | None = None
-    ) -> list[ReportRow]:
-        """Reports, newest first (only those not closed, unless ``open_only`` is False),
-        from the one after the report ``after`` on (a page's cursor; ``ValueError`` when
-        there is no such report)."""
-
-    async def close_report(self, report_id: str, resolution: str, now: float) -> bool:
-        """Close an open report with the operator's words; False if there is none."""
+class SanctionStore(Protocol):
+    """Sanctions on identities: a suspension until a time, or a ban. Identities check them
+    at sign-in; moderation (:mod:`basra.server.features.moderation`) sets and lifts them."""
 
     async def sanction(self, row: SanctionRow) -> None:
         """Suspend or ban an identity (replacing a sanction it had)."""
@@ -426,92 +272,3 @@ class ModerationStore(Protocol):
 
     async def sanction_of(self, identity: str, now: float) -> SanctionRow | None:
         """The sanction in force on an identity now (a suspension ended is none)."""
-
-
-class LessonStore(Protocol):
-    """The lessons each person has done: steps per course."""
-
-    async def done(self, identity: str) -> list[LessonStepRow]:
-        """Every step the person has done, in every course."""
-
-    async def mark(self, identity: str, course: str, step: str, now: float) -> bool:
-        """Note a step done (True when it is new; doing it again changes nothing)."""
-
-
-class PuzzleStore(Protocol):
-    """Puzzle ratings, tries, the puzzles mined from people's games, and the mining jobs.
-
-    :meth:`record_try` stores a person's first try at a puzzle together with the
-    ratings it leads to, in one transaction, and only if neither rating changed since
-    it was read (its ``tries`` is its version): two tries at once never lose one.
-    """
-
-    async def puzzler(self, identity: str) -> PuzzlerRow | None:
-        """A person's puzzle rating and streaks, or None before their first rated try."""
-
-    async def ratings(self, puzzle_ids: Sequence[str]) -> dict[str, PuzzleRatingRow]:
-        """The puzzles' ratings (those no one has tried are left out)."""
-
-    async def tries(self, identity: str, puzzle_ids: Sequence[str]) -> dict[str, PuzzleTryRow]:
-        """The person's first tries at these puzzles."""
-
-    async def tried(self, identity: str) -> set[str]:
-        """Every puzzle the person has tried."""
-
-    async def recent_tries(self, identity: str, limit: int = 20) -> list[PuzzleTryRow]:
-        """The person's newest first tries, newest first."""
-
-    async def record_try(
-        self,
-        attempt: PuzzleTryRow,
-        person: PuzzlerRow,
-        puzzle: PuzzleRatingRow,
-        person_tries: int | None,
-        puzzle_tries: int | None,
-    ) -> bool:
-        """Store a first try and the two ratings it leads to, in one transaction.
-
-        ``person_tries`` and ``puzzle_tries`` are the rows' ``tries`` as read (None: no
-        row yet). False, and nothing stored, when the person tried the puzzle already
-        or either row changed meanwhile (read them again and retry).
-        """
-
-    async def add_mined(self, rows: Sequence[MinedPuzzleRow]) -> int:
-        """Keep mined puzzles (one already kept is left as it is); how many are new."""
-
-    async def mined(self, puzzle_id: str) -> MinedPuzzleRow | None:
-        """A mined puzzle by id, or None."""
-
-    async def mistakes_of(self, identity: str, limit: int = 100) -> list[MinedPuzzleRow]:
-        """The puzzles mined from the person's mistakes, newest first."""
-
-    async def mined_pool(
-        self, limit: int = 500, before: float | None = None
-    ) -> list[MinedPuzzleRow]:
-        """The newest mined puzzles of everyone (mined before ``before``, when given),
-        newest first."""
-
-    async def request_mining(self, table_id: str, now: float) -> bool:
-        """Queue a game's mining (True when queued now: new, or failed before)."""
-
-    async def claim_mining(self, table_id: str, now: float, stale: float) -> bool:
-        """Queued (or running without progress for ``stale`` seconds) to running, in one
-        step: True when this caller has it."""
-
-    async def touch_mining(self, table_id: str, now: float) -> None:
-        """Note that a running mining job is making progress (so it is not taken over)."""
-
-    async def finish_mining(self, table_id: str, found: int, now: float) -> None:
-        """Mark a game mined, with the number of puzzles found."""
-
-    async def fail_mining(self, table_id: str, error: str, now: float) -> None:
-        """Mark a game's mining failed (it may be queued again)."""
-
-    async def requeue_mining(self, table_id: str, now: float) -> None:
-        """Put a running mining job back in the queue (its process is stopping)."""
-
-    async def mining(self, table_ids: Sequence[str]) -> dict[str, MiningRow]:
-        """The mining rows of these games (games never queued are left out)."""
-
-    async def unfinished_mining(self) -> list[str]:
-        """The games whose mining is queued or running."""

@@ -5,17 +5,16 @@ where it stands (:class:`TableStatus`); its game is its event log
 (:class:`Event`: deals and plays, see :mod:`basra.server.table.reducer`).
 People are identities (:class:`IdentityRow`) signed in on devices
 (:class:`DeviceRow`), optionally with an account (:class:`AccountRow`); ratings
-and results are :class:`RatingRow` and :class:`ResultRow`. Quick play keeps
-its pool as :class:`SeekRow`, the daily deal its attempts as
-:class:`AttemptRow`, the bot API its accounts as :class:`BotRow`, reviews their
-jobs as :class:`ReviewRow`. (A feature that owns its data keeps its rows in its
-own store module: tournaments in :mod:`basra.server.features.tournaments.store`.)
-Lessons keep each person's steps done
-(:class:`LessonStepRow`); puzzles keep people's puzzle ratings and streaks
-(:class:`PuzzlerRow`), puzzles' ratings (:class:`PuzzleRatingRow`), each
-person's first try at each puzzle (:class:`PuzzleTryRow`), the puzzles mined
-from people's games (:class:`MinedPuzzleRow`) and the mining jobs
-(:class:`MiningRow`).
+and results are :class:`RatingRow` and :class:`ResultRow`.
+Reviews and the puzzles' mining jobs share :class:`ReviewStatus`.
+
+A feature that owns its data keeps its rows in its own store module:
+tournaments in :mod:`basra.server.features.tournaments.store`, reviews in
+:mod:`basra.server.features.reviews_store`, bot accounts in
+:mod:`basra.server.features.botapi_store`, the daily deal's attempts in
+:mod:`basra.server.features.daily_store`, quick play's pool in
+:mod:`basra.server.features.quickplay_store`, lessons and puzzles in
+:mod:`basra.server.features.learn_store`.
 
 Nothing here knows the rules of the game, and nothing here touches storage:
 the repositories of :mod:`basra.server.store.protocols` read and write these.
@@ -33,8 +32,6 @@ __all__ = [
     "OFFLINE",
     "REVIEW_STATUSES",
     "AccountRow",
-    "AttemptRow",
-    "BotRow",
     "Cap",
     "CapReachedError",
     "Claim",
@@ -44,20 +41,12 @@ __all__ = [
     "GameSummary",
     "IdentityRow",
     "LeaderRow",
-    "LessonStepRow",
-    "MinedPuzzleRow",
-    "MiningRow",
-    "PuzzleRatingRow",
-    "PuzzleTryRow",
-    "PuzzlerRow",
     "RatingRow",
     "ResultRow",
-    "ReviewRow",
     "ReviewStatus",
     "Revoked",
     "SeatKind",
     "SeatRow",
-    "SeekRow",
     "Settle",
     "Settlement",
     "Status",
@@ -448,71 +437,6 @@ Settle = Callable[[Mapping[str, RatingRow]], Settlement]
 # ---------------------------------------------------------------------- quick play, daily, bots
 
 
-@dataclass(frozen=True)
-class SeekRow:
-    """A person in the quick-play pool (a variant, a table size and teams)."""
-
-    ticket: str
-    identity: str
-    name: str
-    variant: str
-    players: int
-    teams: bool
-    mu: float
-    """The person's rating in the pool's family and kind when they joined."""
-    sigma: float
-    joined_at: float
-    """When they joined (wall-clock seconds): their rating window widens from then."""
-    bot_after: float | None
-    """Seconds after which a bot of similar strength may fill the table (None: never)."""
-    seen_at: float
-    """When the process holding their connection last said they are still there."""
-    holder: str = ""
-    """The connection holding the seek (a newer one takes it over)."""
-    away_since: float | None = None
-    """Their connection dropped then (not paired while away; dropped after a grace period)."""
-    table_id: str | None = None
-    """The table they were seated at (None while waiting)."""
-    seat: int | None = None
-    matched_at: float | None = None
-
-    @property
-    def pool(self) -> tuple[str, int, bool]:
-        """The pool key: variant, players, teams."""
-        return (self.variant, self.players, self.teams)
-
-
-@dataclass(frozen=True)
-class AttemptRow:
-    """One identity's attempt at one daily deal, and where its table stands."""
-
-    deal_id: str
-    identity: str
-    table_id: str
-    seat: int
-    name: str
-    started_at: float
-    status: TableStatus = TableStatus.PLAYING
-    """The table's status (``over`` once the attempt is played)."""
-    scores: tuple[int, ...] = ()
-    ended_at: float | None = None
-    """When the table last changed (its end, once over)."""
-    username: str | None = None
-    """The account's username, if the identity has one."""
-
-
-@dataclass(frozen=True)
-class BotRow:
-    """A bot account: an identity of its own, owned by a person."""
-
-    identity: str
-    owner: str
-    name: str
-    name_key: str
-    created_at: float
-    revoked_at: float | None = None
-
-
 class ReviewStatus(StrEnum):
     """Where a review stands: waiting for a worker, being worked out, stored, or failed."""
 
@@ -523,47 +447,6 @@ class ReviewStatus(StrEnum):
 
 
 REVIEW_STATUSES = tuple(ReviewStatus)
-
-
-@dataclass(frozen=True)
-class ReviewRow:
-    """A game's review: its job's status and progress, and the review once done."""
-
-    table_id: str
-    status: ReviewStatus
-    done: int = 0
-    total: int = 0
-    requested_by: str | None = None
-    data: str | None = None
-    """The review (:meth:`basra.coach.review.GameReview.to_json`) as JSON text."""
-    error: str | None = None
-    created_at: float = 0.0
-    updated_at: float = 0.0
-    accuracy: str | None = None
-    """Each seat's accuracy (a JSON list; null for a seat with nothing graded), once done."""
-
-
-@dataclass
-class ReportRow:
-    """A person's report of another (moderation): who, about whom, where, and why."""
-
-    id: str
-    reporter: str
-    """The reporting identity."""
-    target: str
-    """The reported identity."""
-    reason: str
-    """One of :data:`basra.server.features.moderation.REASONS`."""
-    note: str
-    """The reporter's words (at most 500 characters; may be empty)."""
-    at: float
-    table_id: str | None = None
-    """The table it was reported from (None: from a profile)."""
-    target_name: str | None = None
-    """The name shown where it was reported (a seat's name, or the profile's)."""
-    closed_at: float | None = None
-    resolution: str | None = None
-    """What the operator did about it (their words)."""
 
 
 @dataclass
@@ -577,84 +460,3 @@ class SanctionRow:
     at: float
     until: float | None = None
     """When a suspension ends (None: a ban)."""
-
-
-@dataclass(frozen=True)
-class LessonStepRow:
-    """One step of one course a person has done (:mod:`basra.server.features.lessons`)."""
-
-    identity: str
-    course: str
-    """The course's key: the preset's name, or ``variant+hash`` for custom rules."""
-    step: str
-    done_at: float
-
-
-@dataclass(frozen=True)
-class PuzzlerRow:
-    """A person's puzzle rating (openskill's mu and sigma) and streaks."""
-
-    identity: str
-    mu: float
-    sigma: float
-    tries: int = 0
-    """Rated tries (first tries at puzzles): also the row's version."""
-    solved: int = 0
-    streak: int = 0
-    """Puzzles solved in a row (first tries), up to now."""
-    best_streak: int = 0
-    updated_at: float = 0.0
-
-
-@dataclass(frozen=True)
-class PuzzleRatingRow:
-    """A puzzle's rating as people's tries move it (openskill's mu and sigma)."""
-
-    puzzle_id: str
-    mu: float
-    sigma: float
-    tries: int = 0
-    """Rated tries at it: also the row's version."""
-    solved: int = 0
-
-
-@dataclass(frozen=True)
-class PuzzleTryRow:
-    """A person's first try at a puzzle (only the first is kept, and only it is rated)."""
-
-    identity: str
-    puzzle_id: str
-    move: str
-    correct: bool
-    at: float
-    rating_before: float
-    """The person's shown puzzle rating before and after the try."""
-    rating_after: float
-
-
-@dataclass(frozen=True)
-class MinedPuzzleRow:
-    """A puzzle mined from a person's reviewed game: a decision where they missed the
-    answer (``identity``, at ``seat``), as its ``basra-puzzle/1`` line."""
-
-    puzzle_id: str
-    line: str
-    table_id: str
-    seat: int
-    identity: str | None
-    variant: str
-    theme: str
-    rating: int
-    """The puzzle's first rating (its line's)."""
-    created_at: float
-
-
-@dataclass(frozen=True)
-class MiningRow:
-    """Where the mining of a reviewed game for its people's mistakes stands."""
-
-    table_id: str
-    status: ReviewStatus
-    found: int = 0
-    error: str | None = None
-    updated_at: float = 0.0

@@ -14,8 +14,8 @@ beside the master (:mod:`basra.server.table.master`), which writes its log:
   per person, per event and on the server), counted and inserted in one
   transaction under a lock per identity, per address, per event and per server
   (:meth:`~basra.server.store.protocols.TableStore.create`; quick play's
-  :meth:`~basra.server.store.protocols.SeekStore.seat` and the daily deal's
-  :meth:`~basra.server.store.protocols.DailyStore.start_attempt` count them the
+  :meth:`~basra.server.features.quickplay_store.SeekStore.seat` and the daily deal's
+  :meth:`~basra.server.features.daily_store.DailyStore.start_attempt` count them the
   same way in their own transactions), so requests sent at once never beat them,
   in any number of processes. The rule:
 

@@ -40,13 +40,9 @@ from basra.server.errors import ProtocolError
 from basra.server.features.accounts import username_key
 from basra.server.features.friends.presence import Presence, PresenceConfig
 from basra.server.features.friends.store import BlockedError, FriendStore, SqlFriends
+from basra.server.features.moderation_store import ModerationStore
 from basra.server.quotas import Quotas
-from basra.server.store.protocols import (
-    IdentityStore,
-    ModerationStore,
-    PlayerStore,
-    TableStore,
-)
+from basra.server.store.protocols import IdentityStore, PlayerStore, TableStore
 from basra.server.store.rows import SeatKind, TableStatus
 from basra.server.table.disclosure import may_watch
 

@@ -2,7 +2,7 @@
 :mod:`basra.tournaments` made from them.
 
 A process reads an event once, then only what changed since the version it holds
-(:meth:`~basra.server.store.protocols.TournamentStore.changes`), merging rows by
+(:meth:`~basra.server.features.tournaments.store.TournamentStore.changes`), merging rows by
 their keys (so a row read twice is harmless). The core's :class:`~basra.tournaments.Event`,
 its standings and, for duplicate, the boards every table has played are made
 from the rows when first asked for after a change, and kept until the next one.

@@ -15,7 +15,7 @@ when it hears of a result:
 - the schedule's events are made ``announce`` before their start, once each.
 
 Pairing is two steps, each idempotent. First the games are stored
-(:class:`~basra.server.store.rows.TournamentWrite`: a round under the event's
+(:class:`~basra.server.features.tournaments.store.TournamentWrite`: a round under the event's
 version; an arena pass with *claims* that seat each entrant only where it sits
 at no table, so two passes never seat one entrant twice), then each game's
 table is made (:meth:`~basra.server.table.lifecycle.Lifecycle.add_once`, its id

@@ -47,7 +47,7 @@ from basra.server.identity import Caller
 from basra.server.quotas import Quotas, Rate, RateLimitError
 from basra.server.runtime.pubsub import Bus
 from basra.server.store.protocols import LeaseStore, PlayerStore, SecretStore
-from basra.server.store.rows import BotRow, CapReachedError, EventCap
+from basra.server.store.rows import CapReachedError, EventCap
 from basra.server.table.finish import TableFinished
 from basra.server.table.lifecycle import Lifecycle
 from basra.server.table.ratings import EXTERNAL, bot_ratings, new_rating
@@ -107,9 +107,9 @@ class Player:
         return cls("person", caller.identity, caller.name)
 
     @classmethod
-    def program(cls, bot: BotRow) -> Player:
-        """A bot program (through the bot API)."""
-        return cls("external", bot.identity, bot.name)
+    def program(cls, identity: str, name: str) -> Player:
+        """A bot program (through the bot API): its account's identity and name."""
+        return cls("external", identity, name)
 
     @property
     def key(self) -> str:

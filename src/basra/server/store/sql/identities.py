@@ -1,8 +1,14 @@
-"""Identities, devices and transfer codes in SQL."""
+"""Identities, devices and transfer codes in SQL.
+
+Revoking an identity ends, in one transaction, its devices, its transfer codes, and
+what the features own in its name: each :data:`Cascade` given (the bot API's bot
+accounts, :func:`basra.server.features.botapi_store.revoke_owned`) revokes its own rows
+and names the identities it ended, which are revoked with it.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from sqlalchemy import select, update
@@ -12,16 +18,21 @@ from basra.server.store.rows import DeviceRow, IdentityRow, Revoked
 from basra.server.store.sql import schema
 from basra.server.store.sql.database import SqlDatabase
 
-__all__ = ["SqlIdentities"]
+__all__ = ["Cascade", "SqlIdentities"]
 
-IDS, DEV, XFR, BOTS = schema.identities, schema.devices, schema.transfers, schema.bots
+IDS, DEV, XFR = schema.identities, schema.devices, schema.transfers
+
+Cascade = Callable[[AsyncConnection, str, float], Awaitable[list[str]]]
+"""A step of revoking an identity, in its transaction: ``(connection, identity, now)``
+revokes what the identity owns and returns the identities that ended with it."""
 
 
 class SqlIdentities:
     """:class:`~basra.server.store.protocols.IdentityStore` in SQL."""
 
-    def __init__(self, db: SqlDatabase) -> None:
+    def __init__(self, db: SqlDatabase, cascades: Sequence[Cascade] = ()) -> None:
         self.db = db
+        self.cascades = tuple(cascades)
 
     async def create(self, identity: IdentityRow) -> None:
         """Insert the identity."""
@@ -147,25 +158,14 @@ class SqlIdentities:
                 .where(XFR.c.identity_id == identity_id, XFR.c.used_at.is_(None))
                 .values(used_at=now)
             )
-            bots = list(
-                (
-                    await conn.execute(
-                        select(BOTS.c.identity_id).where(
-                            BOTS.c.owner_id == identity_id, BOTS.c.revoked_at.is_(None)
-                        )
-                    )
-                ).scalars()
-            )
+            bots = [b for cascade in self.cascades for b in await cascade(conn, identity_id, now)]
             if bots:
-                await conn.execute(
-                    update(BOTS).where(BOTS.c.identity_id.in_(bots)).values(revoked_at=now)
-                )
                 await conn.execute(
                     update(IDS)
                     .where(IDS.c.id.in_(bots), IDS.c.revoked_at.is_(None))
                     .values(revoked_at=now)
                 )
-        return Revoked(devices, [str(b) for b in bots])
+        return Revoked(devices, bots)
 
     async def add_transfer(
         self, code_hash: str, identity_id: str, device_id: str, now: float, expires_at: float

@@ -2,7 +2,13 @@
 
 There is one :data:`metadata`: the tables declared here, and those a feature that owns
 its data declares on it in its own store module (tournaments:
-:mod:`basra.server.features.tournaments.store`). :mod:`basra.server.stores` imports
+:mod:`basra.server.features.tournaments.store`; reviews:
+:mod:`basra.server.features.reviews_store`; lessons and puzzles:
+:mod:`basra.server.features.learn_store`; the daily deal:
+:mod:`basra.server.features.daily_store`; quick play:
+:mod:`basra.server.features.quickplay_store`; moderation's reports:
+:mod:`basra.server.features.moderation_store`; bot accounts:
+:mod:`basra.server.features.botapi_store`). :mod:`basra.server.stores` imports
 every such module, so the schema is whole wherever a store is made (and where the
 migrations are held to it, in the tests).
 
@@ -32,37 +38,17 @@ A rated table has a clock (``clock_move`` seconds a move and a
 ``stand_in``, ``forfeited``); with ``events.at`` the clocks are rebuilt from
 the log after a restart (see :mod:`basra.server.table.clocks`).
 
-Quick play keeps its pool in ``seeks`` (one row per waiting person, so every
-server process pairs the same pool) and runs its pairing under a row of
-``leases`` (one process at a time). ``secrets`` holds server secrets made once
-(the daily deals are derived from one). ``daily_attempts`` has one row per
-identity and daily deal (its primary key: one attempt each), pointing at the
-attempt's table, whose ``daily`` column names the deal. ``bots`` are bot
-accounts: an identity of their own, their owner's identity, a unique name and
-the SHA-256 of their token.
-
-A finished game's review (:mod:`basra.server.features.reviews`) is one ``reviews`` row:
-where its job stands (queued, running with ``done`` of ``total`` decisions,
-done, failed), who asked for it (for quotas), and the review itself as JSON
-once done, served from there without being worked out again; ``accuracy``
-keeps each seat's accuracy apart from it, for profiles.
+Named ``leases`` (quick play's pairing, a tournament's clock, each table's owner) are
+held by one process at a time. ``secrets`` holds server secrets made once
+(the daily deals are derived from one).
 
 Tables a feature makes name their
 ``owner`` (``tournament:...``) and may be ``private`` (not watchable, shown as
 the feature allows), apply the forfeit rule unrated (``forfeits``), and never be
 abandoned (``lasting``).
-Moderation (:mod:`basra.server.features.moderation`): ``reports`` has one row per
-report of a player (who, about whom, from which table, the reason and the
-reporter's words, and once closed what the operator did); ``sanctions`` one row per
-identity suspended (``until``) or banned.
+``sanctions`` has one row per identity suspended (``until``) or banned (by moderation,
+:mod:`basra.server.features.moderation`; checked at sign-in).
 
-Lessons (:mod:`basra.server.features.lessons`) keep one ``lesson_steps`` row per
-person, course and step done. Puzzles (:mod:`basra.server.features.puzzles`) keep
-``puzzlers`` (a person's puzzle rating, openskill's mu and sigma, and streaks),
-``puzzle_ratings`` (a puzzle's rating as tries move it), ``puzzle_tries`` (a
-person's first try at a puzzle: only it is rated), ``mined_puzzles`` (puzzles
-mined from people's reviewed games, as ``basra-puzzle/1`` lines, with the person
-whose mistake each was) and ``puzzle_mining`` (where each game's mining stands).
 """
 
 from __future__ import annotations
@@ -82,27 +68,16 @@ from sqlalchemy import (
 
 __all__ = [
     "accounts",
-    "bots",
-    "daily_attempts",
     "devices",
     "events",
     "identities",
     "leases",
-    "lesson_steps",
     "metadata",
-    "mined_puzzles",
-    "puzzle_mining",
-    "puzzle_ratings",
-    "puzzle_tries",
-    "puzzlers",
     "ratings",
-    "reports",
     "results",
-    "reviews",
     "sanctions",
     "seats",
     "secrets",
-    "seeks",
     "tables",
     "transfers",
 ]
@@ -250,28 +225,6 @@ results = Table(
 )
 Index("ix_results_identity_id", results.c.identity_id, results.c.ended_at)
 
-seeks = Table(
-    "seeks",
-    metadata,
-    Column("ticket", String(32), primary_key=True),
-    Column("identity_id", String(64), nullable=False),
-    Column("name", String(64), nullable=False),
-    Column("variant", String(40), nullable=False),
-    Column("players", Integer, nullable=False),
-    Column("teams", Boolean, nullable=False),
-    Column("mu", Float, nullable=False),
-    Column("sigma", Float, nullable=False),
-    Column("joined_at", Float, nullable=False),
-    Column("bot_after", Float, nullable=True),
-    Column("seen_at", Float, nullable=False),
-    Column("holder", String(32), nullable=False),
-    Column("away_since", Float, nullable=True),
-    Column("table_id", String(32), nullable=True),
-    Column("seat", Integer, nullable=True),
-    Column("matched_at", Float, nullable=True),
-)
-Index("ix_seeks_identity_id", seeks.c.identity_id, unique=True)
-Index("ix_seeks_table_id", seeks.c.table_id)
 
 leases = Table(
     "leases",
@@ -288,67 +241,6 @@ secrets = Table(
     Column("value", String(128), nullable=False),
 )
 
-daily_attempts = Table(
-    "daily_attempts",
-    metadata,
-    Column("deal_id", String(64), primary_key=True),
-    Column("identity_id", String(64), primary_key=True),
-    Column("table_id", String(32), ForeignKey("tables.id"), nullable=False),
-    Column("seat", Integer, nullable=False),
-    Column("name", String(64), nullable=False),
-    Column("started_at", Float, nullable=False),
-)
-Index("ix_daily_attempts_table_id", daily_attempts.c.table_id, unique=True)
-
-bots = Table(
-    "bots",
-    metadata,
-    Column("identity_id", String(64), ForeignKey("identities.id"), primary_key=True),
-    Column("owner_id", String(64), ForeignKey("identities.id"), nullable=False),
-    Column("name", String(32), nullable=False),
-    Column("name_key", String(32), nullable=False),
-    Column("token_hash", String(64), nullable=False),
-    Column("created_at", Float, nullable=False),
-    Column("revoked_at", Float, nullable=True),
-)
-Index("ix_bots_owner_id", bots.c.owner_id)
-Index("ix_bots_token_hash", bots.c.token_hash, unique=True)
-Index("ix_bots_name_key", bots.c.name_key, unique=True)
-
-reviews = Table(
-    "reviews",
-    metadata,
-    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
-    Column("status", String(16), nullable=False),
-    Column("done", Integer, nullable=False, server_default="0"),
-    Column("total", Integer, nullable=False, server_default="0"),
-    Column("requested_by", String(64), nullable=True),
-    Column("data", Text, nullable=True),
-    Column("error", Text, nullable=True),
-    # each seat's accuracy (a JSON list, null for a seat with nothing graded): profiles
-    Column("accuracy", Text, nullable=True),
-    Column("created_at", Float, nullable=False),
-    Column("updated_at", Float, nullable=False),
-)
-Index("ix_reviews_requested_by", reviews.c.requested_by)
-Index("ix_reviews_status", reviews.c.status)
-
-
-reports = Table(
-    "reports",
-    metadata,
-    Column("id", String(32), primary_key=True),
-    Column("reporter", String(64), nullable=False),
-    Column("target", String(64), nullable=False),
-    Column("target_name", String(64), nullable=True),
-    Column("table_id", String(32), nullable=True),
-    Column("reason", String(16), nullable=False),
-    Column("note", Text, nullable=False),
-    Column("at", Float, nullable=False),
-    Column("closed_at", Float, nullable=True),
-    Column("resolution", Text, nullable=True),
-)
-Index("ix_reports_open", reports.c.closed_at, reports.c.at)
 
 sanctions = Table(
     "sanctions",
@@ -359,75 +251,3 @@ sanctions = Table(
     Column("at", Float, nullable=False),
     Column("until", Float, nullable=True),
 )
-
-lesson_steps = Table(
-    "lesson_steps",
-    metadata,
-    Column("identity_id", String(64), ForeignKey("identities.id"), primary_key=True),
-    Column("course", String(80), primary_key=True),
-    Column("step", String(32), primary_key=True),
-    Column("done_at", Float, nullable=False),
-)
-
-puzzlers = Table(
-    "puzzlers",
-    metadata,
-    Column("identity_id", String(64), ForeignKey("identities.id"), primary_key=True),
-    Column("mu", Float, nullable=False),
-    Column("sigma", Float, nullable=False),
-    Column("tries", Integer, nullable=False),
-    Column("solved", Integer, nullable=False),
-    Column("streak", Integer, nullable=False),
-    Column("best_streak", Integer, nullable=False),
-    Column("updated_at", Float, nullable=False),
-)
-
-puzzle_ratings = Table(
-    "puzzle_ratings",
-    metadata,
-    Column("puzzle_id", String(16), primary_key=True),
-    Column("mu", Float, nullable=False),
-    Column("sigma", Float, nullable=False),
-    Column("tries", Integer, nullable=False),
-    Column("solved", Integer, nullable=False),
-)
-
-puzzle_tries = Table(
-    "puzzle_tries",
-    metadata,
-    Column("identity_id", String(64), ForeignKey("identities.id"), primary_key=True),
-    Column("puzzle_id", String(16), primary_key=True),
-    Column("move", String(48), nullable=False),
-    Column("correct", Boolean, nullable=False),
-    Column("at", Float, nullable=False),
-    Column("rating_before", Float, nullable=False),
-    Column("rating_after", Float, nullable=False),
-)
-Index("ix_puzzle_tries_identity_at", puzzle_tries.c.identity_id, puzzle_tries.c.at)
-
-mined_puzzles = Table(
-    "mined_puzzles",
-    metadata,
-    Column("puzzle_id", String(16), primary_key=True),
-    Column("line", Text, nullable=False),
-    Column("table_id", String(32), ForeignKey("tables.id"), nullable=False),
-    Column("seat", Integer, nullable=False),
-    Column("identity_id", String(64), nullable=True),
-    Column("variant", String(40), nullable=False),
-    Column("theme", String(24), nullable=False),
-    Column("rating", Integer, nullable=False),
-    Column("created_at", Float, nullable=False),
-)
-Index("ix_mined_puzzles_identity_id", mined_puzzles.c.identity_id)
-Index("ix_mined_puzzles_created_at", mined_puzzles.c.created_at)
-
-puzzle_mining = Table(
-    "puzzle_mining",
-    metadata,
-    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
-    Column("status", String(16), nullable=False),
-    Column("found", Integer, nullable=False, server_default="0"),
-    Column("error", Text, nullable=True),
-    Column("updated_at", Float, nullable=False),
-)
-Index("ix_puzzle_mining_status", puzzle_mining.c.status)

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict
 from basra.server.connection import Connection
 from basra.server.errors import ProtocolError
 from basra.server.features.botapi import PROTOCOL_NAME, TYPES, BotApi, BotConnection, bot_json
-from basra.server.store.rows import BotRow
+from basra.server.features.botapi_store import BotRow
 from basra.server.transport.auth import SignedIn, bearer
 from basra.server.transport.deps import form, provide
 from basra.server.transport.socket import SocketPump

@@ -103,7 +103,7 @@ async def player(
         bot = await bots.authenticate(token)
         if bot is None:
             raise ProtocolError("signed_out", "this bot token is not valid (POST /api/bots)")
-        return Player.program(bot)
+        return Player.program(bot.identity, bot.name)
     caller = await identities.authenticate(token)
     if caller is None:
         raise ProtocolError("signed_out", "sign in first: POST /api/identity gives a token")

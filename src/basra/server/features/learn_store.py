@@ -1,30 +1,316 @@
-"""Lessons done, puzzle ratings and tries, mined puzzles and mining jobs, in SQL."""
+"""The lessons' and puzzles' data (:mod:`basra.server.features.lessons`,
+:mod:`basra.server.features.puzzles` and :mod:`basra.server.features.mistakes`): their
+rows, their repositories' protocols, their tables and the repositories in SQL.
+
+Lessons keep one ``lesson_steps`` row per person, course and step done. Puzzles keep
+``puzzlers`` (a person's puzzle rating, openskill's mu and sigma, and streaks),
+``puzzle_ratings`` (a puzzle's rating as tries move it), ``puzzle_tries`` (a
+person's first try at a puzzle: only it is rated), ``mined_puzzles`` (puzzles
+mined from people's reviewed games, as ``basra-puzzle/1`` lines, with the person
+whose mistake each was) and ``puzzle_mining`` (where each game's mining stands, in the
+store's :class:`~basra.server.store.rows.ReviewStatus`). The tables are declared on the
+schema's one :data:`~basra.server.store.sql.schema.metadata` (migration ``v0006_learn``).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Protocol
 
-from sqlalchemy import and_, insert, or_, select, update
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Table,
+    Text,
+    and_,
+    insert,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from basra.server.store.rows import (
-    LessonStepRow,
-    MinedPuzzleRow,
-    MiningRow,
-    PuzzleRatingRow,
-    PuzzlerRow,
-    PuzzleTryRow,
-    ReviewStatus,
-)
-from basra.server.store.sql import schema
+from basra.server.store.rows import ReviewStatus
 from basra.server.store.sql.database import SqlDatabase
+from basra.server.store.sql.schema import metadata
 
-__all__ = ["SqlLessons", "SqlPuzzles"]
+__all__ = [
+    "LessonStepRow",
+    "LessonStore",
+    "MinedPuzzleRow",
+    "MiningRow",
+    "PuzzleRatingRow",
+    "PuzzleStore",
+    "PuzzleTryRow",
+    "PuzzlerRow",
+    "SqlLessons",
+    "SqlPuzzles",
+]
 
-L, P, R, T = schema.lesson_steps, schema.puzzlers, schema.puzzle_ratings, schema.puzzle_tries
-M, J = schema.mined_puzzles, schema.puzzle_mining
+# ---------------------------------------------------------------------- rows
+
+
+@dataclass(frozen=True)
+class LessonStepRow:
+    """One step of one course a person has done (:mod:`basra.server.features.lessons`)."""
+
+    identity: str
+    course: str
+    """The course's key: the preset's name, or ``variant+hash`` for custom rules."""
+    step: str
+    done_at: float
+
+
+@dataclass(frozen=True)
+class PuzzlerRow:
+    """A person's puzzle rating (openskill's mu and sigma) and streaks."""
+
+    identity: str
+    mu: float
+    sigma: float
+    tries: int = 0
+    """Rated tries (first tries at puzzles): also the row's version."""
+    solved: int = 0
+    streak: int = 0
+    """Puzzles solved in a row (first tries), up to now."""
+    best_streak: int = 0
+    updated_at: float = 0.0
+
+
+@dataclass(frozen=True)
+class PuzzleRatingRow:
+    """A puzzle's rating as people's tries move it (openskill's mu and sigma)."""
+
+    puzzle_id: str
+    mu: float
+    sigma: float
+    tries: int = 0
+    """Rated tries at it: also the row's version."""
+    solved: int = 0
+
+
+@dataclass(frozen=True)
+class PuzzleTryRow:
+    """A person's first try at a puzzle (only the first is kept, and only it is rated)."""
+
+    identity: str
+    puzzle_id: str
+    move: str
+    correct: bool
+    at: float
+    rating_before: float
+    """The person's shown puzzle rating before and after the try."""
+    rating_after: float
+
+
+@dataclass(frozen=True)
+class MinedPuzzleRow:
+    """A puzzle mined from a person's reviewed game: a decision where they missed the
+    answer (``identity``, at ``seat``), as its ``basra-puzzle/1`` line."""
+
+    puzzle_id: str
+    line: str
+    table_id: str
+    seat: int
+    identity: str | None
+    variant: str
+    theme: str
+    rating: int
+    """The puzzle's first rating (its line's)."""
+    created_at: float
+
+
+@dataclass(frozen=True)
+class MiningRow:
+    """Where the mining of a reviewed game for its people's mistakes stands."""
+
+    table_id: str
+    status: ReviewStatus
+    found: int = 0
+    error: str | None = None
+    updated_at: float = 0.0
+
+
+# ---------------------------------------------------------------- repository
+
+
+class LessonStore(Protocol):
+    """The lessons each person has done: steps per course."""
+
+    async def done(self, identity: str) -> list[LessonStepRow]:
+        """Every step the person has done, in every course."""
+
+    async def mark(self, identity: str, course: str, step: str, now: float) -> bool:
+        """Note a step done (True when it is new; doing it again changes nothing)."""
+
+
+class PuzzleStore(Protocol):
+    """Puzzle ratings, tries, the puzzles mined from people's games, and the mining jobs.
+
+    :meth:`record_try` stores a person's first try at a puzzle together with the
+    ratings it leads to, in one transaction, and only if neither rating changed since
+    it was read (its ``tries`` is its version): two tries at once never lose one.
+    """
+
+    async def puzzler(self, identity: str) -> PuzzlerRow | None:
+        """A person's puzzle rating and streaks, or None before their first rated try."""
+
+    async def ratings(self, puzzle_ids: Sequence[str]) -> dict[str, PuzzleRatingRow]:
+        """The puzzles' ratings (those no one has tried are left out)."""
+
+    async def tries(self, identity: str, puzzle_ids: Sequence[str]) -> dict[str, PuzzleTryRow]:
+        """The person's first tries at these puzzles."""
+
+    async def tried(self, identity: str) -> set[str]:
+        """Every puzzle the person has tried."""
+
+    async def recent_tries(self, identity: str, limit: int = 20) -> list[PuzzleTryRow]:
+        """The person's newest first tries, newest first."""
+
+    async def record_try(
+        self,
+        attempt: PuzzleTryRow,
+        person: PuzzlerRow,
+        puzzle: PuzzleRatingRow,
+        person_tries: int | None,
+        puzzle_tries: int | None,
+    ) -> bool:
+        """Store a first try and the two ratings it leads to, in one transaction.
+
+        ``person_tries`` and ``puzzle_tries`` are the rows' ``tries`` as read (None: no
+        row yet). False, and nothing stored, when the person tried the puzzle already
+        or either row changed meanwhile (read them again and retry).
+        """
+
+    async def add_mined(self, rows: Sequence[MinedPuzzleRow]) -> int:
+        """Keep mined puzzles (one already kept is left as it is); how many are new."""
+
+    async def mined(self, puzzle_id: str) -> MinedPuzzleRow | None:
+        """A mined puzzle by id, or None."""
+
+    async def mistakes_of(self, identity: str, limit: int = 100) -> list[MinedPuzzleRow]:
+        """The puzzles mined from the person's mistakes, newest first."""
+
+    async def mined_pool(
+        self, limit: int = 500, before: float | None = None
+    ) -> list[MinedPuzzleRow]:
+        """The newest mined puzzles of everyone (mined before ``before``, when given),
+        newest first."""
+
+    async def request_mining(self, table_id: str, now: float) -> bool:
+        """Queue a game's mining (True when queued now: new, or failed before)."""
+
+    async def claim_mining(self, table_id: str, now: float, stale: float) -> bool:
+        """Queued (or running without progress for ``stale`` seconds) to running, in one
+        step: True when this caller has it."""
+
+    async def touch_mining(self, table_id: str, now: float) -> None:
+        """Note that a running mining job is making progress (so it is not taken over)."""
+
+    async def finish_mining(self, table_id: str, found: int, now: float) -> None:
+        """Mark a game mined, with the number of puzzles found."""
+
+    async def fail_mining(self, table_id: str, error: str, now: float) -> None:
+        """Mark a game's mining failed (it may be queued again)."""
+
+    async def requeue_mining(self, table_id: str, now: float) -> None:
+        """Put a running mining job back in the queue (its process is stopping)."""
+
+    async def mining(self, table_ids: Sequence[str]) -> dict[str, MiningRow]:
+        """The mining rows of these games (games never queued are left out)."""
+
+    async def unfinished_mining(self) -> list[str]:
+        """The games whose mining is queued or running."""
+
+
+# -------------------------------------------------------------------- tables
+
+
+lesson_steps = Table(
+    "lesson_steps",
+    metadata,
+    Column("identity_id", String(64), ForeignKey("identities.id"), primary_key=True),
+    Column("course", String(80), primary_key=True),
+    Column("step", String(32), primary_key=True),
+    Column("done_at", Float, nullable=False),
+)
+
+puzzlers = Table(
+    "puzzlers",
+    metadata,
+    Column("identity_id", String(64), ForeignKey("identities.id"), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("tries", Integer, nullable=False),
+    Column("solved", Integer, nullable=False),
+    Column("streak", Integer, nullable=False),
+    Column("best_streak", Integer, nullable=False),
+    Column("updated_at", Float, nullable=False),
+)
+
+puzzle_ratings = Table(
+    "puzzle_ratings",
+    metadata,
+    Column("puzzle_id", String(16), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("tries", Integer, nullable=False),
+    Column("solved", Integer, nullable=False),
+)
+
+puzzle_tries = Table(
+    "puzzle_tries",
+    metadata,
+    Column("identity_id", String(64), ForeignKey("identities.id"), primary_key=True),
+    Column("puzzle_id", String(16), primary_key=True),
+    Column("move", String(48), nullable=False),
+    Column("correct", Boolean, nullable=False),
+    Column("at", Float, nullable=False),
+    Column("rating_before", Float, nullable=False),
+    Column("rating_after", Float, nullable=False),
+)
+Index("ix_puzzle_tries_identity_at", puzzle_tries.c.identity_id, puzzle_tries.c.at)
+
+mined_puzzles = Table(
+    "mined_puzzles",
+    metadata,
+    Column("puzzle_id", String(16), primary_key=True),
+    Column("line", Text, nullable=False),
+    Column("table_id", String(32), ForeignKey("tables.id"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("identity_id", String(64), nullable=True),
+    Column("variant", String(40), nullable=False),
+    Column("theme", String(24), nullable=False),
+    Column("rating", Integer, nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+Index("ix_mined_puzzles_identity_id", mined_puzzles.c.identity_id)
+Index("ix_mined_puzzles_created_at", mined_puzzles.c.created_at)
+
+puzzle_mining = Table(
+    "puzzle_mining",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("status", String(16), nullable=False),
+    Column("found", Integer, nullable=False, server_default="0"),
+    Column("error", Text, nullable=True),
+    Column("updated_at", Float, nullable=False),
+)
+Index("ix_puzzle_mining_status", puzzle_mining.c.status)
+
+
+# -------------------------------------------------------------------- in SQL
+
+
+L, P, R, T = lesson_steps, puzzlers, puzzle_ratings, puzzle_tries
+M, J = mined_puzzles, puzzle_mining
 QUEUED, RUNNING, DONE, FAILED = tuple(ReviewStatus)
 
 
@@ -33,7 +319,7 @@ class _ConflictError(Exception):
 
 
 class SqlLessons:
-    """:class:`~basra.server.store.protocols.LessonStore` in SQL."""
+    """:class:`LessonStore` in SQL."""
 
     def __init__(self, db: SqlDatabase) -> None:
         self.db = db
@@ -98,7 +384,7 @@ async def _put_versioned(
 
 
 class SqlPuzzles:
-    """:class:`~basra.server.store.protocols.PuzzleStore` in SQL."""
+    """:class:`PuzzleStore` in SQL."""
 
     def __init__(self, db: SqlDatabase) -> None:
         self.db = db

@@ -1,25 +1,137 @@
-"""Review jobs and results in SQL (one ``reviews`` row per game)."""
+"""The reviews' data (:mod:`basra.server.features.reviews`): their row, their repository's
+protocol, their table and the repository in SQL.
+
+A finished game's review is one ``reviews`` row: where its job stands (queued, running
+with ``done`` of ``total`` decisions, done, failed: the store's
+:class:`~basra.server.store.rows.ReviewStatus`, which the mining queue shares), who asked
+for it (for quotas), and the review itself as JSON once done, served from there without
+being worked out again; ``accuracy`` keeps each seat's accuracy apart from it, for
+profiles. The table is declared on the schema's one
+:data:`~basra.server.store.sql.schema.metadata` (migration ``v0004_reviews``).
+"""
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Protocol
 
-from sqlalchemy import and_, func, or_, select, update
+from sqlalchemy import (
+    Column,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Table,
+    Text,
+    and_,
+    func,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 
-from basra.server.store.rows import ReviewRow, ReviewStatus
-from basra.server.store.sql import schema
+from basra.server.store.rows import ReviewStatus
 from basra.server.store.sql.database import SqlDatabase
+from basra.server.store.sql.schema import metadata
 
-__all__ = ["SqlReviews"]
+__all__ = ["ReviewRow", "ReviewStore", "SqlReviews"]
 
-R = schema.reviews
+# ---------------------------------------------------------------------- rows
+
+
+@dataclass(frozen=True)
+class ReviewRow:
+    """A game's review: its job's status and progress, and the review once done."""
+
+    table_id: str
+    status: ReviewStatus
+    done: int = 0
+    total: int = 0
+    requested_by: str | None = None
+    data: str | None = None
+    """The review (:meth:`basra.coach.review.GameReview.to_json`) as JSON text."""
+    error: str | None = None
+    created_at: float = 0.0
+    updated_at: float = 0.0
+    accuracy: str | None = None
+    """Each seat's accuracy (a JSON list; null for a seat with nothing graded), once done."""
+
+
+# ---------------------------------------------------------------- repository
+
+
+class ReviewStore(Protocol):
+    """The ``reviews`` rows: each finished game's review job and result."""
+
+    async def load(self, table_id: str) -> ReviewRow | None:
+        """A game's review row, or None."""
+
+    async def request(self, table_id: str, identity: str | None, now: float) -> bool:
+        """Queue a review: a new row, or a failed one again. False when one is already
+        queued, running or done (nothing changes)."""
+
+    async def claim(self, table_id: str, now: float, stale: float) -> bool:
+        """Take a queued review (or a running one with no progress for ``stale`` seconds)
+        to work it out: True for the one caller that did."""
+
+    async def progress(self, table_id: str, done: int, total: int, now: float) -> None:
+        """Record how many decisions are done."""
+
+    async def finish(
+        self, table_id: str, data: str, now: float, accuracy: str | None = None
+    ) -> None:
+        """Store the finished review (and each seat's accuracy, a JSON list)."""
+
+    async def accuracies(self, table_ids: list[str]) -> dict[str, list[float | None]]:
+        """Each seat's accuracy in the done reviews of these games (others are left out)."""
+
+    async def fail(self, table_id: str, error: str, now: float) -> None:
+        """Mark the review failed (it may be asked for again)."""
+
+    async def requeue(self, table_id: str, now: float) -> None:
+        """Put a running review back in the queue (its process is stopping)."""
+
+    async def pending(self, identity: str) -> int:
+        """How many of a person's reviews are queued or running."""
+
+    async def unfinished(self) -> list[str]:
+        """The games whose reviews are queued or running."""
+
+
+# -------------------------------------------------------------------- tables
+
+
+reviews = Table(
+    "reviews",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("status", String(16), nullable=False),
+    Column("done", Integer, nullable=False, server_default="0"),
+    Column("total", Integer, nullable=False, server_default="0"),
+    Column("requested_by", String(64), nullable=True),
+    Column("data", Text, nullable=True),
+    Column("error", Text, nullable=True),
+    # each seat's accuracy (a JSON list, null for a seat with nothing graded): profiles
+    Column("accuracy", Text, nullable=True),
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+)
+Index("ix_reviews_requested_by", reviews.c.requested_by)
+Index("ix_reviews_status", reviews.c.status)
+
+
+# -------------------------------------------------------------------- in SQL
+
+
+R = reviews
 QUEUED, RUNNING, DONE, FAILED = tuple(ReviewStatus)
 
 
 class SqlReviews:
-    """:class:`~basra.server.store.protocols.ReviewStore` in SQL."""
+    """:class:`ReviewStore` in SQL."""
 
     def __init__(self, db: SqlDatabase) -> None:
         self.db = db
