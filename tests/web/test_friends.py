@@ -4,6 +4,7 @@ quick play never seating a blocked pair."""
 from __future__ import annotations
 
 import asyncio
+import importlib
 import json
 import time
 from dataclasses import replace
@@ -59,6 +60,12 @@ def test_follows_make_friends_when_mutual_and_blocks_undo_and_refuse_them() -> N
         friends = env.friends
         link = await friends.link(amal, "http://site/")
         assert link["url"] == f"http://site/?follow={link['code']}"
+        try:  # the QR code: an SVG with segno (the web extra), else none
+            importlib.import_module("segno")
+        except ImportError:
+            assert link["qr"] is None
+        else:
+            assert "<svg" in link["qr"]
         assert (await friends.link(amal, "http://site"))["code"] == link["code"]  # made once
         # Badr follows Amal through her link: not friends until she follows back.
         after = await friends.follow(badr, {"code": link["code"]})

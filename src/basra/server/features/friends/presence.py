@@ -5,14 +5,15 @@ tells it when a person's first socket here opens and their last one closes). A p
 *online* while some process holds a socket of theirs, and for :attr:`PresenceConfig.grace`
 seconds after the last one closed (a page reloading, a phone between two networks).
 
-Processes share what they hold over the bus (``presence`` notices of kind ``people``;
-Redis when configured, :mod:`basra.server.runtime.pubsub`): a person's first socket in a
-process is told at once, and every :attr:`PresenceConfig.beat` seconds each process tells
-everyone it holds (in grace too), each entry good for :attr:`PresenceConfig.ttl` seconds
-on the hearer's own clock (so the processes' clocks need not agree, and a process that
-dies is forgotten within ``ttl``); a person whose grace ran out is told gone at the next
-beat. Nothing here is stored: presence is what the processes hold now. Whether a friend is
-*playing* comes from the store (their tables), and who may see whom is the feature's
+Processes share what they hold over the bus (notices of kind ``people``: a table's seats'
+``presence`` is another matter; Redis when configured,
+:mod:`basra.server.runtime.pubsub`): a person's first socket in a process is told at once,
+and every :attr:`PresenceConfig.beat` seconds each process tells everyone it holds (in
+grace too), each entry good for :attr:`PresenceConfig.ttl` seconds on the hearer's own
+clock (so the processes' clocks need not agree, and a process that dies is forgotten
+within ``ttl``); a person whose grace ran out is told gone at the next beat. Nothing here
+is stored: presence is what the processes hold now. Whether a friend is *playing* comes
+from the store (their tables), and who may see whom is the feature's
 (:mod:`basra.server.features.friends`).
 """
 
