@@ -421,3 +421,32 @@ def test_presence_and_play_cross_two_processes_on_postgresql_and_redis(
             other.send({"type": "join", "seat": 1})
             assert badr_seen_as("playing")["table"] == table
             other.ws.close()
+
+
+def test_odd_bodies_are_refused_in_words_naming_the_field(tmp_path: Path) -> None:
+    config = AppConfig(database=str(tmp_path / "o.db"), service=FAST)
+    with ServerThread(config) as server:
+        base = server.url
+        amal = new_token(base)
+        odd: list[tuple[Any, int, str | None]] = [
+            ({"username": 5}, 422, "username"),
+            ({"username": "x" * 5000}, 404, None),
+            ({"code": "x" * 1000}, 422, "code"),
+            ({"code": None}, 422, "code"),
+            ({"table": 5, "seat": 0}, 422, "table"),
+            ({"table": "nope", "seat": True}, 422, "seat"),
+            ({"table": "nope", "seat": 0}, 404, None),
+            ({"name": "Badr"}, 422, "username"),
+            ([1, 2], 422, "username"),
+            ("text", 422, "username"),
+            (None, 422, "username"),
+        ]
+        for path in ("follow", "unfollow", "block", "unblock", "relation"):
+            for body, status, field in odd:
+                got, answer = http(f"{base}/api/friends/{path}", body, token=amal, method="POST")
+                assert got == status, (path, body, answer)
+                assert answer["message"], (path, body)
+                if field is not None:
+                    assert answer["field"] == field, (path, body, answer)
+        got, answer = http(f"{base}/api/friends/presence", {"hidden": 1}, token=amal)
+        assert got == 422 and answer["field"] == "hidden"
