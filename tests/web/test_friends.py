@@ -450,3 +450,28 @@ def test_odd_bodies_are_refused_in_words_naming_the_field(tmp_path: Path) -> Non
                     assert answer["field"] == field, (path, body, answer)
         got, answer = http(f"{base}/api/friends/presence", {"hidden": 1}, token=amal)
         assert got == 422 and answer["field"] == "hidden"
+
+
+def test_a_friend_at_a_hidden_table_is_playing_with_no_table_to_watch(tmp_path: Path) -> None:
+    config = AppConfig(database=str(tmp_path / "h.db"), service=FAST)
+    with ServerThread(config) as server:
+        base = server.url
+        amal, badr = new_token(base), new_token(base)
+        amal_code = http(f"{base}/api/friends/link", token=amal)[1]["code"]
+        badr_code = http(f"{base}/api/friends/link", token=badr)[1]["code"]
+        http(f"{base}/api/friends/follow", {"code": badr_code}, token=amal)
+        http(f"{base}/api/friends/follow", {"code": amal_code}, token=badr)
+        deal = http(f"{base}/api/daily", token=badr)[1]["deals"][0]["id"]
+        status, started = http(f"{base}/api/daily/{deal}", {"name": "Badr"}, token=badr)
+        assert status == 201
+        attempt = Player(base, started["table"], badr, "Badr")  # a daily attempt: hidden
+        attempt.wait_type("state")
+        deadline = time.time() + 10
+        while (friend := http(f"{base}/api/friends", token=amal)[1]["friends"][0])[
+            "status"
+        ] != "playing":
+            assert time.time() < deadline, friend
+            time.sleep(0.05)
+        assert friend["table"] is None
+        assert started["table"] not in json.dumps(http(f"{base}/api/friends", token=amal)[1])
+        attempt.ws.close()
