@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from basra.server.identity import Caller
@@ -124,17 +124,43 @@ class Connections:
 
     def __init__(self) -> None:
         self._open: set[Connection] = set()
+        self._people: dict[str, int] = {}
+        self._watchers: list[Callable[[str, bool], None]] = []
 
     def __len__(self) -> int:
         return len(self._open)
 
+    def watch(self, listener: Callable[[str, bool], None]) -> None:
+        """Tell ``listener`` when an identity's first connection here opens (True) and its
+        last one closes (False): presence (:mod:`basra.server.features.friends.presence`)."""
+        self._watchers.append(listener)
+
     def add(self, connection: Connection) -> None:
         """A connection said hello."""
+        if connection in self._open:
+            return
         self._open.add(connection)
+        identity = connection.identity
+        if identity is not None:
+            count = self._people[identity] = self._people.get(identity, 0) + 1
+            if count == 1:
+                for listener in self._watchers:
+                    listener(identity, True)
 
     def discard(self, connection: Connection) -> None:
         """A connection closed."""
+        if connection not in self._open:
+            return
         self._open.discard(connection)
+        identity = connection.identity
+        if identity is not None:
+            count = self._people.get(identity, 1) - 1
+            if count > 0:
+                self._people[identity] = count
+                return
+            self._people.pop(identity, None)
+            for listener in self._watchers:
+                listener(identity, False)
 
     def revoke(
         self,

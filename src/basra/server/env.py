@@ -27,6 +27,7 @@ from basra.server.connection import Connections
 from basra.server.features.accounts import Accounts
 from basra.server.features.botapi import BotApi
 from basra.server.features.daily import Daily
+from basra.server.features.friends import Friends, Presence, PresenceConfig
 from basra.server.features.lessons import Lessons
 from basra.server.features.mistakes import MistakeMiner
 from basra.server.features.moderation import Moderation
@@ -89,6 +90,8 @@ class AppConfig:
     """How puzzles are mined and served (:mod:`basra.server.features.puzzles`)."""
     offline: OfflineConfig = field(default_factory=OfflineConfig)
     """How offline games are uploaded (:mod:`basra.server.features.offline`)."""
+    presence: PresenceConfig = field(default_factory=PresenceConfig)
+    """How long presence lasts (:mod:`basra.server.features.friends.presence`)."""
 
 
 class Env:
@@ -170,6 +173,7 @@ class Env:
             self.master.origin,
             rng,
             on_matched=self.metrics.quickplay_wait.observe,
+            blocks=store_.friends.blocked_pairs,
         )
         self.daily = Daily(
             self.lifecycle, store_.daily, store_.secrets, secret=config.ops.daily_secret
@@ -220,6 +224,18 @@ class Env:
             self.connections,
             self.bus,
             self.quotas,
+            follow_codes=store_.friends.owner_of,
+        )
+        self.presence = Presence(self.bus, self.master.origin, config.presence)
+        self.connections.watch(self.presence.changed)
+        self.friends = Friends(
+            store_.friends,
+            store_.identities,
+            store_.players,
+            store_.tables,
+            store_.moderation,
+            self.presence,
+            self.quotas,
         )
         # Operations: the drain, the checks and the metrics of this process.
         self.drain = Drain()
@@ -260,6 +276,7 @@ class Env:
         services.add(OfflineFiles, self.offline_files)
         services.add(HealthCheck, HealthCheck(self.health))
         services.add(Moderation, self.moderation)
+        services.add(Friends, self.friends)
         services.add(Operations, self.operations)
         services.add(Metrics, self.metrics)
         return services
@@ -281,11 +298,13 @@ class Env:
         await self.mistakes.start()
         await self.quickplay.start()
         await self.tournaments.start()
+        self.presence.start()
         self.sampler.start()
 
     async def close(self) -> None:
         """Stop the features, then the tables, the bus, the store and the workers."""
         await self.sampler.close()
+        await self.presence.close()
         with contextlib.suppress(Exception):  # the others take its tables over at once
             await self.master.ownership.hand_over()
         await self.tournaments.close()

@@ -91,6 +91,14 @@ class Limits:
     """Reports of players one person may make."""
     reports_per_address: Rate = Rate(20, 3600)
     """Reports of players a client address may make (all its identities together)."""
+    follows_per_identity: Rate = Rate(100, 86400)
+    """People one person may follow in a day."""
+    follows_per_address: Rate = Rate(300, 86400)
+    """Follows a client address may make in a day (all its identities together)."""
+    blocks_per_identity: Rate = Rate(100, 86400)
+    """People one person may block in a day."""
+    blocks_per_address: Rate = Rate(300, 86400)
+    """Blocks a client address may make in a day (all its identities together)."""
     events_per_address: int = 10
     """Tournaments a client address may make in 24 hours (all its accounts together)."""
     open_events_per_address: int = 4
@@ -139,11 +147,13 @@ def address_key(host: str | None) -> str:
 
 
 class _Bucket:
-    __slots__ = ("stamp", "tokens")
+    __slots__ = ("full_at", "stamp", "tokens")
 
     def __init__(self, tokens: float, stamp: float) -> None:
         self.tokens = tokens
         self.stamp = stamp
+        self.full_at = stamp
+        """When it is full again (then forgetting it changes nothing)."""
 
 
 class Quotas:
@@ -171,6 +181,7 @@ class Quotas:
             wait = (1 - bucket.tokens) * rate.per / rate.count
             raise RateLimitError(limit, wait, f"{what}: at most {rate}")
         bucket.tokens -= 1
+        bucket.full_at = now + (rate.count - bucket.tokens) * rate.per / rate.count
 
     def hold(self, limit: str, key: str, cap: int, what: str) -> None:
         """Count one more of ``(limit, key)`` held, or raise :class:`RateLimitError` at ``cap``."""
@@ -192,11 +203,12 @@ class Quotas:
         return self._held.get((limit, key), 0)
 
     def _sweep(self, now: float) -> None:
-        """Forget full buckets now and then, so idle keys cost no memory."""
+        """Forget buckets full again now and then, so idle keys cost no memory (a day's rate
+        is remembered for as long as it is not full)."""
         if now - self._swept < 60:
             return
         self._swept = now
-        stale = [key for key, b in self._buckets.items() if now - b.stamp > 3600]
+        stale = [key for key, b in self._buckets.items() if now >= b.full_at]
         for key in stale:
             del self._buckets[key]
 

@@ -19,6 +19,7 @@ from typing import Protocol
 
 from basra.server.features.botapi_store import BotStore, SqlBots, revoke_owned
 from basra.server.features.daily_store import DailyStore, SqlDaily
+from basra.server.features.friends.store import FriendStore, SqlFriends
 from basra.server.features.learn_store import LessonStore, PuzzleStore, SqlLessons, SqlPuzzles
 from basra.server.features.moderation_store import ModerationStore, SqlModeration
 from basra.server.features.quickplay_store import SeekStore, SqlSeeks
@@ -85,6 +86,10 @@ class Store(Protocol):
         """Tournaments."""
 
     @property
+    def friends(self) -> FriendStore:
+        """Follows, blocks and the presence setting."""
+
+    @property
     def moderation(self) -> ModerationStore:
         """Reports and sanctions."""
 
@@ -124,6 +129,7 @@ class SqlStore:
         self.reviews = SqlReviews(self.db)
         self.tournaments = SqlTournaments(self.db)
         self.moderation = SqlModeration(self.db)
+        self.friends = SqlFriends(self.db)
         self.lessons = SqlLessons(self.db)
         self.puzzles = SqlPuzzles(self.db)
 

@@ -1,13 +1,14 @@
 """Moderation: people report players; the operator closes tables, suspends, bans, renames.
 
-**Reports.** A signed-in person reports another from a table (the seat they see) or
-from a profile (``/u/{username}``), with a reason (:data:`REASONS`) and, if they like,
+**Reports.** A signed-in person reports another from a table (the seat they see), from a
+profile (``/u/{username}``) or by their follow-me code (a friends' list, a follow-me link:
+:mod:`basra.server.features.friends`), with a reason (:data:`REASONS`) and, if they like,
 a few words (at most :data:`MAX_NOTE` characters): ``POST /api/reports``. Nobody can
-report themselves or a bot; a person makes at most ``reports_per_identity`` reports
-(10 an hour), and a client address, all its identities together, at most
-``reports_per_address`` (20 an hour), so a flood of fresh identities cannot bury real
-reports. Reports are for the operator only (``basra admin reports``), a page at a time,
-newest first, each page naming the next one's cursor.
+report themselves or a bot; a person makes at most ``reports_per_identity`` reports (10 an
+hour), and a client address, all its identities together, at most ``reports_per_address``
+(20 an hour), so a flood of fresh identities cannot bury real reports. Reports are for the
+operator only (``basra admin reports``), a page at a time, newest first, each page naming
+the next one's cursor.
 
 **Sanctions** (``basra admin suspend`` / ``ban`` / ``lift``). A suspended (until a
 time) or banned identity:
@@ -39,7 +40,7 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from basra.server import words
@@ -88,7 +89,10 @@ class Moderation:
         bus: Bus,
         quotas: Quotas,
         clock: Callable[[], float] = time.time,
+        follow_codes: Callable[[str], Awaitable[str | None]] | None = None,
     ) -> None:
+        self.follow_codes = follow_codes
+        """Whose follow-me code a code is (:meth:`FriendStore.owner_of`), for reports by code."""
         self.store = store
         self.tables = tables
         self.identities = identities
@@ -123,10 +127,17 @@ class Moderation:
             if not 0 <= seat < len(row.seats) or row.seats[seat].kind != SeatKind.PERSON:
                 raise _bad("that seat is not a person's", "seat")
             target, shown = row.seats[seat].identity, row.seats[seat].name
+        elif "code" in body and self.follow_codes is not None:
+            code = body.get("code")
+            found = await self.follow_codes(code) if isinstance(code, str) and code else None
+            person = found and await self.identities.load(found)
+            if not person:
+                raise ProtocolError("no_such_player", "that follow-me link is not known here")
+            target, shown = person.id, person.name
         else:
             username = body.get("username")
             if not isinstance(username, str):
-                raise _bad("name the table and seat, or the username", "username")
+                raise _bad("name the table and seat, the username or the code", "username")
             account = await self.players.account_by_username(_username_key(username))
             if account is None:
                 raise ProtocolError("no_such_player", "there is no such player")
@@ -134,7 +145,8 @@ class Moderation:
         if target is None:
             raise _bad("nobody sits in that seat yet", "seat")
         if target == reporter:
-            raise _bad("you cannot report yourself", "seat" if table_id else "username")
+            field = "seat" if table_id else "code" if "code" in body else "username"
+            raise _bad("you cannot report yourself", field)
         limits = self.quotas.limits
         self.quotas.take("reports", reporter, limits.reports_per_identity, "reports per person")
         if address is not None:

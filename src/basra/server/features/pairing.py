@@ -7,14 +7,17 @@ family and table kind) within its *rating window* (:func:`window`), which widens
 while it waits, to anyone after :attr:`QuickPlayConfig.window_full_after`
 seconds. A seek may allow a *bot of similar strength* (:func:`bot_level`) to fill
 the table after a wait it chooses (``bot_after``); only people who allowed it sit
-with such a bot. :func:`check_seek` checks a ``seek`` message.
+with such a bot. Two people one of whom blocks the other are never seated together
+(``blocked``: :meth:`~basra.server.features.friends.store.FriendStore.blocked_pairs`):
+each is paired with the others waiting, or with bots as they allowed.
+:func:`check_seek` checks a ``seek`` message.
 """
 
 from __future__ import annotations
 
 import bisect
 import random
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -90,8 +93,10 @@ def _nearest(
     reach: float,
     taken: set[str],
     need: int,
+    blocked: Collection[frozenset[str]] = (),
 ) -> list[SeekRow]:
-    """Up to ``need`` seeks nearest ``anchor`` in mu within ``reach`` (none taken)."""
+    """Up to ``need`` seeks nearest ``anchor`` in mu within ``reach`` (none taken, none
+    blocked by or blocking the anchor or another one found)."""
     at = bisect.bisect_left(keys, (anchor.mu, anchor.ticket))
     low, high = at - 1, at + 1
     found: list[SeekRow] = []
@@ -107,21 +112,29 @@ def _nearest(
         if min(gap_left, gap_right) > reach:
             break
         if gap_left <= gap_right and left is not None:
-            found.append(left)
-            low -= 1
+            pick, low = left, low - 1
         elif right is not None:
-            found.append(right)
-            high += 1
+            pick, high = right, high + 1
+        else:
+            break
+        if not blocked or not any(
+            frozenset((pick.identity, s.identity)) in blocked for s in (anchor, *found)
+        ):
+            found.append(pick)
     return found
 
 
 def plan_tables(
-    seeks: Sequence[SeekRow], now: float, config: QuickPlayConfig
+    seeks: Sequence[SeekRow],
+    now: float,
+    config: QuickPlayConfig,
+    blocked: Collection[frozenset[str]] = (),
 ) -> list[list[SeekRow]]:
     """Groups to seat from one pool's present seeks (a group may be short: bots fill it).
 
     Oldest seek first, each takes the people nearest its rating within its
-    window; a seek nobody is near enough sits with bots once its ``bot_after``
+    window, never two of a ``blocked`` pair of identities; a seek nobody is near enough
+    sits with bots once its ``bot_after``
     has passed, together with near people whose own ``bot_after`` has passed.
 
     >>> def seek(ticket, mu, joined):
@@ -143,7 +156,7 @@ def plan_tables(
             continue
         taken.add(anchor.ticket)
         reach = window(config, now - anchor.joined_at)
-        near = _nearest(by_mu, keys, anchor, reach, taken, size - 1)
+        near = _nearest(by_mu, keys, anchor, reach, taken, size - 1, blocked)
         if len(near) == size - 1:
             group = [anchor, *near]
         elif _bot_ready(anchor, now):

@@ -53,7 +53,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -140,8 +140,11 @@ class QuickPlay:
         origin: str,
         rng: random.Random | None = None,
         on_matched: Callable[[float], object] | None = None,
+        blocks: Callable[[Sequence[str]], Awaitable[set[frozenset[str]]]] | None = None,
     ) -> None:
         self.on_matched = on_matched
+        self.blocks = blocks
+        """The pairs of identities never seated together (the friends' blocks query)."""
         """Told how long each seek of this process waited for its table (the metrics)."""
         self.config = config
         self.lifecycle = lifecycle
@@ -413,7 +416,10 @@ class QuickPlay:
         for seek in await self.seeks.waiting():
             if seek.away_since is None and seek.seen_at >= fresh:
                 pools.setdefault(seek.pool, []).append(seek)
-        groups = [g for seeks in pools.values() for g in plan_tables(seeks, now, config)]
+        blocked: set[frozenset[str]] = set()
+        if self.blocks is not None and pools:
+            blocked = await self.blocks([s.identity for seeks in pools.values() for s in seeks])
+        groups = [g for seeks in pools.values() for g in plan_tables(seeks, now, config, blocked)]
         if not groups:
             return 0
         limit = asyncio.Semaphore(config.tables_at_once)

@@ -16,6 +16,7 @@ import { blindFromFragment, blindSwitch } from "./blind.js";
 import { hush } from "./announce.js";
 import { checkFields, clearMarks, markField } from "./fields.js";
 import { reportForm } from "./report.js";
+import { followAtTable, friendsPanel } from "./friends.js";
 import { manifestLanguage, startOffline } from "./offline/register.js";
 
 // Each page's own module is loaded when that page first opens (the home page draws with
@@ -329,7 +330,8 @@ async function homePage(root) {
   const page = h("div", { class: "page" });
   root.append(page);
   const quick = quickPlayPanel(ui, all);
-  app.page = { close: () => quick.close() };
+  const friends = friendsPanel(ui, new URLSearchParams(location.search).get("follow"));
+  app.page = { close: () => { quick.close(); friends.close(); } };
   let myBots = [];  // the person's bot accounts, offered as seats (bots.js)
   api("/api/bots").then((body) => { myBots = body.bots; drawSeats(); }, () => {});
   const nameInput = h("input", { id: "name", value: app.name, maxlength: "24", size: "24", placeholder: t("name_placeholder"), autocomplete: "nickname", enterkeyhint: "go", oninput: (e) => saveName(e.target.value),
@@ -481,7 +483,7 @@ async function homePage(root) {
     MODULES[name]().then((module) => { if (slot.isConnected) slot.replaceWith(make(module)); }, () => slot.remove());
     return slot;
   };
-  page.append(lobbyPanel, later("tournaments", ({ tournamentsPanel }) => tournamentsPanel(ui)), later("offline", ({ offlinePanel }) => offlinePanel(ui)));
+  page.append(friends.node, lobbyPanel, later("tournaments", ({ tournamentsPanel }) => tournamentsPanel(ui)), later("offline", ({ offlinePanel }) => offlinePanel(ui)));
   try {
     // The tables this person sits at are theirs to go back to, not to watch.
     const [{ tables }, mine] = await Promise.all([api("/api/tables"), api("/api/games").then((b) => new Set(b.games.map((g) => g.id)), () => new Set())]);
@@ -636,7 +638,7 @@ class TablePage {
     }
     if (table.you === null) box.append(h("p", { class: "muted" }, t("spectating")));
     const others = table.seats.map((s, seat) => ({ ...s, seat })).filter((s) => s.kind === "person" && s.name && s.seat !== table.you);
-    if (app.token) box.append(reportForm(ui, { table: this.id, seats: others }) || "");
+    if (app.token) box.append(followAtTable(ui, this.id, others) || "", reportForm(ui, { table: this.id, seats: others }) || "");
     return box;
   }
 

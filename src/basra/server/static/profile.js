@@ -5,6 +5,7 @@
 import { checkFields, markField } from "./fields.js";
 import { dayText, num1 } from "./i18n.js";
 import { reportForm } from "./report.js";
+import { followButtons } from "./friends.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const KIND_ORDER = ["2p", "3p", "4p", "2v2"];
@@ -191,6 +192,12 @@ export async function profilePage(root, ui, username) {
         h("tr", { "data-pool": `${r.family}/${r.kind}` }, h("td", {}, poolName(r.family, r.kind, ui)),
           h("td", { class: "num rating-value" }, h("bdi", { dir: "ltr" }, ratingText(r, ui))),
           h("td", { class: "num" }, ui.n(r.games)))))));
+  }
+  if (username && ui.app.token && data.username) {
+    const follow = h("section", { class: "panel", id: "profile-follow", "aria-labelledby": "profile-follow-heading", hidden: true },
+      h("h2", { id: "profile-follow-heading" }, t("friends_title")));
+    page.append(follow);
+    followButtons(ui, { username: data.username }).then((box) => { if (box) { follow.append(box); follow.hidden = false; } });
   }
   page.append(ratings);
   if (username && ui.app.token && data.username) page.append(reportForm(ui, { username: data.username }));

@@ -136,6 +136,9 @@ class IdentityStore(Protocol):
     async def load(self, identity_id: str) -> IdentityRow | None:
         """An identity by id, or None."""
 
+    async def load_many(self, identity_ids: Sequence[str]) -> dict[str, IdentityRow]:
+        """The identities of those ids that exist, by id."""
+
     async def claim_legacy(self, identity_id: str) -> bool:
         """Clear the ``legacy`` mark of an identity: True for the one caller that did."""
 

@@ -60,6 +60,8 @@ STATUS_OF = {
     "not_allowed": 403,
     "no_such_report": 404,
     "bad_report": 422,
+    "bad_friend": 422,
+    "blocked": 403,
     "no_such_puzzle": 404,
     "no_such_step": 404,
     "not_found": 404,

@@ -53,6 +53,15 @@ class SqlIdentities:
             row = (await conn.execute(select(IDS).where(IDS.c.id == identity_id))).first()
         return None if row is None else _identity(row)
 
+    async def load_many(self, identity_ids: Sequence[str]) -> dict[str, IdentityRow]:
+        """One query."""
+        wanted = sorted(set(identity_ids))
+        if not wanted:
+            return {}
+        async with self.db.engine.connect() as conn:
+            rows = await conn.execute(select(IDS).where(IDS.c.id.in_(wanted)))
+            return {row.id: _identity(row) for row in rows}
+
     async def claim_legacy(self, identity_id: str) -> bool:
         """Clear the legacy mark in one UPDATE (one caller wins)."""
         async with self.db.engine.begin() as conn:

@@ -2,7 +2,7 @@
 :func:`basra.server.app.create_app`.
 
 :data:`ROUTERS` is their order: the quick-play and bot sockets (``/ws/play``,
-``/ws/bot``) come before the table socket (``/ws/{table_id}``), which would
+``/ws/bot``, ``/ws/friends``) come before the table socket (``/ws/{table_id}``), which would
 otherwise take their addresses. A new feature's router is one more entry. The app
 includes :data:`~basra.server.transport.routes.pages.unknown` after all of them.
 """
@@ -14,6 +14,7 @@ from fastapi import APIRouter
 from basra.server.transport.routes import (
     bots,
     daily,
+    friends,
     games,
     identity,
     learn,
@@ -35,6 +36,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     pages.router,
     ops.router,
     moderation.router,
+    friends.router,
     meta.router,
     identity.router,
     players.router,

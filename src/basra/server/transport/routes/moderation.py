@@ -1,10 +1,11 @@
 """Reports: ``POST /api/reports`` (*auth*) reports a player, from a table or a profile
 (:mod:`basra.server.features.moderation`).
 
-Body: ``{"table": ID, "seat": N, "reason": R, "note": "..."}`` or ``{"username": U,
-"reason": R, "note": "..."}``; ``reason`` one of ``abuse``, ``cheating``, ``name``,
-``spam``, ``other``. Answer: 201 ``{"report": id}``; ``bad_report`` (422, naming the
-``field``), ``no_such_table``, ``no_such_player``, ``rate_limited``.
+Body: ``{"table": ID, "seat": N, "reason": R, "note": "..."}``, ``{"username": U,
+"reason": R, "note": "..."}`` or ``{"code": C, ...}`` (a follow-me code); ``reason`` one
+of ``abuse``, ``cheating``, ``name``, ``spam``, ``other``. Answer: 201 ``{"report": id}``;
+``bad_report`` (422, naming the ``field``), ``no_such_table``, ``no_such_player``,
+``rate_limited``.
 """
 
 from __future__ import annotations
