@@ -211,7 +211,7 @@ def test_card_values_are_bounded_and_rules_must_score(server: ServerThread) -> N
 
 
 def test_tables_nobody_is_at_end_as_abandoned(tmp_path: Path) -> None:
-    service = replace(FAST, abandon_after=0.6, abandon_bots_after=0.3, bot_delay=0.05)
+    service = replace(FAST, abandon_after=1.5, abandon_bots_after=1.0, bot_delay=0.05)
     config = AppConfig(database=str(tmp_path / "a.db"), service=service)
     with ServerThread(config) as server:
         base = server.url
