@@ -34,6 +34,8 @@ from basra.view import view_of
 
 from .conftest import DATA
 
+pytestmark = pytest.mark.engine
+
 COACH = DATA / "coach"
 COMPILED = search_module() is not None
 

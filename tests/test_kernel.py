@@ -28,6 +28,8 @@ from basra.transition import seating
 
 from .test_differential import random_overrides
 
+pytestmark = pytest.mark.engine
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

@@ -54,6 +54,8 @@ from basra.view import view_of
 
 from .conftest import random_game
 
+pytestmark = pytest.mark.engine
+
 # ------------------------------------------------------------------ themes
 
 
