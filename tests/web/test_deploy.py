@@ -34,7 +34,7 @@ from typing import Any
 
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
-from tests.web.helpers import ROOT, free_port, wait_http
+from tests.web.helpers import ROOT, eventually, free_port, wait_http
 from tests.web.test_browser import create
 from websockets.sync.client import connect
 
@@ -338,28 +338,29 @@ def test_health_readiness_and_metrics_of_both_processes(site: Site) -> None:
     while refusal.get("type") != "error":
         refusal = json.loads(sockets[0].recv(10))
     assert refusal["code"] == "bad_message", refusal
-    time.sleep(4.5)  # two samples of the gauges
-    families = {}
-    for app in site.apps:
-        status, headers, body = fetch(app.url + "/metrics")
-        assert status == 200 and headers["content-type"].startswith("text/plain")
-        families[app.port] = {f.name: f for f in text_string_to_metric_families(body.decode())}
-    for found in families.values():
-        for name in (
-            "basra_live_tables",
-            "basra_open_sockets",
-            "basra_moves",
-            "basra_move_ack_seconds",
-            "basra_bot_jobs_queued",
-            "basra_reviews_unfinished",
-            "basra_quickplay_waiting",
-            "basra_quickplay_wait_seconds",
-            "basra_errors",
-        ):
-            assert name in found, (name, sorted(found))
-        assert sum(s.value for s in found["basra_open_sockets"].samples) >= 2
-        kinds = {s.labels.get("kind"): s.value for s in found["basra_errors"].samples}
-        assert kinds.get("bad_message", 0) >= 1, kinds
+
+    def both_counted() -> None:  # once each process has sampled its gauges
+        for app in site.apps:
+            status, headers, body = fetch(app.url + "/metrics")
+            assert status == 200 and headers["content-type"].startswith("text/plain")
+            found = {f.name: f for f in text_string_to_metric_families(body.decode())}
+            for name in (
+                "basra_live_tables",
+                "basra_open_sockets",
+                "basra_moves",
+                "basra_move_ack_seconds",
+                "basra_bot_jobs_queued",
+                "basra_reviews_unfinished",
+                "basra_quickplay_waiting",
+                "basra_quickplay_wait_seconds",
+                "basra_errors",
+            ):
+                assert name in found, (name, sorted(found))
+            assert sum(s.value for s in found["basra_open_sockets"].samples) >= 2
+            kinds = {s.labels.get("kind"): s.value for s in found["basra_errors"].samples}
+            assert kinds.get("bad_message", 0) >= 1, kinds
+
+    eventually(both_counted)
     for ws in sockets:
         ws.close()
 

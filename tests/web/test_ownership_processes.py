@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tests.web.helpers import create_table, free_port, http, new_token, wait_http
+from tests.web.helpers import create_table, eventually, free_port, http, new_token, wait_http
 from tests.web.test_services import postgres, redis  # noqa: F401 (fixtures)
 
 from basra.server.store import open_store
@@ -192,10 +192,13 @@ def test_three_processes_drive_each_table_once_and_take_over_the_dead(
         assert len(owners) >= 2, holders  # spread over the processes
         tables = wait_over(store, first, 180)
         records_match_logs(tables)
-        time.sleep(2.5)  # the gauges are read every 2 s
-        decisions = sum(metric(url, "basra_bot_decisions_total") for url in urls)
         plays = sum(1 for _, events in tables.values() for e in events if e.kind == "play")
-        assert decisions == plays, (decisions, plays)
+
+        def every_decision_counted() -> None:  # the gauges are read every 2 s
+            decisions = sum(metric(url, "basra_bot_decisions_total") for url in urls)
+            assert decisions == plays, (decisions, plays)
+
+        eventually(every_decision_counted)
         assert not stale_lines(logs)
 
         # Hand-over: the owner of the most tables killed, then another drained, mid-game.
@@ -231,6 +234,9 @@ def test_three_processes_drive_each_table_once_and_take_over_the_dead(
         tables = wait_over(store, second, 300)
         records_match_logs(tables)
         assert not stale_lines(logs)
-        time.sleep(1.5)  # a pass: the finished tables' leases go back
-        assert http(urls[last] + "/healthz")[1]["owned"] == 0
+
+        def leases_back() -> None:  # a pass: the finished tables' leases go back
+            assert http(urls[last] + "/healthz")[1]["owned"] == 0
+
+        eventually(leases_back)
         print(f"kill -9 hand-over: {sorted(taken.values())}; drain: {sorted(moved.values())}")
