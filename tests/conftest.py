@@ -11,13 +11,15 @@ Two things about the run are decided here, for every test under src/ and tests/:
 - the order in which pytest-xdist hands the modules to its workers (the test command
   runs them in parallel with ``--dist loadfile``: a module's tests on one worker, which
   starts the module's browser, servers, PostgreSQL cluster or Ray instance once). The
-  modules that drive Chromium or start services, the slowest, go first: run last,
-  one of them would keep one worker busy while the others wait.
+  modules with tests marked ``slow`` (tens of seconds), ``browser`` or ``services``
+  go first, those with the most first: run last, one of them would keep one worker
+  busy while the others wait.
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -35,8 +37,8 @@ collect_ignore_glob = ["data/*"]
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "basra"
 NOT_ENGINE = ("server", "tui")
 """basra's packages whose doctests are not the engine's (the web server, the terminal app)."""
-HEAVY = ("browser", "services")
-"""The marks of the slowest modules: a parallel run starts with them, not ends."""
+HEAVY = ("slow", "browser", "services")
+"""The marks of the slowest modules' tests: a parallel run starts with those modules."""
 
 TABLES = [(2, False), (3, False), (4, False), (4, True)]
 """Every table the rules allow: 2, 3 or 4 players, 4 as individuals or teams."""
@@ -98,12 +100,12 @@ def variant(request: pytest.FixtureRequest) -> str:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark the engine's doctests; put the modules that start browsers and services first."""
+    """Mark the engine's doctests; put the slowest modules first."""
     for item in items:
         if engine_module(item.path):
             item.add_marker(pytest.mark.engine)
-    heavy = {item.path for item in items if any(map(item.get_closest_marker, HEAVY))}
-    items.sort(key=lambda item: item.path not in heavy)
+    heavy = Counter(item.path for item in items if any(map(item.get_closest_marker, HEAVY)))
+    items.sort(key=lambda item: -heavy[item.path])
 
 
 def engine_module(path: Path) -> bool:

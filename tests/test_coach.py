@@ -90,6 +90,7 @@ def test_labels_take_the_noise_off_before_grading() -> None:
 # ------------------------------------------------------------------ reviews
 
 
+@pytest.mark.slow
 def test_random_loses_several_times_what_expert_loses_and_greedy_lies_between() -> None:
     games, samples = (8, 400) if COMPILED else (3, 100)
     losses: dict[str, list[float]] = {"random": [], "expert": [], "greedy": []}
