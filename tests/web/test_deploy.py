@@ -17,6 +17,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import ssl
 import subprocess
 import sys
@@ -26,6 +27,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from http.client import HTTPConnection
@@ -175,6 +177,18 @@ metrics_dir = "{root / "metrics"}"
     return config
 
 
+def tls_up(port: int) -> bool:
+    """Whether a TLS handshake on the local port succeeds (its certificate unchecked)."""
+    try:
+        with (
+            socket.create_connection(("localhost", port), timeout=2) as raw,
+            INSECURE.wrap_socket(raw, server_hostname="localhost"),
+        ):
+            return True
+    except OSError:
+        return False
+
+
 @contextmanager
 def caddy(upstreams: list[App], root: Path, ready: bool = True) -> Iterator[str]:
     binary = shutil.which("caddy")
@@ -207,8 +221,10 @@ def caddy(upstreams: list[App], root: Path, ready: bool = True) -> Iterator[str]
         try:
             deadline = time.time() + 30
             while True:
+                # Up: ready (through to a process), or, with none ready, serving TLS (a
+                # request would wait the proxy's lb_try_duration, 10 s, for a 503).
                 try:
-                    if fetch(url + "/readyz")[0] == (200 if ready else 503):
+                    if fetch(url + "/readyz")[0] == 200 if ready else tls_up(port):
                         break
                 except OSError:
                     pass
@@ -280,8 +296,11 @@ def test_with_no_process_to_answer_the_proxy_says_the_site_is_down_in_words(
     503, for every URL, the home page too."""
     nobody = App(tmp_path / "none.toml", free_port(), tmp_path / "none.log")
     with caddy([nobody], tmp_path, ready=False) as url:
-        for path in ("/", "/rules/egyptian"):
-            status, headers, body = fetch(url + path)
+        # Each answer comes after the proxy's lb_try_duration (10 s): asked at once.
+        paths = ("/", "/rules/egyptian")
+        with ThreadPoolExecutor(len(paths)) as pool:
+            answers = list(pool.map(lambda path: fetch(url + path), paths))
+        for path, (status, headers, body) in zip(paths, answers, strict=True):
             assert status == 503, path
             assert headers["content-type"].startswith("text/html") and headers["retry-after"]
             page = body.decode()
