@@ -7,7 +7,10 @@ Two things about the run are decided here, for every test under src/ and tests/:
   module is the engine's when its tests play, generate, replay or score moves through
   basra's engine (the state, the kernel, the bots, the environments, the records) and
   says so with ``pytestmark = pytest.mark.engine``; the doctests of every module but the
-  web server's and the terminal app's are the engine's too (marked here).
+  web server's and the terminal app's are the engine's too (marked here). A test that
+  names both engines itself (the kernel's parity tests) runs the same in either pass:
+  it is not marked. The web app's, the terminal's, the catalogues' and the import
+  layers' tests are not the engine's.
 - the order in which pytest-xdist hands the modules to its workers (the test command
   runs them in parallel with ``--dist loadfile``: a module's tests on one worker, which
   starts the module's browser, servers, PostgreSQL cluster or Ray instance once). The
