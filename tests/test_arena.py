@@ -26,6 +26,8 @@ from basra.moves import Move
 from basra.rules import preset
 from basra.view import View
 
+pytestmark = pytest.mark.engine
+
 
 @pytest.mark.parametrize(
     ("df", "expected"),

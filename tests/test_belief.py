@@ -44,6 +44,8 @@ from .conftest import random_game
 from .test_bots import swapped_twin
 from .test_sim import deal_of
 
+pytestmark = pytest.mark.engine
+
 
 def shapes_of(kind: str, hidden: int) -> dict[str, tuple[int, ...]]:
     """The arrays of a ``kind`` network with ``hidden`` units a layer."""

@@ -26,6 +26,8 @@ from basra.view import view_of
 
 from .conftest import TABLES, random_game, with_hidden
 
+pytestmark = pytest.mark.engine
+
 # Small budgets: the tests check behaviour, the arena measures strength.
 SPECS = [
     "random",

@@ -14,6 +14,8 @@ from basra.rules import VARIANT_NAMES, Rules, preset
 
 from .conftest import cards
 
+pytestmark = pytest.mark.engine
+
 
 def options(
     variant: str, floor: str, card: str, before: str = "", **rules: object

@@ -15,6 +15,8 @@ from basra.cards import (
     value_of,
 )
 
+pytestmark = pytest.mark.engine
+
 
 @pytest.mark.parametrize(
     ("text", "canonical"),

@@ -13,6 +13,8 @@ from basra.cli import main
 
 from .conftest import CONFORMANCE
 
+pytestmark = pytest.mark.engine
+
 
 def basra(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(

@@ -15,6 +15,8 @@ import pytest
 
 from .conftest import DATA
 
+pytestmark = pytest.mark.engine
+
 GAMES = DATA / "coach" / "greedy-expert.jsonl"
 
 

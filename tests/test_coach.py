@@ -34,6 +34,8 @@ from basra.view import view_of
 
 from .conftest import DATA
 
+pytestmark = pytest.mark.engine
+
 COACH = DATA / "coach"
 COMPILED = search_module() is not None
 
@@ -88,6 +90,7 @@ def test_labels_take_the_noise_off_before_grading() -> None:
 # ------------------------------------------------------------------ reviews
 
 
+@pytest.mark.slow
 def test_random_loses_several_times_what_expert_loses_and_greedy_lies_between() -> None:
     games, samples = (8, 400) if COMPILED else (3, 100)
     losses: dict[str, list[float]] = {"random": [], "expert": [], "greedy": []}

@@ -12,6 +12,8 @@ from basra.record import RecordError, read_records, result_json
 
 from .conftest import CONFORMANCE
 
+pytestmark = pytest.mark.engine
+
 POSITIONS = json.loads((CONFORMANCE / "positions.json").read_text(encoding="utf-8"))
 GAME_FILES = sorted(
     p for p in (CONFORMANCE / "games").glob("*.jsonl") if not p.name.endswith(".results.jsonl")

@@ -26,6 +26,8 @@ from basra.record import Record, RecordError, record_of, result_json
 from basra.rules import PRESETS, VARIANT_NAMES
 from basra.state import PHASE_DEAL, PHASE_OVER, GameState, shuffled_pack
 
+pytestmark = pytest.mark.engine
+
 
 def test_the_reference_passes_the_public_conformance_cases() -> None:
     """The oracle is only worth its agreement if it is right where the answer is known."""

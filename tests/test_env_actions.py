@@ -26,6 +26,8 @@ from basra.state import GameState
 
 from .conftest import TABLES
 
+pytestmark = pytest.mark.engine
+
 
 def _positions(
     variant: str, players: int, teams: bool, seed: int, rules: dict[str, object] | None = None

@@ -21,6 +21,8 @@ from basra.view import determinize, view_of  # noqa: E402
 
 from .conftest import TABLES  # noqa: E402
 
+pytestmark = pytest.mark.engine
+
 # api_test warns that a dict observation is not a NumPy array and not a Box: the
 # classic card games' convention, expected for every environment that follows it.
 EXPECTED_WARNINGS = (

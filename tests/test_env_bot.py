@@ -15,6 +15,8 @@ from basra.env.bot import PolicyBot  # noqa: E402
 from basra.state import GameState  # noqa: E402
 from basra.view import view_of  # noqa: E402
 
+pytestmark = pytest.mark.engine
+
 
 def test_a_policy_plays_whole_games_with_other_bots() -> None:
     def last_legal(observation: object, mask: np.ndarray) -> int:

@@ -19,6 +19,8 @@ from basra.state import SetupError  # noqa: E402
 
 from .conftest import TABLES  # noqa: E402
 
+pytestmark = pytest.mark.engine
+
 # The default opponents are the "heuristic" bot, which the bots work adds; until
 # it exists the tests name "greedy" (see the report to the lead).
 OPPONENTS = ["greedy", "random"]

@@ -18,6 +18,8 @@ from basra.view import determinize, view_of  # noqa: E402
 
 from .conftest import TABLES, random_game  # noqa: E402
 
+pytestmark = pytest.mark.engine
+
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "ENV.md"
 
 

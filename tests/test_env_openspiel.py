@@ -18,6 +18,8 @@ from basra.view import determinize, view_of  # noqa: E402
 
 from .conftest import TABLES  # noqa: E402
 
+pytestmark = pytest.mark.engine
+
 register_openspiel()
 
 

@@ -41,6 +41,8 @@ from basra.view import View, determinize, view_of  # noqa: E402
 from .conftest import TABLES  # noqa: E402
 from .test_differential import random_overrides  # noqa: E402
 
+pytestmark = pytest.mark.engine
+
 BACKENDS = ["kernel", "python"]
 
 

@@ -15,6 +15,8 @@ from basra.cli import main
 from basra.state import GameState
 from basra.view import view_of
 
+pytestmark = pytest.mark.engine
+
 ROOT = Path(__file__).resolve().parent.parent
 FAULTY = Path(__file__).parent / "data" / "bots" / "faulty_bot.py"
 EXAMPLE = ROOT / "examples" / "external_bot.py"

@@ -7,6 +7,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,6 +15,8 @@ from basra.query import QueryError, capture_query
 from basra.record import Record, RecordError, read_records, record_of
 
 from .conftest import random_game
+
+pytestmark = pytest.mark.engine
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),

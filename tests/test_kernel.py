@@ -6,7 +6,10 @@ random positions, play both rounds in lockstep (pushes, pops, deals, round
 ends, rule integers of any size), and play 2,000 whole random games through
 :class:`basra.state.GameState` once on each engine (the pure one in a process
 with ``BASRA_KERNEL=0``), comparing every legal move list, play and score.
-The test command also runs the whole suite again with ``BASRA_KERNEL=0``.
+
+These tests name both engines themselves, whatever ``BASRA_KERNEL`` says, so the
+test command's second pass on the pure engine (``-m engine``) would run them
+the same again: only the test of the switch itself is the engine's.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ def random_rules(rng: random.Random) -> Rules:
     return rules
 
 
+@pytest.mark.engine
 def test_the_kernel_runs_unless_turned_off() -> None:
     """The test command builds the kernel: a failed build must not pass unnoticed."""
     if os.environ.get("BASRA_KERNEL") == "0":

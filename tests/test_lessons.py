@@ -18,6 +18,8 @@ from basra.learn.words import LANGUAGES
 from basra.rules import PRESETS, VARIANT_NAMES, preset
 from basra.transition import play_basra
 
+pytestmark = pytest.mark.engine
+
 ARABIC = re.compile("[\u0600-\u06ff]")
 
 

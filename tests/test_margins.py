@@ -28,6 +28,8 @@ from basra.view import view_of
 
 from .conftest import DATA
 
+pytestmark = pytest.mark.engine
+
 LOPSIDED = DATA / "coach" / "lopsided.jsonl"
 
 

@@ -15,6 +15,8 @@ from basra.state import GameState, IllegalMoveError
 
 from .conftest import cards
 
+pytestmark = pytest.mark.engine
+
 
 @pytest.fixture
 def state() -> GameState:

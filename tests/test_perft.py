@@ -17,6 +17,8 @@ from basra.state import GameState
 
 from .conftest import DATA, TABLES
 
+pytestmark = pytest.mark.engine
+
 FIXTURES = DATA / "perft.json"
 DEPTH = 5
 

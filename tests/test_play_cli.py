@@ -12,6 +12,8 @@ from basra.cli import CliError, build_parser, main
 from basra.cli.play import make_session
 from basra.tui.session import Session
 
+pytestmark = pytest.mark.engine
+
 
 def session_of(*argv: str) -> Session:
     args = build_parser().parse_args(["play", *argv])

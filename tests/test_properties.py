@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -16,6 +17,8 @@ from basra.state import GameState
 from basra.view import view_of
 
 from .conftest import TABLES
+
+pytestmark = pytest.mark.engine
 
 overrides = st.fixed_dictionaries(
     {},

@@ -13,6 +13,8 @@ from basra.view import PublicView, View, public_view_of, view_of
 
 from .conftest import TABLES
 
+pytestmark = pytest.mark.engine
+
 SEAT_KEYS = {"seat", "side", "hand", "legal"}
 
 

@@ -54,6 +54,8 @@ from basra.view import view_of
 
 from .conftest import random_game
 
+pytestmark = pytest.mark.engine
+
 # ------------------------------------------------------------------ themes
 
 
@@ -336,6 +338,7 @@ def mined() -> list[Puzzle]:
     return puzzles
 
 
+@pytest.mark.slow
 def test_mined_puzzles_are_clear_decisions_of_their_games(mined: list[Puzzle]) -> None:
     assert len(mined) >= 4 and any(p.exact for p in mined) and not all(p.exact for p in mined)
     for puzzle in mined:
@@ -419,6 +422,7 @@ def test_decision_record_stops_before_the_play() -> None:
     assert len(cut.replay().plays) == 5
 
 
+@pytest.mark.slow
 def test_mining_a_reviewed_game_gives_the_same_puzzles() -> None:
     from basra.coach.review import review_record
 
@@ -557,6 +561,7 @@ def basra(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[st
     )
 
 
+@pytest.mark.slow
 def test_basra_puzzles_make_list_and_check(tmp_path: Path) -> None:
     games = tmp_path / "games.jsonl"
     games.write_text(json.dumps(one_round_game("syrian", 21).to_json()) + "\n")

@@ -9,6 +9,8 @@ from basra.record import Record, RecordError, read_records, record_of, result_js
 
 from .conftest import random_game
 
+pytestmark = pytest.mark.engine
+
 
 def record_json(**changes: object) -> dict[str, object]:
     state = random_game("egyptian", 2, seed=1)

@@ -12,6 +12,8 @@ import pytest
 
 from .conftest import DATA
 
+pytestmark = pytest.mark.engine
+
 GAMES = DATA / "coach" / "greedy-expert.jsonl"
 
 
@@ -49,6 +51,7 @@ def test_words_count_from_1_and_say_what_is_not_graded(tmp_path: Path) -> None:
     assert plot.stat().st_size > 10_000 and plot.read_bytes()[:4] == b"\x89PNG"
 
 
+@pytest.mark.slow
 def test_hindsight_is_shown_and_labelled_only_when_asked_for() -> None:
     args = ("review", str(GAMES), "--game", "3", "--seat", "1", "--samples", "30", "-q")
     plain, seen = basra(*args), basra(*args, "--hindsight")

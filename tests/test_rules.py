@@ -16,6 +16,8 @@ from basra.rules import (
     resolve_rules,
 )
 
+pytestmark = pytest.mark.engine
+
 STD = {"A": 1, "J": 1, "2C": 2, "10D": 3}
 
 # RULES.md B4, row by row: pack, hand, bury, seven_diamonds, basra_mode, basra_value,

@@ -37,6 +37,8 @@ from basra.view import View, view_of
 from .conftest import TABLES, random_game
 from .test_sim import deal_of
 
+pytestmark = pytest.mark.engine
+
 
 def problem(view: View, read: float = 0.3, seed: int = 1) -> compiled.Search:
     search_problem: compiled.Search = view_problem(view, read, 200, seed)

@@ -16,6 +16,8 @@ from basra.view import view_of
 
 from .conftest import TABLES, cards
 
+pytestmark = pytest.mark.engine
+
 
 def same(sim: Sim, state: GameState) -> None:
     assert sim.hands == state.hands

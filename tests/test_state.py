@@ -13,6 +13,8 @@ from basra.state import DealError, GameState, IllegalMoveError, SetupError, shuf
 
 from .conftest import TABLES, cards, random_game
 
+pytestmark = pytest.mark.engine
+
 
 def pack_with_floor(
     floor: str, hands: list[str], rest_first: str = "", players: int = 2, variant: str = "egyptian"

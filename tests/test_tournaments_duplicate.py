@@ -27,6 +27,8 @@ from basra.tournaments.duplicate import (
     round_complete,
 )
 
+pytestmark = pytest.mark.engine
+
 SECRET = b"\x07" * 32
 DUPLICATE = EventSettings("duplicate", rounds=2)
 

@@ -13,6 +13,8 @@ from basra.view import determinize, view_of
 
 from .conftest import TABLES, random_game, with_hidden
 
+pytestmark = pytest.mark.engine
+
 
 def hidden_from(state: GameState, seat: int) -> int:
     """Cards in other hands and in the stock, minus those whose place is public."""

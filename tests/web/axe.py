@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -70,7 +71,8 @@ def axe_script() -> str:
                 assert member is not None
                 text = member.read()
         CACHE.mkdir(parents=True, exist_ok=True)
-        partial = script.with_suffix(".part")
+        # a file of this process's own: test workers running at once may fetch it together
+        partial = script.with_suffix(f".{os.getpid()}.part")
         partial.write_bytes(text)
         partial.replace(script)
     return script.read_text(encoding="utf-8")

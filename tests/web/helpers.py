@@ -370,3 +370,19 @@ def hidden_cards(frame: str) -> set[str]:
 
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def eventually(check: Callable[[], None], timeout: float = 20, every: float = 0.1) -> None:
+    """Run ``check`` (which asserts) until it passes, at most ``timeout`` seconds; the last
+    failure is raised. For what a server does on its own clock (metrics sampled every
+    few seconds, leases given back by a periodic pass): the test waits as long as that
+    takes, not a fixed guess of the longest it could take."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            check()
+            return
+        except AssertionError:
+            if time.monotonic() > deadline:
+                raise
+        time.sleep(every)

@@ -17,6 +17,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import ssl
 import subprocess
 import sys
@@ -26,6 +27,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from http.client import HTTPConnection
@@ -34,7 +36,7 @@ from typing import Any
 
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
-from tests.web.helpers import ROOT, free_port, wait_http
+from tests.web.helpers import ROOT, eventually, free_port, wait_http
 from tests.web.test_browser import create
 from websockets.sync.client import connect
 
@@ -175,6 +177,18 @@ metrics_dir = "{root / "metrics"}"
     return config
 
 
+def tls_up(port: int) -> bool:
+    """Whether a TLS handshake on the local port succeeds (its certificate unchecked)."""
+    try:
+        with (
+            socket.create_connection(("localhost", port), timeout=2) as raw,
+            INSECURE.wrap_socket(raw, server_hostname="localhost"),
+        ):
+            return True
+    except OSError:
+        return False
+
+
 @contextmanager
 def caddy(upstreams: list[App], root: Path, ready: bool = True) -> Iterator[str]:
     binary = shutil.which("caddy")
@@ -207,8 +221,10 @@ def caddy(upstreams: list[App], root: Path, ready: bool = True) -> Iterator[str]
         try:
             deadline = time.time() + 30
             while True:
+                # Up: ready (through to a process), or, with none ready, serving TLS (a
+                # request would wait the proxy's lb_try_duration, 10 s, for a 503).
                 try:
-                    if fetch(url + "/readyz")[0] == (200 if ready else 503):
+                    if fetch(url + "/readyz")[0] == 200 if ready else tls_up(port):
                         break
                 except OSError:
                     pass
@@ -280,8 +296,11 @@ def test_with_no_process_to_answer_the_proxy_says_the_site_is_down_in_words(
     503, for every URL, the home page too."""
     nobody = App(tmp_path / "none.toml", free_port(), tmp_path / "none.log")
     with caddy([nobody], tmp_path, ready=False) as url:
-        for path in ("/", "/rules/egyptian"):
-            status, headers, body = fetch(url + path)
+        # Each answer comes after the proxy's lb_try_duration (10 s): asked at once.
+        paths = ("/", "/rules/egyptian")
+        with ThreadPoolExecutor(len(paths)) as pool:
+            answers = list(pool.map(lambda path: fetch(url + path), paths))
+        for path, (status, headers, body) in zip(paths, answers, strict=True):
             assert status == 503, path
             assert headers["content-type"].startswith("text/html") and headers["retry-after"]
             page = body.decode()
@@ -338,28 +357,29 @@ def test_health_readiness_and_metrics_of_both_processes(site: Site) -> None:
     while refusal.get("type") != "error":
         refusal = json.loads(sockets[0].recv(10))
     assert refusal["code"] == "bad_message", refusal
-    time.sleep(4.5)  # two samples of the gauges
-    families = {}
-    for app in site.apps:
-        status, headers, body = fetch(app.url + "/metrics")
-        assert status == 200 and headers["content-type"].startswith("text/plain")
-        families[app.port] = {f.name: f for f in text_string_to_metric_families(body.decode())}
-    for found in families.values():
-        for name in (
-            "basra_live_tables",
-            "basra_open_sockets",
-            "basra_moves",
-            "basra_move_ack_seconds",
-            "basra_bot_jobs_queued",
-            "basra_reviews_unfinished",
-            "basra_quickplay_waiting",
-            "basra_quickplay_wait_seconds",
-            "basra_errors",
-        ):
-            assert name in found, (name, sorted(found))
-        assert sum(s.value for s in found["basra_open_sockets"].samples) >= 2
-        kinds = {s.labels.get("kind"): s.value for s in found["basra_errors"].samples}
-        assert kinds.get("bad_message", 0) >= 1, kinds
+
+    def both_counted() -> None:  # once each process has sampled its gauges
+        for app in site.apps:
+            status, headers, body = fetch(app.url + "/metrics")
+            assert status == 200 and headers["content-type"].startswith("text/plain")
+            found = {f.name: f for f in text_string_to_metric_families(body.decode())}
+            for name in (
+                "basra_live_tables",
+                "basra_open_sockets",
+                "basra_moves",
+                "basra_move_ack_seconds",
+                "basra_bot_jobs_queued",
+                "basra_reviews_unfinished",
+                "basra_quickplay_waiting",
+                "basra_quickplay_wait_seconds",
+                "basra_errors",
+            ):
+                assert name in found, (name, sorted(found))
+            assert sum(s.value for s in found["basra_open_sockets"].samples) >= 2
+            kinds = {s.labels.get("kind"): s.value for s in found["basra_errors"].samples}
+            assert kinds.get("bad_message", 0) >= 1, kinds
+
+    eventually(both_counted)
     for ws in sockets:
         ws.close()
 

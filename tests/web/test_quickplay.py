@@ -9,7 +9,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.web.helpers import FAST, Player, ServerThread, http, new_token, server_process
+from tests.web.helpers import (
+    FAST,
+    Player,
+    ServerThread,
+    eventually,
+    http,
+    new_token,
+    server_process,
+)
 from tests.web.test_services import TwoServers, postgres, redis  # noqa: F401 (fixtures)
 from websockets.sync.client import ClientConnection, connect
 
@@ -67,6 +75,11 @@ def seek(**changes: Any) -> SeekRow:
 
 
 # ------------------------------------------------------------------ the pairing itself
+
+
+def no_pools(base: str) -> None:
+    """Nobody is waiting in any pool, as the home page's counts say."""
+    assert http(f"{base}/api/quickplay")[1]["pools"] == []
 
 
 def test_the_rating_window_widens_until_it_takes_anyone() -> None:
@@ -129,7 +142,7 @@ def test_two_people_pressing_play_now_meet_at_one_rated_table(quick: str) -> Non
     # The pool is empty again; seeking again from a new connection (a reload) while
     # that table is in play leads back to it.
     time.sleep(1.1)  # the counts are read at most once a second
-    assert http(f"{quick}/api/quickplay")[1]["pools"] == []
+    no_pools(quick)
     assert amal.seek(variant="egyptian")["code"] == "matched"  # this connection is done
     back = Seeker(quick, amal.token).seek(variant="egyptian", players=3)
     assert back["type"] == "matched" and back["table"] == one["table"]
@@ -159,8 +172,9 @@ def test_the_home_page_counts_and_cancel_leaves_the_pool(quick: str) -> None:
     assert pools == [{"variant": "syrian", "players": 3, "teams": False, "waiting": 1}]
     amal.send({"type": "cancel"})
     assert amal.wait("cancelled")["type"] == "cancelled"
-    time.sleep(1.1)  # the counts are read at most once a second
-    assert http(f"{quick}/api/quickplay")[1]["pools"] == []
+    # The counts are read at most once a second: they said one was waiting, until
+    # they are read again.
+    eventually(lambda: no_pools(quick))
 
 
 def test_a_bot_fills_the_table_after_the_chosen_wait(quick: str) -> None:
