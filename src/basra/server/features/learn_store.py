@@ -28,9 +28,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
-    and_,
     insert,
-    or_,
     select,
     update,
 )
@@ -39,6 +37,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from basra.server.store.rows import ReviewStatus
 from basra.server.store.sql.database import SqlDatabase
+from basra.server.store.sql.jobrows import JobRows
 from basra.server.store.sql.schema import metadata
 
 __all__ = [
@@ -388,6 +387,7 @@ class SqlPuzzles:
 
     def __init__(self, db: SqlDatabase) -> None:
         self.db = db
+        self.jobs = JobRows(db, J)
 
     async def puzzler(self, identity: str) -> PuzzlerRow | None:
         """One lookup by the primary key."""
@@ -557,24 +557,11 @@ class SqlPuzzles:
         return bool(result.rowcount)
 
     async def claim_mining(self, table_id: str, now: float, stale: float) -> bool:
-        """One UPDATE: queued, or running and stale, to running."""
-        async with self.db.engine.begin() as conn:
-            result = await conn.execute(
-                update(J)
-                .where(
-                    J.c.table_id == table_id,
-                    or_(
-                        J.c.status == QUEUED,
-                        and_(J.c.status == RUNNING, J.c.updated_at < now - stale),
-                    ),
-                )
-                .values(status=RUNNING, updated_at=now)
-            )
-        return bool(result.rowcount)
+        """Queued, or running and stale, to running (:meth:`JobRows.claim`)."""
+        return await self.jobs.claim(table_id, now, stale)
 
     async def _set(self, table_id: str, **values: Any) -> None:
-        async with self.db.engine.begin() as conn:
-            await conn.execute(update(J).where(J.c.table_id == table_id).values(**values))
+        await self.jobs.set(table_id, **values)
 
     async def touch_mining(self, table_id: str, now: float) -> None:
         """A new ``updated_at``."""
@@ -590,12 +577,7 @@ class SqlPuzzles:
 
     async def requeue_mining(self, table_id: str, now: float) -> None:
         """Running back to queued."""
-        async with self.db.engine.begin() as conn:
-            await conn.execute(
-                update(J)
-                .where(J.c.table_id == table_id, J.c.status == RUNNING)
-                .values(status=QUEUED, updated_at=now)
-            )
+        await self.jobs.requeue(table_id, now)
 
     async def mining(self, table_ids: Sequence[str]) -> dict[str, MiningRow]:
         """One query."""
@@ -612,8 +594,4 @@ class SqlPuzzles:
 
     async def unfinished_mining(self) -> list[str]:
         """Queued and running."""
-        async with self.db.engine.connect() as conn:
-            rows = await conn.execute(
-                select(J.c.table_id).where(J.c.status.in_([QUEUED, RUNNING])).limit(10_000)
-            )
-            return [str(r) for r in rows.scalars()]
+        return await self.jobs.unfinished()

@@ -25,9 +25,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
-    and_,
     func,
-    or_,
     select,
     update,
 )
@@ -35,6 +33,7 @@ from sqlalchemy.exc import IntegrityError
 
 from basra.server.store.rows import ReviewStatus
 from basra.server.store.sql.database import SqlDatabase
+from basra.server.store.sql.jobrows import JobRows
 from basra.server.store.sql.schema import metadata
 
 __all__ = ["ReviewRow", "ReviewStore", "SqlReviews"]
@@ -135,6 +134,7 @@ class SqlReviews:
 
     def __init__(self, db: SqlDatabase) -> None:
         self.db = db
+        self.rows = JobRows(db, R)
 
     async def load(self, table_id: str) -> ReviewRow | None:
         """One row by primary key."""
@@ -180,24 +180,11 @@ class SqlReviews:
         return bool(result.rowcount)
 
     async def claim(self, table_id: str, now: float, stale: float) -> bool:
-        """One UPDATE: queued, or running and stale, to running."""
-        async with self.db.engine.begin() as conn:
-            result = await conn.execute(
-                update(R)
-                .where(
-                    R.c.table_id == table_id,
-                    or_(
-                        R.c.status == QUEUED,
-                        and_(R.c.status == RUNNING, R.c.updated_at < now - stale),
-                    ),
-                )
-                .values(status=RUNNING, updated_at=now)
-            )
-        return bool(result.rowcount)
+        """Queued, or running and stale, to running (:meth:`JobRows.claim`)."""
+        return await self.rows.claim(table_id, now, stale)
 
     async def _set(self, table_id: str, **values: Any) -> None:
-        async with self.db.engine.begin() as conn:
-            await conn.execute(update(R).where(R.c.table_id == table_id).values(**values))
+        await self.rows.set(table_id, **values)
 
     async def progress(self, table_id: str, done: int, total: int, now: float) -> None:
         """Update the counts."""
@@ -229,12 +216,7 @@ class SqlReviews:
 
     async def requeue(self, table_id: str, now: float) -> None:
         """Running back to queued."""
-        async with self.db.engine.begin() as conn:
-            await conn.execute(
-                update(R)
-                .where(R.c.table_id == table_id, R.c.status == RUNNING)
-                .values(status=QUEUED, updated_at=now)
-            )
+        await self.rows.requeue(table_id, now)
 
     async def pending(self, identity: str) -> int:
         """Count the person's queued and running rows."""
@@ -248,8 +230,4 @@ class SqlReviews:
 
     async def unfinished(self) -> list[str]:
         """Queued and running rows."""
-        async with self.db.engine.connect() as conn:
-            rows = await conn.execute(
-                select(R.c.table_id).where(R.c.status.in_([QUEUED, RUNNING])).limit(10_000)
-            )
-            return [str(r) for r in rows.scalars()]
+        return await self.rows.unfinished()
