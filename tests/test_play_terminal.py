@@ -68,6 +68,22 @@ class Terminal:
                 raise AssertionError(f"{texts!r} never appeared; the screen is:\n{screen}")
             time.sleep(0.1)
 
+    def resize(self, width: int, height: int, timeout: float = 20.0) -> None:
+        """Resize the window, and wait until its pane has that size (a resize tmux gets
+        while it is busy, on a loaded machine, is asked again)."""
+        deadline = time.monotonic() + timeout
+        want = f"{width}x{height}"
+        while True:
+            self.tmux("resize-window", "-t", "play", "-x", str(width), "-y", str(height))
+            time.sleep(0.2)
+            size = self.tmux(
+                "display-message", "-p", "-t", self.target, "#{pane_width}x#{pane_height}"
+            )
+            if size.strip() == want:
+                return
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the pane stayed {size.strip()}, not {want}")
+
     def close(self) -> None:
         """Stop this test's tmux server (and the app in it) and remove its socket."""
         subprocess.run(
@@ -106,20 +122,20 @@ def test_play_save_and_resume_in_a_real_terminal(terminal: Terminal, tmp_path: P
     terminal.wait_for("You played", "You laid")
     terminal.wait_for("Your turn")  # the bot answered, one move shown at a time
 
-    terminal.tmux("resize-window", "-t", "play", "-x", "120", "-y", "40")
+    terminal.resize(120, 40)
     big = terminal.wait_for("╭─────╮")  # big cards on a big terminal
     assert len(big.splitlines()) > 24 and "Your hand" in big
-    terminal.tmux("resize-window", "-t", "play", "-x", "160", "-y", "50")
+    terminal.resize(160, 50)
     time.sleep(0.5)
     huge = terminal.wait_for("╭─────╮").splitlines()
     header = next(line for line in huge if "Player" in line and "Score" in line)
     assert header.index("Score") < 60  # the scores stay next to the names
-    terminal.tmux("resize-window", "-t", "play", "-x", "60", "-y", "20")
+    terminal.resize(60, 20)
     time.sleep(0.5)
     tiny = terminal.wait_for("╭───╮")
     assert "Your hand" in tiny and "Score" in tiny and "Stock:" in tiny
     assert all(len(line) <= 60 for line in tiny.splitlines())
-    terminal.tmux("resize-window", "-t", "play", "-x", "80", "-y", "24")
+    terminal.resize(80, 24)
     small = terminal.wait_for("╭───╮")
     assert "Your hand" in small
 

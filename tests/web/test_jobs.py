@@ -23,8 +23,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 class Rows:
-    """A feature's status rows as the handlers use them: claimed by one job at a time,
-    put back when a job is cancelled; ``gate`` holds every job until it is set."""
+    """A feature's status rows as the handlers use them: claimed by one job at a time
+    (a job finds its row queued, or not there yet, or it does nothing: a job delivered
+    again, as saq may do under load, finds the row running or done), put back when a
+    job is cancelled; ``gate`` holds every job until it is set."""
 
     def __init__(self, gate: asyncio.Event | None = None) -> None:
         self.gate = gate
@@ -34,7 +36,7 @@ class Rows:
 
     def handler(self, kind: str) -> object:
         async def run(key: str, beat: Beat | None) -> None:
-            if self.status.get(key) == "running":
+            if self.status.get(key, "queued") != "queued":
                 return
             self.status[key] = "running"
             self.started.set()
@@ -231,7 +233,7 @@ def test_saq_shares_kinds_and_keys_between_processes(redis: str) -> None:
         try:
             await one.enqueue("reviews", "g1")
             await rows.started.wait()
-            # Asked again, on either process, while it runs: still one job.
+            # Asked again, on either process, while it runs: the game is worked out once.
             await two.enqueue("reviews", "g1")
             await one.enqueue("reviews", "g1")
             await two.enqueue("puzzle_mining", "g9")

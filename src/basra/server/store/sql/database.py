@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import sqlite3
+import time
 import uuid
 from collections.abc import Sequence
 from pathlib import Path
@@ -112,10 +113,10 @@ class SqlDatabase:
             @sa_event.listens_for(engine.sync_engine, "connect")
             def _pragmas(dbapi_connection: Any, _record: Any) -> None:
                 cursor = dbapi_connection.cursor()
-                cursor.execute("PRAGMA journal_mode=WAL")
+                cursor.execute("PRAGMA busy_timeout=30000")
+                _journal_wal(cursor)
                 cursor.execute("PRAGMA synchronous=NORMAL")
                 cursor.execute("PRAGMA foreign_keys=ON")
-                cursor.execute("PRAGMA busy_timeout=30000")
                 cursor.close()
 
             from sqlalchemy.dialects.sqlite import insert as sqlite_insert
@@ -164,6 +165,24 @@ class SqlDatabase:
         for key in sorted(set(keys)):
             number = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big", signed=True)
             await conn.execute(select(func.pg_advisory_xact_lock(number)))
+
+
+def _journal_wal(cursor: Any, wait: float = 30.0) -> None:
+    """Put the database in WAL mode (readers beside one writer).
+
+    Switching the journal answers "database is locked" at once, without SQLite's busy
+    wait, while another process holds a lock (two processes starting together on a new
+    file: one of them migrating): try again for up to ``wait`` seconds.
+    """
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except Exception as error:  # the driver's OperationalError, through aiosqlite
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
 
 
 def _alembic_config() -> Any:
