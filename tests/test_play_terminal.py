@@ -68,21 +68,29 @@ class Terminal:
                 raise AssertionError(f"{texts!r} never appeared; the screen is:\n{screen}")
             time.sleep(0.1)
 
-    def resize(self, width: int, height: int, timeout: float = 20.0) -> None:
-        """Resize the window, and wait until its pane has that size (a resize tmux gets
-        while it is busy, on a loaded machine, is asked again)."""
+    def resize(self, width: int, height: int, shows: str, timeout: float = 60.0) -> str:
+        """Resize the window and return the screen once ``shows`` is on it. On a loaded
+        machine tmux may be asked again before its pane has the size, and the app may
+        draw before the size reached it: the window is nudged a column and back (a new
+        resize for the app) until it shows what is asked."""
         deadline = time.monotonic() + timeout
         want = f"{width}x{height}"
         while True:
             self.tmux("resize-window", "-t", "play", "-x", str(width), "-y", str(height))
-            time.sleep(0.2)
             size = self.tmux(
                 "display-message", "-p", "-t", self.target, "#{pane_width}x#{pane_height}"
             )
             if size.strip() == want:
-                return
-            if time.monotonic() > deadline:
+                time.sleep(0.5)  # the app's redraw for the new size
+                try:
+                    return self.wait_for(shows, timeout=10.0)
+                except AssertionError:
+                    if time.monotonic() > deadline:
+                        raise
+                self.tmux("resize-window", "-t", "play", "-x", str(width - 1), "-y", str(height))
+            elif time.monotonic() > deadline:
                 raise AssertionError(f"the pane stayed {size.strip()}, not {want}")
+            time.sleep(0.2)
 
     def close(self) -> None:
         """Stop this test's tmux server (and the app in it) and remove its socket."""
@@ -122,21 +130,15 @@ def test_play_save_and_resume_in_a_real_terminal(terminal: Terminal, tmp_path: P
     terminal.wait_for("You played", "You laid")
     terminal.wait_for("Your turn")  # the bot answered, one move shown at a time
 
-    terminal.resize(120, 40)
-    big = terminal.wait_for("╭─────╮")  # big cards on a big terminal
+    big = terminal.resize(120, 40, "╭─────╮")  # big cards on a big terminal
     assert len(big.splitlines()) > 24 and "Your hand" in big
-    terminal.resize(160, 50)
-    time.sleep(0.5)
-    huge = terminal.wait_for("╭─────╮").splitlines()
+    huge = terminal.resize(160, 50, "╭─────╮").splitlines()
     header = next(line for line in huge if "Player" in line and "Score" in line)
     assert header.index("Score") < 60  # the scores stay next to the names
-    terminal.resize(60, 20)
-    time.sleep(0.5)
-    tiny = terminal.wait_for("╭───╮")
+    tiny = terminal.resize(60, 20, "╭───╮")
     assert "Your hand" in tiny and "Score" in tiny and "Stock:" in tiny
     assert all(len(line) <= 60 for line in tiny.splitlines())
-    terminal.resize(80, 24)
-    small = terminal.wait_for("╭───╮")
+    small = terminal.resize(80, 24, "╭───╮")
     assert "Your hand" in small
 
     terminal.keys("C-c")
