@@ -26,7 +26,10 @@ class Terminal:
         self.cwd = cwd
         self.target = "play"
         self.socket_path = ""
-        self.env = {**os.environ, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-256color"}
+        # COLUMNS and LINES (set by a parallel test run's workers) would pin the app's
+        # size whatever the window's: the app must follow the terminal, as in a person's.
+        outside = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+        self.env = {**outside, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-256color"}
 
     def tmux(self, *args: str) -> str:
         assert TMUX is not None
