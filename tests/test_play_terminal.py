@@ -71,29 +71,11 @@ class Terminal:
                 raise AssertionError(f"{texts!r} never appeared; the screen is:\n{screen}")
             time.sleep(0.1)
 
-    def resize(self, width: int, height: int, shows: str, timeout: float = 60.0) -> str:
-        """Resize the window and return the screen once ``shows`` is on it. On a loaded
-        machine tmux may be asked again before its pane has the size, and the app may
-        draw before the size reached it: the window is nudged a column and back (a new
-        resize for the app) until it shows what is asked."""
-        deadline = time.monotonic() + timeout
-        want = f"{width}x{height}"
-        while True:
-            self.tmux("resize-window", "-t", "play", "-x", str(width), "-y", str(height))
-            size = self.tmux(
-                "display-message", "-p", "-t", self.target, "#{pane_width}x#{pane_height}"
-            )
-            if size.strip() == want:
-                time.sleep(0.5)  # the app's redraw for the new size
-                try:
-                    return self.wait_for(shows, timeout=10.0)
-                except AssertionError:
-                    if time.monotonic() > deadline:
-                        raise
-                self.tmux("resize-window", "-t", "play", "-x", str(width - 1), "-y", str(height))
-            elif time.monotonic() > deadline:
-                raise AssertionError(f"the pane stayed {size.strip()}, not {want}")
-            time.sleep(0.2)
+    def resize(self, width: int, height: int, shows: str) -> str:
+        """Resize the window; the screen once the app has drawn ``shows`` at that size."""
+        self.tmux("resize-window", "-t", "play", "-x", str(width), "-y", str(height))
+        time.sleep(0.5)  # the app's redraw for the new size
+        return self.wait_for(shows)
 
     def close(self) -> None:
         """Stop this test's tmux server (and the app in it) and remove its socket."""
