@@ -561,8 +561,11 @@ class TablePage {
         return;
       }
       banner(t("reconnecting"));
-      this.retry = Math.min(this.retry + 1, 6);
-      setTimeout(() => { if (!this.closed) this.connect(); }, 300 * 2 ** this.retry);
+      // 0.6, 1.2, 2.4, then every 4.8 s at most (with jitter, so a restarted server is not met
+      // by every page at once): a page that lost its server during a slow restart is back
+      // within seconds of it, not after a doubling wait grown to 19 s.
+      this.retry = Math.min(this.retry + 1, 4);
+      setTimeout(() => { if (!this.closed) this.connect(); }, 300 * 2 ** this.retry * (0.75 + Math.random() / 4));
     };
   }
 
