@@ -190,6 +190,8 @@ def test_the_review_page_of_a_finished_game(browser: Any, coach_site: str) -> No
     page.wait_for_function("document.documentElement.lang === 'ar'")
     page.wait_for_selector("#review-seats")
     assert page.evaluate("document.documentElement.dir") == "rtl"
+    assert "روبوت ٢ (متوسط)" in page.inner_text("#review-seats")  # the bot named in Arabic
+    assert "Bot" not in page.inner_text("#review-seats")
     assert "المراجعة" in page.inner_text("main") or "مراجعة" in page.inner_text("main")
     assert page.inner_text("#review-label") in {
         "الأفضل",

@@ -82,6 +82,11 @@ def test_a_finished_game_is_reviewed_once_and_served_from_the_store(tmp_path: Pa
         assert len(review["decisions"]) == plays
         assert review["format"] == "basra-review/1" and review["samples"] == QUICK.samples
         assert [s["seat"] for s in review["seats"]] == [0, 1]
+        # Who sat there, for the page to name the bots in its own language.
+        assert [(s["kind"], s["level"], s["number"]) for s in answer["seats"]] == [
+            ("bot", "easy", 1),
+            ("bot", "medium", 2),
+        ]
         reviews = server.app.state.env.reviews
         assert reviews.finished == 1
         # Asked again, by anyone: served as stored.

@@ -159,6 +159,8 @@ class ReviewService:
         out: dict[str, Any] = {"status": row.status, "done": row.done, "total": row.total}
         if row.status == FAILED:
             out["error"] = row.error
+        if row.status == DONE:  # the seats, for the page to name its bots in its language
+            out["seats"] = await self.queries.seats_of(table_id)
         return out, row.data if row.status == DONE else None
 
     async def run(self, table_id: str, beat: Beat | None = None) -> None:

@@ -6,6 +6,7 @@
 import { decimal, signed } from "./coach.js";
 import { patch } from "./dom.js";
 import { direction } from "./i18n.js";
+import { seatLabel } from "./names.js";
 
 const LABEL_CLASS = { best: "l-best", good: "l-good", inaccuracy: "l-inaccuracy", mistake: "l-mistake", blunder: "l-blunder", forced: "l-forced" };
 const BAD = ["inaccuracy", "mistake", "blunder"];
@@ -42,6 +43,7 @@ export class ReviewPage {
     if (body.status === "none") { this.load(true); return; }
     if (body.status === "done") {
       this.review = body.review;
+      this.seats = body.seats || null;
       this.step = this.firstStep();
       this.render();
       return;
@@ -70,6 +72,8 @@ export class ReviewPage {
   // ------------------------------------------------------------ names
 
   seatName(seat) {
+    const info = this.seats && this.seats[seat];
+    if (info && info.kind === "bot") return seatLabel(info, seat, this.ui.app.lang);  // "Bot 2 (expert)" in the page's language
     const names = this.review.names;
     return (names && names[seat]) || this.ui.t("seat_n", { n: seat + 1 });
   }

@@ -95,6 +95,20 @@ class Queries:
             )
         return out
 
+    async def seats_of(self, table_id: str) -> list[dict[str, Any]] | None:
+        """Who sat at a table, as the page names them in its language (None for no such
+        table): each seat's ``kind``, a bot's ``level`` and ``number``, a person's ``name``."""
+        row = await self.tables.load(table_id)
+        if row is None:
+            return None
+        numbers = bot_numbers([s.name for s in row.seats], [s.kind for s in row.seats])
+        return [
+            {"kind": s.kind, "level": s.level, "number": n, "name": s.name}
+            if s.kind == SeatKind.BOT
+            else {"kind": s.kind, "name": s.name}
+            for s, n in zip(row.seats, numbers, strict=True)
+        ]
+
     async def games_of(self, identity: str) -> list[dict[str, Any]]:
         """A person's tables, newest first."""
         return [
