@@ -1,0 +1,92 @@
+"""Reputation: how reliably a person finishes their games, and the wait for those who leave.
+
+Everything here is read from stored history (the results of settled games, through
+:class:`~basra.server.features.reputation.store.ReputationStore`) by the pure rules of
+:mod:`basra.server.features.reputation.rules`; reputation stores nothing, so a restart, a
+deploy or another process sees the same share and the same wait. :class:`Reputation`
+gives them to the rest of the server:
+
+- :meth:`Reputation.seat_badges`: each person's share at a table (``finished``), one query
+  for every seat, added to the table's state payload beside the rating
+  (:attr:`basra.server.table.master.TableMaster.badge_sources`);
+- :meth:`Reputation.profile`: the share on a profile, and on the person's own page the wait
+  in force (``playban``);
+- :meth:`Reputation.leavers`: who among a quick-play pool *leaves often*, paired with each
+  other first (:func:`basra.server.features.pairing.plan_tables`);
+- :meth:`Reputation.check_rated`: the one gate before a rated game, asked where a person
+  sits at a rated table (making one, taking a seat, a rematch:
+  :attr:`basra.server.table.lifecycle.Lifecycle.rated_gate`) and where they seek quick play
+  (:class:`basra.server.features.quickplay.QuickPlay`): refused as ``playban``, saying how
+  long and why.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from basra.server.errors import ProtocolError
+from basra.server.features.reputation.rules import (
+    SHARE_OVER,
+    Played,
+    leaves_often,
+    playban,
+    share,
+)
+from basra.server.features.reputation.store import ReputationStore
+from basra.server.store.rows import SeatKind, TableRow
+
+__all__ = ["Reputation"]
+
+
+class Reputation:
+    """Shares, leavers and the playban gate, from a :class:`ReputationStore`."""
+
+    def __init__(self, store: ReputationStore, now: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.now = now
+        """The time source (epoch seconds, as results' ``ended_at``)."""
+
+    async def histories(self, identities: Sequence[str]) -> dict[str, list[Played]]:
+        """The newest games every rule reads, of each identity."""
+        return await self.store.histories(identities, SHARE_OVER)
+
+    async def check_rated(self, identity: str) -> None:
+        """``playban`` when ``identity`` must wait before its next rated game, with the wait
+        (``{"playban": {"leaves", "minutes", "minutes_left", "until"}}``)."""
+        now = self.now()
+        history = (await self.histories([identity]))[identity]
+        ban = playban(history, now)
+        if ban is not None:
+            raise ProtocolError("playban", ban.message(now), {"playban": ban.to_json(now)})
+
+    async def seat_badges(self, row: TableRow) -> dict[int, dict[str, Any]]:
+        """``{seat: {"finished": share}}`` for each person seated (``finished`` is None for a
+        newcomer): one query for the whole table."""
+        people = {s.seat: s.identity for s in row.seats if s.kind == SeatKind.PERSON and s.identity}
+        if not people:
+            return {}
+        found = await self.histories(list(people.values()))
+        out: dict[int, dict[str, Any]] = {}
+        for seat, identity in people.items():
+            known = share(found.get(identity, []))
+            out[seat] = {"finished": known.to_json() if known is not None else None}
+        return out
+
+    async def leavers(self, identities: Sequence[str]) -> set[str]:
+        """Those of ``identities`` who leave often (one query)."""
+        found = await self.histories(identities)
+        return {identity for identity, history in found.items() if leaves_often(history)}
+
+    async def profile(self, identity: str, own: bool) -> dict[str, Any]:
+        """A profile's ``finished`` (the share, None for a newcomer) and, on the person's own
+        page (``own``), ``playban``: the wait in force, or None."""
+        now = self.now()
+        history = (await self.histories([identity]))[identity]
+        known = share(history)
+        out: dict[str, Any] = {"finished": known.to_json() if known is not None else None}
+        if own:
+            ban = playban(history, now)
+            out["playban"] = ban.to_json(now) if ban is not None else None
+        return out
