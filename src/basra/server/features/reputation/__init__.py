@@ -28,6 +28,10 @@ from typing import Any
 
 from basra.server.errors import ProtocolError
 from basra.server.features.reputation.rules import (
+    PLAYBAN_FIRST,
+    PLAYBAN_FORGET_AFTER,
+    PLAYBAN_GOOD_GAMES,
+    SHARE_FROM,
     SHARE_OVER,
     Played,
     leaves_often,
@@ -80,13 +84,23 @@ class Reputation:
         return {identity for identity, history in found.items() if leaves_often(history)}
 
     async def profile(self, identity: str, own: bool) -> dict[str, Any]:
-        """A profile's ``finished`` (the share, None for a newcomer) and, on the person's own
-        page (``own``), ``playban``: the wait in force, or None."""
+        """A profile's ``finished`` (the share, None for a newcomer, who has fewer than
+        ``finished_from`` games) and, on the person's own page (``own``), ``playban``: the
+        wait in force or None, with ``playban_rules`` (the first wait in minutes, the rated
+        games finished and the hours without leaving that forget a game left)."""
         now = self.now()
         history = (await self.histories([identity]))[identity]
         known = share(history)
-        out: dict[str, Any] = {"finished": known.to_json() if known is not None else None}
+        out: dict[str, Any] = {
+            "finished": known.to_json() if known is not None else None,
+            "finished_from": SHARE_FROM,
+        }
         if own:
             ban = playban(history, now)
             out["playban"] = ban.to_json(now) if ban is not None else None
+            out["playban_rules"] = {
+                "first": round(PLAYBAN_FIRST / 60),
+                "games": PLAYBAN_GOOD_GAMES,
+                "hours": round(PLAYBAN_FORGET_AFTER / 3600),
+            }
         return out
