@@ -356,3 +356,48 @@ def test_the_histories_of_a_whole_table_come_in_one_query(count: int) -> None:
             await env.close()
 
     asyncio.run(scenario())
+
+
+def test_a_casual_game_whose_clock_a_person_let_run_out_is_recorded_as_left() -> None:
+    from tests.web.test_clocks import table_of, until
+
+    async def scenario() -> None:
+        clock = FakeClock()
+        service, live, callers, clients = await table_of(
+            clock, clock={"move": 5, "reserve": 0}, rules={"target": 1}
+        )
+        try:
+            assert not live.row.forfeit_rule  # casual: nobody forfeits, the game plays on
+            sleeper = 0
+            for _ in range(2000):
+                if live.state.is_over:
+                    break
+                await until(lambda: live.state.phase == "play" or live.state.is_over, "play")
+                if live.state.is_over:
+                    break
+                if live.state.turn == sleeper:
+                    version = live.version
+                    await until(lambda: clock.sleepers >= 1, "the timer")
+                    clock.advance(5)
+                    await until(lambda v=version: live.version > v, "the timeout")
+                else:
+                    move = live.state.legal_moves()[0].text()
+                    await service.messages.handle(
+                        clients[1], {"type": "move", "move": move, "version": live.version}
+                    )
+            assert live.state.is_over
+            await until(lambda: live.row.settled_at is not None, "the settlement")
+            assert live.clock is not None and live.clock.forfeited == []
+            assert live.clock.walked_out() == [sleeper]
+            found = {r.identity: r for r in await service.store.players.results_at(live.row.id)}
+            amal, badr = found[callers[0].identity], found[callers[1].identity]
+            assert amal.outcome in ("win", "loss", "draw") and amal.left and not badr.left
+            histories = await service.reputation.histories([c.identity for c in callers])
+            assert histories[callers[0].identity] == [Played(amal.ended_at, False, True)]
+            assert histories[callers[1].identity] == [Played(badr.ended_at, False, False)]
+            # A casual game left lowers the share, never earns a wait.
+            await service.reputation.check_rated(callers[0].identity)
+        finally:
+            await service.close()
+
+    asyncio.run(scenario())

@@ -6,8 +6,10 @@ the results store's (:class:`~basra.server.store.rows.ResultRow`), and the one r
 what counts as leaving is :func:`played_of`: a seat that *forfeited*
 (:mod:`basra.server.table.clocks`: the server played too many of its moves, because
 its clock ran out or its person was away, or the operator settled it for good; the
-result's outcome is ``forfeit``) left; every other result (a win, a loss, a draw) is
-a game finished. A table abandoned by everyone is not settled and counts for nobody.
+result's outcome is ``forfeit``) left, and so did a seat at a casual table with a
+clock that the same numbers would have forfeited (the result's ``left``:
+:meth:`~basra.server.table.clocks.ClockState.walked_out`); every other result is a
+game finished. A table abandoned by everyone is not settled and counts for nobody.
 
 From a history:
 
@@ -81,13 +83,16 @@ class Played:
     """They left it (their seat forfeited); otherwise they finished it."""
 
 
-def played_of(outcome: str, rated: bool, ended_at: float) -> Played:
-    """A result as reputation reads it: the one rule of what counts as leaving.
+def played_of(outcome: str, rated: bool, ended_at: float, left: bool = False) -> Played:
+    """A result as reputation reads it: the one rule of what counts as leaving (its
+    outcome a forfeit, or marked ``left``).
 
     >>> played_of("forfeit", True, 10.0).left, played_of("loss", True, 10.0).left
     (True, False)
+    >>> played_of("win", False, 10.0, left=True).left
+    True
     """
-    return Played(ended_at, rated, outcome == "forfeit")
+    return Played(ended_at, rated, outcome == "forfeit" or left)
 
 
 @dataclass(frozen=True)

@@ -53,18 +53,25 @@ class SqlReputation:
                 results.c.outcome,
                 results.c.rated,
                 results.c.ended_at,
+                results.c.left_game,
                 newest,
             )
             .where(results.c.identity_id.in_(wanted))
             .subquery()
         )
         query = (
-            select(ranked.c.identity_id, ranked.c.outcome, ranked.c.rated, ranked.c.ended_at)
+            select(
+                ranked.c.identity_id,
+                ranked.c.outcome,
+                ranked.c.rated,
+                ranked.c.ended_at,
+                ranked.c.left_game,
+            )
             .where(ranked.c.n <= limit)
             .order_by(ranked.c.identity_id, ranked.c.ended_at.desc())
         )
         async with self.db.engine.connect() as conn:
             rows = (await conn.execute(query)).all()
-        for identity, outcome, rated, ended_at in rows:
-            out[identity].append(played_of(outcome, bool(rated), float(ended_at)))
+        for identity, outcome, rated, ended_at, left in rows:
+            out[identity].append(played_of(outcome, bool(rated), float(ended_at), bool(left)))
         return out
