@@ -401,3 +401,44 @@ def test_a_casual_game_whose_clock_a_person_let_run_out_is_recorded_as_left() ->
             await service.close()
 
     asyncio.run(scenario())
+
+
+def test_a_rated_rematch_waits_for_whoever_must_wait() -> None:
+    from tests.web.test_clocks import table_of, until
+
+    async def scenario() -> None:
+        clock = FakeClock()
+        service, live, callers, clients = await table_of(
+            clock, clock={"move": 30, "reserve": 0}, rated=True, rules={"target": 1}
+        )
+        try:
+            while not live.state.is_over:
+                await until(lambda: live.state.phase == "play" or live.state.is_over, "play")
+                if live.state.is_over:
+                    break
+                mover = clients[live.state.turn]
+                move = live.state.legal_moves()[0].text()
+                await service.messages.handle(
+                    mover, {"type": "move", "move": move, "version": live.version}
+                )
+            now = clock.now()
+            badr = callers[1].identity
+            await given_history(
+                service, badr, [(now - 60, True, "forfeit"), (now - 120, True, "forfeit")]
+            )
+            for client in clients:
+                drain(client)
+            await service.messages.handle(clients[1], {"type": "rematch"})
+            assert [m["code"] for m in drain(clients[1]) if m["type"] == "error"] == ["playban"]
+            await service.messages.handle(clients[0], {"type": "rematch"})
+            refusals = [m for m in drain(clients[0]) if m["type"] == "error"]
+            assert [m["code"] for m in refusals] == ["rematch_playban"]
+            assert live.row.rematch_id is None
+            clock.advance(5 * MINUTE)  # his wait is over: the rematch is made
+            await service.messages.handle(clients[0], {"type": "rematch"})
+            assert not [m for m in drain(clients[0]) if m["type"] == "error"]
+            assert live.row.rematch_id is not None
+        finally:
+            await service.close()
+
+    asyncio.run(scenario())

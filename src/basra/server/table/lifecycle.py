@@ -384,6 +384,15 @@ class Lifecycle:
             created = row.rematch_id is None
             if created and row.rated:
                 await self.check_rated(client.identity)
+                for seat in row.seats:  # the others are seated again without asking
+                    if seat.identity is not None and seat.identity != client.identity:
+                        try:
+                            await self.check_rated(seat.identity)
+                        except ProtocolError:
+                            raise ProtocolError(
+                                "rematch_playban",
+                                "another player must wait before their next rated game",
+                            ) from None
             if created:
                 new_id = hashlib.sha256(f"rematch:{row.id}".encode()).hexdigest()[:10]
                 new_row = replace(

@@ -29,6 +29,7 @@ STATUS_OF = {
     "rate_limited": 429,
     "signed_out": 401,
     "playban": 403,
+    "rematch_playban": 403,
     "no_such_table": 404,
     "bad_code": 404,
     "no_such_device": 404,
