@@ -442,3 +442,34 @@ def test_a_rated_rematch_waits_for_whoever_must_wait() -> None:
             await service.close()
 
     asyncio.run(scenario())
+
+
+def test_a_pools_leavers_are_read_once_and_kept_for_the_next_passes() -> None:
+    async def scenario() -> None:
+        env = await started_env()
+        try:
+            carl, dina = (
+                (await env.identities.create("t")).caller,
+                (await env.identities.create("t")).caller,
+            )
+            await given_history(env, carl.identity, [(T0 + i, True, "forfeit") for i in range(3)])
+            await given_history(env, dina.identity, [(T0 + i, True, "win") for i in range(3)])
+            statements: list[str] = []
+
+            def seen(*args: Any) -> None:
+                statements.append(str(args[2]))
+
+            from sqlalchemy import event
+
+            engine = env.store.db.engine.sync_engine
+            event.listen(engine, "before_cursor_execute", seen)
+            pool = [carl.identity, dina.identity]
+            assert await env.reputation.leavers(pool) == {carl.identity}
+            assert await env.reputation.leavers(pool) == {carl.identity}  # kept
+            assert await env.reputation.leavers([*pool, "nobody"]) == {carl.identity}
+            event.remove(engine, "before_cursor_execute", seen)
+            assert len(statements) == 2  # the pool, then only the newcomer
+        finally:
+            await env.close()
+
+    asyncio.run(scenario())

@@ -12,7 +12,10 @@ gives them to the rest of the server:
 - :meth:`Reputation.profile`: the share on a profile, and on the person's own page the wait
   in force (``playban``);
 - :meth:`Reputation.leavers`: who among a quick-play pool *leaves often*, paired with each
-  other first (:func:`basra.server.features.pairing.plan_tables`);
+  other first (:func:`basra.server.features.pairing.plan_tables`); asked every pairing
+  pass, so each person's answer is kept for :data:`LEAVERS_TTL` seconds (a person's
+  games settle minutes apart; the pool's newcomers are read in one query of their
+  newest :data:`~basra.server.features.reputation.rules.LEAVER_OVER` games);
 - :meth:`Reputation.check_rated`: the one gate before a rated game, asked where a person
   sits at a rated table (making one, taking a seat, a rematch:
   :attr:`basra.server.table.lifecycle.Lifecycle.rated_gate`) and where they seek quick play
@@ -28,6 +31,7 @@ from typing import Any
 
 from basra.server.errors import ProtocolError
 from basra.server.features.reputation.rules import (
+    LEAVER_OVER,
     PLAYBAN_FIRST,
     PLAYBAN_FORGET_AFTER,
     PLAYBAN_GOOD_GAMES,
@@ -41,7 +45,10 @@ from basra.server.features.reputation.rules import (
 from basra.server.features.reputation.store import ReputationStore
 from basra.server.store.rows import SeatKind, TableRow
 
-__all__ = ["Reputation"]
+__all__ = ["LEAVERS_TTL", "Reputation"]
+
+LEAVERS_TTL = 60.0
+"""Seconds a person's *leaves often* is kept for the pairing passes."""
 
 
 class Reputation:
@@ -51,6 +58,8 @@ class Reputation:
         self.store = store
         self.now = now
         """The time source (epoch seconds, as results' ``ended_at``)."""
+        self._leavers: dict[str, tuple[bool, float]] = {}
+        """Per identity: whether it leaves often, and when that was read (monotonic)."""
 
     async def histories(self, identities: Sequence[str]) -> dict[str, list[Played]]:
         """The newest games every rule reads, of each identity."""
@@ -79,9 +88,18 @@ class Reputation:
         return out
 
     async def leavers(self, identities: Sequence[str]) -> set[str]:
-        """Those of ``identities`` who leave often (one query)."""
-        found = await self.histories(identities)
-        return {identity for identity, history in found.items() if leaves_often(history)}
+        """Those of ``identities`` who leave often: kept answers, and one query for the
+        others (those not read in the last :data:`LEAVERS_TTL` seconds)."""
+        now = time.monotonic()
+        known = self._leavers
+        for identity in [i for i, (_, at) in known.items() if now - at >= LEAVERS_TTL]:
+            del known[identity]
+        missing = [identity for identity in set(identities) if identity not in known]
+        if missing:
+            found = await self.store.histories(missing, LEAVER_OVER)
+            for identity, history in found.items():
+                known[identity] = (leaves_often(history), now)
+        return {identity for identity in identities if known.get(identity, (False, 0.0))[0]}
 
     async def profile(self, identity: str, own: bool) -> dict[str, Any]:
         """A profile's ``finished`` (the share, None for a newcomer, who has fewer than
