@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from tests.web.helpers import FAST, started_env
 from tests.web.test_service import drain, spec
+from tests.web.test_services import postgres  # noqa: F401 (a fixture)
 
 from basra.server.connection import Connection
 from basra.server.env import Env
@@ -29,6 +30,7 @@ from basra.server.features.reputation.rules import (
 )
 from basra.server.identity import Caller
 from basra.server.store.sql.schema import results, tables
+from basra.server.stores import open_store
 from basra.server.table.clocks import FakeClock
 from basra.server.table.live import Client
 
@@ -469,6 +471,31 @@ def test_a_pools_leavers_are_read_once_and_kept_for_the_next_passes() -> None:
             assert await env.reputation.leavers([*pool, "nobody"]) == {carl.identity}
             event.remove(engine, "before_cursor_execute", seen)
             assert len(statements) == 2  # the pool, then only the newcomer
+        finally:
+            await env.close()
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.services
+def test_histories_and_the_gate_on_postgresql(postgres: str) -> None:  # noqa: F811
+    async def scenario() -> None:
+        clock = FakeClock(T0 + HOUR)
+        env = await started_env(replace(FAST, clock=clock), store=open_store(postgres))
+        try:
+            badr = (await env.identities.create("test")).caller
+            now = clock.now()
+            games = [(now - 60, True, "forfeit"), (now - 120, True, "forfeit")]
+            await given_history(
+                env, badr.identity, games + [(T0 + i, False, "win") for i in range(9)]
+            )
+            found = (await env.reputation.histories([badr.identity]))[badr.identity]
+            assert [g.left for g in found] == [True, True] + [False] * 9
+            error = await refused(env.reputation.check_rated(badr.identity))
+            assert error.code == "playban" and error.extra is not None
+            assert error.extra["playban"]["minutes_left"] == 4
+            profile = await env.profiles.profile(badr.identity, own=False)
+            assert profile["finished"] == {"finished": 9, "games": 11, "percent": 81}
         finally:
             await env.close()
 
