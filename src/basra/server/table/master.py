@@ -137,10 +137,10 @@ class TableMaster:
         self.live: dict[str, LiveTable] = {}
         self.moves = 0
         self.pack_sources: list[PackSource] = []
+        """Where packs come from, asked in order before the server shuffles one."""
         self.badge_sources: list[BadgeSource] = []
         """Features that add to what each seat shows (reputation's share finished), each
         asked once per table (not once per seat) when the seats' badges are read."""
-        """Where packs come from, asked in order before the server shuffles one."""
         self._listener: TableListener | None = None
         self._loading: dict[str, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
