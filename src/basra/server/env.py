@@ -38,6 +38,7 @@ from basra.server.features.profiles import Profiles
 from basra.server.features.puzzles import PuzzleConfig, Puzzles
 from basra.server.features.quickplay import QuickPlay
 from basra.server.features.reactions import Reactions
+from basra.server.features.reputation import Reputation
 from basra.server.features.reviews import ReviewConfig, ReviewService
 from basra.server.features.tournaments import TournamentConfig, Tournaments
 from basra.server.identity import Identities
@@ -144,6 +145,10 @@ class Env:
         self.lifecycle = Lifecycle(
             self.master, self.finisher, store_.tables, store_.identities, self.quotas, tables, rng
         )
+        # Reputation: the share finished beside each seat, and the playban's one gate.
+        self.reputation = Reputation(store_.reputation, tables.clock.now)
+        self.master.badge_sources.append(self.reputation.seat_badges)
+        self.lifecycle.rated_gate = self.reputation.check_rated
         self.hints = Hints(self.master, self.scheduler, self.quotas, tables.hint_samples)
         self.messages = TableMessages(
             self.master, self.lifecycle, self.hints, store_.tables, store_.identities
@@ -160,7 +165,12 @@ class Env:
             self.jobs,
             config.reviews,
         )
-        self.profiles = Profiles(store_.players, store_.identities, self.reviews.accuracy_of)
+        self.profiles = Profiles(
+            store_.players,
+            store_.identities,
+            self.reviews.accuracy_of,
+            reputation=self.reputation.profile,
+        )
         self.quickplay = QuickPlay(
             config.quickplay,
             self.lifecycle,
@@ -174,6 +184,7 @@ class Env:
             rng,
             on_matched=self.metrics.quickplay_wait.observe,
             blocks=store_.friends.blocked_pairs,
+            leavers=self.reputation.leavers,
         )
         self.daily = Daily(
             self.lifecycle, store_.daily, store_.secrets, secret=config.ops.daily_secret

@@ -23,6 +23,7 @@ from basra.server.features.friends.store import FriendStore, SqlFriends
 from basra.server.features.learn_store import LessonStore, PuzzleStore, SqlLessons, SqlPuzzles
 from basra.server.features.moderation_store import ModerationStore, SqlModeration
 from basra.server.features.quickplay_store import SeekStore, SqlSeeks
+from basra.server.features.reputation.store import ReputationStore, SqlReputation
 from basra.server.features.reviews_store import ReviewStore, SqlReviews
 from basra.server.features.tournaments.store import SqlTournaments, TournamentStore
 from basra.server.store.protocols import (
@@ -101,6 +102,10 @@ class Store(Protocol):
     def puzzles(self) -> PuzzleStore:
         """Puzzle ratings, tries and mined puzzles."""
 
+    @property
+    def reputation(self) -> ReputationStore:
+        """People's histories of settled games (read from the results)."""
+
     async def start(self) -> None:
         """Connect and bring the schema up to date."""
 
@@ -132,6 +137,7 @@ class SqlStore:
         self.friends = SqlFriends(self.db)
         self.lessons = SqlLessons(self.db)
         self.puzzles = SqlPuzzles(self.db)
+        self.reputation = SqlReputation(self.db)
 
     @property
     def url(self) -> str:

@@ -9,7 +9,9 @@ seconds. A seek may allow a *bot of similar strength* (:func:`bot_level`) to fil
 the table after a wait it chooses (``bot_after``); only people who allowed it sit
 with such a bot. Two people one of whom blocks the other are never seated together
 (``blocked``: :meth:`~basra.server.features.friends.store.FriendStore.blocked_pairs`):
-each is paired with the others waiting, or with bots as they allowed.
+each is paired with the others waiting, or with bots as they allowed. People who leave
+often (``leavers``: :mod:`basra.server.features.reputation`) are paired with each other
+first, and with the others only where none of their own kind is in reach.
 :func:`check_seek` checks a ``seek`` message.
 """
 
@@ -17,7 +19,7 @@ from __future__ import annotations
 
 import bisect
 import random
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -94,16 +96,20 @@ def _nearest(
     taken: set[str],
     need: int,
     blocked: Collection[frozenset[str]] = (),
+    among: Callable[[SeekRow], bool] | None = None,
+    found: list[SeekRow] | None = None,
 ) -> list[SeekRow]:
     """Up to ``need`` seeks nearest ``anchor`` in mu within ``reach`` (none taken, none
-    blocked by or blocking the anchor or another one found)."""
+    blocked by or blocking the anchor or another one found), only those ``among`` says
+    when given, after those ``found`` already (which it extends)."""
     at = bisect.bisect_left(keys, (anchor.mu, anchor.ticket))
     low, high = at - 1, at + 1
-    found: list[SeekRow] = []
+    found = [] if found is None else found
+    chosen = {s.ticket for s in found}
     while len(found) < need:
-        while low >= 0 and by_mu[low].ticket in taken:
+        while low >= 0 and not _free(by_mu[low], taken, chosen, among):
             low -= 1
-        while high < len(by_mu) and by_mu[high].ticket in taken:
+        while high < len(by_mu) and not _free(by_mu[high], taken, chosen, among):
             high += 1
         left = by_mu[low] if low >= 0 else None
         right = by_mu[high] if high < len(by_mu) else None
@@ -121,7 +127,17 @@ def _nearest(
             frozenset((pick.identity, s.identity)) in blocked for s in (anchor, *found)
         ):
             found.append(pick)
+            chosen.add(pick.ticket)
     return found
+
+
+def _free(
+    seek: SeekRow,
+    taken: set[str],
+    chosen: set[str],
+    among: Callable[[SeekRow], bool] | None,
+) -> bool:
+    return seek.ticket not in taken and seek.ticket not in chosen and (among is None or among(seek))
 
 
 def plan_tables(
@@ -129,6 +145,7 @@ def plan_tables(
     now: float,
     config: QuickPlayConfig,
     blocked: Collection[frozenset[str]] = (),
+    leavers: Collection[str] = (),
 ) -> list[list[SeekRow]]:
     """Groups to seat from one pool's present seeks (a group may be short: bots fill it).
 
@@ -136,6 +153,10 @@ def plan_tables(
     window, never two of a ``blocked`` pair of identities; a seek nobody is near enough
     sits with bots once its ``bot_after``
     has passed, together with near people whose own ``bot_after`` has passed.
+    People who leave often (``leavers``, identities: reputation's
+    :func:`~basra.server.features.reputation.rules.leaves_often`) are paired with each
+    other first: a seek takes the nearest of its own kind (leaver or not) within its
+    window, and only where too few are in reach the nearest of the others.
 
     >>> def seek(ticket, mu, joined):
     ...     return SeekRow(ticket, ticket, ticket, "egyptian", 2, False, mu, 8.0, joined, None, 0)
@@ -156,7 +177,15 @@ def plan_tables(
             continue
         taken.add(anchor.ticket)
         reach = window(config, now - anchor.joined_at)
-        near = _nearest(by_mu, keys, anchor, reach, taken, size - 1, blocked)
+        near: list[SeekRow] = []
+        if leavers:
+            leaves = anchor.identity in leavers
+
+            def alike(seek: SeekRow, leaves: bool = leaves) -> bool:
+                return (seek.identity in leavers) == leaves
+
+            near = _nearest(by_mu, keys, anchor, reach, taken, size - 1, blocked, alike)
+        near = _nearest(by_mu, keys, anchor, reach, taken, size - 1, blocked, found=near)
         if len(near) == size - 1:
             group = [anchor, *near]
         elif _bot_ready(anchor, now):

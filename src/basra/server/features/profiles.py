@@ -5,7 +5,10 @@ game ends, or when a rated game is decided by a forfeit, and listed once the
 table is no longer in play), so nothing of a game in play is shown. It has
 the ratings per pool, the rating history (for the page's chart), the totals
 with basras per round, and ``review_accuracy``: the coach's mean accuracy over
-the person's reviewed games (null without any; see :data:`ReviewAccuracy`).
+the person's reviewed games (null without any; see :data:`ReviewAccuracy`), and
+reputation's ``finished`` (the share of games finished, null for a newcomer) with, on
+the person's own page only, ``playban`` (the wait before their next rated game, or
+null; see :data:`ReputationOf` and :mod:`basra.server.features.reputation`).
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from basra.server.table.ratings import (
 __all__ = [
     "HISTORY_LIMIT",
     "Profiles",
+    "ReputationOf",
     "ReviewAccuracy",
     "check_board_query",
 ]
@@ -43,6 +47,9 @@ BOARD_LIMIT = 100
 ReviewAccuracy = Callable[[str], Awaitable[dict[str, Any] | None]]
 """Where a profile's ``review_accuracy`` comes from: given an identity id, the
 coach's ``{"mean": percent, "games": reviewed games}``, or None without reviews."""
+ReputationOf = Callable[[str, bool], Awaitable[dict[str, Any]]]
+"""Where a profile's reputation comes from: given an identity id and whether the page is
+the person's own, the fields to add (``finished``, and ``playban`` on their own page)."""
 
 
 def _bad(field: str, message: str) -> ProtocolError:
@@ -121,14 +128,18 @@ class Profiles:
         players: PlayerStore,
         people: IdentityStore,
         accuracy: ReviewAccuracy | None = None,
+        reputation: ReputationOf | None = None,
     ) -> None:
         self.players = players
         self.people = people
         self.accuracy = accuracy
         """Where ``review_accuracy`` comes from (None: no reviews)."""
+        self.reputation = reputation
+        """Where ``finished`` and ``playban`` come from (None: not shown)."""
 
-    async def profile(self, identity: str) -> dict[str, Any]:
-        """A person's profile (see docs/WEB.md for every field)."""
+    async def profile(self, identity: str, own: bool = True) -> dict[str, Any]:
+        """A person's profile (see docs/WEB.md for every field); ``own``: asked by that
+        person (their own page shows their wait before a rated game)."""
         store = self.players
         row = await self.people.load(identity)
         account = await store.account_of(identity)
@@ -165,6 +176,7 @@ class Profiles:
             "games": [_game_json(r) for r in results[:GAMES_LISTED]],
             "history": history,
             "review_accuracy": await self.accuracy(identity) if self.accuracy is not None else None,
+            **(await self.reputation(identity, own) if self.reputation is not None else {}),
         }
 
     async def public_profile(self, username: str) -> dict[str, Any]:
@@ -173,7 +185,7 @@ class Profiles:
         found = account and await self.people.load(account.identity)
         if account is None or not found or found.revoked_at is not None:
             raise ProtocolError("no_such_player", f"nobody has the username {username[:40]!r}")
-        return await self.profile(account.identity)
+        return await self.profile(account.identity, own=False)
 
     async def leaderboard(self, family: str, kind: str, limit: int = 50) -> dict[str, Any]:
         """A pool's leaderboard: people with accounts by ``mu - 3 sigma``, and the bots' ratings."""

@@ -38,6 +38,10 @@ What the pool decides:
 - *At a table*: a person seated at a rated table still in play cannot seek
   (``at_table``, naming it); casual tables do not count. A table quick play
   made for them counts until it ends.
+- *Waiting after leaving*: a person who must wait before their next rated game
+  cannot seek (``playban``, saying how long and why: the lifecycle's
+  :attr:`~basra.server.table.lifecycle.Lifecycle.rated_gate`, reputation's); and
+  people who leave often are paired with each other first (``leavers``).
 - A process that dies stops renewing its seeks: they leave the pool after
   ``stale_after`` seconds.
 
@@ -101,6 +105,7 @@ Server to client::
     {"type": "replaced"}           # another connection took the seek over (closed: 4009)
     {"type": "error", "code": "bad_seek", "field": "players", "message": "..."}
     {"type": "error", "code": "at_table", "table": "...", "message": "..."}
+    {"type": "error", "code": "playban", "playban": {"minutes_left": 4, ...}, "message": "..."}
     {"type": "pong"}
 """
 """The quick-play messages."""
@@ -141,7 +146,11 @@ class QuickPlay:
         rng: random.Random | None = None,
         on_matched: Callable[[float], object] | None = None,
         blocks: Callable[[Sequence[str]], Awaitable[set[frozenset[str]]]] | None = None,
+        leavers: Callable[[Sequence[str]], Awaitable[set[str]]] | None = None,
     ) -> None:
+        self.leavers = leavers
+        """Who among some identities leaves often (reputation's), paired with each other
+        first."""
         self.on_matched = on_matched
         self.blocks = blocks
         """The pairs of identities never seated together (the friends' blocks query)."""
@@ -214,6 +223,7 @@ class QuickPlay:
                 return
             existing = None
         await self._check_free(identity)
+        await self.lifecycle.check_rated(identity)  # quick play's tables are rated
         name = form.name or seeker.conn.name or caller.name or "Player"
         if existing is not None and existing.pool == pool:
             seek = replace(
@@ -419,7 +429,12 @@ class QuickPlay:
         blocked: set[frozenset[str]] = set()
         if self.blocks is not None and pools:
             blocked = await self.blocks([s.identity for seeks in pools.values() for s in seeks])
-        groups = [g for seeks in pools.values() for g in plan_tables(seeks, now, config, blocked)]
+        leavers: set[str] = set()
+        if self.leavers is not None and pools:
+            leavers = await self.leavers([s.identity for seeks in pools.values() for s in seeks])
+        groups = [
+            g for seeks in pools.values() for g in plan_tables(seeks, now, config, blocked, leavers)
+        ]
         if not groups:
             return 0
         limit = asyncio.Semaphore(config.tables_at_once)

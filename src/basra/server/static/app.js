@@ -80,6 +80,7 @@ async function signedOut() {
 /** A refusal in the page's words: its code's sentence (the server's English message only where no sentence has that code). */
 function errorText(err) {
   if (err.code === "rate_limited" && err.retry) return t("err_rate_limited_retry", { n: err.retry });
+  if (err.code === "playban" && err.playban) return t("err_playban", err.playban);  // how long and why
   const key = "err_" + (err.code || "bad_settings");
   if (key in DICTS.en) return t(key);
   return `${t("err_bad_settings")}${app.lang === "en" && err.message ? ` (${err.message})` : ""}`;
@@ -105,7 +106,7 @@ async function api(path, options = {}) {
   const body = await response.json().catch(() => null);
   if (!response.ok) {
     if (body?.error === "signed_out" && app.token) await signedOut();
-    throw Object.assign(new Error(body?.message || response.statusText), { code: body?.error, field: body?.field, status: response.status, retry: body?.retry_after });
+    throw Object.assign(new Error(body?.message || response.statusText), { code: body?.error, field: body?.field, status: response.status, retry: body?.retry_after, playban: body?.playban });
   }
   return body;
 }

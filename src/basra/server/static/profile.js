@@ -165,6 +165,25 @@ export function historyChart(history, ui) {
   return chart;
 }
 
+/** Reputation on a profile: the share of games finished (none for a newcomer) and, on the
+ * person's own page, the wait before their next rated game (the playban) and its rule. */
+function reputationPanel(ui, data) {
+  const { h, t } = ui;
+  const finished = data.finished;
+  const panel = h("section", { class: "panel", id: "profile-reputation", "aria-labelledby": "reputation-heading" },
+    h("h2", { id: "reputation-heading" }, t("finished_title")),
+    h("p", { id: "finished-share", class: finished ? "" : "muted" },
+      finished ? t("finished_share", { p: finished.percent, n: finished.games }) : t("finished_new", { n: data.finished_from ?? 10 })),
+    h("p", { class: "muted" }, t("finished_help")));
+  if (data.playban !== undefined) {  // their own page
+    const ban = data.playban;
+    panel.append(h("h3", {}, t("playban_title")),
+      h("p", { id: "playban", class: ban ? "error" : "" }, ban ? t("err_playban", ban) : t("playban_none")),
+      h("p", { class: "muted" }, t("playban_help", data.playban_rules || {})));
+  }
+  return panel;
+}
+
 export async function profilePage(root, ui, username) {
   const { h, t, api } = ui;
   const page = h("div", { class: "page", id: "profile-page" });
@@ -200,6 +219,7 @@ export async function profilePage(root, ui, username) {
     followButtons(ui, { username: data.username }).then((box) => { if (box) { follow.append(box); follow.hidden = false; } });
   }
   page.append(ratings);
+  page.append(reputationPanel(ui, data));
   if (username && ui.app.token && data.username) page.append(reportForm(ui, { username: data.username }));
 
   const chartBox = h("section", { class: "panel", id: "profile-history" }, h("h2", {}, t("history")));

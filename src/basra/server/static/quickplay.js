@@ -124,7 +124,7 @@ export function quickPlayPanel(ui, variants) {
         if (message.code === "at_table") {
           error.replaceChildren(t("err_at_table"), " ", h("a", { href: `/t/${message.table}`, "data-link": true }, t("back_to_game")));
         } else {
-          error.textContent = ui.errorText({ code: message.code, message: message.message, retry: message.retry_after });
+          error.textContent = ui.errorText({ code: message.code, message: message.message, retry: message.retry_after, playban: message.playban });
         }
         if (message.code !== "rate_limited" || message.limit !== "messages") stop(false);
         break;

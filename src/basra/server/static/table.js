@@ -193,6 +193,7 @@ export class TableView {
   refused(code, detail) {
     const text = code === "rate_limited" && detail?.retry_after
       ? this.t("err_rate_limited_retry", { n: detail.retry_after })
+      : code === "playban" && detail?.playban ? this.t("err_playban", detail.playban)
       : this.t("err_" + code) + (code === "bad_move" && detail?.message ? ` (${detail.message})` : "");
     this.options.toast(text);
     this.nvui.refused(text);

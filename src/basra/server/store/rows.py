@@ -411,6 +411,9 @@ class ResultRow:
     sigma_before: float | None = None
     mu_after: float | None = None
     sigma_after: float | None = None
+    left: bool = False
+    """They left the game (their seat forfeited, or at a casual table would have:
+    :meth:`basra.server.table.clocks.ClockState.walked_out`)."""
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,9 @@ tournament's) a seat *forfeits* when the server has played
 the game, because its clock ran out or its person was away past the grace
 period (``stand_in``). The game is then rated at once with that seat's side
 last (see :mod:`basra.server.table.ratings`); a bot plays the seat to the end.
+At a casual table with a clock the same numbers mark a seat whose person *left*
+(:meth:`ClockState.walked_out`): the game plays on, and its result records that
+they left (reputation's share of games finished, :mod:`basra.server.features.reputation`).
 
 Time comes from a :class:`Clock`: :class:`SystemClock` in use, and
 :class:`FakeClock` in tests, which moves only when told to (so a test runs a
@@ -254,6 +257,19 @@ class ClockState:
         else:
             self.turn, self.turn_started = None, None
         return forfeit
+
+    def walked_out(self) -> list[int]:
+        """The seats whose person *left* the game: those that forfeited, and, where seats do
+        not forfeit (a casual table), those the forfeit rule would have forfeited (the
+        server played :data:`FORFEIT_IN_A_ROW` of their moves in a row, or
+        :data:`FORFEIT_IN_ALL` in the game). Reputation reads it from the results."""
+        return [
+            seat
+            for seat in sorted(self.people)
+            if seat in self.forfeited
+            or self.in_a_row[seat] >= FORFEIT_IN_A_ROW
+            or self.missed[seat] >= FORFEIT_IN_ALL
+        ]
 
     def deadline(self) -> float | None:
         """When the running clock reaches zero (None if no clock runs)."""

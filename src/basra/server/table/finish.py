@@ -98,7 +98,8 @@ class Finisher:
         if not live.state.is_over and not forfeited:
             return None
         live.settling = True
-        return self.master.spawn(self._settle(live, standings(row, live.state, forfeited)))
+        left = live.clock.walked_out() if live.clock is not None else []
+        return self.master.spawn(self._settle(live, standings(row, live.state, forfeited, left)))
 
     async def _settle(self, live: LiveTable, game: Standings) -> None:
         """Record the results and ratings, then show the new ratings at the table."""

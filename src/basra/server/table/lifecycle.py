@@ -50,9 +50,11 @@ only as the disclosure policy allows (:attr:`Lifecycle.disclosure`,
 tell when their deals may be shown); ``forfeits`` applies
 the forfeit rule though the table is unrated; a ``lasting`` table is never
 abandoned (the autopilot plays its absent seats to the end, so every game a
-feature pairs yields a result). :meth:`Lifecycle.finished` reads a finished
-table's result back from the store, for a feature that checks at start for
-results a crash kept from it.
+feature pairs yields a result). Before a person sits at a rated table (making one in
+their seat, taking a seat, asking for a rematch) the :attr:`Lifecycle.rated_gate` is
+asked (reputation's playban, :mod:`basra.server.features.reputation`).
+:meth:`Lifecycle.finished` reads a finished table's result back from the store, for a
+feature that checks at start for results a crash kept from it.
 
 :meth:`Lifecycle.resume` picks every table waiting or in play that no live process
 owns back up when a server starts, mending a status a crash left torn (the log is
@@ -101,6 +103,7 @@ from basra.server.table.reducer import abandoned, join, opening_status, status_a
 __all__ = [
     "FinishListener",
     "Lifecycle",
+    "RatedGate",
     "new_table_id",
     "owned_table_id",
 ]
@@ -109,6 +112,9 @@ log = logging.getLogger(__name__)
 
 FinishListener = Callable[[TableFinished], Awaitable[None]]
 """Told of a finished table a feature made (its ``owner`` is set)."""
+RatedGate = Callable[[str], Awaitable[None]]
+"""Refuses (raises a :class:`~basra.server.errors.ProtocolError`) an identity that may not
+sit at a rated table now (:attr:`Lifecycle.rated_gate`)."""
 
 
 def new_table_id() -> str:
@@ -154,6 +160,9 @@ class Lifecycle:
         """Who may see a table's cards (features with hidden tables tell it when)."""
         self.operator = Operator(master, tables, self.abandon)
         """The operator's verbs: close a table, settle a person's for good, rename seats."""
+        self.rated_gate: RatedGate | None = None
+        """Asked before a person sits at a rated table (making one with their seat, taking a
+        seat, a rematch): raises a refusal when they may not (reputation's playban)."""
         master.listen(self)
 
     # ---------------------------------------------------------------- created
@@ -230,6 +239,8 @@ class Lifecycle:
         if spec.my_seat is not None:
             seats[spec.my_seat] = SeatRow(spec.my_seat, SeatKind.PERSON, None, identity, name)
         row = self.plan(spec, seats, identity, address)
+        if row.rated and spec.my_seat is not None:
+            await self.check_rated(identity)
         await self.add(row, Budget(identity, address))
         await self.identities.name(identity, name)
         return row
@@ -306,6 +317,11 @@ class Lifecycle:
         """Let ``source`` give the packs of the tables it knows (asked before each deal)."""
         self.master.deal_with(source)
 
+    async def check_rated(self, identity: str | None) -> None:
+        """Refuse ``identity`` a rated game when the :attr:`rated_gate` says so."""
+        if self.rated_gate is not None and identity is not None:
+            await self.rated_gate(identity)
+
     # ---------------------------------------------------------------- started
 
     async def join(self, client: Client, seat: int, name: str | None) -> None:
@@ -332,6 +348,8 @@ class Lifecycle:
                 raise ProtocolError("seat_taken", f"seat {seat} is taken")
             if live.row.status != TableStatus.OPEN:
                 raise ProtocolError("not_open", "this table no longer takes people")
+            if live.row.rated:
+                await self.check_rated(identity)
             claim = await self.tables.claim_seat(live.id, seat, identity, name)
             if not claim.seated:
                 await master.reload_row(live)
@@ -364,6 +382,17 @@ class Lifecycle:
                 raise ProtocolError("no_rematch", "this table's games are paired by the server")
             row = live.row
             created = row.rematch_id is None
+            if created and row.rated:
+                await self.check_rated(client.identity)
+                for seat in row.seats:  # the others are seated again without asking
+                    if seat.identity is not None and seat.identity != client.identity:
+                        try:
+                            await self.check_rated(seat.identity)
+                        except ProtocolError:
+                            raise ProtocolError(
+                                "rematch_playban",
+                                "another player must wait before their next rated game",
+                            ) from None
             if created:
                 new_id = hashlib.sha256(f"rematch:{row.id}".encode()).hexdigest()[:10]
                 new_row = replace(

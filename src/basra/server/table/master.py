@@ -34,7 +34,7 @@ import logging
 import random
 import time
 import uuid
-from collections.abc import Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any, Protocol
 
 from basra.moves import Move
@@ -73,7 +73,7 @@ from basra.server.table.reducer import (
 )
 from basra.state import PHASE_PLAY, GameError, shuffled_pack
 
-__all__ = ["PackSource", "TableListener", "TableMaster"]
+__all__ = ["BadgeSource", "PackSource", "TableListener", "TableMaster"]
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +94,10 @@ class PackSource(Protocol):
     def __call__(self, row: TableRow, round_index: int) -> Sequence[int] | None:
         """The pack (top card first) of round ``round_index`` (0 first) of this table,
         or None: the server shuffles it."""
+
+
+BadgeSource = Callable[[TableRow], Awaitable[dict[int, dict[str, Any]]]]
+"""A feature's addition to what each seat of a table shows: ``{seat: {field: value}}``."""
 
 
 class TableMaster:
@@ -134,6 +138,9 @@ class TableMaster:
         self.moves = 0
         self.pack_sources: list[PackSource] = []
         """Where packs come from, asked in order before the server shuffles one."""
+        self.badge_sources: list[BadgeSource] = []
+        """Features that add to what each seat shows (reputation's share finished), each
+        asked once per table (not once per seat) when the seats' badges are read."""
         self._listener: TableListener | None = None
         self._loading: dict[str, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -234,7 +241,7 @@ class TableMaster:
                 people = tuple(s.seat for s in row.seats if s.kind != SeatKind.BOT)
                 live = LiveTable(row, new_game(row), 0, Presence.of(people, time.monotonic()))
                 await self._replay(live, row)
-                live.badges = await seat_badges(self.players, row)
+                live.badges = await self._badges(row)
                 self.live[table_id] = live
                 self.presence_changed(live)
                 return live
@@ -579,4 +586,12 @@ class TableMaster:
 
     async def refresh_badges(self, live: LiveTable) -> None:
         """Read what the seats show again (a name claimed, a game settled)."""
-        live.badges = await seat_badges(self.players, live.row)
+        live.badges = await self._badges(live.row)
+
+    async def _badges(self, row: TableRow) -> dict[int, dict[str, Any]]:
+        """What the seats show: :func:`seat_badges`, then each of :attr:`badge_sources`'s."""
+        badges = await seat_badges(self.players, row)
+        for source in self.badge_sources:
+            for seat, more in (await source(row)).items():
+                badges.setdefault(seat, {}).update(more)
+        return badges

@@ -178,6 +178,8 @@ class SeatStanding:
     basras: int
     held: bool
     """True when this person's rating stays as it is (the partner of a forfeiting person)."""
+    left: bool = False
+    """Their person left the game (see :meth:`basra.server.table.clocks.ClockState.walked_out`)."""
 
 
 @dataclass(frozen=True)
@@ -201,8 +203,11 @@ class Standings:
         return [s.identity for s in self.seats if s.identity is not None]
 
 
-def standings(row: TableRow, state: GameState, forfeited: Sequence[int] = ()) -> Standings:
-    """Place the sides: forfeiting sides last, the winner first, the rest by score."""
+def standings(
+    row: TableRow, state: GameState, forfeited: Sequence[int] = (), left: Sequence[int] = ()
+) -> Standings:
+    """Place the sides: forfeiting sides last, the winner first, the rest by score; a seat
+    that forfeited or is among ``left`` is marked as left."""
     sides = state.sides
     side_of = {seat: index for index, side in enumerate(sides) for seat in side}
     lost = {side_of[seat] for seat in forfeited}
@@ -244,6 +249,7 @@ def standings(row: TableRow, state: GameState, forfeited: Sequence[int] = ()) ->
                 outcome=result,
                 basras=basras[seat_row.seat],
                 held=side in lost and seat_row.seat not in forfeited,
+                left=seat_row.seat in forfeited or seat_row.seat in left,
             )
         )
     rounds = sum(1 for r in state.rounds if r.result is not None)
@@ -344,6 +350,7 @@ def settle(
                 sigma_before=was[1],
                 mu_after=now_is[0],
                 sigma_after=now_is[1],
+                left=seat.left,
             )
         )
     return Settlement(ratings, results)

@@ -28,6 +28,8 @@ __all__ = ["CLOSE_CODES", "HTTP_REFUSALS", "STATUS_OF", "error_body", "install",
 STATUS_OF = {
     "rate_limited": 429,
     "signed_out": 401,
+    "playban": 403,
+    "rematch_playban": 403,
     "no_such_table": 404,
     "bad_code": 404,
     "no_such_device": 404,

@@ -70,7 +70,7 @@ export function drawWaiting(ctrl) {
     else if (seat.kind === "external") right = h("span", {}, h("span", { class: "dot" + (seat.present === false ? " away" : "") }), " ", h("span", { class: "tag program" }, ctrl.t("program_tag")));
     else if (seat.open) right = seated || !ctrl.actions.join ? h("span", { class: "muted" }, ctrl.t("open_seat")) : h("button", { type: "button", "data-join": seat.seat, onclick: () => ctrl.input.joinClick(seat.seat) }, ctrl.t("sit_here"));
     else right = h("span", {}, h("span", { class: "dot" + (seat.present === false ? " away" : "") }), " ", seat.seat === table.you ? h("span", { class: "tag" }, ctrl.t("you")) : null);
-    list.append(h("li", { class: "seat-item", "data-key": `seat-${seat.seat}` }, h("span", {}, ctrl.t("seat_n", { n: seat.seat + 1 }), " · ", bdi(seat.kind === "bot" ? ctrl.seatName(seat.seat) : seat.name || "—")), right));
+    list.append(h("li", { class: "seat-item", "data-key": `seat-${seat.seat}` }, h("span", {}, ctrl.t("seat_n", { n: seat.seat + 1 }), " · ", bdi(seat.kind === "bot" ? ctrl.seatName(seat.seat) : seat.name || "—"), finishedTag(ctrl, seat) ? " " : null, finishedTag(ctrl, seat)), right));
   }
   return h("div", { class: "page waiting-room" },
     h("h1", {}, title(ctrl)),
@@ -106,11 +106,20 @@ function dealerChip(ctrl) {
   return h("span", { class: "dealer-chip", title: ctrl.t("dealer") }, h("span", { "aria-hidden": "true" }, ctrl.t("dealer_short")), h("span", { class: "sr-only" }, ctrl.t("dealer")));
 }
 
-/** A seat's rating at a rated table (a bot's is fixed), its change once rated, a forfeit. */
+/** A person's share of games finished (reputation), from the table's state: "92% of 48 games finished". */
+export function finishedTag(ctrl, info) {
+  if (!info.finished) return null;
+  return h("span", { class: "tag finished", "data-finished": info.seat },
+    ctrl.t("finished_share", { p: info.finished.percent, n: info.finished.games }));
+}
+
+/** A seat's rating at a rated table (a bot's is fixed), its change once rated, a forfeit,
+ * and its person's share of games finished. */
 function seatBadges(ctrl, seat) {
   const info = ctrl.table.seats[seat];
   const ui = ctrl.ui();
   return [
+    finishedTag(ctrl, info),
     ctrl.table.clock && info.kind !== "bot" ? ctrl.clocks.node(seat) : null,
     info.rating ? h("span", { class: "tag rating", "data-rating": seat }, h("bdi", {}, ctrl.t("rating_line", { rating: ratingText(info.rating, ui) }))) : null,
     info.change !== undefined ? h("bdi", { dir: "ltr", class: "rating-change " + (info.change >= 0 ? "up" : "down") }, changeText(info.change, ui)) : null,

@@ -168,6 +168,7 @@ class SqlPlayers:
                             "sigma_before": r.sigma_before,
                             "mu_after": r.mu_after,
                             "sigma_after": r.sigma_after,
+                            "left_game": r.left,
                         }
                         for r in settlement.results
                     ],
@@ -330,4 +331,5 @@ def _result(row: Any) -> ResultRow:
         sigma_before=row.sigma_before,
         mu_after=row.mu_after,
         sigma_after=row.sigma_after,
+        left=bool(row.left_game),
     )

@@ -222,6 +222,7 @@ results = Table(
     Column("sigma_before", Float, nullable=True),
     Column("mu_after", Float, nullable=True),
     Column("sigma_after", Float, nullable=True),
+    Column("left_game", Boolean, nullable=False, server_default="0"),
 )
 Index("ix_results_identity_id", results.c.identity_id, results.c.ended_at)
 
