@@ -135,6 +135,7 @@ push_sends = Table(
     Column("payload", Text, nullable=False),
     Column("tries", Integer, nullable=False),
     Column("at", Float, nullable=False),
+    sqlite_autoincrement=True,  # an id is never used twice (a retry may come late)
 )
 Index("ix_push_sends_subscription", push_sends.c.subscription)
 

@@ -44,6 +44,7 @@ def upgrade() -> None:
         sa.Column("payload", sa.Text, nullable=False),
         sa.Column("tries", sa.Integer, nullable=False),
         sa.Column("at", sa.Float, nullable=False),
+        sqlite_autoincrement=True,
     )
     op.create_index("ix_push_sends_subscription", "push_sends", ["subscription"])
 
