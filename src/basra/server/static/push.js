@@ -59,13 +59,18 @@ export async function pushPage(root, ui) {
     return box;
   });
 
-  async function save() {
-    const chosen = boxes.filter((b) => b.checked).map((b) => b.dataset.kind);
-    try {
-      await api("/api/push/kinds", { method: "POST", body: JSON.stringify({ kinds: chosen }) });
-      error.textContent = "";
-      status(chosen.length ? t("push_saved", { n: chosen.length }) : t("push_saved_none"));
-    } catch (err) { error.textContent = ui.errorText(err); }
+  // Saves go one after another, each sending the boxes as they are when it starts: two
+  // quick changes never reach the server in the wrong order.
+  let saving = Promise.resolve();
+  function save() {
+    saving = saving.then(async () => {
+      const chosen = boxes.filter((b) => b.checked).map((b) => b.dataset.kind);
+      try {
+        await api("/api/push/kinds", { method: "POST", body: JSON.stringify({ kinds: chosen }) });
+        error.textContent = "";
+        status(chosen.length ? t("push_saved", { n: chosen.length }) : t("push_saved_none"));
+      } catch (err) { error.textContent = ui.errorText(err); }
+    });
   }
 
   function showDevices(n) { devices.textContent = t("push_devices_n", { n }); }
@@ -108,7 +113,8 @@ export async function pushPage(root, ui) {
       await (toggle.dataset.on ? turnOff() : turnOn());
       error.textContent = "";
     } catch (err) {
-      error.textContent = err && err.code ? ui.errorText(err) : t("push_failed");
+      // The server's refusals have a word code; the browser's (a DOMException) do not.
+      error.textContent = typeof err?.code === "string" ? ui.errorText(err) : t("push_failed");
     } finally {
       toggle.disabled = false;
       await draw();
