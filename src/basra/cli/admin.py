@@ -207,7 +207,10 @@ def _vapid(out: Path | None, subject: str) -> str:
         except OSError as error:
             raise CliError(f"cannot write {out}: {error.strerror}") from None
         secret = f'{{ file = "{out}" }}'
-        intro = f"# The private key is in {out}: keep it readable only by the service's user."
+        intro = (
+            f"# The private key is in {out} (mode 0600): let the service's user read it, "
+            "as the other secrets."
+        )
     else:
         secret = '{ env = "BASRA_VAPID_KEY" }'
         intro = f"# Set BASRA_VAPID_KEY={private} in the service's environment (a secret)."
