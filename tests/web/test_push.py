@@ -295,6 +295,12 @@ def test_a_gone_subscription_is_dropped_and_a_failing_push_service_is_tried_agai
                 await until(lambda: env.push.failed == 1)
                 assert len(service.to("down")) == 3
                 assert env.push.dropped == 1 and env.push.retried == 4
+                assert env.health()["push"] == {
+                    "delivered": 1,
+                    "retried": 4,
+                    "dropped": 1,
+                    "failed": 1,
+                }
                 left = {
                     s.endpoint.rsplit("/", 1)[1] for s in await env.store.push.subscriptions(amal)
                 }

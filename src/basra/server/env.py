@@ -342,6 +342,7 @@ class Env:
             "draining": self.drain.draining,
             "mining": {"running": len(self.mistakes.running), "finished": self.mistakes.mined},
             "background": {"pending": self.jobs.pending},
+            "push": self.push.counts(),
         }
 
     def sample(self) -> None:
