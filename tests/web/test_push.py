@@ -377,6 +377,21 @@ def test_a_person_keeps_a_few_subscriptions_and_a_browser_subscribing_again_is_o
                 "unsubscribed"
             ] is True
             assert await env.store.push.subscriptions(amal) == []
+            # The browser replaced Badr's subscription: its service worker posts the new
+            # one with the old one, whose auth secret shows whose it is.
+            old = browsers[2].subscription("https://push.example/2")
+            fresh = Browser().subscription("https://push.example/new")
+            wrong = {**old, "keys": {**old["keys"], "auth": b64(b"y" * 16)}}
+            for forged in (wrong, {"endpoint": "https://push.example/none", "keys": old["keys"]}):
+                with pytest.raises(ProtocolError) as refused:
+                    await env.push.renew({"old": forged, "subscription": fresh})
+                assert refused.value.code == "bad_push"
+                assert (refused.value.extra or {})["field"] == "old"
+            assert await env.push.renew({"old": old, "subscription": fresh}) == {"renewed": True}
+            kept = await env.store.push.subscriptions(badr)
+            assert [(s.endpoint, s.auth) for s in kept] == [
+                ("https://push.example/new", fresh["keys"]["auth"])
+            ]
         finally:
             await env.close()
 
@@ -454,6 +469,12 @@ def test_the_routes_say_when_push_is_off_and_take_subscriptions_when_it_is_on() 
             f"{on.url}/api/push/kinds", {"kinds": ["reply", "your_turn"]}, token=token
         )
         assert (status, body) == (200, {"chosen": ["reply", "your_turn"]})
+        renewed = Browser().subscription("https://push.example/t")
+        status, body = http(
+            f"{on.url}/api/push/renew", {"old": subscription, "subscription": renewed}
+        )
+        assert (status, body) == (200, {"renewed": True})  # no token: the old keys show whose
+        subscription = renewed
         status, body = http(
             f"{on.url}/api/push/unsubscribe", {"endpoint": subscription["endpoint"]}, token=token
         )

@@ -73,6 +73,7 @@ export async function pushPage(root, ui) {
     });
   }
 
+  let synced = false;
   function showDevices(n) { devices.textContent = t("push_devices_n", { n }); }
 
   async function draw() {
@@ -82,6 +83,15 @@ export async function pushPage(root, ui) {
     if (!pushSupported()) { state.textContent = t("push_unsupported"); return; }
     if (Notification.permission === "denied") { state.textContent = t("push_denied"); return; }
     const here = await currentSubscription().catch(() => null);
+    if (here && !synced) {
+      // This browser's subscription, told again: the server keeps it for whoever is signed
+      // in here now, and learns of one the browser replaced while no page was open.
+      synced = true;
+      try {
+        settings.subscriptions = (await api("/api/push/subscribe", { method: "POST", body: JSON.stringify(here.toJSON()) })).subscriptions;
+        showDevices(settings.subscriptions);
+      } catch (err) { error.textContent = ui.errorText(err); }
+    }
     state.textContent = t(here ? "push_on_here" : "push_off_here");
     toggle.textContent = t(here ? "push_turn_off" : "push_turn_on");
     toggle.dataset.on = here ? "1" : "";

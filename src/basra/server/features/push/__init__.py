@@ -10,9 +10,11 @@ and nothing else changes.
 
 **Subscriptions and choices.** A page subscribes in its service worker (the PushManager)
 and posts the subscription (:meth:`Push.subscribe`): the push service's endpoint and the
-browser's two keys. A person keeps at most :attr:`PushConfig.most_subscriptions` (their
-oldest go first); a page unsubscribes one (:meth:`Push.unsubscribe`). A person opts into
-kinds one by one (:data:`KINDS`; :meth:`Push.choose`); nothing is sent for a kind they
+browser's two keys. When the browser replaces a subscription, its service worker posts
+the new one with the old one (:meth:`Push.renew`: the old auth secret shows whose it
+is). A person keeps at most :attr:`PushConfig.most_subscriptions` (their oldest go
+first); a page unsubscribes one (:meth:`Push.unsubscribe`). A person opts into kinds
+one by one (:data:`KINDS`; :meth:`Push.choose`); nothing is sent for a kind they
 did not choose, and nobody has chosen any until they do.
 
 **Delivery.** :meth:`Push.deliver` is the one entry point: the features (the
@@ -47,6 +49,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hmac
 import ipaddress
 import json
 import logging
@@ -279,7 +282,7 @@ class Push:
     def _subscription(self, identity: str, body: Any) -> Subscription:
         if not isinstance(body, dict):
             raise _bad("subscription", "give the subscription: {endpoint, keys}")
-        given = body.get("subscription", body)
+        given = body.get("subscription", body) if "endpoint" not in body else body
         if not isinstance(given, dict):
             raise _bad("subscription", "give the subscription: {endpoint, keys}")
         unknown = set(given) - {"endpoint", "keys", "expirationTime"}
@@ -305,6 +308,31 @@ class Push:
         subscription = self._subscription(identity, body)
         await self.store.subscribe(subscription, self.config.most_subscriptions)
         return {"subscribed": True, "subscriptions": len(await self.store.subscriptions(identity))}
+
+    async def renew(self, body: Any) -> dict[str, Any]:
+        """A browser's new subscription in place of its old one (the service worker's
+        ``pushsubscriptionchange``, which has no sign-in): ``{"old": {endpoint, keys},
+        "subscription": {endpoint, keys}}``. The old one's endpoint and auth secret, which
+        only that browser and this server hold, show whose it is; the new one is that
+        person's."""
+        self._on()
+        old = body.get("old") if isinstance(body, dict) else None
+        if not isinstance(old, dict) or not isinstance(old.get("endpoint"), str):
+            raise _bad("old", "give the old subscription: {endpoint, keys}")
+        keys = old.get("keys")
+        auth = keys.get("auth") if isinstance(keys, dict) else None
+        found = await self.store.subscription(endpoint_key(old["endpoint"]))
+        if (
+            found is None
+            or found.endpoint != old["endpoint"]
+            or not isinstance(auth, str)
+            or not hmac.compare_digest(found.auth, auth)
+        ):
+            raise _bad("old", "no such subscription here")
+        fresh = self._subscription(found.identity, body.get("subscription"))
+        await self.store.drop(found.key)
+        await self.store.subscribe(fresh, self.config.most_subscriptions)
+        return {"renewed": True}
 
     async def unsubscribe(self, identity: str, body: Any) -> dict[str, Any]:
         """Drop the caller's subscription of ``{endpoint}``."""

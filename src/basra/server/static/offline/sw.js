@@ -134,3 +134,20 @@ self.addEventListener("notificationclick", (event) => {
   event.notification.close();
   event.waitUntil(openPage(event.notification.data?.url || "/"));
 });
+
+// The browser replaced its subscription (expired, or its keys rotated): the new one is
+// posted with the old one, whose auth secret shows the server whose it is (a service
+// worker holds no sign-in). Without the old one there is nothing to prove: the settings
+// page subscribes again when next opened.
+self.addEventListener("pushsubscriptionchange", (event) => {
+  event.waitUntil((async () => {
+    const old = event.oldSubscription;
+    if (!old) return;
+    const fresh = event.newSubscription || await self.registration.pushManager.subscribe(old.options);
+    await fetch("/api/push/renew", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ old: old.toJSON(), subscription: fresh.toJSON() }),
+    });
+  })().catch(() => {}));
+});

@@ -1,4 +1,5 @@
-"""Web Push (:mod:`basra.server.features.push`); every route needs a signed-in caller.
+"""Web Push (:mod:`basra.server.features.push`); every route but ``renew`` needs a
+signed-in caller.
 
 - ``GET /api/push``: ``{"enabled", "public_key", "kinds", "chosen", "subscriptions"}``:
   whether the server sends push notifications (it has VAPID keys), the key a page
@@ -6,6 +7,9 @@
   many browsers of theirs are subscribed.
 - ``POST /api/push/subscribe`` with the PushManager's subscription ``{"endpoint",
   "keys": {"p256dh", "auth"}}``: ``{"subscribed": true, "subscriptions": N}``.
+- ``POST /api/push/renew`` ``{"old": {endpoint, keys}, "subscription": {endpoint, keys}}``
+  (no token: the service worker's, when the browser replaced its subscription; the old
+  one's auth secret shows whose it is): ``{"renewed": true}``.
 - ``POST /api/push/unsubscribe`` ``{"endpoint"}``: ``{"unsubscribed": bool, ...}``.
 - ``POST /api/push/kinds`` ``{"kinds": [...]}``: the kinds opted into (every other kind
   is opted out of): ``{"chosen": [...]}``.
@@ -42,6 +46,12 @@ async def settings(me: SignedIn, push: PushDep) -> dict[str, Any]:
 async def subscribe(me: SignedIn, body: Body, push: PushDep) -> dict[str, Any]:
     """Keep this browser's subscription."""
     return await push.subscribe(me.identity, body)
+
+
+@router.post("/api/push/renew")
+async def renew(body: Body, push: PushDep) -> dict[str, Any]:
+    """A browser's new subscription in place of its old one."""
+    return await push.renew(body)
 
 
 @router.post("/api/push/unsubscribe")
