@@ -32,7 +32,8 @@ from tests.web.helpers import FAST, ROOT, ServerThread, http, new_token, started
 from basra.server.app import AppConfig
 from basra.server.env import Env
 from basra.server.errors import ProtocolError
-from basra.server.features.push import KINDS, PushConfig, make_keys, public_key_of
+from basra.server.features.push import KINDS, PushConfig, Subscription, make_keys, public_key_of
+from basra.server.features.push.store import endpoint_key
 from basra.server.ops.config import ConfigError, parse_config
 from basra.server.stores import open_store
 
@@ -427,6 +428,10 @@ def test_subscriptions_and_choices_are_checked_field_by_field() -> None:
             assert await field_of(with_(keys=None)) == "keys"
             assert await field_of(with_(keys={**good["keys"], "p256dh": "AAAA"})) == "keys.p256dh"
             assert await field_of(with_(keys={**good["keys"], "p256dh": "!!!"})) == "keys.p256dh"
+            off_curve = b64(b"\x04" + b"\x01" * 64)
+            assert (
+                await field_of(with_(keys={**good["keys"], "p256dh": off_curve})) == "keys.p256dh"
+            )
             assert (
                 await field_of(with_(keys={**good["keys"], "auth": b64(b"x" * 15)})) == "keys.auth"
             )
@@ -544,5 +549,27 @@ def test_a_started_environment_without_keys_sends_nothing() -> None:
             assert (await env.push.settings(amal))["enabled"] is False
         finally:
             await env.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_send_that_cannot_be_made_is_given_up_at_once() -> None:
+    async def scenario() -> None:
+        async with push_service() as service:
+            env = await push_env(push_config())
+            try:
+                amal = await person(env)
+                await env.push.choose(amal, {"kinds": ["reply"]})
+                # Stored as an older server might have taken it: a key off the curve.
+                keys = {"p256dh": b64(b"\x04" + b"\x01" * 64), "auth": b64(b"a" * 16)}
+                endpoint = service.endpoint("bad")
+                await env.store.push.subscribe(
+                    Subscription(endpoint_key(endpoint), amal, endpoint, *keys.values(), 1.0), 10
+                )
+                assert await env.push.deliver(amal, "reply", "x", "", "/") == 1
+                await until(lambda: env.push.failed == 1)
+                assert service.received == [] and await env.store.push.waiting() == []
+            finally:
+                await env.close()
 
     asyncio.run(scenario())

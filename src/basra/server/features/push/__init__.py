@@ -203,6 +203,13 @@ def _key(keys: dict[str, Any], name: str, size: int) -> str:
         raise _bad(field, f"the {name} key is not base64url") from None
     if len(raw) != size or (name == "p256dh" and raw[0] != 4):
         raise _bad(field, f"the {name} key is not a key of its size ({size} bytes)")
+    if name == "p256dh":
+        from cryptography.hazmat.primitives.asymmetric import ec
+
+        try:
+            ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), raw)
+        except ValueError:
+            raise _bad(field, "the p256dh key is not a point of the P-256 curve") from None
     return value
 
 
@@ -426,8 +433,8 @@ class Push:
         return self._session
 
     async def post(self, subscription: Subscription, send: Send) -> tuple[int | None, float | None]:
-        """Send one payload: the push service's status (None: no answer) and the seconds
-        its ``Retry-After`` asks for."""
+        """Send one payload: the push service's status (None: no answer; 0: it could not
+        be made) and the seconds its ``Retry-After`` asks for."""
         import aiohttp
         from pywebpush import WebPushException, webpush_async
 
@@ -451,6 +458,9 @@ class Push:
             if answer is None:
                 return None, None
             return int(answer.status), _retry_after(answer.headers.get("Retry-After"))
+        except ValueError as error:  # what cannot be encrypted to these keys, ever
+            log.warning("push send to %s cannot be made: %s", subscription.key, error)
+            return 0, None
         except (aiohttp.ClientError, TimeoutError, OSError) as error:
             log.info("push service of %s unreachable: %s", subscription.key, error)
             return None, None
