@@ -264,6 +264,10 @@ def test_nothing_is_sent_for_a_kind_not_opted_into_and_an_address_off_the_site_o
                 assert [r.path for r in service.received] == ["/p/a"]
                 shown = browser.decrypt(service.received[0].body)
                 assert shown["title"] == "Now" and shown["url"] == "/" and len(shown["body"]) == 400
+                for elsewhere in ("//evil.example/x", "/\\evil.example/x", "javascript:alert(1)"):
+                    assert await env.push.deliver(amal, "challenge", "x", "", elsewhere) == 1
+                await until(lambda: len(service.received) == 4)
+                assert {browser.decrypt(r.body)["url"] for r in service.received[1:]} == {"/"}
                 with pytest.raises(ValueError, match="not a kind"):
                     await env.push.deliver(amal, "spam", "x", "", "/")
             finally:

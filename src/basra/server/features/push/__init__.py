@@ -214,8 +214,9 @@ def _key(keys: dict[str, Any], name: str, size: int) -> str:
 
 
 def _path(url: str) -> str:
-    """A notification's address on this site: a path, else the home page."""
-    if url.startswith("/") and not url.startswith("//") and len(url) <= MAX_URL:
+    """A notification's address on this site: a path, else the home page (a browser
+    reads ``/\\host`` as ``//host``: another site)."""
+    if url.startswith("/") and not url.startswith("//") and "\\" not in url and len(url) <= MAX_URL:
         return url
     return "/"
 
@@ -294,7 +295,7 @@ class Push:
             raise _bad("subscription", "give the subscription: {endpoint, keys}")
         unknown = set(given) - {"endpoint", "keys", "expirationTime"}
         if unknown:
-            raise _bad(sorted(unknown)[0], "the subscription has no such field")
+            raise _bad(sorted(unknown)[0][:40], "the subscription has no such field")
         endpoint = _endpoint(given.get("endpoint"), self.config.insecure_endpoints)
         keys = given.get("keys")
         if not isinstance(keys, dict):
