@@ -398,13 +398,13 @@ class Push:
     async def work(self, key: str, beat: Beat | None = None) -> None:
         """The ``push`` job: one send, to its subscription's push service."""
         try:
-            send = await self.store.send(int(key))
+            found = await self.store.send(int(key))
         except ValueError:
             return
-        if send is None:
-            return  # delivered, given up, or its subscription went
-        subscription = await self.store.subscription(send.subscription)
-        if subscription is None:
+        if found is None:
+            return  # delivered or given up
+        send, subscription = found
+        if subscription is None:  # it went (gone, or unsubscribed)
             await self.store.done(send.id)
             return
         status, wait = await self.post(subscription, send)

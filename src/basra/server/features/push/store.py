@@ -92,8 +92,9 @@ class PushStore(Protocol):
         """A send for each of the person's subscriptions, if they opted into ``kind``
         (checked in the same transaction); the new sends' ids."""
 
-    async def send(self, send_id: int) -> Send | None:
-        """One waiting send, or None (delivered, given up or its subscription gone)."""
+    async def send(self, send_id: int) -> tuple[Send, Subscription | None] | None:
+        """One waiting send with its subscription (None when it went), or None
+        (delivered or given up)."""
 
     async def tried(self, send_id: int) -> None:
         """Count one more failed try of a send."""
@@ -247,20 +248,22 @@ class SqlPush:
                 ids.append(int(made[0]))
         return ids
 
-    async def send(self, send_id: int) -> Send | None:
-        """One lookup."""
+    async def send(self, send_id: int) -> tuple[Send, Subscription | None] | None:
+        """One lookup, the subscription joined."""
+        query = (
+            select(PQ, PS.c.identity, PS.c.endpoint, PS.c.p256dh, PS.c.auth, PS.c.at)
+            .select_from(PQ.outerjoin(PS, PS.c.key == PQ.c.subscription))
+            .where(PQ.c.id == send_id)
+        )
         async with self.db.engine.connect() as conn:
-            row = (await conn.execute(select(PQ).where(PQ.c.id == send_id))).first()
+            row = (await conn.execute(query)).first()
         if row is None:
             return None
-        return Send(
-            int(row.id),
-            str(row.subscription),
-            str(row.kind),
-            str(row.payload),
-            int(row.tries),
-            float(row.at),
-        )
+        sid, key, kind, payload, tries, at, identity, endpoint, p256dh, auth, since = tuple(row)
+        send = Send(int(sid), str(key), str(kind), str(payload), int(tries), float(at))
+        if identity is None:
+            return send, None
+        return send, _subscription((key, identity, endpoint, p256dh, auth, since))
 
     async def tried(self, send_id: int) -> None:
         """One update."""
