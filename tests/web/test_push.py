@@ -28,6 +28,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from tests.web.helpers import FAST, ROOT, ServerThread, http, new_token, started_env
+from tests.web.test_services import postgres, redis  # noqa: F401 (fixtures)
 
 from basra.server.app import AppConfig
 from basra.server.env import Env
@@ -575,5 +576,51 @@ def test_a_send_that_cannot_be_made_is_given_up_at_once() -> None:
                 assert service.received == [] and await env.store.push.waiting() == []
             finally:
                 await env.close()
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.services
+def test_two_processes_on_postgresql_and_redis_share_the_sends(postgres: str, redis: str) -> None:  # noqa: F811
+    """Two server environments on one PostgreSQL and one Redis: the ``push`` jobs are saq's,
+    taken by whichever process is free; retries and drops as on one process."""
+
+    async def scenario() -> None:
+        async with push_service() as service:
+            config = push_config(tries=3, backoff=0.2)
+            envs = []
+            for origin in ("one", "two"):
+                app = AppConfig(service=FAST, push=config, database=postgres, redis=redis)
+                env = Env(app, origin=origin)
+                await env.start(resume=False)
+                envs.append(env)
+            one, two = envs
+            try:
+                people = [await person(one) for _ in range(20)]
+                browsers = {}
+                for n, who in enumerate(people):
+                    await two.push.choose(who, {"kinds": ["your_turn"]})
+                    browsers[n] = Browser()
+                    statuses = (500, 201) if n == 0 else (410,) if n == 1 else (201,)
+                    endpoint = service.endpoint(str(n), *statuses)
+                    await two.push.subscribe(who, browsers[n].subscription(endpoint))
+                for n, who in enumerate(people):
+                    assert await one.push.deliver(who, "your_turn", f"Turn {n}", "", f"/t/{n}") == 1
+
+                def total(name: str) -> int:
+                    return sum(getattr(env.push, name) for env in envs)
+
+                await until(lambda: total("delivered") == 19 and total("dropped") == 1, 30)
+                assert total("retried") == 1 and len(service.to("0")) == 2
+                for n in range(20):
+                    if n != 1:
+                        assert (
+                            browsers[n].decrypt(service.to(str(n))[-1].body)["title"] == f"Turn {n}"
+                        )
+                assert await one.store.push.subscriptions(people[1]) == []
+                assert await one.store.push.waiting() == []
+            finally:
+                for env in envs:
+                    await env.close()
 
     asyncio.run(scenario())
