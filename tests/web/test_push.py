@@ -398,6 +398,11 @@ def test_a_person_keeps_a_few_subscriptions_and_a_browser_subscribing_again_is_o
             assert [(s.endpoint, s.auth) for s in kept] == [
                 ("https://push.example/new", fresh["keys"]["auth"])
             ]
+            # Badr deletes his identity: his subscriptions and choices go with it.
+            await env.push.choose(badr, {"kinds": ["reply"]})
+            await env.store.identities.revoke(badr, 2000.0)
+            assert await env.store.push.subscriptions(badr) == []
+            assert await env.store.push.chosen(badr) == set()
         finally:
             await env.close()
 

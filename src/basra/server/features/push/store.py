@@ -23,11 +23,12 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from sqlalchemy import Column, Float, Index, Integer, String, Table, Text, delete, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from basra.server.store.sql.database import SqlDatabase
 from basra.server.store.sql.schema import metadata
 
-__all__ = ["PushStore", "Send", "SqlPush", "Subscription", "endpoint_key"]
+__all__ = ["PushStore", "Send", "SqlPush", "Subscription", "drop_subscriptions", "endpoint_key"]
 
 
 def endpoint_key(endpoint: str) -> str:
@@ -280,3 +281,14 @@ class SqlPush:
         async with self.db.engine.connect() as conn:
             rows = await conn.execute(select(PQ.c.id).order_by(PQ.c.id))
         return [int(r[0]) for r in rows]
+
+
+async def drop_subscriptions(conn: AsyncConnection, identity: str, now: float) -> list[str]:
+    """An identity revoked (``DELETE /api/identity``): its subscriptions, opt-ins and sends
+    go, in the revocation's transaction (a cascade of
+    :class:`~basra.server.store.sql.identities.SqlIdentities`); no identity ends with it."""
+    keys = select(PS.c.key).where(PS.c.identity == identity).scalar_subquery()
+    await conn.execute(delete(PQ).where(PQ.c.subscription.in_(keys)))
+    await conn.execute(delete(PS).where(PS.c.identity == identity))
+    await conn.execute(delete(PK).where(PK.c.identity == identity))
+    return []
