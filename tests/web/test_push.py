@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 import time
+import urllib.request
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -465,6 +466,9 @@ def test_the_routes_say_when_push_is_off_and_take_subscriptions_when_it_is_on() 
         status, body = http(f"{off.url}/api/push/subscribe", subscription, token=token)
         assert status == 503 and body["error"] == "push_off"
         assert http(f"{off.url}/api/push")[0] == 401
+        # The page's address is the page (a reload or a bookmark), not a 404.
+        with urllib.request.urlopen(f"{off.url}/settings/notifications", timeout=10) as page:
+            assert page.status == 200 and b"/static/app.js" in page.read()
     config = push_config(insecure_endpoints=False)
     with ServerThread(AppConfig(service=FAST, push=config)) as on:
         token = new_token(on.url)

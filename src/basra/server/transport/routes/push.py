@@ -1,6 +1,8 @@
 """Web Push (:mod:`basra.server.features.push`); every route but ``renew`` needs a
 signed-in caller.
 
+- ``GET /settings/notifications``: the page (``static/push.js``).
+
 - ``GET /api/push``: ``{"enabled", "public_key", "kinds", "chosen", "subscriptions"}``:
   whether the server sends push notifications (it has VAPID keys), the key a page
   subscribes with (null when off), every kind, those the caller opted into, and how
@@ -27,10 +29,12 @@ from fastapi import APIRouter, Depends
 from basra.server.features.push import Push
 from basra.server.transport.auth import SignedIn
 from basra.server.transport.deps import json_body, provide
+from basra.server.transport.routes.pages import page
 
 __all__ = ["router"]
 
 router = APIRouter()
+router.add_api_route("/settings/notifications", page, methods=["GET"], include_in_schema=False)
 
 PushDep = Annotated[Push, Depends(provide(Push))]
 Body = Annotated[Any, Depends(json_body)]
