@@ -6,18 +6,21 @@ server without VAPID keys says push is off.
 
 What headless Chromium cannot do here is receive a real push: its PushManager has no
 push service to register with offline, so subscribing ends in the page's words for a
-failure (checked), and the service worker's ``push`` and ``notificationclick`` handlers
-are exercised by nothing here (tests/web/test_push.py holds the server's half end to
-end, with a push service of its own)."""
+failure (checked), and no push reaches the service worker (DevTools' deliverPushMessage
+did not dispatch one either). So the service worker's own ``push``,
+``notificationclick`` and ``pushsubscriptionchange`` handlers are run in Chromium
+against a stand-in of its global scope (push_sw_harness.js); tests/web/test_push.py
+holds the server's half end to end, with a push service of its own."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from tests.web.axe import axe_violations, describe
-from tests.web.helpers import FAST, ServerThread, eventually, http, new_token
+from tests.web.helpers import FAST, ROOT, ServerThread, eventually, http, new_token
 from tests.web.test_browser import browser, shot  # noqa: F401  (a fixture)
 
 from basra.server.app import AppConfig
@@ -136,3 +139,40 @@ def test_a_server_without_keys_says_push_is_off(browser: Any, sites: tuple[str, 
     assert page.locator("#push-kind-reply").is_disabled()  # in the disabled fieldset
     no_violations(page, "push-off-en-390")
     page.context.close()
+
+
+SW_HARNESS = Path(__file__).with_name("push_sw_harness.js")
+"""A stand-in of the service worker's global scope that runs sw.js and reports."""
+
+
+def test_the_service_worker_shows_a_push_and_a_click_opens_its_address(browser: Any) -> None:  # noqa: F811
+    """The service worker's own code (static/offline/sw.js), run in Chromium against a
+    stand-in of its global scope: what a push shows, where a click goes, what a replaced
+    subscription posts. (A real push cannot reach headless Chromium.)"""
+    source = (ROOT / "src/basra/server/static/offline/sw.js").read_text(encoding="utf-8")
+    page = browser.new_page()
+    results = page.evaluate(SW_HARNESS.read_text(encoding="utf-8"), source)
+    page.close()
+    (show, elsewhere, backslash) = results["shown"]
+    assert show[:2] == ["show", "Your turn"]
+    options = show[2]
+    assert options["body"] == "Table 3" and options["tag"] == "your_turn:/t/abc"
+    assert options["data"] == {"url": "/t/abc", "kind": "your_turn"} and options["renotify"]
+    assert elsewhere[2]["data"]["url"] == "/" and backslash[2]["data"]["url"] == "/"
+    origin = "https://basra.example"
+    # A page already there is focused; else a page of the site goes there; else one opens.
+    assert results["same"] == [["close"], ["focus", f"{origin}/t/abc"]]
+    assert results["other"] == [
+        ["close"],
+        ["navigate", f"{origin}/games", f"{origin}/t/abc"],
+        ["focus", f"{origin}/t/abc"],
+    ]
+    assert results["none"] == [["close"], ["open", f"{origin}/t/abc"]]
+    # A replaced subscription: the new one posted with the old one; without the old, nothing.
+    ((fetch, url, body),) = results["renewed"]
+    assert (fetch, url) == ("fetch", "/api/push/renew")
+    assert body == {
+        "old": {"endpoint": "https://push.example/old", "keys": {"auth": "a"}},
+        "subscription": {"endpoint": "https://push.example/renewed"},
+    }
+    assert results["nothing"] == []
