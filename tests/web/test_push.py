@@ -272,6 +272,15 @@ def test_nothing_is_sent_for_a_kind_not_opted_into_and_an_address_off_the_site_o
                 assert {browser.decrypt(r.body)["url"] for r in service.received[1:]} == {"/"}
                 with pytest.raises(ValueError, match="not a kind"):
                     await env.push.deliver(amal, "spam", "x", "", "/")
+                # As a listener of the notifications list: its items of a push kind, with a
+                # title, are delivered; others are not push's.
+                await env.push.notified(amal, "challenge", {"title": "Listed", "body": "b"}, "/c/9")
+                await env.push.notified(amal, "season_end", {"title": "Not a push kind"}, "/")
+                await env.push.notified(amal, "challenge", {"no": "title"}, "/")
+                await until(lambda: len(service.received) == 5)
+                await asyncio.sleep(0.2)
+                assert len(service.received) == 5
+                assert browser.decrypt(service.received[4].body)["title"] == "Listed"
             finally:
                 await env.close()
 
