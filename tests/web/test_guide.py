@@ -342,6 +342,12 @@ def test_the_deployment_guide_runs_as_written(guide: Guide) -> None:
     guide.run("configuration")
     config = adapt_configuration(guide)
     assert oct(config.stat().st_mode & 0o777) == "0o640"
+    # Web Push's key: made, kept from the others, and the lines to paste printed (pasted
+    # by hand; the site below runs with push off, as a site without them does).
+    made = guide.run("vapid")
+    key = guide.root / "etc/basra/vapid.key"
+    assert oct(key.stat().st_mode & 0o777) == "0o640", made.stdout
+    assert f'vapid_private_key = {{ file = "{key}" }}' in made.stdout
 
     # The check by hand: it serves until Ctrl-C.
     check = subprocess.Popen(

@@ -1,6 +1,7 @@
 """``basra admin``: the operator's tool (docs/DEPLOY.md).
 
 Against the database (the server may run): ``backup``, ``restore``, ``check``.
+On its own: ``vapid`` (a Web Push key pair, and the configuration's lines for it).
 Against a running server process (its ``/admin`` API, from an allowed address, with the
 admin token: ``--token-file``, ``$BASRA_ADMIN_TOKEN`` or ``--config``'s
 ``[secrets] admin_token``): ``drain``, ``reports``, ``close-report``, ``close-table``,
@@ -68,6 +69,19 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     sub = actions.add_parser("check", help="replay every stored game")
     database(sub)
 
+    sub = actions.add_parser(
+        "vapid", help="make a Web Push (VAPID) key pair and print the configuration's lines"
+    )
+    sub.add_argument(
+        "--out",
+        type=Path,
+        help="write the private key to this new file (mode 0600) and name it in the lines "
+        "(default: print it, for an environment variable)",
+    )
+    sub.add_argument(
+        "--subject", default="mailto:operator@example.org", help="the [push] subject to print"
+    )
+
     def server(sub: argparse.ArgumentParser) -> None:
         sub.add_argument(
             "--url",
@@ -123,6 +137,9 @@ def run(args: argparse.Namespace) -> int:
     """Carry out one action."""
     if args.action in ("backup", "restore", "check"):
         return _database_action(args)
+    if args.action == "vapid":
+        print(_vapid(args.out, args.subject))
+        return 0
     return _server_action(args)
 
 
@@ -175,6 +192,39 @@ def _database_action(args: argparse.Namespace) -> int:
     for failure in checked.failures[:50]:
         print("  " + failure)
     return 1 if checked.failures else 0
+
+
+def _vapid(out: Path | None, subject: str) -> str:
+    """A new VAPID key pair: the private key written to ``out`` (or shown), and the lines
+    of the configuration that use it."""
+    from basra.server.features.push import make_keys
+
+    private, public = make_keys()
+    if out is not None:
+        try:
+            with os.fdopen(os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as f:
+                f.write(private + "\n")
+        except OSError as error:
+            raise CliError(f"cannot write {out}: {error.strerror}") from None
+        secret = f'{{ file = "{out}" }}'
+        intro = (
+            f"# The private key is in {out} (mode 0600): let the service's user read it, "
+            "as the other secrets."
+        )
+    else:
+        secret = '{ env = "BASRA_VAPID_KEY" }'
+        intro = f"# Set BASRA_VAPID_KEY={private} in the service's environment (a secret)."
+    return "\n".join(
+        [
+            intro,
+            "# Paste into the configuration (docs/DEPLOY.md), then restart:",
+            "[secrets]",
+            f"vapid_private_key = {secret}",
+            "[push]",
+            f'subject = "{subject}"',
+            f"# The public key pages subscribe with (served by GET /api/push): {public}",
+        ]
+    )
 
 
 def _token(args: argparse.Namespace) -> str:

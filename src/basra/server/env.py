@@ -35,6 +35,7 @@ from basra.server.features.offline import OfflineConfig, OfflineGames
 from basra.server.features.offline_files import OfflineFiles
 from basra.server.features.pairing import QuickPlayConfig
 from basra.server.features.profiles import Profiles
+from basra.server.features.push import Push, PushConfig
 from basra.server.features.puzzles import PuzzleConfig, Puzzles
 from basra.server.features.quickplay import QuickPlay
 from basra.server.features.reactions import Reactions
@@ -93,6 +94,8 @@ class AppConfig:
     """How offline games are uploaded (:mod:`basra.server.features.offline`)."""
     presence: PresenceConfig = field(default_factory=PresenceConfig)
     """How long presence lasts (:mod:`basra.server.features.friends.presence`)."""
+    push: PushConfig = field(default_factory=PushConfig)
+    """Web Push's keys and delivery (:mod:`basra.server.features.push`)."""
 
 
 class Env:
@@ -116,7 +119,7 @@ class Env:
         tables = config.service
         self.store: Store = store or open_store(config.database)
         self.bus = Bus(hub or open_hub(config.redis))
-        self.jobs = open_jobs(config.redis)  # reviews, mining, offline checks
+        self.jobs = open_jobs(config.redis)  # reviews, mining, offline checks, push
         self.quotas = Quotas(tables.limits)
         self.connections = Connections()
         self.metrics = Metrics(config.ops.metrics_dir)
@@ -248,6 +251,8 @@ class Env:
             self.presence,
             self.quotas,
         )
+        # Web Push: notifications sent by the job queue's workers.
+        self.push = Push(store_.push, self.jobs, config.push)
         # Operations: the drain, the checks and the metrics of this process.
         self.drain = Drain()
         self.drain.on_start(lambda: asyncio.ensure_future(self.master.ownership.hand_over()))
@@ -288,6 +293,7 @@ class Env:
         services.add(HealthCheck, HealthCheck(self.health))
         services.add(Moderation, self.moderation)
         services.add(Friends, self.friends)
+        services.add(Push, self.push)
         services.add(Operations, self.operations)
         services.add(Metrics, self.metrics)
         return services
@@ -305,6 +311,7 @@ class Env:
             await self.lifecycle.resume()
         self.master.start()
         await self.jobs.start()
+        await self.push.start()  # the sends a stopped process left
         await self.reviews.start()
         await self.mistakes.start()
         await self.quickplay.start()
@@ -324,6 +331,7 @@ class Env:
         await self.bots.close()
         await self.mistakes.close()
         await self.jobs.close()  # a review or a mining under way goes back to its queue
+        await self.push.close()
         await self.master.close()
         await self.bus.close()
         await self.store.close()
@@ -345,6 +353,7 @@ class Env:
             "draining": self.drain.draining,
             "mining": {"running": len(self.mistakes.running), "finished": self.mistakes.mined},
             "background": {"pending": self.jobs.pending},
+            "push": self.push.counts(),
         }
 
     def sample(self) -> None:

@@ -22,6 +22,7 @@ from basra.server.features.daily_store import DailyStore, SqlDaily
 from basra.server.features.friends.store import FriendStore, SqlFriends
 from basra.server.features.learn_store import LessonStore, PuzzleStore, SqlLessons, SqlPuzzles
 from basra.server.features.moderation_store import ModerationStore, SqlModeration
+from basra.server.features.push.store import PushStore, SqlPush, drop_subscriptions
 from basra.server.features.quickplay_store import SeekStore, SqlSeeks
 from basra.server.features.reputation.store import ReputationStore, SqlReputation
 from basra.server.features.reviews_store import ReviewStore, SqlReviews
@@ -95,6 +96,10 @@ class Store(Protocol):
         """Reports and sanctions."""
 
     @property
+    def push(self) -> PushStore:
+        """Web Push subscriptions, opt-ins and sends."""
+
+    @property
     def lessons(self) -> LessonStore:
         """Lessons done."""
 
@@ -124,7 +129,7 @@ class SqlStore:
     def __init__(self, url: str) -> None:
         self.db = SqlDatabase(url)
         self.tables = SqlTables(self.db)
-        self.identities = SqlIdentities(self.db, cascades=[revoke_owned])
+        self.identities = SqlIdentities(self.db, cascades=[revoke_owned, drop_subscriptions])
         self.players = SqlPlayers(self.db)
         self.seeks = SqlSeeks(self.db)
         self.leases = SqlLeases(self.db)
@@ -138,6 +143,7 @@ class SqlStore:
         self.lessons = SqlLessons(self.db)
         self.puzzles = SqlPuzzles(self.db)
         self.reputation = SqlReputation(self.db)
+        self.push = SqlPush(self.db)
 
     @property
     def url(self) -> str:

@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from basra.server.env import AppConfig
 from basra.server.features.pairing import QuickPlayConfig
+from basra.server.features.push import PushConfig, public_key_of
 from basra.server.features.puzzles import PuzzleConfig
 from basra.server.features.reviews import ReviewConfig
 from basra.server.quotas import Limits, Rate
@@ -152,6 +153,18 @@ class QuickPlaySection(_Strict):
     window_full_after: float = Field(default=30.0, ge=1, le=3600)
 
 
+class PushSection(_Strict):
+    subject: str | None = None
+    """Who the push services may write to (``mailto:`` or ``https:``); needed with a key."""
+    tries: int = Field(default=5, ge=1, le=50)
+    backoff: float = Field(default=5.0, ge=0.1, le=3600)
+    most_backoff: float = Field(default=900.0, ge=1, le=86400)
+    ttl: int = Field(default=86400, ge=0, le=28 * 86400)
+    timeout: float = Field(default=10.0, ge=1, le=120)
+    concurrency: int = Field(default=16, ge=1, le=256)
+    most_subscriptions: int = Field(default=10, ge=1, le=100)
+
+
 class RateValue(_Strict):
     count: float = Field(gt=0)
     per: float = Field(gt=0)
@@ -201,6 +214,8 @@ class SecretsSection(_Strict):
     admin_token: Secret | None = None
     """The bearer token of ``basra admin`` (at least 32 characters); without it the admin
     API is off."""
+    vapid_private_key: Secret | None = None
+    """Web Push's VAPID private key (``basra admin vapid``); without it push is off."""
 
 
 class FileModel(_Strict):
@@ -216,6 +231,7 @@ class FileModel(_Strict):
     operations: OperationsSection = OperationsSection()
     moderation: ModerationSection = ModerationSection()
     puzzles: PuzzlesSection = PuzzlesSection()
+    push: PushSection = PushSection()
     tournaments: dict[str, Any] = Field(default_factory=dict)
 
 
@@ -398,6 +414,7 @@ def _build(raw: dict[str, Any], base: Path) -> HostConfig:
             raise ConfigError(f"[puzzles] rated_sets: cannot read {path}")
         rated_sets.append(str(base / path))
     app.puzzles = PuzzleConfig(rated_sets=tuple(rated_sets))
+    app.push = _push(model.push, _secret(model.secrets.vapid_private_key, "vapid_private_key", 40))
     for path in model.moderation.word_lists:
         if not (base / path).is_file():
             raise ConfigError(f"[moderation] word_lists: cannot read {path}")
@@ -423,6 +440,34 @@ def _build(raw: dict[str, Any], base: Path) -> HostConfig:
         rule_bounds=bounds,
         card_points_max=model.rules.card_points_max,
         tournaments=_tournaments(model.tournaments, base),
+    )
+
+
+def _push(section: PushSection, key: str | None) -> PushConfig:
+    """Web Push's configuration: the key checked, and a subject with it."""
+    subject = section.subject or ""
+    if key is not None:
+        try:
+            public_key_of(key)
+        except ValueError as error:
+            raise ConfigError(f"[secrets] vapid_private_key: {error}") from None
+        if not subject:
+            raise ConfigError(
+                '[push] subject: give "mailto:ADDRESS" or "https://SITE" with a VAPID key '
+                "(push services write there when something goes wrong)"
+            )
+    if subject and not subject.startswith(("mailto:", "https:")):
+        raise ConfigError('[push] subject: must start with "mailto:" or "https:"')
+    return PushConfig(
+        vapid_private_key=key,
+        subject=subject,
+        tries=section.tries,
+        backoff=section.backoff,
+        most_backoff=section.most_backoff,
+        ttl=section.ttl,
+        timeout=section.timeout,
+        concurrency=section.concurrency,
+        most_subscriptions=section.most_subscriptions,
     )
 
 

@@ -68,6 +68,8 @@ STATUS_OF = {
     "no_such_step": 404,
     "not_found": 404,
     "method_not_allowed": 405,
+    "bad_push": 422,
+    "push_off": 503,
 }
 """HTTP status of each refusal code (400 for any other)."""
 

@@ -97,3 +97,57 @@ self.addEventListener("fetch", (event) => {
   }
   if (WANTED.has(url.pathname)) event.respondWith(fromCache(url.pathname, request));
 });
+
+// Web Push (basra.server.features.push): the server's payload is {kind, title, body, url,
+// tag}, already decrypted by the browser. The notification is shown even with no page
+// open; a click focuses a page of this site already on its address, else takes another
+// page of the site there, else opens one.
+self.addEventListener("push", (event) => {
+  let data = {};
+  try { data = event.data ? event.data.json() : {}; } catch { data = { title: event.data?.text() || "" }; }
+  const url = typeof data.url === "string" && data.url.startsWith("/") && !data.url.startsWith("//") && !data.url.includes("\\") ? data.url : "/";
+  event.waitUntil(self.registration.showNotification(data.title || "Basra", {
+    body: data.body || "",
+    tag: data.tag || url,
+    renotify: Boolean(data.tag),
+    icon: "/static/icons/icon-192.png",
+    badge: "/static/icons/icon-192.png",
+    data: { url, kind: data.kind || "" },
+  }));
+});
+
+/** Focus the page already on ``url``, else bring a page of the site there, else open one. */
+async function openPage(url) {
+  const target = new URL(url, self.location.origin).href;
+  const pages = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+  const same = pages.find((page) => page.url === target);
+  if (same) return same.focus();
+  const ours = pages.find((page) => new URL(page.url).origin === self.location.origin);
+  if (ours && "navigate" in ours) {
+    const moved = await ours.navigate(target).catch(() => null);
+    if (moved) return moved.focus();
+  }
+  return self.clients.openWindow(target);
+}
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  event.waitUntil(openPage(event.notification.data?.url || "/"));
+});
+
+// The browser replaced its subscription (expired, or its keys rotated): the new one is
+// posted with the old one, whose auth secret shows the server whose it is (a service
+// worker holds no sign-in). Without the old one there is nothing to prove: the settings
+// page subscribes again when next opened.
+self.addEventListener("pushsubscriptionchange", (event) => {
+  event.waitUntil((async () => {
+    const old = event.oldSubscription;
+    if (!old) return;
+    const fresh = event.newSubscription || await self.registration.pushManager.subscribe(old.options);
+    await fetch("/api/push/renew", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ old: old.toJSON(), subscription: fresh.toJSON() }),
+    });
+  })().catch(() => {}));
+});
