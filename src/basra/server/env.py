@@ -39,6 +39,7 @@ from basra.server.features.puzzles import PuzzleConfig, Puzzles
 from basra.server.features.quickplay import QuickPlay
 from basra.server.features.reactions import Reactions
 from basra.server.features.reviews import ReviewConfig, ReviewService
+from basra.server.features.seasons import SeasonConfig, Seasons
 from basra.server.features.tournaments import TournamentConfig, Tournaments
 from basra.server.identity import Identities
 from basra.server.ops.control import Operations, OpsConfig, Sampler
@@ -92,6 +93,8 @@ class AppConfig:
     """How offline games are uploaded (:mod:`basra.server.features.offline`)."""
     presence: PresenceConfig = field(default_factory=PresenceConfig)
     """How long presence lasts (:mod:`basra.server.features.friends.presence`)."""
+    seasons: SeasonConfig = field(default_factory=SeasonConfig)
+    """How long seasons last, their divisions (:mod:`basra.server.features.seasons`)."""
 
 
 class Env:
@@ -237,6 +240,14 @@ class Env:
             self.presence,
             self.quotas,
         )
+        self.seasons = Seasons(
+            config.seasons,
+            store_.seasons,
+            store_.leases,
+            store_.players,
+            store_.identities,
+            self.master.origin,
+        )
         # Operations: the drain, the checks and the metrics of this process.
         self.drain = Drain()
         self.drain.on_start(lambda: asyncio.ensure_future(self.master.ownership.hand_over()))
@@ -277,6 +288,7 @@ class Env:
         services.add(HealthCheck, HealthCheck(self.health))
         services.add(Moderation, self.moderation)
         services.add(Friends, self.friends)
+        services.add(Seasons, self.seasons)
         services.add(Operations, self.operations)
         services.add(Metrics, self.metrics)
         return services
@@ -299,12 +311,14 @@ class Env:
         await self.quickplay.start()
         await self.tournaments.start()
         self.presence.start()
+        self.seasons.start()
         self.sampler.start()
 
     async def close(self) -> None:
         """Stop the features, then the tables, the bus, the store and the workers."""
         await self.sampler.close()
         await self.presence.close()
+        await self.seasons.close()
         with contextlib.suppress(Exception):  # the others take its tables over at once
             await self.master.ownership.hand_over()
         await self.tournaments.close()

@@ -24,6 +24,7 @@ from basra.server.features.learn_store import LessonStore, PuzzleStore, SqlLesso
 from basra.server.features.moderation_store import ModerationStore, SqlModeration
 from basra.server.features.quickplay_store import SeekStore, SqlSeeks
 from basra.server.features.reviews_store import ReviewStore, SqlReviews
+from basra.server.features.seasons.store import SeasonStore, SqlSeasons
 from basra.server.features.tournaments.store import SqlTournaments, TournamentStore
 from basra.server.store.protocols import (
     IdentityStore,
@@ -90,6 +91,10 @@ class Store(Protocol):
         """Follows, blocks and the presence setting."""
 
     @property
+    def seasons(self) -> SeasonStore:
+        """Seasons' final tables and arena placings."""
+
+    @property
     def moderation(self) -> ModerationStore:
         """Reports and sanctions."""
 
@@ -132,6 +137,7 @@ class SqlStore:
         self.friends = SqlFriends(self.db)
         self.lessons = SqlLessons(self.db)
         self.puzzles = SqlPuzzles(self.db)
+        self.seasons = SqlSeasons(self.db)
 
     @property
     def url(self) -> str:

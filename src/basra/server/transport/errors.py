@@ -66,6 +66,7 @@ STATUS_OF = {
     "no_such_step": 404,
     "not_found": 404,
     "method_not_allowed": 405,
+    "no_such_season": 404,
 }
 """HTTP status of each refusal code (400 for any other)."""
 

@@ -26,6 +26,7 @@ from basra.server.transport.routes import (
     players,
     quickplay,
     reactions,
+    seasons,
     tables,
     tournaments,
 )
@@ -45,6 +46,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     reactions.router,
     bots.router,
     tournaments.router,
+    seasons.router,
     learn.router,
     games.router,
     offline.router,
