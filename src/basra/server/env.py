@@ -247,6 +247,7 @@ class Env:
             store_.players,
             store_.identities,
             self.master.origin,
+            tables.clock,
         )
         # Operations: the drain, the checks and the metrics of this process.
         self.drain = Drain()

@@ -28,7 +28,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -37,6 +36,7 @@ from typing import Any
 from basra.pools import FAMILIES, FAMILY_OF
 from basra.server.errors import ProtocolError
 from basra.server.store.protocols import IdentityStore, LeaseStore, PlayerStore
+from basra.server.table.clocks import Clock, SystemClock
 
 from .rules import (
     ARENA_POINTS,
@@ -120,6 +120,7 @@ class Seasons:
         players: PlayerStore,
         identities: IdentityStore,
         origin: str,
+        clock: Clock | None = None,
     ) -> None:
         self.config = config
         self.calendar = config.calendar
@@ -128,6 +129,8 @@ class Seasons:
         self.players = players
         self.identities = identities
         self.origin = origin
+        self.clock: Clock = clock or SystemClock()
+        """The time the seasons go by: the tables' (their results' ``ended_at``)."""
         self.closed: list[tuple[str, int]] = []
         """The seasons this process closed (for tests and logs)."""
         self._task: asyncio.Task[None] | None = None
@@ -148,12 +151,12 @@ class Seasons:
     async def _run(self) -> None:
         while True:
             try:
-                await self.step(time.time())
+                await self.step(self.clock.now())
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("a seasons pass failed")
-            await asyncio.sleep(self.config.tick)
+            await asyncio.sleep(self.config.tick)  # real seconds, whatever the clock
 
     async def step(self, now: float) -> list[tuple[str, int]]:
         """Close every ended season not closed yet, if this process holds the lease; the

@@ -16,7 +16,6 @@ Refusals: ``bad_request`` (422, naming the ``field``), ``no_such_season``,
 
 from __future__ import annotations
 
-import time
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
@@ -51,7 +50,7 @@ async def standing(request: Request, me: MaybeSignedIn, service: SeasonsDep) -> 
     family = check_family(query.get("family"))
     division = _number(query.get("division"), "division")
     identity = me.identity if me is not None else None
-    return await service.standing(family, identity, division, time.time())
+    return await service.standing(family, identity, division, service.clock.now())
 
 
 @router.get("/api/seasons/badges")
