@@ -22,6 +22,7 @@ import os
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
@@ -31,6 +32,8 @@ from basra.server.env import AppConfig
 from basra.server.features.pairing import QuickPlayConfig
 from basra.server.features.puzzles import PuzzleConfig
 from basra.server.features.reviews import ReviewConfig
+from basra.server.features.seasons import SeasonConfig
+from basra.server.features.seasons.rules import parse_length
 from basra.server.quotas import Limits, Rate
 from basra.server.table.forms import RULE_BOUNDS
 from basra.server.table.live import ServiceConfig
@@ -194,6 +197,16 @@ class PuzzlesSection(_Strict):
     the rated pool; relative to the configuration file."""
 
 
+class SeasonsSection(_Strict):
+    length: str = "3 months"
+    """How long a season lasts: N months (calendar months), days, hours, minutes or seconds."""
+    first: str = "2026-01-01"
+    """When season 1 starts: an ISO date or date and time, UTC unless it says otherwise."""
+    divisions: int = Field(default=5, ge=2, le=5)
+    promoted: int = Field(default=3, ge=0, le=1000)
+    relegated: int = Field(default=3, ge=0, le=1000)
+
+
 class SecretsSection(_Strict):
     daily_deal: Secret | None = None
     """The daily deal's secret (at least 32 characters); else one made once and kept in
@@ -216,6 +229,7 @@ class FileModel(_Strict):
     operations: OperationsSection = OperationsSection()
     moderation: ModerationSection = ModerationSection()
     puzzles: PuzzlesSection = PuzzlesSection()
+    seasons: SeasonsSection = SeasonsSection()
     tournaments: dict[str, Any] = Field(default_factory=dict)
 
 
@@ -398,6 +412,7 @@ def _build(raw: dict[str, Any], base: Path) -> HostConfig:
             raise ConfigError(f"[puzzles] rated_sets: cannot read {path}")
         rated_sets.append(str(base / path))
     app.puzzles = PuzzleConfig(rated_sets=tuple(rated_sets))
+    app.seasons = _seasons(model.seasons)
     for path in model.moderation.word_lists:
         if not (base / path).is_file():
             raise ConfigError(f"[moderation] word_lists: cannot read {path}")
@@ -423,6 +438,29 @@ def _build(raw: dict[str, Any], base: Path) -> HostConfig:
         rule_bounds=bounds,
         card_points_max=model.rules.card_points_max,
         tournaments=_tournaments(model.tournaments, base),
+    )
+
+
+def _seasons(section: SeasonsSection) -> SeasonConfig:
+    """The ``[seasons]`` section, its length and first day checked."""
+    try:
+        parse_length(section.length)
+    except ValueError as error:
+        raise ConfigError(f"[seasons] length: {error}") from None
+    try:
+        first = datetime.fromisoformat(section.first)
+    except ValueError:
+        raise ConfigError(
+            f'[seasons] first: {section.first!r} is not a date (write e.g. "2026-01-01")'
+        ) from None
+    if first.tzinfo is None:
+        first = first.replace(tzinfo=UTC)
+    return SeasonConfig(
+        length=section.length,
+        first=first.timestamp(),
+        divisions=section.divisions,
+        promoted=section.promoted,
+        relegated=section.relegated,
     )
 
 
