@@ -31,9 +31,12 @@ from basra.server.features.seasons.rules import (
     parse_length,
     table_of,
 )
+from basra.server.features.tournaments.held import Held
+from basra.server.features.tournaments.store import EntrantRow, TournamentRow
 from basra.server.store.rows import SeatKind, SeatRow
 from basra.server.store.sql import schema
 from basra.server.table.clocks import FakeClock
+from basra.tournaments import Entrant, EventSettings, Member
 
 START = 1_800_000_000.0
 """The fake clock's start: season 1 begins here in the season test."""
@@ -284,3 +287,19 @@ def test_the_season_routes_answer_and_name_the_wrong_field(server: ServerThread)
     assert http(base + "/api/seasons/egyptian/x")[0] == 422
     assert http(base + "/api/seasons/badges", token=token)[1] == {"badges": []}
     assert http(base + "/api/seasons/badges?username=nobody")[0] == 404
+
+
+def test_an_arenas_final_standings_give_its_people_their_places() -> None:
+    """What the tournaments feature tells the seasons when an arena ends: its people's
+    places (a team's two share its line), without its bots."""
+    settings = EventSettings(format="arena", variant="egyptian_121", minutes=10)
+    row = TournamentRow("ev", "Arena", settings.to_json(), "finished", START, START)
+    people = (
+        Entrant("e1", "Amal", (Member("person", "amal-id", "Amal"),)),
+        Entrant("e2", "Bot", (Member("bot", "easy", "Bot"),)),
+    )
+    held = Held(row)
+    for position, entrant in enumerate(people):
+        held.entrants[entrant.id] = EntrantRow(entrant.id, position, entrant.to_json())
+    assert held.people_placed() == [("amal-id", 0, 0)]  # no game: both first, equal
+    assert arena_points(0, 0) == 0  # ... and an arena without a game is worth nothing

@@ -206,6 +206,15 @@ class Env:
             self.bus,
             tables.clock,
         )
+        self.seasons = Seasons(
+            config.seasons,
+            store_.seasons,
+            store_.leases,
+            store_.players,
+            store_.identities,
+            self.master.origin,
+            tables.clock,
+        )
         self.tournaments = Tournaments(
             config.tournaments,
             self.lifecycle,
@@ -217,6 +226,7 @@ class Env:
             self.quotas,
             self.master.origin,
             programs=self.bots.seated,
+            arena_ended=self.seasons.record_arena,
         )
         self.moderation = Moderation(
             store_.moderation,
@@ -239,15 +249,6 @@ class Env:
             store_.moderation,
             self.presence,
             self.quotas,
-        )
-        self.seasons = Seasons(
-            config.seasons,
-            store_.seasons,
-            store_.leases,
-            store_.players,
-            store_.identities,
-            self.master.origin,
-            tables.clock,
         )
         # Operations: the drain, the checks and the metrics of this process.
         self.drain = Drain()

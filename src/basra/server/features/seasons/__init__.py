@@ -197,14 +197,16 @@ class Seasons:
     # ---------------------------------------------------------------- arenas
 
     async def record_arena(
-        self, event_id: str, variant: str, placings: Sequence[ArenaPlacing], at: float
+        self, event_id: str, variant: str, placings: Sequence[tuple[str, int, int]], at: float
     ) -> int:
-        """A finished arena's placings of people (its final standings), for the season of
-        its variant's family; stored once however often it is told."""
+        """A finished arena's people's ``(identity, place, games)`` (its final standings,
+        place 0 the first), for the season of its variant's family; stored once however
+        often it is told. The tournaments feature calls it when an arena ends."""
         family = FAMILY_OF.get(variant)
         if family is None or not placings:
             return 0
-        return await self.store.record_arena(event_id, family, placings, at)
+        rows = [ArenaPlacing(*placing) for placing in placings]
+        return await self.store.record_arena(event_id, family, rows, at)
 
     # ---------------------------------------------------------------- what people see
 

@@ -21,8 +21,7 @@ the arena placings whenever they are asked, so they and the final table are the 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from sqlalchemy import Column, Float, Index, Integer, String, Table, and_, func, select
 from sqlalchemy.exc import IntegrityError
@@ -37,8 +36,7 @@ from .rules import GAME_POINTS, Entry, Line, arena_points
 __all__ = ["ArenaPlacing", "SeasonStore", "SqlSeasons"]
 
 
-@dataclass(frozen=True)
-class ArenaPlacing:
+class ArenaPlacing(NamedTuple):
     """One person's place in a finished arena (0 first) and the games they finished."""
 
     identity: str
