@@ -10,17 +10,21 @@ table is held to one recomputed here from the stored ``results`` rows.
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from dataclasses import replace
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 from sqlalchemy import select
 from tests.web.conftest import ServerThread
 from tests.web.helpers import FAST, file_store, http, new_token, sharing
 from tests.web.test_service import spec
+from tests.web.test_words_table import LANGS, STATIC, keys
 
 from basra.pools import FAMILIES
+from basra.server.app import create_app
 from basra.server.env import AppConfig, Env
 from basra.server.features.seasons import ArenaPlacing, SeasonConfig
 from basra.server.features.seasons.rules import (
@@ -303,3 +307,33 @@ def test_an_arenas_final_standings_give_its_people_their_places() -> None:
         held.entrants[entrant.id] = EntrantRow(entrant.id, position, entrant.to_json())
     assert held.people_placed() == [("amal-id", 0, 0)]  # no game: both first, equal
     assert arena_points(0, 0) == 0  # ... and an arena without a game is worth nothing
+
+
+# ---------------------------------------------------------------------- the page's words
+
+
+def test_every_word_the_season_page_asks_for_exists_in_every_language() -> None:
+    text = (STATIC / "seasons.js").read_text(encoding="utf-8")
+    used = set(re.findall(r"\bt\(\"([a-z_0-9]+)\"[,)]", text))
+    for prefix, parts in (
+        ("season_division_", DIVISIONS),
+        ("season_status_", ("up", "down", "stay")),
+        ("season_move_", ("up", "down", "stay")),
+        ("family_", tuple(FAMILIES)),
+    ):
+        assert f'"{prefix}" +' in text, prefix
+        used |= {prefix + part for part in parts}
+    used |= {"nav_seasons", "err_no_such_season"}
+    assert len(used) > 30
+    for lang in LANGS:
+        assert not used - keys(lang), (lang, sorted(used - keys(lang)))
+    index = (STATIC / "index.html").read_text(encoding="utf-8")
+    assert 'href="/seasons"' in index and "seasonsPage(root, ui)" in (STATIC / "app.js").read_text(
+        encoding="utf-8"
+    )
+
+
+def test_the_season_page_is_served() -> None:
+    with TestClient(create_app(AppConfig(service=FAST))) as client:
+        answer = client.get("/seasons")
+        assert answer.status_code == 200 and 'id="app"' in answer.text

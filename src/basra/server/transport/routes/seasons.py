@@ -9,6 +9,7 @@
 - ``GET /api/seasons/badges[?username=U]``: the badges of an account, or of the caller:
   ``{"badges": [{family, season, division, division_key, rank, points, move}]}``.
 - ``GET /api/seasons/{family}/{season}``: a closed season's final table.
+- ``GET /seasons``: the page (static/seasons.js).
 
 Refusals: ``bad_request`` (422, naming the ``field``), ``no_such_season``,
 ``no_such_player`` (404).
@@ -25,12 +26,15 @@ from basra.server.features.accounts import username_key
 from basra.server.features.seasons import Seasons, check_family
 from basra.server.transport.auth import MaybeSignedIn
 from basra.server.transport.deps import provide
+from basra.server.transport.routes.pages import page
 
 __all__ = ["router"]
 
 router = APIRouter()
 
 SeasonsDep = Annotated[Seasons, Depends(provide(Seasons))]
+
+router.add_api_route("/seasons", page, methods=["GET"], include_in_schema=False)
 
 
 def _number(value: str | None, field: str) -> int | None:
