@@ -110,7 +110,7 @@ function drawSeason(data, ui) {
       h("td", { class: "num" }, n(line.points)),
       h("td", { class: "num" }, n(line.games)),
       h("td", { class: "num" }, n(line.wins)),
-      h("td", { class: "season-status" }, t("season_status_" + moveKey(line.move)))))))));
+      h("td", { class: "season-status" }, t("season_status_" + moveKey(line.move))))))));
   }
   out.push(standings);
   const points = data.points;
