@@ -23,6 +23,7 @@ from tests.web.helpers import FAST, file_store, http, new_token, sharing
 from tests.web.test_service import spec
 from tests.web.test_words_table import LANGS, STATIC, keys
 
+import basra.server.features.seasons as seasons_module
 from basra.pools import FAMILIES
 from basra.server.app import create_app
 from basra.server.env import AppConfig, Env
@@ -31,9 +32,11 @@ from basra.server.features.seasons.rules import (
     DIVISIONS,
     Entry,
     SeasonCalendar,
+    Total,
     arena_points,
     parse_length,
     table_of,
+    totals_of,
 )
 from basra.server.features.tournaments.held import Held
 from basra.server.features.tournaments.store import EntrantRow, TournamentRow
@@ -67,8 +70,10 @@ def test_the_calendar_counts_calendar_months_and_fixed_lengths() -> None:
 
 
 def test_promotion_and_relegation_take_at_most_half_of_a_division() -> None:
-    def entries(points: dict[str, int]) -> list[Entry]:
-        return [Entry(who, p, p == 3, float(i)) for i, (who, p) in enumerate(points.items())]
+    def entries(points: dict[str, int]) -> list[Total]:
+        return totals_of(
+            Entry(who, p, p == 3, float(i)) for i, (who, p) in enumerate(points.items())
+        )
 
     # Five in the middle division: two up, two down (half of five is two).
     five = table_of(
@@ -84,7 +89,7 @@ def test_promotion_and_relegation_take_at_most_half_of_a_division() -> None:
     assert [line.move for line in top] == [0, -1]
     # Equal points: more wins first, then whoever reached the total first.
     tied = table_of(
-        [Entry("x", 3, False, 5.0), Entry("y", 3, True, 9.0), Entry("z", 3, False, 1.0)],
+        totals_of([Entry("x", 3, False, 5.0), Entry("y", 3, True, 9.0), Entry("z", 3, False, 1.0)]),
         {}, 5, 1, 1,
     )  # fmt: skip
     assert [line.identity for line in tied] == ["y", "z", "x"]
@@ -226,7 +231,17 @@ def test_a_season_compressed_to_minutes_promotes_relegates_and_keeps_its_final_t
         assert live["season"]["number"] == 1 and live["division"] == 0
         assert len(live["standings"]) == 10 and live["promotion_line"] == 2
         assert live["relegation_line"] is None  # nobody goes down from Bronze
-        assert sum(line["you"] for line in live["standings"]) == 1
+        assert sum(line["you"] for line in live["standings"]) == 1 and live["size"] == 10
+        # A long division is shown in part: its head, the caller's neighbours, its last.
+        mine = next(line["rank"] for line in live["standings"] if line["you"])
+        head, seasons_module.SHOWN = seasons_module.SHOWN, 2
+        try:
+            part = await first.seasons.standing("egyptian", ids[0], None, clock.now())
+        finally:
+            seasons_module.SHOWN = head
+        ranks = {line["rank"] for line in part["standings"]}
+        assert ranks == {1, 2, 10} | set(range(mine - 3, mine + 4)) & set(range(1, 11))
+        assert part["size"] == 10
         rows = await results_in(1)
         assert len(rows) == 25  # 10 games of two people, 5 of one
         expected = expected_table(rows, arena, {}, 2, 2)

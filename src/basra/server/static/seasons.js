@@ -100,7 +100,8 @@ function drawSeason(data, ui) {
         h("th", { scope: "col", class: "num" }, t("col_place")), h("th", { scope: "col" }, t("col_player")),
         h("th", { scope: "col", class: "num" }, t("season_col_points")), h("th", { scope: "col", class: "num" }, t("col_games")),
         h("th", { scope: "col", class: "num" }, t("col_wins")), h("th", { scope: "col" }, t("season_col_status")))),
-      h("tbody", {}, data.standings.map((line) => h("tr", {
+      h("tbody", {}, withGaps(data.standings, data.size, (from, to) => h("tr", { class: "season-gap" },
+        h("td", { colspan: 6 }, t("season_gap", { from: n(from), to: n(to) }))), (line) => h("tr", {
         class: ["season-row", line.you ? "mine" : "", line.move > 0 ? "zone-up" : line.move < 0 ? "zone-down" : "", up && line.rank === up ? "line-up" : "", down && line.rank === down ? "line-down" : ""].filter(Boolean).join(" "),
         "data-rank": line.rank, "aria-current": line.you ? "true" : null },
       h("td", { class: "num" }, n(line.rank)),
@@ -119,6 +120,20 @@ function drawSeason(data, ui) {
     h("p", {}, t("season_points_rule", {
       win: n(points.win), draw: n(points.draw), loss: n(points.loss),
       first: n(points.arena[0]), second: n(points.arena[1]), third: n(points.arena[2]), other: n(points.arena[3]) }))));
+  return out;
+}
+
+/** The rows of ``lines`` (ranks in order, some left out), a ``gap`` row where ranks are
+ * missing (between two shown, and after the last shown up to ``size``). */
+function withGaps(lines, size, gap, row) {
+  const out = [];
+  let next = 1;
+  for (const line of lines) {
+    if (line.rank > next) out.push(gap(next, line.rank - 1));
+    out.push(row(line));
+    next = line.rank + 1;
+  }
+  if (size >= next && lines.length) out.push(gap(next, size));
   return out;
 }
 

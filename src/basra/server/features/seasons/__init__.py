@@ -13,7 +13,7 @@ The rule (the calendar, the points, the order, who goes up and down) is one modu
 - **The season's end** (:meth:`Seasons.step`): whichever process holds the store's
   ``seasons`` lease (as the tournaments' clock does) closes, in order, every season of
   every family that ended at least ``grace`` seconds ago and is not closed yet. Closing
-  is one transaction of the store (:meth:`~.store.SqlSeasons.close`): read the entries,
+  is one transaction of the store (:meth:`~.store.SqlSeasons.close`): add up the entries,
   work out the final table with its moves, write it with the season's ``season_closes``
   row, whose key refuses a second close; so two processes (or a lease changing hands
   mid-close) never promote anyone twice. ``grace`` leaves the games that ended just
@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -42,18 +43,22 @@ from .rules import (
     ARENA_POINTS,
     DIVISIONS,
     GAME_POINTS,
-    Entry,
     Line,
     SeasonCalendar,
+    Total,
     lines_of,
     parse_length,
     table_of,
 )
 from .store import ArenaPlacing, SeasonStore
 
-__all__ = ["LEASE", "ArenaPlacing", "SeasonConfig", "Seasons", "check_family"]
+__all__ = ["LEASE", "SHOWN", "ArenaPlacing", "SeasonConfig", "Seasons", "check_family"]
 
 log = logging.getLogger(__name__)
+
+SHOWN = 50
+"""The head of a division shown in full; past it, only the caller's neighbours and the
+lines' (``size`` says how many stand in it)."""
 
 LEASE = "seasons"
 """The store lease under which one process at a time closes seasons."""
@@ -81,6 +86,8 @@ class SeasonConfig:
     """Seconds between the passes that look for a season to close."""
     lease_ttl: float = 90.0
     """Seconds the closing lease lasts unless renewed."""
+    fresh: float = 10.0
+    """Seconds a process reuses a running season's standings before reading them again."""
 
     def __post_init__(self) -> None:
         parse_length(self.length)
@@ -134,6 +141,7 @@ class Seasons:
         self.closed: list[tuple[str, int]] = []
         """The seasons this process closed (for tests and logs)."""
         self._task: asyncio.Task[None] | None = None
+        self._tables: dict[tuple[str, int], tuple[float, asyncio.Future[list[Line]]]] = {}
 
     # ---------------------------------------------------------------- the season's end
 
@@ -177,8 +185,8 @@ class Seasons:
         None if it was closed already."""
         config = self.config
 
-        def compute(entries: list[Entry], divisions: dict[str, int]) -> list[Line]:
-            return table_of(entries, divisions, config.divisions, config.promoted, config.relegated)
+        def compute(totals: list[Total], divisions: dict[str, int]) -> list[Line]:
+            return table_of(totals, divisions, config.divisions, config.promoted, config.relegated)
 
         lines = await self.store.close(
             family,
@@ -235,12 +243,7 @@ class Seasons:
         promotion and relegation, and the caller's last final line."""
         config = self.config
         number = max(self.calendar.number_at(now), 1)
-        entries = await self.store.entries(
-            family, self.calendar.start(number), self.calendar.end(number)
-        )
-        people = sorted({e.identity for e in entries})
-        divisions = await self.store.divisions(family, number, people)
-        table = table_of(entries, divisions, config.divisions, config.promoted, config.relegated)
+        table = await self._table(family, number)
         mine = next((line for line in table if line.identity == identity), None)
         if division is not None and not 0 <= division < config.divisions:
             raise ProtocolError(
@@ -254,7 +257,16 @@ class Seasons:
             starts = mine.division if mine else 0
         shown = division if division is not None else starts
         lines = [line for line in table if line.division == shown]
+        size = len(lines)
         up, down = lines_of(len(lines), shown, config.divisions, config.promoted, config.relegated)
+        # A long division is shown in part: its head, the caller's neighbours, the line to
+        # relegation's and its last line (the ranks say where the gaps are).
+        ranks = set(range(1, SHOWN + 1)) | {size}
+        if mine is not None and mine.division == shown:
+            ranks |= set(range(mine.rank - 3, mine.rank + 4))
+        if down:
+            ranks |= set(range(size - down - 1, size - down + 4))
+        lines = [line for line in lines if line.rank in ranks]
         names = await self._names([line.identity for line in lines])
         last = None
         if identity is not None:
@@ -275,14 +287,38 @@ class Seasons:
                 "line": self._line_json(mine) if mine else None,
                 "last": last,
             },
+            "size": size,
             "promotion_line": up if up else None,
-            "relegation_line": len(lines) - down + 1 if down else None,
+            "relegation_line": size - down + 1 if down else None,
             "standings": [
                 {**self._line_json(line), **names[line.identity], "you": line.identity == identity}
                 for line in lines
             ],
             "points": {**GAME_POINTS, "arena": [*ARENA_POINTS, 1]},
         }
+
+    async def _table(self, family: str, number: int) -> list[Line]:
+        """A running season's standings, read at most once every ``fresh`` seconds in this
+        process (requests meanwhile share the one read: a season's totals are a grouped
+        query over all its results)."""
+        key = (family, number)
+        found = self._tables.get(key)
+        if found is not None and (found[0] > time.monotonic() or not found[1].done()):
+            return await asyncio.shield(found[1])
+        task = asyncio.ensure_future(self._read_table(family, number))
+        self._tables[key] = (time.monotonic() + self.config.fresh, task)
+        try:
+            return await asyncio.shield(task)
+        except Exception:
+            self._tables.pop(key, None)
+            raise
+
+    async def _read_table(self, family: str, number: int) -> list[Line]:
+        config = self.config
+        calendar = self.calendar
+        totals = await self.store.totals(family, calendar.start(number), calendar.end(number))
+        divisions = await self.store.divisions(family, number, None)
+        return table_of(totals, divisions, config.divisions, config.promoted, config.relegated)
 
     @staticmethod
     def _line_json(line: Line) -> dict[str, Any]:

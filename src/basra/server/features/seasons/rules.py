@@ -3,8 +3,8 @@ division's standings, and promotion and relegation at a season's end.
 
 Everything here is a pure function of rows (no store, no clock): the live standings
 (:class:`~basra.server.features.seasons.Seasons`) and the final table written when a season
-closes are both :func:`table_of` over the same entries, so a final table can always be
-recomputed from the stored results (the season tests do exactly that).
+closes are both :func:`table_of` over the same totals of the same entries, so a final table
+can always be recomputed from the stored results (the season tests do exactly that).
 
 - **Calendar.** Seasons are numbered from 1 per variant family (rating pools,
   :data:`basra.pools.FAMILIES`); season ``n`` runs from ``start(n)`` to ``start(n + 1)``,
@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import calendar
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -46,10 +46,12 @@ __all__ = [
     "Entry",
     "Line",
     "SeasonCalendar",
+    "Total",
     "arena_points",
     "lines_of",
     "parse_length",
     "table_of",
+    "totals_of",
 ]
 
 DIVISIONS = ("bronze", "silver", "gold", "platinum", "diamond")
@@ -176,37 +178,58 @@ def lines_of(
     return up, down
 
 
-def table_of(
-    entries: Iterable[Entry],
-    division_of: dict[str, int],
-    divisions: int,
-    promoted: int,
-    relegated: int,
-) -> list[Line]:
-    """Every division's standings with their moves, from a season's entries and the
-    divisions people start it in (absent: the lowest). Sorted by division (highest first),
-    then rank."""
-    totals: dict[str, list[float]] = {}
+@dataclass(frozen=True)
+class Total:
+    """One person's season so far: what their entries add up to."""
+
+    identity: str
+    points: int
+    games: int
+    wins: int
+    reached: float
+    """When their total was reached (their last entry that earned points; 0.0 if none)."""
+
+
+def totals_of(entries: Iterable[Entry]) -> list[Total]:
+    """Add up each person's entries (the store adds up rated games the same way in SQL,
+    from :data:`GAME_POINTS`)."""
+    sums: dict[str, list[float]] = {}
     for entry in entries:
-        total = totals.setdefault(entry.identity, [0, 0, 0, 0.0])
+        total = sums.setdefault(entry.identity, [0, 0, 0, 0.0])
         total[0] += entry.points
         total[1] += entry.game
         total[2] += entry.won
         if entry.points:
             total[3] = max(total[3], entry.at)
-    by_division: dict[int, list[tuple[str, Sequence[float]]]] = {}
-    for identity, total in totals.items():
-        division = min(max(division_of.get(identity, 0), 0), divisions - 1)
-        by_division.setdefault(division, []).append((identity, total))
+    return [
+        Total(who, int(points), int(games), int(wins), reached)
+        for who, (points, games, wins, reached) in sums.items()
+    ]
+
+
+def table_of(
+    totals: Iterable[Total],
+    division_of: Mapping[str, int],
+    divisions: int,
+    promoted: int,
+    relegated: int,
+) -> list[Line]:
+    """Every division's standings with their moves, from a season's totals and the
+    divisions people start it in (absent: the lowest). Sorted by division (highest first),
+    then rank."""
+    by_division: dict[int, list[Total]] = {}
+    for total in totals:
+        division = min(max(division_of.get(total.identity, 0), 0), divisions - 1)
+        by_division.setdefault(division, []).append(total)
     out: list[Line] = []
     for division in sorted(by_division, reverse=True):
-        people = sorted(by_division[division], key=lambda p: (-p[1][0], -p[1][2], p[1][3], p[0]))
+        people = sorted(
+            by_division[division], key=lambda t: (-t.points, -t.wins, t.reached, t.identity)
+        )
         up, down = lines_of(len(people), division, divisions, promoted, relegated)
-        for index, (identity, (points, games, wins, reached)) in enumerate(people):
+        for index, t in enumerate(people):
             move = 1 if index < up else -1 if index >= len(people) - down else 0
             out.append(
-                Line(
-                    identity, division, index + 1, int(points), int(games), int(wins), reached, move
-                )
+                Line(t.identity, division, index + 1, t.points, t.games, t.wins, t.reached, move)
             )
     return out

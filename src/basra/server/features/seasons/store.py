@@ -13,8 +13,9 @@ repository's protocol, their tables and the repository in SQL, all in this one m
   feature's final standings): the event, the family, the place and the games finished.
 
 A season's live standings are not stored: they are read from the stored results (the
-``results`` rows the table master settles, rated ones of the family, by ``ended_at``) and
-the arena placings whenever they are asked, so they and the final table are the same rule
+``results`` rows the table master settles, rated ones of the family, by ``ended_at``,
+added up per person in one grouped query) and the arena placings whenever they are
+asked, so they and the final table are the same rule
 (:mod:`basra.server.features.seasons.rules`) over the same rows.
 """
 
@@ -23,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import NamedTuple, Protocol
 
-from sqlalchemy import Column, Float, Index, Integer, String, Table, and_, func, select
+from sqlalchemy import Column, Float, Index, Integer, String, Table, and_, case, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -31,7 +32,7 @@ from basra.server.store.sql import schema
 from basra.server.store.sql.database import SqlDatabase
 from basra.server.store.sql.schema import metadata
 
-from .rules import GAME_POINTS, Entry, Line, arena_points
+from .rules import GAME_POINTS, Line, Total, arena_points
 
 __all__ = ["ArenaPlacing", "SeasonStore", "SqlSeasons"]
 
@@ -44,8 +45,8 @@ class ArenaPlacing(NamedTuple):
     games: int
 
 
-Compute = Callable[[list[Entry], dict[str, int]], list[Line]]
-"""Works out a final table from the season's entries and the divisions people start in."""
+Compute = Callable[[list[Total], dict[str, int]], list[Line]]
+"""Works out a final table from the season's totals and the divisions people start in."""
 
 
 # ---------------------------------------------------------------------- repository
@@ -54,14 +55,16 @@ Compute = Callable[[list[Entry], dict[str, int]], list[Line]]
 class SeasonStore(Protocol):
     """Entries, final tables and arena placings, by variant family and season."""
 
-    async def entries(self, family: str, start: float, end: float) -> list[Entry]:
-        """Every entry of a family in ``[start, end)``: rated results and arena placings."""
+    async def totals(self, family: str, start: float, end: float) -> list[Total]:
+        """Each person's entries of a family in ``[start, end)`` (rated results and arena
+        placings), added up."""
 
     async def divisions(
-        self, family: str, season: int, identities: Sequence[str]
+        self, family: str, season: int, identities: Sequence[str] | None
     ) -> dict[str, int]:
-        """Where each of ``identities`` starts ``season``: their last earlier final table's
-        ``next_division`` (absent: none yet)."""
+        """Where people start ``season`` (``identities``, or everyone who has a final
+        line: None): their last earlier final table's ``next_division`` (absent: none
+        yet)."""
 
     async def last_closed(self, family: str) -> int:
         """The latest season of a family closed (0: none)."""
@@ -145,40 +148,58 @@ def _line(row: object) -> Line:
     )
 
 
-async def _entries(conn: AsyncConnection, family: str, start: float, end: float) -> list[Entry]:
+async def _totals(conn: AsyncConnection, family: str, start: float, end: float) -> list[Total]:
+    """Each person's rated games added up in SQL (points by :data:`GAME_POINTS`), then
+    their arena placings (a few rows) added in by :func:`arena_points`."""
+    points = case(*((RES.c.outcome == k, v) for k, v in GAME_POINTS.items()), else_=0)
+    earned = {k for k, v in GAME_POINTS.items() if v}
     games = await conn.execute(
-        select(RES.c.identity_id, RES.c.outcome, RES.c.ended_at).where(
+        select(
+            RES.c.identity_id,
+            func.sum(points),
+            func.count(),
+            func.sum(case((RES.c.outcome == "win", 1), else_=0)),
+            func.max(case((RES.c.outcome.in_(sorted(earned)), RES.c.ended_at), else_=0.0)),
+        )
+        .where(
             RES.c.family == family,
             RES.c.rated.is_(True),
             RES.c.ended_at >= start,
             RES.c.ended_at < end,
         )
+        .group_by(RES.c.identity_id)
     )
-    out = [
-        Entry(str(who), GAME_POINTS.get(outcome, 0), outcome == "win", float(at))
-        for who, outcome, at in games
-    ]
+    sums = {
+        str(who): [int(p or 0), int(n), int(w or 0), float(r or 0.0)] for who, p, n, w, r in games
+    }
     arenas = await conn.execute(
         select(SA.c.identity, SA.c.place, SA.c.games, SA.c.ended_at).where(
             SA.c.family == family, SA.c.ended_at >= start, SA.c.ended_at < end
         )
     )
-    out.extend(
-        Entry(str(who), arena_points(place, games), place == 0, float(at), game=False)
-        for who, place, games, at in arenas
-    )
-    return out
+    for who, place, played, at in arenas:
+        total = sums.setdefault(str(who), [0, 0, 0, 0.0])
+        worth = arena_points(place, played)
+        total[0] += worth
+        total[2] += place == 0
+        if worth:
+            total[3] = max(total[3], float(at))
+    return [Total(who, int(p), int(n), int(w), r) for who, (p, n, w, r) in sums.items()]
 
 
 async def _divisions(
-    conn: AsyncConnection, family: str, season: int, identities: Sequence[str]
+    conn: AsyncConnection, family: str, season: int, identities: Sequence[str] | None
 ) -> dict[str, int]:
-    people = sorted(set(identities))
-    if not people:
-        return {}
+    """Everyone's (``identities`` None) or some people's latest earlier final line."""
+    where = [SF.c.family == family, SF.c.season < season]
+    if identities is not None:
+        people = sorted(set(identities))
+        if not people:
+            return {}
+        where.append(SF.c.identity.in_(people))
     latest = (
         select(SF.c.identity, func.max(SF.c.season).label("season"))
-        .where(SF.c.family == family, SF.c.season < season, SF.c.identity.in_(people))
+        .where(*where)
         .group_by(SF.c.identity)
         .subquery()
     )
@@ -201,13 +222,13 @@ class SqlSeasons:
     def __init__(self, db: SqlDatabase) -> None:
         self.db = db
 
-    async def entries(self, family: str, start: float, end: float) -> list[Entry]:
-        """Two indexed queries."""
+    async def totals(self, family: str, start: float, end: float) -> list[Total]:
+        """A grouped query and the arena placings' rows."""
         async with self.db.engine.connect() as conn:
-            return await _entries(conn, family, start, end)
+            return await _totals(conn, family, start, end)
 
     async def divisions(
-        self, family: str, season: int, identities: Sequence[str]
+        self, family: str, season: int, identities: Sequence[str] | None
     ) -> dict[str, int]:
         """Each person's latest earlier final line (one query)."""
         async with self.db.engine.connect() as conn:
@@ -232,9 +253,9 @@ class SqlSeasons:
                 )
                 if found.first() is not None:
                     return None
-                entries = await _entries(conn, family, start, end)
-                divisions = await _divisions(conn, family, season, [e.identity for e in entries])
-                lines = compute(entries, divisions)
+                totals = await _totals(conn, family, start, end)
+                divisions = await _divisions(conn, family, season, None)
+                lines = compute(totals, divisions)
                 await conn.execute(
                     SC.insert().values(
                         family=family, season=season, closed_at=at, people=len(lines)

@@ -3,9 +3,11 @@
 - ``GET /api/seasons?family=F[&division=D]``: the running season of a variant family
   (``family``: a family or a variant; egyptian when absent): ``{"family", "families",
   "season": {number, starts, ends}, "divisions": [keys, lowest first], "division": the one
-  shown, "you": {division, line, last} or null (signed out), "promotion_line",
-  "relegation_line" (ranks, or null), "standings": [{rank, name, username, points, games,
-  wins, move, you}], "points"}``. The division shown is ``D``, else the caller's.
+  shown, "you": {division, line, last} or null (signed out), "size" (how many stand in
+  it), "promotion_line", "relegation_line" (ranks, or null), "standings": [{rank, name,
+  username, points, games, wins, move, you}], "points"}``. The division shown is ``D``,
+  else the caller's; past its first 50, only the caller's neighbours and the lines' are
+  listed.
 - ``GET /api/seasons/badges[?username=U]``: the badges of an account, or of the caller:
   ``{"badges": [{family, season, division, division_key, rank, points, move}]}``.
 - ``GET /api/seasons/{family}/{season}``: a closed season's final table.
