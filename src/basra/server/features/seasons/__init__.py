@@ -60,6 +60,10 @@ SHOWN = 50
 """The head of a division shown in full; past it, only the caller's neighbours and the
 lines' (``size`` says how many stand in it)."""
 
+CLOSES_PER_PASS = 100
+"""The most seasons of one family a pass closes (a short ``length`` on an old ``first``
+catches up over a few passes, not in one long one)."""
+
 LEASE = "seasons"
 """The store lease under which one process at a time closes seasons."""
 
@@ -175,7 +179,7 @@ class Seasons:
         done: list[tuple[str, int]] = []
         for family in FAMILIES:
             last = await self.store.last_closed(family)
-            for season in range(last + 1, running):
+            for season in range(last + 1, min(running, last + 1 + CLOSES_PER_PASS)):
                 if await self.close_season(family, season, now) is not None:
                     done.append((family, season))
         return done
