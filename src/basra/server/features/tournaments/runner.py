@@ -233,7 +233,7 @@ class EventClock:
         )
         if version is not None:
             await self.publish(held.id, version)
-            if self.arena_ended is not None and held.settings.format == "arena":
+            if self.arena_ended is not None and held.settings.format == "arena" and why == "done":
                 try:
                     await self.arena_ended(
                         held.id, held.settings.variant, held.people_placed(), now
