@@ -116,6 +116,8 @@ def test_the_season_page_by_keyboard_and_the_profiles_badge(
         page.wait_for_selector("#season-standings")
         assert f"division={other}" in page.url
         assert page.evaluate("() => document.activeElement?.id") == "season-division"
+        heading = page.locator("#season-standings-heading").inner_text()
+        assert page.locator("#season-status").inner_text() == heading  # said once
         no_violations(page, f"seasons-{lang}-{width}-division-{other}")
         # The profile's badge: the division season 1 ended in, and the move.
         page.goto(f"{base}/me?lang={lang}&anim=fast")

@@ -3,7 +3,8 @@
 // relegation, and how points are earned. The rule itself is the server's
 // (basra.server.features.seasons.rules); this page only shows what GET /api/seasons says.
 // The lines are said in words (a paragraph and a status column), not by colour alone, so a
-// screen reader hears them; the selects are labelled and redraw on change.
+// screen reader hears them; the selects are labelled and redraw on change, the focus kept
+// on the select and the division now shown said once in a status line.
 
 import { dayText } from "./i18n.js";
 
@@ -21,8 +22,10 @@ export async function seasonsPage(root, ui) {
   const page = h("div", { class: "page", id: "seasons-page" },
     h("h1", {}, t("seasons_title")), h("p", { class: "muted" }, t("seasons_help")));
   const controls = h("div", { class: "panel board-controls", id: "season-controls" });
-  const body = h("div", { id: "season-body", "aria-live": "polite" });
-  page.append(controls, body);
+  const body = h("div", { id: "season-body" });
+  // What a change of family or division shows, said once (not the whole table re-read).
+  const status = h("p", { id: "season-status", class: "sr-only", role: "status" });
+  page.append(controls, status, body);
   root.append(page);
   let closed = false;
 
@@ -38,7 +41,10 @@ export async function seasonsPage(root, ui) {
     family = data.family;
     drawControls(data);
     body.replaceChildren(...drawSeason(data, ui));
-    if (focusSelect) document.getElementById(focusSelect)?.focus();
+    if (focusSelect) {
+      document.getElementById(focusSelect)?.focus();
+      status.textContent = t("season_standings", { division: divisionName(data.divisions[data.division], ui) });
+    }
   }
 
   function drawControls(data) {
