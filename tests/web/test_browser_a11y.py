@@ -31,6 +31,7 @@ PAGES: dict[str, tuple[str, str]] = {
     "rules-index": ("/rules", ".list li a"),
     "daily": ("/daily", "[data-deal]"),
     "leaderboard": ("/leaderboard", "#board, #board-empty"),
+    "seasons": ("/seasons", "#season-standings"),
     "profile": ("/me", "#profile-ratings"),
     "account": ("/account", "#account-status"),
     "devices": ("/device", "#devices li"),

@@ -135,6 +135,11 @@ metrics_allow = ["10.0.0.0/8"]
 include = "tournaments.toml"
 [puzzles]
 rated_sets = ["private.jsonl"]
+[seasons]
+length = "14 days"
+first = "2026-03-01T12:00:00+02:00"
+divisions = 4
+promoted = 2
 """
     )
     config = load_config(path)
@@ -149,6 +154,14 @@ rated_sets = ["private.jsonl"]
     assert [str(n) for n in config.metrics_allow] == ["10.0.0.0/8"]
     assert config.tournaments == {"event": [{"name": "Friday"}]}
     assert config.app.puzzles.rated_sets == (str(tmp_path / "private.jsonl"),)
+    seasons = config.app.seasons
+    assert (seasons.length, seasons.divisions, seasons.promoted, seasons.relegated) == (
+        "14 days",
+        4,
+        2,
+        3,
+    )
+    assert seasons.first == 1772359200.0  # 10:00 UTC
 
 
 @pytest.mark.parametrize(
@@ -169,6 +182,9 @@ rated_sets = ["private.jsonl"]
         ("[rules]\ntarget = [10, 1]", "target: [least, most]"),
         ('[tournaments]\ninclude = "missing.toml"', "[tournaments] include: cannot read"),
         ('[puzzles]\nrated_sets = ["missing.jsonl"]', "[puzzles] rated_sets: cannot read"),
+        ('[seasons]\nlength = "a quarter"', "[seasons] length: 'a quarter' is not a length"),
+        ('[seasons]\nfirst = "soon"', "[seasons] first: 'soon' is not a date"),
+        ("[seasons]\ndivisions = 9", "[seasons] divisions: input should be less than or equal"),
         ("[server\nport = 1", "not valid TOML"),
     ],
 )
@@ -332,7 +348,7 @@ def test_a_suspension_ends_and_a_rated_seat_is_settled_by_forfeit(site: str) -> 
 
 def test_readiness_and_metrics_in_one_process(site: str) -> None:
     status, body = http(site + "/readyz")
-    assert status == 200 and body["ready"] and body["database"]["migration"] == "0018_push"
+    assert status == 200 and body["ready"] and body["database"]["migration"] == "0016_seasons"
     token = new_token(site)
     table = create_table(site, token, seats=[{"kind": "person"}, {"kind": "bot", "level": "easy"}])
     player = Player(site, table, token)

@@ -41,6 +41,7 @@ from basra.server.features.quickplay import QuickPlay
 from basra.server.features.reactions import Reactions
 from basra.server.features.reputation import Reputation
 from basra.server.features.reviews import ReviewConfig, ReviewService
+from basra.server.features.seasons import SeasonConfig, Seasons
 from basra.server.features.tournaments import TournamentConfig, Tournaments
 from basra.server.identity import Identities
 from basra.server.ops.control import Operations, OpsConfig, Sampler
@@ -96,6 +97,8 @@ class AppConfig:
     """How long presence lasts (:mod:`basra.server.features.friends.presence`)."""
     push: PushConfig = field(default_factory=PushConfig)
     """Web Push's keys and delivery (:mod:`basra.server.features.push`)."""
+    seasons: SeasonConfig = field(default_factory=SeasonConfig)
+    """How long seasons last, their divisions (:mod:`basra.server.features.seasons`)."""
 
 
 class Env:
@@ -217,6 +220,15 @@ class Env:
             self.bus,
             tables.clock,
         )
+        self.seasons = Seasons(
+            config.seasons,
+            store_.seasons,
+            store_.leases,
+            store_.players,
+            store_.identities,
+            self.master.origin,
+            tables.clock,
+        )
         self.tournaments = Tournaments(
             config.tournaments,
             self.lifecycle,
@@ -228,6 +240,7 @@ class Env:
             self.quotas,
             self.master.origin,
             programs=self.bots.seated,
+            arena_ended=self.seasons.record_arena,
         )
         self.moderation = Moderation(
             store_.moderation,
@@ -294,6 +307,7 @@ class Env:
         services.add(Moderation, self.moderation)
         services.add(Friends, self.friends)
         services.add(Push, self.push)
+        services.add(Seasons, self.seasons)
         services.add(Operations, self.operations)
         services.add(Metrics, self.metrics)
         return services
@@ -317,12 +331,14 @@ class Env:
         await self.quickplay.start()
         await self.tournaments.start()
         self.presence.start()
+        self.seasons.start()
         self.sampler.start()
 
     async def close(self) -> None:
         """Stop the features, then the tables, the bus, the store and the workers."""
         await self.sampler.close()
         await self.presence.close()
+        await self.seasons.close()
         with contextlib.suppress(Exception):  # the others take its tables over at once
             await self.master.ownership.hand_over()
         await self.tournaments.close()

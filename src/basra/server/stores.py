@@ -26,6 +26,7 @@ from basra.server.features.push.store import PushStore, SqlPush, drop_subscripti
 from basra.server.features.quickplay_store import SeekStore, SqlSeeks
 from basra.server.features.reputation.store import ReputationStore, SqlReputation
 from basra.server.features.reviews_store import ReviewStore, SqlReviews
+from basra.server.features.seasons.store import SeasonStore, SqlSeasons
 from basra.server.features.tournaments.store import SqlTournaments, TournamentStore
 from basra.server.store.protocols import (
     IdentityStore,
@@ -92,6 +93,10 @@ class Store(Protocol):
         """Follows, blocks and the presence setting."""
 
     @property
+    def seasons(self) -> SeasonStore:
+        """Seasons' final tables and arena placings."""
+
+    @property
     def moderation(self) -> ModerationStore:
         """Reports and sanctions."""
 
@@ -144,6 +149,7 @@ class SqlStore:
         self.puzzles = SqlPuzzles(self.db)
         self.reputation = SqlReputation(self.db)
         self.push = SqlPush(self.db)
+        self.seasons = SqlSeasons(self.db)
 
     @property
     def url(self) -> str:

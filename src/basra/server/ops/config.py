@@ -22,6 +22,7 @@ import os
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
@@ -32,6 +33,8 @@ from basra.server.features.pairing import QuickPlayConfig
 from basra.server.features.push import PushConfig, public_key_of
 from basra.server.features.puzzles import PuzzleConfig
 from basra.server.features.reviews import ReviewConfig
+from basra.server.features.seasons import SeasonConfig
+from basra.server.features.seasons.rules import parse_length
 from basra.server.quotas import Limits, Rate
 from basra.server.table.forms import RULE_BOUNDS
 from basra.server.table.live import ServiceConfig
@@ -207,6 +210,16 @@ class PuzzlesSection(_Strict):
     the rated pool; relative to the configuration file."""
 
 
+class SeasonsSection(_Strict):
+    length: str = "3 months"
+    """How long a season lasts: N months (calendar months), days, hours, minutes or seconds."""
+    first: str = "2026-01-01"
+    """When season 1 starts: an ISO date or date and time, UTC unless it says otherwise."""
+    divisions: int = Field(default=5, ge=2, le=5)
+    promoted: int = Field(default=3, ge=0, le=1000)
+    relegated: int = Field(default=3, ge=0, le=1000)
+
+
 class SecretsSection(_Strict):
     daily_deal: Secret | None = None
     """The daily deal's secret (at least 32 characters); else one made once and kept in
@@ -232,6 +245,7 @@ class FileModel(_Strict):
     moderation: ModerationSection = ModerationSection()
     puzzles: PuzzlesSection = PuzzlesSection()
     push: PushSection = PushSection()
+    seasons: SeasonsSection = SeasonsSection()
     tournaments: dict[str, Any] = Field(default_factory=dict)
 
 
@@ -415,6 +429,7 @@ def _build(raw: dict[str, Any], base: Path) -> HostConfig:
         rated_sets.append(str(base / path))
     app.puzzles = PuzzleConfig(rated_sets=tuple(rated_sets))
     app.push = _push(model.push, _secret(model.secrets.vapid_private_key, "vapid_private_key", 40))
+    app.seasons = _seasons(model.seasons)
     for path in model.moderation.word_lists:
         if not (base / path).is_file():
             raise ConfigError(f"[moderation] word_lists: cannot read {path}")
@@ -468,6 +483,29 @@ def _push(section: PushSection, key: str | None) -> PushConfig:
         timeout=section.timeout,
         concurrency=section.concurrency,
         most_subscriptions=section.most_subscriptions,
+    )
+
+
+def _seasons(section: SeasonsSection) -> SeasonConfig:
+    """The ``[seasons]`` section, its length and first day checked."""
+    try:
+        parse_length(section.length)
+    except ValueError as error:
+        raise ConfigError(f"[seasons] length: {error}") from None
+    try:
+        first = datetime.fromisoformat(section.first)
+    except ValueError:
+        raise ConfigError(
+            f'[seasons] first: {section.first!r} is not a date (write e.g. "2026-01-01")'
+        ) from None
+    if first.tzinfo is None:
+        first = first.replace(tzinfo=UTC)
+    return SeasonConfig(
+        length=section.length,
+        first=first.timestamp(),
+        divisions=section.divisions,
+        promoted=section.promoted,
+        relegated=section.relegated,
     )
 
 

@@ -30,6 +30,7 @@ const MODULES = {
   bots: () => import("./bots.js"),
   tournaments: () => import("./tournaments.js"),
   learn: () => import("./learn.js"),
+  seasons: () => import("./seasons.js"),
   offline: () => import("./offline/page.js"),
   push: () => import("./push.js"),
 };
@@ -296,6 +297,7 @@ function route({ moved = false, keepFocus = false } = {}) {
   else if (path === "/daily") lazy("daily", ({ dailyPage }) => dailyPage(root, ui));
   else if (path === "/bots") lazy("bots", ({ botsPage }) => botsPage(root, ui));
   else if (path === "/settings/notifications") lazy("push", ({ pushPage }) => pushPage(root, ui));
+  else if (path === "/seasons") lazy("seasons", ({ seasonsPage }) => seasonsPage(root, ui));
   else if ((m = path.match(/^\/tournaments(?:\/([\w-]+))?$/))) lazy("tournaments", ({ tournamentsPage }) => tournamentsPage(root, ui, m[1]));
   else if ((m = path.match(/^\/(learn|puzzles)(?:\/([^/]+))?$/))) { if (m[1] === "learn" ? m[2] : m[2] !== "mistakes") setSkip("skip_table", ".lesson-table .hand button.card[tabindex='0'], .puzzle-table .hand button.card[tabindex='0'], #lesson-next, #puzzle-result-heading, #app"); lazy("learn", ({ learnRoute }) => learnRoute(root, ui, m[1], m[2] && decodeURIComponent(m[2]), query)); }
   else if (path === "/offline") lazy("offline", ({ offlineHome }) => offlineHome(root, ui));

@@ -6,6 +6,7 @@ import { checkFields, markField } from "./fields.js";
 import { dayText, num1 } from "./i18n.js";
 import { reportForm } from "./report.js";
 import { followButtons } from "./friends.js";
+import { seasonBadges } from "./seasons.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const KIND_ORDER = ["2p", "3p", "4p", "2v2"];
@@ -220,6 +221,8 @@ export async function profilePage(root, ui, username) {
   }
   page.append(ratings);
   page.append(reputationPanel(ui, data));
+  // The season badges (each family's last final table) under the ratings, once known.
+  seasonBadges(ui, username).then((box) => { if (box && ratings.isConnected) ratings.after(box); });
   if (username && ui.app.token && data.username) page.append(reportForm(ui, { username: data.username }));
 
   const chartBox = h("section", { class: "panel", id: "profile-history" }, h("h2", {}, t("history")));

@@ -70,6 +70,7 @@ STATUS_OF = {
     "method_not_allowed": 405,
     "bad_push": 422,
     "push_off": 503,
+    "no_such_season": 404,
 }
 """HTTP status of each refusal code (400 for any other)."""
 

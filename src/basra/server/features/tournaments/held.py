@@ -149,6 +149,19 @@ class Held:
             )
         return self._standings
 
+    def people_placed(self) -> list[tuple[str, int, int]]:
+        """The final standings' people: ``(identity, place, games)``, place 0 the first
+        (a team entry's people share its line); bots and programs are left out."""
+        out = []
+        for line in self.standings():
+            entrant = self.entrants.get(line.entrant)
+            if entrant is None:
+                continue
+            for member in Entrant.from_json(entrant.data).members:
+                if member.kind == "person":
+                    out.append((member.ref, line.rank - 1, line.games))
+        return out
+
     # ---------------------------------------------------------------- the tables
 
     def open_games(self) -> list[TournamentGameRow]:

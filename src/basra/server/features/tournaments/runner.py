@@ -59,9 +59,12 @@ from .held import Held, HeldEvents
 from .schedule import ScheduleEntry
 from .tables import TournamentTables, paired_game
 
-__all__ = ["LEASE", "EventClock", "bot_entrant", "new_event_id"]
+__all__ = ["LEASE", "ArenaEnded", "EventClock", "bot_entrant", "new_event_id"]
 
 log = logging.getLogger(__name__)
+
+ArenaEnded = Callable[[str, str, list[tuple[str, int, int]], float], Awaitable[object]]
+"""Told an ended arena's id, variant, people's ``(identity, place, games)`` and end time."""
 
 LEASE = "tournaments"
 """The store lease under which one process at a time runs the events."""
@@ -95,6 +98,7 @@ class EventClock:
         publish: Callable[[str, int], Awaitable[None]],
         record: Callable[[str, TableFinished], Awaitable[None]],
         bot_seed: Callable[[str, EventSettings], float],
+        arena_ended: ArenaEnded | None = None,
     ) -> None:
         self.config = config
         self.store = store
@@ -106,6 +110,8 @@ class EventClock:
         self.publish = publish
         self.record = record
         self.bot_seed = bot_seed
+        self.arena_ended = arena_ended
+        """Told an arena's people's final places when it ends (the seasons' points)."""
         self.holding = False
         """Whether this process holds the lease (it runs the events)."""
         self.passes = 0
@@ -227,6 +233,13 @@ class EventClock:
         )
         if version is not None:
             await self.publish(held.id, version)
+            if self.arena_ended is not None and held.settings.format == "arena" and why == "done":
+                try:
+                    await self.arena_ended(
+                        held.id, held.settings.variant, held.people_placed(), now
+                    )
+                except Exception:
+                    log.exception("tournament %s: its placings were not recorded", held.id)
 
     async def _pair_arena(self, held: Held, now: float) -> None:
         tables = held.event.pair_waiting(held.waiting(), now)

@@ -63,7 +63,7 @@ from .entries import (
     person_entrant,
 )
 from .held import Held, HeldEvents
-from .runner import EventClock, bot_entrant, new_event_id
+from .runner import ArenaEnded, EventClock, bot_entrant, new_event_id
 from .tables import ProgramsSeated, TournamentTables, parse_owner
 from .views import Titles, event_json, summary_json
 
@@ -146,6 +146,7 @@ class Tournaments:
         origin: str,
         programs: ProgramsSeated | None = None,
         clock: Callable[[], float] = time.time,
+        arena_ended: ArenaEnded | None = None,
     ) -> None:
         self.config = config
         self.titles: Titles = {entry.name: entry.names for entry in config.schedule}
@@ -169,6 +170,7 @@ class Tournaments:
             self._publish,
             self.record,
             self.bot_seed,
+            arena_ended,
         )
         self.watchers: dict[str, set[Watcher]] = {}
         self._framing: set[str] = set()

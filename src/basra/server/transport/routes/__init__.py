@@ -27,6 +27,7 @@ from basra.server.transport.routes import (
     push,
     quickplay,
     reactions,
+    seasons,
     tables,
     tournaments,
 )
@@ -47,6 +48,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     reactions.router,
     bots.router,
     tournaments.router,
+    seasons.router,
     learn.router,
     games.router,
     offline.router,
