@@ -113,7 +113,13 @@ def test_the_season_page_by_keyboard_and_the_profiles_badge(
         page.wait_for_function(
             f"() => document.querySelector('#season-division')?.value === '{other}'"
         )
-        page.wait_for_selector("#season-standings")
+        # The select's value changes at the key press; the new standings are drawn and said
+        # once the answer is in.
+        page.wait_for_function(
+            "() => { const s = document.querySelector('#season-status');"
+            " const h = document.querySelector('#season-standings-heading');"
+            " return s && h && s.textContent !== '' && s.textContent === h.textContent; }"
+        )
         assert f"division={other}" in page.url
         assert page.evaluate("() => document.activeElement?.id") == "season-division"
         heading = page.locator("#season-standings-heading").inner_text()
