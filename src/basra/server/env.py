@@ -26,6 +26,7 @@ from typing import Any
 from basra.server.connection import Connections
 from basra.server.features.accounts import Accounts
 from basra.server.features.botapi import BotApi
+from basra.server.features.clubs import Clubs
 from basra.server.features.daily import Daily
 from basra.server.features.friends import Friends, Presence, PresenceConfig
 from basra.server.features.lessons import Lessons
@@ -237,6 +238,7 @@ class Env:
             self.presence,
             self.quotas,
         )
+        self.clubs = Clubs(store_.clubs, store_.players, self.friends, self.quotas)
         # Operations: the drain, the checks and the metrics of this process.
         self.drain = Drain()
         self.drain.on_start(lambda: asyncio.ensure_future(self.master.ownership.hand_over()))
@@ -277,6 +279,7 @@ class Env:
         services.add(HealthCheck, HealthCheck(self.health))
         services.add(Moderation, self.moderation)
         services.add(Friends, self.friends)
+        services.add(Clubs, self.clubs)
         services.add(Operations, self.operations)
         services.add(Metrics, self.metrics)
         return services

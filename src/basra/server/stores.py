@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from basra.server.features.botapi_store import BotStore, SqlBots, revoke_owned
+from basra.server.features.clubs.store import ClubStore, SqlClubs
 from basra.server.features.daily_store import DailyStore, SqlDaily
 from basra.server.features.friends.store import FriendStore, SqlFriends
 from basra.server.features.learn_store import LessonStore, PuzzleStore, SqlLessons, SqlPuzzles
@@ -90,6 +91,10 @@ class Store(Protocol):
         """Follows, blocks and the presence setting."""
 
     @property
+    def clubs(self) -> ClubStore:
+        """Clubs, their members and invitations."""
+
+    @property
     def moderation(self) -> ModerationStore:
         """Reports and sanctions."""
 
@@ -130,6 +135,7 @@ class SqlStore:
         self.tournaments = SqlTournaments(self.db)
         self.moderation = SqlModeration(self.db)
         self.friends = SqlFriends(self.db)
+        self.clubs = SqlClubs(self.db)
         self.lessons = SqlLessons(self.db)
         self.puzzles = SqlPuzzles(self.db)
 

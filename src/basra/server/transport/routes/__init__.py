@@ -13,6 +13,7 @@ from fastapi import APIRouter
 
 from basra.server.transport.routes import (
     bots,
+    clubs,
     daily,
     friends,
     games,
@@ -37,6 +38,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     ops.router,
     moderation.router,
     friends.router,
+    clubs.router,
     meta.router,
     identity.router,
     players.router,

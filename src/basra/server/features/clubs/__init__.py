@@ -1,0 +1,418 @@
+"""Clubs: groups of people who play together, with their page, roles and invitations.
+
+**A club** has a name and a description (each through the one words policy,
+:data:`~basra.server.words.CLUB_NAME` and :data:`~basra.server.words.CLUB_DESCRIPTION`),
+and is *open* (anyone signed in joins at once) or *by invitation*. Its address is its
+*slug* (``/club/SLUG``), made once from its name (ASCII letters and digits; a few random
+ones when the name has too few, or when another club has it). Names are unique as the
+words policy compares them (a confusable copy of a club's name is taken).
+
+**Joining.** An open club is joined in one call. A club by invitation is joined by a
+person a leader invited (they accept the invitation), or by a person whose request to
+join a leader accepts (the leader invites them: the request and the invitation meet).
+A person leaves in one call; the owner hands the club over first (or, alone in it,
+leaves and the club is closed, as the operator closes one).
+
+**Roles.** The *owner* (its maker, one a club) names *leaders* and hands over
+ownership; leaders (and the owner) invite people, accept and refuse requests, remove
+members (a leader removes members, the owner removes leaders too) and edit the
+description and whether the club is open.
+
+**The page** (:meth:`Clubs.page`): the club, its members with their best rating and,
+to members only, each one's presence (:mod:`basra.server.features.friends`: from their
+sockets, and *away* when they hide it), the recent finished games of its members, its
+events (club-only tournaments, when the tournaments feature names them), and what the
+caller may do (their role, an invitation or request pending; leaders see the pending
+invitations and requests).
+
+**Quotas** (:class:`~basra.server.quotas.Limits`): a person makes at most
+``clubs_per_identity`` clubs a day and an address ``clubs_per_address``; joins and
+requests are ``club_joins_per_identity`` / ``club_joins_per_address``; a person belongs
+to at most ``clubs_per_member`` clubs. Refusals are ``bad_club`` naming the ``field``,
+``club_taken`` (409, naming ``name``), ``no_such_club`` (404), ``not_club_leader`` (403),
+``name_not_allowed`` and ``rate_limited``.
+
+**The operator** removes a club (kept for the record, shown nowhere: ``basra admin club
+remove``) or clears its description (``basra admin club clear-description``); a report
+may name a club (:mod:`basra.server.features.moderation`).
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import time
+import unicodedata
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from basra.server import words
+from basra.server.errors import ProtocolError
+from basra.server.features.accounts import username_key
+from basra.server.features.clubs.store import (
+    ROLES,
+    ClubRow,
+    ClubStore,
+    MemberRow,
+    SqlClubs,
+    TakenError,
+)
+from basra.server.features.friends import Friends
+from basra.server.quotas import Quotas
+from basra.server.store.protocols import PlayerStore
+from basra.server.table.ratings import rating_json
+
+__all__ = ["ROLES", "ClubRow", "ClubStore", "Clubs", "MemberRow", "SqlClubs", "slug_of"]
+
+MAX_SLUG = 32
+SEARCH_LIMIT = 50
+GAMES_LISTED = 20
+GAMES_PER_MEMBER = 5
+SLUG_FORM = re.compile(r"^[a-z0-9-]{1,40}$")
+
+EventsOf = Callable[[str], Awaitable[list[dict[str, Any]]]]
+"""A club's events (given its slug): what the tournaments feature lists on the page."""
+
+
+def _bad(field: str, message: str) -> ProtocolError:
+    return ProtocolError("bad_club", message, {"field": field})
+
+
+def slug_of(name: str) -> str:
+    """A club's address from its name: ASCII letters and digits, the rest as ``-``
+    (empty when the name has none).
+
+    >>> slug_of("  Café Basra — Alex! "), slug_of("نادي")
+    ('cafe-basra-alex', '')
+    """
+    ascii_ = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "-", ascii_.casefold()).strip("-")[:MAX_SLUG].strip("-")
+
+
+def _flag(body: dict[str, Any], field: str) -> bool | None:
+    value = body.get(field)
+    if value is None:
+        return None
+    if not isinstance(value, bool):
+        raise _bad(field, f"{field}: true or false")
+    return value
+
+
+class Clubs:
+    """Clubs, members, roles and invitations (see the module's docstring)."""
+
+    def __init__(
+        self,
+        store: ClubStore,
+        players: PlayerStore,
+        friends: Friends,
+        quotas: Quotas,
+        clock: Callable[[], float] = time.time,
+        events_of: EventsOf | None = None,
+    ) -> None:
+        self.store = store
+        self.players = players
+        self.friends = friends
+        self.quotas = quotas
+        self.clock = clock
+        self.events_of = events_of
+        """A club's events (None: none are listed)."""
+
+    # ---------------------------------------------------------------- reading
+
+    async def club(self, slug: Any) -> ClubRow:
+        """The club a request names (not removed), or ``no_such_club``."""
+        if not isinstance(slug, str) or not SLUG_FORM.match(slug):
+            raise ProtocolError("no_such_club", "there is no such club")
+        row = await self.store.load(slug)
+        if row is None or row.removed_at is not None:
+            raise ProtocolError("no_such_club", "there is no such club")
+        return row
+
+    async def is_member(self, slug: str, identity: str) -> bool:
+        """Whether a person is a member of a club (not removed)."""
+        row = await self.store.load(slug)
+        if row is None or row.removed_at is not None:
+            return False
+        return await self.store.member(slug, identity) is not None
+
+    async def member_ids(self, slug: str) -> list[str]:
+        """A club's members' identities."""
+        return [m.identity for m in await self.store.members(slug)]
+
+    def _summary(self, row: ClubRow) -> dict[str, Any]:
+        return {
+            "slug": row.slug,
+            "name": row.name,
+            "description": row.description,
+            "open": row.open,
+            "members": row.members,
+        }
+
+    async def search(self, text: Any) -> dict[str, Any]:
+        """Clubs whose name holds ``text`` (all of them, most members first, without)."""
+        if text is not None and not isinstance(text, str):
+            raise _bad("q", "q: text")
+        query = words.normalise(text[:64]) if text else ""
+        rows = await self.store.search(query, SEARCH_LIMIT)
+        return {"clubs": [self._summary(r) for r in rows]}
+
+    async def of(self, identity: str) -> list[dict[str, Any]]:
+        """A person's clubs, with their role in each."""
+        shown = []
+        for membership in await self.store.clubs_of(identity):
+            row = await self.store.load(membership.slug)
+            if row is not None and row.removed_at is None:
+                shown.append({**self._summary(row), "role": membership.role})
+        return shown
+
+    async def of_username(self, username: Any) -> dict[str, Any]:
+        """The clubs of the account named ``username`` (a profile's)."""
+        if not isinstance(username, str) or not username.strip():
+            raise _bad("username", "username: a username")
+        account = await self.players.account_by_username(username_key(username.strip()[:64]))
+        if account is None:
+            raise ProtocolError("no_such_player", "there is no such player")
+        return {"clubs": await self.of(account.identity)}
+
+    async def page(self, slug: Any, viewer: str | None) -> dict[str, Any]:
+        """The club's page (see the module's docstring)."""
+        row = await self.club(slug)
+        members = await self.store.members(row.slug)
+        ids = [m.identity for m in members]
+        mine = next((m for m in members if m.identity == viewer), None)
+        leader = mine is not None and mine.role in ("owner", "leader")
+        invites = await self.store.pending(row.slug, "invite") if leader else []
+        requests = await self.store.pending(row.slug, "request") if leader else []
+        people = await self.friends.people([*ids, *invites, *requests])
+        hidden = await self.friends.store.hidden(ids) if mine else set()
+        listed = []
+        for member in members:
+            entry = {**people[member.identity], "role": member.role, "since": member.at}
+            entry["rating"] = await self._rating(member.identity)
+            if mine is not None:
+                entry.update(
+                    await self.friends.status(member.identity, hidden=member.identity in hidden)
+                )
+            listed.append(entry)
+        pending = None if viewer is None or mine else await self.store.invitation(row.slug, viewer)
+        return {
+            **self._summary(row),
+            "owner": people.get(row.owner),
+            "made_at": row.made_at,
+            "member_list": listed,
+            "games": await self._games(ids),
+            "events": await self.events_of(row.slug) if self.events_of else [],
+            "you": {
+                "role": mine.role if mine else None,
+                "invited": pending == "invite",
+                "requested": pending == "request",
+            },
+            "invites": [people[w] for w in invites],
+            "requests": [people[w] for w in requests],
+        }
+
+    async def _rating(self, who: str) -> dict[str, Any] | None:
+        """A member's best rating (by ordinal) with its pool, or None without any."""
+        ratings = await self.players.ratings_of(who)
+        if not ratings:
+            return None
+        best = max(ratings, key=lambda r: r.mu - 3 * r.sigma)
+        return {"family": best.family, "kind": best.kind, **rating_json(best.mu, best.sigma)}
+
+    async def _games(self, ids: list[str]) -> list[dict[str, Any]]:
+        """The members' newest finished games, each once, with the members who played."""
+        games: dict[str, dict[str, Any]] = {}
+        people = await self.friends.people(ids) if ids else {}
+        for who in ids:
+            for result in await self.players.results_of(who, limit=GAMES_PER_MEMBER):
+                game = games.setdefault(
+                    result.table_id,
+                    {
+                        "id": result.table_id,
+                        "variant": result.variant,
+                        "rated": result.rated,
+                        "ended_at": result.ended_at,
+                        "members": [],
+                    },
+                )
+                game["members"].append(
+                    {**people[who], "outcome": result.outcome, "place": result.place}
+                )
+        newest = sorted(games.values(), key=lambda g: -(g["ended_at"] or 0.0))
+        return newest[:GAMES_LISTED]
+
+    # ---------------------------------------------------------------- making and editing
+
+    async def make(self, me: str, body: Any, address: str | None = None) -> dict[str, Any]:
+        """Make a club (the caller its owner); its page."""
+        if not isinstance(body, dict):
+            raise _bad("name", "send {name, description, open}")
+        name = words.check_text("name", body.get("name"), words.CLUB_NAME)
+        description = words.check_text(
+            "description", body.get("description", ""), words.CLUB_DESCRIPTION
+        )
+        open_ = _flag(body, "open")
+        await self._room_for(me)
+        limits = self.quotas.limits
+        self.quotas.take("clubs", me, limits.clubs_per_identity, "clubs made per person a day")
+        if address is not None:
+            self.quotas.take("clubs", address, limits.clubs_per_address, "clubs per address")
+        base = slug_of(name)
+        for attempt in range(4):
+            slug = base if attempt == 0 and len(base) >= 3 else None
+            if slug is None:
+                slug = f"{base or 'club'}-{secrets.token_hex(2)}"[: MAX_SLUG + 5]
+            row = ClubRow(slug, name, description, open_ is not False, me, self.clock())
+            try:
+                await self.store.add(row, words.normalise(name)[:64])
+            except TakenError as taken:
+                if taken.args[0] == "name":
+                    raise ProtocolError(
+                        "club_taken", "name: another club has this name", {"field": "name"}
+                    ) from None
+                continue
+            return await self.page(slug, me)
+        raise ProtocolError("club_taken", "name: try another name", {"field": "name"})
+
+    async def edit(self, me: str, slug: Any, body: Any) -> dict[str, Any]:
+        """A leader changes the description or whether the club is open; the page."""
+        row = await self.club(slug)
+        await self._leader(row, me)
+        if not isinstance(body, dict):
+            raise _bad("description", "send {description} or {open}")
+        description = None
+        if "description" in body:
+            description = words.check_text(
+                "description", body["description"], words.CLUB_DESCRIPTION
+            )
+        await self.store.edit(row.slug, description, _flag(body, "open"))
+        return await self.page(row.slug, me)
+
+    # ---------------------------------------------------------------- joining and leaving
+
+    async def _room_for(self, who: str) -> None:
+        """Refuse a person already in as many clubs as they may be."""
+        most = self.quotas.limits.clubs_per_member
+        if len(await self.store.clubs_of(who)) >= most:
+            raise ProtocolError(
+                "rate_limited", f"you belong to {most} clubs: leave one first", {"field": "slug"}
+            )
+
+    async def join(self, me: str, slug: Any, address: str | None = None) -> dict[str, Any]:
+        """Join an open club, accept an invitation, or ask to join a club by invitation;
+        what the caller is after (``you`` of the page)."""
+        row = await self.club(slug)
+        if await self.store.member(row.slug, me) is not None:
+            return await self._you(row.slug, me)
+        limits = self.quotas.limits
+        self.quotas.take("club_joins", me, limits.club_joins_per_identity, "club joins a day")
+        if address is not None:
+            self.quotas.take("club_joins", address, limits.club_joins_per_address, "club joins")
+        await self._room_for(me)
+        pending = await self.store.invitation(row.slug, me)
+        if row.open or pending == "invite":
+            await self.store.admit(row.slug, me, self.clock())
+        else:
+            await self.store.invite(row.slug, me, "request", me, self.clock())
+        return await self._you(row.slug, me)
+
+    async def decline(self, me: str, slug: Any) -> dict[str, Any]:
+        """Decline an invitation, or withdraw a request."""
+        row = await self.club(slug)
+        await self.store.drop_invitation(row.slug, me)
+        return await self._you(row.slug, me)
+
+    async def leave(self, me: str, slug: Any) -> dict[str, Any]:
+        """Leave a club (the owner hands it over first, unless alone in it: then it closes)."""
+        row = await self.club(slug)
+        mine = await self.store.member(row.slug, me)
+        if mine is None:
+            raise _bad("slug", "you are not a member of this club")
+        if mine.role == "owner":
+            if len(await self.store.members(row.slug)) > 1:
+                raise _bad("slug", "hand the club over to another member before you leave")
+            await self.store.remove(row.slug, "closed by its owner", self.clock())
+        await self.store.leave(row.slug, me)
+        return {"role": None, "invited": False, "requested": False}
+
+    async def _you(self, slug: str, me: str) -> dict[str, Any]:
+        mine = await self.store.member(slug, me)
+        pending = None if mine else await self.store.invitation(slug, me)
+        return {
+            "role": mine.role if mine else None,
+            "invited": pending == "invite",
+            "requested": pending == "request",
+        }
+
+    # ---------------------------------------------------------------- leaders
+
+    async def _leader(self, row: ClubRow, me: str, owner: bool = False) -> MemberRow:
+        mine = await self.store.member(row.slug, me)
+        needed = ("owner",) if owner else ("owner", "leader")
+        if mine is None or mine.role not in needed:
+            who = "the owner" if owner else "a leader"
+            raise ProtocolError("not_club_leader", f"only {who} of the club may do that")
+        return mine
+
+    async def invite(self, me: str, slug: Any, body: Any) -> dict[str, Any]:
+        """A leader invites a person (or accepts their request: they are in); the page."""
+        row = await self.club(slug)
+        await self._leader(row, me)
+        who = await self.friends.target(me, body)
+        if await self.store.member(row.slug, who) is None:
+            if await self.store.invitation(row.slug, who) == "request":
+                await self.store.admit(row.slug, who, self.clock())
+            else:
+                await self.store.invite(row.slug, who, "invite", me, self.clock())
+        return await self.page(row.slug, me)
+
+    async def remove(self, me: str, slug: Any, body: Any) -> dict[str, Any]:
+        """A leader removes a member (the owner a leader too), or refuses a request or
+        takes back an invitation; the page."""
+        row = await self.club(slug)
+        mine = await self._leader(row, me)
+        who = await self.friends.target(me, body)
+        theirs = await self.store.member(row.slug, who)
+        if theirs is None:
+            await self.store.drop_invitation(row.slug, who)
+        elif theirs.role == "owner" or (theirs.role == "leader" and mine.role != "owner"):
+            raise ProtocolError("not_club_leader", "only the owner removes a leader")
+        else:
+            await self.store.leave(row.slug, who)
+        return await self.page(row.slug, me)
+
+    async def role(self, me: str, slug: Any, body: Any) -> dict[str, Any]:
+        """The owner names a member a leader, or a leader a member again; the page."""
+        row = await self.club(slug)
+        await self._leader(row, me, owner=True)
+        role = body.get("role") if isinstance(body, dict) else None
+        if role not in ("leader", "member"):
+            raise _bad("role", "role: leader or member")
+        who = await self.friends.target(me, body)
+        if not await self.store.set_role(row.slug, who, str(role)):
+            raise _bad("username", "that person is not a member of this club")
+        return await self.page(row.slug, me)
+
+    async def hand_over(self, me: str, slug: Any, body: Any) -> dict[str, Any]:
+        """The owner makes a member the owner (and is a leader after); the page."""
+        row = await self.club(slug)
+        await self._leader(row, me, owner=True)
+        who = await self.friends.target(me, body)
+        if not await self.store.hand_over(row.slug, me, who):
+            raise _bad("username", "that person is not a member of this club")
+        return await self.page(row.slug, me)
+
+    # ---------------------------------------------------------------- the operator
+
+    async def remove_club(self, slug: str, reason: str) -> dict[str, Any]:
+        """The operator removes a club (see the module's docstring)."""
+        row = await self.club(slug)
+        await self.store.remove(row.slug, reason[: words.REPORT_NOTE.high], self.clock())
+        return {"club": row.slug, "removed": True}
+
+    async def clear_description(self, slug: str) -> dict[str, Any]:
+        """The operator clears a club's description."""
+        row = await self.club(slug)
+        await self.store.edit(row.slug, "", None)
+        return {"club": row.slug, "description": ""}

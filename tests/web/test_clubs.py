@@ -1,0 +1,296 @@
+"""Clubs: making one through the words policy, joining (open and by invitation), roles,
+quotas, the club's page (members, ratings, presence to members, recent games), search,
+a profile's clubs, and the operator's removal; through the service and over HTTP."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tests.web.helpers import (
+    FAST,
+    TEST_LIMITS,
+    Player,
+    ServerThread,
+    create_table,
+    http,
+    new_token,
+    play_to_end,
+    started_env,
+)
+
+from basra.server.app import AppConfig
+from basra.server.env import Env
+from basra.server.errors import ProtocolError
+from basra.server.features.clubs import slug_of
+from basra.server.quotas import Rate
+
+ROOMY_CLUBS = replace(
+    TEST_LIMITS, clubs_per_address=Rate(1000, 60), club_joins_per_address=Rate(1000, 60)
+)
+
+
+async def person(env: Env) -> str:
+    return (await env.identities.create("127.0.0.1")).caller.identity
+
+
+async def code(env: Env, who: str) -> dict[str, str]:
+    return {"code": (await env.friends.link(who, "http://site"))["code"]}
+
+
+async def refusal(work: Any) -> ProtocolError:
+    try:
+        await work
+    except ProtocolError as error:
+        return error
+    raise AssertionError("not refused")
+
+
+def test_an_open_club_is_made_joined_and_left_and_its_owner_hands_it_over() -> None:
+    async def scenario() -> None:
+        env = await started_env()
+        clubs = env.clubs
+        amal, badr, carl = await person(env), await person(env), await person(env)
+        made = await clubs.make(amal, {"name": " Café  Basra ", "description": "Evenings"})
+        assert made["slug"] == "cafe-basra" and made["name"] == "Café Basra"
+        assert made["open"] is True and made["you"]["role"] == "owner"
+        assert [m["role"] for m in made["member_list"]] == ["owner"]
+        assert (await clubs.join(badr, "cafe-basra"))["role"] == "member"
+        assert (await clubs.join(badr, "cafe-basra"))["role"] == "member"  # once
+        await clubs.join(carl, "cafe-basra")
+        page = await clubs.page("cafe-basra", None)
+        assert page["members"] == 3 and page["you"]["role"] is None
+        assert "status" not in page["member_list"][0]  # presence: to members only
+        # The owner cannot leave while others are in it: they hand it over first.
+        error = await refusal(clubs.leave(amal, "cafe-basra"))
+        assert error.code == "bad_club" and error.extra["field"] == "slug"
+        after = await clubs.hand_over(amal, "cafe-basra", await code(env, badr))
+        roles = {m["code"]: m["role"] for m in after["member_list"]}
+        assert roles[(await code(env, badr))["code"]] == "owner"
+        assert roles[(await code(env, amal))["code"]] == "leader"
+        assert (await clubs.leave(amal, "cafe-basra"))["role"] is None
+        assert (await clubs.leave(carl, "cafe-basra"))["role"] is None
+        # Alone in it, the owner leaves and the club is closed.
+        await clubs.leave(badr, "cafe-basra")
+        assert (await refusal(clubs.page("cafe-basra", None))).code == "no_such_club"
+        assert (await clubs.search(None))["clubs"] == []
+        await env.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_club_by_invitation_is_joined_by_an_invitation_or_an_accepted_request() -> None:
+    async def scenario() -> None:
+        env = await started_env()
+        clubs = env.clubs
+        amal, badr, carl, dana = [await person(env) for _ in range(4)]
+        await clubs.make(amal, {"name": "Family", "open": False})
+        # Badr asks: a request, not a membership, until a leader accepts it.
+        asked = await clubs.join(badr, "family")
+        assert asked == {"role": None, "invited": False, "requested": True}
+        page = await clubs.page("family", amal)
+        assert [p["code"] for p in page["requests"]] == [(await code(env, badr))["code"]]
+        assert (await clubs.page("family", carl))["requests"] == []  # leaders only
+        accepted = await clubs.invite(amal, "family", await code(env, badr))
+        assert accepted["members"] == 2 and accepted["requests"] == []
+        # Carl is invited, sees it, and accepts it; Dana's request is refused.
+        await clubs.invite(amal, "family", await code(env, carl))
+        assert (await clubs.page("family", carl))["you"]["invited"] is True
+        assert (await clubs.join(carl, "family"))["role"] == "member"
+        await clubs.join(dana, "family")
+        refused = await clubs.remove(amal, "family", await code(env, dana))
+        assert refused["requests"] == [] and refused["members"] == 3
+        assert (await clubs.page("family", dana))["you"]["requested"] is False
+        # An invitation may be declined.
+        await clubs.invite(amal, "family", await code(env, dana))
+        assert (await clubs.decline(dana, "family"))["invited"] is False
+        await env.close()
+
+    asyncio.run(scenario())
+
+
+def test_leaders_invite_and_remove_members_and_only_the_owner_names_leaders() -> None:
+    async def scenario() -> None:
+        env = await started_env()
+        clubs = env.clubs
+        amal, badr, carl, dana = [await person(env) for _ in range(4)]
+        await clubs.make(amal, {"name": "Leaders"})
+        for who in (badr, carl, dana):
+            await clubs.join(who, "leaders")
+        # A member cannot invite, remove or name leaders.
+        for work in (
+            clubs.invite(badr, "leaders", await code(env, carl)),
+            clubs.remove(badr, "leaders", await code(env, carl)),
+            clubs.role(badr, "leaders", {**await code(env, carl), "role": "leader"}),
+            clubs.edit(badr, "leaders", {"description": "mine"}),
+        ):
+            assert (await refusal(work)).code == "not_club_leader"
+        await clubs.role(amal, "leaders", {**await code(env, badr), "role": "leader"})
+        # A leader removes a member, but not another leader, nor the owner, nor names one.
+        await clubs.role(amal, "leaders", {**await code(env, carl), "role": "leader"})
+        assert (await refusal(clubs.remove(badr, "leaders", await code(env, carl)))).code == (
+            "not_club_leader"
+        )
+        assert (await refusal(clubs.remove(badr, "leaders", await code(env, amal)))).code == (
+            "not_club_leader"
+        )
+        assert (
+            await refusal(clubs.role(badr, "leaders", {**await code(env, dana), "role": "leader"}))
+        ).code == "not_club_leader"
+        after = await clubs.remove(badr, "leaders", await code(env, dana))
+        assert after["members"] == 3
+        edited = await clubs.edit(badr, "leaders", {"description": "Fridays", "open": False})
+        assert edited["description"] == "Fridays" and edited["open"] is False
+        # The owner makes a leader a member again, and removes a leader.
+        await clubs.role(amal, "leaders", {**await code(env, carl), "role": "member"})
+        await clubs.remove(amal, "leaders", await code(env, badr))
+        roles = [m["role"] for m in (await clubs.page("leaders", amal))["member_list"]]
+        assert roles == ["owner", "member"]
+        bad = await refusal(clubs.role(amal, "leaders", {**await code(env, carl), "role": "king"}))
+        assert bad.code == "bad_club" and bad.extra["field"] == "role"
+        await env.close()
+
+    asyncio.run(scenario())
+
+
+def test_names_and_descriptions_pass_the_words_policy_and_names_are_unique() -> None:
+    async def scenario() -> None:
+        env = await started_env()
+        clubs = env.clubs
+        amal = await person(env)
+        for body, code_, field in (
+            ({"name": "H\u0456tler Fans"}, "name_not_allowed", "name"),
+            ({"name": "x"}, "bad_club", "name"),
+            ({"name": "\u3164\u3164"}, "bad_club", "name"),
+            ({"name": 5}, "bad_club", "name"),
+            ({"name": "Fine", "description": "H\u0456tler"}, "refused_word", "description"),
+            ({"name": "Fine", "description": "x" * 501}, "bad_club", "description"),
+            ({"name": "Fine", "open": "yes"}, "bad_club", "open"),
+            ([], "bad_club", "name"),
+        ):
+            error = await refusal(clubs.make(amal, body))
+            assert (error.code, (error.extra or {}).get("field")) == (code_, field), body
+        await clubs.make(amal, {"name": "Basra Stars"})
+        # A confusable copy of the name is the same name.
+        taken = await refusal(clubs.make(amal, {"name": "B\u0430sra Stars"}))
+        assert taken.code == "club_taken" and taken.extra["field"] == "name"
+        # A name without ASCII letters still has an address.
+        arabic = await clubs.make(amal, {"name": "نادي البصرة"})
+        assert arabic["slug"].startswith("club-") and arabic["name"] == "نادي البصرة"
+        assert slug_of("Basra Stars!") == "basra-stars"
+        found = await clubs.search("STARS")
+        assert [c["slug"] for c in found["clubs"]] == ["basra-stars"]
+        assert len((await clubs.search(""))["clubs"]) == 2
+        await env.close()
+
+    asyncio.run(scenario())
+
+
+def test_clubs_made_and_joined_are_quotas_per_person_and_per_address() -> None:
+    async def scenario() -> None:
+        limits = replace(
+            TEST_LIMITS,
+            clubs_per_identity=Rate(2, 86400),
+            clubs_per_address=Rate(3, 86400),
+            club_joins_per_identity=Rate(1, 86400),
+            clubs_per_member=2,
+        )
+        env = await started_env(replace(FAST, limits=limits))
+        clubs = env.clubs
+        amal, badr, carl = [await person(env) for _ in range(3)]
+        await clubs.make(amal, {"name": "One"}, "10.0.0.1")
+        await clubs.make(amal, {"name": "Two"}, "10.0.0.1")
+        # Amal belongs to two clubs: no room for a third, whatever the day's quota.
+        assert (await refusal(clubs.make(amal, {"name": "Three"}, "10.0.0.1"))).code == (
+            "rate_limited"
+        )
+        await clubs.make(badr, {"name": "Three"}, "10.0.0.1")
+        over = await refusal(clubs.make(carl, {"name": "Four"}, "10.0.0.1"))
+        assert over.code == "rate_limited" and "per address" in over.message
+        await clubs.join(carl, "one")
+        assert (await refusal(clubs.join(carl, "two"))).code == "rate_limited"
+        await env.close()
+
+    asyncio.run(scenario())
+
+
+def test_the_club_page_shows_ratings_games_presence_and_a_profile_its_clubs(
+    tmp_path: Path,
+) -> None:
+    config = AppConfig(
+        database=str(tmp_path / "basra.db"),
+        service=replace(FAST, limits=ROOMY_CLUBS, bot_delay=0.0),
+    )
+    with ServerThread(config) as server:
+        base = server.url
+        amal, badr, carl = new_token(base), new_token(base), new_token(base)
+        assert (
+            http(
+                base + "/api/account",
+                {"username": "amal_c", "password": "a long pass 1"},
+                token=amal,
+            )[0]
+            == 201
+        )
+        status, made = http(base + "/api/clubs", {"name": "Night Owls", "open": True}, token=amal)
+        assert status == 201, made
+        slug = made["slug"]
+        assert http(f"{base}/api/clubs/{slug}/join", {}, token=badr)[1]["role"] == "member"
+        # Amal plays a rated one-round game against a bot: a rating and a game on the page.
+        seats = [{"kind": "person"}, {"kind": "bot", "level": "easy"}]
+        table = create_table(base, amal, "Amal", seats=seats, rated=True, rules={"target": 1})
+        player = Player(base, table, amal)
+        play_to_end([player])
+        player.close()
+        status, page = http(f"{base}/api/clubs/{slug}", token=badr)
+        assert status == 200, page
+        owner = page["member_list"][0]
+        assert owner["username"] == "amal_c" and owner["rating"]["ordinal"] is not None
+        assert owner["status"] in ("online", "away")  # Badr is a member: he sees presence
+        assert [g["id"] for g in page["games"]] == [table]
+        assert page["games"][0]["members"][0]["username"] == "amal_c"
+        assert "status" not in http(f"{base}/api/clubs/{slug}", token=carl)[1]["member_list"][0]
+        assert "status" not in http(f"{base}/api/clubs/{slug}")[1]["member_list"][0]
+        # A profile's clubs; the caller's own, with invitations waiting.
+        status, theirs = http(f"{base}/api/clubs/of/amal_c")
+        assert status == 200 and [(c["slug"], c["role"]) for c in theirs["clubs"]] == [
+            (slug, "owner")
+        ]
+        assert http(f"{base}/api/clubs/of/nobody_here")[0] == 404
+        http(f"{base}/api/clubs/{slug}/invite", {"code": _code(base, carl)}, token=amal)
+        mine = http(f"{base}/api/clubs/mine", token=carl)[1]
+        assert mine == {"clubs": [], "invited": [{"slug": slug, "name": "Night Owls"}]}
+        # The page's addresses serve the page.
+        for path in ("/clubs", f"/club/{slug}"):
+            with __import__("urllib.request").request.urlopen(base + path) as answer:
+                assert answer.status == 200 and b"<html" in answer.read()
+
+
+def _code(base: str, token: str) -> str:
+    return str(http(base + "/api/friends/link", token=token)[1]["code"])
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "status", "field"),
+    [
+        ("/api/clubs", {"name": ""}, 422, "name"),
+        ("/api/clubs", "text", 422, "name"),
+        ("/api/clubs", {"name": "Good", "description": 5}, 422, "description"),
+        ("/api/clubs/no-such/join", {}, 404, None),
+        ("/api/clubs/BAD SLUG/join", {}, 404, None),
+        ("/api/clubs/odd-bodies/invite", {"username": 5}, 403, None),
+    ],
+)
+def test_odd_bodies_are_refused_in_words_naming_the_field(
+    server: ServerThread, path: str, body: Any, status: int, field: str | None
+) -> None:
+    base = server.url
+    token = new_token(base)
+    http(base + "/api/clubs", {"name": "Odd Bodies"}, token=new_token(base))
+    got, answer = http(base + path.replace(" ", "%20"), body, token=token)
+    assert got == status, answer
+    assert answer.get("field") == field or answer.get("detail", {}).get("field") == field, answer
+    assert http(base + "/api/clubs", {"name": "Signed out"})[0] == 401
