@@ -22,10 +22,12 @@ from tests.web.helpers import (
     started_env,
 )
 
+from basra.cli import main
 from basra.server.app import AppConfig
 from basra.server.env import Env
 from basra.server.errors import ProtocolError
 from basra.server.features.clubs import slug_of
+from basra.server.ops.control import OpsConfig
 from basra.server.quotas import Rate
 
 ROOMY_CLUBS = replace(
@@ -294,3 +296,50 @@ def test_odd_bodies_are_refused_in_words_naming_the_field(
     assert got == status, answer
     assert answer.get("field") == field or answer.get("detail", {}).get("field") == field, answer
     assert http(base + "/api/clubs", {"name": "Signed out"})[0] == 401
+
+
+def test_a_club_is_reported_and_the_operator_removes_it_or_clears_its_description(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    admin = "a-long-admin-token-for-the-clubs-test"
+    config = AppConfig(
+        database=str(tmp_path / "basra.db"),
+        service=replace(FAST, limits=ROOMY_CLUBS),
+        ops=OpsConfig(admin_token=admin),
+    )
+    with ServerThread(config) as server:
+        base = server.url
+        amal, badr = new_token(base), new_token(base)
+        body = {"name": "Rude Club", "description": "Words to clear"}
+        slug = http(base + "/api/clubs", body, token=amal)[1]["slug"]
+        other = http(base + "/api/clubs", {"name": "Kind Club"}, token=amal)[1]["slug"]
+        http(f"{base}/api/clubs/{slug}/join", {}, token=badr)
+        # A report names the club; the operator reads it as the club's.
+        report = {"club": slug, "reason": "name", "note": "rude"}
+        assert http(base + "/api/reports", report, token=badr)[0] == 201
+        missing = {"club": "no-such-club", "reason": "name"}
+        assert http(base + "/api/reports", missing, token=badr)[0] == 404
+        listed = http(base + "/admin/reports", token=admin)[1]["reports"]
+        assert listed[0]["target"]["identity"] == f"club:{slug}"
+        assert listed[0]["target"]["shown_as"] == "Rude Club"
+        # The admin CLI against the running process.
+        flags = ["--url", base]
+        env = {"BASRA_ADMIN_TOKEN": admin}
+        with pytest.MonkeyPatch.context() as patch:
+            for key, value in env.items():
+                patch.setenv(key, value)
+            assert main(["admin", "club", "clear-description", other, *flags]) == 0
+            assert capsys.readouterr().out == f"club {other} has no description now\n"
+            assert http(f"{base}/api/clubs/{other}")[1]["description"] == ""
+            reason = ["--reason", "an abusive name"]
+            assert main(["admin", "club", "remove", slug, *reason, *flags]) == 0
+            assert capsys.readouterr().out == f"club {slug} removed\n"
+            assert main(["admin", "club", "remove", slug, *flags]) == 2  # gone already
+            assert "no_such_club" in capsys.readouterr().err
+        # Removed: shown nowhere, joined by nobody, not on its members' profiles.
+        assert http(f"{base}/api/clubs/{slug}")[0] == 404
+        assert http(f"{base}/api/clubs/{slug}/join", {}, token=new_token(base))[0] == 404
+        assert [c["slug"] for c in http(base + "/api/clubs")[1]["clubs"]] == [other]
+        assert http(f"{base}/api/clubs/mine", token=badr)[1]["clubs"] == []
+        unauthorised = http(f"{base}/admin/clubs/{other}/remove", {}, token="wrong")
+        assert unauthorised[0] in (401, 403)

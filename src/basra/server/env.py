@@ -226,6 +226,7 @@ class Env:
             self.bus,
             self.quotas,
             follow_codes=store_.friends.owner_of,
+            club_names=lambda slug: self.clubs.name_of(slug),
         )
         self.presence = Presence(self.bus, self.master.origin, config.presence)
         self.connections.watch(self.presence.changed)

@@ -136,6 +136,13 @@ class Clubs:
             return False
         return await self.store.member(slug, identity) is not None
 
+    async def name_of(self, slug: str) -> str | None:
+        """A club's name, or None when there is no such club (a report names it)."""
+        try:
+            return (await self.club(slug)).name
+        except ProtocolError:
+            return None
+
     async def member_ids(self, slug: str) -> list[str]:
         """A club's members' identities."""
         return [m.identity for m in await self.store.members(slug)]
