@@ -5,6 +5,7 @@
 import { checkFields, markField } from "./fields.js";
 import { dayText, num1 } from "./i18n.js";
 import { reportForm } from "./report.js";
+import { profileClubs } from "./clubs.js";
 import { followButtons } from "./friends.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -200,6 +201,7 @@ export async function profilePage(root, ui, username) {
     followButtons(ui, { username: data.username }).then((box) => { if (box) { follow.append(box); follow.hidden = false; } });
   }
   page.append(ratings);
+  if (data.username) profileClubs(ui, data.username).then((panel) => { if (panel) ratings.after(panel); });
   if (username && ui.app.token && data.username) page.append(reportForm(ui, { username: data.username }));
 
   const chartBox = h("section", { class: "panel", id: "profile-history" }, h("h2", {}, t("history")));

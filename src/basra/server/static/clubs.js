@@ -1,0 +1,295 @@
+// Clubs (/api/clubs): the clubs page (/clubs: search, the caller's clubs and the
+// invitations waiting for them, the form to make one) and a club's page (/club/SLUG:
+// its description, what the caller may do, its members with their rating and, to
+// members, their presence, its recent games and events; leaders invite people, accept
+// or refuse requests, remove members and edit the club; the owner names leaders and
+// hands the club over). Each action draws the page again from the server's answer and
+// says what happened in the polite status region (announce.js); errors name their field.
+
+import { status } from "./announce.js";
+import { checkFields, clearMarks, markField } from "./fields.js";
+import { dateText } from "./i18n.js";
+import { reportForm } from "./report.js";
+
+const STATUS_KEYS = { online: "friend_online", playing: "friend_playing", away: "friend_away" };
+const when = (seconds, ui) => dateText(seconds, ui.app.lang, { dateStyle: "medium" });
+
+/** A person as listed: a link to their profile when they have one, else their name. */
+function personName(ui, person) {
+  const { h, t } = ui;
+  const name = h("bdi", {}, person.name || person.username || t("guest"));
+  return person.username
+    ? h("a", { href: `/u/${encodeURIComponent(person.username)}`, "data-link": true }, name)
+    : name;
+}
+
+const nameOf = (ui, person) => person.name || person.username || ui.t("guest");
+
+/** A club in a list: its link, its members and whether anyone may join. */
+function clubItem(ui, club) {
+  const { h, t } = ui;
+  return h("li", { "data-club": club.slug },
+    h("a", { href: `/club/${club.slug}`, "data-link": true }, h("bdi", {}, club.name)),
+    h("span", { class: "muted" }, " · ", t("club_members_n", { n: club.members }), " · ",
+      t(club.open ? "club_open" : "club_by_invitation"),
+      club.role ? [" · ", t(`club_role_${club.role}`)] : null));
+}
+
+/** /clubs: search, the caller's clubs and invitations, and the form to make a club. */
+export function clubsPage(root, ui) {
+  const { h, t, api } = ui;
+  const page = h("div", { class: "page", id: "clubs-page" });
+  root.append(page);
+  page.append(h("h1", {}, t("clubs_title")));
+
+  const query = h("input", { type: "search", id: "clubs-q", maxlength: 64 });
+  const found = h("ul", { class: "list", id: "clubs-list", "aria-labelledby": "clubs-found-heading" });
+  const none = h("p", { class: "muted", id: "clubs-none", hidden: true }, t("clubs_none"));
+  const searchError = h("p", { class: "error", role: "alert", id: "clubs-search-error" });
+  const search = h("form", { role: "search", id: "clubs-search", "aria-label": t("clubs_search") },
+    h("label", { for: "clubs-q" }, t("clubs_search")), " ", query, " ",
+    h("button", { type: "submit", class: "secondary" }, t("clubs_search_go")));
+  async function list() {
+    try {
+      const data = await api(`/api/clubs?q=${encodeURIComponent(query.value)}`);
+      found.replaceChildren(...data.clubs.map((club) => clubItem(ui, club)));
+      none.hidden = data.clubs.length > 0;
+      searchError.textContent = "";
+      return data.clubs.length;
+    } catch (err) { searchError.textContent = ui.errorText(err); return 0; }
+  }
+  search.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const count = await list();
+    status(t("clubs_found_n", { n: count }));
+  });
+  page.append(h("section", { class: "panel", id: "clubs-found", "aria-labelledby": "clubs-found-heading" },
+    h("h2", { id: "clubs-found-heading" }, t("clubs_all")), search, found, none, searchError));
+
+  if (ui.app.token) {
+    const mine = h("ul", { class: "list", id: "clubs-mine-list", "aria-labelledby": "clubs-mine-heading" });
+    const invited = h("ul", { class: "list", id: "clubs-invited", "aria-label": t("clubs_invited") });
+    const mineEmpty = h("p", { class: "muted", id: "clubs-mine-none", hidden: true }, t("clubs_mine_none"));
+    page.append(h("section", { class: "panel", id: "clubs-mine", "aria-labelledby": "clubs-mine-heading" },
+      h("h2", { id: "clubs-mine-heading" }, t("clubs_mine")), mine, mineEmpty, invited));
+    api("/api/clubs/mine").then((data) => {
+      mine.replaceChildren(...data.clubs.map((club) => clubItem(ui, club)));
+      mineEmpty.hidden = data.clubs.length > 0;
+      invited.replaceChildren(...data.invited.map((club) => h("li", {},
+        t("clubs_invited_to"), " ", h("a", { href: `/club/${club.slug}`, "data-link": true }, h("bdi", {}, club.name)))));
+    }, () => {});
+    page.append(makeForm(ui));
+  }
+  list();
+  return { close() {} };
+}
+
+/** The form to make a club; a made club's page is opened. */
+function makeForm(ui) {
+  const { h, t, api } = ui;
+  const name = h("input", { id: "club-name", required: true, minlength: 2, maxlength: 40, autocomplete: "off" });
+  const description = h("textarea", { id: "club-description", rows: 3, maxlength: 500 });
+  const open = h("input", { type: "checkbox", id: "club-open", checked: true });
+  const error = h("p", { class: "error", role: "alert", id: "club-make-error" });
+  const send = h("button", { type: "submit", id: "club-make" }, t("club_make"));
+  const form = h("form", { id: "club-make-form", novalidate: true },
+    h("p", {}, h("label", { for: "club-name" }, t("club_name")), " ", name),
+    h("p", {}, h("label", { for: "club-description" }, t("club_description")), " ", description),
+    h("p", {}, h("label", {}, open, " ", t("club_anyone_joins"))), send, error);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    if (!checkFields(form, error, t)) return;
+    send.disabled = true;
+    try {
+      const club = await api("/api/clubs", { method: "POST", body: JSON.stringify({ name: name.value, description: description.value, open: open.checked }) });
+      status(t("club_made", { name: club.name }));
+      ui.navigate(`/club/${club.slug}`);
+    } catch (err) {
+      const field = { name, description, open }[err.field] || name;
+      markField(field, ui.errorText(err), error);
+    } finally { send.disabled = false; }
+  });
+  return h("section", { class: "panel", id: "clubs-make", "aria-labelledby": "clubs-make-heading" },
+    h("h2", { id: "clubs-make-heading" }, t("clubs_make")), form);
+}
+
+/** /club/SLUG: the club's page (see the module's comment). */
+export function clubPage(root, ui, slug) {
+  const { h, t, api } = ui;
+  const page = h("div", { class: "page", id: "club-page" });
+  root.append(page);
+  let closed = false;
+
+  async function act(path, body, said) {
+    try {
+      const answer = await api(`/api/clubs/${slug}/${path}`, { method: "POST", body: JSON.stringify(body || {}) });
+      if (said) status(said);
+      await draw(answer.member_list ? answer : null, true);
+      return true;
+    } catch (err) {
+      const error = page.querySelector("#club-error");
+      if (error) error.textContent = ui.errorText(err);
+      return false;
+    }
+  }
+
+  async function draw(given = null, keepFocus = false) {
+    let data = given;
+    if (!data) {
+      try { data = await api(`/api/clubs/${slug}`); } catch (err) {
+        page.replaceChildren(h("h1", {}, t("club_not_found")), h("p", { class: "panel error", id: "club-error" }, ui.errorText(err)));
+        return;
+      }
+    }
+    if (closed) return;
+    const focused = keepFocus && document.activeElement && document.activeElement.id;
+    const you = data.you;
+    const leader = you.role === "owner" || you.role === "leader";
+    const owner = you.role === "owner";
+    const parts = [
+      h("h1", {}, h("bdi", { id: "club-title" }, data.name)),
+      h("p", { class: "muted", id: "club-facts" }, t("club_members_n", { n: data.members }), " · ",
+        t(data.open ? "club_open" : "club_by_invitation"), " · ", t("club_since", { when: when(data.made_at, ui) })),
+    ];
+    if (data.description) parts.push(h("p", { id: "club-about" }, h("bdi", {}, data.description)));
+    const error = h("p", { class: "error", role: "alert", id: "club-error" });
+
+    // What the caller may do.
+    const actions = h("p", { id: "club-actions" });
+    const button = (id, key, onClick, secondary = false) => {
+      const b = h("button", { type: "button", id, class: secondary ? "secondary" : null }, t(key));
+      b.addEventListener("click", onClick);
+      return b;
+    };
+    if (!ui.app.token) actions.append(t("club_sign_in"));
+    else if (you.role) {
+      actions.append(h("span", { id: "club-your-role" }, t(`club_role_${you.role}`)), " ",
+        button("club-leave", "club_leave", () => act("leave", {}, t("club_left", { name: data.name })), true));
+    } else if (you.invited) {
+      actions.append(t("club_invited"), " ", button("club-accept", "club_accept", () => act("join", {}, t("club_joined", { name: data.name }))),
+        " ", button("club-decline", "club_decline", () => act("decline", {}, t("club_declined")), true));
+    } else if (you.requested) {
+      actions.append(t("club_requested"), " ", button("club-withdraw", "club_withdraw", () => act("decline", {}, t("club_withdrawn")), true));
+    } else {
+      actions.append(data.open
+        ? button("club-join", "club_join", () => act("join", {}, t("club_joined", { name: data.name })))
+        : button("club-ask", "club_ask", () => act("join", {}, t("club_asked"))));
+    }
+    parts.push(actions, error);
+
+    // Members.
+    const members = h("table", { class: "sheet", id: "club-members" },
+      h("caption", { class: "sr-only" }, t("club_members")),
+      h("thead", {}, h("tr", {}, h("th", {}, t("club_col_member")), h("th", {}, t("club_col_role")),
+        h("th", { class: "num" }, t("col_rating")), you.role ? h("th", {}, t("club_col_presence")) : null,
+        leader ? h("th", {}, t("club_col_actions")) : null)),
+      h("tbody", {}, data.member_list.map((m) => {
+        const tools = [];
+        const target = { code: m.code };
+        const them = nameOf(ui, m);
+        if (leader && m.role !== "owner" && (owner || m.role === "member")) {
+          tools.push(button(`club-remove-${m.code}`, "club_remove", () => act("remove", target, t("club_removed", { name: them })), true));
+        }
+        if (owner && m.role !== "owner") {
+          const next = m.role === "leader" ? "member" : "leader";
+          tools.push(" ", button(`club-role-${m.code}`, next === "leader" ? "club_make_leader" : "club_make_member",
+            () => act("role", { ...target, role: next }, t(`club_now_${next}`, { name: them })), true));
+          tools.push(" ", button(`club-hand-${m.code}`, "club_hand_over", () => {
+            if (window.confirm(t("club_hand_over_sure", { name: them }))) act("hand-over", target, t("club_handed", { name: them }));
+          }, true));
+        }
+        for (const b of tools) if (b.setAttribute) b.setAttribute("aria-label", `${b.textContent}: ${them}`);
+        return h("tr", { "data-member": m.code, "data-role": m.role },
+          h("td", {}, personName(ui, m)), h("td", {}, t(`club_role_${m.role}`)),
+          h("td", { class: "num" }, m.rating ? h("bdi", { dir: "ltr" }, ui.n(Math.round(m.rating.ordinal))) : "–"),
+          you.role ? h("td", {}, h("span", { class: `tag presence ${m.status}` }, t(STATUS_KEYS[m.status] || "friend_away")),
+            m.table ? [" ", h("a", { href: `/t/${m.table}`, "data-link": true }, t("friend_watch", { name: them }))] : null) : null,
+          leader ? h("td", {}, tools) : null);
+      })));
+    parts.push(h("section", { class: "panel", id: "club-members-panel", "aria-labelledby": "club-members-heading" },
+      h("h2", { id: "club-members-heading" }, t("club_members")), h("div", { class: "sheet-scroll" }, members)));
+
+    // Leaders: invitations, requests, the club's settings.
+    if (leader) {
+      const who = h("input", { id: "club-invite-who", required: true, maxlength: 64, autocomplete: "off" });
+      const inviteError = h("p", { class: "error", role: "alert", id: "club-invite-error" });
+      const invite = h("form", { id: "club-invite-form", novalidate: true },
+        h("label", { for: "club-invite-who" }, t("club_invite_who")), " ", who, " ",
+        h("button", { type: "submit", class: "secondary", id: "club-invite" }, t("club_invite")), inviteError);
+      invite.addEventListener("submit", async (event) => {
+        event.preventDefault();
+        if (!checkFields(invite, inviteError, t)) return;
+        try {
+          const answer = await api(`/api/clubs/${slug}/invite`, { method: "POST", body: JSON.stringify({ username: who.value.trim().replace(/^@/, "") }) });
+          status(t("club_invited_now", { name: who.value }));
+          await draw(answer, true);
+        } catch (err) { markField(who, ui.errorText(err), inviteError); }
+      });
+      const requests = h("ul", { class: "list", id: "club-requests", "aria-labelledby": "club-requests-heading" },
+        data.requests.map((p) => h("li", { "data-request": p.code }, personName(ui, p), " ",
+          h("span", {}, button(`club-admit-${p.code}`, "club_admit", () => act("invite", { code: p.code }, t("club_admitted", { name: nameOf(ui, p) }))), " ",
+            button(`club-refuse-${p.code}`, "club_refuse", () => act("remove", { code: p.code }, t("club_refused", { name: nameOf(ui, p) })), true)))));
+      const invites = h("ul", { class: "list", id: "club-invites" },
+        data.invites.map((p) => h("li", { "data-invite": p.code }, personName(ui, p), " ",
+          button(`club-uninvite-${p.code}`, "club_uninvite", () => act("remove", { code: p.code }, t("club_uninvited", { name: nameOf(ui, p) })), true))));
+      const about = h("textarea", { id: "club-edit-description", rows: 3, maxlength: 500 });
+      about.value = data.description;
+      const openBox = h("input", { type: "checkbox", id: "club-edit-open", checked: data.open });
+      const editError = h("p", { class: "error", role: "alert", id: "club-edit-error" });
+      const edit = h("form", { id: "club-edit-form", novalidate: true },
+        h("p", {}, h("label", { for: "club-edit-description" }, t("club_description")), " ", about),
+        h("p", {}, h("label", {}, openBox, " ", t("club_anyone_joins"))),
+        h("button", { type: "submit", class: "secondary", id: "club-save" }, t("club_save")), editError);
+      edit.addEventListener("submit", async (event) => {
+        event.preventDefault();
+        clearMarks(edit, editError);
+        try {
+          const answer = await api(`/api/clubs/${slug}/edit`, { method: "POST", body: JSON.stringify({ description: about.value, open: openBox.checked }) });
+          status(t("club_saved"));
+          await draw(answer, true);
+        } catch (err) { markField(err.field === "open" ? openBox : about, ui.errorText(err), editError); }
+      });
+      parts.push(h("section", { class: "panel", id: "club-leaders", "aria-labelledby": "club-leaders-heading" },
+        h("h2", { id: "club-leaders-heading" }, t("club_leading")), invite,
+        h("h3", { id: "club-requests-heading" }, t("club_requests")), data.requests.length ? requests : h("p", { class: "muted" }, t("club_requests_none")),
+        data.invites.length ? [h("h3", {}, t("club_invites")), invites] : null,
+        h("details", { id: "club-settings" }, h("summary", {}, t("club_settings")), edit)));
+    }
+
+    // Recent games and events.
+    const games = h("ul", { class: "list", id: "club-games", "aria-labelledby": "club-games-heading" },
+      data.games.map((g) => h("li", { "data-game": g.id },
+        h("a", { href: `/replay/${g.id}`, "data-link": true }, ui.variantName(g.variant)), " ",
+        h("span", { class: "muted" }, g.members.map((m) => nameOf(ui, m)).join(", "), " · ", when(g.ended_at, ui)))));
+    parts.push(h("section", { class: "panel", id: "club-games-panel", "aria-labelledby": "club-games-heading" },
+      h("h2", { id: "club-games-heading" }, t("club_games")), data.games.length ? games : h("p", { class: "muted" }, t("club_games_none"))));
+    parts.push(h("section", { class: "panel", id: "club-events", "aria-labelledby": "club-events-heading" },
+      h("h2", { id: "club-events-heading" }, t("club_events")),
+      data.events.length ? h("ul", { class: "list" }, data.events.map((e) => h("li", {},
+        h("a", { href: `/tournaments/${e.id}`, "data-link": true }, h("bdi", {}, e.name)))))
+        : h("p", { class: "muted" }, t("club_events_none"))));
+    if (ui.app.token) {
+      const report = reportForm(ui, { club: slug });
+      if (report) parts.push(report);
+    }
+    page.replaceChildren(...parts);
+    if (focused) {
+      const again = document.getElementById(focused);
+      (again || page.querySelector("#club-actions button, h1")).focus?.();
+    }
+  }
+
+  draw();
+  return { close() { closed = true; } };
+}
+
+/** A profile's clubs (``/api/clubs/of/USERNAME``): a panel, or null without any. */
+export async function profileClubs(ui, username) {
+  const { h, t } = ui;
+  let data;
+  try { data = await ui.api(`/api/clubs/of/${encodeURIComponent(username)}`); } catch { return null; }
+  if (!data.clubs.length) return null;
+  return h("section", { class: "panel", id: "profile-clubs", "aria-labelledby": "profile-clubs-heading" },
+    h("h2", { id: "profile-clubs-heading" }, t("clubs_title")),
+    h("ul", { class: "list" }, data.clubs.map((club) => clubItem(ui, club))));
+}
