@@ -343,3 +343,39 @@ def test_a_club_is_reported_and_the_operator_removes_it_or_clears_its_descriptio
         assert http(f"{base}/api/clubs/mine", token=badr)[1]["clubs"] == []
         unauthorised = http(f"{base}/admin/clubs/{other}/remove", {}, token="wrong")
         assert unauthorised[0] in (401, 403)
+
+
+def test_only_members_sit_at_a_club_only_table(server: ServerThread) -> None:
+    base = server.url
+    amal, badr, carl = new_token(base), new_token(base), new_token(base)
+    slug = http(base + "/api/clubs", {"name": "Table Club"}, token=amal)[1]["slug"]
+    http(f"{base}/api/clubs/{slug}/join", {}, token=badr)
+    two = {"seats": [{"kind": "person"}, {"kind": "person"}]}
+    # A person not a member cannot make a table for the club.
+    status, refused = http(base + "/api/tables", {"name": "Carl", "club": slug, **two}, token=carl)
+    assert status == 403 and refused["error"] == "not_club_member", refused
+    assert refused["field"] == "club"
+    gone = http(base + "/api/tables", {"name": "Carl", "club": "no-such", **two}, token=carl)
+    assert gone[0] == 404 and gone[1]["error"] == "no_such_club"
+    table = create_table(base, amal, "Amal", club=slug, **two)
+    # Carl is refused the open seat, saying why; Badr, a member, takes it.
+    stranger = Player(base, table, carl, "Carl")
+    stranger.wait_type("state")
+    stranger.send({"type": "join", "seat": 1})
+    error = stranger.wait_type("error")
+    assert error["code"] == "not_club_member" and "Table Club" in error["message"], error
+    stranger.close()
+    member = Player(base, table, badr, "Badr")
+    member.wait_type("state")
+    member.send({"type": "join", "seat": 1})
+    member.wait(lambda m: m["type"] == "table" and m["table"]["status"] == "playing")
+    assert member.errors == []
+    member.close()
+    # An ordinary table keeps nobody out.
+    open_table = create_table(base, amal, "Amal", **two)
+    anyone = Player(base, open_table, carl, "Carl")
+    anyone.wait_type("state")
+    anyone.send({"type": "join", "seat": 1})
+    anyone.wait(lambda m: m["type"] == "table" and m["table"]["status"] == "playing")
+    assert anyone.errors == []
+    anyone.close()

@@ -143,7 +143,14 @@ class Env:
         )
         self.finisher = Finisher(self.master, store_.tables, store_.players, tables.clock)
         self.lifecycle = Lifecycle(
-            self.master, self.finisher, store_.tables, store_.identities, self.quotas, tables, rng
+            self.master,
+            self.finisher,
+            store_.tables,
+            store_.identities,
+            self.quotas,
+            tables,
+            rng,
+            seat_rule=lambda table, who: self.clubs.seat_rule(table, who),
         )
         self.hints = Hints(self.master, self.scheduler, self.quotas, tables.hint_samples)
         self.messages = TableMessages(

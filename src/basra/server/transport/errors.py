@@ -66,6 +66,7 @@ STATUS_OF = {
     "club_taken": 409,
     "no_such_club": 404,
     "not_club_leader": 403,
+    "not_club_member": 403,
     "no_such_puzzle": 404,
     "no_such_step": 404,
     "not_found": 404,

@@ -410,6 +410,31 @@ class Clubs:
             raise _bad("username", "that person is not a member of this club")
         return await self.page(row.slug, me)
 
+    # ---------------------------------------------------------------- club-only tables
+
+    async def check_member(self, slug: Any, identity: str) -> ClubRow:
+        """The club, if the person is a member of it; else ``not_club_member`` (403)."""
+        row = await self.club(slug)
+        if await self.store.member(row.slug, identity) is None:
+            raise ProtocolError(
+                "not_club_member",
+                f"only members of the club {row.name!r} may do that",
+                {"field": "club"},
+            )
+        return row
+
+    async def keep_table(self, table_id: str, slug: str) -> None:
+        """Keep a table for a club's members (its creator was checked to be one)."""
+        await self.store.keep_table(table_id, slug)
+
+    async def seat_rule(self, table_id: str, identity: str) -> None:
+        """Who may sit (:data:`~basra.server.table.admission.SeatRule`): at a club-only
+        table, the club's members (a removed club's table keeps nobody out)."""
+        slug = await self.store.club_of_table(table_id)
+        row = None if slug is None else await self.store.load(slug)
+        if row is not None and row.removed_at is None:
+            await self.check_member(row.slug, identity)
+
     # ---------------------------------------------------------------- the operator
 
     async def remove_club(self, slug: str, reason: str) -> dict[str, Any]:

@@ -8,6 +8,7 @@ in SQL, all in this one module (the feature owns its data; migration ``v0014_clu
   (a removed club is kept for the record but shown nowhere and joined by nobody).
 - ``club_members``: one row a ``(club, identity)`` with the member's role: ``owner`` (one
   a club), ``leader`` or ``member``.
+- ``club_tables``: the tables only a club's members may sit at (a table's ``club``).
 - ``club_invites``: one row a ``(club, identity)`` with ``kind``: ``invite`` (a leader
   invited the person) or ``request`` (the person asked to join a club by invitation).
   Either side accepting makes the person a member and removes the row, in one
@@ -134,6 +135,12 @@ class ClubStore(Protocol):
     async def remove(self, slug: str, reason: str, at: float) -> bool:
         """The operator removes a club: True if it was not removed before."""
 
+    async def keep_table(self, table_id: str, slug: str) -> None:
+        """A table only a club's members may sit at."""
+
+    async def club_of_table(self, table_id: str) -> str | None:
+        """The club a table is kept for, or None (anyone may sit)."""
+
 
 # ---------------------------------------------------------------------- tables
 
@@ -173,7 +180,14 @@ club_invites = Table(
 )
 Index("ix_club_invites_identity", club_invites.c.identity)
 
-CL, CM, CI = clubs, club_members, club_invites
+club_tables = Table(
+    "club_tables",
+    metadata,
+    Column("table_id", String(40), primary_key=True),
+    Column("slug", String(40), nullable=False),
+)
+
+CL, CM, CI, CT = clubs, club_members, club_invites, club_tables
 _RANK = {role: n for n, role in enumerate(ROLES)}
 
 
@@ -424,3 +438,15 @@ class SqlClubs:
             if done.rowcount:
                 await conn.execute(delete(CI).where(CI.c.slug == slug))
         return bool(done.rowcount)
+
+    async def keep_table(self, table_id: str, slug: str) -> None:
+        """One insert."""
+        async with self.db.engine.begin() as conn:
+            await conn.execute(CT.insert().values(table_id=table_id, slug=slug))
+
+    async def club_of_table(self, table_id: str) -> str | None:
+        """One lookup."""
+        async with self.db.engine.connect() as conn:
+            found = await conn.execute(select(CT.c.slug).where(CT.c.table_id == table_id))
+            slug = found.scalar()
+        return None if slug is None else str(slug)

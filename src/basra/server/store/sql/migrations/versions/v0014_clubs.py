@@ -1,7 +1,7 @@
 """Clubs: clubs, their members and their invitations
 (:mod:`basra.server.features.clubs.store`).
 
-New tables: ``clubs``, ``club_members``, ``club_invites``.
+New tables: ``clubs``, ``club_members``, ``club_invites``, ``club_tables``.
 
 Revision ID: 0014_clubs
 Revises: 0010_friends
@@ -20,7 +20,7 @@ depends_on = None
 
 
 def upgrade() -> None:
-    """Create the three tables and their indexes."""
+    """Create the four tables and their indexes."""
     op.create_table(
         "clubs",
         sa.Column("slug", sa.String(40), primary_key=True),
@@ -51,10 +51,16 @@ def upgrade() -> None:
         sa.Column("at", sa.Float, nullable=False),
     )
     op.create_index("ix_club_invites_identity", "club_invites", ["identity"])
+    op.create_table(
+        "club_tables",
+        sa.Column("table_id", sa.String(40), primary_key=True),
+        sa.Column("slug", sa.String(40), nullable=False),
+    )
 
 
 def downgrade() -> None:
     """Drop them."""
+    op.drop_table("club_tables")
     op.drop_index("ix_club_invites_identity", "club_invites")
     op.drop_table("club_invites")
     op.drop_index("ix_club_members_identity", "club_members")
