@@ -5,6 +5,8 @@ a profile's clubs, and the operator's removal; through the service and over HTTP
 from __future__ import annotations
 
 import asyncio
+import json
+import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -21,6 +23,8 @@ from tests.web.helpers import (
     play_to_end,
     started_env,
 )
+from tests.web.tourney import ONE_ROUND, Entrant, organiser, wait_for
+from tests.web.tourney import config as tourney_config
 
 from basra.cli import main
 from basra.server.app import AppConfig
@@ -379,3 +383,138 @@ def test_only_members_sit_at_a_club_only_table(server: ServerThread) -> None:
     anyone.wait(lambda m: m["type"] == "table" and m["table"]["status"] == "playing")
     assert anyone.errors == []
     anyone.close()
+
+
+def battle_site(tmp_path: Path) -> ServerThread:
+    """A server with quick tournaments and the clubs' quotas out of the way."""
+    made = tourney_config(str(tmp_path / "basra.db"))
+    return ServerThread(replace(made, service=replace(made.service, limits=ROOMY_CLUBS)))
+
+
+def test_a_club_battle_counts_each_clubs_best_players_and_the_weekly_board_shows_it(
+    tmp_path: Path,
+) -> None:
+    with battle_site(tmp_path) as server:
+        base = server.url
+        leaders = [organiser(base, "lead"), organiser(base, "head")]
+        slugs = [
+            http(base + "/api/clubs", {"name": name}, token=token)[1]["slug"]
+            for name, token in zip(("Red Club", "Blue Club"), leaders, strict=True)
+        ]
+        members = {slugs[0]: [leaders[0]], slugs[1]: [leaders[1]]}
+        for slug in slugs:
+            for _ in range(2):
+                token = new_token(base)
+                http(f"{base}/api/clubs/{slug}/join", {}, token=token)
+                members[slug].append(token)
+        form = {"name": "Red v Blue", "rules": ONE_ROUND, "minutes": 5}
+        # Checked: the clubs, N, the format; only a leader makes one.
+        for battle, field in (
+            ({"clubs": [], "best": 2}, "clubs"),
+            ({"clubs": ["no-such-club"], "best": 2}, "clubs"),
+            ({"clubs": [slugs[1]], "best": 0}, "best"),
+            ({"clubs": slugs[1], "best": 2}, "clubs"),
+        ):
+            status, body = http(
+                f"{base}/api/clubs/{slugs[0]}/events", {**form, "battle": battle}, token=leaders[0]
+            )
+            assert (status, body["field"]) == (422, field), body
+        battle = {"clubs": [slugs[1]], "best": 2}
+        refused = http(
+            f"{base}/api/clubs/{slugs[0]}/events",
+            {**form, "battle": battle},
+            token=members[slugs[0]][1],
+        )
+        assert refused[0] == 403 and refused[1]["error"] == "not_club_leader"
+        status, made = http(
+            f"{base}/api/clubs/{slugs[0]}/events",
+            {**form, "battle": battle, "starts_at": time.time() + 2},
+            token=leaders[0],
+        )
+        assert status == 201 and made["kind"] == "battle", made
+        event, invite = made["id"], made["invite"]
+        # Not listed; the clubs' pages give their members the link, and nobody else enters.
+        listed = http(base + "/api/tournaments")[1]
+        assert event not in json.dumps(listed)
+        shown = http(f"{base}/api/clubs/{slugs[1]}", token=members[slugs[1]][2])[1]["events"]
+        assert shown[0]["url"] == f"/tournaments/{event}?invite={invite}"
+        assert http(f"{base}/api/clubs/{slugs[1]}")[1]["events"][0]["url"] is None
+        outsider = new_token(base)
+        status, body = http(
+            f"{base}/api/tournaments/{event}/join", {"invite": invite}, token=outsider
+        )
+        assert status == 403 and body["error"] == "not_club_member", body
+        people = []
+        for slug in slugs:
+            for n, token in enumerate(members[slug]):
+                joined = http(
+                    f"{base}/api/tournaments/{event}/join",
+                    {"invite": invite, "name": f"{slug[:3]}{n}"},
+                    token=token,
+                )
+                assert joined[0] == 201, joined
+                people.append(Entrant(base, event, token, f"{slug[:3]}{n}"))
+        deadline = time.time() + 120
+        while not all(len(p.played) >= 1 and p.player is None for p in people):
+            assert time.time() < deadline, [p.played for p in people]
+            for person in people:
+                if not (len(person.played) >= 1 and person.player is None):
+                    person.step()
+        for person in people:
+            person.close()
+
+        def counted() -> dict[str, Any] | None:
+            standings = http(f"{base}/api/clubs/battles/{event}")[1]
+            players = sum(len(c["players"]) for c in standings["clubs"])
+            total = sum(p["points"] for p in standings["players"])
+            return standings if players == 6 and total > 0 else None
+
+        standings = wait_for(counted, "every player's points in the battle's standings")
+        assert {c["slug"] for c in standings["clubs"]} == set(slugs) and standings["best"] == 2
+        for club in standings["clubs"]:
+            points = sorted((p["points"] for p in club["players"]), reverse=True)
+            assert club["score"] == sum(points[:2])  # the best two of three count
+            assert [p["counted"] for p in club["players"]] == [True, True, False]
+        first, second = standings["clubs"]
+        assert first["score"] >= second["score"] and first["rank"] == 1
+        assert second["rank"] == (1 if first["score"] == second["score"] else 2)
+        assert http(f"{base}/api/clubs/battles/nothing-here")[0] == 404
+        # The weekly board: each club's battle points and its members' rated wins (the
+        # battle's games are rated: each game won outright is one).
+        board = http(base + "/api/clubs/weekly")[1]
+        scores = {c["slug"]: c for c in board["clubs"]}
+        assert [c["points"] for c in board["clubs"]] == sorted(
+            (c["points"] for c in board["clubs"]), reverse=True
+        )
+        for club in standings["clubs"]:
+            nothing = {"battle_points": 0, "rated_wins": 0, "points": 0}
+            line = scores.get(club["slug"], nothing)  # a club with no points is not listed
+            assert line["battle_points"] == club["score"]
+            assert line["points"] == line["battle_points"] + line["rated_wins"]
+            assert line["rated_wins"] >= 0
+        assert board["until"] - board["since"] == 7 * 86400
+
+
+def test_a_club_only_tournament_is_entered_by_members_only(tmp_path: Path) -> None:
+    with battle_site(tmp_path) as server:
+        base = server.url
+        amal = organiser(base, "amal")
+        slug = http(base + "/api/clubs", {"name": "Cup Club"}, token=amal)[1]["slug"]
+        badr = new_token(base)
+        http(f"{base}/api/clubs/{slug}/join", {}, token=badr)
+        form = {"name": "Club Cup", "format": "swiss", "rounds": 1, "starts_at": time.time() + 600}
+        status, made = http(f"{base}/api/clubs/{slug}/events", form, token=amal)
+        assert status == 201 and made["kind"] == "club", made
+        joined = http(
+            f"{base}/api/tournaments/{made['id']}/join", {"invite": made["invite"]}, token=badr
+        )
+        assert joined[0] == 201, joined
+        status, body = http(
+            f"{base}/api/tournaments/{made['id']}/join",
+            {"invite": made["invite"]},
+            token=new_token(base),
+        )
+        assert status == 403 and body["error"] == "not_club_member", body
+        assert "Cup Club" in body["message"]
+        page = http(f"{base}/api/clubs/{slug}", token=badr)[1]
+        assert [(e["id"], e["kind"]) for e in page["events"]] == [(made["id"], "club")]

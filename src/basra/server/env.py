@@ -222,6 +222,7 @@ class Env:
             self.quotas,
             self.master.origin,
             programs=self.bots.seated,
+            entry_rule=lambda event, who: self.clubs.entry_rule(event, who),
         )
         self.moderation = Moderation(
             store_.moderation,
@@ -246,7 +247,9 @@ class Env:
             self.presence,
             self.quotas,
         )
-        self.clubs = Clubs(store_.clubs, store_.players, self.friends, self.quotas)
+        self.clubs = Clubs(
+            store_.clubs, store_.players, self.friends, self.quotas, self.tournaments
+        )
         # Operations: the drain, the checks and the metrics of this process.
         self.drain = Drain()
         self.drain.on_start(lambda: asyncio.ensure_future(self.master.ownership.hand_over()))

@@ -43,7 +43,7 @@ import re
 import secrets
 import time
 import unicodedata
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 from basra.server import words
@@ -51,6 +51,7 @@ from basra.server.errors import ProtocolError
 from basra.server.features.accounts import username_key
 from basra.server.features.clubs.store import (
     ROLES,
+    ClubEventRow,
     ClubRow,
     ClubStore,
     MemberRow,
@@ -58,20 +59,41 @@ from basra.server.features.clubs.store import (
     TakenError,
 )
 from basra.server.features.friends import Friends
+from basra.server.features.tournaments import Tournaments
+from basra.server.identity import Caller
 from basra.server.quotas import Quotas
 from basra.server.store.protocols import PlayerStore
 from basra.server.table.ratings import rating_json
 
-__all__ = ["ROLES", "ClubRow", "ClubStore", "Clubs", "MemberRow", "SqlClubs", "slug_of"]
+__all__ = [
+    "ROLES",
+    "ClubRow",
+    "ClubStore",
+    "Clubs",
+    "MemberRow",
+    "SqlClubs",
+    "slug_of",
+    "week_start",
+]
 
 MAX_SLUG = 32
 SEARCH_LIMIT = 50
 GAMES_LISTED = 20
 GAMES_PER_MEMBER = 5
 SLUG_FORM = re.compile(r"^[a-z0-9-]{1,40}$")
+RESERVED = frozenset({"mine", "of", "battles", "weekly"})
+"""Slugs no club takes (they are other addresses under ``/api/clubs/``)."""
 
-EventsOf = Callable[[str], Awaitable[list[dict[str, Any]]]]
-"""A club's events (given its slug): what the tournaments feature lists on the page."""
+EVENTS_LISTED = 10
+BATTLE_CLUBS = (2, 10)
+"""The fewest and most clubs in a battle."""
+BEST_PLAYERS = (1, 20)
+"""The bounds of a battle's N (how many of a club's players count)."""
+WEEK = 7 * 86400.0
+BOARD_EVERY = 60.0
+"""Seconds the weekly leaderboard is kept before it is counted again."""
+BOARD_CLUBS = 100
+"""The clubs (most members first) the weekly leaderboard counts."""
 
 
 def _bad(field: str, message: str) -> ProtocolError:
@@ -87,6 +109,17 @@ def slug_of(name: str) -> str:
     """
     ascii_ = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
     return re.sub(r"[^a-z0-9]+", "-", ascii_.casefold()).strip("-")[:MAX_SLUG].strip("-")
+
+
+def week_start(now: float) -> float:
+    """The start of the week ``now`` is in: Monday 00:00 UTC.
+
+    >>> week_start(1796000000.0), week_start(1795996799.0)  # Monday 30 Nov 2026, 00:53
+    (1795996800.0, 1795392000.0)
+    """
+    days = int(now // 86400)
+    monday = days - (days + 3) % 7  # 1970-01-01 was a Thursday
+    return monday * 86400.0
 
 
 def _flag(body: dict[str, Any], field: str) -> bool | None:
@@ -107,16 +140,16 @@ class Clubs:
         players: PlayerStore,
         friends: Friends,
         quotas: Quotas,
+        tournaments: Tournaments,
         clock: Callable[[], float] = time.time,
-        events_of: EventsOf | None = None,
     ) -> None:
         self.store = store
         self.players = players
         self.friends = friends
         self.quotas = quotas
+        self.tournaments = tournaments
         self.clock = clock
-        self.events_of = events_of
-        """A club's events (None: none are listed)."""
+        self._board: tuple[float, dict[str, Any]] | None = None
 
     # ---------------------------------------------------------------- reading
 
@@ -209,7 +242,7 @@ class Clubs:
             "made_at": row.made_at,
             "member_list": listed,
             "games": await self._games(ids),
-            "events": await self.events_of(row.slug) if self.events_of else [],
+            "events": await self._events(row.slug, member=mine is not None),
             "you": {
                 "role": mine.role if mine else None,
                 "invited": pending == "invite",
@@ -267,7 +300,7 @@ class Clubs:
             self.quotas.take("clubs", address, limits.clubs_per_address, "clubs per address")
         base = slug_of(name)
         for attempt in range(4):
-            slug = base if attempt == 0 and len(base) >= 3 else None
+            slug = base if attempt == 0 and len(base) >= 3 and base not in RESERVED else None
             if slug is None:
                 slug = f"{base or 'club'}-{secrets.token_hex(2)}"[: MAX_SLUG + 5]
             row = ClubRow(slug, name, description, open_ is not False, me, self.clock())
@@ -434,6 +467,187 @@ class Clubs:
         row = None if slug is None else await self.store.load(slug)
         if row is not None and row.removed_at is None:
             await self.check_member(row.slug, identity)
+
+    # ---------------------------------------------------------------- events and battles
+
+    async def make_event(
+        self, caller: Caller, slug: Any, body: Any, address: str | None = None
+    ) -> dict[str, Any]:
+        """A leader makes a club-only tournament, or, with ``battle: {clubs, best}``, a
+        club battle (an arena) of this club and the clubs named; its id and invitation."""
+        row = await self.club(slug)
+        await self._leader(row, caller.identity)
+        if not isinstance(body, dict):
+            raise _bad("name", "send the event's form")
+        battle = body.get("battle")
+        slugs, best = [row.slug], None
+        if battle is not None:
+            if not isinstance(battle, dict):
+                raise _bad("battle", "battle: {clubs: [slugs], best: N}")
+            others = battle.get("clubs")
+            if not isinstance(others, list) or not all(isinstance(o, str) for o in others):
+                raise _bad("clubs", "clubs: the other clubs' slugs")
+            for other in others:
+                if other not in slugs:
+                    try:
+                        slugs.append((await self.club(other)).slug)
+                    except ProtocolError:
+                        raise _bad("clubs", f"clubs: there is no club {other[:40]!r}") from None
+            low, high = BATTLE_CLUBS
+            if not low <= len(slugs) <= high:
+                raise _bad("clubs", f"clubs: a battle has {low} to {high} clubs")
+            best = battle.get("best")
+            low, high = BEST_PLAYERS
+            if not isinstance(best, int) or isinstance(best, bool) or not low <= best <= high:
+                raise _bad("best", f"best: how many players count, {low} to {high}")
+            if body.get("format", "arena") != "arena":
+                raise _bad("format", "a club battle is an arena")
+        form = {k: v for k, v in body.items() if k != "battle"}
+        form["public"] = False  # the club's page gives its members the link
+        if battle is not None:
+            form["format"] = "arena"
+        made = await self.tournaments.create(caller, form, address)
+        invite = made.get("invite")
+        kind = "club" if battle is None else "battle"
+        await self.store.add_events(
+            [ClubEventRow(made["id"], s, kind, best, invite, self.clock()) for s in slugs]
+        )
+        return {"id": made["id"], "invite": invite, "kind": kind, "clubs": slugs, "best": best}
+
+    async def entry_rule(self, event_id: str, identity: str) -> None:
+        """Who may enter (:data:`~basra.server.features.tournaments.EntryRule`): a club
+        event's members only; in a battle, a member of one of its clubs, who plays for
+        the first of them they enter through (kept)."""
+        rows = await self.store.event_clubs(event_id)
+        if not rows:
+            return
+        for kept in rows:
+            if await self.is_member(kept.slug, identity):
+                if kept.kind == "battle":
+                    await self.store.play_for(event_id, identity, kept.slug)
+                return
+        names = [(await self.store.load(r.slug)) for r in rows]
+        shown = ", ".join(repr(c.name) for c in names if c is not None)
+        raise ProtocolError(
+            "not_club_member", f"only members of {shown} may enter this event", {"field": "club"}
+        )
+
+    async def _events(self, slug: str, member: bool) -> list[dict[str, Any]]:
+        """A club's events for its page (the invitation link to members)."""
+        shown = []
+        for kept in await self.store.events_of(slug, EVENTS_LISTED):
+            try:
+                points = await self.tournaments.player_points(kept.event_id)
+            except ProtocolError:
+                continue
+            link = f"/tournaments/{kept.event_id}"
+            if member and kept.invite:
+                link += f"?invite={kept.invite}"
+            shown.append(
+                {
+                    "id": kept.event_id,
+                    "name": points["name"],
+                    "status": points["status"],
+                    "kind": kept.kind,
+                    "url": link if member else None,
+                }
+            )
+        return shown
+
+    async def battle(self, event_id: Any) -> dict[str, Any]:
+        """A club battle's standings: each club's score (the sum of its best N players'
+        points), best first, with its players; and every player's line with their club."""
+        if not isinstance(event_id, str) or len(event_id) > 40:
+            raise ProtocolError("no_such_event", "there is no such club battle")
+        rows = [r for r in await self.store.event_clubs(event_id) if r.kind == "battle"]
+        if not rows:
+            raise ProtocolError("no_such_event", "there is no such club battle")
+        best = rows[0].best or 1
+        points = await self.tournaments.player_points(event_id)
+        plays_for = await self.store.players_of(event_id)
+        people = await self.friends.people(list(plays_for))
+        lines: dict[str, list[dict[str, Any]]] = {r.slug: [] for r in rows}
+        players = []
+        for entrant in points["entrants"]:
+            club = next((plays_for[p] for p in entrant["people"] if p in plays_for), None)
+            if club is None or club not in lines:
+                continue
+            person = people.get(entrant["people"][0], {})
+            line = {
+                "name": entrant["name"],
+                "username": person.get("username"),
+                "club": club,
+                "points": entrant["points"],
+            }
+            lines[club].append(line)
+            players.append(line)
+        clubs = []
+        for kept in rows:
+            club_row = await self.store.load(kept.slug)
+            ranked = sorted(lines[kept.slug], key=lambda p: -p["points"])
+            for n, line in enumerate(ranked):
+                line["counted"] = n < best
+            clubs.append(
+                {
+                    "slug": kept.slug,
+                    "name": club_row.name if club_row else kept.slug,
+                    "score": sum(p["points"] for p in ranked[:best]),
+                    "players": ranked,
+                }
+            )
+        clubs.sort(key=lambda c: (-c["score"], c["name"].casefold()))
+        for n, standing in enumerate(clubs):  # equal scores share a place
+            same = n and standing["score"] == clubs[n - 1]["score"]
+            standing["rank"] = clubs[n - 1]["rank"] if same else n + 1
+        players.sort(key=lambda p: -p["points"])
+        return {
+            "event": event_id,
+            "name": points["name"],
+            "status": points["status"],
+            "best": best,
+            "clubs": clubs,
+            "players": players,
+        }
+
+    # ---------------------------------------------------------------- the weekly board
+
+    async def weekly(self) -> dict[str, Any]:
+        """The week's club leaderboard (see docs/WEB.md): each club's battle points (its
+        score in every battle made this week) and its members' rated wins this week."""
+        now = self.clock()
+        if self._board is not None and now - self._board[0] < BOARD_EVERY:
+            return self._board[1]
+        since = week_start(now)
+        battle_points: dict[str, float] = {}
+        for event_id in {r.event_id for r in await self.store.battles_since(since)}:
+            try:
+                standings = await self.battle(event_id)
+            except ProtocolError:
+                continue
+            for club in standings["clubs"]:
+                battle_points[club["slug"]] = battle_points.get(club["slug"], 0.0) + club["score"]
+        lines = []
+        for row in await self.store.search("", BOARD_CLUBS):
+            wins = 0
+            for member in await self.store.members(row.slug):
+                for result in await self.players.results_of(member.identity, limit=100):
+                    if (result.ended_at or 0.0) < since:
+                        break
+                    wins += result.rated and result.outcome == "win"
+            battles = battle_points.get(row.slug, 0.0)
+            if wins or battles:
+                lines.append(
+                    {
+                        **self._summary(row),
+                        "battle_points": battles,
+                        "rated_wins": wins,
+                        "points": battles + wins,
+                    }
+                )
+        lines.sort(key=lambda c: (-c["points"], c["name"].casefold()))
+        board = {"since": since, "until": since + WEEK, "clubs": lines}
+        self._board = (now, board)
+        return board
 
     # ---------------------------------------------------------------- the operator
 

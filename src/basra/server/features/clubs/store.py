@@ -9,6 +9,12 @@ in SQL, all in this one module (the feature owns its data; migration ``v0014_clu
 - ``club_members``: one row a ``(club, identity)`` with the member's role: ``owner`` (one
   a club), ``leader`` or ``member``.
 - ``club_tables``: the tables only a club's members may sit at (a table's ``club``).
+- ``club_events``: the events kept for clubs: one row a ``(event, club)``, ``kind``
+  ``club`` (a club-only tournament: only its members enter) or ``battle`` (a club battle:
+  a row for each club in it, with ``best``, how many of a club's players count), and the
+  event's invitation (club events are not listed; the club's page gives members the link).
+- ``club_event_players``: whom each person plays for in a battle (the club they entered
+  through).
 - ``club_invites``: one row a ``(club, identity)`` with ``kind``: ``invite`` (a leader
   invited the person) or ``request`` (the person asked to join a club by invitation).
   Either side accepting makes the person a member and removes the row, in one
@@ -26,6 +32,7 @@ from sqlalchemy import (
     Column,
     Float,
     Index,
+    Integer,
     String,
     Table,
     Text,
@@ -41,7 +48,15 @@ from sqlalchemy.sql.selectable import ScalarSelect
 from basra.server.store.sql.database import SqlDatabase
 from basra.server.store.sql.schema import metadata
 
-__all__ = ["ROLES", "ClubRow", "ClubStore", "MemberRow", "SqlClubs", "TakenError"]
+__all__ = [
+    "ROLES",
+    "ClubEventRow",
+    "ClubRow",
+    "ClubStore",
+    "MemberRow",
+    "SqlClubs",
+    "TakenError",
+]
 
 ROLES = ("owner", "leader", "member")
 """A member's role, highest first."""
@@ -66,6 +81,20 @@ class ClubRow:
     """How many members it has (as read with it)."""
     removed_at: float | None = None
     removed_reason: str | None = None
+
+
+@dataclass(frozen=True)
+class ClubEventRow:
+    """An event kept for a club (a club-only tournament) or with a club in it (a battle)."""
+
+    event_id: str
+    slug: str
+    kind: str
+    """``club`` or ``battle``."""
+    best: int | None
+    """In a battle: how many of a club's players count."""
+    invite: str | None
+    at: float
 
 
 @dataclass(frozen=True)
@@ -141,6 +170,24 @@ class ClubStore(Protocol):
     async def club_of_table(self, table_id: str) -> str | None:
         """The club a table is kept for, or None (anyone may sit)."""
 
+    async def add_events(self, rows: Sequence[ClubEventRow]) -> None:
+        """Keep an event for clubs (its rows at once)."""
+
+    async def event_clubs(self, event_id: str) -> list[ClubEventRow]:
+        """The clubs an event is kept for (none: an event for anyone)."""
+
+    async def events_of(self, slug: str, limit: int) -> list[ClubEventRow]:
+        """A club's events, newest first."""
+
+    async def battles_since(self, since: float) -> list[ClubEventRow]:
+        """Every battle's rows made since ``since``."""
+
+    async def play_for(self, event_id: str, identity: str, slug: str) -> str:
+        """Whom a person plays for in an event: the club kept, else ``slug`` kept."""
+
+    async def players_of(self, event_id: str) -> dict[str, str]:
+        """Each person's club in an event."""
+
 
 # ---------------------------------------------------------------------- tables
 
@@ -187,7 +234,28 @@ club_tables = Table(
     Column("slug", String(40), nullable=False),
 )
 
+club_events = Table(
+    "club_events",
+    metadata,
+    Column("event_id", String(40), primary_key=True),
+    Column("slug", String(40), primary_key=True),
+    Column("kind", String(8), nullable=False),
+    Column("best", Integer, nullable=True),
+    Column("invite", String(40), nullable=True),
+    Column("at", Float, nullable=False),
+)
+Index("ix_club_events_slug", club_events.c.slug)
+
+club_event_players = Table(
+    "club_event_players",
+    metadata,
+    Column("event_id", String(40), primary_key=True),
+    Column("identity", String(64), primary_key=True),
+    Column("slug", String(40), nullable=False),
+)
+
 CL, CM, CI, CT = clubs, club_members, club_invites, club_tables
+CE, CP = club_events, club_event_players
 _RANK = {role: n for n, role in enumerate(ROLES)}
 
 
@@ -450,3 +518,66 @@ class SqlClubs:
             found = await conn.execute(select(CT.c.slug).where(CT.c.table_id == table_id))
             slug = found.scalar()
         return None if slug is None else str(slug)
+
+    async def add_events(self, rows: Sequence[ClubEventRow]) -> None:
+        """One insert."""
+        async with self.db.engine.begin() as conn:
+            await conn.execute(
+                CE.insert(),
+                [
+                    {
+                        "event_id": r.event_id,
+                        "slug": r.slug,
+                        "kind": r.kind,
+                        "best": r.best,
+                        "invite": r.invite,
+                        "at": r.at,
+                    }
+                    for r in rows
+                ],
+            )
+
+    async def event_clubs(self, event_id: str) -> list[ClubEventRow]:
+        """One query."""
+        async with self.db.engine.connect() as conn:
+            rows = await conn.execute(select(CE).where(CE.c.event_id == event_id))
+        return [ClubEventRow(**r._mapping) for r in rows]
+
+    async def events_of(self, slug: str, limit: int) -> list[ClubEventRow]:
+        """One indexed query."""
+        async with self.db.engine.connect() as conn:
+            rows = await conn.execute(
+                select(CE).where(CE.c.slug == slug).order_by(CE.c.at.desc()).limit(limit)
+            )
+        return [ClubEventRow(**r._mapping) for r in rows]
+
+    async def battles_since(self, since: float) -> list[ClubEventRow]:
+        """One query."""
+        async with self.db.engine.connect() as conn:
+            rows = await conn.execute(select(CE).where(CE.c.kind == "battle", CE.c.at >= since))
+        return [ClubEventRow(**r._mapping) for r in rows]
+
+    async def play_for(self, event_id: str, identity: str, slug: str) -> str:
+        """Insert unless there; read back what is kept."""
+        try:
+            async with self.db.engine.begin() as conn:
+                found = await conn.execute(
+                    select(CP.c.slug).where(CP.c.event_id == event_id, CP.c.identity == identity)
+                )
+                kept = found.scalar()
+                if kept is not None:
+                    return str(kept)
+                await conn.execute(
+                    CP.insert().values(event_id=event_id, identity=identity, slug=slug)
+                )
+        except IntegrityError:
+            return await self.play_for(event_id, identity, slug)
+        return slug
+
+    async def players_of(self, event_id: str) -> dict[str, str]:
+        """One query."""
+        async with self.db.engine.connect() as conn:
+            rows = await conn.execute(
+                select(CP.c.identity, CP.c.slug).where(CP.c.event_id == event_id)
+            )
+        return {str(who): str(slug) for who, slug in rows}

@@ -15,6 +15,15 @@
   ``{"username"}``, ``{"code"}`` or ``{"table", "seat"}``: the page after;
 - ``GET /api/clubs/of/{username}``: ``{"clubs": [{..., role}]}`` (a profile's clubs);
 - ``GET /api/clubs/mine`` (auth): the caller's clubs and the invitations waiting for them;
+- ``POST /api/clubs/{slug}/events`` (auth, a leader): a tournament's form (as ``POST
+  /api/tournaments``), and ``battle: {"clubs": [slugs], "best": N}`` for a club battle (an
+  arena of this club and those); 201 ``{"id", "invite", "kind", "clubs", "best"}``. Only
+  the clubs' members enter (``not_club_member``, 403);
+- ``GET /api/clubs/battles/{event_id}``: a battle's standings, ``{"event", "name",
+  "status", "best", "clubs": [{slug, name, score, rank, players: [{name, username, club,
+  points, counted}]}], "players": [...]}``;
+- ``GET /api/clubs/weekly``: the week's club leaderboard, ``{"since", "until", "clubs":
+  [{slug, name, ..., battle_points, rated_wins, points}]}``;
 - ``GET /clubs`` and ``GET /club/{slug}``: the page (static/clubs.js).
 
 Refusals: ``bad_club`` (422, naming the ``field``), ``club_taken`` (409),
@@ -66,6 +75,18 @@ async def mine(me: SignedIn, service: ClubsDep) -> dict[str, Any]:
         if row is not None and row.removed_at is None:
             invited.append({"slug": row.slug, "name": row.name})
     return {"clubs": await service.of(me.identity), "invited": invited}
+
+
+@router.get("/api/clubs/weekly")
+async def weekly(service: ClubsDep) -> dict[str, Any]:
+    """The week's club leaderboard."""
+    return await service.weekly()
+
+
+@router.get("/api/clubs/battles/{event_id}")
+async def battle(event_id: str, service: ClubsDep) -> dict[str, Any]:
+    """A club battle's standings per club and per player."""
+    return await service.battle(event_id)
 
 
 @router.get("/api/clubs/of/{username}")
@@ -126,3 +147,11 @@ async def role(slug: str, me: SignedIn, body: Body, service: ClubsDep) -> dict[s
 async def hand_over(slug: str, me: SignedIn, body: Body, service: ClubsDep) -> dict[str, Any]:
     """Hand the club over to a member."""
     return await service.hand_over(me.identity, slug, body)
+
+
+@router.post("/api/clubs/{slug}/events")
+async def make_event(
+    slug: str, me: SignedIn, body: Body, where: Address, service: ClubsDep
+) -> JSONResponse:
+    """Make a club-only tournament, or a club battle."""
+    return JSONResponse(await service.make_event(me, slug, body, where), status_code=201)

@@ -1,7 +1,8 @@
 """Clubs: clubs, their members and their invitations
 (:mod:`basra.server.features.clubs.store`).
 
-New tables: ``clubs``, ``club_members``, ``club_invites``, ``club_tables``.
+New tables: ``clubs``, ``club_members``, ``club_invites``, ``club_tables``,
+``club_events``, ``club_event_players``.
 
 Revision ID: 0014_clubs
 Revises: 0010_friends
@@ -20,7 +21,7 @@ depends_on = None
 
 
 def upgrade() -> None:
-    """Create the four tables and their indexes."""
+    """Create the six tables and their indexes."""
     op.create_table(
         "clubs",
         sa.Column("slug", sa.String(40), primary_key=True),
@@ -56,10 +57,29 @@ def upgrade() -> None:
         sa.Column("table_id", sa.String(40), primary_key=True),
         sa.Column("slug", sa.String(40), nullable=False),
     )
+    op.create_table(
+        "club_events",
+        sa.Column("event_id", sa.String(40), primary_key=True),
+        sa.Column("slug", sa.String(40), primary_key=True),
+        sa.Column("kind", sa.String(8), nullable=False),
+        sa.Column("best", sa.Integer, nullable=True),
+        sa.Column("invite", sa.String(40), nullable=True),
+        sa.Column("at", sa.Float, nullable=False),
+    )
+    op.create_index("ix_club_events_slug", "club_events", ["slug"])
+    op.create_table(
+        "club_event_players",
+        sa.Column("event_id", sa.String(40), primary_key=True),
+        sa.Column("identity", sa.String(64), primary_key=True),
+        sa.Column("slug", sa.String(40), nullable=False),
+    )
 
 
 def downgrade() -> None:
     """Drop them."""
+    op.drop_table("club_event_players")
+    op.drop_index("ix_club_events_slug", "club_events")
+    op.drop_table("club_events")
     op.drop_table("club_tables")
     op.drop_index("ix_club_invites_identity", "club_invites")
     op.drop_table("club_invites")
