@@ -1,20 +1,24 @@
 """Clubs in the browser (static/clubs.js), in English and Arabic: Amal makes a club by
 keyboard on /clubs, Badr finds it and joins it from its page, Amal (its owner) names him a
-leader, and the club shows on her profile; 0 axe-core violations on /clubs, the club's
-page (a visitor's, a member's and the owner's) and the profile at 390x844 and 1366x800;
-screenshots go to out/screens."""
+leader, and the club shows on her profile; a club battle of two clubs of three members,
+made on the club's page by keyboard and played to its standings (on the event page and
+the clubs' pages) and the weekly board; 0 axe-core violations on every page at 390x844
+and 1366x800; screenshots go to out/screens."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
 import pytest
-from tests.web.helpers import FAST, ServerThread
+from tests.web.helpers import FAST, ServerThread, http, new_token
 from tests.web.test_browser import browser, shot  # noqa: F401  (a fixture)
 from tests.web.test_browser_friends import no_violations, page_of, person
 from tests.web.test_clubs import ROOMY_CLUBS
+from tests.web.tourney import Entrant, wait_for
+from tests.web.tourney import config as tourney_config
 
 from basra.server.app import AppConfig
 
@@ -99,3 +103,99 @@ def test_a_club_is_made_joined_and_led_by_keyboard(
     no_violations(badr, f"club-leader-{lang}-1366")
     amal.context.close()
     badr.context.close()
+
+
+@pytest.fixture(scope="module")
+def arena_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    made = tourney_config(str(tmp_path_factory.mktemp("battles") / "basra.db"))
+    config = replace(made, service=replace(made.service, limits=ROOMY_CLUBS))
+    with ServerThread(config) as server:
+        yield server.url
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_a_club_battle_of_two_clubs_of_three_to_its_standings(
+    browser: Any,  # noqa: F811
+    arena_site: str,
+    lang: str,
+) -> None:
+    site = arena_site
+    leaders = [person(site, f"red_{lang}"), person(site, f"blue_{lang}")]
+    names = (f"Red {lang}", f"Blue {lang}")
+    slugs = [
+        http(site + "/api/clubs", {"name": name}, token=token)[1]["slug"]
+        for name, token in zip(names, leaders, strict=True)
+    ]
+    members = {slug: [leader] for slug, leader in zip(slugs, leaders, strict=True)}
+    for slug in slugs:
+        for _ in range(2):
+            token = new_token(site)
+            assert http(f"{site}/api/clubs/{slug}/join", {}, token=token)[0] == 200
+            members[slug].append(token)
+    # The red club's owner makes the battle on the club's page, by keyboard.
+    red = page_of(browser, leaders[0], "Red", 1366, 800)
+    red.goto(f"{site}/club/{slugs[0]}?lang={lang}&anim=fast")
+    red.wait_for_selector("#club-event-details summary")
+    red.focus("#club-event-details summary")
+    red.keyboard.press("Enter")
+    red.focus("#club-event-name")
+    red.keyboard.type(f"Red v Blue {lang}")
+    red.fill("#club-event-minutes", "5")
+    red.fill("#club-event-starts", "0.1")  # six seconds: time for the six to enter
+    red.focus("#club-event-clubs")
+    red.keyboard.type(slugs[1])
+    red.fill("#club-event-best", "2")
+    no_violations(red, f"club-event-form-{lang}-1366")
+    red.focus("#club-event-make")
+    red.keyboard.press("Enter")
+    red.wait_for_url("**/tournaments/**")
+    event = red.url.split("/tournaments/")[1].split("?")[0]
+    invite = red.url.split("invite=")[1].split("&")[0]
+    red.wait_for_selector("#club-battle")
+    # All six enter through their clubs and play (socket clients, one-round games).
+    people = []
+    for slug in slugs:
+        for n, token in enumerate(members[slug]):
+            body = {"invite": invite, "name": f"{slug[:4]}{n}"}
+            joined = http(f"{site}/api/tournaments/{event}/join", body, token=token)
+            assert joined[0] == 201, joined
+            people.append(Entrant(site, event, token, f"{slug[:4]}{n}"))
+    deadline = time.time() + 120
+    while not all(len(p.played) >= 1 and p.player is None for p in people):
+        assert time.time() < deadline, [p.played for p in people]
+        for one in people:
+            if not (len(one.played) >= 1 and one.player is None):
+                one.step()
+    for one in people:
+        one.close()
+
+    def scored() -> bool:
+        standings = http(f"{site}/api/clubs/battles/{event}")[1]
+        return sum(len(c["players"]) for c in standings["clubs"]) == 6 and any(
+            c["score"] for c in standings["clubs"]
+        )
+
+    wait_for(scored, "the battle's points")
+    # The event page shows the standings per club and per player.
+    red.wait_for_function(
+        "() => document.querySelectorAll('#club-battle tbody tr').length >= 8", timeout=20_000
+    )
+    clubs_table = red.locator(f"#battle-clubs-{event}")
+    for name in names:
+        assert name in clubs_table.inner_text()
+    no_violations(red, f"club-battle-event-{lang}-1366")
+    red.set_viewport_size({"width": 390, "height": 844})
+    no_violations(red, f"club-battle-event-{lang}-390")
+    # ... and so does each club's page; the weekly board lists them.
+    blue = page_of(browser, members[slugs[1]][2], "Blue", 390, 844)
+    blue.goto(f"{site}/club/{slugs[1]}?lang={lang}&anim=fast")
+    blue.wait_for_selector(f"section[data-battle='{event}'] #battle-clubs-{event}")
+    assert blue.locator(f"#club-events-list li[data-event='{event}'] a").count() == 1
+    no_violations(blue, f"club-battle-club-{lang}-390")
+    blue.set_viewport_size({"width": 1366, "height": 800})
+    no_violations(blue, f"club-battle-club-{lang}-1366")
+    blue.goto(f"{site}/clubs?lang={lang}&anim=fast")
+    blue.wait_for_selector("#clubs-weekly tbody tr")
+    no_violations(blue, f"clubs-weekly-{lang}-1366")
+    red.context.close()
+    blue.context.close()

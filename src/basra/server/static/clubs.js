@@ -66,6 +66,7 @@ export function clubsPage(root, ui) {
   page.append(h("section", { class: "panel", id: "clubs-found", "aria-labelledby": "clubs-found-heading" },
     h("h2", { id: "clubs-found-heading" }, t("clubs_all")), search, found, none, searchError));
 
+  page.append(weeklyBoard(ui));
   if (ui.app.token) {
     const mine = h("ul", { class: "list", id: "clubs-mine-list", "aria-labelledby": "clubs-mine-heading" });
     const invited = h("ul", { class: "list", id: "clubs-invited", "aria-label": t("clubs_invited") });
@@ -263,11 +264,22 @@ export function clubPage(root, ui, slug) {
         h("span", { class: "muted" }, g.members.map((m) => nameOf(ui, m)).join(", "), " · ", when(g.ended_at, ui)))));
     parts.push(h("section", { class: "panel", id: "club-games-panel", "aria-labelledby": "club-games-heading" },
       h("h2", { id: "club-games-heading" }, t("club_games")), data.games.length ? games : h("p", { class: "muted" }, t("club_games_none"))));
-    parts.push(h("section", { class: "panel", id: "club-events", "aria-labelledby": "club-events-heading" },
+    const eventsPanel = h("section", { class: "panel", id: "club-events", "aria-labelledby": "club-events-heading" },
       h("h2", { id: "club-events-heading" }, t("club_events")),
-      data.events.length ? h("ul", { class: "list" }, data.events.map((e) => h("li", {},
-        h("a", { href: `/tournaments/${e.id}`, "data-link": true }, h("bdi", {}, e.name)))))
-        : h("p", { class: "muted" }, t("club_events_none"))));
+      data.events.length ? h("ul", { class: "list", id: "club-events-list" }, data.events.map((e) => h("li", { "data-event": e.id },
+        e.url ? h("a", { href: e.url, "data-link": true }, h("bdi", {}, e.name)) : h("bdi", {}, e.name),
+        h("span", { class: "muted" }, " · ", t(e.kind === "battle" ? "club_event_battle" : "club_event_club"), " · ", t(`tour_status_${e.status}`)))))
+        : h("p", { class: "muted" }, t("club_events_none")));
+    if (leader) eventsPanel.append(eventForm(ui, slug));
+    parts.push(eventsPanel);
+    const battles = data.events.filter((e) => e.kind === "battle").slice(0, 3);
+    for (const e of battles) {
+      const box = h("section", { class: "panel", "data-battle": e.id, "aria-label": e.name });
+      parts.push(box);
+      api(`/api/clubs/battles/${e.id}`).then((battle) => {
+        box.replaceChildren(h("h2", {}, t("battle_title_of", { name: e.name })), ...battleNodes(ui, battle, "h2"));
+      }, () => box.remove());
+    }
     if (ui.app.token) {
       const report = reportForm(ui, { club: slug });
       if (report) parts.push(report);
@@ -283,6 +295,41 @@ export function clubPage(root, ui, slug) {
   return { close() { closed = true; } };
 }
 
+/** The leaders' form to make a club event: a club-only arena, or a battle with other clubs. */
+function eventForm(ui, slug) {
+  const { h, t, api } = ui;
+  const name = h("input", { id: "club-event-name", required: true, maxlength: 80, autocomplete: "off" });
+  const minutes = h("input", { id: "club-event-minutes", type: "number", min: 5, max: 1440, value: 30, required: true });
+  const starts = h("input", { id: "club-event-starts", type: "number", min: 0, max: 10080, step: "any", value: 10, required: true });
+  const others = h("input", { id: "club-event-clubs", maxlength: 400, autocomplete: "off", "aria-describedby": "club-event-clubs-help" });
+  const best = h("input", { id: "club-event-best", type: "number", min: 1, max: 20, value: 3, required: true });
+  const error = h("p", { class: "error", role: "alert", id: "club-event-error" });
+  const form = h("form", { id: "club-event-form", novalidate: true },
+    h("p", {}, h("label", { for: "club-event-name" }, t("club_event_name")), " ", name),
+    h("p", {}, h("label", { for: "club-event-minutes" }, t("club_event_minutes")), " ", minutes),
+    h("p", {}, h("label", { for: "club-event-starts" }, t("club_event_starts")), " ", starts),
+    h("p", {}, h("label", { for: "club-event-clubs" }, t("club_event_clubs")), " ", others,
+      h("small", { class: "muted", id: "club-event-clubs-help" }, " ", t("club_event_clubs_help"))),
+    h("p", {}, h("label", { for: "club-event-best" }, t("club_event_best")), " ", best),
+    h("button", { type: "submit", class: "secondary", id: "club-event-make" }, t("club_event_make")), error);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    if (!checkFields(form, error, t)) return;
+    const clubs = others.value.split(/[\s,]+/).map((c) => c.replace(/^.*\/club\//, "").trim()).filter(Boolean);
+    const body = { name: name.value, format: "arena", minutes: Number(minutes.value), starts_at: Date.now() / 1000 + 60 * Number(starts.value) };
+    if (clubs.length) body.battle = { clubs, best: Number(best.value) };
+    try {
+      const made = await api(`/api/clubs/${slug}/events`, { method: "POST", body: JSON.stringify(body) });
+      status(t("club_event_made", { name: name.value }));
+      ui.navigate(`/tournaments/${made.id}?invite=${encodeURIComponent(made.invite)}`);
+    } catch (err) {
+      const field = { name, minutes, starts_at: starts, clubs: others, best }[err.field] || name;
+      markField(field, ui.errorText(err), error);
+    }
+  });
+  return h("details", { id: "club-event-details" }, h("summary", {}, t("club_event_new")), form);
+}
+
 /** A profile's clubs (``/api/clubs/of/USERNAME``): a panel, or null without any. */
 export async function profileClubs(ui, username) {
   const { h, t } = ui;
@@ -292,4 +339,76 @@ export async function profileClubs(ui, username) {
   return h("section", { class: "panel", id: "profile-clubs", "aria-labelledby": "profile-clubs-heading" },
     h("h2", { id: "profile-clubs-heading" }, t("clubs_title")),
     h("ul", { class: "list" }, data.clubs.map((club) => clubItem(ui, club))));
+}
+
+/** A club battle's standings: per club (score, its players, those counted marked) and per player. */
+export function battleNodes(ui, battle, headingLevel = "h2") {
+  const { h, t, n } = ui;
+  const sub = headingLevel === "h2" ? "h3" : "h4";
+  const clubs = h("table", { class: "sheet", id: `battle-clubs-${battle.event}` },
+    h("caption", {}, t("battle_clubs_caption", { n: battle.best })),
+    h("thead", {}, h("tr", {}, h("th", { class: "num" }, t("battle_col_rank")), h("th", {}, t("battle_col_club")),
+      h("th", { class: "num" }, t("battle_col_score")), h("th", {}, t("battle_col_players")))),
+    h("tbody", {}, battle.clubs.map((c) => h("tr", { "data-club": c.slug },
+      h("td", { class: "num" }, n(c.rank)),
+      h("td", {}, h("a", { href: `/club/${c.slug}`, "data-link": true }, h("bdi", {}, c.name))),
+      h("td", { class: "num battle-score" }, n(c.score)),
+      h("td", {}, c.players.map((p, i) => [i ? ", " : "", h("bdi", {}, p.name), " ", n(p.points),
+        p.counted ? h("span", { class: "sr-only" }, ` (${t("battle_counted")})`) : null, p.counted ? "*" : ""]))))));
+  const names = Object.fromEntries(battle.clubs.map((c) => [c.slug, c.name]));
+  const players = h("table", { class: "sheet", id: `battle-players-${battle.event}` },
+    h("caption", {}, t("battle_players_caption")),
+    h("thead", {}, h("tr", {}, h("th", {}, t("battle_col_player")), h("th", {}, t("battle_col_club")), h("th", { class: "num" }, t("battle_col_points")))),
+    h("tbody", {}, battle.players.map((p) => h("tr", {},
+      h("td", {}, h("bdi", {}, p.name)), h("td", {}, h("bdi", {}, names[p.club] || p.club)), h("td", { class: "num" }, n(p.points))))));
+  return [h(sub, {}, t("battle_standings")), h("p", { class: "muted" }, t("battle_counted_help", { n: battle.best })),
+    h("div", { class: "sheet-scroll" }, clubs), h("div", { class: "sheet-scroll" }, players)];
+}
+
+/**
+ * An event page's club battle panel, drawn into ``box`` when the event is a battle
+ * (nothing otherwise); the function it returns asks again (at most every 2 seconds).
+ */
+export function battleInto(ui, eventId, box) {
+  const { h, t } = ui;
+  let last = 0;
+  let pending = null;
+  async function draw() {
+    let battle;
+    try { battle = await ui.api(`/api/clubs/battles/${encodeURIComponent(eventId)}`); } catch { return false; }
+    box.replaceChildren(h("section", { class: "panel", id: "club-battle", "aria-labelledby": "club-battle-heading" },
+      h("h2", { id: "club-battle-heading" }, t("battle_title")), ...battleNodes(ui, battle, "h2").slice(1)));
+    return true;
+  }
+  draw();
+  return () => {
+    const wait = Math.max(0, 2000 - (Date.now() - last));
+    if (pending) return;
+    pending = setTimeout(() => { pending = null; last = Date.now(); draw(); }, wait);
+  };
+}
+
+/** The /clubs page's weekly leaderboard. */
+function weeklyBoard(ui) {
+  const { h, t, n } = ui;
+  const body = h("tbody", {});
+  const empty = h("p", { class: "muted", id: "clubs-weekly-none", hidden: true }, t("clubs_weekly_none"));
+  const table = h("table", { class: "sheet", id: "clubs-weekly" },
+    h("caption", { class: "sr-only" }, t("clubs_weekly")),
+    h("thead", {}, h("tr", {}, h("th", { class: "num" }, t("battle_col_rank")), h("th", {}, t("battle_col_club")),
+      h("th", { class: "num" }, t("clubs_col_battle")), h("th", { class: "num" }, t("clubs_col_wins")),
+      h("th", { class: "num" }, t("battle_col_points")))), body);
+  const section = h("section", { class: "panel", id: "clubs-weekly-panel", "aria-labelledby": "clubs-weekly-heading" },
+    h("h2", { id: "clubs-weekly-heading" }, t("clubs_weekly")), h("p", { class: "muted" }, t("clubs_weekly_help")),
+    h("div", { class: "sheet-scroll" }, table), empty);
+  ui.api("/api/clubs/weekly").then((board) => {
+    body.replaceChildren(...board.clubs.slice(0, 20).map((c, i) => h("tr", { "data-club": c.slug },
+      h("td", { class: "num" }, n(i + 1)),
+      h("td", {}, h("a", { href: `/club/${c.slug}`, "data-link": true }, h("bdi", {}, c.name))),
+      h("td", { class: "num" }, n(c.battle_points)), h("td", { class: "num" }, n(c.rated_wins)),
+      h("td", { class: "num" }, n(c.points)))));
+    empty.hidden = board.clubs.length > 0;
+    table.hidden = !board.clubs.length;
+  }, () => { empty.hidden = false; table.hidden = true; });
+  return section;
 }
