@@ -101,6 +101,10 @@ def test_a_club_is_made_joined_and_led_by_keyboard(
     badr.goto(f"{site}/club/{slug}?lang={lang}&anim=fast")
     badr.wait_for_selector("#club-leaders")
     no_violations(badr, f"club-leader-{lang}-1366")
+    # A member opens a club-only table from the club's page.
+    badr.focus("#club-table")
+    badr.keyboard.press("Enter")
+    badr.wait_for_url("**/t/**")
     amal.context.close()
     badr.context.close()
 

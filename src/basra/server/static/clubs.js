@@ -164,7 +164,15 @@ export function clubPage(root, ui, slug) {
     };
     if (!ui.app.token) actions.append(t("club_sign_in"));
     else if (you.role) {
-      actions.append(h("span", { id: "club-your-role" }, t(`club_role_${you.role}`)), " ",
+      const table = button("club-table", "club_table", async () => {
+        // A two-person table only the club's members may sit at: the caller in seat 0.
+        const body = { name: ui.app.name || t("guest"), club: slug, seats: [{ kind: "person" }, { kind: "person" }] };
+        try {
+          const made = await api("/api/tables", { method: "POST", body: JSON.stringify(body) });
+          ui.navigate(made.url);
+        } catch (err) { error.textContent = ui.errorText(err); }
+      }, true);
+      actions.append(h("span", { id: "club-your-role" }, t(`club_role_${you.role}`)), " ", table, " ",
         button("club-leave", "club_leave", () => act("leave", {}, t("club_left", { name: data.name })), true));
     } else if (you.invited) {
       actions.append(t("club_invited"), " ", button("club-accept", "club_accept", () => act("join", {}, t("club_joined", { name: data.name }))),

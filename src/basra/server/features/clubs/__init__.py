@@ -206,6 +206,15 @@ class Clubs:
                 shown.append({**self._summary(row), "role": membership.role})
         return shown
 
+    async def mine(self, identity: str) -> dict[str, Any]:
+        """A person's clubs, and the clubs that invited them."""
+        invited = []
+        for slug in await self.store.invited(identity):
+            row = await self.store.load(slug)
+            if row is not None and row.removed_at is None:
+                invited.append({"slug": row.slug, "name": row.name})
+        return {"clubs": await self.of(identity), "invited": invited}
+
     async def of_username(self, username: Any) -> dict[str, Any]:
         """The clubs of the account named ``username`` (a profile's)."""
         if not isinstance(username, str) or not username.strip():

@@ -69,12 +69,7 @@ async def make(me: SignedIn, body: Body, where: Address, service: ClubsDep) -> J
 @router.get("/api/clubs/mine")
 async def mine(me: SignedIn, service: ClubsDep) -> dict[str, Any]:
     """The caller's clubs and the invitations waiting for them."""
-    invited = []
-    for slug in await service.store.invited(me.identity):
-        row = await service.store.load(slug)
-        if row is not None and row.removed_at is None:
-            invited.append({"slug": row.slug, "name": row.name})
-    return {"clubs": await service.of(me.identity), "invited": invited}
+    return await service.mine(me.identity)
 
 
 @router.get("/api/clubs/weekly")
