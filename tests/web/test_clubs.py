@@ -21,8 +21,10 @@ from tests.web.helpers import (
     http,
     new_token,
     play_to_end,
+    server_process,
     started_env,
 )
+from tests.web.test_services import postgres, redis  # noqa: F401 (fixtures)
 from tests.web.tourney import ONE_ROUND, Entrant, organiser, wait_for
 from tests.web.tourney import config as tourney_config
 
@@ -518,3 +520,39 @@ def test_a_club_only_tournament_is_entered_by_members_only(tmp_path: Path) -> No
         assert "Cup Club" in body["message"]
         page = http(f"{base}/api/clubs/{slug}", token=badr)[1]
         assert [(e["id"], e["kind"]) for e in page["events"]] == [(made["id"], "club")]
+
+
+@pytest.mark.services
+def test_clubs_on_postgresql_across_two_processes(
+    postgres: str,  # noqa: F811
+    redis: str,  # noqa: F811
+) -> None:
+    options = ("--redis", redis, "--bot-delay", "0", "--round-pause", "0")
+    with (
+        server_process(postgres, *options) as (_, one),
+        server_process(postgres, *options) as (_, two),
+    ):
+        amal, badr, carl = new_token(one), new_token(two), new_token(two)
+        status, made = http(one + "/api/clubs", {"name": "Ports Club", "open": False}, token=amal)
+        assert status == 201, made
+        slug = made["slug"]
+        copy = http(two + "/api/clubs", {"name": "P\u043erts Club"}, token=carl)  # Cyrillic o
+        assert copy[0] == 409 and copy[1]["error"] == "club_taken", copy
+        # Badr asks on one process, Amal admits him on the other.
+        assert http(f"{two}/api/clubs/{slug}/join", {}, token=badr)[1]["requested"] is True
+        page = http(f"{one}/api/clubs/{slug}", token=amal)[1]
+        (request,) = page["requests"]
+        admitted = http(f"{one}/api/clubs/{slug}/invite", {"code": request["code"]}, token=amal)
+        assert admitted[1]["members"] == 2, admitted
+        assert [c["slug"] for c in http(f"{two}/api/clubs?q=ports")[1]["clubs"]] == [slug]
+        assert http(f"{two}/api/clubs/mine", token=badr)[1]["clubs"][0]["role"] == "member"
+        # A club table made on one process refuses Carl on the other.
+        two_seats = {"seats": [{"kind": "person"}, {"kind": "person"}]}
+        table = create_table(one, amal, "Amal", club=slug, **two_seats)
+        stranger = Player(two, table, carl, "Carl")
+        stranger.wait_type("state")
+        stranger.send({"type": "join", "seat": 1})
+        assert stranger.wait_type("error")["code"] == "not_club_member"
+        stranger.close()
+        handed = http(f"{two}/api/clubs/{slug}/hand-over", {"code": request["code"]}, token=amal)
+        assert [m["role"] for m in handed[1]["member_list"]] == ["owner", "leader"]
