@@ -94,6 +94,8 @@ BOARD_EVERY = 60.0
 """Seconds the weekly leaderboard is kept before it is counted again."""
 BOARD_CLUBS = 100
 """The clubs (most members first) the weekly leaderboard counts."""
+BOARD_RESULTS = 100_000
+"""The most results of a week the leaderboard reads (its members' newest first)."""
 
 
 def _bad(field: str, message: str) -> ProtocolError:
@@ -109,6 +111,14 @@ def slug_of(name: str) -> str:
     """
     ascii_ = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
     return re.sub(r"[^a-z0-9]+", "-", ascii_.casefold()).strip("-")[:MAX_SLUG].strip("-")
+
+
+def _best(ratings: list[Any]) -> dict[str, Any] | None:
+    """A member's best rating (by ordinal) with its pool, or None without any."""
+    if not ratings:
+        return None
+    best = max(ratings, key=lambda r: r.mu - 3 * r.sigma)
+    return {"family": best.family, "kind": best.kind, **rating_json(best.mu, best.sigma)}
 
 
 def week_start(now: float) -> float:
@@ -235,10 +245,11 @@ class Clubs:
         requests = await self.store.pending(row.slug, "request") if leader else []
         people = await self.friends.people([*ids, *invites, *requests])
         hidden = await self.friends.store.hidden(ids) if mine else set()
+        ratings = await self.players.ratings_of_many(ids)
         listed = []
         for member in members:
             entry = {**people[member.identity], "role": member.role, "since": member.at}
-            entry["rating"] = await self._rating(member.identity)
+            entry["rating"] = _best(ratings.get(member.identity, []))
             if mine is not None:
                 entry.update(
                     await self.friends.status(member.identity, hidden=member.identity in hidden)
@@ -261,20 +272,15 @@ class Clubs:
             "requests": [people[w] for w in requests],
         }
 
-    async def _rating(self, who: str) -> dict[str, Any] | None:
-        """A member's best rating (by ordinal) with its pool, or None without any."""
-        ratings = await self.players.ratings_of(who)
-        if not ratings:
-            return None
-        best = max(ratings, key=lambda r: r.mu - 3 * r.sigma)
-        return {"family": best.family, "kind": best.kind, **rating_json(best.mu, best.sigma)}
-
     async def _games(self, ids: list[str]) -> list[dict[str, Any]]:
-        """The members' newest finished games, each once, with the members who played."""
+        """The members' newest finished games, each once, with the members who played
+        (one query for the results)."""
         games: dict[str, dict[str, Any]] = {}
         people = await self.friends.people(ids) if ids else {}
-        for who in ids:
-            for result in await self.players.results_of(who, limit=GAMES_PER_MEMBER):
+        results = await self.players.results_among(ids, GAMES_LISTED * GAMES_PER_MEMBER)
+        for result in results:
+            who = result.identity
+            if who in people:
                 game = games.setdefault(
                     result.table_id,
                     {
@@ -635,14 +641,16 @@ class Clubs:
                 continue
             for club in standings["clubs"]:
                 battle_points[club["slug"]] = battle_points.get(club["slug"], 0.0) + club["score"]
+        counted = await self.store.search("", BOARD_CLUBS)
+        members = await self.store.members_of([row.slug for row in counted])
+        everyone = sorted({who for whos in members.values() for who in whos})
+        won: dict[str, int] = {}
+        for result in await self.players.results_among(everyone, BOARD_RESULTS, since):
+            if result.rated and result.outcome == "win":
+                won[result.identity] = won.get(result.identity, 0) + 1
         lines = []
-        for row in await self.store.search("", BOARD_CLUBS):
-            wins = 0
-            for member in await self.store.members(row.slug):
-                for result in await self.players.results_of(member.identity, limit=100):
-                    if (result.ended_at or 0.0) < since:
-                        break
-                    wins += result.rated and result.outcome == "win"
+        for row in counted:
+            wins = sum(won.get(who, 0) for who in members.get(row.slug, []))
             battles = battle_points.get(row.slug, 0.0)
             if wins or battles:
                 lines.append(

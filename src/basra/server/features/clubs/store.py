@@ -128,6 +128,9 @@ class ClubStore(Protocol):
     async def clubs_of(self, identity: str) -> list[MemberRow]:
         """A person's memberships, oldest first."""
 
+    async def members_of(self, slugs: Sequence[str]) -> dict[str, list[str]]:
+        """Each club's members' identities (clubs without any left out)."""
+
     async def member_slugs(self, identities: Sequence[str]) -> dict[str, list[str]]:
         """Each of ``identities``' clubs (those without any left out)."""
 
@@ -368,6 +371,18 @@ class SqlClubs:
         async with self.db.engine.connect() as conn:
             rows = await conn.execute(select(CM).where(CM.c.identity == identity).order_by(CM.c.at))
         return [_member(r) for r in rows]
+
+    async def members_of(self, slugs: Sequence[str]) -> dict[str, list[str]]:
+        """One query."""
+        wanted = sorted(set(slugs))
+        found: dict[str, list[str]] = {}
+        if not wanted:
+            return found
+        async with self.db.engine.connect() as conn:
+            rows = await conn.execute(select(CM.c.slug, CM.c.identity).where(CM.c.slug.in_(wanted)))
+            for slug, who in rows:
+                found.setdefault(str(slug), []).append(str(who))
+        return found
 
     async def member_slugs(self, identities: Sequence[str]) -> dict[str, list[str]]:
         """One indexed query."""
