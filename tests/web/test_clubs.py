@@ -271,6 +271,16 @@ def test_the_club_page_shows_ratings_games_presence_and_a_profile_its_clubs(
         http(f"{base}/api/clubs/{slug}/invite", {"code": _code(base, carl)}, token=amal)
         mine = http(f"{base}/api/clubs/mine", token=carl)[1]
         assert mine == {"clubs": [], "invited": [{"slug": slug, "name": "Night Owls"}]}
+        # The weekly board: Amal's rated game counts for her club this week if she won it
+        # outright, and not in a week after.
+        outcome = http(base + "/api/profile", token=amal)[1]["games"][0]["outcome"]
+        board = http(base + "/api/clubs/weekly")[1]
+        wins = {c["slug"]: c["rated_wins"] for c in board["clubs"]}
+        assert wins.get(slug, 0) == (1 if outcome == "win" else 0), (outcome, board)
+        clubs = server.app.state.env.clubs
+        clubs.clock = lambda: time.time() + 8 * 86400
+        clubs._board = None
+        assert http(base + "/api/clubs/weekly")[1]["clubs"] == []
         # The page's addresses serve the page.
         for path in ("/clubs", f"/club/{slug}"):
             with __import__("urllib.request").request.urlopen(base + path) as answer:
