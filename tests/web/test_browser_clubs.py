@@ -84,6 +84,14 @@ def test_a_club_is_made_joined_and_led_by_keyboard(
     badr.wait_for_selector("#club-leave")
     said(badr, "Friday Players")
     no_violations(badr, f"club-member-{lang}-390")
+    # He reports the club's name, by keyboard.
+    badr.focus("#report summary")
+    badr.keyboard.press("Enter")
+    badr.select_option("#report-reason", "name")
+    badr.focus("#report-send")
+    badr.keyboard.press("Enter")
+    badr.wait_for_function("() => document.querySelector('#report-status').textContent.trim()")
+    assert badr.locator("#report-reason").is_disabled()
     # Amal names him a leader from the members' table.
     amal.reload()
     amal.wait_for_selector("#club-members tr[data-role='member'] button[id^='club-role-']")
