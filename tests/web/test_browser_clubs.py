@@ -1,6 +1,6 @@
 """Clubs in the browser (static/clubs.js), in English and Arabic: Amal makes a club by
-keyboard on /clubs, Badr finds it and joins it from its page, Amal (its owner) names him a
-leader, and the club shows on her profile; a club battle of two clubs of three members,
+keyboard on /clubs, Badr finds it and joins it from its page (where he is present to
+the other members), Amal (its owner) names him a leader, and the club shows on her profile; a club battle of two clubs of three members,
 made on the club's page by keyboard and played to its standings (on the event page and
 the clubs' pages) and the weekly board; 0 axe-core violations on every page at 390x844
 and 1366x800; screenshots go to out/screens."""
@@ -92,8 +92,10 @@ def test_a_club_is_made_joined_and_led_by_keyboard(
     badr.keyboard.press("Enter")
     badr.wait_for_function("() => document.querySelector('#report-status').textContent.trim()")
     assert badr.locator("#report-reason").is_disabled()
-    # Amal names him a leader from the members' table.
+    # Amal names him a leader from the members' table; his page of the club holds his
+    # presence, so she sees him online.
     amal.reload()
+    amal.wait_for_selector("#club-members tr[data-role='member'] .presence.online")
     amal.wait_for_selector("#club-members tr[data-role='member'] button[id^='club-role-']")
     amal.focus("#club-members tr[data-role='member'] button[id^='club-role-']")
     amal.keyboard.press("Enter")

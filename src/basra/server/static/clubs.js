@@ -8,6 +8,7 @@
 
 import { status } from "./announce.js";
 import { checkFields, clearMarks, markField } from "./fields.js";
+import { holdPresence } from "./friends.js";
 import { dateText } from "./i18n.js";
 import { reportForm } from "./report.js";
 
@@ -300,7 +301,8 @@ export function clubPage(root, ui, slug) {
   }
 
   draw();
-  return { close() { closed = true; } };
+  const presence = ui.app.token ? holdPresence(ui) : null;  // present to the other members
+  return { close() { closed = true; if (presence) presence.close(); } };
 }
 
 /** The leaders' form to make a club event: a club-only arena, or a battle with other clubs. */
