@@ -1,9 +1,10 @@
 """Clubs in the browser (static/clubs.js), in English and Arabic: Amal makes a club by
 keyboard on /clubs, Badr finds it and joins it from its page (where he is present to
-the other members), Amal (its owner) names him a leader, and the club shows on her profile; a club battle of two clubs of three members,
-made on the club's page by keyboard and played to its standings (on the event page and
-the clubs' pages) and the weekly board; 0 axe-core violations on every page at 390x844
-and 1366x800; screenshots go to out/screens."""
+the other members), reports it, Amal (its owner) names him a leader, and the club shows
+on her profile; a club battle of two clubs of three members, made on the club's page by
+keyboard and played to its standings (on the event page and the clubs' pages) and the
+weekly board; 0 axe-core violations on every page at 390x844 and 1366x800; screenshots
+go to out/screens."""
 
 from __future__ import annotations
 
