@@ -566,3 +566,34 @@ def test_clubs_on_postgresql_across_two_processes(
         stranger.close()
         handed = http(f"{two}/api/clubs/{slug}/hand-over", {"code": request["code"]}, token=amal)
         assert [m["role"] for m in handed[1]["member_list"]] == ["owner", "leader"]
+
+
+ODD_BODIES: list[Any] = [
+    None,
+    [],
+    "text",
+    5,
+    {"username": 5},
+    {"code": ""},
+    {"table": 5, "seat": "x"},
+    {"role": ["leader"]},
+    {"description": {"x": 1}},
+    {"open": "no"},
+    {"battle": "yes"},
+    {"battle": {"clubs": [1, 2], "best": "two"}},
+    {"name": "x" * 10_000},
+]
+
+
+def test_no_odd_body_on_any_club_route_is_answered_with_a_crash(server: ServerThread) -> None:
+    base = server.url
+    owner = new_token(base)
+    slug = http(base + "/api/clubs", {"name": "Odd Routes"}, token=owner)[1]["slug"]
+    actions = ("join", "decline", "edit", "invite", "remove", "role", "hand-over", "events")
+    for body in ODD_BODIES:
+        for path in ["/api/clubs", *(f"/api/clubs/{slug}/{a}" for a in actions)]:
+            status, answer = http(base + path, body, token=owner)
+            assert status < 500, (path, body, answer)
+            if status >= 400:
+                assert answer["error"] and answer["message"], (path, body, answer)
+    assert http(f"{base}/api/clubs/{slug}", token=owner)[1]["you"]["role"] == "owner"
