@@ -271,8 +271,8 @@ def test_the_club_page_shows_ratings_games_presence_and_a_profile_its_clubs(
         http(f"{base}/api/clubs/{slug}/invite", {"code": _code(base, carl)}, token=amal)
         mine = http(f"{base}/api/clubs/mine", token=carl)[1]
         assert mine == {"clubs": [], "invited": [{"slug": slug, "name": "Night Owls"}]}
-        # The weekly board: Amal's rated game counts for her club this week if she won it
-        # outright, and not in a week after.
+        # The weekly board: Amal's rated game counts for her club this week if she won it,
+        # and not in a week after.
         outcome = http(base + "/api/profile", token=amal)[1]["games"][0]["outcome"]
         board = http(base + "/api/clubs/weekly")[1]
         wins = {c["slug"]: c["rated_wins"] for c in board["clubs"]}
@@ -492,7 +492,7 @@ def test_a_club_battle_counts_each_clubs_best_players_and_the_weekly_board_shows
         assert second["rank"] == (1 if first["score"] == second["score"] else 2)
         assert http(f"{base}/api/clubs/battles/nothing-here")[0] == 404
         # The weekly board: each club's battle points and its members' rated wins (the
-        # battle's games are rated: each game won outright is one).
+        # battle's games are rated: each game won is one).
         board = http(base + "/api/clubs/weekly")[1]
         scores = {c["slug"]: c for c in board["clubs"]}
         assert [c["points"] for c in board["clubs"]] == sorted(
