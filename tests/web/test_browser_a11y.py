@@ -37,6 +37,7 @@ PAGES: dict[str, tuple[str, str]] = {
     "devices": ("/device", "#devices li"),
     "bots": ("/bots", "#bots li"),
     "games": ("/games", "li[data-game]"),
+    "clubs": ("/clubs", "#clubs-make"),
     "not-found": ("/no/such/page", "#not-found"),
 }
 INSIDE: set[str] = set()

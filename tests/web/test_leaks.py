@@ -193,6 +193,7 @@ def test_no_route_answer_or_frame_shows_a_hidden_card(tmp_path: Any) -> None:
             "version": ["x"],
             "game_id": ["x"],
             "path": ["x"],
+            "slug": ["x"],  # a club's (features/clubs)
         }
         asked = 0
         for route in walk(running.app.routes):

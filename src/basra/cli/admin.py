@@ -5,8 +5,10 @@ On its own: ``vapid`` (a Web Push key pair, and the configuration's lines for it
 Against a running server process (its ``/admin`` API, from an allowed address, with the
 admin token: ``--token-file``, ``$BASRA_ADMIN_TOKEN`` or ``--config``'s
 ``[secrets] admin_token``): ``drain``, ``reports``, ``close-report``, ``close-table``,
-``suspend``, ``ban``, ``lift``, ``rename``, ``cancel-event``, ``rename-event``. An
-identity is named by its id or ``@username``; an event by its id (``/tournaments/ID``).
+``suspend``, ``ban``, ``lift``, ``rename``, ``cancel-event``, ``rename-event``, ``club
+remove SLUG --reason WHY`` and ``club clear-description SLUG``. An identity is named by
+its id or ``@username``; an event by its id (``/tournaments/ID``); a club by its slug
+(``/club/SLUG``).
 
 ``--config FILE`` (or ``$BASRA_CONFIG``) may come before the action or after it, and is
 enough on its own: the database actions use its ``[database]``, the server actions its
@@ -130,6 +132,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     server(sub)
     sub.add_argument("event", help="the event's id (in its link: /tournaments/ID)")
     sub.add_argument("name", help="the new title (checked like a maker's)")
+    sub = actions.add_parser("club", help="remove a club, or clear its description")
+    club = sub.add_subparsers(
+        dest="club_action", required=True, metavar="CLUB_ACTION", help="remove, clear-description"
+    )
+    sub = club.add_parser("remove", help="remove a club (shown nowhere, joined by nobody)")
+    server(sub)
+    sub.add_argument("slug", help="the club's slug (in its link: /club/SLUG)")
+    sub.add_argument("--reason", default="", help="why, in words (kept with the club)")
+    sub = club.add_parser("clear-description", help="clear a club's description")
+    server(sub)
+    sub.add_argument("slug", help="the club's slug (in its link: /club/SLUG)")
     parser.set_defaults(run=run)
 
 
@@ -316,6 +329,9 @@ def _server_action(args: argparse.Namespace) -> int:
     elif action in ("cancel-event", "rename-event"):
         verb, body = action.removesuffix("-event"), {"name": getattr(args, "name", None)}
         answer = _call(args, "POST", f"/admin/tournaments/{args.event}/{verb}", body)
+    elif action == "club":
+        body = {"reason": getattr(args, "reason", "")}
+        answer = _call(args, "POST", f"/admin/clubs/{args.slug}/{args.club_action}", body)
     else:
         answer = _call(args, "POST", f"/admin/identities/{args.who}/rename", {"name": args.name})
     print(_said(args, answer))
@@ -370,4 +386,7 @@ def _said(args: argparse.Namespace, answer: Any) -> str:
         return f"tournament {args.event} cancelled ({_count(closed, 'table')} in play ended)"
     if action == "rename-event":
         return f"tournament {args.event} is now {answer.get('name', args.name)!r}"
+    if action == "club":
+        done = "removed" if args.club_action == "remove" else "has no description now"
+        return f"club {answer.get('club', args.slug)} {done}"
     return json.dumps(answer, ensure_ascii=False)

@@ -26,6 +26,7 @@ from typing import Any
 from basra.server.connection import Connections
 from basra.server.features.accounts import Accounts
 from basra.server.features.botapi import BotApi
+from basra.server.features.clubs import Clubs
 from basra.server.features.daily import Daily
 from basra.server.features.friends import Friends, Presence, PresenceConfig
 from basra.server.features.lessons import Lessons
@@ -149,7 +150,14 @@ class Env:
         )
         self.finisher = Finisher(self.master, store_.tables, store_.players, tables.clock)
         self.lifecycle = Lifecycle(
-            self.master, self.finisher, store_.tables, store_.identities, self.quotas, tables, rng
+            self.master,
+            self.finisher,
+            store_.tables,
+            store_.identities,
+            self.quotas,
+            tables,
+            rng,
+            seat_rule=lambda table, who: self.clubs.seat_rule(table, who),
         )
         # Reputation: the share finished beside each seat, and the playban's one gate.
         self.reputation = Reputation(store_.reputation, tables.clock.now)
@@ -241,6 +249,7 @@ class Env:
             self.master.origin,
             programs=self.bots.seated,
             arena_ended=self.seasons.record_arena,
+            entry_rule=lambda event, who: self.clubs.entry_rule(event, who),
         )
         self.moderation = Moderation(
             store_.moderation,
@@ -252,6 +261,7 @@ class Env:
             self.bus,
             self.quotas,
             follow_codes=store_.friends.owner_of,
+            club_names=lambda slug: self.clubs.name_of(slug),
         )
         self.presence = Presence(self.bus, self.master.origin, config.presence)
         self.connections.watch(self.presence.changed)
@@ -266,6 +276,9 @@ class Env:
         )
         # Web Push: notifications sent by the job queue's workers.
         self.push = Push(store_.push, self.jobs, config.push)
+        self.clubs = Clubs(
+            store_.clubs, store_.players, self.friends, self.quotas, self.tournaments
+        )
         # Operations: the drain, the checks and the metrics of this process.
         self.drain = Drain()
         self.drain.on_start(lambda: asyncio.ensure_future(self.master.ownership.hand_over()))
@@ -308,6 +321,7 @@ class Env:
         services.add(Friends, self.friends)
         services.add(Push, self.push)
         services.add(Seasons, self.seasons)
+        services.add(Clubs, self.clubs)
         services.add(Operations, self.operations)
         services.add(Metrics, self.metrics)
         return services

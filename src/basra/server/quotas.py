@@ -99,6 +99,16 @@ class Limits:
     """People one person may block in a day."""
     blocks_per_address: Rate = Rate(300, 86400)
     """Blocks a client address may make in a day (all its identities together)."""
+    clubs_per_identity: Rate = Rate(3, 86400)
+    """Clubs one person may make in a day."""
+    clubs_per_address: Rate = Rate(10, 86400)
+    """Clubs a client address may make in a day (all its identities together)."""
+    club_joins_per_identity: Rate = Rate(30, 86400)
+    """Clubs one person may join or ask to join in a day."""
+    club_joins_per_address: Rate = Rate(100, 86400)
+    """Club joins and requests a client address may make in a day (all its identities)."""
+    clubs_per_member: int = 20
+    """Clubs one person may belong to at once."""
     events_per_address: int = 10
     """Tournaments a client address may make in 24 hours (all its accounts together)."""
     open_events_per_address: int = 4

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from basra.server.features.botapi_store import BotStore, SqlBots, revoke_owned
+from basra.server.features.clubs.store import ClubStore, SqlClubs
 from basra.server.features.daily_store import DailyStore, SqlDaily
 from basra.server.features.friends.store import FriendStore, SqlFriends
 from basra.server.features.learn_store import LessonStore, PuzzleStore, SqlLessons, SqlPuzzles
@@ -95,6 +96,8 @@ class Store(Protocol):
     @property
     def seasons(self) -> SeasonStore:
         """Seasons' final tables and arena placings."""
+    def clubs(self) -> ClubStore:
+        """Clubs, their members and invitations."""
 
     @property
     def moderation(self) -> ModerationStore:
@@ -145,6 +148,7 @@ class SqlStore:
         self.tournaments = SqlTournaments(self.db)
         self.moderation = SqlModeration(self.db)
         self.friends = SqlFriends(self.db)
+        self.clubs = SqlClubs(self.db)
         self.lessons = SqlLessons(self.db)
         self.puzzles = SqlPuzzles(self.db)
         self.reputation = SqlReputation(self.db)

@@ -80,6 +80,8 @@ from basra.server.errors import ProtocolError
 __all__ = [
     "BLANKS",
     "BOT_NAME",
+    "CLUB_DESCRIPTION",
+    "CLUB_NAME",
     "EVENT_TITLE",
     "MAX_MARKS",
     "NAME",
@@ -383,6 +385,10 @@ EVENT_TITLE = Kind("an event's name", 1, 80, bad="bad_settings", refused="name_n
 REPORT_NOTE = Kind("a report's words", 0, 500, bad="bad_report", words=False)
 """A report's words: read by the operator alone, and they may quote what they report, so
 the word list does not apply (the rest of the policy does)."""
+CLUB_NAME = Kind("a club's name", 2, 40, bad="bad_club", refused="name_not_allowed")
+"""A club's name (:mod:`basra.server.features.clubs`)."""
+CLUB_DESCRIPTION = Kind("a club's description", 0, 500, bad="bad_club")
+"""A club's description: shown to everyone, so the word list applies."""
 
 
 def check_text(field: str, value: Any, kind: Kind) -> str:

@@ -2,7 +2,9 @@
 
 **Reports.** A signed-in person reports another from a table (the seat they see), from a
 profile (``/u/{username}``) or by their follow-me code (a friends' list, a follow-me link:
-:mod:`basra.server.features.friends`), with a reason (:data:`REASONS`) and, if they like,
+:mod:`basra.server.features.friends`), or reports a club (``{"club": SLUG}``: its name or
+description; the report's target is ``club:SLUG``, :mod:`basra.server.features.clubs`),
+with a reason (:data:`REASONS`) and, if they like,
 a few words (at most :data:`MAX_NOTE` characters): ``POST /api/reports``. Nobody can
 report themselves or a bot; a person makes at most ``reports_per_identity`` reports (10 an
 hour), and a client address, all its identities together, at most ``reports_per_address``
@@ -90,7 +92,10 @@ class Moderation:
         quotas: Quotas,
         clock: Callable[[], float] = time.time,
         follow_codes: Callable[[str], Awaitable[str | None]] | None = None,
+        club_names: Callable[[str], Awaitable[str | None]] | None = None,
     ) -> None:
+        self.club_names = club_names
+        """A club's name by its slug (None: no such club), for reports of a club."""
         self.follow_codes = follow_codes
         """Whose follow-me code a code is (:meth:`FriendStore.owner_of`), for reports by code."""
         self.store = store
@@ -127,6 +132,12 @@ class Moderation:
             if not 0 <= seat < len(row.seats) or row.seats[seat].kind != SeatKind.PERSON:
                 raise _bad("that seat is not a person's", "seat")
             target, shown = row.seats[seat].identity, row.seats[seat].name
+        elif "club" in body and self.club_names is not None:
+            slug = body.get("club")
+            shown = await self.club_names(slug) if isinstance(slug, str) and slug else None
+            if shown is None:
+                raise ProtocolError("no_such_club", "there is no such club")
+            target = f"club:{slug}"
         elif "code" in body and self.follow_codes is not None:
             code = body.get("code")
             found = await self.follow_codes(code) if isinstance(code, str) and code else None

@@ -33,6 +33,7 @@ const MODULES = {
   seasons: () => import("./seasons.js"),
   offline: () => import("./offline/page.js"),
   push: () => import("./push.js"),
+  clubs: () => import("./clubs.js"),
 };
 
 const LS = window.localStorage;
@@ -300,6 +301,8 @@ function route({ moved = false, keepFocus = false } = {}) {
   else if (path === "/seasons") lazy("seasons", ({ seasonsPage }) => seasonsPage(root, ui));
   else if ((m = path.match(/^\/tournaments(?:\/([\w-]+))?$/))) lazy("tournaments", ({ tournamentsPage }) => tournamentsPage(root, ui, m[1]));
   else if ((m = path.match(/^\/(learn|puzzles)(?:\/([^/]+))?$/))) { if (m[1] === "learn" ? m[2] : m[2] !== "mistakes") setSkip("skip_table", ".lesson-table .hand button.card[tabindex='0'], .puzzle-table .hand button.card[tabindex='0'], #lesson-next, #puzzle-result-heading, #app"); lazy("learn", ({ learnRoute }) => learnRoute(root, ui, m[1], m[2] && decodeURIComponent(m[2]), query)); }
+  else if (path === "/clubs") lazy("clubs", ({ clubsPage }) => clubsPage(root, ui));
+  else if ((m = path.match(/^\/club\/([a-z0-9-]+)$/))) lazy("clubs", ({ clubPage }) => clubPage(root, ui, m[1]));
   else if (path === "/offline") lazy("offline", ({ offlineHome }) => offlineHome(root, ui));
   else if ((m = path.match(/^\/offline\/g\/([\w-]+)$/))) { setSkip("skip_table", ".hand button.card[tabindex='0'], #pass-ready, #hand, #table"); lazy("offline", ({ OfflineTablePage }) => new OfflineTablePage(root, m[1], ui)); }
   else if ((path === "/" || path === "") && !navigator.onLine) lazy("offline", ({ offlineHome }) => offlineHome(root, ui, { reason: "offline" }));

@@ -66,22 +66,7 @@ export function friendsPanel(ui, followCode) {
     if (!closed) timer = setTimeout(loop, POLL_MS);
   }
 
-  // Present while the page is open: one socket, opened again after a drop (a few seconds on).
-  let socket = null;
-  let pinger = null;
-  function present(delay = 1000) {
-    if (closed || !ui.app.token) return;
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    socket = new WebSocket(`${scheme}://${location.host}/ws/friends`);
-    socket.onopen = () => {
-      socket.send(JSON.stringify({ type: "hello", token: ui.app.token }));
-      pinger = setInterval(() => { if (socket.readyState === 1) socket.send(JSON.stringify({ type: "ping" })); }, PING_MS);
-    };
-    socket.onclose = (event) => {
-      clearInterval(pinger);
-      if (!closed && event.code !== 4001 && event.code !== 4003) setTimeout(() => present(Math.min(delay * 2, 30000)), delay);
-    };
-  }
+  let presence = null;  // present while the page is open (holdPresence)
 
   hide.addEventListener("change", async () => {
     try {
@@ -113,8 +98,34 @@ export function friendsPanel(ui, followCode) {
       if (buttons && !closed) offer.append(h("div", { class: "panel", id: "follow-link-offer" }, buttons));
     });
   }
-  if (ui.app.token) { loop(); present(); } else empty.hidden = false;
-  return { node, close() { closed = true; clearTimeout(timer); clearInterval(pinger); if (socket) socket.close(); } };
+  if (ui.app.token) { loop(); presence = holdPresence(ui); } else empty.hidden = false;
+  return { node, close() { closed = true; clearTimeout(timer); if (presence) presence.close(); } };
+}
+
+/**
+ * Hold WS /ws/friends while a page is open (a person is present while they hold a
+ * socket: at a table, on the home page, on a club's page): one socket, opened again
+ * after a drop (a few seconds on). ``{ close }`` lets it go.
+ */
+export function holdPresence(ui) {
+  let socket = null;
+  let pinger = null;
+  let closed = false;
+  function present(delay = 1000) {
+    if (closed || !ui.app.token) return;
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    socket = new WebSocket(`${scheme}://${location.host}/ws/friends`);
+    socket.onopen = () => {
+      socket.send(JSON.stringify({ type: "hello", token: ui.app.token }));
+      pinger = setInterval(() => { if (socket.readyState === 1) socket.send(JSON.stringify({ type: "ping" })); }, PING_MS);
+    };
+    socket.onclose = (event) => {
+      clearInterval(pinger);
+      if (!closed && event.code !== 4001 && event.code !== 4003) setTimeout(() => present(Math.min(delay * 2, 30000)), delay);
+    };
+  }
+  present();
+  return { close() { closed = true; clearInterval(pinger); if (socket) socket.close(); } };
 }
 
 /**

@@ -5,6 +5,7 @@
 import { checkFields, markField } from "./fields.js";
 import { dayText, num1 } from "./i18n.js";
 import { reportForm } from "./report.js";
+import { profileClubs } from "./clubs.js";
 import { followButtons } from "./friends.js";
 import { seasonBadges } from "./seasons.js";
 
@@ -223,6 +224,7 @@ export async function profilePage(root, ui, username) {
   page.append(reputationPanel(ui, data));
   // The season badges (each family's last final table) under the ratings, once known.
   seasonBadges(ui, username).then((box) => { if (box && ratings.isConnected) ratings.after(box); });
+  if (data.username) profileClubs(ui, data.username).then((panel) => { if (panel) ratings.after(panel); });
   if (username && ui.app.token && data.username) page.append(reportForm(ui, { username: data.username }));
 
   const chartBox = h("section", { class: "panel", id: "profile-history" }, h("h2", {}, t("history")));

@@ -8,7 +8,8 @@ export const REASONS = ["abuse", "cheating", "name", "spam", "other"];
 
 /**
  * The report form. ``target`` is ``{ table, seats: [{ seat, name }] }`` at a table or
- * ``{ username }`` on a profile; null when there is nobody to report.
+ * ``{ username }`` on a profile, ``{ club }`` (a slug) on a club's page; null when there is
+ * nobody to report.
  */
 export function reportForm(ui, target) {
   const { h, t } = ui;
@@ -30,6 +31,7 @@ export function reportForm(ui, target) {
     event.preventDefault();
     const body = { reason: reason.value, note: note.value };
     if (target.seats) Object.assign(body, { table: target.table, seat: Number(who.value) });
+    else if (target.club) body.club = target.club;
     else body.username = target.username;
     if (send.disabled) return;  // one report per press: a second submit while sending is the same report
     send.disabled = true;
@@ -45,5 +47,5 @@ export function reportForm(ui, target) {
     }
   });
   return h("details", { class: "report", id: "report" },
-    h("summary", {}, t(target.seats ? "report_player" : "report_profile")), form);
+    h("summary", {}, t(target.seats ? "report_player" : target.club ? "report_club" : "report_profile")), form);
 }

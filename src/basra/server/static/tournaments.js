@@ -181,9 +181,10 @@ async function eventPage(root, ui, eventId, page) {
   }
   if (page.closed) return;
   const state = { event, you: event.you, invite: event.invite || invite, leader: null, status: event.status };
+  const battleBox = h("div", { id: "club-battle-box" });  // a club battle's standings (clubs.js)
   const draw = () => {
     const focused = document.activeElement && document.activeElement.id;
-    node.replaceChildren(...eventNodes(state, ui, { act, addBots }).filter(Boolean));
+    node.replaceChildren(...eventNodes(state, ui, { act, addBots }).filter(Boolean), battleBox);
     // A redraw keeps the focus where the person was (the buttons keep their ids).
     const again = focused && document.getElementById(focused);
     if (again && document.activeElement !== again) again.focus({ preventScroll: true });
@@ -209,6 +210,7 @@ async function eventPage(root, ui, eventId, page) {
   }
   document.title = `${eventName(event, ui.app.lang)} · ${t("app_name")}`;
   draw();
+  import("./clubs.js").then(({ battleInto }) => { if (!page.closed) state.battle = battleInto(ui, eventId, battleBox); });
   connect();
 
   function connect(attempt = 0) {
@@ -223,6 +225,7 @@ async function eventPage(root, ui, eventId, page) {
         state.event = { ...data.event, you: state.you, invite: state.event.invite, now: state.event.now };
         tell(state, ui);
         draw();
+        if (state.battle) state.battle();
       } else if (data.type === "you") {
         const before = state.you;
         state.you = { ...state.you, ...data.you };

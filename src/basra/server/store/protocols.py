@@ -221,6 +221,16 @@ class PlayerStore(Protocol):
     async def results_of(self, identity_id: str, limit: int = 50) -> list[ResultRow]:
         """A person's results of games no longer in play, newest first."""
 
+    async def ratings_of_many(self, identities: Sequence[str]) -> dict[str, list[RatingRow]]:
+        """The ratings of some identities, in every pool each played (those with none left
+        out)."""
+
+    async def results_among(
+        self, identities: Sequence[str], limit: int, since: float | None = None
+    ) -> list[ResultRow]:
+        """The results of some identities in games no longer in play (ended at ``since``
+        or later, when given), newest first, at most ``limit``."""
+
     async def results_at(self, table_id: str) -> list[ResultRow]:
         """The results recorded for one table."""
 

@@ -30,16 +30,26 @@ processes. The rule:
 
 A table whose cap is full is refused as ``rate_limited``, naming the cap
 (:meth:`Admission.refusal`).
+
+**Who may sit** at a table is decided here too (:meth:`Admission.may_sit`, asked by the
+lifecycle before a person takes a seat): anyone, unless the table's seat rule (a
+:data:`SeatRule` the environment gives, e.g. a club-only table's: only the club's members,
+:mod:`basra.server.features.clubs`) refuses them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from basra.server.quotas import Quotas, RateLimitError
 from basra.server.store.rows import Cap, CapReachedError, TableRow
 
-__all__ = ["Admission", "Budget"]
+__all__ = ["Admission", "Budget", "SeatRule"]
+
+SeatRule = Callable[[str, str], Awaitable[None]]
+"""Whether a person (an identity) may sit at a table (its id): returns, or raises the
+:class:`~basra.server.errors.ProtocolError` that says why not."""
 
 
 @dataclass(frozen=True)
@@ -61,8 +71,15 @@ class Budget:
 class Admission:
     """The caps of new tables, within the server's :class:`~basra.server.quotas.Quotas`."""
 
-    def __init__(self, quotas: Quotas) -> None:
+    def __init__(self, quotas: Quotas, seat_rule: SeatRule | None = None) -> None:
         self.quotas = quotas
+        self.seat_rule = seat_rule
+        """Who may sit at a table (None: anyone)."""
+
+    async def may_sit(self, table_id: str, identity: str) -> None:
+        """Refuse a person a seat the table's seat rule keeps from them."""
+        if self.seat_rule is not None:
+            await self.seat_rule(table_id, identity)
 
     def admit(self, row: TableRow, budget: Budget) -> list[Cap]:
         """The caps a new table must fit, and whom it counts against (set on the row): the

@@ -122,6 +122,9 @@ class TableForm(BaseModel):
     """A rated table (:mod:`basra.server.table.ratings`): no hints, the variant's rules, a clock."""
     clock: ClockForm | None = None
     """The time control (:mod:`basra.server.table.clocks`); none by default, 30+60 when rated."""
+    club: str | None = Field(default=None, max_length=40)
+    """A club's slug: only its members may sit (the creator must be one;
+    :mod:`basra.server.features.clubs`)."""
 
 
 @dataclass(frozen=True)

@@ -91,7 +91,7 @@ from basra.server.store.rows import (
     TableStatus,
     seats_filled,
 )
-from basra.server.table.admission import Admission, Budget
+from basra.server.table.admission import Admission, Budget, SeatRule
 from basra.server.table.disclosure import Disclosure
 from basra.server.table.finish import Finisher, TableFinished, table_finished
 from basra.server.table.forms import TableSpec
@@ -145,13 +145,14 @@ class Lifecycle:
         quotas: Quotas,
         config: ServiceConfig,
         rng: random.Random | None = None,
+        seat_rule: SeatRule | None = None,
     ) -> None:
         self.master = master
         self.finisher = finisher
         self.tables = tables
         self.identities = identities
         self.quotas = quotas
-        self.admission = Admission(quotas)
+        self.admission = Admission(quotas, seat_rule)
         """The one rule of admission: the caps a new table must fit, whom it counts against."""
         self.config = config
         self.rng = rng or random.SystemRandom()
@@ -350,6 +351,7 @@ class Lifecycle:
                 raise ProtocolError("not_open", "this table no longer takes people")
             if live.row.rated:
                 await self.check_rated(identity)
+            await self.admission.may_sit(live.id, identity)
             claim = await self.tables.claim_seat(live.id, seat, identity, name)
             if not claim.seated:
                 await master.reload_row(live)

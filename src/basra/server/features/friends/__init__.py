@@ -214,7 +214,7 @@ class Friends:
         mutual = set(friends)
         following = [w for w in await self.store.following(me) if w not in mutual]
         blocking = await self.store.blocking(me)
-        people = await self._people([*friends, *following, *blocking])
+        people = await self.people([*friends, *following, *blocking])
         hidden = await self.store.hidden([*friends, me])
         entries = []
         for who in friends:
@@ -261,10 +261,10 @@ class Friends:
         return {"hidden": hidden}
 
     async def _person(self, who: str) -> dict[str, Any]:
-        """How a person is shown: see :meth:`_people`."""
-        return (await self._people([who]))[who]
+        """How a person is shown: see :meth:`people`."""
+        return (await self.people([who]))[who]
 
-    async def _people(self, whos: list[str]) -> dict[str, dict[str, Any]]:
+    async def people(self, whos: list[str]) -> dict[str, dict[str, Any]]:
         """How each person is shown in a list: name, username, and their follow-me code
         (the handle the caller's buttons send back)."""
         accounts = await self.players.accounts_of(whos)

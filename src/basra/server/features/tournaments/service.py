@@ -16,7 +16,10 @@ the lease (:class:`~.runner.EventClock`), and:
   most every ``frames_every`` seconds the event's frame (its JSON: standings,
   pairings, games), made once for all of them.
 
-The event socket's messages are in :data:`PROTOCOL`.
+The event socket's messages are in :data:`PROTOCOL`. An :data:`EntryRule` given at
+construction (club-only events and club battles, :mod:`basra.server.features.clubs`) may
+refuse a person's entry; :meth:`Tournaments.player_points` gives each entrant's people and
+points to a feature that groups them.
 """
 
 from __future__ import annotations
@@ -67,7 +70,11 @@ from .runner import ArenaEnded, EventClock, bot_entrant, new_event_id
 from .tables import ProgramsSeated, TournamentTables, parse_owner
 from .views import Titles, event_json, summary_json
 
-__all__ = ["PROTOCOL", "TYPES", "Player", "Tournaments", "Watcher"]
+__all__ = ["PROTOCOL", "TYPES", "EntryRule", "Player", "Tournaments", "Watcher"]
+
+EntryRule = Callable[[str, str], Awaitable[None]]
+"""Whether a person or program (an identity) may enter an event (its id): returns, or
+raises the :class:`~basra.server.errors.ProtocolError` that says why not."""
 
 log = logging.getLogger(__name__)
 
@@ -147,7 +154,11 @@ class Tournaments:
         programs: ProgramsSeated | None = None,
         clock: Callable[[], float] = time.time,
         arena_ended: ArenaEnded | None = None,
+        entry_rule: EntryRule | None = None,
     ) -> None:
+        self.entry_rule = entry_rule
+        """Who may enter an event beyond the event's own rules (a club-only event's:
+        :mod:`basra.server.features.clubs`); None: anyone."""
         self.config = config
         self.titles: Titles = {entry.name: entry.names for entry in config.schedule}
         """The schedule's events' names in other languages, by their default name."""
@@ -301,6 +312,26 @@ class Tournaments:
             "open": open_,
         }
 
+    async def player_points(self, event_id: str) -> dict[str, Any]:
+        """An event's status and each entrant's people (their identities), name and points:
+        what a feature grouping entrants reads (club battles)."""
+        held = await self._held(event_id)
+        points = {line.entrant: line.score for line in held.standings()}
+        return {
+            "status": held.row.status,
+            "name": held.row.name,
+            "finished_at": held.row.finished_at,
+            "entrants": [
+                {
+                    "entrant": e.id,
+                    "name": e.name,
+                    "people": [m.ref for m in e.members if m.kind != "bot"],
+                    "points": float(points.get(e.id, 0)),
+                }
+                for e in held.event.entrants
+            ],
+        }
+
     # ---------------------------------------------------------------- making
 
     async def create(
@@ -415,6 +446,8 @@ class Tournaments:
         settings = held.settings
         if form.get("bot") is not None:
             return 201, await self._enter_bots(held, player, form)
+        if self.entry_rule is not None:
+            await self.entry_rule(held.id, player.identity)
         name = check_entry_name(form.get("name"), player.name)
         seed = await self._seed(player, settings)
         me = Member(player.kind, player.identity, name)

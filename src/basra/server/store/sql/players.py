@@ -189,6 +189,43 @@ class SqlPlayers:
             ).all()
         return [_result(r) for r in rows]
 
+    async def ratings_of_many(self, identities: Sequence[str]) -> dict[str, list[RatingRow]]:
+        """One query."""
+        people = sorted(set(identities))
+        found: dict[str, list[RatingRow]] = {}
+        if not people:
+            return found
+        async with self.db.engine.connect() as conn:
+            rows = (
+                await conn.execute(
+                    select(RAT)
+                    .where(RAT.c.identity_id.in_(people))
+                    .order_by(RAT.c.family, RAT.c.kind)
+                )
+            ).all()
+        for row in rows:
+            rating = _rating(row)
+            found.setdefault(rating.identity, []).append(rating)
+        return found
+
+    async def results_among(
+        self, identities: Sequence[str], limit: int, since: float | None = None
+    ) -> list[ResultRow]:
+        """One query."""
+        people = sorted(set(identities))
+        if not people:
+            return []
+        query = (
+            select(RES)
+            .join(T, T.c.id == RES.c.table_id)
+            .where(RES.c.identity_id.in_(people), T.c.status.not_in(list(LIVE_STATUSES)))
+        )
+        if since is not None:
+            query = query.where(RES.c.ended_at >= since)
+        async with self.db.engine.connect() as conn:
+            rows = (await conn.execute(query.order_by(RES.c.ended_at.desc()).limit(limit))).all()
+        return [_result(r) for r in rows]
+
     async def results_at(self, table_id: str) -> list[ResultRow]:
         """The table's results."""
         async with self.db.engine.connect() as conn:

@@ -13,6 +13,7 @@ from fastapi import APIRouter
 
 from basra.server.transport.routes import (
     bots,
+    clubs,
     daily,
     friends,
     games,
@@ -40,6 +41,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     moderation.router,
     friends.router,
     push.router,
+    clubs.router,
     meta.router,
     identity.router,
     players.router,

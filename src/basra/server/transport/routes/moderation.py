@@ -2,10 +2,11 @@
 (:mod:`basra.server.features.moderation`).
 
 Body: ``{"table": ID, "seat": N, "reason": R, "note": "..."}``, ``{"username": U,
-"reason": R, "note": "..."}`` or ``{"code": C, ...}`` (a follow-me code); ``reason`` one
+"reason": R, "note": "..."}``, ``{"code": C, ...}`` (a follow-me code) or ``{"club":
+SLUG, ...}`` (a club: its name or description); ``reason`` one
 of ``abuse``, ``cheating``, ``name``, ``spam``, ``other``. Answer: 201 ``{"report": id}``;
 ``bad_report`` (422, naming the ``field``), ``no_such_table``, ``no_such_player``,
-``rate_limited``.
+``no_such_club``, ``rate_limited``.
 """
 
 from __future__ import annotations

@@ -15,6 +15,9 @@
   finished ends as ``cancelled``, the tables of its games in play end as abandoned),
   ``POST /admin/tournaments/{id}/rename`` ``{"name"}`` (a new title, checked as a
   maker's is).
+- ``POST /admin/clubs/{slug}/remove`` ``{"reason"}`` (the club is shown nowhere and joined
+  by nobody; kept for the record) and ``POST /admin/clubs/{slug}/clear-description``
+  (:mod:`basra.server.features.clubs`).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse, Response
 
 from basra.server.errors import ProtocolError
+from basra.server.features.clubs import Clubs
 from basra.server.features.moderation import Moderation
 from basra.server.features.tournaments import Tournaments
 from basra.server.ops.control import Operations
@@ -39,6 +43,7 @@ router = APIRouter()
 Ops = Annotated[Operations, Depends(provide(Operations))]
 Mod = Annotated[Moderation, Depends(provide(Moderation))]
 Events = Annotated[Tournaments, Depends(provide(Tournaments))]
+ClubsDep = Annotated[Clubs, Depends(provide(Clubs))]
 REPORTS_PAGE = 500
 """The most reports one page of ``GET /admin/reports`` holds."""
 
@@ -160,3 +165,17 @@ async def event_action(
     if action == "rename":
         return {"tournament": event_id, "name": await events.retitle(event_id, body.get("name"))}
     raise ProtocolError("bad_request", "cancel or rename")
+
+
+@router.post("/admin/clubs/{slug}/{action}")
+async def club_action(
+    slug: str, action: str, request: Request, ops: Ops, clubs: ClubsDep
+) -> dict[str, Any]:
+    """Remove a club, or clear its description."""
+    _admin(request, ops)
+    body = await _body(request)
+    if action == "remove":
+        return await clubs.remove_club(slug, str(body.get("reason") or ""))
+    if action == "clear-description":
+        return await clubs.clear_description(slug)
+    raise ProtocolError("bad_request", "remove or clear-description")

@@ -21,6 +21,7 @@ from prometheus_client import Histogram
 from basra.server.connection import Connection
 from basra.server.errors import ProtocolError
 from basra.server.features.botapi import BotApi
+from basra.server.features.clubs import Clubs
 from basra.server.identity import Identities
 from basra.server.ops.logs import TABLE_ID
 from basra.server.ops.metrics import Metrics
@@ -96,12 +97,17 @@ async def create_table(
     body: Annotated[TableForm, Depends(form(TableForm))],
     lifecycle: Annotated[Lifecycle, Depends(provide(Lifecycle))],
     bots: Annotated[BotApi, Depends(provide(BotApi))],
+    clubs: Annotated[Clubs, Depends(provide(Clubs))],
     where: Annotated[str, Depends(address)],
 ) -> JSONResponse:
     """Create a checked table within the caller's quotas."""
     name, spec = check_table_form(body)
+    if body.club is not None:  # a club-only table: the creator must be a member
+        await clubs.check_member(body.club, me.identity)
     seated = await bots.seat(me, spec) if spec.bots else None
     row = await lifecycle.create(me, where, name, spec, seated)
+    if body.club is not None:
+        await clubs.keep_table(row.id, body.club)
     if seated:
         await bots.seated(row.id, seated)
     return JSONResponse({"id": row.id, "url": f"/t/{row.id}"}, status_code=201)
