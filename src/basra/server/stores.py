@@ -96,6 +96,8 @@ class Store(Protocol):
     @property
     def seasons(self) -> SeasonStore:
         """Seasons' final tables and arena placings."""
+
+    @property
     def clubs(self) -> ClubStore:
         """Clubs, their members and invitations."""
 
