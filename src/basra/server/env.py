@@ -31,6 +31,7 @@ from basra.server.features.friends import Friends, Presence, PresenceConfig
 from basra.server.features.lessons import Lessons
 from basra.server.features.mistakes import MistakeMiner
 from basra.server.features.moderation import Moderation
+from basra.server.features.notifications import Notifications
 from basra.server.features.offline import OfflineConfig, OfflineGames
 from basra.server.features.offline_files import OfflineFiles
 from basra.server.features.pairing import QuickPlayConfig
@@ -237,6 +238,7 @@ class Env:
             self.presence,
             self.quotas,
         )
+        self.notifications = Notifications(store_.notifications, self.connections, self.bus)
         # Operations: the drain, the checks and the metrics of this process.
         self.drain = Drain()
         self.drain.on_start(lambda: asyncio.ensure_future(self.master.ownership.hand_over()))
@@ -277,6 +279,7 @@ class Env:
         services.add(HealthCheck, HealthCheck(self.health))
         services.add(Moderation, self.moderation)
         services.add(Friends, self.friends)
+        services.add(Notifications, self.notifications)
         services.add(Operations, self.operations)
         services.add(Metrics, self.metrics)
         return services

@@ -22,6 +22,7 @@ from basra.server.features.daily_store import DailyStore, SqlDaily
 from basra.server.features.friends.store import FriendStore, SqlFriends
 from basra.server.features.learn_store import LessonStore, PuzzleStore, SqlLessons, SqlPuzzles
 from basra.server.features.moderation_store import ModerationStore, SqlModeration
+from basra.server.features.notifications.store import NotificationStore, SqlNotifications
 from basra.server.features.quickplay_store import SeekStore, SqlSeeks
 from basra.server.features.reviews_store import ReviewStore, SqlReviews
 from basra.server.features.tournaments.store import SqlTournaments, TournamentStore
@@ -94,6 +95,10 @@ class Store(Protocol):
         """Reports and sanctions."""
 
     @property
+    def notifications(self) -> NotificationStore:
+        """What happened for each person."""
+
+    @property
     def lessons(self) -> LessonStore:
         """Lessons done."""
 
@@ -130,6 +135,7 @@ class SqlStore:
         self.tournaments = SqlTournaments(self.db)
         self.moderation = SqlModeration(self.db)
         self.friends = SqlFriends(self.db)
+        self.notifications = SqlNotifications(self.db)
         self.lessons = SqlLessons(self.db)
         self.puzzles = SqlPuzzles(self.db)
 
