@@ -26,6 +26,7 @@ from typing import Any
 from basra.server.connection import Connections
 from basra.server.features.accounts import Accounts
 from basra.server.features.botapi import BotApi
+from basra.server.features.challenges import ChallengeConfig, Challenges
 from basra.server.features.daily import Daily
 from basra.server.features.friends import Friends, Presence, PresenceConfig
 from basra.server.features.lessons import Lessons
@@ -93,6 +94,8 @@ class AppConfig:
     """How offline games are uploaded (:mod:`basra.server.features.offline`)."""
     presence: PresenceConfig = field(default_factory=PresenceConfig)
     """How long presence lasts (:mod:`basra.server.features.friends.presence`)."""
+    challenges: ChallengeConfig = field(default_factory=ChallengeConfig)
+    """How long challenges wait (:mod:`basra.server.features.challenges`)."""
 
 
 class Env:
@@ -226,6 +229,7 @@ class Env:
             self.bus,
             self.quotas,
             follow_codes=store_.friends.owner_of,
+            challenges=store_.challenges.load,
         )
         self.presence = Presence(self.bus, self.master.origin, config.presence)
         self.connections.watch(self.presence.changed)
@@ -239,6 +243,16 @@ class Env:
             self.quotas,
         )
         self.notifications = Notifications(store_.notifications, self.connections, self.bus)
+        self.challenges = Challenges(
+            store_.challenges,
+            self.friends,
+            store_.friends,
+            store_.identities,
+            self.lifecycle,
+            self.notifications,
+            self.quotas,
+            config.challenges,
+        )
         # Operations: the drain, the checks and the metrics of this process.
         self.drain = Drain()
         self.drain.on_start(lambda: asyncio.ensure_future(self.master.ownership.hand_over()))
@@ -280,6 +294,7 @@ class Env:
         services.add(Moderation, self.moderation)
         services.add(Friends, self.friends)
         services.add(Notifications, self.notifications)
+        services.add(Challenges, self.challenges)
         services.add(Operations, self.operations)
         services.add(Metrics, self.metrics)
         return services
@@ -302,12 +317,14 @@ class Env:
         await self.quickplay.start()
         await self.tournaments.start()
         self.presence.start()
+        self.challenges.start()
         self.sampler.start()
 
     async def close(self) -> None:
         """Stop the features, then the tables, the bus, the store and the workers."""
         await self.sampler.close()
         await self.presence.close()
+        await self.challenges.close()
         with contextlib.suppress(Exception):  # the others take its tables over at once
             await self.master.ownership.hand_over()
         await self.tournaments.close()

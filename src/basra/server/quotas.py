@@ -99,6 +99,10 @@ class Limits:
     """People one person may block in a day."""
     blocks_per_address: Rate = Rate(300, 86400)
     """Blocks a client address may make in a day (all its identities together)."""
+    challenges_per_identity: Rate = Rate(30, 3600)
+    """Challenges one person may make."""
+    challenges_per_address: Rate = Rate(100, 3600)
+    """Challenges a client address may make (all its identities together)."""
     events_per_address: int = 10
     """Tournaments a client address may make in 24 hours (all its accounts together)."""
     open_events_per_address: int = 4

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from basra.server.features.botapi_store import BotStore, SqlBots, revoke_owned
+from basra.server.features.challenges.store import ChallengeStore, SqlChallenges
 from basra.server.features.daily_store import DailyStore, SqlDaily
 from basra.server.features.friends.store import FriendStore, SqlFriends
 from basra.server.features.learn_store import LessonStore, PuzzleStore, SqlLessons, SqlPuzzles
@@ -99,6 +100,10 @@ class Store(Protocol):
         """What happened for each person."""
 
     @property
+    def challenges(self) -> ChallengeStore:
+        """Challenges and their answers."""
+
+    @property
     def lessons(self) -> LessonStore:
         """Lessons done."""
 
@@ -136,6 +141,7 @@ class SqlStore:
         self.moderation = SqlModeration(self.db)
         self.friends = SqlFriends(self.db)
         self.notifications = SqlNotifications(self.db)
+        self.challenges = SqlChallenges(self.db)
         self.lessons = SqlLessons(self.db)
         self.puzzles = SqlPuzzles(self.db)
 

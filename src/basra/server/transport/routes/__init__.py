@@ -13,6 +13,7 @@ from fastapi import APIRouter
 
 from basra.server.transport.routes import (
     bots,
+    challenges,
     daily,
     friends,
     games,
@@ -39,6 +40,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     moderation.router,
     friends.router,
     notifications.router,
+    challenges.router,
     meta.router,
     identity.router,
     players.router,
