@@ -30,6 +30,7 @@ from basra.server.features.challenges import ChallengeConfig
 from basra.server.identity import Caller
 from basra.server.quotas import Rate, RateLimitError
 from basra.server.store.rows import SeatKind, TableStatus
+from basra.server.table.lifecycle import rotated
 
 
 async def person(env: Env, name: str) -> str:
@@ -343,3 +344,33 @@ def test_a_challenge_crosses_two_processes_on_postgresql_and_redis(
             assert seen["challenge"]["id"] == made["id"]
             table = accept_over_http(two, badr, made["id"])["table"]
             assert http(f"{one}/api/tables/{table}")[1]["status"] == "playing"
+
+
+def test_a_rematch_tap_is_kept_once_shown_to_the_players_and_notified_to_the_others() -> None:
+    async def scenario() -> None:
+        env = await started_env()
+        amal, badr = await person(env, "Amal"), await person(env, "Badr")
+        made = await env.challenges.make(amal, {"to": await code(env, badr)})
+        table = (await env.challenges.answer(badr, made["id"], "accept"))["table"]
+        row = await env.store.tables.load(table)
+        assert row is not None
+        sockets = {who: socket_of(env, who) for who in (amal, badr)}
+        taps = env.store.challenges
+        assert await taps.tap(table, amal, 1.0) == {amal}
+        assert await taps.tap(table, amal, 2.0) == {amal}  # one tap a person
+        await env.challenges.tapped(row, amal, {amal})
+        for who in (amal, badr):
+            shown = told(sockets[who], "rematch_taps")
+            assert shown == [{"type": "rematch_taps", "table": table, "seats": [0]}]
+        assert (await kinds(env, badr))[0] == "rematch"
+        assert "rematch" not in await kinds(env, amal)
+        item = (await env.notifications.listing(badr))["items"][0]
+        assert item["data"] == {"table": table, "by": "Amal"} and item["url"] == f"/t/{table}"
+        assert await taps.tap(table, badr, 3.0) == {amal, badr}
+        # The rematch's seats: each one seat on, partners still partners.
+        seats = [replace(s, seat=n) for n, s in enumerate(row.seats)]
+        assert [s.identity for s in rotated(seats)] == [badr, amal]
+        assert [s.seat for s in rotated(seats)] == [0, 1]
+        await env.close()
+
+    asyncio.run(scenario())

@@ -146,7 +146,14 @@ class Env:
         )
         self.finisher = Finisher(self.master, store_.tables, store_.players, tables.clock)
         self.lifecycle = Lifecycle(
-            self.master, self.finisher, store_.tables, store_.identities, self.quotas, tables, rng
+            self.master,
+            self.finisher,
+            store_.tables,
+            store_.identities,
+            self.quotas,
+            tables,
+            rng,
+            taps=store_.challenges.tap,
         )
         self.hints = Hints(self.master, self.scheduler, self.quotas, tables.hint_samples)
         self.messages = TableMessages(

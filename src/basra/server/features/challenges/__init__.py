@@ -31,6 +31,13 @@ process applies the last answer makes the one table.
 ``challenge`` notification, the maker ``challenge_accepted``, ``challenge_declined`` or
 ``challenge_expired`` (:mod:`basra.server.features.notifications`).
 
+**Rematches.** Each rematch tap after a game
+(:meth:`~basra.server.table.lifecycle.Lifecycle.rematch`, kept in this feature's store:
+:meth:`~basra.server.features.challenges.store.ChallengeStore.tap`) is shown at once to
+every seated person, on every socket they hold (``{"type": "rematch_taps", "table",
+"seats"}``: the seats that tapped), and those yet to tap get a ``rematch`` notification
+(:meth:`Challenges.tapped`).
+
 **Reports.** An invitee may report a challenge's maker (``{"challenge": ID}``:
 :mod:`basra.server.features.moderation`), its words quoted in the report.
 
@@ -61,7 +68,7 @@ from basra.server.features.friends.store import FriendStore
 from basra.server.features.notifications import Notifications
 from basra.server.quotas import Quotas
 from basra.server.store.protocols import IdentityStore
-from basra.server.store.rows import SeatKind, SeatRow
+from basra.server.store.rows import SeatKind, SeatRow, TableRow
 from basra.server.table.admission import Budget
 from basra.server.table.forms import TableForm, check_table_form
 from basra.server.table.lifecycle import Lifecycle, new_table_id
@@ -151,6 +158,7 @@ class Challenges:
         self.config = config or ChallengeConfig()
         self.clock = clock
         self._sweeping: asyncio.Task[None] | None = None
+        lifecycle.on_rematch_tap(self.tapped)
 
     # ---------------------------------------------------------------- made
 
@@ -337,6 +345,27 @@ class Challenges:
             for who in [row.maker, *row.invitees]:
                 await self.notifications.tell(
                     who, {"type": "challenge_failed", "challenge": row.id, "code": error.code}
+                )
+
+    # ---------------------------------------------------------------- rematches
+
+    async def tapped(self, row: TableRow, who: str, tapped: set[str]) -> None:
+        """A rematch tap: shown at once to every seated person, wherever they are (their
+        table's page shows who tapped), and a ``rematch`` notification to each who has not
+        tapped yet."""
+        seats = [s for s in row.seats if s.kind == SeatKind.PERSON and s.identity is not None]
+        message = {
+            "type": "rematch_taps",
+            "table": row.id,
+            "seats": sorted(s.seat for s in seats if s.identity in tapped),
+        }
+        by = next((s.name for s in seats if s.identity == who), None)
+        for seat in seats:
+            assert seat.identity is not None
+            await self.notifications.tell(seat.identity, message)
+            if seat.identity not in tapped:
+                await self.notifications.add(
+                    seat.identity, "rematch", {"table": row.id, "by": by}, f"/t/{row.id}"
                 )
 
     # ---------------------------------------------------------------- shown

@@ -6,6 +6,9 @@
   the table's settings, the maker's words).
 - ``challenge_invitees``: one row an ``(challenge, identity)`` invited, so a person's
   challenges are one indexed query.
+- ``rematch_taps``: one row a ``(table, identity)`` who tapped for a rematch after the game
+  there (:meth:`ChallengeStore.tap`: the lifecycle counts them,
+  :meth:`basra.server.table.lifecycle.Lifecycle.rematch`).
 
 A challenge changes only through :meth:`ChallengeStore.change`: the row is read and
 written back in one transaction under the challenge's lock, so two answers given at
@@ -21,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from sqlalchemy import Column, Float, Index, String, Table, Text, or_, select, update
+from sqlalchemy.exc import IntegrityError
 
 from basra.server.store.sql.database import SqlDatabase
 from basra.server.store.sql.schema import metadata
@@ -90,6 +94,10 @@ class ChallengeStore(Protocol):
     async def due(self, now: float, limit: int) -> list[str]:
         """The ids of waiting challenges whose time is up."""
 
+    async def tap(self, table_id: str, identity: str, at: float) -> set[str]:
+        """Keep a person's rematch tap at a finished table; everyone who tapped there so far
+        (read after the tap is written, so of two taps at once the later sees both)."""
+
 
 challenges = Table(
     "challenges",
@@ -113,7 +121,15 @@ challenge_invitees = Table(
 )
 Index("ix_challenge_invitees_identity", challenge_invitees.c.identity)
 
-CH, CI = challenges, challenge_invitees
+rematch_taps = Table(
+    "rematch_taps",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("identity", String(64), primary_key=True),
+    Column("at", Float, nullable=False),
+)
+
+CH, CI, RT = challenges, challenge_invitees, rematch_taps
 
 
 def _row(r: Any) -> ChallengeRow:
@@ -207,3 +223,14 @@ class SqlChallenges:
                 .limit(limit)
             )
         return [r[0] for r in rows]
+
+    async def tap(self, table_id: str, identity: str, at: float) -> set[str]:
+        """An insert (a second tap is the same tap), then one query."""
+        try:
+            async with self.db.engine.begin() as conn:
+                await conn.execute(RT.insert().values(table_id=table_id, identity=identity, at=at))
+        except IntegrityError:
+            pass
+        async with self.db.engine.connect() as conn:
+            rows = await conn.execute(select(RT.c.identity).where(RT.c.table_id == table_id))
+        return {r[0] for r in rows}

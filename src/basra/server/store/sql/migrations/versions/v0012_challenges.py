@@ -1,7 +1,7 @@
 """Challenges: a person's invitation of others to a table
 (:mod:`basra.server.features.challenges.store`).
 
-New tables: ``challenges``, ``challenge_invitees``.
+New tables: ``challenges``, ``challenge_invitees``, ``rematch_taps``.
 
 Revision ID: 0012_challenges
 Revises: 0011_notifications
@@ -20,7 +20,7 @@ depends_on = None
 
 
 def upgrade() -> None:
-    """Create the two tables and their indexes."""
+    """Create the three tables and their indexes."""
     op.create_table(
         "challenges",
         sa.Column("id", sa.String(32), primary_key=True),
@@ -39,10 +39,17 @@ def upgrade() -> None:
         sa.Column("identity", sa.String(64), primary_key=True),
     )
     op.create_index("ix_challenge_invitees_identity", "challenge_invitees", ["identity"])
+    op.create_table(
+        "rematch_taps",
+        sa.Column("table_id", sa.String(32), primary_key=True),
+        sa.Column("identity", sa.String(64), primary_key=True),
+        sa.Column("at", sa.Float, nullable=False),
+    )
 
 
 def downgrade() -> None:
     """Drop them."""
+    op.drop_table("rematch_taps")
     op.drop_index("ix_challenge_invitees_identity", "challenge_invitees")
     op.drop_table("challenge_invitees")
     op.drop_index("ix_challenges_status_expires", "challenges")
