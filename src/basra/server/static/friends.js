@@ -77,6 +77,8 @@ export function friendsPanel(ui, followCode) {
       socket.send(JSON.stringify({ type: "hello", token: ui.app.token }));
       pinger = setInterval(() => { if (socket.readyState === 1) socket.send(JSON.stringify({ type: "ping" })); }, PING_MS);
     };
+    // Its messages (notifications, challenges) go to whoever listens: challenges.js.
+    socket.onmessage = (event) => window.dispatchEvent(new CustomEvent("basra:socket", { detail: JSON.parse(event.data) }));
     socket.onclose = (event) => {
       clearInterval(pinger);
       if (!closed && event.code !== 4001 && event.code !== 4003) setTimeout(() => present(Math.min(delay * 2, 30000)), delay);
@@ -161,7 +163,16 @@ export async function followButtons(ui, target, { onChange = null, prefix = "" }
     const block = h("button", { type: "button", class: "secondary", id: `${prefix}${relation.blocking ? "unblock" : "block"}` },
       t(relation.blocking ? "unblock_name" : "block_name", { name: name() }));
     block.addEventListener("click", () => act(relation.blocking ? "unblock" : "block", () => words() || t("follow_unblocked", { name: name() })));
-    buttons.replaceChildren(follow, " ", block);
+    const challenge = h("button", { type: "button", class: "secondary", id: `${prefix}challenge`, disabled: relation.blocking },
+      t("challenge_name", { name: name() }));
+    challenge.addEventListener("click", async () => {
+      error.textContent = "";
+      try {
+        const { challengeOne } = await import("./challenges.js");
+        await challengeOne(ui, target);
+      } catch (err) { error.textContent = ui.errorText(err); }
+    });
+    buttons.replaceChildren(follow, " ", block, " ", challenge);
   }
 
   draw();
