@@ -374,3 +374,15 @@ def test_a_rematch_tap_is_kept_once_shown_to_the_players_and_notified_to_the_oth
         await env.close()
 
     asyncio.run(scenario())
+
+
+def test_the_configuration_file_sets_how_long_challenges_wait() -> None:
+    from basra.server.ops.config import ConfigError, parse_config
+
+    config = parse_config("[challenges]\nexpire_after = 120\nsweep_every = 1\n")
+    assert config.app.challenges == ChallengeConfig(expire_after=120, sweep_every=1)
+    assert parse_config("").app.challenges == ChallengeConfig()
+    limits = parse_config("[quotas]\nchallenges_per_identity = { count = 5, per = 60 }\n")
+    assert limits.app.service.limits.challenges_per_identity == Rate(5, 60)
+    with pytest.raises(ConfigError, match="expire_after"):
+        parse_config("[challenges]\nexpire_after = 1\n")

@@ -28,6 +28,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from basra.server.env import AppConfig
+from basra.server.features.challenges import ChallengeConfig
 from basra.server.features.pairing import QuickPlayConfig
 from basra.server.features.puzzles import PuzzleConfig
 from basra.server.features.reviews import ReviewConfig
@@ -194,6 +195,13 @@ class PuzzlesSection(_Strict):
     the rated pool; relative to the configuration file."""
 
 
+class ChallengesSection(_Strict):
+    expire_after: float = Field(default=600.0, ge=10, le=86_400)
+    """Seconds a challenge waits for its answers (:mod:`basra.server.features.challenges`)."""
+    sweep_every: float = Field(default=2.0, gt=0, le=60)
+    """Seconds between a process's looks for challenges whose time is up."""
+
+
 class SecretsSection(_Strict):
     daily_deal: Secret | None = None
     """The daily deal's secret (at least 32 characters); else one made once and kept in
@@ -216,6 +224,7 @@ class FileModel(_Strict):
     operations: OperationsSection = OperationsSection()
     moderation: ModerationSection = ModerationSection()
     puzzles: PuzzlesSection = PuzzlesSection()
+    challenges: ChallengesSection = ChallengesSection()
     tournaments: dict[str, Any] = Field(default_factory=dict)
 
 
@@ -398,6 +407,9 @@ def _build(raw: dict[str, Any], base: Path) -> HostConfig:
             raise ConfigError(f"[puzzles] rated_sets: cannot read {path}")
         rated_sets.append(str(base / path))
     app.puzzles = PuzzleConfig(rated_sets=tuple(rated_sets))
+    app.challenges = ChallengeConfig(
+        expire_after=model.challenges.expire_after, sweep_every=model.challenges.sweep_every
+    )
     for path in model.moderation.word_lists:
         if not (base / path).is_file():
             raise ConfigError(f"[moderation] word_lists: cannot read {path}")
