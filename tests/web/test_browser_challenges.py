@@ -111,6 +111,7 @@ def test_challenge_accept_play_and_rematch_by_keyboard(
     badr.wait_for_selector("#challenges-in li[data-status=waiting] [data-accept]")
     badr.wait_for_selector("#nav-notifications .badge:not([hidden])", state="attached")
     assert badr.locator("#nav-notifications .badge").text_content() == "1"
+    assert badr.locator("#menu-toggle .badge").inner_text() == "1"  # the folded menu's too
     unread = "1 unread" if lang == "en" else "واحد غير مقروء"  # in words, in Arabic
     assert unread in (badr.locator("#nav-notifications").get_attribute("aria-label") or "")
     badr.locator("#challenges").scroll_into_view_if_needed()

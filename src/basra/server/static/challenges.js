@@ -35,6 +35,14 @@ function drawBadge(ui) {
   count.textContent = unread ? String(unread) : "";
   count.hidden = !unread;
   link.setAttribute("aria-label", unread ? ui.t("notifications_unread_n", { n: unread }) : ui.t("nav_notifications"));
+  // On a phone the menu is folded: its button shows the count too (the link says it in words).
+  const toggle = document.getElementById("menu-toggle");
+  if (toggle) {
+    let mark = toggle.querySelector(".badge");
+    if (!mark) { mark = document.createElement("span"); mark.className = "badge"; mark.setAttribute("aria-hidden", "true"); toggle.append(" ", mark); }
+    mark.textContent = count.textContent;
+    mark.hidden = !unread;
+  }
 }
 
 /** The menu's unread count, kept by the sockets' messages. */
