@@ -386,3 +386,23 @@ def test_the_configuration_file_sets_how_long_challenges_wait() -> None:
     assert limits.app.service.limits.challenges_per_identity == Rate(5, 60)
     with pytest.raises(ConfigError, match="expire_after"):
         parse_config("[challenges]\nexpire_after = 1\n")
+
+
+def test_a_table_the_makers_caps_refuse_cancels_the_challenge_in_words() -> None:
+    async def scenario() -> None:
+        limits = replace(TEST_LIMITS, open_tables_per_identity=0)
+        env = await started_env(replace(FAST, limits=limits))
+        amal, badr = await person(env, "Amal"), await person(env, "Badr")
+        sockets = {who: socket_of(env, who) for who in (amal, badr)}
+        made = await env.challenges.make(amal, {"to": await code(env, badr)})
+        after = await env.challenges.answer(badr, made["id"], "accept")
+        assert after["status"] == "cancelled" and after["table"] is None
+        for who in (amal, badr):
+            failed = told(sockets[who], "challenge_failed")
+            assert failed == [
+                {"type": "challenge_failed", "challenge": made["id"], "code": "rate_limited"}
+            ]
+        assert (await env.challenges.one(amal, made["id"]))["status"] == "cancelled"
+        await env.close()
+
+    asyncio.run(scenario())

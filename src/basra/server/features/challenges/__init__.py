@@ -133,6 +133,12 @@ def settle(row: ChallengeRow, now: float) -> ChallengeRow:
     return replace(row, answers=answers, status=status, table_id=table_id)
 
 
+def _as_of(row: ChallengeRow, now: float) -> ChallengeRow:
+    """A challenge as it stands at ``now``, to show (expired at once, before the sweep
+    stores it), with no table named before one is made."""
+    return replace(settle(row, now), table_id=row.table_id)
+
+
 class Challenges:
     """Challenges made, answered, expired and made into tables (see the module's docstring)."""
 
@@ -273,7 +279,7 @@ class Challenges:
         if changed is None:
             raise ProtocolError("no_such_challenge", "there is no such challenge")
         before, after = changed
-        await self._moved(before, after)
+        after = await self._moved(before, after)
         if answer == "cancel":
             applied = after.status == "cancelled" and before.status == "waiting"
         else:
@@ -305,13 +311,14 @@ class Challenges:
             await self.expire(challenge_id)
         return len(due)
 
-    async def _moved(self, before: ChallengeRow, after: ChallengeRow) -> None:
+    async def _moved(self, before: ChallengeRow, after: ChallengeRow) -> ChallengeRow:
         """What follows a change: the table made (by whoever ended the wait), the people
-        in it told, and the maker notified."""
+        in it told, and the maker notified; the challenge as it stands after."""
         if before == after:
-            return
-        if before.status == "waiting" and after.status == "accepted":
-            await self._make_table(after)
+            return after
+        no_table_due = before.status != "waiting" or after.status != "accepted"
+        if not no_table_due and not await self._make_table(after):
+            after = await self.store.load(after.id) or after  # cancelled: no table
         await self._told(after)
         facts, url = self._facts(after), self._url(after)
         for who in after.invitees:
@@ -322,9 +329,12 @@ class Challenges:
         if before.status == "waiting" and after.status in ("accepted", "expired"):
             kind = f"challenge_{after.status}"
             await self.notifications.add(after.maker, kind, facts, url)
+        return after
 
-    async def _make_table(self, row: ChallengeRow) -> None:
-        """The table of an accepted challenge, everyone who accepted seated, started."""
+    async def _make_table(self, row: ChallengeRow) -> bool:
+        """The table of an accepted challenge, everyone who accepted seated, started; False
+        when the maker's caps refuse it (the challenge is then cancelled, and everyone in it
+        told ``challenge_failed`` with the refusal's code)."""
         assert row.table_id is not None
         settings = {k: v for k, v in row.settings.items() if k != "level"}
         accepted = [row.answers[w] == "accepted" for w in row.invitees]
@@ -342,10 +352,13 @@ class Challenges:
             )
         except ProtocolError as error:  # the maker's caps are full: say so to everyone
             log.info("challenge %s: no table: %s", row.id, error.message)
+            await self.store.change(row.id, lambda r: replace(r, status="cancelled", table_id=None))
             for who in [row.maker, *row.invitees]:
                 await self.notifications.tell(
                     who, {"type": "challenge_failed", "challenge": row.id, "code": error.code}
                 )
+            return False
+        return True
 
     # ---------------------------------------------------------------- rematches
 
@@ -374,7 +387,7 @@ class Challenges:
         """The caller's challenges of the last hour: those they were sent and those they made."""
         now = self.clock()
         rows = await self.store.of(me, now - self.config.shown_for, LISTED)
-        shown = [self.shown(settle(r, now), me) for r in rows]
+        shown = [self.shown(_as_of(r, now), me) for r in rows]
         return {
             "incoming": [c for c in shown if not c["mine"]],
             "outgoing": [c for c in shown if c["mine"]],
@@ -385,7 +398,7 @@ class Challenges:
         row = await self.store.load(challenge_id[:32])
         if row is None or (me != row.maker and me not in row.invitees):
             raise ProtocolError("no_such_challenge", "there is no such challenge")
-        return self.shown(settle(row, self.clock()), me)
+        return self.shown(_as_of(row, self.clock()), me)
 
     def shown(self, row: ChallengeRow, me: str) -> dict[str, Any]:
         """A challenge as one person in it sees it."""
