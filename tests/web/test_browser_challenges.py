@@ -147,7 +147,16 @@ def test_declined_expired_and_blocked_challenges(browser: Any, site: str) -> Non
     status, made = http(site + "/api/challenges", {"to": {"username": "badr_d"}}, token=amal_token)
     assert status == 200, made
     badr.wait_for_selector(f"#challenges-in li[data-challenge='{made['id']}'] [data-decline]")
-    press(badr, f"#challenges-in li[data-challenge='{made['id']}'] [data-decline]")
+    # The notification's link names the challenge: its page gives Accept the focus; Tab, Enter.
+    item = http(site + "/api/notifications", token=badr_token)[1]["items"][0]
+    assert item["url"] == f"/?challenge={made['id']}"
+    badr.goto(f"{site}{item['url']}&lang=en&anim=fast")
+    badr.wait_for_function(
+        "(id) => document.activeElement && document.activeElement.dataset.accept === id",
+        arg=made["id"],
+    )
+    badr.keyboard.press("Tab")
+    badr.keyboard.press("Enter")
     amal.wait_for_selector(
         f"#challenges-out li[data-challenge='{made['id']}'][data-status=declined]"
     )

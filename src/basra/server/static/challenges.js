@@ -135,10 +135,26 @@ export function challengesPanel(ui) {
       if (!data.outgoing.length) outgoing.append(h("li", { class: "muted" }, t("challenges_none")));
       for (const c of [...data.incoming, ...data.outgoing]) seen[c.id] = c.status;
       notes.replaceChildren(...listed.items.map((i) => h("li", { "data-notification": i.id, class: i.read ? "read" : "unread" },
-        h("a", { href: i.url, "data-link": true }, notificationText(t, i)), i.read ? null : [" ", h("span", { class: "tag" }, t("notification_new"))])));
+        h("a", { href: i.url, "data-link": true, onclick: () => { if (!i.read) readOne(i.id); } }, notificationText(t, i)),
+        i.read ? null : [" ", h("span", { class: "tag" }, t("notification_new"))])));
       if (!listed.items.length) notes.append(h("li", { class: "muted" }, t("notifications_none")));
+      if (!named) focusNamed();
     } catch (err) { error.textContent = ui.errorText(err); }
   }
+
+  /** An item followed: read (the badge hears of it from the socket). */
+  function readOne(id) {
+    api("/api/notifications/read", { method: "POST", body: JSON.stringify({ ids: [id] }) }).catch(() => {});
+  }
+
+  /** The challenge a notification's link names (``/?challenge=ID``): its first button takes the focus. */
+  function focusNamed() {
+    const id = new URLSearchParams(location.search).get("challenge");
+    const row = id && node.querySelector(`li[data-challenge="${CSS.escape(id)}"]`);
+    const button = row && row.querySelector("button, a");
+    if (button) { button.focus(); named = true; }
+  }
+  let named = false;
 
   /** A challenge changed (live, or answered here): said once, drawn, and followed to its table. */
   function moved(c) {
