@@ -188,8 +188,8 @@ class Challenges:
             raise _bad("level", f"level: the bots' level, one of {', '.join(LEVELS)}")
         text = words.check_text("text", body.get("text", ""), words.CHALLENGE)
         settings = {k: body[k] for k in SETTINGS if k in body}
-        maker = await self.identities.load(me)
-        maker_name = (maker.name if maker else None) or "?"
+        names = await self._names([me, *invitees])
+        maker_name = names[me]
         players = settings.get("players", 2)
         if isinstance(players, int) and len(invitees) > players - 1:
             raise _bad("to", f"a table of {players} seats has room for {players - 1} others")
@@ -202,14 +202,13 @@ class Challenges:
             self.quotas.take(
                 "challenges", address, limits.challenges_per_address, "challenges per address"
             )
-        people = await self.identities.load_many(invitees)
         now = self.clock()
         row = ChallengeRow(
             id=secrets.token_urlsafe(9),
             maker=me,
             maker_name=maker_name,
             invitees=invitees,
-            names={w: (people[w].name if w in people else None) or "?" for w in invitees},
+            names={w: names[w] for w in invitees},
             answers=dict.fromkeys(invitees, "waiting"),
             settings={**settings, "level": level},
             text=text,
@@ -222,6 +221,17 @@ class Challenges:
         for who in invitees:
             await self.notifications.add(who, "challenge", self._facts(row), self._url(row))
         return self.shown(row, me)
+
+    async def _names(self, whos: list[str]) -> dict[str, str]:
+        """Each person's name at the table: their display name, else their username."""
+        people = await self.identities.load_many(whos)
+        accounts = await self.friends.players.accounts_of(whos)
+        shown = {}
+        for who in whos:
+            person, account = people.get(who), accounts.get(who)
+            name = (person.name if person else None) or (account.username if account else None)
+            shown[who] = name or "?"
+        return shown
 
     def _spec(
         self,
