@@ -14,9 +14,12 @@ import pytest
 from tests.web.helpers import (
     FAST,
     TEST_LIMITS,
+    Player,
     ServerThread,
+    create_table,
     http,
     new_token,
+    play_to_end,
     server_process,
     started_env,
 )
@@ -406,3 +409,25 @@ def test_a_table_the_makers_caps_refuse_cancels_the_challenge_in_words() -> None
         await env.close()
 
     asyncio.run(scenario())
+
+
+def test_a_rematch_tapped_on_two_processes_is_one_table_with_seats_rotated() -> None:
+    with TwoServers() as (one, two):
+        amal_token, badr_token = new_token(one), new_token(two)
+        table = create_table(one, amal_token, seats=[{"kind": "person"}] * 2, rules={"target": 1})
+        amal = Player(one, table, amal_token, "Amal")
+        badr = Player(two, table, badr_token, "Badr")
+        badr.wait_type("state")
+        badr.send({"type": "join", "seat": 1})
+        for player in (amal, badr):
+            player.wait(lambda m: m["type"] == "state" and m["view"]["phase"] == "play")
+        play_to_end([amal, badr])
+        amal.send({"type": "rematch"})  # on process one; shown to Badr's socket on two
+        assert badr.wait_type("rematch_taps")["seats"] == [0]
+        badr.send({"type": "rematch"})
+        again = amal.wait_type("rematch")["table"]
+        assert badr.wait_type("rematch")["table"] == again != table
+        seats = http(f"{two}/api/tables/{again}")[1]["seats"]
+        assert [s["name"] for s in seats] == ["Badr", "Amal"]
+        for player in (amal, badr):
+            player.close()
