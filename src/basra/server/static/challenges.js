@@ -3,7 +3,7 @@
 // badge(ui): the menu's "Notifications" link with the unread count, kept true on every page:
 // asked once, then told by the sockets (a "basra:socket" event on window carries each
 // message of the home page's /ws/friends and of a table's socket). A new item is said in
-// the polite status region, in words (notificationText).
+// the polite status region, in words (notificationText); the link's count is read in words.
 //
 // challengesPanel(ui): the home page's panel: the challenges received (accept, decline,
 // report) and sent (cancel), each with where it stands (waiting, accepted, declined,
@@ -34,7 +34,11 @@ function drawBadge(ui) {
   const count = link.querySelector(".badge");
   count.textContent = unread ? String(unread) : "";
   count.hidden = !unread;
-  link.setAttribute("aria-label", unread ? ui.t("notifications_unread_n", { n: unread }) : ui.t("nav_notifications"));
+  // The figure is for the eye; a screen reader reads the count in words beside the link's name.
+  count.setAttribute("aria-hidden", "true");
+  let words = link.querySelector(".sr-only");
+  if (!words) { words = document.createElement("span"); words.className = "sr-only"; link.append(words); }
+  words.textContent = unread ? ` (${ui.t("unread_n", { n: unread })})` : "";
   // On a phone the menu is folded: its button shows the count too (the link says it in words).
   const toggle = document.getElementById("menu-toggle");
   if (toggle) {
