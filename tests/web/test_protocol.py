@@ -305,14 +305,17 @@ def test_a_restarted_server_resumes_every_game(tmp_path: Path) -> None:
             player.close()
 
 
-def test_rematch_seats_everyone_again(server: ServerThread) -> None:
+def test_rematch_seats_everyone_again_rotated_once_both_tapped(server: ServerThread) -> None:
     table, amal, badr = seated_pair(server.url, rules={"target": 20})
     play_to_end([amal, badr])
     amal.send({"type": "rematch"})
+    # Amal's tap is shown to Badr (on every socket he holds); no table until he taps too.
+    assert badr.wait_type("rematch_taps") == {"type": "rematch_taps", "table": table, "seats": [0]}
+    badr.send({"type": "rematch"})
     new_table = amal.wait_type("rematch")["table"]
     assert badr.wait_type("rematch")["table"] == new_table != table
     again = [Player(server.url, new_table, p.token, p.name) for p in (amal, badr)]
-    for player, seat in zip(again, (0, 1), strict=True):
+    for player, seat in zip(again, (1, 0), strict=True):  # the seats rotated by one
         player.wait(lambda m: m["type"] == "state" and m["view"]["phase"] == "play")
         assert player.table["you"] == seat and player.table["rematch_of"] == table
 

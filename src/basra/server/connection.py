@@ -125,6 +125,7 @@ class Connections:
     def __init__(self) -> None:
         self._open: set[Connection] = set()
         self._people: dict[str, int] = {}
+        self._of: dict[str, set[Connection]] = {}
         self._watchers: list[Callable[[str, bool], None]] = []
 
     def __len__(self) -> int:
@@ -142,6 +143,7 @@ class Connections:
         self._open.add(connection)
         identity = connection.identity
         if identity is not None:
+            self._of.setdefault(identity, set()).add(connection)
             count = self._people[identity] = self._people.get(identity, 0) + 1
             if count == 1:
                 for listener in self._watchers:
@@ -154,6 +156,11 @@ class Connections:
         self._open.discard(connection)
         identity = connection.identity
         if identity is not None:
+            held = self._of.get(identity)
+            if held is not None:
+                held.discard(connection)
+                if not held:
+                    del self._of[identity]
             count = self._people.get(identity, 1) - 1
             if count > 0:
                 self._people[identity] = count
@@ -161,6 +168,11 @@ class Connections:
             self._people.pop(identity, None)
             for listener in self._watchers:
                 listener(identity, False)
+
+    def of(self, identity: str) -> list[Connection]:
+        """The open connections here of one identity (every page and table it has open):
+        where a message for that person goes (:mod:`basra.server.features.notifications`)."""
+        return list(self._of.get(identity, ()))
 
     def revoke(
         self,

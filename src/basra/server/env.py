@@ -26,12 +26,14 @@ from typing import Any
 from basra.server.connection import Connections
 from basra.server.features.accounts import Accounts
 from basra.server.features.botapi import BotApi
+from basra.server.features.challenges import ChallengeConfig, Challenges
 from basra.server.features.clubs import Clubs
 from basra.server.features.daily import Daily
 from basra.server.features.friends import Friends, Presence, PresenceConfig
 from basra.server.features.lessons import Lessons
 from basra.server.features.mistakes import MistakeMiner
 from basra.server.features.moderation import Moderation
+from basra.server.features.notifications import Notifications
 from basra.server.features.offline import OfflineConfig, OfflineGames
 from basra.server.features.offline_files import OfflineFiles
 from basra.server.features.pairing import QuickPlayConfig
@@ -100,6 +102,8 @@ class AppConfig:
     """Web Push's keys and delivery (:mod:`basra.server.features.push`)."""
     seasons: SeasonConfig = field(default_factory=SeasonConfig)
     """How long seasons last, their divisions (:mod:`basra.server.features.seasons`)."""
+    challenges: ChallengeConfig = field(default_factory=ChallengeConfig)
+    """How long challenges wait (:mod:`basra.server.features.challenges`)."""
 
 
 class Env:
@@ -158,6 +162,7 @@ class Env:
             tables,
             rng,
             seat_rule=lambda table, who: self.clubs.seat_rule(table, who),
+            taps=store_.challenges.tap,
         )
         # Reputation: the share finished beside each seat, and the playban's one gate.
         self.reputation = Reputation(store_.reputation, tables.clock.now)
@@ -262,6 +267,7 @@ class Env:
             self.quotas,
             follow_codes=store_.friends.owner_of,
             club_names=lambda slug: self.clubs.name_of(slug),
+            challenges=store_.challenges.load,
         )
         self.presence = Presence(self.bus, self.master.origin, config.presence)
         self.connections.watch(self.presence.changed)
@@ -278,6 +284,17 @@ class Env:
         self.push = Push(store_.push, self.jobs, config.push)
         self.clubs = Clubs(
             store_.clubs, store_.players, self.friends, self.quotas, self.tournaments
+        )
+        self.notifications = Notifications(store_.notifications, self.connections, self.bus)
+        self.challenges = Challenges(
+            store_.challenges,
+            self.friends,
+            store_.friends,
+            store_.identities,
+            self.lifecycle,
+            self.notifications,
+            self.quotas,
+            config.challenges,
         )
         # Operations: the drain, the checks and the metrics of this process.
         self.drain = Drain()
@@ -322,6 +339,8 @@ class Env:
         services.add(Push, self.push)
         services.add(Seasons, self.seasons)
         services.add(Clubs, self.clubs)
+        services.add(Notifications, self.notifications)
+        services.add(Challenges, self.challenges)
         services.add(Operations, self.operations)
         services.add(Metrics, self.metrics)
         return services
@@ -346,6 +365,7 @@ class Env:
         await self.tournaments.start()
         self.presence.start()
         self.seasons.start()
+        self.challenges.start()
         self.sampler.start()
 
     async def close(self) -> None:
@@ -353,6 +373,7 @@ class Env:
         await self.sampler.close()
         await self.presence.close()
         await self.seasons.close()
+        await self.challenges.close()
         with contextlib.suppress(Exception):  # the others take its tables over at once
             await self.master.ownership.hand_over()
         await self.tournaments.close()

@@ -109,6 +109,10 @@ class Limits:
     """Club joins and requests a client address may make in a day (all its identities)."""
     clubs_per_member: int = 20
     """Clubs one person may belong to at once."""
+    challenges_per_identity: Rate = Rate(30, 3600)
+    """Challenges one person may make."""
+    challenges_per_address: Rate = Rate(100, 3600)
+    """Challenges a client address may make (all its identities together)."""
     events_per_address: int = 10
     """Tournaments a client address may make in 24 hours (all its accounts together)."""
     open_events_per_address: int = 4

@@ -18,11 +18,13 @@ from __future__ import annotations
 from typing import Protocol
 
 from basra.server.features.botapi_store import BotStore, SqlBots, revoke_owned
+from basra.server.features.challenges.store import ChallengeStore, SqlChallenges
 from basra.server.features.clubs.store import ClubStore, SqlClubs
 from basra.server.features.daily_store import DailyStore, SqlDaily
 from basra.server.features.friends.store import FriendStore, SqlFriends
 from basra.server.features.learn_store import LessonStore, PuzzleStore, SqlLessons, SqlPuzzles
 from basra.server.features.moderation_store import ModerationStore, SqlModeration
+from basra.server.features.notifications.store import NotificationStore, SqlNotifications
 from basra.server.features.push.store import PushStore, SqlPush, drop_subscriptions
 from basra.server.features.quickplay_store import SeekStore, SqlSeeks
 from basra.server.features.reputation.store import ReputationStore, SqlReputation
@@ -110,6 +112,14 @@ class Store(Protocol):
         """Web Push subscriptions, opt-ins and sends."""
 
     @property
+    def notifications(self) -> NotificationStore:
+        """What happened for each person."""
+
+    @property
+    def challenges(self) -> ChallengeStore:
+        """Challenges and their answers."""
+
+    @property
     def lessons(self) -> LessonStore:
         """Lessons done."""
 
@@ -151,6 +161,8 @@ class SqlStore:
         self.moderation = SqlModeration(self.db)
         self.friends = SqlFriends(self.db)
         self.clubs = SqlClubs(self.db)
+        self.notifications = SqlNotifications(self.db)
+        self.challenges = SqlChallenges(self.db)
         self.lessons = SqlLessons(self.db)
         self.puzzles = SqlPuzzles(self.db)
         self.reputation = SqlReputation(self.db)

@@ -80,6 +80,7 @@ from basra.server.errors import ProtocolError
 __all__ = [
     "BLANKS",
     "BOT_NAME",
+    "CHALLENGE",
     "CLUB_DESCRIPTION",
     "CLUB_NAME",
     "EVENT_TITLE",
@@ -382,6 +383,8 @@ BOT_NAME = replace(USERNAME, noun="a bot's name", bad="bad_bot_name")
 """A bot account's name (a username's rules)."""
 EVENT_TITLE = Kind("an event's name", 1, 80, bad="bad_settings", refused="name_not_allowed")
 """A tournament's title."""
+CHALLENGE = Kind("a challenge's words", 0, 140, bad="bad_challenge")
+"""The few words a person sends with a challenge (:mod:`basra.server.features.challenges`)."""
 REPORT_NOTE = Kind("a report's words", 0, 500, bad="bad_report", words=False)
 """A report's words: read by the operator alone, and they may quote what they report, so
 the word list does not apply (the rest of the policy does)."""

@@ -11,6 +11,15 @@ hour), and a client address, all its identities together, at most ``reports_per_
 (20 an hour), so a flood of fresh identities cannot bury real reports. Reports are for the
 operator only (``basra admin reports``), a page at a time, newest first, each page naming
 the next one's cursor.
+profile (``/u/{username}``), by their follow-me code (a friends' list, a follow-me link:
+:mod:`basra.server.features.friends`) or by a challenge they sent (``{"challenge": ID}``,
+its words quoted in the report: :mod:`basra.server.features.challenges`), with a reason
+(:data:`REASONS`) and, if they like, a few words (at most :data:`MAX_NOTE` characters):
+``POST /api/reports``. Nobody can report themselves or a bot; a person makes at most
+``reports_per_identity`` reports (10 an hour), and a client address, all its identities
+together, at most ``reports_per_address`` (20 an hour), so a flood of fresh identities
+cannot bury real reports. Reports are for the operator only (``basra admin reports``), a
+page at a time, newest first, each page naming the next one's cursor.
 
 **Sanctions** (``basra admin suspend`` / ``ban`` / ``lift``). A suspended (until a
 time) or banned identity:
@@ -49,6 +58,7 @@ from basra.server import words
 from basra.server.connection import Connections
 from basra.server.errors import ProtocolError, error_message
 from basra.server.features.accounts import username_key
+from basra.server.features.challenges.store import ChallengeRow
 from basra.server.features.moderation_store import ModerationStore, ReportRow
 from basra.server.identity import suspended
 from basra.server.quotas import Quotas
@@ -93,9 +103,12 @@ class Moderation:
         clock: Callable[[], float] = time.time,
         follow_codes: Callable[[str], Awaitable[str | None]] | None = None,
         club_names: Callable[[str], Awaitable[str | None]] | None = None,
+        challenges: Callable[[str], Awaitable[ChallengeRow | None]] | None = None,
     ) -> None:
         self.club_names = club_names
         """A club's name by its slug (None: no such club), for reports of a club."""
+        self.challenges = challenges
+        """A challenge by its id (:meth:`ChallengeStore.load`), for reports of a challenge."""
         self.follow_codes = follow_codes
         """Whose follow-me code a code is (:meth:`FriendStore.owner_of`), for reports by code."""
         self.store = store
@@ -138,6 +151,16 @@ class Moderation:
             if shown is None:
                 raise ProtocolError("no_such_club", "there is no such club")
             target = f"club:{slug}"
+        elif "challenge" in body and self.challenges is not None:
+            challenge_id = body.get("challenge")
+            sent = None
+            if isinstance(challenge_id, str):
+                sent = await self.challenges(challenge_id[:32])
+            if sent is None or reporter not in sent.invitees:
+                raise ProtocolError("no_such_challenge", "there is no such challenge sent to you")
+            target, shown = sent.maker, sent.maker_name
+            if sent.text:
+                note = f"[challenge {sent.id}: {sent.text}] {note}".strip()[:MAX_NOTE]
         elif "code" in body and self.follow_codes is not None:
             code = body.get("code")
             found = await self.follow_codes(code) if isinstance(code, str) and code else None

@@ -29,6 +29,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from basra.server.env import AppConfig
+from basra.server.features.challenges import ChallengeConfig
 from basra.server.features.pairing import QuickPlayConfig
 from basra.server.features.push import PushConfig, public_key_of
 from basra.server.features.puzzles import PuzzleConfig
@@ -220,6 +221,13 @@ class SeasonsSection(_Strict):
     relegated: int = Field(default=3, ge=0, le=1000)
 
 
+class ChallengesSection(_Strict):
+    expire_after: float = Field(default=600.0, ge=10, le=86_400)
+    """Seconds a challenge waits for its answers (:mod:`basra.server.features.challenges`)."""
+    sweep_every: float = Field(default=2.0, gt=0, le=60)
+    """Seconds between a process's looks for challenges whose time is up."""
+
+
 class SecretsSection(_Strict):
     daily_deal: Secret | None = None
     """The daily deal's secret (at least 32 characters); else one made once and kept in
@@ -246,6 +254,7 @@ class FileModel(_Strict):
     puzzles: PuzzlesSection = PuzzlesSection()
     push: PushSection = PushSection()
     seasons: SeasonsSection = SeasonsSection()
+    challenges: ChallengesSection = ChallengesSection()
     tournaments: dict[str, Any] = Field(default_factory=dict)
 
 
@@ -430,6 +439,9 @@ def _build(raw: dict[str, Any], base: Path) -> HostConfig:
     app.puzzles = PuzzleConfig(rated_sets=tuple(rated_sets))
     app.push = _push(model.push, _secret(model.secrets.vapid_private_key, "vapid_private_key", 40))
     app.seasons = _seasons(model.seasons)
+    app.challenges = ChallengeConfig(
+        expire_after=model.challenges.expire_after, sweep_every=model.challenges.sweep_every
+    )
     for path in model.moderation.word_lists:
         if not (base / path).is_file():
             raise ConfigError(f"[moderation] word_lists: cannot read {path}")

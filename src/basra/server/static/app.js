@@ -17,6 +17,7 @@ import { hush } from "./announce.js";
 import { checkFields, clearMarks, markField } from "./fields.js";
 import { reportForm } from "./report.js";
 import { followAtTable, friendsPanel } from "./friends.js";
+import { badge as notificationsBadge, challengesPanel } from "./challenges.js";
 import { manifestLanguage, startOffline } from "./offline/register.js";
 
 // Each page's own module is loaded when that page first opens (the home page draws with
@@ -339,7 +340,8 @@ async function homePage(root) {
   root.append(page);
   const quick = quickPlayPanel(ui, all);
   const friends = friendsPanel(ui, new URLSearchParams(location.search).get("follow"));
-  app.page = { close: () => { quick.close(); friends.close(); } };
+  const challenges = challengesPanel(ui);
+  app.page = { close: () => { quick.close(); friends.close(); challenges.close(); } };
   let myBots = [];  // the person's bot accounts, offered as seats (bots.js)
   api("/api/bots").then((body) => { myBots = body.bots; drawSeats(); }, () => {});
   const nameInput = h("input", { id: "name", value: app.name, maxlength: "24", size: "24", placeholder: t("name_placeholder"), autocomplete: "nickname", enterkeyhint: "go", oninput: (e) => saveName(e.target.value),
@@ -491,7 +493,7 @@ async function homePage(root) {
     MODULES[name]().then((module) => { if (slot.isConnected) slot.replaceWith(make(module)); }, () => slot.remove());
     return slot;
   };
-  page.append(friends.node, lobbyPanel, later("tournaments", ({ tournamentsPanel }) => tournamentsPanel(ui)), later("offline", ({ offlinePanel }) => offlinePanel(ui)));
+  page.append(friends.node, challenges.node, lobbyPanel, later("tournaments", ({ tournamentsPanel }) => tournamentsPanel(ui)), later("offline", ({ offlinePanel }) => offlinePanel(ui)));
   try {
     // The tables this person sits at are theirs to go back to, not to watch.
     const [{ tables }, mine] = await Promise.all([api("/api/tables"), api("/api/games").then((b) => new Set(b.games.map((g) => g.id)), () => new Set())]);
@@ -557,7 +559,11 @@ class TablePage {
       banner("");
       ws.send(JSON.stringify({ type: "hello", token: app.token || undefined, name: app.name || undefined }));
     };
-    ws.onmessage = (event) => this.receive(JSON.parse(event.data));
+    ws.onmessage = (event) => {
+      const message = JSON.parse(event.data);
+      window.dispatchEvent(new CustomEvent("basra:socket", { detail: message }));  // notifications, challenges
+      this.receive(message);
+    };
     ws.onclose = (event) => {
       if (this.closed) return;
       if (event.code === 4004) { this.gone(); return; }
@@ -615,6 +621,12 @@ class TablePage {
       case "rematch":
         if (this.table && this.table.you !== null) { toast(t("rematch_wait")); navigate(`/t/${message.table}`); }
         else if (this.table) { this.table.rematch = message.table; this.view.render(); }
+        break;
+      case "rematch_taps":
+        if (this.table && message.table === this.id) {
+          const names = message.seats.map((s) => (this.table.seats[s] || {}).name || t("guest"));
+          toast(t("rematch_tapped", { names: names.join(", "), n: message.seats.length }));
+        }
         break;
       default:
     }
@@ -945,4 +957,4 @@ async function devicePage(root) {
 blindFromFragment();
 setLanguage(app.lang);
 startOffline(ui);
-ensureIdentity().catch((err) => banner(errorText(err))).finally(route);
+ensureIdentity().catch((err) => banner(errorText(err))).finally(() => { route(); notificationsBadge(ui); });

@@ -25,8 +25,12 @@ beside the master (:mod:`basra.server.table.master`), which writes its log:
 - **started**: a table is ``open`` while a person's seat is free, and starts
   (``playing``) with the join that fills the last one, in the same store
   transaction (:meth:`Lifecycle.join`); a table with no seat to fill starts at once.
-- **rematched**: after the game, once per table whoever asks first
-  (:meth:`Lifecycle.rematch`): the same seats, the next first dealer.
+- **rematched**: after the game, one tap each (:meth:`Lifecycle.rematch`): each seated
+  person's tap is kept (``taps``: shared by every process, so taps given in two processes
+  count together) and shown to the others (:meth:`Lifecycle.on_rematch_tap`); once every
+  seated person has tapped, the same table again (once per table), the seats rotated by one
+  (each person and bot one seat on), the same first seat dealing. Without ``taps`` (a
+  lifecycle made alone), the first tap makes it.
 - **abandoned**: a table nobody is connected to ends as abandoned after
   ``abandon_after`` seconds (``abandon_bots_after`` for all-bot tables); it keeps
   its log but plays no more (:meth:`Lifecycle.abandon`).
@@ -106,6 +110,7 @@ __all__ = [
     "RatedGate",
     "new_table_id",
     "owned_table_id",
+    "rotated",
 ]
 
 log = logging.getLogger(__name__)
@@ -115,6 +120,18 @@ FinishListener = Callable[[TableFinished], Awaitable[None]]
 RatedGate = Callable[[str], Awaitable[None]]
 """Refuses (raises a :class:`~basra.server.errors.ProtocolError`) an identity that may not
 sit at a rated table now (:attr:`Lifecycle.rated_gate`)."""
+RematchTaps = Callable[[str, str, float], Awaitable[set[str]]]
+"""Keep a person's rematch tap at a table (table id, identity, time); everyone who tapped
+there so far, in every process (:meth:`ChallengeStore.tap`)."""
+TapListener = Callable[[TableRow, str, set[str]], Awaitable[None]]
+"""Told of a rematch tap: the finished table, who tapped, everyone who tapped so far."""
+
+
+def rotated(seats: Sequence[SeatRow]) -> list[SeatRow]:
+    """Every seat's occupant one seat on (the last to the first), renumbered: a rematch's
+    seats. Partners stay partners (seats two apart stay two apart)."""
+    moved = [seats[-1], *seats[:-1]]
+    return [replace(seat, seat=n) for n, seat in enumerate(moved)]
 
 
 def new_table_id() -> str:
@@ -146,7 +163,11 @@ class Lifecycle:
         config: ServiceConfig,
         rng: random.Random | None = None,
         seat_rule: SeatRule | None = None,
+        taps: RematchTaps | None = None,
     ) -> None:
+        self.taps = taps
+        """Where rematch taps are kept (None: the first tap makes the rematch)."""
+        self._tap_listeners: list[TapListener] = []
         self.master = master
         self.finisher = finisher
         self.tables = tables
@@ -370,10 +391,11 @@ class Lifecycle:
     # ---------------------------------------------------------------- rematched
 
     async def rematch(self, client: Client) -> None:
-        """The same table again after the game (once per table, whoever asks first)."""
+        """A seated person's tap for the same table again; once everyone seated tapped, the
+        rematch (once per table), seats rotated."""
         master = self.master
         live = master.live_of(client)
-        if client.seat is None:
+        if client.seat is None or client.identity is None:
             raise ProtocolError("not_seated", "only the players can ask for a rematch")
         async with live.lock:
             if not live.state.is_over:
@@ -382,6 +404,17 @@ class Lifecycle:
                 raise ProtocolError("no_rematch", "the daily deal is played once a day")
             if live.row.owner is not None:
                 raise ProtocolError("no_rematch", "this table's games are paired by the server")
+            row = live.row
+            if row.rematch_id is None and self.taps is not None:
+                tapped = await self.taps(row.id, client.identity, time.time())
+                for listener in list(self._tap_listeners):
+                    try:
+                        await listener(row, client.identity, tapped)
+                    except Exception:
+                        log.exception("a rematch tap listener failed for table %s", row.id)
+                people = {s.identity for s in row.seats if s.kind == SeatKind.PERSON}
+                if not people <= tapped:
+                    return
             row = live.row
             created = row.rematch_id is None
             if created and row.rated:
@@ -400,8 +433,12 @@ class Lifecycle:
                 new_row = replace(
                     row,
                     id=new_id,
-                    seats=list(row.seats),
-                    first_dealer=(row.first_dealer + 1) % row.players,
+                    seats=rotated(row.seats) if self.taps is not None else list(row.seats),
+                    first_dealer=(
+                        row.first_dealer
+                        if self.taps is not None
+                        else (row.first_dealer + 1) % row.players
+                    ),
                     status=opening_status(row.seats),
                     scores=[],
                     winner=None,
@@ -485,6 +522,11 @@ class Lifecycle:
         self.finisher.settle_if_due(live)
         if live.row.owner is not None and live.state.is_over and self._finish_listeners:
             self.master.spawn(self._tell_finished(table_finished(live, self.master.clock.now())))
+
+    def on_rematch_tap(self, listener: TapListener) -> None:
+        """Tell ``listener`` of each rematch tap, in the process it was given to (the
+        challenges feature shows it to the other players wherever they are)."""
+        self._tap_listeners.append(listener)
 
     def on_finished(self, listener: FinishListener) -> None:
         """Tell ``listener`` of every game over at a table made with an ``owner`` key, in

@@ -13,6 +13,7 @@ from fastapi import APIRouter
 
 from basra.server.transport.routes import (
     bots,
+    challenges,
     clubs,
     daily,
     friends,
@@ -21,6 +22,7 @@ from basra.server.transport.routes import (
     learn,
     meta,
     moderation,
+    notifications,
     offline,
     ops,
     pages,
@@ -42,6 +44,8 @@ ROUTERS: tuple[APIRouter, ...] = (
     friends.router,
     push.router,
     clubs.router,
+    notifications.router,
+    challenges.router,
     meta.router,
     identity.router,
     players.router,
