@@ -29,7 +29,8 @@ beside the master (:mod:`basra.server.table.master`), which writes its log:
   (:meth:`Lifecycle.rematch`): the same seats, the next first dealer.
 - **abandoned**: a table nobody is connected to ends as abandoned after
   ``abandon_after`` seconds (``abandon_bots_after`` for all-bot tables); it keeps
-  its log but plays no more (:meth:`Lifecycle.abandon`).
+  its log but plays no more (:meth:`Lifecycle.abandon`). A turn-based table
+  (days per move) never is: its people are expected to be away.
 - **closed** and **left for good**, by the operator: :attr:`Lifecycle.operator`
   (:mod:`basra.server.table.operator`) ends a table as abandoned at once, settles the
   tables of a person shut out (those waiting end as abandoned; in play, a stand-in plays
@@ -339,6 +340,7 @@ class Lifecycle:
             join(live.row, seat, identity, name)
             if claim.started:  # the store started it in the same transaction
                 live.row.status = TableStatus.PLAYING
+            await master.refresh_pauses(live)  # a turn-based clock stops on their vacation
             await master.refresh_badges(live)
             client.name = name
             master.seat_client(live, identity, seat)
@@ -405,9 +407,11 @@ class Lifecycle:
     def presence_changed(self, live: LiveTable) -> None:
         """Start (or stop) the wait after which a table nobody is connected to is abandoned."""
         now = time.monotonic()
+        turn_based = live.clock is not None and live.clock.control.turn_based
         if (
             not live.row.status.live
             or live.row.lasting
+            or turn_based  # its people are expected to be away for days
             or live.presence.anyone(now)
             or not self.master.owns(live.id)
         ):

@@ -1,0 +1,203 @@
+"""Turn-based tables: days per move, many games at once, vacations, and restarts.
+
+Every test runs the tables on a :class:`~basra.server.table.clocks.FakeClock`, so
+days pass by moving the time on, never by sleeping.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from tests.web.helpers import FAST, file_store, sharing, started_env
+from tests.web.test_service import drain as messages
+from tests.web.test_service import spec
+
+from basra.server.app import AppConfig
+from basra.server.env import Env
+from basra.server.errors import ProtocolError
+from basra.server.identity import Caller
+from basra.server.stores import SqlStore
+from basra.server.table.autopilot import FAR
+from basra.server.table.clocks import DAY, FakeClock, TimeControl, check_control
+from basra.server.table.live import Client, LiveTable, ServiceConfig
+from basra.server.table.master import YourTurn
+
+TWO_PEOPLE = [{"kind": "person"}, {"kind": "person"}]
+HOUR = 3600.0
+
+
+async def until(predicate: Any, what: str, timeout: float = 10.0) -> None:
+    """Wait (in real time, for the service's tasks) until ``predicate()`` holds."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, f"timed out waiting: {what}"
+        await asyncio.sleep(0.005)
+
+
+def config_on(fake: FakeClock, **more: Any) -> ServiceConfig:
+    return replace(FAST, clock=fake, **more)
+
+
+async def seated(
+    service: Env, table_id: str, callers: list[Caller]
+) -> tuple[LiveTable, list[Client]]:
+    """Both people connected to the table (seat 0 the creator's, seat 1 the other's)."""
+    clients = [Client(table_id, callers[0]), Client(table_id, callers[1], "Badr")]
+    for client in clients:
+        await service.master.connect(client)
+    live = service.master.live[table_id]
+    return live, clients
+
+
+async def two_people(service: Env, **form: Any) -> tuple[LiveTable, list[Caller], list[Client]]:
+    """A turn-based table of two people (2 days a move unless told), both seated."""
+    amal = (await service.identities.create("test")).caller
+    badr = (await service.identities.create("test")).caller
+    form.setdefault("clock", {"days": 2})
+    row = await service.lifecycle.create(amal, "test", "Amal", spec(seats=TWO_PEOPLE, **form))
+    live, clients = await seated(service, row.id, [amal, badr])
+    await service.messages.handle(clients[1], {"type": "join", "seat": 1})
+    await until(lambda: live.state.phase == "play", "the first deal")
+    return live, [amal, badr], clients
+
+
+async def move(service: Env, live: LiveTable, clients: list[Client]) -> None:
+    """The person to move plays their first legal move."""
+    seat = live.state.turn
+    text = live.state.legal_moves()[0].text()
+    version = live.version
+    await service.messages.handle(clients[seat], {"type": "move", "move": text, "version": version})
+    await until(lambda: live.version > version, "the move stored")
+
+
+def test_the_form_takes_days_per_move_and_names_a_wrong_field() -> None:
+    control = check_control({"days": 7, "move": None, "reserve": 0})
+    assert control == TimeControl(7 * DAY, 0) and control.turn_based
+    assert control.to_json() == {"move": 7 * DAY, "reserve": 0, "days": 7}
+    assert control.forfeit_in_a_row == 1
+    assert not TimeControl(30, 60).turn_based
+    made = spec(seats=TWO_PEOPLE, clock={"days": 3}, rated=True)
+    assert made.clock == TimeControl.days(3) and made.rated
+    with_bots = spec(players=4, teams=True, clock={"days": 1})
+    assert with_bots.clock is not None and with_bots.clock.turn_based
+    for clock, field in (
+        ({"days": 5}, "clock.days"),
+        ({"days": 2, "move": 30}, "clock.days"),
+        ({"reserve": 30}, "clock.move"),
+    ):
+        with pytest.raises(ProtocolError) as refused:
+            spec(seats=TWO_PEOPLE, clock=clock)
+        assert refused.value.extra == {"field": field}, clock
+
+
+def test_a_turn_based_game_over_days_with_a_restart_to_its_end() -> None:
+    async def scenario() -> None:
+        fake = FakeClock()
+        store = file_store()
+        service = await started_env(config_on(fake), store)
+        told: list[YourTurn] = []
+
+        async def listen(turn: YourTurn) -> None:
+            told.append(turn)
+
+        service.master.on_turn(listen)
+        live, callers, clients = await two_people(service, rules={"target": 1})
+        table_id = live.id
+        assert live.clock is not None and live.clock.control.turn_based
+        # The first mover's clock: two days, shown in the clock message.
+        shown = [m for m in messages(clients[live.state.turn]) if m["type"] == "clock"][-1]
+        assert shown["control"]["days"] == 2 and shown["move_left"] == 2 * DAY
+        await until(lambda: len(told) == 1, "told of the first turn")
+        assert told[0].identity == callers[live.state.turn].identity
+        assert told[0].deadline == pytest.approx(fake.now() + 2 * DAY)
+        # No task waits days for the deadline: it waits in the autopilot's one heap.
+        await until(lambda: service.master.autopilot.waiting_far == 1, "the far deadline kept")
+        assert fake.sleepers == 1, "one sleeper (the heap's) for every far deadline"
+        played = 0
+        for _ in range(6):  # six moves over three days
+            fake.advance(12 * HOUR)
+            await move(service, live, clients)
+            played += 1
+        await until(lambda: len(told) == 1 + played, "told of every turn")
+        assert [t.identity for t in told[1:]] == [
+            callers[t.seat].identity for t in told[1:]
+        ] and told[-1].seat == live.state.turn
+        version = live.version
+        await service.close()
+
+        # The server restarts (a deploy) a day later; the game goes on from its log.
+        fake.advance(DAY)
+        again = Env(AppConfig(service=config_on(fake)), store=sharing(store))
+        await again.start()
+        live = again.master.live[table_id]
+        assert live.version == version and live.clock is not None
+        deadline = live.clock.deadline()
+        assert deadline == pytest.approx(fake.now() + DAY), "a day spent, a day left"
+        await until(lambda: again.master.autopilot.waiting_far == 1, "planned again")
+        live, clients = await seated(again, table_id, callers)
+        while not live.state.is_over:
+            fake.advance(20 * HOUR)  # within the two days, every time
+            await move(again, live, clients)
+        events = await again.store.tables.events(table_id)
+        assert all(e.auto is None for e in events), "nobody timed out, no bot played"
+        assert events[-1].at - events[0].at > 3 * DAY
+        row = await again.store.tables.load(table_id)
+        assert row is not None and row.status == "over"
+        await again.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_move_timed_out_is_a_rated_game_lost_and_a_casual_move_played() -> None:
+    async def scenario() -> None:
+        fake = FakeClock()
+        service = await started_env(config_on(fake))
+        rated, _, _ = await two_people(service, clock={"days": 1}, rated=True)
+        casual, _, _ = await two_people(service, clock={"days": 1})
+        late = rated.state.turn
+        late_casual = casual.state.turn
+        before = casual.version
+        fake.advance(DAY - FAR + 1)  # within the hour: a timer of its own now
+        await until(lambda: service.master.autopilot.waiting_far == 0, "the timers planned")
+        assert rated.version == 1 and casual.version == before, "not yet"
+        fake.advance(FAR)
+        await until(lambda: rated.clock is not None and rated.clock.forfeited, "the forfeit")
+        assert rated.clock is not None and rated.clock.forfeited == [late]
+        events = await service.store.tables.events(rated.id)
+        assert events[1].auto == "timeout"
+        await until(lambda: casual.version > before, "the casual move played")
+        events = await service.store.tables.events(casual.id)
+        assert events[before].auto == "timeout"
+        assert casual.state.rounds[-1].plays[0].seat == late_casual
+        assert casual.clock is not None and casual.clock.forfeited == []
+        await service.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_person_away_gets_no_stand_in_and_the_table_is_not_abandoned() -> None:
+    async def scenario() -> None:
+        fake = FakeClock()
+        config = config_on(fake, grace=0.05, abandon_after=0.1)
+        service = await started_env(config)
+        live, _, clients = await two_people(service)
+        version = live.version
+        for client in clients:
+            await service.master.disconnect(client)
+        await asyncio.sleep(0.5)
+        assert live.version == version, "a person away for the day is expected"
+        assert live.row.status == "playing"
+        assert live.reaper is None
+        await service.close()
+
+    asyncio.run(scenario())
+
+
+def store_of(service: Env) -> SqlStore:
+    store = service.store
+    assert isinstance(store, SqlStore)
+    return store
