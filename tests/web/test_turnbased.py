@@ -12,7 +12,18 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from tests.web.helpers import FAST, file_store, sharing, started_env
+from tests.web.helpers import (
+    FAST,
+    Player,
+    ServerThread,
+    create_table,
+    eventually,
+    file_store,
+    http,
+    new_token,
+    sharing,
+    started_env,
+)
 from tests.web.test_service import drain as messages
 from tests.web.test_service import spec
 
@@ -20,7 +31,6 @@ from basra.server.app import AppConfig
 from basra.server.env import Env
 from basra.server.errors import ProtocolError
 from basra.server.identity import Caller
-from basra.server.stores import SqlStore
 from basra.server.table.autopilot import FAR
 from basra.server.table.clocks import DAY, FakeClock, TimeControl, check_control
 from basra.server.table.live import Client, LiveTable, ServiceConfig
@@ -197,7 +207,128 @@ def test_a_person_away_gets_no_stand_in_and_the_table_is_not_abandoned() -> None
     asyncio.run(scenario())
 
 
-def store_of(service: Env) -> SqlStore:
-    store = service.store
-    assert isinstance(store, SqlStore)
-    return store
+def test_a_vacation_stops_the_clock_for_its_days_and_counts_against_the_month() -> None:
+    async def scenario() -> None:
+        fake = FakeClock(1_764_547_200.0)  # 2025-12-01 00:00 UTC: a month of 31 days ahead
+        store = file_store()
+        service = await started_env(config_on(fake), store)
+        live, callers, clients = await two_people(service, clock={"days": 1})
+        mover = live.state.turn
+        who = callers[mover].identity
+        version = live.version
+        assert live.clock is not None
+        deadline = live.clock.deadline()
+        assert deadline == pytest.approx(fake.now() + DAY)
+        fake.advance(12 * HOUR)
+        turns = service.turns
+        assert (await turns.vacation(who))["left"] == 7
+        taken = await turns.take(who, {"days": 2})
+        assert taken == {
+            "days_per_month": 7,
+            "used": 2,
+            "left": 5,
+            "until": pytest.approx(fake.now() + 2 * DAY),
+        }
+        assert live.clock.deadline() == pytest.approx(deadline + 2 * DAY), "two days later"
+        shown = [m for m in messages(clients[mover]) if m["type"] == "clock"][-1]
+        assert shown["paused"] is True and shown["move_left"] == pytest.approx(12 * HOUR)
+        with pytest.raises(ProtocolError) as refused:
+            await turns.take(who, {"days": 1})
+        assert refused.value.code == "on_vacation"
+        other = callers[1 - mover].identity
+        with pytest.raises(ProtocolError) as refused:
+            await turns.take(other, {"days": 8})
+        assert refused.value.extra == {"field": "days"}
+        assert "from 1 to 7" in str(refused.value)
+
+        # The server restarts during the vacation: the clock still stands still.
+        fake.advance(DAY)
+        await service.close()
+        service = Env(AppConfig(service=config_on(fake)), store=sharing(store))
+        await service.start()
+        live = service.master.live[live.id]
+        assert live.clock is not None
+        assert live.clock.deadline() == pytest.approx(deadline + 2 * DAY)
+        fake.advance(DAY + 11 * HOUR)  # the vacation over, 23 hours of the day spent
+        await asyncio.sleep(0.1)
+        assert live.version == version, "the vacation's days were not counted"
+        left, _ = live.clock.left(fake.now())
+        assert left == pytest.approx(HOUR)
+        fake.advance(HOUR + 1)
+        await until(lambda: live.version == version + 1, "the timeout after the vacation")
+        events = await service.store.tables.events(live.id)
+        assert events[-1].auto == "timeout"
+
+        # Ended early, a vacation gives its days not begun back.
+        await service.turns.take(other, {"days": 5})
+        fake.advance(HOUR)
+        ended = await service.turns.end(other)
+        assert ended["used"] == 1 and ended["left"] == 6 and ended["until"] is None
+        with pytest.raises(ProtocolError) as refused:
+            await service.turns.end(other)
+        assert refused.value.code == "not_on_vacation"
+        await service.turns.take(other, {"days": 6})
+        assert (await service.turns.vacation(other))["left"] == 0
+        fake.advance(6 * DAY)
+        with pytest.raises(ProtocolError) as refused:
+            await service.turns.take(other, {"days": 1})
+        assert "no vacation days left this month" in str(refused.value)
+        fake.advance(31 * DAY)  # a new month
+        assert (await service.turns.vacation(other))["left"] == 7
+        await service.close()
+
+    asyncio.run(scenario())
+
+
+def test_the_your_turn_list_over_http() -> None:
+    with ServerThread(AppConfig(service=FAST)) as server:
+        url = server.url
+        amal, badr = new_token(url), new_token(url)
+        assert http(f"{url}/api/turns")[0] == 401
+        table = create_table(url, amal, seats=TWO_PEOPLE, clock={"days": 3})
+        bots = create_table(url, amal, clock={"days": 1})  # against a medium bot
+        create_table(url, amal, seats=TWO_PEOPLE, clock={"move": 30})  # a live table: not listed
+        players = [Player(url, table, amal), Player(url, table, badr, "Badr")]
+        players[1].wait_type("table")
+        players[1].send({"type": "join", "seat": 1})
+        players[0].wait(lambda m: m["type"] == "state" and m["view"]["phase"] == "play")
+        lists: dict[str, Any] = {}
+
+        def listed() -> None:
+            for name, token in (("amal", amal), ("badr", badr)):
+                status, body = http(f"{url}/api/turns", token=token)
+                assert status == 200, body
+                lists[name] = body
+            assert len(lists["amal"]["turns"]) == 2 and len(lists["badr"]["turns"]) == 1
+            assert lists["amal"]["count"] + lists["badr"]["count"] == 2  # bots answer in seconds
+
+        eventually(listed)
+        turn = next(g for g in lists["badr"]["turns"] if g["table"] == table)["turn"]
+        mine = lists["amal"] if turn == 0 else lists["badr"]
+        first = mine["turns"][0]
+        assert first["your_turn"] and first["days"] in (1, 3)
+        at_table = next(g for g in mine["turns"] if g["table"] == table)
+        assert at_table["left"] == pytest.approx(3 * DAY, abs=60)
+        assert at_table["opponents"] == ["Badr" if turn == 0 else "Amal"]
+        bot_game = next(g for g in lists["amal"]["turns"] if g["table"] == bots)
+        assert bot_game["your_turn"] and bot_game["days"] == 1
+        assert lists["amal"]["vacation"]["left"] == 7
+        # The one to move plays: the turn and the counts pass to the other.
+        players[turn].drain()
+        players[turn].play_first_legal()
+
+        def passed() -> None:
+            status, body = http(f"{url}/api/turns", token=badr if turn == 0 else amal)
+            assert status == 200
+            game = next(g for g in body["turns"] if g["table"] == table)
+            assert game["your_turn"] and game["turn"] == 1 - turn
+
+        eventually(passed)
+        status, body = http(f"{url}/api/vacation", {"days": 2}, token=badr)
+        assert status == 200 and body["left"] == 5
+        status, body = http(f"{url}/api/vacation", {"days": "two"}, token=amal)
+        assert status == 422 and body["field"] == "days"
+        status, body = http(f"{url}/api/vacation/end", {}, token=badr)
+        assert status == 200 and body["until"] is None and body["left"] == 6  # a day begun
+        for player in players:
+            player.close()

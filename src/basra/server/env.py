@@ -40,6 +40,7 @@ from basra.server.features.quickplay import QuickPlay
 from basra.server.features.reactions import Reactions
 from basra.server.features.reviews import ReviewConfig, ReviewService
 from basra.server.features.tournaments import TournamentConfig, Tournaments
+from basra.server.features.turns import Turns
 from basra.server.identity import Identities
 from basra.server.ops.control import Operations, OpsConfig, Sampler
 from basra.server.ops.drain import Drain
@@ -237,6 +238,11 @@ class Env:
             self.presence,
             self.quotas,
         )
+        # Turn-based play: the your-turn list, and vacations that stop the clocks.
+        self.turns = Turns(
+            self.master, store_.tables, store_.vacations, tables.clock, tables.vacation_days
+        )
+        self.master.pauses = self.turns.pauses
         # Operations: the drain, the checks and the metrics of this process.
         self.drain = Drain()
         self.drain.on_start(lambda: asyncio.ensure_future(self.master.ownership.hand_over()))
@@ -277,6 +283,7 @@ class Env:
         services.add(HealthCheck, HealthCheck(self.health))
         services.add(Moderation, self.moderation)
         services.add(Friends, self.friends)
+        services.add(Turns, self.turns)
         services.add(Operations, self.operations)
         services.add(Metrics, self.metrics)
         return services

@@ -25,6 +25,7 @@ from basra.server.features.moderation_store import ModerationStore, SqlModeratio
 from basra.server.features.quickplay_store import SeekStore, SqlSeeks
 from basra.server.features.reviews_store import ReviewStore, SqlReviews
 from basra.server.features.tournaments.store import SqlTournaments, TournamentStore
+from basra.server.features.turns.store import SqlVacations, VacationStore
 from basra.server.store.protocols import (
     IdentityStore,
     LeaseStore,
@@ -101,6 +102,10 @@ class Store(Protocol):
     def puzzles(self) -> PuzzleStore:
         """Puzzle ratings, tries and mined puzzles."""
 
+    @property
+    def vacations(self) -> VacationStore:
+        """Vacations from turn-based clocks."""
+
     async def start(self) -> None:
         """Connect and bring the schema up to date."""
 
@@ -132,6 +137,7 @@ class SqlStore:
         self.friends = SqlFriends(self.db)
         self.lessons = SqlLessons(self.db)
         self.puzzles = SqlPuzzles(self.db)
+        self.vacations = SqlVacations(self.db)
 
     @property
     def url(self) -> str:

@@ -36,7 +36,7 @@ What the pool decides:
 - *One seek per person*: a second connection seeking takes the seek over;
   the first hears ``replaced`` and is closed (4009).
 - *At a table*: a person seated at a rated table still in play cannot seek
-  (``at_table``, naming it); casual tables do not count. A table quick play
+  (``at_table``, naming it); casual and turn-based tables do not count. A table quick play
   made for them counts until it ends.
 - A process that dies stops renewing its seeks: they leave the pool after
   ``stale_after`` seconds.
@@ -74,6 +74,7 @@ from basra.server.runtime.pubsub import Bus
 from basra.server.store.protocols import LeaseStore, PlayerStore, TableStore
 from basra.server.store.rows import SeatKind, SeatRow, TableRow, TableStatus
 from basra.server.table.admission import Budget
+from basra.server.table.clocks import DAY
 from basra.server.table.forms import TableSpec
 from basra.server.table.lifecycle import Lifecycle
 from basra.server.table.ratings import family_of, new_rating, rating_json, table_kind
@@ -259,8 +260,9 @@ class QuickPlay:
         return row is not None and row.status == TableStatus.PLAYING
 
     async def _check_free(self, identity: str) -> None:
-        """``at_table`` if the person sits at a rated table still in play."""
-        table = await self.tables.rated_in_play(identity)
+        """``at_table`` if the person sits at a rated table still in play (a turn-based
+        one does not count: a person has many at once)."""
+        table = await self.tables.rated_in_play(identity, below=DAY)
         if table is not None:
             raise ProtocolError(
                 "at_table",

@@ -61,6 +61,9 @@ class ServiceConfig:
     (:mod:`basra.server.table.ownership`)..."""
     owner_renew: float = 0.75
     """...and every how many seconds the leases are renewed (and orphans looked for)."""
+    vacation_days: int = 7
+    """Days a month a person may stop their turn-based clocks
+    (:mod:`basra.server.features.turns`)."""
 
 
 class Client(Connection):

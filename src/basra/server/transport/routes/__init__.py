@@ -28,6 +28,7 @@ from basra.server.transport.routes import (
     reactions,
     tables,
     tournaments,
+    turns,
 )
 
 __all__ = ["ROUTERS"]
@@ -37,6 +38,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     ops.router,
     moderation.router,
     friends.router,
+    turns.router,
     meta.router,
     identity.router,
     players.router,

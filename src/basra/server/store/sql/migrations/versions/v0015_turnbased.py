@@ -1,0 +1,36 @@
+"""Turn-based tables: each person's vacations (:mod:`basra.server.features.turns.store`).
+
+New table: ``vacations``. (A turn-based table is an ordinary table whose clock is days
+per move: no column of its own.)
+
+Revision ID: 0015_turnbased
+Revises: 0010_friends
+Create Date: 2026-11-28
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0015_turnbased"
+down_revision = "0010_friends"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    """Create the table and its index."""
+    op.create_table(
+        "vacations",
+        sa.Column("identity", sa.String(64), primary_key=True),
+        sa.Column("start", sa.Float, primary_key=True),
+        sa.Column("end", sa.Float, nullable=False),
+    )
+    op.create_index("ix_vacations_end", "vacations", ["end"])
+
+
+def downgrade() -> None:
+    """Drop it."""
+    op.drop_index("ix_vacations_end", "vacations")
+    op.drop_table("vacations")
