@@ -24,6 +24,7 @@ from tests.web.helpers import (
     sharing,
     started_env,
 )
+from tests.web.test_quickplay import QUICK, Seeker
 from tests.web.test_service import drain as messages
 from tests.web.test_service import spec
 
@@ -332,3 +333,36 @@ def test_the_your_turn_list_over_http() -> None:
         assert status == 200 and body["until"] is None and body["left"] == 6  # a day begun
         for player in players:
             player.close()
+
+
+def test_quick_play_has_its_own_pool_of_turn_based_games() -> None:
+    config = AppConfig(service=FAST, quickplay=QUICK)
+    with ServerThread(config) as server:
+        url = server.url
+        amal, badr, live = Seeker(url, name="Amal"), Seeker(url, name="Badr"), Seeker(url)
+        # Amal is at a rated live table in play: a turn-based game keeps nobody out of
+        # another, and a rated live game does not keep her from a turn-based one.
+        status, made = http(f"{url}/api/tables", {"name": "Amal", "rated": True}, token=amal.token)
+        assert status == 201
+        first = amal.seek(variant="egyptian", players=2, days=2)
+        assert first["type"] == "seeking" and first["days"] == 2
+        assert live.seek(variant="egyptian", players=2)["type"] == "seeking"  # a live pool
+        assert badr.seek(variant="egyptian", players=2, days=7)["type"] == "seeking"
+
+        def counted() -> None:
+            pools = http(f"{url}/api/quickplay")[1]["pools"]
+            assert {p.get("days") for p in pools} == {None, 2, 7}, pools
+
+        eventually(counted)
+        assert badr.seek(variant="egyptian", players=2, days=2)["type"] == "seeking"
+        one, two = amal.wait("matched"), badr.wait("matched")
+        assert one["table"] == two["table"] != made["id"]
+        status, table = http(f"{url}/api/tables/{one['table']}")
+        assert status == 200 and table["rated"]
+        assert table["clock"] == {"move": 2 * DAY, "reserve": 0, "days": 2}
+        status, body = http(f"{url}/api/turns", token=amal.token)
+        assert [g["table"] for g in body["turns"]] == [one["table"]]
+        refused = Seeker(url).seek(variant="egyptian", days=5)
+        assert refused["code"] == "bad_seek" and refused["field"] == "days"
+        for seeker in (amal, badr, live):
+            seeker.close()

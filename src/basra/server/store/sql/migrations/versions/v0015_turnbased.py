@@ -1,7 +1,7 @@
 """Turn-based tables: each person's vacations (:mod:`basra.server.features.turns.store`).
 
-New table: ``vacations``. (A turn-based table is an ordinary table whose clock is days
-per move: no column of its own.)
+New table: ``vacations``; ``seeks`` gets ``days`` (quick play's turn-based pools). (A
+turn-based table is an ordinary table whose clock is days per move: no column of its own.)
 
 Revision ID: 0015_turnbased
 Revises: 0010_friends
@@ -20,7 +20,7 @@ depends_on = None
 
 
 def upgrade() -> None:
-    """Create the table and its index."""
+    """Create the table and its index, and add the column."""
     op.create_table(
         "vacations",
         sa.Column("identity", sa.String(64), primary_key=True),
@@ -28,9 +28,13 @@ def upgrade() -> None:
         sa.Column("end", sa.Float, nullable=False),
     )
     op.create_index("ix_vacations_end", "vacations", ["end"])
+    with op.batch_alter_table("seeks") as batch:
+        batch.add_column(sa.Column("days", sa.Integer, nullable=True))
 
 
 def downgrade() -> None:
-    """Drop it."""
+    """Drop them."""
+    with op.batch_alter_table("seeks") as batch:
+        batch.drop_column("days")
     op.drop_index("ix_vacations_end", "vacations")
     op.drop_table("vacations")
