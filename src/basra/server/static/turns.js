@@ -27,7 +27,7 @@ export function turnsPanel(ui, heading = "h2") {
   const end = h("button", { type: "button", id: "vacation-end", class: "secondary", hidden: true, onclick: () => change("/api/vacation/end", {}) }, t("vacation_end"));
   const takeRow = h("p", { id: "vacation-take-row" }, h("label", { for: "vacation-days" }, t("vacation_days")), " ", daysInput, " ", take);
   const vacation = h("section", { id: "vacation", "aria-labelledby": "vacation-heading" },
-    h("h3", { id: "vacation-heading" }, t("vacation_title")), h("p", { class: "muted" }, t("vacation_help")),
+    h(heading === "h1" ? "h2" : "h3", { id: "vacation-heading" }, t("vacation_title")), h("p", { class: "muted" }, t("vacation_help")),
     vacationWords, takeRow, h("p", {}, end));
   const node = h("section", { class: "panel", id: "your-turn", "aria-labelledby": "turns-heading" },
     h(heading, { id: "turns-heading", tabindex: "-1" }, t("turns_title")), summary, list, empty, vacation, error);
