@@ -190,6 +190,36 @@ def test_a_move_timed_out_is_a_rated_game_lost_and_a_casual_move_played() -> Non
     asyncio.run(scenario())
 
 
+def test_far_deadlines_wait_in_one_heap_and_each_comes_in_its_order() -> None:
+    async def scenario() -> None:
+        fake = FakeClock()
+        service = await started_env(config_on(fake))
+        tables = {}
+        for days in (7, 1, 3):  # the first deadline made last but one: the sweeper wakes sooner
+            live, _, _ = await two_people(service, clock={"days": days})
+            tables[days] = (live, live.version)
+        autopilot = service.master.autopilot
+        await until(lambda: autopilot.waiting_far == 3, "three far deadlines")
+        assert fake.sleepers == 1, "one sleeper for all of them"
+
+        def timed_out() -> list[int]:
+            return sorted(d for d, (live, version) in tables.items() if live.version > version)
+
+        fake.advance(DAY - FAR / 2)  # the one-day deadline within the hour: a timer now
+        await until(lambda: autopilot.waiting_far == 2, "the nearest one planned")
+        fake.advance(FAR)
+        await until(lambda: timed_out() == [1], "the one-day move timed out")
+        fake.advance(2 * DAY)
+        await until(lambda: timed_out() == [1, 3], "then the three-day one")
+        await asyncio.sleep(0.05)
+        assert timed_out() == [1, 3] and tables[7][0].version == tables[7][1]
+        fake.advance(4 * DAY)
+        await until(lambda: timed_out() == [1, 3, 7], "then the week")
+        await service.close()
+
+    asyncio.run(scenario())
+
+
 def test_a_person_away_gets_no_stand_in_and_the_table_is_not_abandoned() -> None:
     async def scenario() -> None:
         fake = FakeClock()

@@ -92,8 +92,8 @@ class Autopilot:
         self.far: list[tuple[float, int, LiveTable, tuple[str, int]]] = []
         """Timeouts more than :data:`FAR` seconds off: ``(when to plan it, order, table,
         plan)``, earliest first; an entry whose table planned otherwise since is skipped."""
-        self._far_plans: dict[str, tuple[str, int]] = {}
-        """The plan each table waits with in :attr:`far`."""
+        self._far_plans: dict[str, tuple[LiveTable, tuple[str, int]]] = {}
+        """The copy and plan each table waits with in :attr:`far`, by table id."""
         self._order = itertools.count()
         self._sweeper: asyncio.Task[None] | None = None
         self._sweep_at: float | None = None
@@ -102,8 +102,7 @@ class Autopilot:
         """Plan the table's next automatic action, if any (deal, bot, stand-in)."""
         plan, delay = self._next_action(live)
         if plan == live.plan and (
-            (live.timer is not None and not live.timer.done())
-            or self._far_plans.get(live.id) == plan
+            (live.timer is not None and not live.timer.done()) or self._waits_far(live, plan)
         ):
             return
         current = asyncio.current_task()
@@ -117,6 +116,11 @@ class Autopilot:
         elif plan is not None:
             live.timer = self.master.spawn(self._run(live, plan, delay))
 
+    def _waits_far(self, live: LiveTable, plan: tuple[str, int] | None) -> bool:
+        """Whether this copy of the table waits in the heap with ``plan``."""
+        waiting = self._far_plans.get(live.id)
+        return waiting is not None and waiting[0] is live and waiting[1] == plan
+
     @property
     def waiting_far(self) -> int:
         """Tables whose timeout waits in the heap (no task of their own)."""
@@ -124,7 +128,7 @@ class Autopilot:
 
     def _wait_far(self, live: LiveTable, plan: tuple[str, int], when: float) -> None:
         """Keep a far timeout in the heap; wake the one sweeper sooner if it is the first."""
-        self._far_plans[live.id] = plan
+        self._far_plans[live.id] = (live, plan)
         heapq.heappush(self.far, (when, next(self._order), live, plan))
         sweeper = self._sweeper
         if sweeper is asyncio.current_task():
@@ -146,9 +150,11 @@ class Autopilot:
                     await clock.sleep(when - now)
                     continue
                 heapq.heappop(self.far)
-                if self._far_plans.get(live.id) != plan or live.plan != plan or live.dropped:
+                if not self._waits_far(live, plan):
                     continue  # planned otherwise since
                 del self._far_plans[live.id]
+                if live.plan != plan or live.dropped:
+                    continue  # let go, or driven elsewhere now
                 live.plan = None
                 self.schedule(live)
         finally:
