@@ -32,6 +32,7 @@ from basra.server.app import AppConfig
 from basra.server.env import Env
 from basra.server.errors import ProtocolError
 from basra.server.identity import Caller
+from basra.server.runtime.pubsub import MemoryHub
 from basra.server.table.autopilot import FAR
 from basra.server.table.clocks import DAY, FakeClock, TimeControl, check_control
 from basra.server.table.live import Client, LiveTable, ServiceConfig
@@ -307,6 +308,28 @@ def test_a_vacation_stops_the_clock_for_its_days_and_counts_against_the_month() 
         fake.advance(31 * DAY)  # a new month
         assert (await service.turns.vacation(other))["left"] == 7
         await service.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_vacation_taken_on_another_process_reaches_the_table() -> None:
+    async def scenario() -> None:
+        fake = FakeClock()
+        store, hub = file_store(), MemoryHub()
+        one = await started_env(config_on(fake), store, hub, origin="one")
+        two = await started_env(config_on(fake), sharing(store), hub.attach(), origin="two")
+        live, callers, _ = await two_people(one, clock={"days": 3})
+        assert live.clock is not None
+        deadline = live.clock.deadline()
+        assert deadline is not None
+        who = callers[live.state.turn].identity
+        await two.turns.take(who, {"days": 2})
+        await until(
+            lambda: live.clock is not None and live.clock.deadline() == deadline + 2 * DAY,
+            "the other process heard of the vacation",
+        )
+        await two.close()
+        await one.close()
 
     asyncio.run(scenario())
 

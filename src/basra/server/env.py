@@ -240,7 +240,12 @@ class Env:
         )
         # Turn-based play: the your-turn list, and vacations that stop the clocks.
         self.turns = Turns(
-            self.master, store_.tables, store_.vacations, tables.clock, tables.vacation_days
+            self.master,
+            store_.tables,
+            store_.vacations,
+            tables.clock,
+            self.bus,
+            tables.vacation_days,
         )
         self.master.pauses = self.turns.pauses
         # Operations: the drain, the checks and the metrics of this process.

@@ -17,8 +17,9 @@ is its own lives here:
   (:mod:`basra.server.features.turns.store`) and read by the master as its *pause
   source* (:meth:`Turns.pauses`): a clock counts only the time outside them, so a
   deadline moves by exactly the vacation that falls before it. The process where a
-  vacation is taken updates its tables at once; an owner elsewhere reads the spans
-  again before it times a move out, so no move is lost to a vacation it had not heard of.
+  vacation is taken updates its tables at once and tells the others (a ``vacation``
+  notice on the hub, :data:`NOTICE`), which do the same; and an owner reads the spans
+  again before it times a move out, so no move is lost to a notice that went astray.
 
 Being told when it becomes a person's turn (notifications, Web Push) is the master's
 :meth:`~basra.server.table.master.TableMaster.on_turn`.
@@ -33,12 +34,16 @@ from typing import Any
 
 from basra.server.errors import ProtocolError
 from basra.server.features.turns.store import VacationStore
+from basra.server.runtime.pubsub import Bus
 from basra.server.store.protocols import TableStore
 from basra.server.store.rows import TableStatus
 from basra.server.table.clocks import DAY, Clock
 from basra.server.table.master import TableMaster
 
-__all__ = ["PAUSES_BACK", "Turns", "month_start"]
+__all__ = ["NOTICE", "PAUSES_BACK", "Turns", "month_start"]
+
+NOTICE = "vacation"
+"""The hub notice ``{"kind": "vacation", "identity": ...}``: a person's vacation changed."""
 
 PAUSES_BACK = 60 * DAY
 """How far back a clock looks for its person's vacations (a move began at most this long ago)."""
@@ -68,13 +73,27 @@ class Turns:
         tables: TableStore,
         vacations: VacationStore,
         clock: Clock,
+        bus: Bus,
         days_per_month: int = 7,
     ) -> None:
         self.master = master
         self.tables = tables
         self.vacations = vacations
         self.clock = clock
+        self.bus = bus
         self.days_per_month = days_per_month
+        bus.on(NOTICE, self.heard)
+
+    async def heard(self, notice: dict[str, Any]) -> None:
+        """Another process changed a person's vacation: their tables here read it again."""
+        identity = notice.get("identity")
+        if isinstance(identity, str):
+            await self.master.pauses_changed(identity)
+
+    async def _changed(self, identity: str) -> None:
+        """A vacation changed here: the tables here, then the other processes, hear of it."""
+        await self.master.pauses_changed(identity)
+        await self.bus.publish({"kind": NOTICE, "identity": identity})
 
     # ---------------------------------------------------------------- the pause source
 
@@ -170,7 +189,7 @@ class Turns:
             raise ProtocolError("bad_request", message, {"field": "days"})
         now = self.clock.now()
         await self.vacations.add(identity, now, now + days * DAY)
-        await self.master.pauses_changed(identity)
+        await self._changed(identity)
         return await self.vacation(identity)
 
     async def end(self, identity: str) -> dict[str, Any]:
@@ -178,5 +197,5 @@ class Turns:
         run again."""
         if not await self.vacations.end(identity, self.clock.now()):
             raise ProtocolError("not_on_vacation", "you are not on vacation")
-        await self.master.pauses_changed(identity)
+        await self._changed(identity)
         return await self.vacation(identity)
