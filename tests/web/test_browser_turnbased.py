@@ -57,6 +57,7 @@ def test_a_turn_based_table_from_the_form_and_the_your_turn_list(
     page = context.new_page()
     page.goto(f"{site}/?lang={lang}&anim=fast")
     page.wait_for_selector("#your-turn #turns-empty:not([hidden])")
+    assert page.is_hidden("#your-turn #vacation"), "no game to stop yet: no vacation control"
     # The form's clock offers days a move; chosen by keyboard (the select, then Enter on
     # the form's button).
     page.focus("#clock")
@@ -78,6 +79,7 @@ def test_a_turn_based_table_from_the_form_and_the_your_turn_list(
     page.wait_for_selector(f"#turns-list li[data-turn='{table}'][data-yours='true']")
     page.wait_for_selector("#nav-turns-count:not([hidden])", state="attached")  # in the menu
     assert page.locator("#nav-turns-count").inner_text().strip() in ("1", "١")
+    assert page.is_visible("#your-turn #vacation")
     page.locator("#your-turn").scroll_into_view_if_needed()
     no_violations(page, f"turnbased-home-{lang}-{width}")
     # The menu leads to the list on its own page (behind the menu's button on a phone).

@@ -14,7 +14,8 @@ function leftText(ui, seconds) {
   return t("turns_time", { d: Math.floor(s / 86400), h: Math.floor((s % 86400) / 3600) });
 }
 
-/** The "Your turn" panel: ``{ node, close }``. ``heading``: "h1" on its own page. */
+/** The "Your turn" panel: ``{ node, close }``. ``heading``: "h1" on its own page (where
+ * the vacation control always shows; on the home page, once there is a game to stop). */
 export function turnsPanel(ui, heading = "h2") {
   const { h, t, api, bdi } = ui;
   const list = h("ul", { class: "list", id: "turns-list", "aria-labelledby": "turns-heading" });
@@ -53,8 +54,11 @@ export function turnsPanel(ui, heading = "h2") {
 
   async function draw() {
     let data;
+    if (!ui.app.token) { empty.hidden = false; vacation.hidden = heading !== "h1"; return; }  // no identity yet
     try { data = await api("/api/turns"); } catch (err) { if (!closed) error.textContent = ui.errorText(err); return; }
     if (closed) return;
+    // On the home page the vacation control waits until there is a game (or a vacation) to stop.
+    vacation.hidden = heading !== "h1" && !data.turns.length && data.vacation.until === null;
     summary.textContent = t("turns_your_n", { n: data.count });
     list.replaceChildren(...data.turns.map((game) => {
       const against = game.opponents.map((name) => bdi(name || t("guest")));
