@@ -232,6 +232,8 @@ def test_a_person_away_gets_no_stand_in_and_the_table_is_not_abandoned() -> None
             await service.master.disconnect(client)
         await asyncio.sleep(0.5)
         assert live.version == version, "a person away for the day is expected"
+        seats = service.master.table_json(live, None)["seats"]
+        assert [(s["present"], s["stand_in"]) for s in seats] == [(False, False)] * 2
         assert live.row.status == "playing"
         assert live.reaper is None
         await service.close()

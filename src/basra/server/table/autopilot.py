@@ -181,10 +181,9 @@ class Autopilot:
             return ("forfeited", live.version), config.bot_delay
         plans: list[tuple[float, str]] = []
         now = time.monotonic()
-        turn_based = clock is not None and clock.control.turn_based
         since = live.presence.absent_since.get(seat, now)
         gone = since == float("-inf")  # left for good (the operator): a stand-in plays now
-        if (gone or not turn_based) and not live.presence.present(seat, now):
+        if (gone or not live.turn_based) and not live.presence.present(seat, now):
             plans.append((max(since + config.grace - now, config.bot_delay), "stand_in"))
         deadline = clock.deadline() if clock is not None else None
         if deadline is not None:

@@ -407,11 +407,10 @@ class Lifecycle:
     def presence_changed(self, live: LiveTable) -> None:
         """Start (or stop) the wait after which a table nobody is connected to is abandoned."""
         now = time.monotonic()
-        turn_based = live.clock is not None and live.clock.control.turn_based
         if (
             not live.row.status.live
             or live.row.lasting
-            or turn_based  # its people are expected to be away for days
+            or live.turn_based  # its people are expected to be away for days
             or live.presence.anyone(now)
             or not self.master.owns(live.id)
         ):

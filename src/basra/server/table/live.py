@@ -133,6 +133,12 @@ class LiveTable:
         """When the running clock reaches zero (None without one running)."""
         return self.clock.deadline() if self.clock is not None else None
 
+    @property
+    def turn_based(self) -> bool:
+        """Whether its clock is days per move (:mod:`basra.server.table.clocks`): its people
+        are expected to be away, so no stand-in plays for absence and it is never abandoned."""
+        return self.clock is not None and self.clock.control.turn_based
+
 
 @dataclass(frozen=True)
 class TableCounts:

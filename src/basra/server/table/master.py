@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import random
 import time
 import uuid
@@ -627,7 +628,8 @@ class TableMaster:
     def table_json(self, live: LiveTable, you: int | None) -> dict[str, Any]:
         """The table's description as seat ``you`` gets it."""
         out = describe_table(live.row, live.rules)
-        present = presence_of(live.row, live.presence, time.monotonic(), self.config.grace)
+        grace = math.inf if live.turn_based else self.config.grace  # away is expected there
+        present = presence_of(live.row, live.presence, time.monotonic(), grace)
         forfeited = live.clock.forfeited if live.clock is not None else []
         for seat in out["seats"]:
             seat.update(present.get(seat["seat"], {}))
