@@ -58,6 +58,8 @@ def test_a_turn_based_table_from_the_form_and_the_your_turn_list(
     page.goto(f"{site}/?lang={lang}&anim=fast")
     page.wait_for_selector("#your-turn #turns-empty:not([hidden])")
     assert page.is_hidden("#your-turn #vacation"), "no game to stop yet: no vacation control"
+    paces = page.eval_on_selector_all("#quick-pace option", "(os) => os.map((o) => o.value)")
+    assert paces == ["", "1", "2", "3", "7"], "quick play's pools of a turn-based game"
     # The form's clock offers days a move; chosen by keyboard (the select, then Enter on
     # the form's button).
     page.focus("#clock")
