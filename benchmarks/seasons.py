@@ -7,7 +7,7 @@ and one season (written straight into ``results``, as the table master's settlem
 writes them), and arena placings for a tenth of them; then times, in one process:
 ``Seasons.standing`` (``GET /api/seasons``: the whole season's entries read and ordered,
 one division's lines named) with the ``results`` index by family and time that migration
-``0016_seasons`` adds, and the same with that index dropped (the baseline: what the query
+``0013_seasons`` adds, and the same with that index dropped (the baseline: what the query
 costs on the schema before); then the season's close (the final table worked out and
 written in one transaction). Prints p50 and p95 in milliseconds, and the same page when
 the process reuses the standings it read (``fresh``, 10 seconds).

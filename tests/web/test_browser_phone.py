@@ -40,8 +40,9 @@ def test_the_top_bar_is_one_line_with_a_menu_button(browser: Any, played: Site, 
     # The menu opens under the bar, and closes with Escape, the focus back on its button.
     page.click("#menu-toggle")
     assert page.get_attribute("#menu-toggle", "aria-expanded") == "true"
-    assert page.locator("#menu nav a").count() == 15 and page.locator("#nav-bots").is_visible()
+    assert page.locator("#menu nav a").count() == 16 and page.locator("#nav-bots").is_visible()
     assert page.locator("#nav-seasons").is_visible()
+    assert page.locator("#nav-turns").is_visible()  # "Your turn", with its count
     assert page.locator("#blind").is_visible() and page.locator("#lang").is_visible()
     assert page.evaluate(BAR) <= 64  # the open menu lies over the page, the bar stays one line
     shot(page, f"menu-open-{lang}-phone")

@@ -431,3 +431,29 @@ def test_a_rematch_tapped_on_two_processes_is_one_table_with_seats_rotated() -> 
         assert [s["name"] for s in seats] == ["Badr", "Amal"]
         for player in (amal, badr):
             player.close()
+
+
+def test_one_who_must_wait_before_a_rated_game_can_neither_offer_nor_accept_one() -> None:
+    """The playban's one gate (features/reputation) is asked for rated challenges too."""
+    from tests.web.test_reputation import given_history
+
+    async def scenario() -> None:
+        env = await started_env()
+        try:
+            amal, badr = await person(env, "Amal"), await person(env, "Badr")
+            now = time.time()
+            await given_history(
+                env, badr, [(now - 60, True, "forfeit"), (now - 90, True, "forfeit")]
+            )
+            rated = {"variant": "egyptian", "rated": True, "clock": {"move": 30, "reserve": 60}}
+            offer = env.challenges.make(badr, {"to": [await code(env, amal)], **rated})
+            assert (await refusal(offer)).code == "playban"
+            made = await env.challenges.make(amal, {"to": [await code(env, badr)], **rated})
+            error = await refusal(env.challenges.answer(badr, made["id"], "accept"))
+            assert error.code == "playban" and "minutes" in error.message
+            casual = await env.challenges.make(amal, {"to": [await code(env, badr)]})
+            assert (await env.challenges.answer(badr, casual["id"], "accept"))["table"]
+        finally:
+            await env.close()
+
+    asyncio.run(scenario())

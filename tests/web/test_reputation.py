@@ -340,7 +340,8 @@ def test_the_histories_of_a_whole_table_come_in_one_query(count: int) -> None:
             statements: list[str] = []
 
             def seen(*args: Any) -> None:
-                statements.append(str(args[2]))
+                if "row_number" in str(args[2]):  # the histories' query (not a background task's)
+                    statements.append(str(args[2]))
 
             from sqlalchemy import event
 
@@ -430,15 +431,15 @@ def test_a_rated_rematch_waits_for_whoever_must_wait() -> None:
             )
             for client in clients:
                 drain(client)
+            # Badr must wait: his tap is refused, in words, and not counted.
             await service.messages.handle(clients[1], {"type": "rematch"})
             assert [m["code"] for m in drain(clients[1]) if m["type"] == "error"] == ["playban"]
             await service.messages.handle(clients[0], {"type": "rematch"})
-            refusals = [m for m in drain(clients[0]) if m["type"] == "error"]
-            assert [m["code"] for m in refusals] == ["rematch_playban"]
-            assert live.row.rematch_id is None
-            clock.advance(5 * MINUTE)  # his wait is over: the rematch is made
-            await service.messages.handle(clients[0], {"type": "rematch"})
             assert not [m for m in drain(clients[0]) if m["type"] == "error"]
+            assert live.row.rematch_id is None  # one tap of two
+            clock.advance(5 * MINUTE)  # his wait is over: his tap makes the rematch
+            await service.messages.handle(clients[1], {"type": "rematch"})
+            assert not [m for m in drain(clients[1]) if m["type"] == "error"]
             assert live.row.rematch_id is not None
         finally:
             await service.close()
@@ -459,7 +460,8 @@ def test_a_pools_leavers_are_read_once_and_kept_for_the_next_passes() -> None:
             statements: list[str] = []
 
             def seen(*args: Any) -> None:
-                statements.append(str(args[2]))
+                if "row_number" in str(args[2]):  # the histories' query (not a background task's)
+                    statements.append(str(args[2]))
 
             from sqlalchemy import event
 

@@ -46,6 +46,7 @@ from basra.server.features.reputation import Reputation
 from basra.server.features.reviews import ReviewConfig, ReviewService
 from basra.server.features.seasons import SeasonConfig, Seasons
 from basra.server.features.tournaments import TournamentConfig, Tournaments
+from basra.server.features.turns import Turns
 from basra.server.identity import Identities
 from basra.server.ops.control import Operations, OpsConfig, Sampler
 from basra.server.ops.drain import Drain
@@ -63,7 +64,7 @@ from basra.server.table.finish import Finisher
 from basra.server.table.hints import Hints
 from basra.server.table.lifecycle import Lifecycle
 from basra.server.table.live import ServiceConfig
-from basra.server.table.master import TableMaster
+from basra.server.table.master import TableMaster, YourTurn
 from basra.server.table.queries import Queries
 from basra.server.transport.deps import Services
 from basra.server.transport.routes import pages
@@ -296,6 +297,17 @@ class Env:
             self.quotas,
             config.challenges,
         )
+        # Turn-based play: the your-turn list, and vacations that stop the clocks.
+        self.turns = Turns(
+            self.master,
+            store_.tables,
+            store_.vacations,
+            tables.clock,
+            self.bus,
+            tables.vacation_days,
+        )
+        self.master.pauses = self.turns.pauses
+        self.master.on_turn(self._your_turn)
         # Operations: the drain, the checks and the metrics of this process.
         self.drain = Drain()
         self.drain.on_start(lambda: asyncio.ensure_future(self.master.ownership.hand_over()))
@@ -304,6 +316,12 @@ class Env:
             config.ops, self.metrics, self.readiness, self.drain, self.health
         )
         self.sampler = Sampler(self.sample, self.sample_store)
+
+    async def _your_turn(self, turn: YourTurn) -> None:
+        """A person's turn at a turn-based table: an item of their notifications list
+        (and so sent to their open pages at once)."""
+        data = {"table": turn.table_id, "deadline": turn.deadline}
+        await self.notifications.add(turn.identity, "your_turn", data, f"/t/{turn.table_id}")
 
     @property
     def origin(self) -> str:
@@ -341,6 +359,7 @@ class Env:
         services.add(Clubs, self.clubs)
         services.add(Notifications, self.notifications)
         services.add(Challenges, self.challenges)
+        services.add(Turns, self.turns)
         services.add(Operations, self.operations)
         services.add(Metrics, self.metrics)
         return services

@@ -31,6 +31,7 @@ from basra.server.features.reputation.store import ReputationStore, SqlReputatio
 from basra.server.features.reviews_store import ReviewStore, SqlReviews
 from basra.server.features.seasons.store import SeasonStore, SqlSeasons
 from basra.server.features.tournaments.store import SqlTournaments, TournamentStore
+from basra.server.features.turns.store import SqlVacations, VacationStore
 from basra.server.store.protocols import (
     IdentityStore,
     LeaseStore,
@@ -131,6 +132,10 @@ class Store(Protocol):
     def reputation(self) -> ReputationStore:
         """People's histories of settled games (read from the results)."""
 
+    @property
+    def vacations(self) -> VacationStore:
+        """Vacations from turn-based clocks."""
+
     async def start(self) -> None:
         """Connect and bring the schema up to date."""
 
@@ -168,6 +173,7 @@ class SqlStore:
         self.reputation = SqlReputation(self.db)
         self.push = SqlPush(self.db)
         self.seasons = SqlSeasons(self.db)
+        self.vacations = SqlVacations(self.db)
 
     @property
     def url(self) -> str:

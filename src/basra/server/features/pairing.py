@@ -27,7 +27,7 @@ from basra.bots import LEVELS
 from basra.rules import PRESETS
 from basra.server.errors import ProtocolError
 from basra.server.features.quickplay_store import SeekRow
-from basra.server.table.clocks import DEFAULT_CONTROL, TimeControl
+from basra.server.table.clocks import DEFAULT_CONTROL, TURN_DAYS, TimeControl
 from basra.server.table.forms import check_name
 from basra.server.table.ratings import bot_ratings, family_of, table_kind
 
@@ -232,11 +232,14 @@ class SeekForm:
     teams: bool
     bot_after: float | None
     name: str | None
+    days: int | None = None
+    """Days per move: the pool of "a turn-based game" (None: a live table)."""
 
 
 def check_seek(data: dict[str, Any], config: QuickPlayConfig) -> SeekForm:
     """The checked ``seek`` message, or ``bad_seek`` naming the field."""
-    unknown = sorted(set(data) - {"type", "variant", "players", "teams", "bot_after", "name"})
+    known = {"type", "variant", "players", "teams", "bot_after", "name", "days"}
+    unknown = sorted(set(data) - known)
     if unknown:
         raise _bad(unknown[0], f"unknown field {unknown[0]!r}")
     variant = data.get("variant", "egyptian")
@@ -258,6 +261,10 @@ def check_seek(data: dict[str, Any], config: QuickPlayConfig) -> SeekForm:
         or not low <= bot_after <= high
     ):
         raise _bad("bot_after", f"bot_after must be null (never) or {low} to {high} seconds")
+    days = data.get("days")
+    if days is not None and (type(days) is not int or days not in TURN_DAYS):
+        shown = ", ".join(map(str, TURN_DAYS))
+        raise _bad("days", f"days must be null (a live game) or {shown} days a move")
     name = data.get("name")
     return SeekForm(
         variant,
@@ -265,4 +272,5 @@ def check_seek(data: dict[str, Any], config: QuickPlayConfig) -> SeekForm:
         teams,
         None if bot_after is None else float(bot_after),
         None if name is None else check_name(name),
+        days,
     )

@@ -20,7 +20,9 @@ A group is seated in one store transaction that also creates its table
 (:meth:`~basra.server.features.quickplay_store.SeekStore.seat`), then opened by the
 table lifecycle (:mod:`basra.server.table.lifecycle`): rated, the variant's own
 rules, no hints, the default clock
-(:data:`~basra.server.table.clocks.DEFAULT_CONTROL`). Its people hear
+(:data:`~basra.server.table.clocks.DEFAULT_CONTROL`), or, in the pools of "a
+turn-based game" (a seek with ``days``: 1, 2, 3 or 7), that many days a move
+(:mod:`basra.server.features.turns`). Its people hear
 ``matched`` from whichever process holds their connection (a hub notice, and a
 heartbeat that reads the store in case a notice was lost).
 
@@ -36,7 +38,7 @@ What the pool decides:
 - *One seek per person*: a second connection seeking takes the seek over;
   the first hears ``replaced`` and is closed (4009).
 - *At a table*: a person seated at a rated table still in play cannot seek
-  (``at_table``, naming it); casual tables do not count. A table quick play
+  (``at_table``, naming it); casual and turn-based tables do not count. A table quick play
   made for them counts until it ends.
 - *Waiting after leaving*: a person who must wait before their next rated game
   cannot seek (``playban``, saying how long and why: the lifecycle's
@@ -72,12 +74,13 @@ from basra.server.features.pairing import (
     seats_of,
     window,
 )
-from basra.server.features.quickplay_store import SeekRow, SeekStore
+from basra.server.features.quickplay_store import Pool, SeekRow, SeekStore
 from basra.server.quotas import Quotas
 from basra.server.runtime.pubsub import Bus
 from basra.server.store.protocols import LeaseStore, PlayerStore, TableStore
 from basra.server.store.rows import SeatKind, SeatRow, TableRow, TableStatus
 from basra.server.table.admission import Budget
+from basra.server.table.clocks import DAY, TimeControl
 from basra.server.table.forms import TableSpec
 from basra.server.table.lifecycle import Lifecycle
 from basra.server.table.ratings import family_of, new_rating, rating_json, table_kind
@@ -91,7 +94,8 @@ Client to server (``WS /ws/play``)::
 
     {"type": "hello", "token": "<device token>", "name": "Amal"}     # first
     {"type": "seek", "variant": "egyptian", "players": 2, "teams": false,
-     "bot_after": 30}              # seconds before a bot may fill the table; null: never
+     "bot_after": 30,              # seconds before a bot may fill the table; null: never
+     "days": null}                 # 1, 2, 3 or 7: the pool of a turn-based game
     {"type": "cancel"}             # leave the pool
     {"type": "ping"}
 
@@ -124,7 +128,7 @@ class Seeker:
     conn: Connection
     id: str
     ticket: str | None = None
-    pool: tuple[str, int, bool] | None = None
+    pool: Pool | None = None
     seek: SeekRow | None = None
     done: bool = False
 
@@ -171,7 +175,7 @@ class QuickPlay:
         """Tables this process made."""
         self._task: asyncio.Task[None] | None = None
         self._opening: set[asyncio.Task[Any]] = set()
-        self._counts: tuple[float, dict[tuple[str, int, bool], int]] = (0.0, {})
+        self._counts: tuple[float, dict[Pool, int]] = (0.0, {})
         self._swept = 0.0
         self._beat = 0.0
         bus.on("quickplay", self.heard)
@@ -215,14 +219,15 @@ class QuickPlay:
         if seeker.done:
             raise ProtocolError("matched", "this connection was matched already: connect again")
         now = time.time()
-        pool = (form.variant, form.players, form.teams)
+        pool = (form.variant, form.players, form.teams, form.days)
         existing = await self.seeks.of_identity(identity)
         if existing is not None and existing.table_id is not None:
             if await self._in_play(existing.table_id):
                 self._send_matched(seeker, existing)  # matched while the connection was down
                 return
             existing = None
-        await self._check_free(identity)
+        if form.days is None:  # a turn-based game waits for days: it keeps nobody out
+            await self._check_free(identity)
         await self.lifecycle.check_rated(identity)  # quick play's tables are rated
         name = form.name or seeker.conn.name or caller.name or "Player"
         if existing is not None and existing.pool == pool:
@@ -253,6 +258,7 @@ class QuickPlay:
                 bot_after=form.bot_after,
                 seen_at=now,
                 holder=seeker.id,
+                days=form.days,
             )
         await self.seeks.put(seek)
         if seeker.ticket is not None and seeker.ticket != seek.ticket:
@@ -269,8 +275,9 @@ class QuickPlay:
         return row is not None and row.status == TableStatus.PLAYING
 
     async def _check_free(self, identity: str) -> None:
-        """``at_table`` if the person sits at a rated table still in play."""
-        table = await self.tables.rated_in_play(identity)
+        """``at_table`` if the person sits at a rated table still in play (a turn-based
+        one does not count: a person has many at once)."""
+        table = await self.tables.rated_in_play(identity, below=DAY)
         if table is not None:
             raise ProtocolError(
                 "at_table",
@@ -287,6 +294,7 @@ class QuickPlay:
             "variant": seek.variant,
             "players": seek.players,
             "teams": seek.teams,
+            "days": seek.days,
             "bot_after": seek.bot_after,
             "waited": round(waited, 1),
             "window": None if reach == float("inf") else round(reach, 2),
@@ -362,10 +370,13 @@ class QuickPlay:
         if now - stamp >= 1.0:
             counts = await self.seeks.pool_counts(time.time() - self.config.stale_after)
             self._counts = (now, counts)
-        return [
-            {"variant": v, "players": p, "teams": t, "waiting": n}
-            for (v, p, t), n in sorted(counts.items())
-        ]
+        out: list[dict[str, Any]] = []
+        for (v, p, t, d), n in sorted(counts.items(), key=lambda c: (*c[0][:3], c[0][3] or 0)):
+            pool: dict[str, Any] = {"variant": v, "players": p, "teams": t, "waiting": n}
+            if d is not None:  # a turn-based game's pool
+                pool["days"] = d
+            out.append(pool)
+        return out
 
     # ---------------------------------------------------------------- pairing
 
@@ -411,7 +422,8 @@ class QuickPlay:
                 renew.append(seeker)
         await self.seeks.touch([s.ticket for s in renew if s.ticket], [s.id for s in renew], now)
         counts = {
-            (c["variant"], c["players"], c["teams"]): c["waiting"] for c in await self.counts()
+            (c["variant"], c["players"], c["teams"], c.get("days")): c["waiting"]
+            for c in await self.counts()
         }
         for seeker in renew:
             if seeker.seek is not None:
@@ -422,7 +434,7 @@ class QuickPlay:
         """One pairing pass over the whole pool; returns the tables made."""
         config = self.config
         fresh = now - config.stale_after
-        pools: dict[tuple[str, int, bool], list[SeekRow]] = {}
+        pools: dict[Pool, list[SeekRow]] = {}
         for seek in await self.seeks.waiting():
             if seek.away_since is None and seek.seen_at >= fresh:
                 pools.setdefault(seek.pool, []).append(seek)
@@ -489,7 +501,7 @@ class QuickPlay:
             ),
             my_seat=None,
             rated=True,
-            clock=self.config.control,
+            clock=self.config.control if first.days is None else TimeControl.days(first.days),
         )
         seated = {
             seat: SeatRow(seat, SeatKind.PERSON, None, s.identity, s.name)

@@ -36,9 +36,13 @@ from basra.server.store.sql.database import SqlDatabase
 from basra.server.store.sql.schema import metadata
 from basra.server.store.sql.tables import check_caps, insert_table
 
-__all__ = ["SeekRow", "SeekStore", "SqlSeeks"]
+__all__ = ["Pool", "SeekRow", "SeekStore", "SqlSeeks"]
 
 # ---------------------------------------------------------------------- rows
+
+
+Pool = tuple[str, int, bool, int | None]
+"""A pool's key: variant, players, teams, and days per move (None: a live table)."""
 
 
 @dataclass(frozen=True)
@@ -68,11 +72,13 @@ class SeekRow:
     """The table they were seated at (None while waiting)."""
     seat: int | None = None
     matched_at: float | None = None
+    days: int | None = None
+    """Days per move: the turn-based pool of that clock (None: a live table's)."""
 
     @property
-    def pool(self) -> tuple[str, int, bool]:
-        """The pool key: variant, players, teams."""
-        return (self.variant, self.players, self.teams)
+    def pool(self) -> Pool:
+        """The pool key: variant, players, teams, and days per move (None: live)."""
+        return (self.variant, self.players, self.teams, self.days)
 
 
 # ---------------------------------------------------------------- repository
@@ -116,7 +122,7 @@ class SeekStore(Protocol):
         :class:`~basra.server.store.rows.CapReachedError` when a cap is full.
         """
 
-    async def pool_counts(self, seen_after: float) -> dict[tuple[str, int, bool], int]:
+    async def pool_counts(self, seen_after: float) -> dict[Pool, int]:
         """How many are waiting (present, seen since ``seen_after``) in each pool."""
 
 
@@ -142,6 +148,7 @@ seeks = Table(
     Column("table_id", String(32), nullable=True),
     Column("seat", Integer, nullable=True),
     Column("matched_at", Float, nullable=True),
+    Column("days", Integer, nullable=True),
 )
 Index("ix_seeks_identity_id", seeks.c.identity_id, unique=True)
 Index("ix_seeks_table_id", seeks.c.table_id)
@@ -275,21 +282,24 @@ class SqlSeeks:
             return False
         return True
 
-    async def pool_counts(self, seen_after: float) -> dict[tuple[str, int, bool], int]:
+    async def pool_counts(self, seen_after: float) -> dict[Pool, int]:
         """One grouped count."""
         async with self.db.engine.connect() as conn:
             rows = (
                 await conn.execute(
-                    select(SK.c.variant, SK.c.players, SK.c.teams, func.count())
+                    select(SK.c.variant, SK.c.players, SK.c.teams, SK.c.days, func.count())
                     .where(
                         SK.c.table_id.is_(None),
                         SK.c.away_since.is_(None),
                         SK.c.seen_at >= seen_after,
                     )
-                    .group_by(SK.c.variant, SK.c.players, SK.c.teams)
+                    .group_by(SK.c.variant, SK.c.players, SK.c.teams, SK.c.days)
                 )
             ).all()
-        return {(r[0], int(r[1]), bool(r[2])): int(r[3]) for r in rows}
+        return {
+            (r[0], int(r[1]), bool(r[2]), None if r[3] is None else int(r[3])): int(r[4])
+            for r in rows
+        }
 
 
 def _seek_values(seek: SeekRow) -> dict[str, Any]:
@@ -310,6 +320,7 @@ def _seek_values(seek: SeekRow) -> dict[str, Any]:
         "table_id": seek.table_id,
         "seat": seek.seat,
         "matched_at": seek.matched_at,
+        "days": seek.days,
     }
 
 
@@ -331,4 +342,5 @@ def _seek(row: Any) -> SeekRow:
         table_id=row.table_id,
         seat=row.seat,
         matched_at=row.matched_at,
+        days=row.days,
     )

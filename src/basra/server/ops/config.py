@@ -140,6 +140,7 @@ class TablesSection(_Strict):
     abandon_bots_after: float = Field(default=120.0, ge=10, le=86400)
     hint_samples: int = Field(default=600, ge=10, le=100_000)
     stand_in_level: Literal["easy", "medium", "hard", "expert"] = "medium"
+    vacation_days: int = Field(default=7, ge=0, le=31)
 
 
 class WorkersSection(_Strict):
@@ -405,6 +406,7 @@ def _build(raw: dict[str, Any], base: Path) -> HostConfig:
         abandon_bots_after=tables.abandon_bots_after,
         hint_samples=tables.hint_samples,
         stand_in_level=tables.stand_in_level,
+        vacation_days=tables.vacation_days,
         limits=_limits(model.quotas),
     )
     if workers.bot_processes is not None:

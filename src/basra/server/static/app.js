@@ -18,6 +18,7 @@ import { checkFields, clearMarks, markField } from "./fields.js";
 import { reportForm } from "./report.js";
 import { followAtTable, friendsPanel } from "./friends.js";
 import { badge as notificationsBadge, challengesPanel } from "./challenges.js";
+import { turnCount, turnsPage, turnsPanel } from "./turns.js";
 import { manifestLanguage, startOffline } from "./offline/register.js";
 
 // Each page's own module is loaded when that page first opens (the home page draws with
@@ -276,6 +277,7 @@ function route({ moved = false, keepFocus = false } = {}) {
   const query = new URLSearchParams(location.search);
   setSkip(null);
   document.title = t("app_name");
+  turnCount(ui);  // the menu's count of turn-based games waiting for this person's move
   if (moved && !keepFocus) root.focus({ preventScroll: true });
   const routed = app.routed;
   /** Open the page with its module, unless the person has gone elsewhere meanwhile. */
@@ -304,6 +306,7 @@ function route({ moved = false, keepFocus = false } = {}) {
   else if ((m = path.match(/^\/(learn|puzzles)(?:\/([^/]+))?$/))) { if (m[1] === "learn" ? m[2] : m[2] !== "mistakes") setSkip("skip_table", ".lesson-table .hand button.card[tabindex='0'], .puzzle-table .hand button.card[tabindex='0'], #lesson-next, #puzzle-result-heading, #app"); lazy("learn", ({ learnRoute }) => learnRoute(root, ui, m[1], m[2] && decodeURIComponent(m[2]), query)); }
   else if (path === "/clubs") lazy("clubs", ({ clubsPage }) => clubsPage(root, ui));
   else if ((m = path.match(/^\/club\/([a-z0-9-]+)$/))) lazy("clubs", ({ clubPage }) => clubPage(root, ui, m[1]));
+  else if (path === "/turns") app.page = turnsPage(root, ui);
   else if (path === "/offline") lazy("offline", ({ offlineHome }) => offlineHome(root, ui));
   else if ((m = path.match(/^\/offline\/g\/([\w-]+)$/))) { setSkip("skip_table", ".hand button.card[tabindex='0'], #pass-ready, #hand, #table"); lazy("offline", ({ OfflineTablePage }) => new OfflineTablePage(root, m[1], ui)); }
   else if ((path === "/" || path === "") && !navigator.onLine) lazy("offline", ({ offlineHome }) => offlineHome(root, ui, { reason: "offline" }));
@@ -341,7 +344,8 @@ async function homePage(root) {
   const quick = quickPlayPanel(ui, all);
   const friends = friendsPanel(ui, new URLSearchParams(location.search).get("follow"));
   const challenges = challengesPanel(ui);
-  app.page = { close: () => { quick.close(); friends.close(); challenges.close(); } };
+  const turns = turnsPanel(ui);
+  app.page = { close: () => { quick.close(); friends.close(); challenges.close(); turns.close(); } };
   let myBots = [];  // the person's bot accounts, offered as seats (bots.js)
   api("/api/bots").then((body) => { myBots = body.bots; drawSeats(); }, () => {});
   const nameInput = h("input", { id: "name", value: app.name, maxlength: "24", size: "24", placeholder: t("name_placeholder"), autocomplete: "nickname", enterkeyhint: "go", oninput: (e) => saveName(e.target.value),
@@ -359,9 +363,12 @@ async function homePage(root) {
   const teamsBox = h("input", { type: "checkbox", id: "teams", disabled: true, onchange: (e) => { form.teams = e.target.checked; } });
   const hintsBox = h("input", { type: "checkbox", id: "hints", checked: true, onchange: (e) => { form.hints = e.target.checked; } });
   // Rated tables: no hints and a clock (the server checks the rest and says why).
-  const CLOCKS = ["", "15+30", "30+60", "60+180"];
+  // "Nd": a turn-based table of N days a move (a person is expected to be away meanwhile).
+  const CLOCKS = ["", "15+30", "30+60", "60+180", "1d", "2d", "3d", "7d"];
+  const clockName = (c) => (!c ? t("clock_none") : c.endsWith("d") ? t("clock_days", { n: parseInt(c, 10) })
+    : t("clock_option", { move: Number(c.split("+")[0]), reserve: Number(c.split("+")[1]) }));
   const clockSelect = h("select", { id: "clock", onchange: (e) => { form.clock = e.target.value; } },
-    CLOCKS.map((c) => h("option", { value: c }, c ? t("clock_option", { move: Number(c.split("+")[0]), reserve: Number(c.split("+")[1]) }) : t("clock_none"))));
+    CLOCKS.map((c) => h("option", { value: c }, clockName(c))));
   const ratedBox = h("input", { type: "checkbox", id: "rated", onchange: (e) => {
     form.rated = e.target.checked;
     hintsBox.disabled = form.rated;
@@ -453,7 +460,8 @@ async function homePage(root) {
         name: app.name, variant: form.variant, rules: overrides(), players: form.players,
         teams: form.teams, hints: form.hints, seats, my_seat: mine >= 0 ? mine : null,
         ...(form.rated ? { rated: true } : {}),
-        ...(form.clock ? { clock: { move: Number(form.clock.split("+")[0]), reserve: Number(form.clock.split("+")[1]) } } : {}),
+        ...(form.clock.endsWith("d") ? { clock: { days: parseInt(form.clock, 10) } }
+          : form.clock ? { clock: { move: Number(form.clock.split("+")[0]), reserve: Number(form.clock.split("+")[1]) } } : {}),
       }) });
       navigate(body.url);
     } catch (err) {
@@ -493,7 +501,7 @@ async function homePage(root) {
     MODULES[name]().then((module) => { if (slot.isConnected) slot.replaceWith(make(module)); }, () => slot.remove());
     return slot;
   };
-  page.append(friends.node, challenges.node, lobbyPanel, later("tournaments", ({ tournamentsPanel }) => tournamentsPanel(ui)), later("offline", ({ offlinePanel }) => offlinePanel(ui)));
+  page.append(turns.node, friends.node, challenges.node, lobbyPanel, later("tournaments", ({ tournamentsPanel }) => tournamentsPanel(ui)), later("offline", ({ offlinePanel }) => offlinePanel(ui)));
   try {
     // The tables this person sits at are theirs to go back to, not to watch.
     const [{ tables }, mine] = await Promise.all([api("/api/tables"), api("/api/games").then((b) => new Set(b.games.map((g) => g.id)), () => new Set())]);

@@ -22,6 +22,7 @@ export function notificationText(t, item) {
     case "challenge_declined": return t("note_challenge_declined", { name: d.by || t("guest") });
     case "challenge_expired": return t("note_challenge_expired");
     case "rematch": return t("note_rematch", { name: d.by || t("guest") });
+    case "your_turn": return t("note_your_turn");
     default: return t("note_other");
   }
 }

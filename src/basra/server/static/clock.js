@@ -9,9 +9,11 @@ const TWO_DIGITS = {
   ar: new Intl.NumberFormat("ar-EG", { minimumIntegerDigits: 2 }),
 };
 
-/** Seconds as m:ss, in the page's digits. */
+/** Seconds as m:ss (h:mm:ss from an hour: a turn-based table's days), in the page's digits. */
 export function clockText(seconds, lang) {
   const s = Math.max(0, Math.ceil(seconds));
+  const two = TWO_DIGITS[lang] || TWO_DIGITS.en;
+  if (s >= 3600) return `${num(Math.floor(s / 3600), lang)}:${two.format(Math.floor((s % 3600) / 60))}:${two.format(s % 60)}`;
   return `${num(Math.floor(s / 60), lang)}:${TWO_DIGITS[lang].format(s % 60)}`;
 }
 

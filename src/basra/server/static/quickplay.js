@@ -11,6 +11,7 @@ import { clearMarks, markField } from "./fields.js";
 
 const BOT_WAITS = ["", "15", "30", "60", "120"];
 const KINDS = ["2", "3", "4", "2v2"];
+const PACES = ["", "1", "2", "3", "7"];  // a live game, or a turn-based one of days a move
 const SEEKING = "basra.seeking";
 
 /** The panel, and `close()` to leave the pool (unless matched) when the page goes. */
@@ -22,6 +23,7 @@ export function quickPlayPanel(ui, variants) {
     kind: localStorage.getItem("basra.quick.kind") || "2",
     bot: localStorage.getItem("basra.quick.bot") ?? "30",
   };
+  form.pace ??= "";  // "": a live game; "1", "2", "3", "7": a turn-based game of days a move
   let ws = null;
   let seeking = false;
   let closed = false;
@@ -36,6 +38,8 @@ export function quickPlayPanel(ui, variants) {
     KINDS.map((k) => h("option", { value: k, selected: k === form.kind }, kindName(k))));
   const botSelect = h("select", { id: "quick-bot", onchange: (e) => { form.bot = e.target.value; } },
     BOT_WAITS.map((w) => h("option", { value: w, selected: w === form.bot }, waitName(w))));
+  const paceSelect = h("select", { id: "quick-pace", onchange: (e) => { form.pace = e.target.value; } },
+    PACES.map((p) => h("option", { value: p, selected: p === form.pace }, p ? t("clock_days", { n: Number(p) }) : t("pace_live"))));
   const button = h("button", { type: "button", id: "play-now", onclick: () => start() }, t("play_now"));
   const cancel = h("button", { type: "button", id: "quick-cancel", class: "secondary", hidden: true, onclick: () => stop(true) }, t("cancel"));
 
@@ -49,13 +53,13 @@ export function quickPlayPanel(ui, variants) {
   }
   function seekMessage() {
     const players = form.kind === "2v2" ? 4 : Number(form.kind);
-    return { type: "seek", variant: form.variant, players, teams: form.kind === "2v2", bot_after: form.bot ? Number(form.bot) : null };
+    return { type: "seek", variant: form.variant, players, teams: form.kind === "2v2", bot_after: form.bot ? Number(form.bot) : null, days: form.pace ? Number(form.pace) : null };
   }
   function showSeeking(busy) {
     seeking = busy;
     button.hidden = busy;
     cancel.hidden = !busy;
-    for (const select of [variantSelect, kindSelect, botSelect]) select.disabled = busy;
+    for (const select of [variantSelect, kindSelect, botSelect, paceSelect]) select.disabled = busy;
   }
 
   function start() {
@@ -148,7 +152,7 @@ export function quickPlayPanel(ui, variants) {
     try {
       const data = await ui.api("/api/quickplay");
       pools.replaceChildren(...(data.pools.length ? data.pools.map((p) => h("li", { "data-pool": `${p.variant}/${p.teams ? "2v2" : p.players}` },
-        h("span", {}, h("strong", {}, variantName(p.variant)), " · ", kindName(p.teams ? "2v2" : String(p.players))),
+        h("span", {}, h("strong", {}, variantName(p.variant)), " · ", kindName(p.teams ? "2v2" : String(p.players)), p.days ? [" · ", t("clock_days", { n: p.days })] : null),
         h("span", { class: "tag" }, t("waiting_now", { n: n(p.waiting) }))))
         : [h("li", { class: "muted" }, t("pools_empty"))]));
     } catch { /* the counts are a convenience */ }
@@ -162,7 +166,8 @@ export function quickPlayPanel(ui, variants) {
     h("div", { class: "form-grid" },
       h("label", { for: "quick-variant" }, t("variant")), variantSelect,
       h("label", { for: "quick-kind" }, t("players")), kindSelect,
-      h("label", { for: "quick-bot" }, t("bot_fill")), botSelect),
+      h("label", { for: "quick-bot" }, t("bot_fill")), botSelect,
+      h("label", { for: "quick-pace" }, t("pace_label")), paceSelect),
     h("div", { class: "actions" }, button, cancel), status, error,
     h("h3", {}, t("pools_title")), pools);
   if (saved) start();  // a reload while searching: seek again, keeping the place in the pool

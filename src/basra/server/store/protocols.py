@@ -120,8 +120,13 @@ class TableStore(Protocol):
     ) -> int:
         """How many tables in ``statuses`` match every filter given."""
 
-    async def rated_in_play(self, identity: str) -> str | None:
-        """A rated table in play where the identity sits (the newest), or None."""
+    async def rated_in_play(self, identity: str, below: int | None = None) -> str | None:
+        """A rated table in play where the identity sits (the newest), or None; ``below``:
+        only tables without a clock or whose move is shorter (turn-based ones left out)."""
+
+    async def clocked_of(self, identity: str, at_least: int, limit: int = 200) -> list[TableRow]:
+        """The tables waiting or in play where the identity sits whose clock gives at least
+        ``at_least`` seconds a move (the turn-based ones), the most recently moved first."""
 
     async def unsettled(self, limit: int = 1000) -> list[str]:
         """Finished tables whose results are not recorded (a crash came between)."""

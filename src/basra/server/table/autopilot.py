@@ -14,6 +14,15 @@ tried again after ``retry_base`` seconds, doubling each time; after
 ``retry_limit`` failures in a row the table is marked with its fault (logged,
 shown to its people) and left alone: it never spins. (A table nobody is
 connected to is abandoned by the lifecycle, :mod:`basra.server.table.lifecycle`.)
+
+At a turn-based table (days per move, :attr:`~basra.server.table.clocks.TimeControl.turn_based`)
+a person away is expected: no stand-in is planned for absence, only the clock's
+timeout. Its deadline is days off, and a server may hold thousands of such tables,
+so a deadline further than :data:`FAR` seconds away gets no task of its own: it
+waits in one heap, :attr:`Autopilot.far`, watched by a single task sleeping until
+the earliest of them comes within :data:`FAR`, when its table is planned as usual
+(a timer task for the last hour). Everything in the heap is derived from the
+stored log (and the stored pauses), so a restart simply plans every table again.
 """
 
 from __future__ import annotations
@@ -21,6 +30,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import heapq
+import itertools
 import logging
 import time
 from collections.abc import Coroutine
@@ -36,9 +47,13 @@ from basra.server.table.live import Client, LiveTable, ServiceConfig
 from basra.state import PHASE_DEAL
 from basra.view import view_of
 
-__all__ = ["Autopilot", "Pilot"]
+__all__ = ["FAR", "Autopilot", "Pilot"]
 
 log = logging.getLogger(__name__)
+
+FAR = 3600.0
+"""Seconds: a clock's deadline further off than this waits in the autopilot's one heap,
+not in a timer task of its own."""
 
 
 class Pilot(Protocol):
@@ -53,6 +68,9 @@ class Pilot(Protocol):
 
     def owns(self, table_id: str) -> bool:
         """Whether this process drives the table's automatic actions."""
+
+    async def refresh_pauses(self, live: LiveTable) -> None:
+        """Read the pauses of the table's clocks again (vacations; lock held)."""
 
     async def deal(self, live: LiveTable) -> None:
         """Deal the next round (lock held)."""
@@ -71,19 +89,76 @@ class Autopilot:
         self.master = master
         self.decisions = 0
         """Moves the bots (and stand-ins) of this process worked out."""
+        self.far: list[tuple[float, int, LiveTable, tuple[str, int]]] = []
+        """Timeouts more than :data:`FAR` seconds off: ``(when to plan it, order, table,
+        plan)``, earliest first; an entry whose table planned otherwise since is skipped."""
+        self._far_plans: dict[str, tuple[LiveTable, tuple[str, int]]] = {}
+        """The copy and plan each table waits with in :attr:`far`, by table id."""
+        self._order = itertools.count()
+        self._sweeper: asyncio.Task[None] | None = None
+        self._sweep_at: float | None = None
 
     def schedule(self, live: LiveTable) -> None:
         """Plan the table's next automatic action, if any (deal, bot, stand-in)."""
         plan, delay = self._next_action(live)
-        if plan == live.plan and live.timer is not None and not live.timer.done():
+        if plan == live.plan and (
+            (live.timer is not None and not live.timer.done()) or self._waits_far(live, plan)
+        ):
             return
         current = asyncio.current_task()
         if live.timer is not None and live.timer is not current and not live.timer.done():
             live.timer.cancel()
         live.plan = plan
         live.timer = None
-        if plan is not None:
+        self._far_plans.pop(live.id, None)
+        if plan is not None and plan[0] == "timeout" and delay > FAR:
+            self._wait_far(live, plan, self.master.config.clock.now() + delay - FAR)
+        elif plan is not None:
             live.timer = self.master.spawn(self._run(live, plan, delay))
+
+    def _waits_far(self, live: LiveTable, plan: tuple[str, int] | None) -> bool:
+        """Whether this copy of the table waits in the heap with ``plan``."""
+        waiting = self._far_plans.get(live.id)
+        return waiting is not None and waiting[0] is live and waiting[1] == plan
+
+    @property
+    def waiting_far(self) -> int:
+        """Tables whose timeout waits in the heap (no task of their own)."""
+        return len(self._far_plans)
+
+    def _wait_far(self, live: LiveTable, plan: tuple[str, int], when: float) -> None:
+        """Keep a far timeout in the heap; wake the one sweeper sooner if it is the first."""
+        self._far_plans[live.id] = (live, plan)
+        heapq.heappush(self.far, (when, next(self._order), live, plan))
+        sweeper = self._sweeper
+        if sweeper is asyncio.current_task():
+            return  # the sweeper itself: its loop looks at the heap again
+        if sweeper is None or sweeper.done() or self._sweep_at is None or when < self._sweep_at:
+            if sweeper is not None and not sweeper.done():
+                sweeper.cancel()
+            self._sweeper = self.master.spawn(self._sweep())
+
+    async def _sweep(self) -> None:
+        """Plan each far timeout as it comes within :data:`FAR` seconds."""
+        clock = self.master.config.clock
+        try:
+            while self.far:
+                when, _, live, plan = self.far[0]
+                self._sweep_at = when
+                now = clock.now()
+                if when > now:
+                    await clock.sleep(when - now)
+                    continue
+                heapq.heappop(self.far)
+                if not self._waits_far(live, plan):
+                    continue  # planned otherwise since
+                del self._far_plans[live.id]
+                if live.plan != plan or live.dropped:
+                    continue  # let go, or driven elsewhere now
+                live.plan = None
+                self.schedule(live)
+        finally:
+            self._sweep_at = None
 
     def _next_action(self, live: LiveTable) -> tuple[tuple[str, int] | None, float]:
         state = live.state
@@ -106,8 +181,9 @@ class Autopilot:
             return ("forfeited", live.version), config.bot_delay
         plans: list[tuple[float, str]] = []
         now = time.monotonic()
-        if not live.presence.present(seat, now):
-            since = live.presence.absent_since.get(seat, now)
+        since = live.presence.absent_since.get(seat, now)
+        gone = since == float("-inf")  # left for good (the operator): a stand-in plays now
+        if (gone or not live.turn_based) and not live.presence.present(seat, now):
             plans.append((max(since + config.grace - now, config.bot_delay), "stand_in"))
         deadline = clock.deadline() if clock is not None else None
         if deadline is not None:
@@ -160,8 +236,10 @@ class Autopilot:
             seat = live.state.turn
             if kind == "stand_in" and live.presence.present(seat, time.monotonic()):
                 return
-            if kind == "timeout" and not self._timed_out(live):
-                return  # the deadline moved (a restart's grace): planned again below
+            if kind == "timeout":
+                await self.master.refresh_pauses(live)  # a vacation taken elsewhere
+                if not self._timed_out(live):
+                    return  # the deadline moved (a restart's grace, a vacation): planned again
             row = live.row.seats[seat]
             level = row.level if kind == "bot" and row.level else self.master.config.stand_in_level
             key = f"{live.row.id}:{seat}:{version}".encode()

@@ -25,6 +25,18 @@ At a casual table with a clock the same numbers mark a seat whose person *left*
 (:meth:`ClockState.walked_out`): the game plays on, and its result records that
 they left (reputation's share of games finished, :mod:`basra.server.features.reputation`).
 
+A *turn-based* table's control is days per move (:data:`TURN_DAYS`: 1, 2, 3 or
+7), stored as ``move`` seconds (a whole number of :data:`DAY`) with no reserve:
+:attr:`TimeControl.turn_based` is the one test of it. Its people are expected to
+be away, so no stand-in plays for them while they are (the autopilot waits for
+the clock alone), and the table is never abandoned for want of people. At a
+turn-based table with the forfeit rule one move timed out forfeits the seat
+(:meth:`TimeControl.forfeit_in_a_row`): a day or a week passed unanswered is the
+game lost, as in correspondence chess. A person's *pauses* (their vacation,
+:mod:`basra.server.features.vacation`) stop their clock: :attr:`ClockState.pauses`
+holds them per seat, and the running clock counts only the time outside them,
+so a deadline moves by exactly the vacation that falls before it.
+
 Time comes from a :class:`Clock`: :class:`SystemClock` in use, and
 :class:`FakeClock` in tests, which moves only when told to (so a test runs a
 clock out without sleeping).
@@ -37,20 +49,23 @@ import heapq
 import itertools
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 __all__ = [
     "AUTO_KINDS",
     "CONTROL_BOUNDS",
+    "DAY",
     "DEFAULT_CONTROL",
     "FORFEIT_IN_ALL",
     "FORFEIT_IN_A_ROW",
     "RESUME_GRACE",
+    "TURN_DAYS",
     "Clock",
     "ClockState",
     "FakeClock",
+    "PauseSource",
     "SystemClock",
     "TimeControl",
     "check_control",
@@ -59,6 +74,10 @@ __all__ = [
 
 CONTROL_BOUNDS: Mapping[str, tuple[int, int]] = {"move": (5, 600), "reserve": (0, 3600)}
 """The least and the most seconds of a time control's two parts."""
+DAY = 86_400
+"""Seconds in a day: a turn-based table's move is a whole number of them."""
+TURN_DAYS = (1, 2, 3, 7)
+"""The days per move a turn-based table may give."""
 FORFEIT_IN_A_ROW = 3
 """A rated seat forfeits when the server played this many of its moves in a row..."""
 FORFEIT_IN_ALL = 6
@@ -81,9 +100,34 @@ class TimeControl:
     move: int
     reserve: int
 
+    @classmethod
+    def days(cls, days: int) -> TimeControl:
+        """A turn-based control of ``days`` per move.
+
+        >>> TimeControl.days(2).to_json()
+        {'move': 172800, 'reserve': 0, 'days': 2}
+        """
+        return cls(days * DAY, 0)
+
+    @property
+    def turn_based(self) -> bool:
+        """Whether this is a turn-based table's clock (days per move): the one test of it."""
+        return self.move >= DAY
+
+    @property
+    def forfeit_in_a_row(self) -> int:
+        """Moves the server makes for a seat in a row before it forfeits (forfeit-rule
+        tables): one at a turn-based table (days passed unanswered), else
+        :data:`FORFEIT_IN_A_ROW`."""
+        return 1 if self.turn_based else FORFEIT_IN_A_ROW
+
     def to_json(self) -> dict[str, int]:
-        """The control as sent to clients and documented in WEB.md."""
-        return {"move": self.move, "reserve": self.reserve}
+        """The control as sent to clients and documented in WEB.md (with ``days`` when
+        turn-based)."""
+        out = {"move": self.move, "reserve": self.reserve}
+        if self.turn_based:
+            out["days"] = self.move // DAY
+        return out
 
     @classmethod
     def of(cls, row: Any) -> TimeControl | None:
@@ -105,6 +149,17 @@ class Clock(Protocol):
 
     async def sleep(self, seconds: float) -> None:
         """Wait ``seconds`` of this clock's time."""
+
+
+Pauses = dict[str, tuple[tuple[float, float], ...]]
+
+
+class PauseSource(Protocol):
+    """Where a turn-based table's clocks read their people's pauses (vacations)."""
+
+    async def __call__(self, identities: Sequence[str]) -> Pauses:
+        """The spans ``(start, end)`` each identity's clocks stand still, sorted (those
+        with none may be left out)."""
 
 
 class SystemClock:
@@ -200,6 +255,9 @@ class ClockState:
     """Per seat: moves whose clock ran out."""
     forfeited: list[int] = field(default_factory=list)
     """Seats that forfeited (rated games), in the order they did."""
+    pauses: dict[int, tuple[tuple[float, float], ...]] = field(default_factory=dict)
+    """Per seat: the spans ``(start, end)`` its clock stands still (its person's vacation,
+    at a turn-based table), sorted, from the master's pause source."""
 
     @classmethod
     def of(cls, row: Any) -> ClockState | None:
@@ -231,7 +289,7 @@ class ClockState:
         forfeit = None
         if kind == "play" and seat is not None and seat in self.people:
             if self.turn == seat and self.turn_started is not None:
-                spent = max(0.0, at - self.turn_started - self.control.move)
+                spent = max(0.0, self._elapsed(at) - self.control.move)
                 self.reserves[seat] = max(0.0, self.reserves[seat] - spent)
             if auto == "timeout":
                 self.timeouts[seat] += 1
@@ -243,7 +301,7 @@ class ClockState:
                     self.rated
                     and seat not in self.forfeited
                     and (
-                        self.in_a_row[seat] >= FORFEIT_IN_A_ROW
+                        self.in_a_row[seat] >= self.control.forfeit_in_a_row
                         or self.missed[seat] >= FORFEIT_IN_ALL
                     )
                 ):
@@ -272,10 +330,37 @@ class ClockState:
         ]
 
     def deadline(self) -> float | None:
-        """When the running clock reaches zero (None if no clock runs)."""
+        """When the running clock reaches zero (None if no clock runs): its seconds counted
+        from the move's start, skipping the seat's pauses."""
         if self.turn is None or self.turn_started is None:
             return None
-        return self.turn_started + self.control.move + self.reserves[self.turn] + self.extra
+        budget = self.control.move + self.reserves[self.turn] + self.extra
+        at = self.turn_started
+        for start, end in self.pauses.get(self.turn, ()):
+            if end <= at:
+                continue
+            if start > at:
+                if start - at >= budget:
+                    break
+                budget -= start - at
+            at = max(at, end)
+        return at + budget
+
+    def _elapsed(self, now: float) -> float:
+        """Seconds of the running move's clock spent by ``now`` (its pauses not counted)."""
+        if self.turn is None or self.turn_started is None:
+            return 0.0
+        begun = self.turn_started
+        elapsed = max(0.0, now - begun)
+        for start, end in self.pauses.get(self.turn, ()):
+            elapsed -= max(0.0, min(end, now) - max(start, begun))
+        return max(0.0, elapsed)
+
+    def paused(self, now: float) -> bool:
+        """Whether the running clock stands still now (its seat's person is on vacation)."""
+        if self.turn is None:
+            return False
+        return any(start <= now < end for start, end in self.pauses.get(self.turn, ()))
 
     def resume(self, now: float) -> None:
         """After loading: a deadline already past gets :data:`RESUME_GRACE` seconds from now."""
@@ -290,7 +375,7 @@ class ClockState:
         ]
         if self.turn is None or self.turn_started is None:
             return None, reserves
-        elapsed = max(0.0, now - self.turn_started)
+        elapsed = self._elapsed(now)
         move = self.control.move + self.extra
         spent = max(0.0, elapsed - move)
         reserves[self.turn] = round(max(0.0, self.reserves[self.turn] - spent), 1)
@@ -310,6 +395,7 @@ class ClockState:
             "missed": list(self.missed),
             "in_a_row": list(self.in_a_row),
             "forfeited": list(self.forfeited),
+            "paused": self.paused(now),
         }
 
 
@@ -319,15 +405,31 @@ def forfeit_rule() -> dict[str, int]:
 
 
 def check_control(value: Mapping[str, Any] | None) -> TimeControl | None:
-    """A time control from a form's ``{"move", "reserve"}`` (within :data:`CONTROL_BOUNDS`).
+    """A time control from a form's ``{"move", "reserve"}`` (within :data:`CONTROL_BOUNDS`),
+    or a turn-based one from ``{"days"}`` (one of :data:`TURN_DAYS`).
 
     Raises ``ValueError(field, message)`` naming the field that is out of bounds.
 
     >>> check_control({"move": 15, "reserve": 30})
     TimeControl(move=15, reserve=30)
+    >>> check_control({"days": 3}).turn_based
+    True
     """
     if value is None:
         return None
+    days = value.get("days")
+    if days is not None:
+        if not isinstance(days, int) or isinstance(days, bool) or days not in TURN_DAYS:
+            shown = ", ".join(map(str, TURN_DAYS))
+            raise ValueError("clock.days", f"clock.days must be {shown} days, not {days!r}")
+        if value.get("move") is not None or value.get("reserve"):
+            raise ValueError(
+                "clock.days",
+                "a turn-based clock is days per move alone: leave out move and reserve",
+            )
+        return TimeControl.days(days)
+    if value.get("move") is None:
+        raise ValueError("clock.move", "clock.move (seconds per move) or clock.days is needed")
     parts = {}
     for name, (low, high) in CONTROL_BOUNDS.items():
         seconds = value.get(name, 0)

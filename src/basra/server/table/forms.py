@@ -89,12 +89,15 @@ class SeatForm(BaseModel):
 
 
 class ClockForm(BaseModel):
-    """A time control: seconds per move, and a reserve for the whole game."""
+    """A time control: seconds per move and a reserve for the whole game, or (a
+    turn-based table) days per move alone."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    move: int
+    move: int | None = None
     reserve: int = 0
+    days: int | None = None
+    """Days per move (1, 2, 3 or 7): a turn-based table (:mod:`basra.server.table.clocks`)."""
 
 
 RATED_SETTINGS = frozenset({"target"})

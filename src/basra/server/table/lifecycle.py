@@ -33,7 +33,8 @@ beside the master (:mod:`basra.server.table.master`), which writes its log:
   lifecycle made alone), the first tap makes it.
 - **abandoned**: a table nobody is connected to ends as abandoned after
   ``abandon_after`` seconds (``abandon_bots_after`` for all-bot tables); it keeps
-  its log but plays no more (:meth:`Lifecycle.abandon`).
+  its log but plays no more (:meth:`Lifecycle.abandon`). A turn-based table
+  (days per move) never is: its people are expected to be away.
 - **closed** and **left for good**, by the operator: :attr:`Lifecycle.operator`
   (:mod:`basra.server.table.operator`) ends a table as abandoned at once, settles the
   tables of a person shut out (those waiting end as abandoned; in play, a stand-in plays
@@ -380,6 +381,7 @@ class Lifecycle:
             join(live.row, seat, identity, name)
             if claim.started:  # the store started it in the same transaction
                 live.row.status = TableStatus.PLAYING
+            await master.refresh_pauses(live)  # a turn-based clock stops on their vacation
             await master.refresh_badges(live)
             client.name = name
             master.seat_client(live, identity, seat)
@@ -405,6 +407,8 @@ class Lifecycle:
             if live.row.owner is not None:
                 raise ProtocolError("no_rematch", "this table's games are paired by the server")
             row = live.row
+            if row.rematch_id is None and row.rated:  # one who must wait cannot even ask
+                await self.check_rated(client.identity)
             if row.rematch_id is None and self.taps is not None:
                 tapped = await self.taps(row.id, client.identity, time.time())
                 for listener in list(self._tap_listeners):
@@ -418,8 +422,7 @@ class Lifecycle:
             row = live.row
             created = row.rematch_id is None
             if created and row.rated:
-                await self.check_rated(client.identity)
-                for seat in row.seats:  # the others are seated again without asking
+                for seat in row.seats:  # the others tapped earlier: a wait may have begun since
                     if seat.identity is not None and seat.identity != client.identity:
                         try:
                             await self.check_rated(seat.identity)
@@ -476,6 +479,7 @@ class Lifecycle:
         if (
             not live.row.status.live
             or live.row.lasting
+            or live.turn_based  # its people are expected to be away for days
             or live.presence.anyone(now)
             or not self.master.owns(live.id)
         ):

@@ -61,6 +61,9 @@ class ServiceConfig:
     (:mod:`basra.server.table.ownership`)..."""
     owner_renew: float = 0.75
     """...and every how many seconds the leases are renewed (and orphans looked for)."""
+    vacation_days: int = 7
+    """Days a month a person may stop their turn-based clocks
+    (:mod:`basra.server.features.turns`)."""
 
 
 class Client(Connection):
@@ -129,6 +132,12 @@ class LiveTable:
     def deadline(self) -> float | None:
         """When the running clock reaches zero (None without one running)."""
         return self.clock.deadline() if self.clock is not None else None
+
+    @property
+    def turn_based(self) -> bool:
+        """Whether its clock is days per move (:mod:`basra.server.table.clocks`): its people
+        are expected to be away, so no stand-in plays for absence and it is never abandoned."""
+        return self.clock is not None and self.clock.control.turn_based
 
 
 @dataclass(frozen=True)

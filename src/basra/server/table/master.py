@@ -31,10 +31,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import random
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from basra.moves import Move
@@ -50,7 +52,7 @@ from basra.server.runtime.scheduler import FairScheduler
 from basra.server.store.protocols import LeaseStore, PlayerStore, TableStore
 from basra.server.store.rows import SeatKind, TableRow, TableStatus
 from basra.server.table.autopilot import Autopilot
-from basra.server.table.clocks import ClockState
+from basra.server.table.clocks import ClockState, PauseSource
 from basra.server.table.disclosure import may_watch, shows_score, watch_refusal
 from basra.server.table.frames import (
     StateFrame,
@@ -73,7 +75,7 @@ from basra.server.table.reducer import (
 )
 from basra.state import PHASE_PLAY, GameError, shuffled_pack
 
-__all__ = ["BadgeSource", "PackSource", "TableListener", "TableMaster"]
+__all__ = ["BadgeSource", "PackSource", "TableListener", "TableMaster", "TurnListener", "YourTurn"]
 
 log = logging.getLogger(__name__)
 
@@ -86,6 +88,24 @@ class TableListener(Protocol):
 
     def played(self, live: LiveTable) -> None:
         """A play was stored: the game may be decided (over, or a rated seat forfeited)."""
+
+
+@dataclass(frozen=True)
+class YourTurn:
+    """It became a person's turn at a turn-based table (told to each :data:`TurnListener`)."""
+
+    table_id: str
+    identity: str
+    seat: int
+    version: int
+    """The table's version: the move is expected at it."""
+    deadline: float | None
+    """When their clock runs out (seconds since the epoch)."""
+
+
+TurnListener = Callable[[YourTurn], Awaitable[None]]
+"""Told, once in the process that stored the step, when it becomes a person's turn at a
+turn-based table (notifications and Web Push connect here: :meth:`TableMaster.on_turn`)."""
 
 
 class PackSource(Protocol):
@@ -146,6 +166,64 @@ class TableMaster:
         self._tasks: set[asyncio.Task[Any]] = set()
         self.peers = Peers(self, bus)
         """The other processes: what they are told of the tables here, what is heard."""
+        self.pauses: PauseSource | None = None
+        """Where turn-based clocks read their people's vacations (none: clocks never stop)."""
+        self.turn_listeners: list[TurnListener] = []
+        """Told when it becomes a person's turn at a turn-based table (:meth:`on_turn`)."""
+
+    def on_turn(self, listener: TurnListener) -> None:
+        """Tell ``listener`` each time it becomes a person's turn at a turn-based table
+        (once per step, in the process that stored it; a failing listener is logged)."""
+        self.turn_listeners.append(listener)
+
+    def _tell_turn(self, live: LiveTable) -> None:
+        """After a stored step: tell the turn listeners if a person is to move now at a
+        turn-based table."""
+        clock = live.clock
+        if not self.turn_listeners or clock is None or not clock.control.turn_based:
+            return
+        if clock.turn is None or live.row.status != TableStatus.PLAYING:
+            return
+        identity = live.row.seats[clock.turn].identity
+        if identity is None:
+            return
+        turn = YourTurn(live.id, identity, clock.turn, live.version, clock.deadline())
+        for listener in list(self.turn_listeners):
+            self.spawn(self._told(listener, turn))
+
+    @staticmethod
+    async def _told(listener: TurnListener, turn: YourTurn) -> None:
+        try:
+            await listener(turn)
+        except Exception:
+            log.exception("a turn listener failed for table %s", turn.table_id)
+
+    async def refresh_pauses(self, live: LiveTable) -> None:
+        """Read the pauses (vacations) of a turn-based table's people again (lock held)."""
+        clock = live.clock
+        if clock is None or not clock.control.turn_based or self.pauses is None:
+            return
+        seats = {s.identity: s.seat for s in live.row.seats if s.identity is not None}
+        found = await self.pauses(list(seats)) if seats else {}
+        clock.pauses = {seats[who]: spans for who, spans in found.items() if who in seats}
+
+    async def pauses_changed(self, identity: str) -> None:
+        """A person's vacation changed: their turn-based tables here read it again, show
+        their clocks anew and plan their timeouts again."""
+        for live in list(self.live.values()):
+            clock = live.clock
+            if clock is None or not clock.control.turn_based:
+                continue
+            if live.row.seat_of(identity) is None:
+                continue
+            async with live.lock:
+                await self.refresh_pauses(live)
+                message = Frame(clock.message(live.version, self.clock.now()))
+                for client in list(live.clients):
+                    client.send(message)
+                if live.plan is not None and live.plan[0] == "timeout":
+                    live.plan = None
+            self.autopilot.schedule(live)
 
     def listen(self, listener: TableListener) -> None:
         """Tell ``listener`` of presence changes and plays (the lifecycle, once)."""
@@ -259,6 +337,7 @@ class TableMaster:
             live.event = apply_event(state, event)
             live.version += 1
             self._observe(live, event.kind, event.at, event.auto)
+        await self.refresh_pauses(live)
         if live.clock is not None:
             live.clock.resume(self.clock.now())
 
@@ -387,6 +466,7 @@ class TableMaster:
         self.broadcast_state(live)
         if self._listener is not None:
             self._listener.played(live)
+        self._tell_turn(live)
         await self.peers.publish_events(live)
         self.autopilot.schedule(live)
 
@@ -412,6 +492,7 @@ class TableMaster:
         live.event = describe(EventKind.DEAL, state.round_index)
         self._observe(live, event.kind, event.at, None)
         self.broadcast_state(live)
+        self._tell_turn(live)
         await self.peers.publish_events(live)
 
     def _observe(
@@ -554,7 +635,8 @@ class TableMaster:
     def table_json(self, live: LiveTable, you: int | None) -> dict[str, Any]:
         """The table's description as seat ``you`` gets it."""
         out = describe_table(live.row, live.rules)
-        present = presence_of(live.row, live.presence, time.monotonic(), self.config.grace)
+        grace = math.inf if live.turn_based else self.config.grace  # away is expected there
+        present = presence_of(live.row, live.presence, time.monotonic(), grace)
         forfeited = live.clock.forfeited if live.clock is not None else []
         for seat in out["seats"]:
             seat.update(present.get(seat["seat"], {}))

@@ -196,6 +196,8 @@ class Challenges:
         self._spec(settings, maker_name, len(invitees), level, accepted=None)  # checked now
         if await self.blocks.blocked_pairs([me, *invitees]):
             raise ProtocolError("blocked", "you cannot challenge this person")
+        if settings.get("rated"):  # one who must wait before a rated game cannot offer one
+            await self.lifecycle.check_rated(me)
         limits = self.quotas.limits
         self.quotas.take("challenges", me, limits.challenges_per_identity, "challenges per person")
         if address is not None:
@@ -272,6 +274,8 @@ class Challenges:
             raise ProtocolError("not_allowed", "only the challenge's maker cancels it")
         if answer in ("accept", "decline") and me not in found.invitees:
             raise ProtocolError("not_allowed", "only those challenged answer it")
+        if answer == "accept" and found.settings.get("rated"):
+            await self.lifecycle.check_rated(me)  # the playban's one gate
         now = self.clock()
 
         def step(row: ChallengeRow) -> ChallengeRow | None:

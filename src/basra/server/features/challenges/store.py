@@ -1,5 +1,5 @@
 """The challenges' data, with their repository's protocol, tables and the repository in SQL
-(migration ``v0012_challenges``).
+(migration ``v0016_challenges``).
 
 - ``challenges``: one row a challenge: its maker, status, when it was made and expires,
   the table it made, and the rest as JSON (:class:`ChallengeRow`: the invitees' answers,

@@ -52,8 +52,10 @@ KINDS = (
     "challenge_declined",
     "challenge_expired",
     "rematch",
+    "your_turn",
 )
-"""What a notification may be about (later features add theirs: ``your_turn``, ...)."""
+"""What a notification may be about: a challenge and its answers, a rematch asked for, a
+person's turn at a turn-based table (:meth:`~basra.server.table.master.TableMaster.on_turn`)."""
 KIND = "notify"
 """The bus notices' kind."""
 PAGE = 50

@@ -1,6 +1,6 @@
 """The notifications' data: one row a thing that happened for a person, with its
 repository's protocol, its table and the repository in SQL (migration
-``v0011_notifications``).
+``v0015_notifications``).
 
 - ``notifications``: ``(id, identity, kind, data, url, at, read)``; ``data`` is a JSON
   object of words-free facts (names, ids, numbers: the page words them in its language),

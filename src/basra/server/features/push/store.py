@@ -1,7 +1,7 @@
 """Web Push's data: each person's subscriptions, the kinds they opted into, and the sends
 waiting to be delivered, with their repository's protocol, their tables and the
 repository in SQL, all in this one module (the feature owns its data; migration
-``v0018_push``).
+``v0012_push``).
 
 - ``push_subscriptions``: one row a browser (or installed app) that subscribed: its
   push service's ``endpoint`` and the two keys the payload is encrypted to (``p256dh``,

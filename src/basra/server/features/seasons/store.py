@@ -1,6 +1,6 @@
 """The seasons' data: final tables, the seasons closed, arena placings, with their
 repository's protocol, their tables and the repository in SQL, all in this one module
-(the feature owns its data; migration ``v0016_seasons``).
+(the feature owns its data; migration ``v0013_seasons``).
 
 - ``season_closes``: one row a ``(family, season)`` closed. Its primary key is what makes
   a season close once: :meth:`SqlSeasons.close` reads the season's entries, works out its

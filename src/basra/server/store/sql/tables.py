@@ -8,7 +8,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -257,20 +257,36 @@ class SqlTables:
         async with self.db.engine.connect() as conn:
             return await _count(conn, created_by, created_from, all_bots, statuses=statuses)
 
-    async def rated_in_play(self, identity: str) -> str | None:
+    async def rated_in_play(self, identity: str, below: int | None = None) -> str | None:
         """One indexed join of the identity's seats to rated tables in play."""
+        query = (
+            select(T.c.id)
+            .join(S, S.c.table_id == T.c.id)
+            .where(S.c.identity_id == identity)
+            .where(T.c.rated.is_(True), T.c.status == TableStatus.PLAYING)
+        )
+        if below is not None:
+            query = query.where(or_(T.c.clock_move.is_(None), T.c.clock_move < below))
         async with self.db.engine.connect() as conn:
             found = (
+                await conn.execute(query.order_by(T.c.created_at.desc()).limit(1))
+            ).scalar_one_or_none()
+        return None if found is None else str(found)
+
+    async def clocked_of(self, identity: str, at_least: int, limit: int = 200) -> list[TableRow]:
+        """One indexed join of the identity's seats to live tables with such a clock."""
+        async with self.db.engine.connect() as conn:
+            ids = (
                 await conn.execute(
                     select(T.c.id)
                     .join(S, S.c.table_id == T.c.id)
                     .where(S.c.identity_id == identity)
-                    .where(T.c.rated.is_(True), T.c.status == TableStatus.PLAYING)
-                    .order_by(T.c.created_at.desc())
-                    .limit(1)
+                    .where(T.c.status.in_(list(LIVE_STATUSES)), T.c.clock_move >= at_least)
+                    .order_by(T.c.updated_at.desc())
+                    .limit(limit)
                 )
-            ).scalar_one_or_none()
-        return None if found is None else str(found)
+            ).scalars()
+            return await load_tables(conn, list(ids))
 
     async def unsettled(self, limit: int = 1000) -> list[str]:
         """Finished tables not settled."""

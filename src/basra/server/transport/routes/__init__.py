@@ -33,6 +33,7 @@ from basra.server.transport.routes import (
     seasons,
     tables,
     tournaments,
+    turns,
 )
 
 __all__ = ["ROUTERS"]
@@ -46,6 +47,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     clubs.router,
     notifications.router,
     challenges.router,
+    turns.router,
     meta.router,
     identity.router,
     players.router,

@@ -62,6 +62,7 @@ PAGE_ROUTES = (
     "/leaderboard",
     "/daily",
     "/bots",
+    "/turns",
 )
 """Every address the page answers (it reads the rest of the address itself)."""
 NOT_PAGES = ("api/", "ws/", "static/", "healthz")

@@ -5,7 +5,7 @@ New tables: ``clubs``, ``club_members``, ``club_invites``, ``club_tables``,
 ``club_events``, ``club_event_players``.
 
 Revision ID: 0014_clubs
-Revises: 0016_seasons
+Revises: 0013_seasons
 Create Date: 2026-11-28
 """
 
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0014_clubs"
-down_revision = "0016_seasons"
+down_revision = "0013_seasons"
 branch_labels = None
 depends_on = None
 

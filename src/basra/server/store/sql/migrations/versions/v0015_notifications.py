@@ -2,7 +2,7 @@
 
 New table: ``notifications``.
 
-Revision ID: 0011_notifications
+Revision ID: 0015_notifications
 Revises: 0014_clubs
 Create Date: 2026-11-28
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0011_notifications"
+revision = "0015_notifications"
 down_revision = "0014_clubs"
 branch_labels = None
 depends_on = None

@@ -3,8 +3,8 @@
 
 New tables: ``challenges``, ``challenge_invitees``, ``rematch_taps``.
 
-Revision ID: 0012_challenges
-Revises: 0011_notifications
+Revision ID: 0016_challenges
+Revises: 0015_notifications
 Create Date: 2026-11-28
 """
 
@@ -13,8 +13,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0012_challenges"
-down_revision = "0011_notifications"
+revision = "0016_challenges"
+down_revision = "0015_notifications"
 branch_labels = None
 depends_on = None
 

@@ -3,8 +3,8 @@
 
 New tables: ``push_subscriptions``, ``push_kinds``, ``push_sends``.
 
-Revision ID: 0018_push
-Revises: 0017_reputation
+Revision ID: 0012_push
+Revises: 0011_reputation
 Create Date: 2026-11-28
 """
 
@@ -13,8 +13,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0018_push"
-down_revision = "0017_reputation"
+revision = "0012_push"
+down_revision = "0011_reputation"
 branch_labels = None
 depends_on = None
 

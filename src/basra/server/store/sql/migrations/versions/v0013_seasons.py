@@ -4,8 +4,8 @@
 New tables: ``season_closes``, ``season_finals``, ``season_arena``; an index of ``results``
 by family and time (a season's entries).
 
-Revision ID: 0016_seasons
-Revises: 0018_push
+Revision ID: 0013_seasons
+Revises: 0012_push
 Create Date: 2026-11-28
 """
 
@@ -14,8 +14,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0016_seasons"
-down_revision = "0018_push"
+revision = "0013_seasons"
+down_revision = "0012_push"
 branch_labels = None
 depends_on = None
 

@@ -4,7 +4,7 @@
 New column: ``results.left_game`` (false for results settled before: a seat that
 forfeited is known by its ``forfeit`` outcome still).
 
-Revision ID: 0017_reputation
+Revision ID: 0011_reputation
 Revises: 0010_friends
 Create Date: 2026-11-28
 """
@@ -14,7 +14,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0017_reputation"
+revision = "0011_reputation"
 down_revision = "0010_friends"
 branch_labels = None
 depends_on = None
