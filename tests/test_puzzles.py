@@ -326,6 +326,21 @@ ONE_ROUND_GAMES = Path(__file__).parent / "data" / "puzzles" / "one_round_games.
 other samples, so its bots play other games, and the puzzles must come from the same
 games whichever engine mines them."""
 
+PLAYED_GAMES = Path(__file__).parent / "data" / "puzzles" / "played_games.jsonl"
+"""More one-round games between ``hard`` bots, stored as :func:`one_round_game` played them
+on the compiled kernel (``("egyptian", 9)``, ``("cypriot_bastra", 11)``, ``("syrian",
+21)``): the tests of cutting, reviewing and the command mine or cut a game, and need not
+play one first (on the pure engine, 4 s of CPU a game); both passes use the same games."""
+
+
+def played_game(variant: str) -> Record:
+    """The stored game of ``variant`` from :data:`PLAYED_GAMES`."""
+    for line in PLAYED_GAMES.read_text().splitlines():
+        record = Record.from_json(json.loads(line))
+        if record.variant == variant:
+            return record
+    raise LookupError(variant)
+
 
 @pytest.fixture(scope="module")
 def mined() -> list[Puzzle]:
@@ -416,7 +431,7 @@ def test_the_line_reads_back_and_is_checked(mined: list[Puzzle]) -> None:
 
 
 def test_decision_record_stops_before_the_play() -> None:
-    record = one_round_game("egyptian", 9)
+    record = played_game("egyptian")
     cut = decision_record(record, 0, 5)
     assert cut.rounds[0].plays == record.rounds[0].plays[:5] and cut.names is None
     assert len(cut.replay().plays) == 5
@@ -426,7 +441,7 @@ def test_decision_record_stops_before_the_play() -> None:
 def test_mining_a_reviewed_game_gives_the_same_puzzles() -> None:
     from basra.coach.review import review_record
 
-    record = one_round_game("cypriot_bastra", 11)
+    record = played_game("cypriot_bastra")
     settings = MineSettings(screen_samples=800, proof_samples=4 * 800, rate=False)
     alone_stats, reviewed_stats = MineStats(), MineStats()
     alone = mine_record(record, settings=settings, stats=alone_stats)
@@ -564,7 +579,7 @@ def basra(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[st
 @pytest.mark.slow
 def test_basra_puzzles_make_list_and_check(tmp_path: Path) -> None:
     games = tmp_path / "games.jsonl"
-    games.write_text(json.dumps(one_round_game("syrian", 21).to_json()) + "\n")
+    games.write_text(json.dumps(played_game("syrian").to_json()) + "\n")
     out = tmp_path / "puzzles.jsonl"
     run = basra(
         "puzzles",

@@ -35,10 +35,21 @@ As ``git``: ``git clone URL DEST`` copies this checkout's files (those git track
 would track, uncommitted changes included; no symbolic links such as ``.venv``) to
 ``DEST``, so that the test installs the code under test; ``git pull`` has nothing to
 bring (the copy is the checkout).
+
+As ``gcc`` (the C compiler that pip's build of the kernel calls): a compiler cache, as
+``ccache`` is. A compile (``-c SOURCE -o OBJECT``) whose command line and source are
+those of one already done in this test (``GUIDE_CC_CACHE``) gives that object again;
+every other call, and the linking, is the real compiler's (``GUIDE_CC``). The guide's
+install compiles the kernel for real; the update's install, of the same source with the
+same flags into the same environment, finds the objects that compile made (the headers
+do not change during a test) and links them as the first did. It saves a quarter of
+the test's CPU time (three ``-O3`` compiles, 15 s of CPU), and tests no less: the update
+still runs Cython, the build, the link and the install.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -306,9 +317,33 @@ def git(argv: list[str]) -> int:
     return 0
 
 
+def compiler(argv: list[str]) -> int:
+    """The real compiler, or the object it made for the same compile earlier in the test."""
+    real = [os.environ["GUIDE_CC"], *argv]
+    sources = [a for a in argv if a.endswith(".c")]
+    if "-c" not in argv or "-o" not in argv or len(sources) != 1:
+        return subprocess.run(real).returncode
+    at = argv.index("-o")
+    out = Path(argv[at + 1])
+    key = hashlib.sha256(json.dumps([argv[:at] + argv[at + 2 :], str(Path.cwd())]).encode())
+    key.update(Path(sources[0]).read_bytes())
+    cached = Path(os.environ["GUIDE_CC_CACHE"]) / f"{key.hexdigest()}.o"
+    if cached.exists():
+        out.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(cached, out)
+        return 0
+    done = subprocess.run(real).returncode
+    if done == 0:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(out, cached)
+    return done
+
+
 def main(argv: list[str]) -> int:
     if argv[:1] == ["git"]:
         return git(argv[1:])
+    if argv[:1] == ["gcc"]:
+        return compiler(argv[1:])
     if argv[:1] == ["systemctl"]:
         argv = argv[1:]
     if argv[:1] == ["supervise"]:

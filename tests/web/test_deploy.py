@@ -48,6 +48,9 @@ pytestmark = [pytest.mark.services]
 CADDYFILE = ROOT / "deploy" / "Caddyfile"
 CHROMIUM = "/usr/bin/chromium"
 TOKEN = "t" * 40
+HEALTH_WAIT = 3
+"""Seconds deploy/rolling-restart waits after a process is ready, for the proxy's health
+check to see it (BASRA_HEALTH_WAIT's default), before it restarts the next."""
 INSECURE = ssl.create_default_context()
 INSECURE.check_hostname = False
 INSECURE.verify_mode = ssl.CERT_NONE
@@ -458,6 +461,12 @@ def test_a_browser_game_plays_on_through_a_rolling_restart(site: Site, browser: 
             assert time.time() < deadline, "the page did not play on"
             take_turn(page) or time.sleep(0.05)
         assert versions[cut][1] >= acknowledged, "an acknowledged move was lost"
+        if app is not site.apps[-1]:
+            # As deploy/rolling-restart does before the next: the proxy's health check (every
+            # 2 s) must see this process ready again, or the next stop leaves the proxy with
+            # no process in rotation and the page's reconnections back off past the 20 s
+            # above (it failed so once, under a parallel run's load).
+            time.sleep(HEALTH_WAIT)
     deadline = time.time() + 240
     while not page.locator("#game-over").count():
         assert time.time() < deadline, "the game did not end"
