@@ -39,6 +39,7 @@ from basra.server.features.puzzles import PuzzleConfig, Puzzles
 from basra.server.features.quickplay import QuickPlay
 from basra.server.features.reactions import Reactions
 from basra.server.features.reviews import ReviewConfig, ReviewService
+from basra.server.features.talk import Talk
 from basra.server.features.tournaments import TournamentConfig, Tournaments
 from basra.server.identity import Identities
 from basra.server.ops.control import Operations, OpsConfig, Sampler
@@ -215,6 +216,17 @@ class Env:
             self.master.origin,
             programs=self.bots.seated,
         )
+        self.talk = Talk(
+            self.master,
+            self.messages,
+            store_.talk,
+            store_.tables,
+            store_.identities,
+            self.quotas,
+            self.bus,
+            blocks=store_.friends.blocked_pairs,
+            event_talk=self.tournaments.talk_open,
+        )
         self.moderation = Moderation(
             store_.moderation,
             store_.tables,
@@ -225,6 +237,7 @@ class Env:
             self.bus,
             self.quotas,
             follow_codes=store_.friends.owner_of,
+            lines=self.talk.line,
         )
         self.presence = Presence(self.bus, self.master.origin, config.presence)
         self.connections.watch(self.presence.changed)
@@ -277,6 +290,7 @@ class Env:
         services.add(HealthCheck, HealthCheck(self.health))
         services.add(Moderation, self.moderation)
         services.add(Friends, self.friends)
+        services.add(Talk, self.talk)
         services.add(Operations, self.operations)
         services.add(Metrics, self.metrics)
         return services

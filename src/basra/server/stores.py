@@ -24,6 +24,7 @@ from basra.server.features.learn_store import LessonStore, PuzzleStore, SqlLesso
 from basra.server.features.moderation_store import ModerationStore, SqlModeration
 from basra.server.features.quickplay_store import SeekStore, SqlSeeks
 from basra.server.features.reviews_store import ReviewStore, SqlReviews
+from basra.server.features.talk.store import SqlTalk, TalkStore
 from basra.server.features.tournaments.store import SqlTournaments, TournamentStore
 from basra.server.store.protocols import (
     IdentityStore,
@@ -94,6 +95,10 @@ class Store(Protocol):
         """Reports and sanctions."""
 
     @property
+    def talk(self) -> TalkStore:
+        """Table talk's mutes, settings, silences and table options."""
+
+    @property
     def lessons(self) -> LessonStore:
         """Lessons done."""
 
@@ -131,6 +136,7 @@ class SqlStore:
         self.moderation = SqlModeration(self.db)
         self.friends = SqlFriends(self.db)
         self.lessons = SqlLessons(self.db)
+        self.talk = SqlTalk(self.db)
         self.puzzles = SqlPuzzles(self.db)
 
     @property

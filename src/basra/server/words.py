@@ -2,7 +2,7 @@
 
 Every text a person sends that others will read (a display name, a username, a bot
 account's name, an event's title, the seat names of an uploaded offline game, a
-report's words; later chat lines and club names) passes :func:`check_text` with the
+report's words, a line of table talk; later club names) passes :func:`check_text` with the
 field it came in and its :class:`Kind` (its length bounds, which characters it may
 hold, whether the word list applies, its refusal codes). The answer is the text as it
 is stored and shown, or a :class:`~basra.server.errors.ProtocolError` whose ``field``
@@ -84,6 +84,7 @@ __all__ = [
     "MAX_MARKS",
     "NAME",
     "REPORT_NOTE",
+    "TALK",
     "USERNAME",
     "Kind",
     "WordList",
@@ -383,6 +384,8 @@ EVENT_TITLE = Kind("an event's name", 1, 80, bad="bad_settings", refused="name_n
 REPORT_NOTE = Kind("a report's words", 0, 500, bad="bad_report", words=False)
 """A report's words: read by the operator alone, and they may quote what they report, so
 the word list does not apply (the rest of the policy does)."""
+TALK = Kind("a line of talk", 1, 200, bad="bad_talk", refused="talk_not_allowed")
+"""A line said at a table (:mod:`basra.server.features.talk`): read by the others there."""
 
 
 def check_text(field: str, value: Any, kind: Kind) -> str:

@@ -122,6 +122,8 @@ class TableForm(BaseModel):
     """A rated table (:mod:`basra.server.table.ratings`): no hints, the variant's rules, a clock."""
     clock: ClockForm | None = None
     """The time control (:mod:`basra.server.table.clocks`); none by default, 30+60 when rated."""
+    talk_spectators: bool = False
+    """Spectators read the table's talk (:mod:`basra.server.features.talk`); off by default."""
 
 
 @dataclass(frozen=True)

@@ -66,6 +66,9 @@ STATUS_OF = {
     "no_such_step": 404,
     "not_found": 404,
     "method_not_allowed": 405,
+    # table talk
+    "bad_talk": 422,
+    "no_such_line": 404,
 }
 """HTTP status of each refusal code (400 for any other)."""
 

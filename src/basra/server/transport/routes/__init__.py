@@ -27,6 +27,7 @@ from basra.server.transport.routes import (
     quickplay,
     reactions,
     tables,
+    talk,
     tournaments,
 )
 
@@ -43,6 +44,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     quickplay.router,
     daily.router,
     reactions.router,
+    talk.router,
     bots.router,
     tournaments.router,
     learn.router,

@@ -2,9 +2,11 @@
 (:mod:`basra.server.features.moderation`).
 
 Body: ``{"table": ID, "seat": N, "reason": R, "note": "..."}``, ``{"username": U,
-"reason": R, "note": "..."}`` or ``{"code": C, ...}`` (a follow-me code); ``reason`` one
+"reason": R, "note": "..."}``, ``{"code": C, ...}`` (a follow-me code) or ``{"table": ID,
+"line": L, ...}`` (a line of table talk, quoted in the report); ``reason`` one
 of ``abuse``, ``cheating``, ``name``, ``spam``, ``other``. Answer: 201 ``{"report": id}``;
 ``bad_report`` (422, naming the ``field``), ``no_such_table``, ``no_such_player``,
+``no_such_line``,
 ``rate_limited``.
 """
 

@@ -21,6 +21,7 @@ from prometheus_client import Histogram
 from basra.server.connection import Connection
 from basra.server.errors import ProtocolError
 from basra.server.features.botapi import BotApi
+from basra.server.features.talk import Talk
 from basra.server.identity import Identities
 from basra.server.ops.logs import TABLE_ID
 from basra.server.ops.metrics import Metrics
@@ -97,6 +98,7 @@ async def create_table(
     lifecycle: Annotated[Lifecycle, Depends(provide(Lifecycle))],
     bots: Annotated[BotApi, Depends(provide(BotApi))],
     where: Annotated[str, Depends(address)],
+    talk: Annotated[Talk, Depends(provide(Talk))],
 ) -> JSONResponse:
     """Create a checked table within the caller's quotas."""
     name, spec = check_table_form(body)
@@ -104,6 +106,8 @@ async def create_table(
     row = await lifecycle.create(me, where, name, spec, seated)
     if seated:
         await bots.seated(row.id, seated)
+    if body.talk_spectators:
+        await talk.open_to_spectators(row.id)
     return JSONResponse({"id": row.id, "url": f"/t/{row.id}"}, status_code=201)
 
 
