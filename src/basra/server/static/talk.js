@@ -42,8 +42,9 @@ export class TableTalk {
   async load() {
     const { api } = this.ui;
     try {
-      this.where = await api(`/api/tables/${this.tableId}/talk`);
-      if (this.ui.app.token) this.settings = await api("/api/talk");
+      const where = await api(`/api/tables/${this.tableId}/talk`);
+      this.settings = this.ui.app.token ? await api("/api/talk") : null;
+      this.where = where;  // both known: the panel is drawn once
     } catch { this.where = null; }
     this.render();
   }
@@ -190,7 +191,19 @@ export class TableTalk {
     this.send({ type: "say", phrase: key });
   }
 
+  /** Draw the panel again, keeping the focus (and the caret of a line being typed). */
   render() {
+    const active = this.node.contains(document.activeElement) ? document.activeElement : null;
+    const caret = active?.id === "talk-text" ? [active.selectionStart, active.selectionEnd] : null;
+    this.draw();
+    if (active && active.id && !this.node.contains(active)) {
+      const again = this.node.querySelector("#" + active.id);
+      again?.focus({ preventScroll: true });
+      if (again && caret) again.setSelectionRange(...caret);
+    }
+  }
+
+  draw() {
     const { h, t } = this.ui;
     if (!this.reading) { this.node.hidden = true; return; }
     this.node.hidden = false;
