@@ -13,6 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import pytest
 from tests.web.helpers import (
     FAST,
     TEST_LIMITS,
@@ -21,9 +22,10 @@ from tests.web.helpers import (
     create_table,
     http,
     new_token,
+    server_process,
     started_env,
 )
-from tests.web.test_services import TwoServers
+from tests.web.test_services import TwoServers, postgres, redis  # noqa: F401 (fixtures)
 
 from basra.cli import main
 from basra.server.app import AppConfig
@@ -358,3 +360,33 @@ def test_a_line_crosses_to_another_server_process_and_is_reported_there() -> Non
         report = {"table": amal.table_id, "line": line["id"], "reason": "other"}
         assert http(one + "/api/reports", report, token=amal.token)[0] == 201
         assert http(two + "/api/reports", report, token=amal.token)[0] == 201
+
+
+@pytest.mark.services
+def test_lines_and_mutes_cross_two_processes_on_postgresql_and_redis(
+    postgres: str,  # noqa: F811
+    redis: str,  # noqa: F811
+) -> None:
+    options = ("--redis", redis, "--bot-delay", "0", "--round-pause", "0")
+    with (
+        server_process(postgres, *options) as (_, one),
+        server_process(postgres, *options) as (_, two),
+    ):
+        amal, badr, carl = seated(one, ("Amal", "Badr", "Carl"), other=two)
+        badr.send({"type": "say", "text": "over Redis"})  # said on two, read on one
+        line = said(amal, seat=1, text="over Redis")
+        said(carl, text="over Redis")
+        amal.send({"type": "say", "phrase": "thanks"})
+        said(badr, seat=0, phrase="thanks")
+        # Amal mutes Badr through process two (the mute is in PostgreSQL): process one,
+        # which holds her socket, no longer gives her his lines; Carl's still come.
+        body = {"table": amal.table_id, "seat": 1}
+        assert http(two + "/api/talk/mute", body, token=amal.token)[0] == 200
+        badr.send({"type": "say", "text": "hidden from Amal"})
+        said(carl, text="hidden from Amal")
+        carl.send({"type": "say", "text": "after"})
+        said(amal, text="after")
+        assert "hidden from Amal" not in [m.get("text") for m in lines_read(amal)]
+        # The line said on two is reported on one (each process keeps what it delivered).
+        report = {"table": amal.table_id, "line": line["id"], "reason": "abuse"}
+        assert http(one + "/api/reports", report, token=amal.token)[0] == 201
