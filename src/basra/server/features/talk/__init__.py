@@ -31,8 +31,9 @@ line). A line is checked, in this order, and refused with a stable code:
 - the two sides of a block (:meth:`~basra.server.features.friends.store.FriendStore.blocked_pairs`):
   neither reads the other's lines.
 
-Each process decides for its own clients, with two queries a line (the mutes and settings
-of the people at the table, and their blocks).
+Each process decides for its own clients, with two queries a line made at once (the mutes
+and settings of the people at the table, and their blocks); the speaker's process tells
+the others on the bus while it does.
 
 **Nothing else.** A line is text a person wrote: it carries no card and nothing of the
 game, and it is never written to the table's log, so no record, replay or review holds it.
@@ -43,6 +44,7 @@ the report quotes the line, :mod:`basra.server.features.moderation`).
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import secrets
 import time
@@ -171,14 +173,14 @@ class Talk:
                 "talk_closed", "talk is closed at this rated tournament game (its event says so)"
             )
         now = self.clock()
-        silence = await self.store.silence_of(identity, now)
+        silence, off = await self.store.speaker(identity, now)
         if silence is not None:
             raise ProtocolError(
                 "silenced",
                 f"the operator silenced your talk: {silence.reason}",
                 {"until": silence.until},
             )
-        if await self.store.is_off(identity):
+        if off:
             raise ProtocolError("talk_off", "you turned table talk off: turn it on to talk")
         line: dict[str, Any] = {"type": "talk", "id": secrets.token_hex(8), "seat": seat}
         line["name"] = row.seats[seat].name or ""
@@ -198,8 +200,8 @@ class Talk:
         where = address_key(client.address)
         self.quotas.take("talk", f"@{where}", limits.talk_per_address, "lines of talk per address")
         self._keep(row.id, line, identity, now)
-        await self._deliver(row.id, line, identity)
-        await self.bus.publish({"kind": "talk", "table": row.id, "line": line, "speaker": identity})
+        notice = {"kind": "talk", "table": row.id, "line": line, "speaker": identity}
+        await asyncio.gather(self.bus.publish(notice), self._deliver(row.id, line, identity))
 
     async def heard(self, notice: dict[str, Any]) -> None:
         """Another process's line: send it to its readers here."""
@@ -247,9 +249,12 @@ class Talk:
         if any(c.seat is None for c in clients) and not await self.spectators_read(table_id):
             clients = [c for c in clients if c.seat is not None]
         people = sorted({c.identity for c in clients if c.identity and c.identity != speaker})
-        deaf = await self.store.deaf(speaker, people) if people else set()
-        pairs = await self.blocks([speaker, *people]) if people else set()
-        deaf |= {who for who in people if frozenset((who, speaker)) in pairs}
+        deaf: set[str] = set()
+        if people:  # the two queries at once
+            deaf, pairs = await asyncio.gather(
+                self.store.deaf(speaker, people), self.blocks([speaker, *people])
+            )
+            deaf |= {who for who in people if frozenset((who, speaker)) in pairs}
         frame = Frame(line)
         for client in clients:
             if client.identity is None or client.identity not in deaf:

@@ -60,6 +60,10 @@ class TalkStore(Protocol):
     async def is_off(self, identity: str) -> bool:
         """Whether a person turned table talk off."""
 
+    async def speaker(self, identity: str, now: float) -> tuple[SilenceRow | None, bool]:
+        """A person's silence in force at ``now`` (or None), and whether they turned talk
+        off: what a line of theirs is checked against, in one round trip."""
+
     async def deaf(self, speaker: str, listeners: Sequence[str]) -> set[str]:
         """Those of ``listeners`` who do not hear ``speaker``: they mute them, or turned
         talk off."""
@@ -164,6 +168,22 @@ class SqlTalk:
         async with self.db.engine.connect() as conn:
             row = (await conn.execute(select(TS.c.off).where(TS.c.identity == identity))).first()
         return bool(row and row[0])
+
+    async def speaker(self, identity: str, now: float) -> tuple[SilenceRow | None, bool]:
+        """Two indexed lookups on one connection."""
+        async with self.db.engine.connect() as conn:
+            found = (
+                await conn.execute(
+                    select(SI).where(
+                        SI.c.identity == identity, or_(SI.c.until.is_(None), SI.c.until > now)
+                    )
+                )
+            ).first()
+            off = (await conn.execute(select(TS.c.off).where(TS.c.identity == identity))).first()
+        silence = (
+            None if found is None else SilenceRow(identity, found.reason, found.at, found.until)
+        )
+        return silence, bool(off and off[0])
 
     async def deaf(self, speaker: str, listeners: Sequence[str]) -> set[str]:
         """One query on each table (the listeners are a table's few clients)."""
