@@ -12,7 +12,8 @@
 // has one button that opens its actions: mute them (kept by the server, for every
 // table: their lines are hidden for this person) or report the line (the report quotes
 // it). A switch turns one's talk off (the server keeps it). A refusal (a word not
-// allowed, too fast, silenced) is said under the field, which it marks.
+// allowed, too fast, silenced) is said under the field, which it marks, and the line's
+// text goes back into the field to be written another way.
 
 import { isBlind } from "./blind.js";
 
@@ -35,6 +36,7 @@ export class TableTalk {
     this.where = null;     // {open, spectators}: GET /api/tables/{id}/talk
     this.settings = null;  // the person's own: GET /api/talk
     this.openLine = null;  // the line whose actions are open
+    this.pending = null;   // the text of a line sent and not yet echoed
     this.node = ui.h("section", { class: "panel talk-panel", id: "talk", "aria-labelledby": "talk-heading", hidden: true });
     this.load();
   }
@@ -79,6 +81,7 @@ export class TableTalk {
       log.scrollTop = log.scrollHeight;
     }
     const mine = line.seat === this.table?.you;
+    if (mine) this.pending = null;
     this.announce(this.ui.t("talk_says", { name: mine ? this.ui.t("you") : line.name, text: this.words(line) }));
   }
 
@@ -87,6 +90,9 @@ export class TableTalk {
     if (!(REFUSALS.includes(code) || (code === "rate_limited" && detail?.limit === "talk"))) return false;
     if (code === "not_seated" && !this.node.contains(document.activeElement)) return false;
     const text = code === "rate_limited" ? this.ui.t("err_rate_limited_retry", { n: detail.retry_after || 1 }) : this.ui.t("err_" + code);
+    const field = this.node.querySelector("#talk-text");
+    if (field && this.pending && !field.value) field.value = this.pending;  // to be written another way
+    this.pending = null;
     this.say(text, detail?.field === "text");
     this.announce(text);
     return true;
@@ -183,6 +189,7 @@ export class TableTalk {
     if (!text.trim()) { this.say(this.ui.t("err_bad_talk"), true); return; }
     this.say("");
     this.send({ type: "say", text });
+    this.pending = text;  // given back to the field if it is refused
     field.value = "";
   }
 
