@@ -390,3 +390,22 @@ def test_lines_and_mutes_cross_two_processes_on_postgresql_and_redis(
         # The line said on two is reported on one (each process keeps what it delivered).
         report = {"table": amal.table_id, "line": line["id"], "reason": "abuse"}
         assert http(one + "/api/reports", report, token=amal.token)[0] == 201
+
+
+def test_the_page_knows_every_phrase_and_refusal_in_every_language() -> None:
+    """talk.js sends the server's phrases and says each refusal: t("talk_phrase_" + key)
+    and t("err_" + code) exist in every catalogue."""
+    import re
+
+    from tests.web.test_words_table import LANGS, STATIC, keys
+
+    text = (STATIC / "talk.js").read_text(encoding="utf-8")
+    phrases = re.findall(r"\"([a-z_]+)\"", text.split("PHRASES = [")[1].split("];")[0])
+    assert tuple(phrases) == PHRASES  # the page's list is the server's
+    refusals = re.findall(r"\"([a-z_]+)\"", text.split("REFUSALS = [")[1].split("];")[0])
+    codes = {"talk_not_allowed", "bad_talk", "bad_phrase", "talk_closed", "silenced", "talk_off"}
+    assert codes <= set(refusals)
+    used = {f"talk_phrase_{key}" for key in phrases} | {f"err_{code}" for code in refusals}
+    used |= {"err_no_such_line", "err_rate_limited_retry", "tour_talk_box", "talk_spectators"}
+    for lang in LANGS:
+        assert not used - keys(lang), (lang, sorted(used - keys(lang)))
