@@ -154,6 +154,8 @@ def test_the_make_form_makes_an_event_and_explains_a_refusal(browser: Any, swiss
     assert page.locator("#tour-rounds").is_hidden() and page.locator("#tour-minutes").is_visible()
     page.fill("#tour-minutes", "20")
     page.fill("#tour-starts-in", "30")
+    page.focus("#tour-talk")  # table talk at its rated games, by keyboard
+    page.keyboard.press("Space")
     page.click("#tour-create")
     page.wait_for_url("**/tournaments/*")
     page.wait_for_selector("#event-facts")
@@ -162,6 +164,7 @@ def test_the_make_form_makes_an_event_and_explains_a_refusal(browser: Any, swiss
     )
     made = page.url.rsplit("/", 1)[1]
     assert detail(swiss.url, made)["settings"]["minutes"] == 20
+    assert detail(swiss.url, made)["settings"]["talk"] is True
     # A guest is told how to become an organiser, not given the form.
     guest = person_page(browser, swiss)
     guest.goto(f"{swiss.url}/tournaments?lang=en")

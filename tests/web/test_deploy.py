@@ -340,7 +340,7 @@ def test_health_readiness_and_metrics_of_both_processes(site: Site) -> None:
         status, _, body = fetch(app.url + "/readyz")
         ready = json.loads(body)
         assert status == 200 and ready["ready"] and ready["redis"]["ok"], ready
-        assert ready["database"]["migration"] == ready["database"]["head"] == "0017_turnbased"
+        assert ready["database"]["migration"] == ready["database"]["head"] == "0018_talk"
     # Sockets on each process: the multiprocess metrics of either process count all of them.
     token = identity(site.apps[0].url)
     status, _, body = fetch(

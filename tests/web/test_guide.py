@@ -493,6 +493,8 @@ def test_the_deployment_guide_runs_as_written(guide: Guide) -> None:
     assert f"report {report} closed" in said and "is now 'Friday Cup'" in said, said
     assert re.search(r"@name \(\w+\) suspended until \d{4}-\d\d-\d\d \d\d:\d\d UTC", said)
     assert "\n1 report\n" in said and f"table {table}: abandoned" in said, said
+    assert re.search(r"@name \(\w+\) silenced until \d{4}-\d\d-\d\d", said), said
+    assert "@name: may talk again" in said, said
 
     # Every block of the guide ran, or is listed with why it cannot.
     assert sorted(guide.done + list(NOT_RUN)) == sorted(guide.blocks), guide.done

@@ -348,7 +348,7 @@ def test_a_suspension_ends_and_a_rated_seat_is_settled_by_forfeit(site: str) -> 
 
 def test_readiness_and_metrics_in_one_process(site: str) -> None:
     status, body = http(site + "/readyz")
-    assert status == 200 and body["ready"] and body["database"]["migration"] == "0017_turnbased"
+    assert status == 200 and body["ready"] and body["database"]["migration"] == "0018_talk"
     token = new_token(site)
     table = create_table(site, token, seats=[{"kind": "person"}, {"kind": "bot", "level": "easy"}])
     player = Player(site, table, token)

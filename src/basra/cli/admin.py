@@ -5,10 +5,10 @@ On its own: ``vapid`` (a Web Push key pair, and the configuration's lines for it
 Against a running server process (its ``/admin`` API, from an allowed address, with the
 admin token: ``--token-file``, ``$BASRA_ADMIN_TOKEN`` or ``--config``'s
 ``[secrets] admin_token``): ``drain``, ``reports``, ``close-report``, ``close-table``,
-``suspend``, ``ban``, ``lift``, ``rename``, ``cancel-event``, ``rename-event``, ``club
-remove SLUG --reason WHY`` and ``club clear-description SLUG``. An identity is named by
-its id or ``@username``; an event by its id (``/tournaments/ID``); a club by its slug
-(``/club/SLUG``).
+``suspend``, ``ban``, ``lift``, ``rename``, ``silence``, ``unsilence`` (table talk),
+``cancel-event``, ``rename-event``, ``club remove SLUG --reason WHY`` and ``club
+clear-description SLUG``. An identity is named by its id or ``@username``; an event by its
+id (``/tournaments/ID``); a club by its slug (``/club/SLUG``).
 
 ``--config FILE`` (or ``$BASRA_CONFIG``) may come before the action or after it, and is
 enough on its own: the database actions use its ``[database]``, the server actions its
@@ -125,6 +125,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     server(sub)
     sub.add_argument("who", help=WHO_HELP)
     sub.add_argument("name", help="the new display name (checked like a player's own)")
+    sub = actions.add_parser("silence", help="stop an identity's table talk")
+    server(sub)
+    sub.add_argument("who", help=WHO_HELP)
+    sub.add_argument("--hours", type=float, help="how long, in hours (default: until unsilenced)")
+    sub.add_argument("--reason", default="", help=REASON_HELP)
+    sub = actions.add_parser("unsilence", help="let a silenced identity talk again")
+    server(sub)
+    sub.add_argument("who", help=WHO_HELP)
     sub = actions.add_parser("cancel-event", help="end a tournament not finished, as cancelled")
     server(sub)
     sub.add_argument("event", help="the event's id (in its link: /tournaments/ID)")
@@ -305,6 +313,7 @@ def _server_action(args: argparse.Namespace) -> int:
                     f"{report['id']}  {report['reason']:<8}  about {_person(report['target'])}"
                     f"  by {_person(report['reporter'])}  table {report['table']}"
                     + (f"  {report['note']!r}" if report["note"] else "")
+                    + (f"  said {report['quote']!r}" if report.get("quote") else "")
                     + (f"  CLOSED: {report['resolution']}" if report["closed_at"] else "")
                 )
             shown += len(answer["reports"])
@@ -326,6 +335,11 @@ def _server_action(args: argparse.Namespace) -> int:
         answer = _call(args, "POST", f"/admin/identities/{args.who}/ban", {"reason": args.reason})
     elif action == "lift":
         answer = _call(args, "POST", f"/admin/identities/{args.who}/lift", {})
+    elif action == "silence":
+        body = {"hours": args.hours, "reason": args.reason}
+        answer = _call(args, "POST", f"/admin/identities/{args.who}/silence", body)
+    elif action == "unsilence":
+        answer = _call(args, "POST", f"/admin/identities/{args.who}/unsilence", {})
     elif action in ("cancel-event", "rename-event"):
         verb, body = action.removesuffix("-event"), {"name": getattr(args, "name", None)}
         answer = _call(args, "POST", f"/admin/tournaments/{args.event}/{verb}", body)
@@ -379,6 +393,11 @@ def _said(args: argparse.Namespace, answer: Any) -> str:
         return f"{args.who} ({answer['identity']}) {answer['kind']}{until}{why}"
     if action == "lift":
         return f"{args.who}: " + ("lifted" if answer["lifted"] else "was not suspended or banned")
+    if action == "silence":
+        until = f" until {_moment(answer['until'])}" if answer.get("until") else " until unsilenced"
+        return f"{args.who} ({answer['identity']}) silenced{until} ({answer['reason']})"
+    if action == "unsilence":
+        return f"{args.who}: " + ("may talk again" if answer["lifted"] else "was not silenced")
     if action == "rename":
         return f"{args.who} is now {args.name!r} (at {_count(answer['renamed'], 'table')})"
     if action == "cancel-event":

@@ -45,6 +45,7 @@ from basra.server.features.reactions import Reactions
 from basra.server.features.reputation import Reputation
 from basra.server.features.reviews import ReviewConfig, ReviewService
 from basra.server.features.seasons import SeasonConfig, Seasons
+from basra.server.features.talk import Talk
 from basra.server.features.tournaments import TournamentConfig, Tournaments
 from basra.server.features.turns import Turns
 from basra.server.identity import Identities
@@ -257,6 +258,17 @@ class Env:
             arena_ended=self.seasons.record_arena,
             entry_rule=lambda event, who: self.clubs.entry_rule(event, who),
         )
+        self.talk = Talk(
+            self.master,
+            self.messages,
+            store_.talk,
+            store_.tables,
+            store_.identities,
+            self.quotas,
+            self.bus,
+            blocks=store_.friends.blocked_pairs,
+            event_talk=self.tournaments.talk_open,
+        )
         self.moderation = Moderation(
             store_.moderation,
             store_.tables,
@@ -269,6 +281,7 @@ class Env:
             follow_codes=store_.friends.owner_of,
             club_names=lambda slug: self.clubs.name_of(slug),
             challenges=store_.challenges.load,
+            lines=self.talk.line,
         )
         self.presence = Presence(self.bus, self.master.origin, config.presence)
         self.connections.watch(self.presence.changed)
@@ -360,6 +373,7 @@ class Env:
         services.add(Notifications, self.notifications)
         services.add(Challenges, self.challenges)
         services.add(Turns, self.turns)
+        services.add(Talk, self.talk)
         services.add(Operations, self.operations)
         services.add(Metrics, self.metrics)
         return services

@@ -123,6 +123,10 @@ class Limits:
     """Bot accounts made and bot tokens renewed by one person."""
     tables_per_bot: int = 10
     """Tables one bot account may sit at that are waiting or in play."""
+    talk_per_identity: Rate = Rate(5, 10)
+    """Lines of table talk one person may say (quick phrases too)."""
+    talk_per_address: Rate = Rate(15, 10)
+    """Lines of table talk a client address may say (all its identities together)."""
     cap_retry: float = 30.0
     """The ``retry_after`` of a refusal for a cap (a count held at once)."""
 

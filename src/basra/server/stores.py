@@ -30,6 +30,7 @@ from basra.server.features.quickplay_store import SeekStore, SqlSeeks
 from basra.server.features.reputation.store import ReputationStore, SqlReputation
 from basra.server.features.reviews_store import ReviewStore, SqlReviews
 from basra.server.features.seasons.store import SeasonStore, SqlSeasons
+from basra.server.features.talk.store import SqlTalk, TalkStore
 from basra.server.features.tournaments.store import SqlTournaments, TournamentStore
 from basra.server.features.turns.store import SqlVacations, VacationStore
 from basra.server.store.protocols import (
@@ -121,6 +122,10 @@ class Store(Protocol):
         """Challenges and their answers."""
 
     @property
+    def talk(self) -> TalkStore:
+        """Table talk's mutes, settings, silences and table options."""
+
+    @property
     def lessons(self) -> LessonStore:
         """Lessons done."""
 
@@ -169,6 +174,7 @@ class SqlStore:
         self.notifications = SqlNotifications(self.db)
         self.challenges = SqlChallenges(self.db)
         self.lessons = SqlLessons(self.db)
+        self.talk = SqlTalk(self.db)
         self.puzzles = SqlPuzzles(self.db)
         self.reputation = SqlReputation(self.db)
         self.push = SqlPush(self.db)

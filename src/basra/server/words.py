@@ -2,7 +2,7 @@
 
 Every text a person sends that others will read (a display name, a username, a bot
 account's name, an event's title, the seat names of an uploaded offline game, a
-report's words; later chat lines and club names) passes :func:`check_text` with the
+report's words, a line of table talk; later club names) passes :func:`check_text` with the
 field it came in and its :class:`Kind` (its length bounds, which characters it may
 hold, whether the word list applies, its refusal codes). The answer is the text as it
 is stored and shown, or a :class:`~basra.server.errors.ProtocolError` whose ``field``
@@ -87,6 +87,7 @@ __all__ = [
     "MAX_MARKS",
     "NAME",
     "REPORT_NOTE",
+    "TALK",
     "USERNAME",
     "Kind",
     "WordList",
@@ -392,6 +393,8 @@ CLUB_NAME = Kind("a club's name", 2, 40, bad="bad_club", refused="name_not_allow
 """A club's name (:mod:`basra.server.features.clubs`)."""
 CLUB_DESCRIPTION = Kind("a club's description", 0, 500, bad="bad_club")
 """A club's description: shown to everyone, so the word list applies."""
+TALK = Kind("a line of talk", 1, 200, bad="bad_talk", refused="talk_not_allowed")
+"""A line said at a table (:mod:`basra.server.features.talk`): read by the others there."""
 
 
 def check_text(field: str, value: Any, kind: Kind) -> str:

@@ -113,6 +113,8 @@ class EventSettings:
     """Server bots at the four levels may enter."""
     external: bool = False
     """Bot programs playing through the bot API may enter."""
+    talk: bool = False
+    """Table talk is open at the event's rated games (it is at casual ones anyway)."""
 
     def __post_init__(self) -> None:
         if self.format not in FORMATS:
@@ -130,7 +132,7 @@ class EventSettings:
             raise _bad("teams play at tables of 4 seats (two sides of two)")
         _number("move_seconds", self.move_seconds, "the seconds for each move")
         _number("reserve_seconds", self.reserve_seconds, "the reserve seconds")
-        for flag in ("rated", "bots", "external"):
+        for flag in ("rated", "bots", "external", "talk"):
             if not isinstance(getattr(self, flag), bool):
                 raise _bad(f"{flag} must be true or false")
         _number("max_entrants", self.max_entrants, "the maximum field")
@@ -213,6 +215,8 @@ class EventSettings:
         for name in ("minutes", "rounds", "boards"):
             if getattr(self, name) is not None:
                 out[name] = getattr(self, name)
+        if self.talk:
+            out["talk"] = True
         return out
 
     @classmethod
@@ -234,6 +238,7 @@ class EventSettings:
             "max_entrants",
             "bots",
             "external",
+            "talk",
         }
         unknown = sorted(str(key) for key in data if key not in known)
         if unknown:
@@ -254,7 +259,7 @@ class EventSettings:
         for name in ("seats", "teams", "rated", "minutes", "rounds", "boards"):
             if name in data:
                 fields[name] = data[name]
-        for name in ("max_entrants", "bots", "external"):
+        for name in ("max_entrants", "bots", "external", "talk"):
             if name in data:
                 fields[name] = data[name]
         return cls(**fields)

@@ -8,6 +8,7 @@ protocol and its own store repositories, never on another object's internals:
 - :mod:`~basra.server.features.botapi`: bot accounts and programs playing through
   ``WS /ws/bot``;
 - :mod:`~basra.server.features.reactions`: quick phrases and emoji at tables;
+- :mod:`~basra.server.features.talk`: table talk (lines, quick phrases, mutes, silences);
 - :mod:`~basra.server.features.reviews`: reviews of finished games and their job queue;
 - :mod:`~basra.server.features.accounts`: usernames and passwords;
 - :mod:`~basra.server.features.profiles`: profiles and leaderboards;

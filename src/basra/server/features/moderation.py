@@ -1,25 +1,19 @@
 """Moderation: people report players; the operator closes tables, suspends, bans, renames.
 
 **Reports.** A signed-in person reports another from a table (the seat they see), from a
-profile (``/u/{username}``) or by their follow-me code (a friends' list, a follow-me link:
-:mod:`basra.server.features.friends`), or reports a club (``{"club": SLUG}``: its name or
-description; the report's target is ``club:SLUG``, :mod:`basra.server.features.clubs`),
-with a reason (:data:`REASONS`) and, if they like,
+profile (``/u/{username}``), by their follow-me code (a friends' list, a follow-me link:
+:mod:`basra.server.features.friends`), by a challenge they were sent (``{"challenge": ID}``,
+its words quoted in the report: :mod:`basra.server.features.challenges`) or for a line of
+table talk they read (``{"table", "line"}``: the report's ``subject`` is ``talk`` and it
+quotes the line, :mod:`basra.server.features.talk`); or reports a club (``{"club": SLUG}``:
+its name or description; the report's target is ``club:SLUG``,
+:mod:`basra.server.features.clubs`). Each has a reason (:data:`REASONS`) and, if they like,
 a few words (at most :data:`MAX_NOTE` characters): ``POST /api/reports``. Nobody can
 report themselves or a bot; a person makes at most ``reports_per_identity`` reports (10 an
 hour), and a client address, all its identities together, at most ``reports_per_address``
 (20 an hour), so a flood of fresh identities cannot bury real reports. Reports are for the
 operator only (``basra admin reports``), a page at a time, newest first, each page naming
 the next one's cursor.
-profile (``/u/{username}``), by their follow-me code (a friends' list, a follow-me link:
-:mod:`basra.server.features.friends`) or by a challenge they sent (``{"challenge": ID}``,
-its words quoted in the report: :mod:`basra.server.features.challenges`), with a reason
-(:data:`REASONS`) and, if they like, a few words (at most :data:`MAX_NOTE` characters):
-``POST /api/reports``. Nobody can report themselves or a bot; a person makes at most
-``reports_per_identity`` reports (10 an hour), and a client address, all its identities
-together, at most ``reports_per_address`` (20 an hour), so a flood of fresh identities
-cannot bury real reports. Reports are for the operator only (``basra admin reports``), a
-page at a time, newest first, each page naming the next one's cursor.
 
 **Sanctions** (``basra admin suspend`` / ``ban`` / ``lift``). A suspended (until a
 time) or banned identity:
@@ -52,7 +46,7 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Protocol
 
 from basra.server import words
 from basra.server.connection import Connections
@@ -83,6 +77,26 @@ sockets have left their tables by then, so the stand-in is not cancelled by a le
 log = logging.getLogger("basra.server.features.moderation")
 
 
+class SaidLine(Protocol):
+    """A line of table talk as a report quotes it (:class:`basra.server.features.talk.Line`)."""
+
+    @property
+    def speaker(self) -> str:
+        """Who said it (an identity)."""
+
+    @property
+    def name(self) -> str:
+        """The speaker's seat name, as it was shown."""
+
+    @property
+    def shown(self) -> str:
+        """The line's text (a quick phrase's key in brackets)."""
+
+
+LineFinder = Callable[[str, str], SaidLine | None]
+"""The line of talk said at a table by its id, if it can still be reported."""
+
+
 def _bad(message: str, field: str) -> ProtocolError:
     return ProtocolError("bad_report", message, {"field": field})
 
@@ -104,11 +118,14 @@ class Moderation:
         follow_codes: Callable[[str], Awaitable[str | None]] | None = None,
         club_names: Callable[[str], Awaitable[str | None]] | None = None,
         challenges: Callable[[str], Awaitable[ChallengeRow | None]] | None = None,
+        lines: LineFinder | None = None,
     ) -> None:
         self.club_names = club_names
         """A club's name by its slug (None: no such club), for reports of a club."""
         self.challenges = challenges
         """A challenge by its id (:meth:`ChallengeStore.load`), for reports of a challenge."""
+        self.lines = lines
+        """A line of table talk by its table and id (:meth:`Talk.line`), for reports of one."""
         self.follow_codes = follow_codes
         """Whose follow-me code a code is (:meth:`FriendStore.owner_of`), for reports by code."""
         self.store = store
@@ -135,7 +152,22 @@ class Moderation:
             raise _bad(f"reason: one of {', '.join(REASONS)}", "reason")
         note = words.check_text("note", note, words.REPORT_NOTE)
         table_id, target, shown = body.get("table"), None, None
-        if table_id is not None:
+        subject, quote = None, None
+        if "line" in body and self.lines is not None:
+            line_id = body.get("line")
+            said = (
+                self.lines(table_id, line_id)
+                if isinstance(table_id, str) and isinstance(line_id, str)
+                else None
+            )
+            if said is None:
+                raise ProtocolError(
+                    "no_such_line",
+                    "line: that line of talk is not known here (lines are kept for an hour)",
+                    {"field": "line"},
+                )
+            target, shown, subject, quote = said.speaker, said.name, "talk", said.shown
+        elif table_id is not None:
             seat = body.get("seat")
             if not isinstance(table_id, str) or not isinstance(seat, int) or isinstance(seat, bool):
                 raise _bad("name the table and the seat (a number)", "seat")
@@ -179,7 +211,8 @@ class Moderation:
         if target is None:
             raise _bad("nobody sits in that seat yet", "seat")
         if target == reporter:
-            field = "seat" if table_id else "code" if "code" in body else "username"
+            field = "code" if "code" in body else "username"
+            field = "line" if subject else "seat" if table_id else field
             raise _bad("you cannot report yourself", field)
         limits = self.quotas.limits
         self.quotas.take("reports", reporter, limits.reports_per_identity, "reports per person")
@@ -194,6 +227,8 @@ class Moderation:
             at=self.clock(),
             table_id=table_id if isinstance(table_id, str) else None,
             target_name=shown,
+            subject=subject,
+            quote=quote,
         )
         await self.store.add_report(report)
         log.info("report %s: %s about %s (%s)", report.id, reporter, target, reason)
@@ -232,6 +267,8 @@ class Moderation:
                 },
                 "closed_at": r.closed_at,
                 "resolution": r.resolution,
+                "subject": r.subject,
+                "quote": r.quote,
             }
             for r in rows
         ]

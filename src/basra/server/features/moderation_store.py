@@ -2,7 +2,8 @@
 repository's protocol, the ``reports`` table and the repository in SQL.
 
 ``reports`` has one row per report of a player (who, about whom, from which table, the
-reason and the reporter's words, and once closed what the operator did). The sanctions
+reason and the reporter's words, what is reported besides the person (a line of table talk,
+quoted: migration ``v0018_talk``), and once closed what the operator did). The sanctions
 moderation sets are the store's (:class:`~basra.server.store.protocols.SanctionStore`,
 the ``sanctions`` table), since identities check them at sign-in:
 :class:`ModerationStore` is both. The table is declared on the schema's one
@@ -46,6 +47,10 @@ class ReportRow:
     closed_at: float | None = None
     resolution: str | None = None
     """What the operator did about it (their words)."""
+    subject: str | None = None
+    """What is reported besides the person, if anything: ``talk`` (a line of table talk)."""
+    quote: str | None = None
+    """The reported words as they were shown (a line of talk; lines are kept nowhere else)."""
 
 
 # ---------------------------------------------------------------- repository
@@ -84,6 +89,8 @@ reports = Table(
     Column("at", Float, nullable=False),
     Column("closed_at", Float, nullable=True),
     Column("resolution", Text, nullable=True),
+    Column("subject", String(16), nullable=True),
+    Column("quote", Text, nullable=True),
 )
 Index("ix_reports_open", reports.c.closed_at, reports.c.at)
 
@@ -104,6 +111,8 @@ def _report(row: Any) -> ReportRow:
         target_name=row.target_name,
         closed_at=row.closed_at,
         resolution=row.resolution,
+        subject=row.subject,
+        quote=row.quote,
     )
 
 
@@ -122,6 +131,8 @@ class SqlModeration(SqlSanctions):
                     reason=report.reason,
                     note=report.note,
                     at=report.at,
+                    subject=report.subject,
+                    quote=report.quote,
                 )
             )
 

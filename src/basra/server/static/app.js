@@ -19,6 +19,7 @@ import { reportForm } from "./report.js";
 import { followAtTable, friendsPanel } from "./friends.js";
 import { badge as notificationsBadge, challengesPanel } from "./challenges.js";
 import { turnCount, turnsPage, turnsPanel } from "./turns.js";
+import { TableTalk } from "./talk.js";
 import { manifestLanguage, startOffline } from "./offline/register.js";
 
 // Each page's own module is loaded when that page first opens (the home page draws with
@@ -362,6 +363,7 @@ async function homePage(root) {
     [2, 3, 4].map((v) => h("option", { value: v }, n(v))));
   const teamsBox = h("input", { type: "checkbox", id: "teams", disabled: true, onchange: (e) => { form.teams = e.target.checked; } });
   const hintsBox = h("input", { type: "checkbox", id: "hints", checked: true, onchange: (e) => { form.hints = e.target.checked; } });
+  const talkBox = h("input", { type: "checkbox", id: "talk-spectators", onchange: (e) => { form.talk_spectators = e.target.checked; } });
   // Rated tables: no hints and a clock (the server checks the rest and says why).
   // "Nd": a turn-based table of N days a move (a person is expected to be away meanwhile).
   const CLOCKS = ["", "15+30", "30+60", "60+180", "1d", "2d", "3d", "7d"];
@@ -462,6 +464,7 @@ async function homePage(root) {
         ...(form.rated ? { rated: true } : {}),
         ...(form.clock.endsWith("d") ? { clock: { days: parseInt(form.clock, 10) } }
           : form.clock ? { clock: { move: Number(form.clock.split("+")[0]), reserve: Number(form.clock.split("+")[1]) } } : {}),
+        ...(form.talk_spectators ? { talk_spectators: true } : {}),
       }) });
       navigate(body.url);
     } catch (err) {
@@ -478,6 +481,7 @@ async function homePage(root) {
       h("span"), h("label", {}, teamsBox, " ", t("teams")),
       h("span"), h("label", {}, hintsBox, " ", t("hints")),
       h("span"), h("label", {}, ratedBox, " ", t("rated_table")),
+      h("span"), h("label", {}, talkBox, " ", t("talk_spectators")),
       h("label", { for: "clock" }, t("clock_label")), clockSelect,
       h("span", { class: "grid-label", id: "seats-label" }, t("seats")), h("div", { role: "group", "aria-labelledby": "seats-label" }, seatsBox)),
     h("details", { id: "custom-settings" }, h("summary", {}, t("custom")), h("p", { class: "muted" }, t("custom_help")), settingsBox),
@@ -546,6 +550,9 @@ class TablePage {
       endLinks: () => this.endLinks(),
       waitingForm: () => this.nameField(),
     });
+    // Table talk: its panel under the table, outside what the table redraws (talk.js).
+    this.talk = new TableTalk(ui, id, (message) => this.send(message), (text) => this.view.talkLine(text));
+    this.root.append(this.talk.node);
     this.connect();
   }
 
@@ -553,9 +560,10 @@ class TablePage {
     this.closed = true;
     if (this.ws) this.ws.close();
     this.view.close();
+    this.talk.close();
   }
 
-  relabel() { this.view.relabel(); }
+  relabel() { this.view.relabel(); this.talk.relabel(); }
 
   connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
@@ -608,6 +616,7 @@ class TablePage {
         this.table = message.table;
         this.loading.remove();
         this.view.setTable(message.table);
+        this.talk.setTable(message.table);
         break;
       case "state":
         this.view.accept(message);
@@ -615,6 +624,7 @@ class TablePage {
       case "error":
         if (message.code === "no_such_table") { this.gone(); return; }
         if (message.code === "signed_out" || message.code === "suspended") return;  // the close that follows says it
+        if (this.talk.refused(message.code, message)) break;  // a line refused: said under its field
         this.view.refused(message.code, message);
         break;
       case "hint":
@@ -625,6 +635,9 @@ class TablePage {
         break;
       case "reaction":
         this.view.reaction(message.seat, message.code);
+        break;
+      case "talk":
+        this.talk.heard(message);
         break;
       case "rematch":
         if (this.table && this.table.you !== null) { toast(t("rematch_wait")); navigate(`/t/${message.table}`); }

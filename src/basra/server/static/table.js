@@ -41,6 +41,7 @@
 //   table.refused(code, detail)  a move or hint was refused: say so, and let the person play again
 //   table.clock(message)   a clock message (clocked tables)
 //   table.reaction(seat, code)   someone's reaction
+//   table.talkLine(text)   a line of table talk, in words ("Badr says: ..."), said in blind mode
 //   table.relabel()        the page's language (or blind mode) changed: draw again
 //   table.close()          the page goes: timers stopped, keys and sounds let go
 //
@@ -183,6 +184,9 @@ export class TableView {
   clock(message) { this.clocks.update(message); }
 
   reaction(seat, code) { this.reactions?.show(seat, code, this.seatName(seat)); }
+
+  /** A line of table talk (talk.js): said aloud in blind mode. */
+  talkLine(text) { this.nvui.talk(text); }
 
   hint(message) {
     this.hintMessage = message;

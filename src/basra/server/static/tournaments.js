@@ -123,6 +123,7 @@ async function createPanel(ui, account) {
   const publicBox = h("input", { type: "checkbox", id: "tour-public", checked: true });
   const ratedBox = h("input", { type: "checkbox", id: "tour-rated", checked: true });
   const botsBox = h("input", { type: "checkbox", id: "tour-bots" });
+  const talkBox = h("input", { type: "checkbox", id: "tour-talk" });  // table talk at rated games (talk.js)
   const minutesField = field("tour-minutes", t("tour_length_minutes"), minutes);
   const roundsField = field("tour-rounds", t("tour_rounds"), rounds);
   const boardsField = field("tour-boards", t("tour_boards"), boards);
@@ -142,6 +143,7 @@ async function createPanel(ui, account) {
       max_entrants: Number(maxEntrants.value), starts_at: Date.now() / 1000 + 60 * Number(startsIn.value),
       public: publicBox.checked, rated: ratedBox.checked, bots: botsBox.checked,
     };
+    if (talkBox.checked) body.talk = true;
     if (format.value === "arena") body.minutes = Number(minutes.value); else body.rounds = Number(rounds.value);
     if (format.value === "duplicate") body.boards = Number(boards.value);
     try {
@@ -158,6 +160,7 @@ async function createPanel(ui, account) {
   field("tour-max", t("tour_max_entrants"), maxEntrants), field("tour-starts-in", t("tour_starts_in"), startsIn),
   h("p", {}, h("label", {}, publicBox, " ", t("tour_public"))), h("p", {}, h("label", {}, ratedBox, " ", t("tour_rated_box"))),
   h("p", {}, h("label", {}, botsBox, " ", t("tour_bots_box"))),
+  h("p", {}, h("label", {}, talkBox, " ", t("tour_talk_box"))),
   h("div", { class: "actions" }, h("button", { type: "submit", id: "tour-create" }, t("tour_create"))), error);
   showLength();
   panel.append(form);

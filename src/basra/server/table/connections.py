@@ -17,6 +17,7 @@ Client to server::
     {"type": "rematch"}                       # after the game: same table again
     {"type": "rename", "name": "Amal"}
     {"type": "react", "code": "well_played"}   # a quick phrase or emoji (features/reactions.py)
+    {"type": "say", "text": "..."} | {"type": "say", "phrase": "good_game"}   # table talk
     {"type": "ping"}
 
 Server to client::
@@ -32,6 +33,7 @@ Server to client::
      "move_left": 27.5, "reserves": [60.0, null], "timeouts": [0, 0], "missed": [0, 0],
      "in_a_row": [0, 0], "forfeited": []}    # after each snapshot, at clocked tables
     {"type": "reaction", "seat": 1, "code": "well_played"}   # a seat's reaction
+    {"type": "talk", "id": "...", "seat": 1, "name": "Badr", "text": "..." | "phrase": "..."}
     {"type": "pong"}
 
 Error codes are stable (the page translates them); the English message is for
@@ -60,7 +62,7 @@ from basra.server.table.master import TableMaster
 
 __all__ = ["CLIENT_TYPES", "MAX_TOKEN", "MessageHandler", "TableMessages", "check_message"]
 
-CLIENT_TYPES = ("hello", "join", "move", "hint", "rematch", "rename", "react", "ping")
+CLIENT_TYPES = ("hello", "join", "move", "hint", "rematch", "rename", "react", "say", "ping")
 """The types of message a client may send at a table."""
 MAX_TOKEN = 128
 """Longest device token accepted."""
@@ -115,6 +117,11 @@ def check_message(data: dict[str, Any]) -> dict[str, Any]:
         out["name"] = check_name(data.get("name"))
     elif kind == "react":
         out["code"] = _text(data, "code", 32)
+    elif kind == "say":  # the text is checked by the words policy (features/talk)
+        if data.get("phrase") is not None:
+            out["phrase"] = _text(data, "phrase", 32)
+        else:
+            out["text"] = data.get("text")
     return out
 
 

@@ -128,6 +128,8 @@ class TableForm(BaseModel):
     club: str | None = Field(default=None, max_length=40)
     """A club's slug: only its members may sit (the creator must be one;
     :mod:`basra.server.features.clubs`)."""
+    talk_spectators: bool = False
+    """Spectators read the table's talk (:mod:`basra.server.features.talk`); off by default."""
 
 
 @dataclass(frozen=True)

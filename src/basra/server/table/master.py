@@ -632,6 +632,11 @@ class TableMaster:
             for client in list(live.clients):
                 client.send(message)
 
+    def clients_at(self, table_id: str) -> list[Client]:
+        """The clients of a table here that are still open (table talk picks its readers)."""
+        live = self.live.get(table_id)
+        return [c for c in live.clients if not c.closed] if live is not None else []
+
     def table_json(self, live: LiveTable, you: int | None) -> dict[str, Any]:
         """The table's description as seat ``you`` gets it."""
         out = describe_table(live.row, live.rules)

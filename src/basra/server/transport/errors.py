@@ -80,6 +80,9 @@ STATUS_OF = {
     "bad_push": 422,
     "push_off": 503,
     "no_such_season": 404,
+    # table talk
+    "bad_talk": 422,
+    "no_such_line": 404,
 }
 """HTTP status of each refusal code (400 for any other)."""
 

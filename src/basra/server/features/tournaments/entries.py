@@ -50,6 +50,7 @@ SETTING_FIELDS = (
     ("rated", "rated"),
     ("bots", "bots"),
     ("external", "external"),
+    ("talk", "talk"),
     ("clock", "clock"),
 )
 """Words of a settings refusal, and the form field each names."""

@@ -334,6 +334,13 @@ class Tournaments:
 
     # ---------------------------------------------------------------- making
 
+    async def talk_open(self, owner: str) -> bool:
+        """Whether the event a table's owner key names opens talk at its rated games
+        (its settings' ``talk``; :mod:`basra.server.features.talk` asks)."""
+        game = parse_owner(owner)
+        row = await self.store.load(game.event_id) if game is not None else None
+        return row is not None and bool(row.settings.get("talk"))
+
     async def create(
         self, caller: Caller, data: dict[str, Any], address: str | None = None
     ) -> dict[str, Any]:

@@ -2,7 +2,8 @@
 // hears and what a blind player types. It owns the words said aloud (announce.js):
 // each play once, briefly, in the page's language (who, which card, what it took, a
 // basra, whose turn), a deal, the end of a round and of the game, plays a bot made
-// for the person while away, a refusal, a hint, the choices a card offers; and blind
+// for the person while away, a refusal, a hint, the choices a card offers, a line of
+// table talk; and blind
 // mode's typed commands (the command box under the hand: a number plays that card,
 // a word reads the hand, the floor, the last play, the scores, the piles, the clocks,
 // whose turn, the players, or the list of commands).
@@ -131,6 +132,10 @@ export class TableNvui {
     const holder = h("span", {}, message.facts ? hintParts(message.facts, this.ctrl.ui()) : this.ctrl.moveLabel(message.move));
     return `${this.t("hint")}: ${holder.textContent}`;
   }
+
+  /** A line of table talk (talk.js), in words: said in blind mode (its panel's log, a
+   * live region, is read by itself otherwise). */
+  talk(text) { if (isBlind()) say(text); }
 
   /** A move or hint was refused (the text the page shows too). */
   refused(text) { say(text); }

@@ -32,6 +32,7 @@ from basra.server.transport.routes import (
     reactions,
     seasons,
     tables,
+    talk,
     tournaments,
     turns,
 )
@@ -54,6 +55,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     quickplay.router,
     daily.router,
     reactions.router,
+    talk.router,
     bots.router,
     tournaments.router,
     seasons.router,

@@ -2,10 +2,12 @@
 (:mod:`basra.server.features.moderation`).
 
 Body: ``{"table": ID, "seat": N, "reason": R, "note": "..."}``, ``{"username": U,
-"reason": R, "note": "..."}``, ``{"code": C, ...}`` (a follow-me code) or ``{"club":
-SLUG, ...}`` (a club: its name or description); ``reason`` one
-of ``abuse``, ``cheating``, ``name``, ``spam``, ``other``. Answer: 201 ``{"report": id}``;
-``bad_report`` (422, naming the ``field``), ``no_such_table``, ``no_such_player``,
+"reason": R, "note": "..."}``, ``{"code": C, ...}`` (a follow-me code), ``{"challenge": ID,
+...}`` (a challenge sent to the reporter, its words quoted), ``{"table": ID, "line": L,
+...}`` (a line of table talk, quoted in the report) or ``{"club": SLUG, ...}`` (a club: its
+name or description); ``reason`` one of ``abuse``, ``cheating``, ``name``, ``spam``,
+``other``. Answer: 201 ``{"report": id}``; ``bad_report`` (422, naming the ``field``),
+``no_such_table``, ``no_such_player``, ``no_such_challenge``, ``no_such_line``,
 ``no_such_club``, ``rate_limited``.
 """
 

@@ -14,7 +14,8 @@
   identity id or ``@username``); ``POST /admin/tournaments/{id}/cancel`` (an event not
   finished ends as ``cancelled``, the tables of its games in play end as abandoned),
   ``POST /admin/tournaments/{id}/rename`` ``{"name"}`` (a new title, checked as a
-  maker's is).
+  maker's is); ``POST /admin/identities/{who}/silence`` ``{"hours" | null, "reason"}``
+  (no table talk until then, or until ``.../unsilence``: :mod:`basra.server.features.talk`).
 - ``POST /admin/clubs/{slug}/remove`` ``{"reason"}`` (the club is shown nowhere and joined
   by nobody; kept for the record) and ``POST /admin/clubs/{slug}/clear-description``
   (:mod:`basra.server.features.clubs`).
@@ -31,6 +32,7 @@ from fastapi.responses import JSONResponse, Response
 from basra.server.errors import ProtocolError
 from basra.server.features.clubs import Clubs
 from basra.server.features.moderation import Moderation
+from basra.server.features.talk import Talk
 from basra.server.features.tournaments import Tournaments
 from basra.server.ops.control import Operations
 from basra.server.ops.metrics import CONTENT_TYPE
@@ -44,6 +46,7 @@ Ops = Annotated[Operations, Depends(provide(Operations))]
 Mod = Annotated[Moderation, Depends(provide(Moderation))]
 Events = Annotated[Tournaments, Depends(provide(Tournaments))]
 ClubsDep = Annotated[Clubs, Depends(provide(Clubs))]
+Talks = Annotated[Talk, Depends(provide(Talk))]
 REPORTS_PAGE = 500
 """The most reports one page of ``GET /admin/reports`` holds."""
 
@@ -121,6 +124,27 @@ async def close_table(table_id: str, request: Request, ops: Ops, moderation: Mod
     """End a table as abandoned."""
     _admin(request, ops)
     return {"table": table_id, "status": await moderation.close_table(table_id)}
+
+
+@router.post("/admin/identities/{who}/silence")
+async def silence(who: str, request: Request, ops: Ops, moderation: Mod, talk: Talks) -> Any:
+    """Silence an identity's table talk (for some hours, or until lifted)."""
+    _admin(request, ops)
+    body = await _body(request)
+    hours = body.get("hours")
+    if hours is not None and (not isinstance(hours, int | float) or isinstance(hours, bool)):
+        raise ProtocolError("bad_request", "hours: a number, or null", {"field": "hours"})
+    identity = await moderation.resolve(who)
+    row = await talk.silence(identity, str(body.get("reason") or ""), hours)
+    return {"identity": row.identity, "silenced": True, "until": row.until, "reason": row.reason}
+
+
+@router.post("/admin/identities/{who}/unsilence")
+async def unsilence(who: str, request: Request, ops: Ops, moderation: Mod, talk: Talks) -> Any:
+    """Let a silenced identity talk again."""
+    _admin(request, ops)
+    identity = await moderation.resolve(who)
+    return {"identity": identity, "lifted": await talk.unsilence(identity)}
 
 
 @router.post("/admin/identities/{who}/{action}")

@@ -22,6 +22,7 @@ from basra.server.connection import Connection
 from basra.server.errors import ProtocolError
 from basra.server.features.botapi import BotApi
 from basra.server.features.clubs import Clubs
+from basra.server.features.talk import Talk
 from basra.server.identity import Identities
 from basra.server.ops.logs import TABLE_ID
 from basra.server.ops.metrics import Metrics
@@ -99,6 +100,7 @@ async def create_table(
     bots: Annotated[BotApi, Depends(provide(BotApi))],
     clubs: Annotated[Clubs, Depends(provide(Clubs))],
     where: Annotated[str, Depends(address)],
+    talk: Annotated[Talk, Depends(provide(Talk))],
 ) -> JSONResponse:
     """Create a checked table within the caller's quotas."""
     name, spec = check_table_form(body)
@@ -110,6 +112,8 @@ async def create_table(
         await clubs.keep_table(row.id, body.club)
     if seated:
         await bots.seated(row.id, seated)
+    if body.talk_spectators:
+        await talk.open_to_spectators(row.id)
     return JSONResponse({"id": row.id, "url": f"/t/{row.id}"}, status_code=201)
 
 

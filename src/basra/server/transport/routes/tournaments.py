@@ -63,6 +63,8 @@ class EventForm(BaseModel):
     max_entrants: int = 32
     bots: bool = False
     external: bool = False
+    talk: bool = False
+    """Table talk at the event's rated games (:mod:`basra.server.features.talk`)."""
 
 
 class JoinForm(BaseModel):
