@@ -67,24 +67,6 @@ export function friendsPanel(ui, followCode) {
   }
 
   let presence = null;  // present while the page is open (holdPresence)
-  // Present while the page is open: one socket, opened again after a drop (a few seconds on).
-  let socket = null;
-  let pinger = null;
-  function present(delay = 1000) {
-    if (closed || !ui.app.token) return;
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    socket = new WebSocket(`${scheme}://${location.host}/ws/friends`);
-    socket.onopen = () => {
-      socket.send(JSON.stringify({ type: "hello", token: ui.app.token }));
-      pinger = setInterval(() => { if (socket.readyState === 1) socket.send(JSON.stringify({ type: "ping" })); }, PING_MS);
-    };
-    // Its messages (notifications, challenges) go to whoever listens: challenges.js.
-    socket.onmessage = (event) => window.dispatchEvent(new CustomEvent("basra:socket", { detail: JSON.parse(event.data) }));
-    socket.onclose = (event) => {
-      clearInterval(pinger);
-      if (!closed && event.code !== 4001 && event.code !== 4003) setTimeout(() => present(Math.min(delay * 2, 30000)), delay);
-    };
-  }
 
   hide.addEventListener("change", async () => {
     try {
@@ -137,6 +119,8 @@ export function holdPresence(ui) {
       socket.send(JSON.stringify({ type: "hello", token: ui.app.token }));
       pinger = setInterval(() => { if (socket.readyState === 1) socket.send(JSON.stringify({ type: "ping" })); }, PING_MS);
     };
+    // Its messages (notifications, challenges) go to whoever listens: challenges.js.
+    socket.onmessage = (event) => window.dispatchEvent(new CustomEvent("basra:socket", { detail: JSON.parse(event.data) }));
     socket.onclose = (event) => {
       clearInterval(pinger);
       if (!closed && event.code !== 4001 && event.code !== 4003) setTimeout(() => present(Math.min(delay * 2, 30000)), delay);
