@@ -287,6 +287,8 @@ class Env:
             store_.clubs, store_.players, self.friends, self.quotas, self.tournaments
         )
         self.notifications = Notifications(store_.notifications, self.connections, self.bus)
+        # The list's items reach closed pages as Web Push, worded in each browser's language.
+        self.notifications.on_added(self.push.notified)
         self.challenges = Challenges(
             store_.challenges,
             self.friends,
