@@ -517,6 +517,18 @@ def test_a_club_only_tournament_is_entered_by_members_only(tmp_path: Path) -> No
         form = {"name": "Club Cup", "format": "swiss", "rounds": 1, "starts_at": time.time() + 600}
         status, made = http(f"{base}/api/clubs/{slug}/events", form, token=amal)
         assert status == 201 and made["kind"] == "club", made
+        # Its members are told (a club_event item, linking with the invitation); its maker not.
+        (item,) = http(f"{base}/api/notifications", token=badr)[1]["items"]
+        assert item["kind"] == "club_event"
+        assert item["url"] == f"/tournaments/{made['id']}?invite={made['invite']}"
+        assert item["data"] == {
+            "club": "Cup Club",
+            "slug": slug,
+            "event": made["id"],
+            "name": "Club Cup",
+            "what": "club",
+        }
+        assert http(f"{base}/api/notifications", token=amal)[1]["items"] == []
         joined = http(
             f"{base}/api/tournaments/{made['id']}/join", {"invite": made["invite"]}, token=badr
         )

@@ -16,7 +16,7 @@ import time
 import urllib.request
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -778,5 +778,96 @@ def test_a_turn_at_a_turn_based_table_is_pushed_and_a_kind_not_chosen_is_not() -
                 assert service.to("badr") == []  # listed, never pushed: not chosen
             finally:
                 await env.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_tournament_starting_soon_is_told_once_to_each_entrant_with_two_processes() -> None:
+    from tests.web.helpers import file_store, sharing
+    from tests.web.tourney import QUICK, SERVICE
+
+    from basra.locales import message
+    from basra.server.features.tournaments.runner import new_event_id
+    from basra.server.features.tournaments.store import EntrantRow, TournamentRow
+    from basra.server.runtime.pubsub import MemoryHub
+    from basra.tournaments import Entrant, EventSettings, Member
+
+    async def scenario() -> None:
+        async with push_service() as service:
+            store, hub = file_store(), MemoryHub()
+            config = AppConfig(service=SERVICE, tournaments=QUICK, push=push_config())
+            envs = [
+                Env(config, store=store, hub=hub, origin="one"),
+                Env(config, store=sharing(store), hub=hub.attach(), origin="two"),  # type: ignore[arg-type]
+            ]
+            for env in envs:
+                await env.start(resume=False)
+            try:
+                amal, badr = await named(envs[0], "Amal"), await named(envs[1], "Badr")
+                phone = Browser()
+                sub = phone.subscription(service.endpoint("amal"))
+                await envs[0].push.subscribe(amal, {**sub, "lang": "ar"})
+                await envs[0].push.choose(amal, {"kinds": ["tournament_soon"]})
+                now = time.time()
+                settings = EventSettings.from_json(
+                    {"format": "arena", "minutes": 5, "bots": True, "rules": {"target": 1}}
+                )
+                people = ((amal, "Amal"), (badr, "Badr"))
+                entrants = [
+                    EntrantRow(
+                        f"e{i}",
+                        i,
+                        Entrant(f"e{i}", n, (Member("person", w, n),), 20.0).to_json(),
+                        now,
+                    )
+                    for i, (w, n) in enumerate(people)
+                ]
+                # Four minutes to its start (the entrants are told within the last five).
+                starts = now + 240
+                row = TournamentRow(
+                    new_event_id(), "Friday Cup", settings.to_json(), "created", starts, now
+                )
+                row = replace(row, ends_at=starts + 300)
+                claims = [(f"person:{w}", f"e{i}") for i, (w, _) in enumerate(people)]
+                await store.tournaments.create(row, entrants, claims)
+                # Another in ten minutes: nobody is told of it yet.
+                later = replace(row, id=new_event_id(), starts_at=now + 600, ends_at=now + 900)
+                await store.tournaments.create(later, entrants, claims)
+
+                async def soon(who: str) -> list[dict[str, Any]]:
+                    items = (await envs[1].notifications.listing(who))["items"]
+                    return [i for i in items if i["kind"] == "tournament_soon"]
+
+                deadline = time.monotonic() + 10
+                while not (await soon(amal) and await soon(badr)):
+                    assert time.monotonic() < deadline, "the entrants were not told"
+                    await asyncio.sleep(0.05)
+                await asyncio.sleep(1.0)  # ten more passes of the clock, by either process
+                # Both processes pass again as if each had just taken the lease over,
+                # knowing nobody told: the stored items' keys keep it once.
+                for env in envs:
+                    env.tournaments.runner._told.clear()
+                    await env.tournaments.runner.step_event(row, time.time())
+                for who in (amal, badr):
+                    (item,) = await soon(who)
+                    assert item["url"] == f"/tournaments/{row.id}"
+                    assert item["data"] == {
+                        "tournament": row.id,
+                        "name": "Friday Cup",
+                        "minutes": 4,
+                    }
+                assert sum(e.tournaments.runner.passes for e in envs) > 5
+                # Amal's phone had it once, in Arabic.
+                await until(lambda: len(service.to("amal")) == 1)
+                await asyncio.sleep(0.3)
+                (request,) = service.to("amal")
+                shown = phone.decrypt(request.body)
+                assert shown["kind"] == "tournament_soon" and shown["lang"] == "ar"
+                words = message("ar", "note_tournament_soon", name="Friday Cup", minutes=4)
+                assert shown["body"] == words == "تبدأ Friday Cup بعد ٤ دقائق"
+                assert shown["url"] == f"/tournaments/{row.id}"
+            finally:
+                for env in envs:
+                    await env.close()
 
     asyncio.run(scenario())
