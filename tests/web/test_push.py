@@ -871,3 +871,32 @@ def test_a_tournament_starting_soon_is_told_once_to_each_entrant_with_two_proces
                     await env.close()
 
     asyncio.run(scenario())
+
+
+def test_every_kind_of_the_list_is_worded_in_every_language_and_pushed_as_a_push_kind() -> None:
+    from basra.locales import languages
+    from basra.server.features import notifications
+    from basra.server.features.notifications import note_text
+    from basra.server.features.push import FROM_LIST
+
+    assert set(FROM_LIST) <= set(notifications.KINDS)
+    assert set(FROM_LIST.values()) <= set(KINDS)
+    facts = {
+        "from": "Amal",
+        "by": "Badr",
+        "name": "Friday Cup",
+        "club": "Café Basra",
+        "minutes": 5,
+        "table": "t1",
+    }
+    for lang in languages():
+        seen = set()
+        for kind in notifications.KINDS:
+            text = note_text(lang, kind, facts)
+            assert text and "{" not in text and "}" not in text, (lang, kind, text)
+            seen.add(text)
+        assert len(seen) == len(notifications.KINDS), lang  # each kind its own words
+    # A name missing is a guest, in the reader's language; a kind unknown is "something new".
+    assert note_text("en", "challenge", {}) == "guest challenges you to a game"
+    assert note_text("en", "season_end", {}) == "Something new happened"
+    assert note_text("ar", "challenge_declined", {"from": "Amal", "by": "Badr"}) == "رفض Badr تحديك"
