@@ -499,6 +499,14 @@ def test_the_routes_say_when_push_is_off_and_take_subscriptions_when_it_is_on() 
         )
         assert status == 422 and body["error"] == "bad_push" and body["field"] == "endpoint"
         status, body = http(
+            f"{on.url}/api/push/subscribe", {**subscription, "lang": "zz"}, token=token
+        )
+        assert status == 422 and body["error"] == "bad_push" and body["field"] == "lang"
+        status, body = http(
+            f"{on.url}/api/push/subscribe", {**subscription, "lang": "ar"}, token=token
+        )
+        assert (status, body) == (200, {"subscribed": True, "subscriptions": 1})
+        status, body = http(
             f"{on.url}/api/push/kinds", {"kinds": ["reply", "your_turn"]}, token=token
         )
         assert (status, body) == (200, {"chosen": ["reply", "your_turn"]})
