@@ -650,6 +650,24 @@ def test_two_processes_on_postgresql_and_redis_share_the_sends(postgres: str, re
                         )
                 assert await one.store.push.subscriptions(people[1]) == []
                 assert await one.store.push.waiting() == []
+                # An item kept once across processes (a tournament starting soon): both
+                # processes keep it at the same moment, one row; and the language column.
+                who = people[2]
+                made = await asyncio.gather(
+                    *(
+                        env.notifications.add_once(
+                            who, "tournament_soon", {"name": "Cup"}, "/tournaments/x", "soon:x"
+                        )
+                        for env in envs
+                    )
+                )
+                assert sum(item is not None for item in made) == 1
+                items = (await two.notifications.listing(who))["items"]
+                assert [i["kind"] for i in items] == ["tournament_soon"]
+                await one.push.subscribe(
+                    who, {**Browser().subscription(service.endpoint("ar")), "lang": "ar"}
+                )
+                assert [s.lang for s in await two.store.push.subscriptions(who)] == ["en", "ar"]
             finally:
                 for env in envs:
                     await env.close()
