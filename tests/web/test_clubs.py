@@ -18,6 +18,7 @@ from tests.web.helpers import (
     Player,
     ServerThread,
     create_table,
+    eventually,
     http,
     new_token,
     play_to_end,
@@ -518,6 +519,7 @@ def test_a_club_only_tournament_is_entered_by_members_only(tmp_path: Path) -> No
         status, made = http(f"{base}/api/clubs/{slug}/events", form, token=amal)
         assert status == 201 and made["kind"] == "club", made
         # Its members are told (a club_event item, linking with the invitation); its maker not.
+        eventually(lambda: _told(base, badr), timeout=10)
         (item,) = http(f"{base}/api/notifications", token=badr)[1]["items"]
         assert item["kind"] == "club_event"
         assert item["url"] == f"/tournaments/{made['id']}?invite={made['invite']}"
@@ -609,3 +611,7 @@ def test_no_odd_body_on_any_club_route_is_answered_with_a_crash(server: ServerTh
             if status >= 400:
                 assert answer["error"] and answer["message"], (path, body, answer)
     assert http(f"{base}/api/clubs/{slug}", token=owner)[1]["you"]["role"] == "owner"
+
+
+def _told(base: str, token: str) -> None:
+    assert http(f"{base}/api/notifications", token=token)[1]["items"]

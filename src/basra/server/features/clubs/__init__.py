@@ -35,7 +35,8 @@ to at most ``clubs_per_member`` clubs. Refusals are ``bad_club`` naming the ``fi
 **Notifications.** A club-only event or a battle made notifies the members of every
 club in it (but its maker) with a ``club_event`` item (:attr:`Clubs.notify`, the
 notifications list's ``add``, wired in ``env.py``; so Web Push too), linking to the event
-with the invitation a member's club page gives.
+with the invitation a member's club page gives. The members are told after the answer
+(a task of the process: a big club does not hold up its leader's request).
 
 **The operator** removes a club (kept for the record, shown nowhere: ``basra admin club
 remove``) or clears its description (``basra admin club clear-description``); a report
@@ -44,6 +45,8 @@ may name a club (:mod:`basra.server.features.moderation`).
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import re
 import secrets
 import time
@@ -69,6 +72,8 @@ from basra.server.identity import Caller
 from basra.server.quotas import Quotas
 from basra.server.store.protocols import PlayerStore
 from basra.server.table.ratings import rating_json
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "ROLES",
@@ -168,6 +173,7 @@ class Clubs:
         """Keeps a notification ``(person, kind, data, url)`` (the notifications list's
         ``add``, wired in env.py); None: nobody is told."""
         self._board: tuple[float, dict[str, Any]] | None = None
+        self._telling: set[asyncio.Task[None]] = set()
 
     # ---------------------------------------------------------------- reading
 
@@ -535,15 +541,17 @@ class Clubs:
         await self.store.add_events(
             [ClubEventRow(made["id"], s, kind, best, invite, self.clock()) for s in slugs]
         )
-        await self._tell_members(slugs, made, kind, caller.identity)
+        if self.notify is not None:
+            task = asyncio.create_task(self._tell_members(slugs, made, kind, caller.identity))
+            self._telling.add(task)
+            task.add_done_callback(self._telling.discard)
         return {"id": made["id"], "invite": invite, "kind": kind, "clubs": slugs, "best": best}
 
     async def _tell_members(
         self, slugs: list[str], made: dict[str, Any], what: str, maker: str
     ) -> None:
         """A ``club_event`` notification to each member of the clubs (but the maker)."""
-        if self.notify is None:
-            return
+        assert self.notify is not None
         url = f"/tournaments/{made['id']}"
         if made.get("invite"):
             url += f"?invite={made['invite']}"
@@ -559,7 +567,10 @@ class Clubs:
             }
             for who in await self.member_ids(slug):
                 if who != maker:
-                    await self.notify(who, "club_event", data, url)
+                    try:
+                        await self.notify(who, "club_event", data, url)
+                    except Exception:
+                        log.exception("club %s: a member was not told of event %s", slug, data)
 
     async def entry_rule(self, event_id: str, identity: str) -> None:
         """Who may enter (:data:`~basra.server.features.tournaments.EntryRule`): a club
