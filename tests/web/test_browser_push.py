@@ -216,6 +216,8 @@ def test_the_service_worker_shows_a_push_and_a_click_opens_its_address(browser: 
     options = show[2]
     assert options["body"] == "Table 3" and options["tag"] == "your_turn:/t/abc"
     assert options["data"] == {"url": "/t/abc", "kind": "your_turn"} and options["renotify"]
+    assert options["lang"] == "ar" and options["dir"] == "auto"  # shown in its language
+    assert elsewhere[2]["lang"] == ""  # a payload without one: the browser's own
     assert elsewhere[2]["data"]["url"] == "/" and backslash[2]["data"]["url"] == "/"
     origin = "https://basra.example"
     # A page already there is focused; else a page of the site goes there; else one opens.
