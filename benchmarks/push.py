@@ -1,7 +1,7 @@
 """Web Push delivery by one server process: notifications per second, and the delay from
 ``deliver`` to the push service's request.
 
-    python benchmarks/push.py [--people 1000] [--rate 50] [--concurrency 1 16]
+    python benchmarks/push.py [--people 1000] [--rate 50] [--concurrency 1 16] [--via list]
 
 A push service of the benchmark's own runs in a child process (aiohttp on localhost: it
 answers 201 and notes when each request came). In this process, one server environment
@@ -16,7 +16,11 @@ job's sends at once in one process), two runs:
   own), the CPU seconds of this process per notification, and when the last ones came
   (p50 and p95 of the time from the queuing);
 - **paced**: one ``deliver`` every ``1/--rate`` seconds (a steady stream of moves):
-  the delay from ``deliver`` to the push service's receiving it, p50 and p95.
+  the delay from ``deliver`` to the push service's receiving it, p50 and p95. With
+  ``--via list`` each is a ``your_turn`` item of the notifications list instead
+  (``Notifications.add``, as a move at a turn-based table makes it): kept, sent to the
+  person's sockets, and pushed by push's listener, worded in the subscription's language
+  (half the people subscribed in Arabic).
 
 Concurrency 1 is the baseline (one send at a time, the job queue's default for a kind);
 16 is the default of ``[push] concurrency``. The machine may be shared: read the runs of
@@ -91,7 +95,9 @@ def arrivals(url: str) -> dict[str, float]:
         return dict(json.loads(response.read()))
 
 
-async def run(people: int, rate: float, concurrency: int, url: str) -> dict[str, Any]:
+async def run(
+    people: int, rate: float, concurrency: int, url: str, via: str = "deliver"
+) -> dict[str, Any]:
     from cryptography.hazmat.primitives.asymmetric import ec
     from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
@@ -114,7 +120,12 @@ async def run(people: int, rate: float, concurrency: int, url: str) -> dict[str,
         person = (await env.identities.create(f"127.3.{n // 250}.{n % 250}")).caller.identity
         endpoint = f"{url}/p/{n}"
         await env.push.subscribe(
-            person, {"endpoint": endpoint, "keys": {"p256dh": p256dh, "auth": auth}}
+            person,
+            {
+                "endpoint": endpoint,
+                "keys": {"p256dh": p256dh, "auth": auth},
+                "lang": "ar" if n % 2 else "en",
+            },
         )
         await env.push.choose(person, {"kinds": ["your_turn"]})
         who.append(person)
@@ -129,7 +140,9 @@ async def run(people: int, rate: float, concurrency: int, url: str) -> dict[str,
         payload = json.dumps(
             {"kind": "your_turn", "title": "Your turn", "body": f"Table {n}", "url": f"/t/{n}"}
         )
-        ids += await env.store.push.queue(person, "your_turn", payload, time.time())
+        ids += await env.store.push.queue(
+            person, "your_turn", lambda _lang, text=payload: text, time.time()
+        )
     cpu, started = time.process_time(), time.time()
     sent = {str(n): started for n in range(people)}
     for send_id in ids:
@@ -142,7 +155,10 @@ async def run(people: int, rate: float, concurrency: int, url: str) -> dict[str,
     sent = {}
     for n, person in enumerate(who):
         sent[str(n)] = time.time()
-        await env.push.deliver(person, "your_turn", "Your turn", f"Table {n}", f"/t/{n}")
+        if via == "list":
+            await env.notifications.add(person, "your_turn", {"table": str(n)}, f"/t/{n}")
+        else:
+            await env.push.deliver(person, "your_turn", "Your turn", f"Table {n}", f"/t/{n}")
         await asyncio.sleep(1 / rate)
     await settle(2 * people)
     came = await asyncio.to_thread(arrivals, url)
@@ -167,6 +183,9 @@ def main() -> None:
     parser.add_argument("--people", type=int, default=1000)
     parser.add_argument("--rate", type=float, default=50.0, help="paced deliveries a second")
     parser.add_argument("--concurrency", type=int, nargs="+", default=[1, 16])
+    parser.add_argument(
+        "--via", choices=["deliver", "list"], default="deliver", help="what the paced run calls"
+    )
     args = parser.parse_args()
     port = free_port()
     child = multiprocessing.get_context("spawn").Process(target=serve, args=(port,), daemon=True)
@@ -183,7 +202,7 @@ def main() -> None:
             time.sleep(0.1)
     try:
         for concurrency in args.concurrency:
-            result = asyncio.run(run(args.people, args.rate, concurrency, url))
+            result = asyncio.run(run(args.people, args.rate, concurrency, url, args.via))
             print(
                 f"concurrency {result['concurrency']:>3}: {result['per_second']:7.1f} "
                 f"notifications/s, {result['cpu_ms_each']:.2f} ms CPU each; burst delay "

@@ -31,7 +31,7 @@
   const push = (data) => event({ data: { json: () => JSON.parse(data), text: () => data } });
   const click = (url) => event({ notification: { close: () => calls.push(["close"]), data: { url } } });
   const results = {};
-  handlers.push(push(JSON.stringify({ kind: "your_turn", title: "Your turn", body: "Table 3", url: "/t/abc", tag: "your_turn:/t/abc" })));
+  handlers.push(push(JSON.stringify({ kind: "your_turn", title: "Your turn", body: "Table 3", url: "/t/abc", tag: "your_turn:/t/abc", lang: "ar" })));
   handlers.push(push(JSON.stringify({ title: "Elsewhere", url: "//evil.example/x" })));
   handlers.push(push(JSON.stringify({ title: "Backslash", url: "/\\evil.example/x" })));
   await settle();

@@ -2,7 +2,9 @@
 Arabic, by keyboard, with 0 axe-core violations at 390x844 and 1366x800 (screenshots in
 out/screens): the kinds chosen with the keyboard reach the server and are said in the
 polite status region; turning this device on asks the service worker's PushManager; a
-server without VAPID keys says push is off.
+server without VAPID keys says push is off; the subscription is posted with the page's
+language (a PushManager stand-in gives it), and again in the page's language each time
+the page opens.
 
 What headless Chromium cannot do here is receive a real push: its PushManager has no
 push service to register with offline, so subscribing ends in the page's words for a
@@ -14,6 +16,7 @@ holds the server's half end to end, with a push service of its own."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -128,6 +131,61 @@ def test_kinds_are_chosen_by_keyboard_and_this_device_is_offered_push(
     page.context.close()
 
 
+def test_the_page_posts_its_language_with_the_subscription_and_again_when_it_opens(
+    browser: Any,  # noqa: F811
+    sites: tuple[str, str],
+) -> None:
+    """A PushManager stand-in (headless Chromium has no push service) gives a real
+    subscription's JSON: the page posts it with its language, and posts it again, with
+    the language of the page now, each time the settings page opens."""
+    from tests.web.test_push import Browser
+
+    site = sites[0]
+    token = new_token(site)
+    page = page_of(browser, site, token, 390, 844)
+    given = Browser().subscription("https://push.example/page")
+    page.add_init_script(
+        "(() => {"
+        f"  const json = {json.dumps(given)};"
+        "  const made = { endpoint: json.endpoint, options: {}, toJSON: () => json,"
+        "    unsubscribe: async () => true };"
+        "  let held = sessionStorage.getItem('held') ? made : null;"
+        "  PushManager.prototype.subscribe = async function () {"
+        "    held = made; sessionStorage.setItem('held', '1'); return made; };"
+        "  PushManager.prototype.getSubscription = async function () { return held; };"
+        "})();"
+    )
+    posted: list[dict[str, Any]] = []
+    page.on(
+        "request",
+        lambda r: (
+            posted.append(json.loads(r.post_data or "{}"))
+            if r.url.endswith("/api/push/subscribe")
+            else None
+        ),
+    )
+    page.goto(f"{site}/settings/notifications?lang=ar&anim=fast")
+    page.wait_for_selector("#push-toggle:not([hidden])")
+    page.focus("#push-toggle")
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.querySelector('#push-toggle').dataset.on === '1'")
+    eventually(lambda: _subscriptions_are(site, token, 1), timeout=10)
+    assert posted[-1]["lang"] == "ar" and posted[-1]["endpoint"] == given["endpoint"]
+    # Opened again in English: this browser's subscription is posted again, in English.
+    page.goto(f"{site}/settings/notifications?lang=en&anim=fast")
+    page.wait_for_function("document.querySelector('#push-toggle').dataset.on === '1'")
+    eventually(lambda: _posted_in(posted, "en"), timeout=10)
+    page.context.close()
+
+
+def _subscriptions_are(site: str, token: str, n: int) -> None:
+    assert http(f"{site}/api/push", token=token)[1]["subscriptions"] == n
+
+
+def _posted_in(posted: list[dict[str, Any]], lang: str) -> None:
+    assert len(posted) >= 2 and posted[-1]["lang"] == lang, posted
+
+
 def test_a_server_without_keys_says_push_is_off(browser: Any, sites: tuple[str, str]) -> None:  # noqa: F811
     site = sites[1]
     page = page_of(browser, site, new_token(site), 390, 844)
@@ -158,6 +216,8 @@ def test_the_service_worker_shows_a_push_and_a_click_opens_its_address(browser: 
     options = show[2]
     assert options["body"] == "Table 3" and options["tag"] == "your_turn:/t/abc"
     assert options["data"] == {"url": "/t/abc", "kind": "your_turn"} and options["renotify"]
+    assert options["lang"] == "ar" and options["dir"] == "auto"  # shown in its language
+    assert elsewhere[2]["lang"] == ""  # a payload without one: the browser's own
     assert elsewhere[2]["data"]["url"] == "/" and backslash[2]["data"]["url"] == "/"
     origin = "https://basra.example"
     # A page already there is focused; else a page of the site goes there; else one opens.

@@ -18,6 +18,7 @@ from tests.web.helpers import (
     Player,
     ServerThread,
     create_table,
+    eventually,
     http,
     new_token,
     play_to_end,
@@ -517,6 +518,19 @@ def test_a_club_only_tournament_is_entered_by_members_only(tmp_path: Path) -> No
         form = {"name": "Club Cup", "format": "swiss", "rounds": 1, "starts_at": time.time() + 600}
         status, made = http(f"{base}/api/clubs/{slug}/events", form, token=amal)
         assert status == 201 and made["kind"] == "club", made
+        # Its members are told (a club_event item, linking with the invitation); its maker not.
+        eventually(lambda: _told(base, badr), timeout=10)
+        (item,) = http(f"{base}/api/notifications", token=badr)[1]["items"]
+        assert item["kind"] == "club_event"
+        assert item["url"] == f"/tournaments/{made['id']}?invite={made['invite']}"
+        assert item["data"] == {
+            "club": "Cup Club",
+            "slug": slug,
+            "event": made["id"],
+            "name": "Club Cup",
+            "what": "club",
+        }
+        assert http(f"{base}/api/notifications", token=amal)[1]["items"] == []
         joined = http(
             f"{base}/api/tournaments/{made['id']}/join", {"invite": made["invite"]}, token=badr
         )
@@ -597,3 +611,7 @@ def test_no_odd_body_on_any_club_route_is_answered_with_a_crash(server: ServerTh
             if status >= 400:
                 assert answer["error"] and answer["message"], (path, body, answer)
     assert http(f"{base}/api/clubs/{slug}", token=owner)[1]["you"]["role"] == "owner"
+
+
+def _told(base: str, token: str) -> None:
+    assert http(f"{base}/api/notifications", token=token)[1]["items"]

@@ -16,7 +16,7 @@ import time
 import urllib.request
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +34,7 @@ from tests.web.test_services import postgres, redis  # noqa: F401 (fixtures)
 from basra.server.app import AppConfig
 from basra.server.env import Env
 from basra.server.errors import ProtocolError
+from basra.server.features.notifications import NotificationRow
 from basra.server.features.push import KINDS, PushConfig, Subscription, make_keys, public_key_of
 from basra.server.features.push.store import endpoint_key
 from basra.server.ops.config import ConfigError, parse_config
@@ -214,6 +215,7 @@ def test_a_notification_reaches_the_push_service_signed_and_encrypted_for_the_br
                         "body": "At table 3",
                         "url": "/t/abc123",
                         "tag": "your_turn:/t/abc123",
+                        "lang": "en",
                     }
                     with pytest.raises(
                         http_ece.ECEException, match="InvalidTag"
@@ -272,15 +274,18 @@ def test_nothing_is_sent_for_a_kind_not_opted_into_and_an_address_off_the_site_o
                 assert {browser.decrypt(r.body)["url"] for r in service.received[1:]} == {"/"}
                 with pytest.raises(ValueError, match="not a kind"):
                     await env.push.deliver(amal, "spam", "x", "", "/")
-                # As a listener of the notifications list: its items of a push kind, with a
-                # title, are delivered; others are not push's.
-                await env.push.notified(amal, "challenge", {"title": "Listed", "body": "b"}, "/c/9")
-                await env.push.notified(amal, "season_end", {"title": "Not a push kind"}, "/")
-                await env.push.notified(amal, "challenge", {"no": "title"}, "/")
+                # As a listener of the notifications list: its items of a kind pushed are
+                # delivered, worded by the catalogue; a kind not opted into (your_turn), or
+                # one the list has and push has not, is not.
+                await env.notifications.add(amal, "challenge", {"from": "Badr"}, "/c/9")
+                await env.notifications.add(amal, "your_turn", {"table": "x"}, "/t/x")
+                item = NotificationRow("n1", amal, "season_end", {}, "/", 0.0)
+                assert await env.push.notified(item) == 0
                 await until(lambda: len(service.received) == 5)
                 await asyncio.sleep(0.2)
                 assert len(service.received) == 5
-                assert browser.decrypt(service.received[4].body)["title"] == "Listed"
+                shown = browser.decrypt(service.received[4].body)
+                assert shown["body"] == "Badr challenges you to a game" and shown["url"] == "/c/9"
             finally:
                 await env.close()
 
@@ -494,6 +499,14 @@ def test_the_routes_say_when_push_is_off_and_take_subscriptions_when_it_is_on() 
         )
         assert status == 422 and body["error"] == "bad_push" and body["field"] == "endpoint"
         status, body = http(
+            f"{on.url}/api/push/subscribe", {**subscription, "lang": "zz"}, token=token
+        )
+        assert status == 422 and body["error"] == "bad_push" and body["field"] == "lang"
+        status, body = http(
+            f"{on.url}/api/push/subscribe", {**subscription, "lang": "ar"}, token=token
+        )
+        assert (status, body) == (200, {"subscribed": True, "subscriptions": 1})
+        status, body = http(
             f"{on.url}/api/push/kinds", {"kinds": ["reply", "your_turn"]}, token=token
         )
         assert (status, body) == (200, {"chosen": ["reply", "your_turn"]})
@@ -637,8 +650,279 @@ def test_two_processes_on_postgresql_and_redis_share_the_sends(postgres: str, re
                         )
                 assert await one.store.push.subscriptions(people[1]) == []
                 assert await one.store.push.waiting() == []
+                # An item kept once across processes (a tournament starting soon): both
+                # processes keep it at the same moment, one row; and the language column.
+                who = people[2]
+                made = await asyncio.gather(
+                    *(
+                        env.notifications.add_once(
+                            who, "tournament_soon", {"name": "Cup"}, "/tournaments/x", "soon:x"
+                        )
+                        for env in envs
+                    )
+                )
+                assert sum(item is not None for item in made) == 1
+                items = (await two.notifications.listing(who))["items"]
+                assert [i["kind"] for i in items] == ["tournament_soon"]
+                await one.push.subscribe(
+                    who, {**Browser().subscription(service.endpoint("ar")), "lang": "ar"}
+                )
+                assert [s.lang for s in await two.store.push.subscriptions(who)] == ["en", "ar"]
             finally:
                 for env in envs:
                     await env.close()
 
     asyncio.run(scenario())
+
+
+async def named(env: Env, name: str) -> str:
+    who = await person(env)
+    await env.store.identities.name(who, name)
+    return who
+
+
+def test_a_challenge_is_pushed_to_each_browser_in_the_language_of_its_page() -> None:
+    async def scenario() -> None:
+        async with push_service() as service:
+            env = await push_env(push_config())
+            try:
+                amal, badr, carl = [await named(env, n) for n in ("Amal", "Badr", "Carl")]
+                phones = {"badr": Browser(), "carl": Browser(), "amal": Browser()}
+                for who, name, lang in ((badr, "badr", "ar"), (carl, "carl", "en")):
+                    sub = phones[name].subscription(service.endpoint(name))
+                    await env.push.subscribe(who, {**sub, "lang": lang})
+                    await env.push.choose(who, {"kinds": ["challenge"]})
+                # The maker's page was in French, its subscription posted under "subscription".
+                sub = phones["amal"].subscription(service.endpoint("amal"))
+                await env.push.subscribe(amal, {"subscription": sub, "lang": "fr"})
+                await env.push.choose(amal, {"kinds": ["challenge"]})
+                assert [s.lang for s in await env.store.push.subscriptions(badr)] == ["ar"]
+
+                async def code(who: str) -> dict[str, str]:
+                    return {"code": (await env.friends.link(who, "http://site"))["code"]}
+
+                to_badr = await env.challenges.make(amal, {"to": [await code(badr)]})
+                to_carl = await env.challenges.make(amal, {"to": [await code(carl)]})
+                await until(lambda: len(service.received) == 2)
+                (ar,) = [phones["badr"].decrypt(r.body) for r in service.to("badr")]
+                (en,) = [phones["carl"].decrypt(r.body) for r in service.to("carl")]
+                assert ar == {
+                    "kind": "challenge",
+                    "title": "بصرة",
+                    "body": "Amal يتحداك في لعبة",
+                    "url": f"/?challenge={to_badr['id']}",
+                    "tag": f"challenge:/?challenge={to_badr['id']}",
+                    "lang": "ar",
+                }
+                assert (en["title"], en["body"], en["lang"]) == (
+                    "Basra",
+                    "Amal challenges you to a game",
+                    "en",
+                )
+                assert en["url"] == f"/?challenge={to_carl['id']}"
+                # Carl declines: the maker's answer is a challenge push too, in French.
+                await env.challenges.answer(carl, to_carl["id"], "decline")
+                await until(lambda: len(service.to("amal")) == 1)
+                fr = phones["amal"].decrypt(service.to("amal")[0].body)
+                assert (fr["kind"], fr["body"]) == ("challenge", "Carl a refusé votre défi")
+                # The item in the list is the same words-free item the page words.
+                item = (await env.notifications.listing(badr))["items"][0]
+                assert item["kind"] == "challenge" and item["data"]["from"] == "Amal"
+            finally:
+                await env.close()
+
+    asyncio.run(scenario())
+
+
+def test_the_language_is_checked_posted_again_and_kept_when_the_browser_renews() -> None:
+    async def scenario() -> None:
+        env = await push_env(push_config())
+        try:
+            amal = await person(env)
+            browser = Browser()
+            sub = browser.subscription("https://push.example/a")
+            for wrong in ("xx", 5, None, "EN"):
+                with pytest.raises(ProtocolError) as refused:
+                    await env.push.subscribe(amal, {**sub, "lang": wrong})
+                assert (refused.value.extra or {})["field"] == "lang"
+            await env.push.subscribe(amal, sub)  # none given: English
+            assert [s.lang for s in await env.store.push.subscriptions(amal)] == ["en"]
+            await env.push.subscribe(amal, {**sub, "lang": "ar"})  # posted again: Arabic
+            assert [s.lang for s in await env.store.push.subscriptions(amal)] == ["ar"]
+            fresh = Browser().subscription("https://push.example/b")
+            await env.push.renew({"old": sub, "subscription": fresh})
+            (kept,) = await env.store.push.subscriptions(amal)
+            assert (kept.endpoint, kept.lang) == ("https://push.example/b", "ar")
+            again = Browser().subscription("https://push.example/c")
+            await env.push.renew({"old": fresh, "subscription": again, "lang": "el"})
+            assert [s.lang for s in await env.store.push.subscriptions(amal)] == ["el"]
+        finally:
+            await env.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_turn_at_a_turn_based_table_is_pushed_and_a_kind_not_chosen_is_not() -> None:
+    from tests.web.test_service import spec
+    from tests.web.test_turnbased import TWO_PEOPLE, config_on, move, seated
+
+    from basra.server.table.clocks import FakeClock
+
+    async def scenario() -> None:
+        async with push_service() as service:
+            config = AppConfig(service=config_on(FakeClock()), push=push_config())
+            env = Env(config)
+            await env.start(resume=False)
+            try:
+                amal = (await env.identities.create("test")).caller
+                badr = (await env.identities.create("test")).caller
+                phones = {amal.identity: Browser(), badr.identity: Browser()}
+                for caller, name, lang in ((amal, "amal", "ar"), (badr, "badr", "en")):
+                    sub = phones[caller.identity].subscription(service.endpoint(name))
+                    await env.push.subscribe(caller.identity, {**sub, "lang": lang})
+                # Amal chose your_turn; Badr chose challenges only: his turns are not pushed.
+                await env.push.choose(amal.identity, {"kinds": ["your_turn"]})
+                await env.push.choose(badr.identity, {"kinds": ["challenge"]})
+                form = spec(seats=TWO_PEOPLE, clock={"days": 2})
+                row = await env.lifecycle.create(amal, "test", "Amal", form)
+                live, clients = await seated(env, row.id, [amal, badr])
+                await env.messages.handle(clients[1], {"type": "join", "seat": 1})
+                await until(lambda: live.state.phase == "play")
+                for _ in range(4):
+                    await move(env, live, clients)
+                turns = await env.notifications.listing(amal.identity)
+                theirs = await env.notifications.listing(badr.identity)
+                mine = [i for i in turns["items"] if i["kind"] == "your_turn"]
+                assert mine and [i for i in theirs["items"] if i["kind"] == "your_turn"]
+                await until(lambda: len(service.to("amal")) == len(mine))
+                for request in service.to("amal"):
+                    shown = phones[amal.identity].decrypt(request.body)
+                    assert shown["kind"] == "your_turn" and shown["url"] == f"/t/{row.id}"
+                    assert shown["body"] == "حان دورك في لعبة بالأدوار"
+                    assert request.headers["Urgency"] == "high"
+                await asyncio.sleep(0.3)
+                assert service.to("badr") == []  # listed, never pushed: not chosen
+            finally:
+                await env.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_tournament_starting_soon_is_told_once_to_each_entrant_with_two_processes() -> None:
+    from tests.web.helpers import file_store, sharing
+    from tests.web.tourney import QUICK, SERVICE
+
+    from basra.locales import message
+    from basra.server.features.tournaments.runner import new_event_id
+    from basra.server.features.tournaments.store import EntrantRow, TournamentRow
+    from basra.server.runtime.pubsub import MemoryHub
+    from basra.tournaments import Entrant, EventSettings, Member
+
+    async def scenario() -> None:
+        async with push_service() as service:
+            store, hub = file_store(), MemoryHub()
+            config = AppConfig(service=SERVICE, tournaments=QUICK, push=push_config())
+            envs = [
+                Env(config, store=store, hub=hub, origin="one"),
+                Env(config, store=sharing(store), hub=hub.attach(), origin="two"),  # type: ignore[arg-type]
+            ]
+            for env in envs:
+                await env.start(resume=False)
+            try:
+                amal, badr = await named(envs[0], "Amal"), await named(envs[1], "Badr")
+                phone = Browser()
+                sub = phone.subscription(service.endpoint("amal"))
+                await envs[0].push.subscribe(amal, {**sub, "lang": "ar"})
+                await envs[0].push.choose(amal, {"kinds": ["tournament_soon"]})
+                now = time.time()
+                settings = EventSettings.from_json(
+                    {"format": "arena", "minutes": 5, "bots": True, "rules": {"target": 1}}
+                )
+                people = ((amal, "Amal"), (badr, "Badr"))
+                entrants = [
+                    EntrantRow(
+                        f"e{i}",
+                        i,
+                        Entrant(f"e{i}", n, (Member("person", w, n),), 20.0).to_json(),
+                        now,
+                    )
+                    for i, (w, n) in enumerate(people)
+                ]
+                # Four minutes to its start (the entrants are told within the last five).
+                starts = now + 240
+                row = TournamentRow(
+                    new_event_id(), "Friday Cup", settings.to_json(), "created", starts, now
+                )
+                row = replace(row, ends_at=starts + 300)
+                claims = [(f"person:{w}", f"e{i}") for i, (w, _) in enumerate(people)]
+                await store.tournaments.create(row, entrants, claims)
+                # Another in ten minutes: nobody is told of it yet.
+                later = replace(row, id=new_event_id(), starts_at=now + 600, ends_at=now + 900)
+                await store.tournaments.create(later, entrants, claims)
+
+                async def soon(who: str) -> list[dict[str, Any]]:
+                    items = (await envs[1].notifications.listing(who))["items"]
+                    return [i for i in items if i["kind"] == "tournament_soon"]
+
+                deadline = time.monotonic() + 10
+                while not (await soon(amal) and await soon(badr)):
+                    assert time.monotonic() < deadline, "the entrants were not told"
+                    await asyncio.sleep(0.05)
+                await asyncio.sleep(1.0)  # ten more passes of the clock, by either process
+                # Both processes pass again as if each had just taken the lease over,
+                # knowing nobody told: the stored items' keys keep it once.
+                for env in envs:
+                    env.tournaments.runner._told.clear()
+                    await env.tournaments.runner.step_event(row, time.time())
+                for who in (amal, badr):
+                    (item,) = await soon(who)
+                    assert item["url"] == f"/tournaments/{row.id}"
+                    assert item["data"] == {
+                        "tournament": row.id,
+                        "name": "Friday Cup",
+                        "minutes": 4,
+                    }
+                assert sum(e.tournaments.runner.passes for e in envs) > 5
+                # Amal's phone had it once, in Arabic.
+                await until(lambda: len(service.to("amal")) == 1)
+                await asyncio.sleep(0.3)
+                (request,) = service.to("amal")
+                shown = phone.decrypt(request.body)
+                assert shown["kind"] == "tournament_soon" and shown["lang"] == "ar"
+                words = message("ar", "note_tournament_soon", name="Friday Cup", minutes=4)
+                assert shown["body"] == words == "تبدأ Friday Cup بعد ٤ دقائق"
+                assert shown["url"] == f"/tournaments/{row.id}"
+            finally:
+                for env in envs:
+                    await env.close()
+
+    asyncio.run(scenario())
+
+
+def test_every_kind_of_the_list_is_worded_in_every_language_and_pushed_as_a_push_kind() -> None:
+    from basra.locales import languages
+    from basra.server.features import notifications
+    from basra.server.features.notifications import note_text
+    from basra.server.features.push import FROM_LIST
+
+    assert set(FROM_LIST) <= set(notifications.KINDS)
+    assert set(FROM_LIST.values()) <= set(KINDS)
+    facts = {
+        "from": "Amal",
+        "by": "Badr",
+        "name": "Friday Cup",
+        "club": "Café Basra",
+        "minutes": 5,
+        "table": "t1",
+    }
+    for lang in languages():
+        seen = set()
+        for kind in notifications.KINDS:
+            text = note_text(lang, kind, facts)
+            assert text and "{" not in text and "}" not in text, (lang, kind, text)
+            seen.add(text)
+        assert len(seen) == len(notifications.KINDS), lang  # each kind its own words
+    # A name missing is a guest, in the reader's language; a kind unknown is "something new".
+    assert note_text("en", "challenge", {}) == "guest challenges you to a game"
+    assert note_text("en", "season_end", {}) == "Something new happened"
+    assert note_text("ar", "challenge_declined", {"from": "Amal", "by": "Badr"}) == "رفض Badr تحديك"

@@ -300,6 +300,8 @@ class Env:
             store_.clubs, store_.players, self.friends, self.quotas, self.tournaments
         )
         self.notifications = Notifications(store_.notifications, self.connections, self.bus)
+        # The list's items reach closed pages as Web Push, worded in each browser's language.
+        self.notifications.on_added(self.push.notified)
         self.challenges = Challenges(
             store_.challenges,
             self.friends,
@@ -321,6 +323,9 @@ class Env:
         )
         self.master.pauses = self.turns.pauses
         self.master.on_turn(self._your_turn)
+        # Tournaments starting soon and clubs' new events: items of the notifications list.
+        self.tournaments.runner.starting_soon = self._starting_soon
+        self.clubs.notify = self.notifications.add
         # Operations: the drain, the checks and the metrics of this process.
         self.drain = Drain()
         self.drain.on_start(lambda: asyncio.ensure_future(self.master.ownership.hand_over()))
@@ -335,6 +340,18 @@ class Env:
         (and so sent to their open pages at once)."""
         data = {"table": turn.table_id, "deadline": turn.deadline}
         await self.notifications.add(turn.identity, "your_turn", data, f"/t/{turn.table_id}")
+
+    async def _starting_soon(
+        self, event_id: str, name: str, people: list[str], starts_at: float
+    ) -> None:
+        """A tournament starts soon: an item for each person entered, once (its key is
+        the event's, so a second process running the clock tells nobody twice)."""
+        minutes = max(1, round((starts_at - time.time()) / 60))
+        data = {"tournament": event_id, "name": name, "minutes": minutes}
+        for who in people:
+            await self.notifications.add_once(
+                who, "tournament_soon", data, f"/tournaments/{event_id}", f"soon:{event_id}"
+            )
 
     @property
     def origin(self) -> str:

@@ -23,6 +23,8 @@ export function notificationText(t, item) {
     case "challenge_expired": return t("note_challenge_expired");
     case "rematch": return t("note_rematch", { name: d.by || t("guest") });
     case "your_turn": return t("note_your_turn");
+    case "tournament_soon": return t("note_tournament_soon", { name: d.name || "", minutes: d.minutes || 5 });
+    case "club_event": return t("note_club_event", { club: d.club || "", name: d.name || "" });
     default: return t("note_other");
   }
 }

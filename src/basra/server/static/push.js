@@ -5,6 +5,8 @@
 // and unsubscribes. Each kind is a checkbox, saved as it changes and said in the polite
 // status region. Where the server has no keys, or the browser cannot receive push, or the
 // person refused the permission, the page says so in words and nothing else breaks.
+// The subscription is posted with the page's language (lang): the notifications sent to
+// this browser are worded in it.
 
 import { status } from "./announce.js";
 
@@ -73,6 +75,10 @@ export async function pushPage(root, ui) {
     });
   }
 
+  // The page's language goes with the subscription: the server words this browser's
+  // notifications in it (posted again each time, so a change of language follows).
+  const withLang = (subscription) => ({ ...subscription.toJSON(), lang: ui.app.lang });
+
   let synced = false;
   function showDevices(n) { devices.textContent = t("push_devices_n", { n }); }
 
@@ -88,7 +94,7 @@ export async function pushPage(root, ui) {
       // in here now, and learns of one the browser replaced while no page was open.
       synced = true;
       try {
-        settings.subscriptions = (await api("/api/push/subscribe", { method: "POST", body: JSON.stringify(here.toJSON()) })).subscriptions;
+        settings.subscriptions = (await api("/api/push/subscribe", { method: "POST", body: JSON.stringify(withLang(here)) })).subscriptions;
         showDevices(settings.subscriptions);
       } catch (err) { error.textContent = ui.errorText(err); }
     }
@@ -102,7 +108,7 @@ export async function pushPage(root, ui) {
     if ((await Notification.requestPermission()) !== "granted") { await draw(); return; }
     const registration = await navigator.serviceWorker.ready;
     const subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(settings.public_key) });
-    const answer = await api("/api/push/subscribe", { method: "POST", body: JSON.stringify(subscription.toJSON()) });
+    const answer = await api("/api/push/subscribe", { method: "POST", body: JSON.stringify(withLang(subscription)) });
     settings.subscriptions = answer.subscriptions;
     status(t("push_turned_on"));
   }

@@ -32,6 +32,12 @@ to at most ``clubs_per_member`` clubs. Refusals are ``bad_club`` naming the ``fi
 ``club_taken`` (409, naming ``name``), ``no_such_club`` (404), ``not_club_leader`` (403),
 ``name_not_allowed`` and ``rate_limited``.
 
+**Notifications.** A club-only event or a battle made notifies the members of every
+club in it (but its maker) with a ``club_event`` item (:attr:`Clubs.notify`, the
+notifications list's ``add``, wired in ``env.py``; so Web Push too), linking to the event
+with the invitation a member's club page gives. The members are told after the answer
+(a task of the process: a big club does not hold up its leader's request).
+
 **The operator** removes a club (kept for the record, shown nowhere: ``basra admin club
 remove``) or clears its description (``basra admin club clear-description``); a report
 may name a club (:mod:`basra.server.features.moderation`).
@@ -39,11 +45,13 @@ may name a club (:mod:`basra.server.features.moderation`).
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import re
 import secrets
 import time
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from basra.server import words
@@ -64,6 +72,8 @@ from basra.server.identity import Caller
 from basra.server.quotas import Quotas
 from basra.server.store.protocols import PlayerStore
 from basra.server.table.ratings import rating_json
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "ROLES",
@@ -159,7 +169,11 @@ class Clubs:
         self.quotas = quotas
         self.tournaments = tournaments
         self.clock = clock
+        self.notify: Callable[[str, str, dict[str, Any], str], Awaitable[object]] | None = None
+        """Keeps a notification ``(person, kind, data, url)`` (the notifications list's
+        ``add``, wired in env.py); None: nobody is told."""
         self._board: tuple[float, dict[str, Any]] | None = None
+        self._telling: set[asyncio.Task[None]] = set()
 
     # ---------------------------------------------------------------- reading
 
@@ -527,7 +541,36 @@ class Clubs:
         await self.store.add_events(
             [ClubEventRow(made["id"], s, kind, best, invite, self.clock()) for s in slugs]
         )
+        if self.notify is not None:
+            task = asyncio.create_task(self._tell_members(slugs, made, kind, caller.identity))
+            self._telling.add(task)
+            task.add_done_callback(self._telling.discard)
         return {"id": made["id"], "invite": invite, "kind": kind, "clubs": slugs, "best": best}
+
+    async def _tell_members(
+        self, slugs: list[str], made: dict[str, Any], what: str, maker: str
+    ) -> None:
+        """A ``club_event`` notification to each member of the clubs (but the maker)."""
+        assert self.notify is not None
+        url = f"/tournaments/{made['id']}"
+        if made.get("invite"):
+            url += f"?invite={made['invite']}"
+        name = made.get("name")
+        for slug in slugs:
+            club = await self.club(slug)
+            data = {
+                "club": club.name,
+                "slug": slug,
+                "event": made["id"],
+                "name": name if isinstance(name, str) else "",
+                "what": what,
+            }
+            for who in await self.member_ids(slug):
+                if who != maker:
+                    try:
+                        await self.notify(who, "club_event", data, url)
+                    except Exception:
+                        log.exception("club %s: a member was not told of event %s", slug, data)
 
     async def entry_rule(self, event_id: str, identity: str) -> None:
         """Who may enter (:data:`~basra.server.features.tournaments.EntryRule`): a club

@@ -16,18 +16,30 @@ message that is not kept (a challenge's live changes:
 :mod:`basra.server.features.challenges`).
 
 **Listeners.** :meth:`Notifications.on_added` registers a callback told of every item
-kept, in the process that kept it (once per item): Web Push is one such listener.
+kept, in the process that kept it (once per item): Web Push is one such listener
+(:meth:`basra.server.features.push.Push.notified`, connected in ``env.py``).
+
+**Once.** :meth:`Notifications.add_once` keeps an item only if no item of the same
+person and key was kept before, in any process (the key makes the row's id, and the
+store's insert of an id already there does nothing): a tournament's "starting soon",
+told by whichever process runs the events' clock, reaches a person once.
+
+**Words.** An item is words-free; the page words it (``static/challenges.js``,
+``notificationText``) and the server words it in one place, :func:`note_text` (a push
+notification's body), both with the catalogues' ``note_<kind>`` messages.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from basra.locales import message
 from basra.server.connection import Connections
 from basra.server.errors import ProtocolError
 from basra.server.features.notifications.store import (
@@ -44,6 +56,7 @@ __all__ = [
     "NotificationStore",
     "Notifications",
     "SqlNotifications",
+    "note_text",
 ]
 
 KINDS = (
@@ -53,9 +66,14 @@ KINDS = (
     "challenge_expired",
     "rematch",
     "your_turn",
+    "tournament_soon",
+    "club_event",
 )
 """What a notification may be about: a challenge and its answers, a rematch asked for, a
-person's turn at a turn-based table (:meth:`~basra.server.table.master.TableMaster.on_turn`)."""
+person's turn at a turn-based table (:meth:`~basra.server.table.master.TableMaster.on_turn`),
+a tournament they entered starting in a few minutes
+(:class:`~basra.server.features.tournaments.runner.EventClock`), an event made by their
+club (:meth:`~basra.server.features.clubs.Clubs.make_event`)."""
 KIND = "notify"
 """The bus notices' kind."""
 PAGE = 50
@@ -63,14 +81,30 @@ PAGE = 50
 MAX_IDS = 200
 """Most ids marked read at once."""
 
-Listener = Callable[[NotificationRow], Awaitable[None]]
+Listener = Callable[[NotificationRow], Awaitable[object]]
 """Told of each item kept."""
 
 log = logging.getLogger(__name__)
 
 
-def _bad(field: str, message: str) -> ProtocolError:
-    return ProtocolError("bad_notification", message, {"field": field})
+def _bad(field: str, text: str) -> ProtocolError:
+    return ProtocolError("bad_notification", text, {"field": field})
+
+
+NAMED = {"challenge": "from", "challenge_declined": "by", "rematch": "by"}
+"""The fact naming the person an item is about, where it is not ``name`` (as the page's
+``notificationText`` reads it)."""
+
+
+def note_text(lang: str, kind: str, data: dict[str, Any]) -> str:
+    """An item's words in ``lang``: its ``note_<kind>`` message with its facts (as the
+    page's ``notificationText``: a challenge names its maker, ``from``; an answer or a
+    rematch its asker, ``by``; a guest when neither is known)."""
+    params = {k: v for k, v in data.items() if isinstance(v, (str, int, float))}
+    name = data.get(NAMED.get(kind, "name"))
+    params["name"] = name if isinstance(name, str) and name else message(lang, "guest")
+    key = f"note_{kind}" if kind in KINDS else "note_other"
+    return message(lang, key, **params)
 
 
 class Notifications:
@@ -96,17 +130,35 @@ class Notifications:
 
     async def add(self, person: str, kind: str, data: dict[str, Any], url: str) -> NotificationRow:
         """Keep an item for ``person``, send it to every socket they hold, tell the listeners."""
+        row = self._row(person, kind, data, url, secrets.token_hex(8))
+        await self.store.add(row)
+        await self._added(row)
+        return row
+
+    async def add_once(
+        self, person: str, kind: str, data: dict[str, Any], url: str, key: str
+    ) -> NotificationRow | None:
+        """As :meth:`add`, unless an item of ``person`` and ``key`` was kept before (by
+        any process): then nothing, and None."""
+        digest = hashlib.sha256(f"{person}\n{key}".encode()).hexdigest()[:24]
+        row = self._row(person, kind, data, url, f"k{digest}")
+        if not await self.store.add_new(row):
+            return None
+        await self._added(row)
+        return row
+
+    def _row(
+        self, person: str, kind: str, data: dict[str, Any], url: str, row_id: str
+    ) -> NotificationRow:
         if kind not in KINDS:
             raise ValueError(f"no such notification kind: {kind!r}")
-        row = NotificationRow(
-            id=secrets.token_hex(8),
-            identity=person,
-            kind=kind,
-            data=data,
-            url=url,
-            at=self.clock(),
+        return NotificationRow(
+            id=row_id, identity=person, kind=kind, data=data, url=url, at=self.clock()
         )
-        await self.store.add(row)
+
+    async def _added(self, row: NotificationRow) -> None:
+        """A kept item: to the person's sockets, and told to the listeners."""
+        person = row.identity
         unread = await self.store.unread(person)
         await self.tell(person, {"type": "notification", "item": row.shown(), "unread": unread})
         for listener in self._listeners:
@@ -114,7 +166,6 @@ class Notifications:
                 await listener(row)
             except Exception:
                 log.exception("a notification listener failed")
-        return row
 
     async def tell(self, person: str, message: dict[str, Any]) -> None:
         """Send ``message`` to every socket ``person`` holds, in every process."""

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from sqlalchemy import Boolean, Column, Float, Index, String, Table, Text, func, select, update
+from sqlalchemy.exc import IntegrityError
 
 from basra.server.store.sql.database import SqlDatabase
 from basra.server.store.sql.schema import metadata
@@ -58,6 +59,9 @@ class NotificationStore(Protocol):
     async def add(self, row: NotificationRow) -> None:
         """Keep a new notification."""
 
+    async def add_new(self, row: NotificationRow) -> bool:
+        """Keep a notification unless one of its id is kept already: whether it was new."""
+
     async def page(self, identity: str, limit: int, before: float | None) -> list[NotificationRow]:
         """A person's notifications, newest first, at most ``limit``, older than ``before``."""
 
@@ -85,6 +89,18 @@ Index("ix_notifications_identity_read", notifications.c.identity, notifications.
 NO = notifications
 
 
+def _values(row: NotificationRow) -> dict[str, Any]:
+    return {
+        "id": row.id,
+        "identity": row.identity,
+        "kind": row.kind,
+        "data": json.dumps(row.data),
+        "url": row.url,
+        "at": row.at,
+        "read": row.read,
+    }
+
+
 class SqlNotifications:
     """:class:`NotificationStore` in SQL."""
 
@@ -94,17 +110,16 @@ class SqlNotifications:
     async def add(self, row: NotificationRow) -> None:
         """One insert."""
         async with self.db.engine.begin() as conn:
-            await conn.execute(
-                NO.insert().values(
-                    id=row.id,
-                    identity=row.identity,
-                    kind=row.kind,
-                    data=json.dumps(row.data),
-                    url=row.url,
-                    at=row.at,
-                    read=row.read,
-                )
-            )
+            await conn.execute(NO.insert().values(**_values(row)))
+
+    async def add_new(self, row: NotificationRow) -> bool:
+        """One insert; its id already there (another process's) is no error."""
+        try:
+            async with self.db.engine.begin() as conn:
+                await conn.execute(NO.insert().values(**_values(row)))
+        except IntegrityError:
+            return False
+        return True
 
     async def page(self, identity: str, limit: int, before: float | None) -> list[NotificationRow]:
         """One indexed query."""

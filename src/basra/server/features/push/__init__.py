@@ -10,19 +10,33 @@ and nothing else changes.
 
 **Subscriptions and choices.** A page subscribes in its service worker (the PushManager)
 and posts the subscription (:meth:`Push.subscribe`): the push service's endpoint and the
-browser's two keys. When the browser replaces a subscription, its service worker posts
-the new one with the old one (:meth:`Push.renew`: the old auth secret shows whose it
-is). A person keeps at most :attr:`PushConfig.most_subscriptions` (their oldest go
+browser's two keys, with the page's language (``lang``, one of
+:func:`basra.locales.languages`; English when not given), posted again each time the
+page re-posts the subscription: what is sent to that browser is worded in it. When
+the browser replaces a subscription, its service worker posts the new one with the old
+one (:meth:`Push.renew`: the old auth secret shows whose it is; the old one's language
+is kept). A person keeps at most :attr:`PushConfig.most_subscriptions` (their oldest go
 first); a page unsubscribes one (:meth:`Push.unsubscribe`). A person opts into kinds
 one by one (:data:`KINDS`; :meth:`Push.choose`); nothing is sent for a kind they
 did not choose, and nobody has chosen any until they do.
 
-**Delivery.** :meth:`Push.deliver` is the one entry point: the features (the
-notifications list) call it with a person, a kind, the words and the address to open.
-It checks the choice and stores one *send* for each of the person's subscriptions, in
-one transaction (:mod:`basra.server.features.push.store`), then queues each on the
-server's job queue (:mod:`basra.server.runtime.jobs`, kind ``push``), so the worker
-loop of some server process (any of them, on Redis) delivers it: the payload encrypted
+**The notifications list.** Push is a listener of the list
+(:meth:`~basra.server.features.notifications.Notifications.on_added`, wired in
+``env.py``): :meth:`Push.notified` maps an item's kind to a push kind
+(:data:`FROM_LIST`: a challenge and its answers and a rematch are ``challenge``; the
+others by their own name; kinds not there are not pushed) and words it for each
+subscription in that subscription's language, with the one wording of an item on the
+server (:func:`~basra.server.features.notifications.note_text`, the page's
+``note_<kind>`` words): the app's name as the title, the item's words as the body, the
+item's address to open.
+
+**Delivery.** :meth:`Push.deliver` is the one entry point: the listener above (and any
+feature) calls it with a person, a kind, the words (text, or a function of a language)
+and the address to open. It checks the choice and stores one *send* for each of the
+person's subscriptions, worded in its language, in one transaction
+(:mod:`basra.server.features.push.store`), then queues each on the server's job queue
+(:mod:`basra.server.runtime.jobs`, kind ``push``), so the worker loop of some server
+process (any of them, on Redis) delivers it: the payload encrypted
 to the browser's keys as RFC 8291 says (``aes128gcm``) and the request signed with
 VAPID, both by `pywebpush <https://github.com/web-push-libs/pywebpush>`_ (no crypto
 made here). What the push service answers decides:
@@ -59,7 +73,9 @@ from dataclasses import dataclass
 from typing import Any, cast
 from urllib.parse import urlsplit
 
+from basra.locales import languages, message
 from basra.server.errors import ProtocolError
+from basra.server.features.notifications import NotificationRow, note_text
 from basra.server.features.push.store import (
     PushStore,
     Send,
@@ -70,6 +86,7 @@ from basra.server.features.push.store import (
 from basra.server.runtime.jobs import Beat, JobQueue
 
 __all__ = [
+    "FROM_LIST",
     "JOB",
     "KINDS",
     "Push",
@@ -89,6 +106,23 @@ JOB = "push"
 KINDS = ("your_turn", "challenge", "tournament_soon", "club_event", "reply")
 """What a person may opt into: it is their turn in a game; someone challenged them; a
 tournament they entered starts soon; an event of their club; a reply to them."""
+
+FROM_LIST = {
+    "challenge": "challenge",
+    "challenge_accepted": "challenge",
+    "challenge_declined": "challenge",
+    "challenge_expired": "challenge",
+    "rematch": "challenge",
+    "your_turn": "your_turn",
+    "tournament_soon": "tournament_soon",
+    "club_event": "club_event",
+}
+"""The push kind (what a person opts into) of each kind of the notifications list that
+is pushed; a kind not here is listed, never pushed."""
+
+Words = str | Callable[[str], str]
+"""A notification's title or body: the text, or the text in a language (a function of
+its code)."""
 
 MAX_TITLE = 120
 MAX_BODY = 400
@@ -213,6 +247,17 @@ def _key(keys: dict[str, Any], name: str, size: int) -> str:
     return value
 
 
+def _lang(value: Any) -> str:
+    """A page's language, checked: one the catalogues have."""
+    if not isinstance(value, str) or value not in languages():
+        raise _bad("lang", f"lang: one of {', '.join(languages())}")
+    return value
+
+
+def _worded(words: Words, lang: str) -> str:
+    return words if isinstance(words, str) else words(lang)
+
+
 def _path(url: str) -> str:
     """A notification's address on this site: a path, else the home page (a browser
     reads ``/\\host`` as ``//host``: another site)."""
@@ -287,13 +332,17 @@ class Push:
             "subscriptions": len(await self.store.subscriptions(identity)),
         }
 
-    def _subscription(self, identity: str, body: Any) -> Subscription:
+    def _subscription(self, identity: str, body: Any, lang: str = "en") -> Subscription:
+        """The subscription a body gives (itself, or under ``subscription``) with the
+        page's ``lang`` beside it (``lang`` when not given)."""
         if not isinstance(body, dict):
             raise _bad("subscription", "give the subscription: {endpoint, keys}")
         given = body.get("subscription", body) if "endpoint" not in body else body
         if not isinstance(given, dict):
             raise _bad("subscription", "give the subscription: {endpoint, keys}")
-        unknown = set(given) - {"endpoint", "keys", "expirationTime"}
+        if "lang" in body:
+            lang = _lang(body["lang"])
+        unknown = set(given) - {"endpoint", "keys", "expirationTime", "lang"}
         if unknown:
             raise _bad(sorted(unknown)[0][:40], "the subscription has no such field")
         endpoint = _endpoint(given.get("endpoint"), self.config.insecure_endpoints)
@@ -301,7 +350,9 @@ class Push:
         if not isinstance(keys, dict):
             raise _bad("keys", "give the subscription's keys: {p256dh, auth}")
         p256dh, auth = _key(keys, "p256dh", 65), _key(keys, "auth", 16)
-        return Subscription(endpoint_key(endpoint), identity, endpoint, p256dh, auth, self.clock())
+        return Subscription(
+            endpoint_key(endpoint), identity, endpoint, p256dh, auth, self.clock(), lang
+        )
 
     def _on(self) -> None:
         if not self.enabled:
@@ -311,7 +362,7 @@ class Push:
 
     async def subscribe(self, identity: str, body: Any) -> dict[str, Any]:
         """Keep a browser's subscription ``{endpoint, keys: {p256dh, auth}}`` (as the
-        PushManager gives it, or under ``subscription``)."""
+        PushManager gives it, or under ``subscription``) and the page's ``lang``."""
         self._on()
         subscription = self._subscription(identity, body)
         await self.store.subscribe(subscription, self.config.most_subscriptions)
@@ -322,7 +373,7 @@ class Push:
         ``pushsubscriptionchange``, which has no sign-in): ``{"old": {endpoint, keys},
         "subscription": {endpoint, keys}}``. The old one's endpoint and auth secret, which
         only that browser and this server hold, show whose it is; the new one is that
-        person's."""
+        person's, in the language given (``lang``), else the old one's."""
         self._on()
         old = body.get("old") if isinstance(body, dict) else None
         if not isinstance(old, dict) or not isinstance(old.get("endpoint"), str):
@@ -337,7 +388,10 @@ class Push:
             or not hmac.compare_digest(found.auth, auth)
         ):
             raise _bad("old", "no such subscription here")
-        fresh = self._subscription(found.identity, body.get("subscription"))
+        given = body.get("subscription")
+        if isinstance(given, dict) and "lang" in body:
+            given = {"subscription": given, "lang": body["lang"]}
+        fresh = self._subscription(found.identity, given, found.lang)
         await self.store.drop(found.key)
         await self.store.subscribe(fresh, self.config.most_subscriptions)
         return {"renewed": True}
@@ -364,36 +418,48 @@ class Push:
 
     # ------------------------------------------------------------------ delivery
 
-    async def deliver(self, person_id: str, kind: str, title: str, body: str, url: str) -> int:
-        """Queue a notification to every browser of a person who opted into ``kind``:
-        how many sends were queued (0 when push is off, or not chosen)."""
+    async def deliver(self, person_id: str, kind: str, title: Words, body: Words, url: str) -> int:
+        """Queue a notification to every browser of a person who opted into ``kind``,
+        worded in each browser's language: how many sends were queued (0 when push is
+        off, or not chosen)."""
         if kind not in KINDS:
             raise ValueError(f"{kind!r} is not a kind of push notification ({', '.join(KINDS)})")
         if not self.enabled:
             return 0
-        payload = json.dumps(
-            {
-                "kind": kind,
-                "title": title[:MAX_TITLE],
-                "body": body[:MAX_BODY],
-                "url": _path(url),
-                "tag": f"{kind}:{_path(url)}",
-            },
-            ensure_ascii=False,
-        )
+
+        def payload(lang: str) -> str:
+            return json.dumps(
+                {
+                    "kind": kind,
+                    "title": _worded(title, lang)[:MAX_TITLE],
+                    "body": _worded(body, lang)[:MAX_BODY],
+                    "url": _path(url),
+                    "tag": f"{kind}:{_path(url)}",
+                    "lang": lang,
+                },
+                ensure_ascii=False,
+            )
+
         ids = await self.store.queue(person_id, kind, payload, self.clock())
         for send_id in ids:
             await self.jobs.enqueue(JOB, str(send_id))
         return len(ids)
 
-    async def notified(self, person_id: str, kind: str, data: dict[str, Any], url: str) -> None:
-        """A listener for the notifications list (``Notifications.add(person, kind,
-        data, url)``): delivers the item when its kind is one of :data:`KINDS` and its
-        ``data`` holds its ``title`` (and ``body``)."""
-        title = data.get("title")
-        if kind in KINDS and isinstance(title, str):
-            text = data.get("body")
-            await self.deliver(person_id, kind, title, text if isinstance(text, str) else "", url)
+    async def notified(self, row: NotificationRow) -> int:
+        """The notifications list's listener: the item pushed as its push kind
+        (:data:`FROM_LIST`), worded in each subscription's language (the app's name, and
+        the item's words); how many sends were queued (0: not a pushed kind, not chosen,
+        or push off)."""
+        kind = FROM_LIST.get(row.kind)
+        if kind is None:
+            return 0
+        return await self.deliver(
+            row.identity,
+            kind,
+            lambda lang: message(lang, "app_name"),
+            lambda lang: note_text(lang, row.kind, row.data),
+            row.url,
+        )
 
     async def work(self, key: str, beat: Beat | None = None) -> None:
         """The ``push`` job: one send, to its subscription's push service."""

@@ -7,7 +7,8 @@ repository in SQL, all in this one module (the feature owns its data; migration
   push service's ``endpoint`` and the two keys the payload is encrypted to (``p256dh``,
   ``auth``). Its key is a digest of the endpoint (endpoints run to hundreds of
   characters), so the same browser subscribing again replaces its row, for whoever is
-  signed in there now.
+  signed in there now. Its ``lang`` is the language of the page that subscribed (or
+  last posted it again): the notifications sent to it are worded in that language.
 - ``push_kinds``: one row a ``(person, kind)`` opted into; no row, nothing sent.
 - ``push_sends``: one row a notification waiting for one subscription: what to show,
   how many tries it has had. A send is deleted once delivered, given up, or when its
@@ -18,7 +19,7 @@ repository in SQL, all in this one module (the feature owns its data; migration
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -46,6 +47,8 @@ class Subscription:
     p256dh: str
     auth: str
     at: float
+    lang: str = "en"
+    """The language of the page that subscribed: what its notifications are worded in."""
 
 
 @dataclass(frozen=True)
@@ -89,9 +92,12 @@ class PushStore(Protocol):
     async def chosen(self, identity: str) -> set[str]:
         """The kinds a person opted into."""
 
-    async def queue(self, identity: str, kind: str, payload: str, at: float) -> list[int]:
+    async def queue(
+        self, identity: str, kind: str, payload: Callable[[str], str], at: float
+    ) -> list[int]:
         """A send for each of the person's subscriptions, if they opted into ``kind``
-        (checked in the same transaction); the new sends' ids."""
+        (checked in the same transaction), its payload ``payload(lang)`` in the
+        subscription's language; the new sends' ids."""
 
     async def send(self, send_id: int) -> tuple[Send, Subscription | None] | None:
         """One waiting send with its subscription (None when it went), or None
@@ -118,6 +124,7 @@ push_subscriptions = Table(
     Column("p256dh", String(128), nullable=False),
     Column("auth", String(64), nullable=False),
     Column("at", Float, nullable=False),
+    Column("lang", String(8), nullable=False, server_default="en"),
 )
 Index("ix_push_subscriptions_identity", push_subscriptions.c.identity)
 
@@ -145,8 +152,16 @@ PS, PK, PQ = push_subscriptions, push_kinds, push_sends
 
 
 def _subscription(row: Sequence[object]) -> Subscription:
-    key, identity, endpoint, p256dh, auth, at = row
-    return Subscription(str(key), str(identity), str(endpoint), str(p256dh), str(auth), float(at))  # type: ignore[arg-type]
+    key, identity, endpoint, p256dh, auth, at, lang = row
+    return Subscription(
+        str(key),
+        str(identity),
+        str(endpoint),
+        str(p256dh),
+        str(auth),
+        float(at),  # type: ignore[arg-type]
+        str(lang),
+    )
 
 
 class SqlPush:
@@ -170,6 +185,7 @@ class SqlPush:
                     p256dh=s.p256dh,
                     auth=s.auth,
                     at=s.at,
+                    lang=s.lang,
                 )
             )
             rows = await conn.execute(
@@ -228,8 +244,11 @@ class SqlPush:
             rows = await conn.execute(select(PK.c.kind).where(PK.c.identity == identity))
         return {str(r[0]) for r in rows}
 
-    async def queue(self, identity: str, kind: str, payload: str, at: float) -> list[int]:
-        """The opt-in, the subscriptions and the inserts in one transaction."""
+    async def queue(
+        self, identity: str, kind: str, payload: Callable[[str], str], at: float
+    ) -> list[int]:
+        """The opt-in, the subscriptions and the inserts in one transaction (each
+        language's payload made once)."""
         async with self.db.engine.begin() as conn:
             opted = await conn.execute(
                 select(PK.c.kind).where(PK.c.identity == identity, PK.c.kind == kind)
@@ -237,12 +256,16 @@ class SqlPush:
             if opted.first() is None:
                 return []
             keys = await conn.execute(
-                select(PS.c.key).where(PS.c.identity == identity).order_by(PS.c.at)
+                select(PS.c.key, PS.c.lang).where(PS.c.identity == identity).order_by(PS.c.at)
             )
             ids = []
-            for (key,) in list(keys):
+            worded: dict[str, str] = {}
+            for key, lang in list(keys):
+                text = worded.get(lang)
+                if text is None:
+                    text = worded[lang] = payload(str(lang))
                 done = await conn.execute(
-                    PQ.insert().values(subscription=key, kind=kind, payload=payload, tries=0, at=at)
+                    PQ.insert().values(subscription=key, kind=kind, payload=text, tries=0, at=at)
                 )
                 made = done.inserted_primary_key
                 assert made is not None
@@ -252,7 +275,7 @@ class SqlPush:
     async def send(self, send_id: int) -> tuple[Send, Subscription | None] | None:
         """One lookup, the subscription joined."""
         query = (
-            select(PQ, PS.c.identity, PS.c.endpoint, PS.c.p256dh, PS.c.auth, PS.c.at)
+            select(PQ, PS.c.identity, PS.c.endpoint, PS.c.p256dh, PS.c.auth, PS.c.at, PS.c.lang)
             .select_from(PQ.outerjoin(PS, PS.c.key == PQ.c.subscription))
             .where(PQ.c.id == send_id)
         )
@@ -260,11 +283,13 @@ class SqlPush:
             row = (await conn.execute(query)).first()
         if row is None:
             return None
-        sid, key, kind, payload, tries, at, identity, endpoint, p256dh, auth, since = tuple(row)
+        sid, key, kind, payload, tries, at, identity, endpoint, p256dh, auth, since, lang = tuple(
+            row
+        )
         send = Send(int(sid), str(key), str(kind), str(payload), int(tries), float(at))
         if identity is None:
             return send, None
-        return send, _subscription((key, identity, endpoint, p256dh, auth, since))
+        return send, _subscription((key, identity, endpoint, p256dh, auth, since, lang))
 
     async def tried(self, send_id: int) -> None:
         """One update."""

@@ -37,6 +37,9 @@ class TournamentConfig:
     """Server bots an organiser may enter in their own event."""
     furthest_start: float = 30 * 86400.0
     """How far ahead a person's event may start, in seconds."""
+    soon: float = 300.0
+    """Seconds before an event's start its entrants are told it starts soon (once each:
+    :attr:`~basra.server.features.tournaments.runner.EventClock.starting_soon`)."""
     withdraw_on_forfeit: bool = True
     """A person or program whose seat forfeits a game is withdrawn (paused) until it comes
     back, so that nobody is paired against an empty seat again and again."""

@@ -12,7 +12,12 @@ when it hears of a result:
   (:meth:`~basra.tournaments.Event.pair_next_round`), and ends after its last;
   a duplicate table plays its boards one after the other, the next made when
   the last is over;
-- the schedule's events are made ``announce`` before their start, once each.
+- the schedule's events are made ``announce`` before their start, once each;
+- ``soon`` seconds before an event's start (five minutes), the people entered are told
+  it starts soon (:attr:`EventClock.starting_soon`: the notifications list and Web Push,
+  wired in ``env.py``). The clock tells each person once in this process (an entrant
+  who joins later is told at the next pass); the listener keeps it once across processes
+  (an item of an idempotent key: a holder that takes the lease over tells nobody twice).
 
 Pairing is two steps, each idempotent. First the games are stored
 (:class:`~basra.server.features.tournaments.store.TournamentWrite`: a round under the event's
@@ -59,12 +64,15 @@ from .held import Held, HeldEvents
 from .schedule import ScheduleEntry
 from .tables import TournamentTables, paired_game
 
-__all__ = ["LEASE", "ArenaEnded", "EventClock", "bot_entrant", "new_event_id"]
+__all__ = ["LEASE", "ArenaEnded", "EventClock", "StartingSoon", "bot_entrant", "new_event_id"]
 
 log = logging.getLogger(__name__)
 
 ArenaEnded = Callable[[str, str, list[tuple[str, int, int]], float], Awaitable[object]]
 """Told an ended arena's id, variant, people's ``(identity, place, games)`` and end time."""
+
+StartingSoon = Callable[[str, str, list[str], float], Awaitable[object]]
+"""Told an event's id, name, the identities of people entered not told yet, and its start."""
 
 LEASE = "tournaments"
 """The store lease under which one process at a time runs the events."""
@@ -112,6 +120,11 @@ class EventClock:
         self.bot_seed = bot_seed
         self.arena_ended = arena_ended
         """Told an arena's people's final places when it ends (the seasons' points)."""
+        self.starting_soon: StartingSoon | None = None
+        """Told, ``soon`` seconds before an event's start, of its people (env.py: the
+        ``tournament_soon`` notification)."""
+        self._told: dict[str, set[str]] = {}
+        """The people told an event starts soon, by event (dropped when it starts)."""
         self.holding = False
         """Whether this process holds the lease (it runs the events)."""
         self.passes = 0
@@ -188,7 +201,10 @@ class EventClock:
             return
         if held.row.status == "created":
             if now >= held.row.starts_at:
+                self._told.pop(held.id, None)
                 await self._start(held, now)
+            elif now >= held.row.starts_at - self.config.soon:
+                await self._soon(held)
             return
         if held.row.status != "running":
             return
@@ -210,6 +226,21 @@ class EventClock:
             await self._finish(held, now, "done")
             return
         await self._pair_round(held, now)
+
+    async def _soon(self, held: Held) -> None:
+        """Tell the people entered, not told yet, that the event starts soon."""
+        if self.starting_soon is None:
+            return
+        told = self._told.setdefault(held.id, set())
+        people = [
+            member["ref"]
+            for entrant in held.ordered_entrants()
+            for member in entrant.data["members"]
+            if member["kind"] == "person" and member["ref"] not in told
+        ]
+        if people:
+            told.update(people)
+            await self.starting_soon(held.id, held.row.name, people, held.row.starts_at)
 
     async def _start(self, held: Held, now: float) -> None:
         try:

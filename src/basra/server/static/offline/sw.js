@@ -99,7 +99,7 @@ self.addEventListener("fetch", (event) => {
 });
 
 // Web Push (basra.server.features.push): the server's payload is {kind, title, body, url,
-// tag}, already decrypted by the browser. The notification is shown even with no page
+// tag, lang}, already decrypted by the browser (worded in lang, the subscribing page's). The notification is shown even with no page
 // open; a click focuses a page of this site already on its address, else takes another
 // page of the site there, else opens one.
 self.addEventListener("push", (event) => {
@@ -108,6 +108,8 @@ self.addEventListener("push", (event) => {
   const url = typeof data.url === "string" && data.url.startsWith("/") && !data.url.startsWith("//") && !data.url.includes("\\") ? data.url : "/";
   event.waitUntil(self.registration.showNotification(data.title || "Basra", {
     body: data.body || "",
+    lang: typeof data.lang === "string" ? data.lang : "",
+    dir: "auto",
     tag: data.tag || url,
     renotify: Boolean(data.tag),
     icon: "/static/icons/icon-192.png",

@@ -8,8 +8,11 @@ signed-in caller.
   subscribes with (null when off), every kind, those the caller opted into, and how
   many browsers of theirs are subscribed.
 - ``POST /api/push/subscribe`` with the PushManager's subscription ``{"endpoint",
-  "keys": {"p256dh", "auth"}}``: ``{"subscribed": true, "subscriptions": N}``.
+  "keys": {"p256dh", "auth"}}`` and the page's ``lang`` (what this browser's
+  notifications are worded in; ``en`` when not given): ``{"subscribed": true,
+  "subscriptions": N}``.
 - ``POST /api/push/renew`` ``{"old": {endpoint, keys}, "subscription": {endpoint, keys}}``
+  (and ``lang``, else the old one's)
   (no token: the service worker's, when the browser replaced its subscription; the old
   one's auth secret shows whose it is): ``{"renewed": true}``.
 - ``POST /api/push/unsubscribe`` ``{"endpoint"}``: ``{"unsubscribed": bool, ...}``.

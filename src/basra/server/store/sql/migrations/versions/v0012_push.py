@@ -1,7 +1,8 @@
 """Web Push: subscriptions, opt-ins by kind, sends waiting
 (:mod:`basra.server.features.push.store`).
 
-New tables: ``push_subscriptions``, ``push_kinds``, ``push_sends``.
+New tables: ``push_subscriptions`` (with the ``lang`` its notifications are worded in),
+``push_kinds``, ``push_sends``.
 
 Revision ID: 0012_push
 Revises: 0011_reputation
@@ -29,6 +30,7 @@ def upgrade() -> None:
         sa.Column("p256dh", sa.String(128), nullable=False),
         sa.Column("auth", sa.String(64), nullable=False),
         sa.Column("at", sa.Float, nullable=False),
+        sa.Column("lang", sa.String(8), nullable=False, server_default="en"),
     )
     op.create_index("ix_push_subscriptions_identity", "push_subscriptions", ["identity"])
     op.create_table(
