@@ -7,7 +7,15 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from tests.web.helpers import FAST, ServerThread, http, new_token, sharing, started_env
+from tests.web.helpers import (
+    FAST,
+    ServerThread,
+    file_store,
+    http,
+    new_token,
+    sharing,
+    started_env,
+)
 
 from basra.server.app import AppConfig
 from basra.server.connection import Connection
@@ -93,8 +101,11 @@ def test_items_are_kept_listed_counted_marked_read_and_told_to_listeners() -> No
 def test_an_item_reaches_every_socket_of_the_person_in_both_processes() -> None:
     async def scenario() -> None:
         hub = MemoryHub()
-        one = await started_env(hub=hub, origin="one")
-        two = await started_env(store=sharing(one.store), hub=hub.attach(), origin="two")  # type: ignore[arg-type]
+        # A file both processes open (two engines on one in-memory, shared-cache database
+        # meet SQLite's table locks, which no busy timeout waits out).
+        store = file_store()
+        one = await started_env(store=store, hub=hub, origin="one")
+        two = await started_env(store=sharing(store), hub=hub.attach(), origin="two")
         amal = (await one.identities.create("127.0.0.1")).caller.identity
         badr = (await one.identities.create("127.0.0.1")).caller.identity
         here, there = await socket_of(one, amal), await socket_of(two, amal)
