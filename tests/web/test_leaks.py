@@ -194,6 +194,9 @@ def test_no_route_answer_or_frame_shows_a_hidden_card(tmp_path: Any) -> None:
             "game_id": ["x"],
             "path": ["x"],
             "slug": ["x"],  # a club's (features/clubs)
+            "challenge_id": ["x"],  # features/challenges
+            "family": ["egyptian"],  # a season's (features/seasons)
+            "season": ["1", "x"],
         }
         asked = 0
         for route in walk(running.app.routes):

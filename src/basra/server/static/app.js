@@ -158,13 +158,16 @@ function setLanguage(lang) {
   fitTopBar();
 }
 
-/** Put the menu behind its button where the language's words do not fit the bar's one line
- * (a wide screen shows it in the bar; Greek and French words are longer than English ones). */
+/** Fit the bar's one line: where the links do not fit (many pages; Greek and French words
+ * are longer than English ones) they go behind the menu's button and the switches (blind
+ * mode, sounds, language) stay in the bar; where even those do not fit, they go too. */
 function fitTopBar() {
   const bar = document.querySelector(".topbar");
   if (!bar) return;
-  bar.classList.remove("narrow");
-  if (bar.scrollWidth > bar.clientWidth + 1) bar.classList.add("narrow");
+  bar.classList.remove("narrow", "narrower");
+  const over = () => bar.scrollWidth > bar.clientWidth + 1;
+  if (over()) bar.classList.add("narrow");
+  if (over()) bar.classList.add("narrower");
 }
 window.addEventListener("resize", fitTopBar);
 const redrawMute = muteSwitch(document.getElementById("mute"), (key) => t(key));
