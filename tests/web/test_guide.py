@@ -375,7 +375,9 @@ def test_the_deployment_guide_runs_as_written(guide: Guide) -> None:
     finally:
         os.killpg(check.pid, signal.SIGINT)  # Ctrl-C
         said, _ = check.communicate(timeout=60)
-    assert check.returncode == 130, said  # as a shell says of Ctrl-C
+    # Ctrl-C ends it cleanly: 130 as a shell says of Ctrl-C, or 0 where the server's graceful
+    # exit had ended before uvicorn raised the signal again (seen once in a parallel run).
+    assert check.returncode in (130, 0), said
     assert "serving on" in said and "Traceback" not in said
 
     # The two processes, as units.
