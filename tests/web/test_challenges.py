@@ -457,3 +457,25 @@ def test_one_who_must_wait_before_a_rated_game_can_neither_offer_nor_accept_one(
             await env.close()
 
     asyncio.run(scenario())
+
+
+def test_a_challenge_may_be_to_a_turn_based_game() -> None:
+    """Days a move from a challenge (the page's Pace), as from the table form."""
+
+    async def scenario() -> None:
+        env = await started_env()
+        try:
+            amal, badr = await person(env, "Amal"), await person(env, "Badr")
+            made = await env.challenges.make(
+                amal, {"to": [await code(env, badr)], "clock": {"days": 3}}
+            )
+            table = (await env.challenges.answer(badr, made["id"], "accept"))["table"]
+            row = await env.store.tables.load(table)
+            assert row is not None and row.clock_move == 3 * 86_400 and not row.clock_reserve
+            wrong = env.challenges.make(amal, {"to": [await code(env, badr)], "clock": {"days": 5}})
+            error = await refusal(wrong)
+            assert error.code == "bad_settings" and (error.extra or {}).get("field") == "clock.days"
+        finally:
+            await env.close()
+
+    asyncio.run(scenario())

@@ -187,6 +187,8 @@ export function challengesPanel(ui) {
     const level = h("select", { id: "challenge-level" }, ...ui.app.levels.map((l) => h("option", { value: l, selected: l === "medium" }, t(`level_${l}`))));
     const rated = h("input", { type: "checkbox", id: "challenge-rated" });
     const target = h("input", { id: "challenge-target", type: "number", min: "1", max: "1000", inputmode: "numeric" });
+    // A live game, or a turn-based one of days a move (the table form's clock: table/clocks.py).
+    const pace = h("select", { id: "challenge-pace" }, ...["", "1", "2", "3", "7"].map((p) => h("option", { value: p }, p ? t("clock_days", { n: Number(p) }) : t("pace_live"))));
     const words = h("input", { id: "challenge-text", maxlength: "140", autocomplete: "off" });
     const send = h("button", { type: "button", id: "challenge-send" }, t("challenge_send"));
     send.addEventListener("click", async () => {
@@ -195,6 +197,7 @@ export function challengesPanel(ui) {
       if (username.value.trim()) to.push({ username: username.value.trim() });
       const body = { to, players: Number(players.value), variant: variant.value, level: level.value, rated: rated.checked, text: words.value };
       if (target.value) body.rules = { target: Number(target.value) };
+      if (pace.value) body.clock = { days: Number(pace.value) };
       try {
         const made = await api("/api/challenges", { method: "POST", body: JSON.stringify(body) });
         seen[made.id] = made.status;
@@ -209,7 +212,8 @@ export function challengesPanel(ui) {
         h("label", { for: "challenge-variant" }, t("challenge_variant")), " ", variant),
       h("p", {}, h("label", { for: "challenge-level" }, t("challenge_level")), " ", level, " ",
         h("label", { class: "check" }, rated, " ", t("challenge_rated"))),
-      h("p", {}, h("label", { for: "challenge-target" }, t("challenge_target")), " ", target),
+      h("p", {}, h("label", { for: "challenge-target" }, t("challenge_target")), " ", target, " ",
+        h("label", { for: "challenge-pace" }, t("pace_label")), " ", pace),
       h("p", {}, h("label", { for: "challenge-text" }, t("challenge_words")), " ", words),
       h("p", {}, send));
   }
