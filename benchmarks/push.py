@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import contextlib
 import json
 import multiprocessing
 import os
@@ -40,6 +41,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -93,6 +95,29 @@ def percentile(values: list[float], share: float) -> float:
 def arrivals(url: str) -> dict[str, float]:
     with urllib.request.urlopen(f"{url}/stats", timeout=30) as response:
         return dict(json.loads(response.read()))
+
+
+@contextlib.contextmanager
+def push_service() -> Iterator[str]:
+    """The push service started in a child process, its URL once it answers; stopped after."""
+    port = free_port()
+    child = multiprocessing.get_context("spawn").Process(target=serve, args=(port,), daemon=True)
+    child.start()
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 20
+    try:
+        while True:
+            try:
+                arrivals(url)
+                break
+            except OSError:
+                if time.time() > deadline:
+                    raise
+                time.sleep(0.1)
+        yield url
+    finally:
+        child.terminate()
+        child.join(10)
 
 
 async def run(
@@ -187,20 +212,7 @@ def main() -> None:
         "--via", choices=["deliver", "list"], default="deliver", help="what the paced run calls"
     )
     args = parser.parse_args()
-    port = free_port()
-    child = multiprocessing.get_context("spawn").Process(target=serve, args=(port,), daemon=True)
-    child.start()
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 20
-    while True:
-        try:
-            arrivals(url)
-            break
-        except OSError:
-            if time.time() > deadline:
-                raise
-            time.sleep(0.1)
-    try:
+    with push_service() as url:
         for concurrency in args.concurrency:
             result = asyncio.run(run(args.people, args.rate, concurrency, url, args.via))
             print(
@@ -212,9 +224,6 @@ def main() -> None:
                 f"{result['failed']} failed",
                 flush=True,
             )
-    finally:
-        child.terminate()
-        child.join(10)
 
 
 if __name__ == "__main__":

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import multiprocessing
 import os
 import statistics
 import sys
@@ -38,7 +37,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from push import arrivals, b64, free_port, percentile, serve
+from push import arrivals, b64, percentile, push_service  # benchmarks/push.py
 
 from basra.server.app import AppConfig
 from basra.server.env import Env
@@ -154,20 +153,7 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=200)
     parser.add_argument("--rate", type=float, default=20.0, help="moves a second")
     args = parser.parse_args()
-    port = free_port()
-    child = multiprocessing.get_context("spawn").Process(target=serve, args=(port,), daemon=True)
-    child.start()
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 20
-    while True:
-        try:
-            arrivals(url)
-            break
-        except OSError:
-            if time.time() > deadline:
-                raise
-            time.sleep(0.1)
-    try:
+    with push_service() as url:
         for games in (args.baseline, args.games):
             moves = min(args.moves, games * 20)
             result = asyncio.run(run(games, moves, args.rate, url))
@@ -177,9 +163,6 @@ def main() -> None:
                 f"({result['received']} of {result['moves']} moves at {args.rate:g}/s)",
                 flush=True,
             )
-    finally:
-        child.terminate()
-        child.join(10)
 
 
 if __name__ == "__main__":
