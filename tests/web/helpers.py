@@ -25,6 +25,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from basra.server.app import AppConfig, create_app
 from basra.server.env import Env
+from basra.server.errors import ProtocolError
 from basra.server.quotas import Limits, Rate
 from basra.server.runtime.devservices import free_port
 from basra.server.runtime.pubsub import Hub
@@ -386,3 +387,17 @@ def eventually(check: Callable[[], None], timeout: float = 20, every: float = 0.
             if time.monotonic() > deadline:
                 raise
         time.sleep(every)
+
+
+async def refusal(work: Any) -> ProtocolError:
+    """The refusal ``work`` ends in (it must be refused)."""
+    try:
+        await work
+    except ProtocolError as error:
+        return error
+    raise AssertionError("not refused")
+
+
+async def code(env: Env, who: str) -> dict[str, str]:
+    """``who``'s follow-me code, as a follow or challenge names a person by it."""
+    return {"code": (await env.friends.link(who, "http://site"))["code"]}

@@ -16,10 +16,12 @@ from tests.web.helpers import (
     TEST_LIMITS,
     Player,
     ServerThread,
+    code,
     create_table,
     http,
     new_token,
     play_to_end,
+    refusal,
     server_process,
     started_env,
 )
@@ -28,7 +30,6 @@ from tests.web.test_services import TwoServers, postgres, redis  # noqa: F401 (f
 from basra.server.app import AppConfig
 from basra.server.connection import Connection
 from basra.server.env import Env
-from basra.server.errors import ProtocolError
 from basra.server.features.challenges import ChallengeConfig
 from basra.server.identity import Caller
 from basra.server.quotas import Rate, RateLimitError
@@ -40,18 +41,6 @@ async def person(env: Env, name: str) -> str:
     who = (await env.identities.create("127.0.0.1")).caller.identity
     await env.store.identities.name(who, name)
     return who
-
-
-async def code(env: Env, who: str) -> dict[str, str]:
-    return {"code": (await env.friends.link(who, "http://site"))["code"]}
-
-
-async def refusal(work: Any) -> ProtocolError:
-    try:
-        await work
-    except ProtocolError as error:
-        return error
-    raise AssertionError("not refused")
 
 
 def socket_of(env: Env, who: str) -> Connection:

@@ -17,11 +17,13 @@ from tests.web.helpers import (
     TEST_LIMITS,
     Player,
     ServerThread,
+    code,
     create_table,
     eventually,
     http,
     new_token,
     play_to_end,
+    refusal,
     server_process,
     started_env,
 )
@@ -32,7 +34,6 @@ from tests.web.tourney import config as tourney_config
 from basra.cli import main
 from basra.server.app import AppConfig
 from basra.server.env import Env
-from basra.server.errors import ProtocolError
 from basra.server.features.clubs import slug_of
 from basra.server.ops.control import OpsConfig
 from basra.server.quotas import Rate
@@ -44,18 +45,6 @@ ROOMY_CLUBS = replace(
 
 async def person(env: Env) -> str:
     return (await env.identities.create("127.0.0.1")).caller.identity
-
-
-async def code(env: Env, who: str) -> dict[str, str]:
-    return {"code": (await env.friends.link(who, "http://site"))["code"]}
-
-
-async def refusal(work: Any) -> ProtocolError:
-    try:
-        await work
-    except ProtocolError as error:
-        return error
-    raise AssertionError("not refused")
 
 
 def test_an_open_club_is_made_joined_and_left_and_its_owner_hands_it_over() -> None:

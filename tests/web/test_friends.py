@@ -17,9 +17,11 @@ from tests.web.helpers import (
     TEST_LIMITS,
     Player,
     ServerThread,
+    code,
     create_table,
     http,
     new_token,
+    refusal,
     server_process,
     started_env,
 )
@@ -28,7 +30,6 @@ from tests.web.test_services import TwoServers, postgres, redis  # noqa: F401 (f
 from basra.server.app import AppConfig
 from basra.server.connection import Connection
 from basra.server.env import Env
-from basra.server.errors import ProtocolError
 from basra.server.features.friends import Presence, PresenceConfig
 from basra.server.features.pairing import QuickPlayConfig, plan_tables
 from basra.server.features.quickplay_store import SeekRow
@@ -39,18 +40,6 @@ from basra.server.runtime.pubsub import Bus, MemoryHub
 
 async def person(env: Env) -> str:
     return (await env.identities.create("127.0.0.1")).caller.identity
-
-
-async def code(env: Env, who: str) -> dict[str, str]:
-    return {"code": (await env.friends.link(who, "http://site"))["code"]}
-
-
-async def refusal(work: Any) -> ProtocolError:
-    try:
-        await work
-    except ProtocolError as error:
-        return error
-    raise AssertionError("not refused")
 
 
 def test_follows_make_friends_when_mutual_and_blocks_undo_and_refuse_them() -> None:

@@ -13,6 +13,7 @@ from tests.web.helpers import (
     file_store,
     http,
     new_token,
+    refusal,
     sharing,
     started_env,
 )
@@ -20,7 +21,6 @@ from tests.web.helpers import (
 from basra.server.app import AppConfig
 from basra.server.connection import Connection
 from basra.server.env import Env
-from basra.server.errors import ProtocolError
 from basra.server.features.notifications import NotificationRow
 from basra.server.identity import Caller
 from basra.server.runtime.pubsub import MemoryHub
@@ -39,14 +39,6 @@ def drained(connection: Connection) -> list[dict[str, Any]]:
         assert isinstance(message, dict)
         out.append(message)
     return out
-
-
-async def refusal(work: Any) -> ProtocolError:
-    try:
-        await work
-    except ProtocolError as error:
-        return error
-    raise AssertionError("not refused")
 
 
 def test_items_are_kept_listed_counted_marked_read_and_told_to_listeners() -> None:
