@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import random
 from pathlib import Path
@@ -33,6 +34,7 @@ from websockets.exceptions import ConnectionClosed
 from basra.cards import CARD_NAMES
 from basra.server.env import Env
 from basra.server.store.rows import Event, Status
+from basra.server.store.sql.database import SqlDatabase
 from basra.server.store.sql.tables import SqlTables
 from basra.server.stores import MEMORY, SqlStore
 from basra.server.table.forms import TableForm, check_table_form
@@ -284,11 +286,15 @@ def test_a_thinking_bot_holds_no_lock_that_others_need() -> None:
 class FailingTables(SqlTables):
     """Tables whose deals cannot be written (a full disk, say)."""
 
-    tries = 0
+    def __init__(self, db: SqlDatabase) -> None:
+        super().__init__(db)
+        self.tries = 0
+        self.times: list[float] = []
 
     async def append(self, table_id: str, event: Event, status: Status | None = None) -> bool:
         if event.kind == "deal":
             self.tries += 1
+            self.times.append(asyncio.get_running_loop().time())
             raise OSError("disk full")
         return await super().append(table_id, event, status)
 
@@ -321,9 +327,14 @@ def test_a_failing_automatic_action_backs_off_then_stops_visibly(
         while service.master.live[row.id].row.fault is None:
             assert loop.time() - start < 5, "the table was never marked"
             await asyncio.sleep(0.01)
-        # Pauses of 0.02, 0.04 and 0.08 s came between the four tries.
-        assert loop.time() - start >= 0.14
         assert store.failing.tries == 4
+        # Pauses of 0.02, 0.04 and 0.08 s came between the four tries.
+        times = store.failing.times
+        gaps = [later - earlier for earlier, later in itertools.pairwise(times)]
+        assert len(gaps) == 3, gaps
+        assert all(
+            gap >= pause - 0.001 for gap, pause in zip(gaps, (0.02, 0.04, 0.08), strict=True)
+        ), gaps
         await asyncio.sleep(0.3)
         assert store.failing.tries == 4, "a stopped table must not be tried again and again"
         stored = await store.tables.load(row.id)
