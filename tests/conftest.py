@@ -12,15 +12,19 @@ Two things about the run are decided here, for every test under src/ and tests/:
   it is not marked. The web app's, the terminal's, the catalogues' and the import
   layers' tests are not the engine's.
 - the order in which pytest-xdist hands the modules to its workers (the test command
-  runs them in parallel with ``--dist loadfile``: a module's tests on one worker, which
-  starts the module's browser, servers, PostgreSQL cluster or Ray instance once). The
-  modules with tests marked ``slow`` (tens of seconds), ``browser`` or ``services``
-  go first, those with the most first: run last, one of them would keep one worker
-  busy while the others wait.
+  runs them in parallel with ``--dist loadfile --no-loadscope-reorder``: a module's
+  tests on one worker, which starts the module's browser, servers, PostgreSQL cluster
+  or Ray instance once, the modules in the order given here). The longest go first:
+  run last, one of them would keep one worker busy while the others wait (a single
+  test of 90 s did, when xdist ordered the modules by their number of tests). A
+  module's length is what it took in a recorded run (``tests/durations.json``,
+  written by ``scripts/durations``), or for a module not recorded there an estimate
+  from its tests' marks (:data:`ESTIMATE`).
 """
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from pathlib import Path
@@ -40,8 +44,11 @@ collect_ignore_glob = ["data/*"]
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "basra"
 NOT_ENGINE = ("server", "tui")
 """basra's packages whose doctests are not the engine's (the web server, the terminal app)."""
-HEAVY = ("slow", "browser", "services")
-"""The marks of the slowest modules' tests: a parallel run starts with those modules."""
+DURATIONS = Path(__file__).parent / "durations.json"
+ESTIMATE = {"slow": 10.0, "browser": 3.0, "services": 3.0}
+"""Seconds a test with one of these marks is reckoned to take when its module is not in
+:data:`DURATIONS` (the largest that applies); any other test, :data:`QUICK`."""
+QUICK = 0.05
 
 TABLES = [(2, False), (3, False), (4, False), (4, True)]
 """Every table the rules allow: 2, 3 or 4 players, 4 as individuals or teams."""
@@ -103,12 +110,30 @@ def variant(request: pytest.FixtureRequest) -> str:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark the engine's doctests; put the slowest modules first."""
+    """Mark the engine's doctests; put the longest modules first."""
     for item in items:
         if engine_module(item.path):
             item.add_marker(pytest.mark.engine)
-    heavy = Counter(item.path for item in items if any(map(item.get_closest_marker, HEAVY)))
-    items.sort(key=lambda item: -heavy[item.path])
+    seconds = module_seconds(items)
+    items.sort(key=lambda item: -seconds[item.path])
+
+
+def module_seconds(items: list[pytest.Item]) -> Counter[Path]:
+    """How long each module of ``items`` is reckoned to take (see the module's docstring)."""
+    recorded = json.loads(DURATIONS.read_text(encoding="utf-8")) if DURATIONS.exists() else {}
+    root = Path(__file__).resolve().parents[1]
+    seconds: Counter[Path] = Counter()
+    for item in items:
+        try:
+            name = item.path.resolve().relative_to(root).as_posix()
+        except ValueError:
+            name = str(item.path)
+        if name in recorded:
+            seconds[item.path] = recorded[name]
+        else:
+            marks = [ESTIMATE[mark] for mark in ESTIMATE if item.get_closest_marker(mark)]
+            seconds[item.path] += max(marks, default=QUICK)
+    return seconds
 
 
 def engine_module(path: Path) -> bool:

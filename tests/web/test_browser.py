@@ -33,13 +33,36 @@ ARGS = [
 SCREENS = ROOT / "out" / "screens"
 
 
+class Chromium:
+    """The launched browser, whose new contexts run no service worker unless asked to
+    (``service_workers="allow"``, as the offline and push tests do).
+
+    A page of the app installs the offline service worker (static/offline/sw.js), which
+    keeps the whole app and the Pyodide runtime at once: about 9 MB from the test's own
+    server, in every fresh context, for tests that never go offline. That is what a
+    person's first visit costs once, and it made the pages' tests more than twice as slow
+    (the English pages of test_browser_a11y: 72 s, 33 s without it); what the worker
+    does is tested where it matters. Everything else is Playwright's browser as it is.
+    """
+
+    def __init__(self, launched: Any) -> None:
+        self.launched = launched
+
+    def new_context(self, **options: Any) -> Any:
+        options.setdefault("service_workers", "block")
+        return self.launched.new_context(**options)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.launched, name)
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     if not Path(CHROMIUM).exists():
         pytest.fail("Chromium is not installed (scripts/system-deps installs it)")
     with playwright_api.sync_playwright() as pw:
         chromium = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
+        yield Chromium(chromium)
         chromium.close()
 
 

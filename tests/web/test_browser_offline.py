@@ -123,7 +123,7 @@ def stored(page: Any) -> list[dict[str, Any]]:
 
 
 def test_offline_bot_game_resume_pass_and_play_then_upload(browser: Any, site: str) -> None:
-    context = browser.new_context(viewport={"width": 1366, "height": 800})
+    context = browser.new_context(viewport={"width": 1366, "height": 800}, service_workers="allow")
     page = context.new_page()
     page.goto(f"{site}/?lang=en&anim=fast")
     page.wait_for_selector("#offline-panel")
@@ -287,7 +287,7 @@ def test_the_engine_start_says_how_far_it_is(browser: Any, site: str) -> None:
     """Starting the engine, the page says each step in words once, in a polite status
     region, with a bar for the eyes; the same once the snapshot makes it quick, and in
     Arabic in its words and digits."""
-    context = browser.new_context()
+    context = browser.new_context(service_workers="allow")
     context.add_init_script(SAID)
     page = context.new_page()
     page.goto(f"{site}/offline?lang=en")
@@ -369,7 +369,7 @@ def test_a_new_deploy_is_offered_and_fetches_only_what_changed(
     shutil.copytree(pages.STATIC, static)
     monkeypatch.setattr(pages, "STATIC", static)
     with ServerThread(app_module.AppConfig(database="memory", service=FAST)) as server:
-        context = browser.new_context()
+        context = browser.new_context(service_workers="allow")
         page = context.new_page()
         page.goto(f"{server.url}/?lang=en")
         installed(page)
@@ -419,7 +419,10 @@ def test_direct_link_and_the_pages_on_a_phone(browser: Any, site: str) -> None:
     """``/offline?variant=V&level=L`` starts a 2-player game against that bot at once;
     the offline pages at 390x844 in Arabic and English."""
     context = browser.new_context(
-        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+        viewport={"width": 390, "height": 844},
+        is_mobile=True,
+        has_touch=True,
+        service_workers="allow",
     )
     # Run as an installed app (standalone): the engine gets ready in the background.
     context.add_init_script(

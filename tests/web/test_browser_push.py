@@ -48,7 +48,9 @@ def sites(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]
 
 
 def page_of(browser: Any, site: str, token: str, width: int, height: int) -> Any:  # noqa: F811
-    context = browser.new_context(viewport={"width": width, "height": height})
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, service_workers="allow"
+    )
     context.grant_permissions(["notifications"], origin=site)
     context.add_init_script(f"localStorage.setItem('basra.token', {token!r});" + HEARD)
     return context.new_page()

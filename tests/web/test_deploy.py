@@ -37,7 +37,7 @@ from typing import Any
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 from tests.web.helpers import ROOT, eventually, free_port, wait_http
-from tests.web.test_browser import create
+from tests.web.test_browser import CHROMIUM, create
 from websockets.sync.client import connect
 
 from basra.server.runtime.devservices import postgres_cluster, redis_server
@@ -46,7 +46,6 @@ from basra.server.transport.routes.pages import PAGE_ROUTES
 pytestmark = [pytest.mark.services]
 
 CADDYFILE = ROOT / "deploy" / "Caddyfile"
-CHROMIUM = "/usr/bin/chromium"
 TOKEN = "t" * 40
 HEALTH_WAIT = 3
 """Seconds deploy/rolling-restart waits after a process is ready, for the proxy's health
