@@ -113,12 +113,12 @@ def test_three_processes_drive_each_table_once(caplog: pytest.LogCaptureFixture)
         store, envs = await processes(3, replace(QUICK_LEASES, bot_delay=0.1))
         rows = await make_tables(envs[0], 12)
         await owned_once(envs, [row.id for row in rows])
-        # Each where rendezvous puts it among the three (so the tables are spread: each
-        # process has some unless the hashes of these twelve ids say otherwise).
-        origins = [env.origin for env in envs]
-        assert {row.id: owners(envs, row.id) for row in rows} == {
-            row.id: [rendezvous(row.id, origins)] for row in rows
-        }
+        # Spread: more than one process drives tables (rendezvous over three processes
+        # puts all twelve on one with a chance of 3 in 3**12; where each one goes also
+        # depends on which leases a process had heard of when it placed the table).
+        assert sum(1 for env in envs if env.master.ownership.owned) >= 2, [
+            len(env.master.ownership.owned) for env in envs
+        ]
         await wait_over(store, rows)
         decisions = sum(env.master.autopilot.decisions for env in envs)
         assert decisions == await bot_plays(store, rows) > 0
