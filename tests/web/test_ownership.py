@@ -139,6 +139,29 @@ def test_three_processes_drive_each_table_once(caplog: pytest.LogCaptureFixture)
     asyncio.run(scenario())
 
 
+def test_processes_with_no_hub_between_them_each_drive_their_own_tables() -> None:
+    """Two processes on one database and no Redis (each its own in-memory hub: neither
+    hears the other) see each other's leases, but a table made on one is never placed on
+    the other, which could not tell the first one's people of its moves (the game would
+    stall there: test_players_postgres caught it, half of its games never ending)."""
+
+    async def scenario() -> None:
+        store = file_store()
+        one = await started_env(QUICK_LEASES, store, MemoryHub(), "p0")
+        two = await started_env(QUICK_LEASES, sharing(store), MemoryHub(), "p1")
+        for env in (one, two):
+            await env.master.ownership.renew()
+        assert not one.bus.reaches_others and not two.bus.reaches_others
+        rows = await make_tables(one, 8)
+        await owned_once([one, two], [row.id for row in rows])
+        assert {owners([one, two], row.id)[0] for row in rows} == {"p0"}
+        await wait_over(store, rows)
+        for env in (one, two):
+            await env.close()
+
+    asyncio.run(scenario())
+
+
 def test_each_process_counts_the_tables_it_holds_and_drives_and_its_plays() -> None:
     """``TableMaster.counts`` (what ``/healthz`` and ``/metrics`` show) agrees with the
     tables each process holds and drives, and with the plays stored."""

@@ -57,6 +57,11 @@ class Bus:
         """Stop hearing them."""
         await self.hub.close()
 
+    @property
+    def reaches_others(self) -> bool:
+        """Whether another process can hear what this one publishes (see :class:`Hub`)."""
+        return self.hub.reaches_others
+
     async def dispatch(self, notice: dict[str, Any]) -> None:
         """Hand a notice to its kind's handler (a kind nobody handles is ignored)."""
         handler = self._handlers.get(str(notice.get("kind")))
@@ -75,6 +80,12 @@ class Hub(Protocol):
 
     async def close(self) -> None:
         """Stop listening."""
+
+    @property
+    def reaches_others(self) -> bool:
+        """Whether a notice published here can reach another process: always over Redis;
+        in memory, only where another service listens on the same hub (tests). A process
+        whose notices reach nobody cannot hand anything to another process."""
 
 
 class MemoryHub:
@@ -108,6 +119,11 @@ class MemoryHub:
         """Unregister."""
         self._listeners.pop(self._origin, None)
 
+    @property
+    def reaches_others(self) -> bool:
+        """Whether another service listens on this hub."""
+        return any(origin != self._origin for origin in self._listeners)
+
 
 class RedisHub:
     """Notices over Redis pub/sub (``redis.asyncio``) on :data:`CHANNEL`."""
@@ -118,6 +134,11 @@ class RedisHub:
         self._pubsub: Any = None
         self._task: asyncio.Task[None] | None = None
         self._origin = ""
+
+    @property
+    def reaches_others(self) -> bool:
+        """Always: every process on the same Redis hears the channel."""
+        return True
 
     async def start(self, origin: str, listener: Listener) -> None:
         """Connect, subscribe and start the reading task."""

@@ -31,6 +31,10 @@ expired (the store filters them: a few rows, not every table):
   The taker reads the table from the stored log
   (:meth:`OwnershipHandler.adopt`); every acknowledged move is there, and a step
   already stored is never played twice: the log takes one event per step.
+- **alone**: processes whose bus reaches no other process (several on one database
+  with no Redis between them) count only themselves alive: each keeps the tables made
+  or found there, as a single process does, and none is handed to a process that could
+  never tell this one's people of its moves.
 - **lost**: a lease not renewed in time (a process stalled past ``ttl``) may have been
   taken: a renewal that finds it gone stops the table's automatic actions here.
 
@@ -327,6 +331,11 @@ class Ownership:
             for name, (_, until) in held.items()
             if name.startswith(PROCESS_PREFIX) and until >= now
         }
+        if not self.bus.reaches_others:
+            # Processes on one database with no hub between them (no Redis): none hears
+            # another's notices, so a table placed on another would be driven where the
+            # people at it are never told of its moves. Each drives the tables it serves.
+            alive = set()
         if not self.draining:
             alive.add(self.origin)
         self.alive = sorted(alive)
