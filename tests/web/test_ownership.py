@@ -248,7 +248,9 @@ def test_a_dead_process_s_tables_are_taken_over_from_the_log() -> None:
                 owners(living, t) for t in mine
             ]
             await asyncio.sleep(0.05)
-        assert sum(env.master.ownership.taken for env in living) == len(mine)
+        # Each of its tables was taken over (a living process's own table may be taken
+        # too, where a busy machine stalled it past its lease: the "lost" case).
+        assert sum(env.master.ownership.taken for env in living) >= len(mine)
         await wait_over(store, rows, 120)
         for table_id in mine:  # it went on from where the log stood
             events = await store.tables.events(table_id)
