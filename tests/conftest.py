@@ -41,7 +41,8 @@ CONFORMANCE = DATA / "conformance"
 collect_ignore_glob = ["data/*"]
 """Test data holds programs (bots driven over a pipe), not tests or doctests."""
 
-PACKAGE = Path(__file__).resolve().parents[1] / "src" / "basra"
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "src" / "basra"
 NOT_ENGINE = ("server", "tui")
 """basra's packages whose doctests are not the engine's (the web server, the terminal app)."""
 DURATIONS = Path(__file__).parent / "durations.json"
@@ -121,18 +122,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 def module_seconds(items: list[pytest.Item]) -> Counter[Path]:
     """How long each module of ``items`` is reckoned to take (see the module's docstring)."""
     recorded = json.loads(DURATIONS.read_text(encoding="utf-8")) if DURATIONS.exists() else {}
-    root = Path(__file__).resolve().parents[1]
     seconds: Counter[Path] = Counter()
     for item in items:
-        try:
-            name = item.path.resolve().relative_to(root).as_posix()
-        except ValueError:
-            name = str(item.path)
-        if name in recorded:
-            seconds[item.path] = recorded[name]
-        else:
-            marks = [ESTIMATE[mark] for mark in ESTIMATE if item.get_closest_marker(mark)]
-            seconds[item.path] += max(marks, default=QUICK)
+        marks = [ESTIMATE[mark] for mark in ESTIMATE if item.get_closest_marker(mark)]
+        seconds[item.path] += max(marks, default=QUICK)
+    for path in seconds:
+        name = path.resolve().relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else ""
+        seconds[path] = recorded.get(name, seconds[path])
     return seconds
 
 

@@ -326,16 +326,14 @@ class Ownership:
             return {}
         held = await self.leases.held(PROCESS_PREFIX)
         now = self.now()
+        # Processes on one database with no hub between them (no Redis) hear none of each
+        # other's notices, so a table placed on another would be driven where the people
+        # at it are never told of its moves: then each counts only itself alive.
         alive = {
             name[len(PROCESS_PREFIX) :]
             for name, (_, until) in held.items()
-            if name.startswith(PROCESS_PREFIX) and until >= now
+            if name.startswith(PROCESS_PREFIX) and until >= now and self.bus.reaches_others
         }
-        if not self.bus.reaches_others:
-            # Processes on one database with no hub between them (no Redis): none hears
-            # another's notices, so a table placed on another would be driven where the
-            # people at it are never told of its moves. Each drives the tables it serves.
-            alive = set()
         if not self.draining:
             alive.add(self.origin)
         self.alive = sorted(alive)
