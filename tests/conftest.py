@@ -26,10 +26,10 @@ from __future__ import annotations
 
 import json
 import random
-from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from basra.cards import mask_of, parse_cards
 from basra.rules import VARIANT_NAMES
@@ -50,6 +50,12 @@ ESTIMATE = {"slow": 10.0, "browser": 3.0, "services": 3.0}
 """Seconds a test with one of these marks is reckoned to take when its module is not in
 :data:`DURATIONS` (the largest that applies); any other test, :data:`QUICK`."""
 QUICK = 0.05
+
+settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("suite")
+"""Property tests judged by what they find, not by the clock: the suite shares the
+machine (the pure-engine pass runs beside the first at the lowest priority), so an
+example's time says nothing about the code."""
 
 TABLES = [(2, False), (3, False), (4, False), (4, True)]
 """Every table the rules allow: 2, 3 or 4 players, 4 as individuals or teams."""
@@ -119,13 +125,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: -seconds[item.path])
 
 
-def module_seconds(items: list[pytest.Item]) -> Counter[Path]:
+def module_seconds(items: list[pytest.Item]) -> dict[Path, float]:
     """How long each module of ``items`` is reckoned to take (see the module's docstring)."""
     recorded = json.loads(DURATIONS.read_text(encoding="utf-8")) if DURATIONS.exists() else {}
-    seconds: Counter[Path] = Counter()
+    seconds: dict[Path, float] = {}
     for item in items:
         marks = [ESTIMATE[mark] for mark in ESTIMATE if item.get_closest_marker(mark)]
-        seconds[item.path] += max(marks, default=QUICK)
+        seconds[item.path] = seconds.get(item.path, 0.0) + max(marks, default=QUICK)
     for path in seconds:
         name = path.resolve().relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else ""
         seconds[path] = recorded.get(name, seconds[path])
