@@ -53,9 +53,8 @@ QUICK = 0.05
 
 settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("suite")
-"""Property tests judged by what they find, not by the clock: the suite shares the
-machine (the pure-engine pass runs beside the first at the lowest priority), so an
-example's time says nothing about the code."""
+"""Property tests judged by what they find, not by the clock: the suite's workers share
+the machine with browsers and servers, so an example's time says nothing of the code."""
 
 TABLES = [(2, False), (3, False), (4, False), (4, True)]
 """Every table the rules allow: 2, 3 or 4 players, 4 as individuals or teams."""

@@ -91,7 +91,7 @@ def test_a_club_is_made_joined_and_led_by_keyboard(
     badr.select_option("#report-reason", "name")
     badr.focus("#report-send")
     badr.keyboard.press("Enter")
-    badr.wait_for_function("() => document.querySelector('#report-status').textContent.trim()")
+    badr.wait_for_function("() => document.querySelector('#report-status')?.textContent.trim()")
     assert badr.locator("#report-reason").is_disabled()
     # Amal names him a leader from the members' table; his page of the club holds his
     # presence, so she sees him online.

@@ -135,7 +135,7 @@ def test_7_a_setting_out_of_bounds_is_named_by_its_label_and_marked(
     # The server's refusal reads the same, naming the field it names.
     page.evaluate(f"document.querySelector('{field}').removeAttribute('max')")
     page.click("#create")
-    page.wait_for_function("document.getElementById('create').textContent === 'Create table'")
+    page.wait_for_function("document.getElementById('create')?.textContent === 'Create table'")
     assert page.inner_text("#create-error") == "Basra points must be from 0 to 100."
     assert page.get_attribute(field, "aria-invalid") == "true"
     assert "basra_points" not in page.inner_text("#create-error")
@@ -221,7 +221,7 @@ def test_7_the_account_forms_say_what_is_wrong_with_each_field(
     page.fill("#claim-username", "taken_name")
     page.fill("#claim-password", "a long password")
     page.click("#claim")
-    page.wait_for_function("document.getElementById('claim-error').textContent !== ''")
+    page.wait_for_function("(document.getElementById('claim-error')?.textContent ?? '') !== ''")
     assert error.inner_text() == "That username is taken."
     assert page.get_attribute("#claim-username", "aria-invalid") == "true"
     assert page.get_attribute("#claim-password", "aria-invalid") is None
@@ -261,7 +261,7 @@ def test_8_ratings_and_searches_are_in_words(browser: Any, played: Site) -> None
     page.goto(f"{played.url}/?lang=en")
     page.wait_for_selector("#play-now")
     page.click("#play-now")
-    page.wait_for_function("document.getElementById('quick-status').textContent.includes('·')")
+    page.wait_for_function("document.getElementById('quick-status')?.textContent.includes('·')")
     status = page.inner_text("#quick-status")
     assert "±" not in status
     # The range of ratings in numbers a person has seen (their own rating's scale), not a

@@ -93,7 +93,7 @@ def test_a_whole_game_against_a_bot_by_keyboard_alone(browser: Any, site: str) -
         page.wait_for_function(
             f"window.__said.filter((d) => d.text.startsWith('You play ')).length >= {presses}"
         )
-    page.wait_for_function("document.getElementById('announce').textContent.includes('Game over')")
+    page.wait_for_function("document.getElementById('announce')?.textContent.includes('Game over')")
     # The game-over sheet takes the focus once, so the result is read first.
     assert page.evaluate("document.activeElement.id") == "game-over-title"
     record = http(f"{site}/api/games/{table}/replay", token=token)[1]

@@ -246,7 +246,7 @@ def test_a_puzzle_tried_and_solved_shows_no_hidden_card_before(browser: Any, sit
     page.wait_for_selector("#puzzle-solution.right")
     assert page.evaluate("document.activeElement.id") == "puzzle-result-heading"
     assert "streak: 1" in page.inner_text("#puzzle-rating-after").lower()
-    page.wait_for_function("document.getElementById('puzzle-streak').textContent === '1'")
+    page.wait_for_function("document.getElementById('puzzle-streak')?.textContent === '1'")
     # Now the whole position is the solver's to see.
     shown = page.inner_text("#puzzle-position")
     assert hidden_named(page.inner_html("#puzzle-position"), hidden) == hidden, shown

@@ -119,7 +119,7 @@ def test_kinds_are_chosen_by_keyboard_and_this_device_is_offered_push(
     page.keyboard.press("Enter")
     page.wait_for_function(
         "document.querySelector('#push-error').textContent"
-        " || document.querySelector('#push-toggle').dataset.on === '1'",
+        " || document.querySelector('#push-toggle')?.dataset.on === '1'",
         timeout=20000,
     )
     subscribed = http(f"{site}/api/push", token=token)[1]["subscriptions"]
@@ -170,12 +170,12 @@ def test_the_page_posts_its_language_with_the_subscription_and_again_when_it_ope
     page.wait_for_selector("#push-toggle:not([hidden])")
     page.focus("#push-toggle")
     page.keyboard.press("Enter")
-    page.wait_for_function("document.querySelector('#push-toggle').dataset.on === '1'")
+    page.wait_for_function("document.querySelector('#push-toggle')?.dataset.on === '1'")
     eventually(lambda: _subscriptions_are(site, token, 1), timeout=10)
     assert posted[-1]["lang"] == "ar" and posted[-1]["endpoint"] == given["endpoint"]
     # Opened again in English: this browser's subscription is posted again, in English.
     page.goto(f"{site}/settings/notifications?lang=en&anim=fast")
-    page.wait_for_function("document.querySelector('#push-toggle').dataset.on === '1'")
+    page.wait_for_function("document.querySelector('#push-toggle')?.dataset.on === '1'")
     eventually(lambda: _posted_in(posted, "en"), timeout=10)
     page.context.close()
 
@@ -193,7 +193,7 @@ def test_a_server_without_keys_says_push_is_off(browser: Any, sites: tuple[str, 
     page = page_of(browser, site, new_token(site), 390, 844)
     page.goto(f"{site}/settings/notifications?lang=en&anim=fast")
     page.wait_for_selector("#push-kind-reply")
-    page.wait_for_function("document.querySelector('#push-state').textContent")
+    page.wait_for_function("document.querySelector('#push-state')?.textContent")
     assert "does not send push notifications" in page.locator("#push-state").inner_text()
     assert page.locator("#push-toggle").is_hidden()
     assert page.locator("#push-kind-reply").is_disabled()  # in the disabled fieldset

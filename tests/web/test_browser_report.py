@@ -123,7 +123,7 @@ def test_a_report_is_sent_once(browser: Any, site: Site) -> None:  # noqa: F811
         "() => { const f = document.getElementById('report-form');"
         " f.requestSubmit(); f.requestSubmit(); }"
     )
-    page.wait_for_function("document.getElementById('report-note').disabled")
+    page.wait_for_function("document.getElementById('report-note')?.disabled")
     page.wait_for_timeout(300)
     assert len(posted) == 1, posted
     assert page.locator("#report-send").is_disabled()

@@ -121,7 +121,7 @@ def test_a_newcomer_meets_play_a_bot_first_and_the_name_is_asked_beside_its_fiel
     assert box["y"] + box["height"] <= 844, "Play a bot is below the first screen"
     page.fill("#name", "")
     page.click("#play-bot")
-    page.wait_for_function("document.getElementById('name-error').textContent.length > 0")
+    page.wait_for_function("document.getElementById('name-error')?.textContent.length > 0")
     assert page.inner_text("#name-error") == "Say your name first."
     message = page.locator("#name-error").bounding_box()
     assert message["y"] >= 0 and message["y"] + message["height"] <= 844, message
