@@ -41,6 +41,29 @@ class Site:
         return context.new_page()
 
 
+class Pages:
+    """The person's pages kept for a module's tests, one per language and size: each
+    test loads its own address afresh (``goto``) in the page of its kind. A browser
+    context per test (a renderer started, every script fetched and compiled again) cost
+    more CPU than these tests' own checks (test_browser_a11y's English tests: 50 s of
+    CPU, 27 s with one page)."""
+
+    def __init__(self, site: Site, browser: Any) -> None:
+        self.site, self.browser = site, browser
+        self.kept: dict[tuple[str, int, int], Any] = {}
+
+    def get(self, lang: str, width: int = 1366, height: int = 800) -> Any:
+        """The page for tests in ``lang`` at this size (the address gives the language)."""
+        key = (lang, width, height)
+        if key not in self.kept:
+            self.kept[key] = self.site.page(self.browser, width, height)
+        return self.kept[key]
+
+    def close(self) -> None:
+        for page in self.kept.values():
+            page.context.close()
+
+
 @contextmanager
 def played_site(database: str) -> Iterator[Site]:
     """Serve ``database`` with a fast bot, play one round against it, and have it reviewed."""

@@ -5,16 +5,18 @@ and at its end, a review, a replay, the rules, the daily deal, the leaderboard, 
 profile, the account, devices and bots pages, My games, an unknown address).
 
 The games they show are played over the socket first (a person and a fast bot, one
-round), so every page has real content; the browser is that person.
+round), so every page has real content; the browser is that person, with one page per
+language that loads each test's address afresh (:class:`~tests.web.played.Pages`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from tests.web.axe import axe_violations, describe, raw_words
-from tests.web.played import Site
+from tests.web.played import Pages, Site
 from tests.web.test_browser import browser  # noqa: F401  (a fixture)
 
 pytestmark = pytest.mark.browser
@@ -61,18 +63,30 @@ def visit(page: Any, site: Site, address: str, lang: str, inside: bool) -> None:
     )
 
 
+@pytest.fixture(scope="module")
+def pages(browser: Any, played: Site) -> Iterator[Pages]:  # noqa: F811
+    kept = Pages(played, browser)
+    yield kept
+    kept.close()
+
+
 @pytest.mark.parametrize("lang", ["en", "ar", "el", "fr"])
 @pytest.mark.parametrize("name", list(PAGES))
-def test_no_page_has_an_axe_violation(browser: Any, played: Site, name: str, lang: str) -> None:  # noqa: F811
+def test_no_page_has_an_axe_violation(
+    browser: Any,  # noqa: F811
+    played: Site,
+    pages: Pages,
+    name: str,
+    lang: str,
+) -> None:
     path, ready = PAGES[name]
     address = path.format(playing=played.playing, finished=played.finished)
-    page = played.page(browser)
+    page = pages.get(lang)
     visit(page, played, address, lang, name in INSIDE)
     page.wait_for_selector(ready, timeout=20_000)
     page.wait_for_timeout(150)  # a landing card's animation done
     assert page.evaluate("document.documentElement.lang") == lang
     violations = axe_violations(page)
     raw = raw_words(page)
-    page.context.close()
     assert not violations, f"{name} ({lang}):\n{describe(violations)}"
     assert not raw, f"{name} ({lang}) shows words not put into words: {raw}"

@@ -6,11 +6,12 @@ and its buttons fit. Screenshots of each go to out/screens."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from tests.web.helpers import create_table
-from tests.web.played import Site
+from tests.web.played import Pages, Site
 from tests.web.test_browser import browser, shot  # noqa: F401  (browser is a fixture)
 from tests.web.test_browser_a11y import PAGES, visit
 
@@ -22,14 +23,21 @@ BAR = "document.querySelector('.topbar').getBoundingClientRect().height"
 SIDEWAYS = "document.documentElement.scrollWidth - document.documentElement.clientWidth"
 
 
+@pytest.fixture(scope="module")
+def pages(browser: Any, played: Site) -> Iterator[Pages]:  # noqa: F811
+    kept = Pages(played, browser)
+    yield kept
+    kept.close()
+
+
 def bottom(page: Any, selector: str) -> float:
     box = page.locator(selector).first.bounding_box()
     return float(box["y"] + box["height"])
 
 
 @pytest.mark.parametrize("lang", ["en", "ar", "el", "fr"])
-def test_the_top_bar_is_one_line_with_a_menu_button(browser: Any, played: Site, lang: str) -> None:  # noqa: F811
-    page = played.page(browser, *PHONE)
+def test_the_top_bar_is_one_line_with_a_menu_button(pages: Pages, played: Site, lang: str) -> None:
+    page = pages.get(lang, *PHONE)
     page.goto(f"{played.url}/?lang={lang}")
     page.wait_for_selector("#create")
     assert page.evaluate(BAR) <= 64
@@ -54,12 +62,11 @@ def test_the_top_bar_is_one_line_with_a_menu_button(browser: Any, played: Site, 
     page.click("#nav-daily")
     page.wait_for_selector("[data-deal]")
     assert page.get_attribute("#menu-toggle", "aria-expanded") == "false"
-    page.context.close()
 
 
 @pytest.mark.parametrize("lang", ["en", "ar", "el", "fr"])
-def test_no_page_scrolls_sideways_on_a_phone(browser: Any, played: Site, lang: str) -> None:  # noqa: F811
-    page = played.page(browser, *PHONE)
+def test_no_page_scrolls_sideways_on_a_phone(pages: Pages, played: Site, lang: str) -> None:
+    page = pages.get(lang, *PHONE)
     wide = {}
     for name, (path, ready) in PAGES.items():
         address = path.format(playing=played.playing, finished=played.finished)
@@ -68,7 +75,6 @@ def test_no_page_scrolls_sideways_on_a_phone(browser: Any, played: Site, lang: s
         page.wait_for_timeout(100)
         if page.evaluate(SIDEWAYS) > 0 or page.evaluate(BAR) > 64:
             wide[name] = (page.evaluate(SIDEWAYS), page.evaluate(BAR))
-    page.context.close()
     assert not wide, f"pages too wide (px over, bar height): {wide}"
 
 
@@ -82,14 +88,14 @@ def my_turn_with_a_hint(page: Any) -> None:
 @pytest.mark.parametrize("lang", ["en", "ar", "el", "fr"])
 @pytest.mark.parametrize("players", [2, 4])
 def test_the_hand_and_hint_are_within_reach_on_a_phone(
-    browser: Any,  # noqa: F811
+    pages: Pages,
     played: Site,
     players: int,
     lang: str,
 ) -> None:
     seats = [{"kind": "person"}] + [{"kind": "bot", "level": "easy"}] * (players - 1)
     table = create_table(played.url, played.token, "Amal", seats=seats, players=players)
-    page = played.page(browser, *PHONE)
+    page = pages.get(lang, *PHONE)
     page.goto(f"{played.url}/t/{table}?lang={lang}&anim=fast")
     my_turn_with_a_hint(page)
     assert page.evaluate("window.scrollY") == 0
@@ -97,30 +103,27 @@ def test_the_hand_and_hint_are_within_reach_on_a_phone(
     assert bottom(page, "#hint") <= PHONE[1], "Hint is below the screen"
     assert page.evaluate(SIDEWAYS) <= 0
     shot(page, f"table{players}-hint-{lang}-phone")
-    page.context.close()
 
 
 @pytest.mark.parametrize("lang", ["en", "ar", "el", "fr"])
-def test_the_whole_table_fits_a_laptop_screen(browser: Any, played: Site, lang: str) -> None:  # noqa: F811
+def test_the_whole_table_fits_a_laptop_screen(pages: Pages, played: Site, lang: str) -> None:
     seats = [{"kind": "person"}] + [{"kind": "bot", "level": "easy"}] * 3
     table = create_table(played.url, played.token, "Amal", seats=seats, players=4)
-    page = played.page(browser, *LAPTOP)
+    page = pages.get(lang, *LAPTOP)
     page.goto(f"{played.url}/t/{table}?lang={lang}&anim=fast")
     my_turn_with_a_hint(page)
     for part in (".felt", ".hand", "#hint", "#confirm-play", "#hint-line", ".seat.mine"):
         assert bottom(page, part) <= LAPTOP[1], f"{part} is below the screen"
     assert page.evaluate(SIDEWAYS) <= 0
     shot(page, f"table4-hint-{lang}-laptop")
-    page.context.close()
 
 
 @pytest.mark.parametrize("lang", ["en", "ar", "el", "fr"])
-def test_the_game_over_sheet_shows_whole_on_a_phone(browser: Any, played: Site, lang: str) -> None:  # noqa: F811
-    page = played.page(browser, *PHONE)
+def test_the_game_over_sheet_shows_whole_on_a_phone(pages: Pages, played: Site, lang: str) -> None:
+    page = pages.get(lang, *PHONE)
     page.goto(f"{played.url}/t/{played.finished}?lang={lang}&anim=fast")
     page.wait_for_selector("#game-over")
     clipped = "(n => n.scrollHeight - n.clientHeight)(document.querySelector('#game-over .sheet'))"
     assert page.evaluate(clipped) <= 1, "the sheet hides part of itself"
     assert bottom(page, "#game-over .actions a:last-child") <= bottom(page, ".felt")
     shot(page, f"game-over-{lang}-phone")
-    page.context.close()
