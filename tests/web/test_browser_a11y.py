@@ -11,7 +11,6 @@ language that loads each test's address afresh (:class:`~tests.web.played.Pages`
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -63,22 +62,9 @@ def visit(page: Any, site: Site, address: str, lang: str, inside: bool) -> None:
     )
 
 
-@pytest.fixture(scope="module")
-def pages(browser: Any, played: Site) -> Iterator[Pages]:  # noqa: F811
-    kept = Pages(played, browser)
-    yield kept
-    kept.close()
-
-
 @pytest.mark.parametrize("lang", ["en", "ar", "el", "fr"])
 @pytest.mark.parametrize("name", list(PAGES))
-def test_no_page_has_an_axe_violation(
-    browser: Any,  # noqa: F811
-    played: Site,
-    pages: Pages,
-    name: str,
-    lang: str,
-) -> None:
+def test_no_page_has_an_axe_violation(played: Site, pages: Pages, name: str, lang: str) -> None:
     path, ready = PAGES[name]
     address = path.format(playing=played.playing, finished=played.finished)
     page = pages.get(lang)

@@ -6,7 +6,6 @@ and its buttons fit. Screenshots of each go to out/screens."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -21,13 +20,6 @@ PHONE = (390, 844)
 LAPTOP = (1366, 800)
 BAR = "document.querySelector('.topbar').getBoundingClientRect().height"
 SIDEWAYS = "document.documentElement.scrollWidth - document.documentElement.clientWidth"
-
-
-@pytest.fixture(scope="module")
-def pages(browser: Any, played: Site) -> Iterator[Pages]:  # noqa: F811
-    kept = Pages(played, browser)
-    yield kept
-    kept.close()
 
 
 def bottom(page: Any, selector: str) -> float:
