@@ -322,9 +322,17 @@ def test_the_pages_have_no_axe_violation_and_are_kept_as_screenshots(
     lang: str,
 ) -> None:
     found = []
+    # One person's page per size, each address loaded afresh in it (a browser context per
+    # page and size cost a second of CPU more than the checks): the learn page first,
+    # before the course page is opened.
+    kept: dict[str, Any] = {}
     for name, (path, ready) in PAGES.items():
         for size, (width, height) in SIZES.items():
-            page = open_page(browser, site, path, lang, width, height)
+            if size in kept:
+                page = kept[size]
+                page.goto(f"{site}{path}?lang={lang}&anim=fast")
+            else:
+                page = kept[size] = open_page(browser, site, path, lang, width, height)
             page.wait_for_selector(ready, timeout=20_000)
             page.wait_for_selector("#puzzle-you #puzzle-streak, #course-page, #learn-page")
             page.wait_for_timeout(150)  # a landing card's animation done
@@ -344,5 +352,6 @@ def test_the_pages_have_no_axe_violation_and_are_kept_as_screenshots(
             raw = raw_words(page)
             if raw:
                 found.append(f"{name} {size} ({lang}) shows words not put into words: {raw}")
-            page.context.close()
+    for page in kept.values():
+        page.context.close()
     assert not found, "\n".join(found)
