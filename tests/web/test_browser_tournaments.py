@@ -185,12 +185,17 @@ def test_the_tournament_pages_pass_axe_and_are_looked_at(
         if swiss.event
         else make_event(swiss.url, swiss.organiser, format="swiss", rounds=2)["id"]
     )
+    # One page per size, each address loaded afresh in it (a browser context per page and
+    # size cost a second of CPU more than the checks).
+    kept: dict[int, Any] = {}
     for name, path, ready in (
         ("list", "/tournaments", "#tour-running"),
         ("event", f"/tournaments/{event}", "#event-standings"),
     ):
         for width, height in ((390, 844), (1366, 800)):
-            page = person_page(browser, swiss, lang=lang, width=width, height=height)
+            if width not in kept:
+                kept[width] = person_page(browser, swiss, lang=lang, width=width, height=height)
+            page = kept[width]
             page.goto(f"{swiss.url}{path}?lang={lang}&anim=fast")
             page.wait_for_selector(ready)
             page.wait_for_timeout(150)
@@ -201,7 +206,8 @@ def test_the_tournament_pages_pass_axe_and_are_looked_at(
             violations = axe_violations(page)
             assert not violations, f"{name} ({lang}, {width}):\n{describe(violations)}"
             assert not raw_words(page), (name, lang, raw_words(page))
-            page.context.close()
+    for page in kept.values():
+        page.context.close()
 
 
 def test_a_duplicate_of_bots_shows_each_deals_table_of_results(
