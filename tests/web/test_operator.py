@@ -112,7 +112,8 @@ def test_a_person_gone_for_good_is_played_by_the_stand_in_at_once() -> None:
         assert live is not None and live.row.status == TableStatus.PLAYING
         await until(lambda: live.state.phase == "play" and live.state.turn == 1, "Badr's turn")
         await asyncio.sleep(0.2)
-        version = live.version
+        async with live.lock:  # a play is applied, then stored, then counted: read it whole
+            version = live.version
         assert live.state.turn == 1 and live.version == version  # waiting out the grace
         assert await env.lifecycle.operator.leave_for_good("badr", "a test") == [row.id]
         await until(lambda: live.version > version, "the stand-in's play")
@@ -135,7 +136,8 @@ def test_every_process_settles_a_person_gone_for_good_and_only_the_owner_keeps_t
         live = await owner.master.get(row.id)
         assert live is not None
         await until(lambda: live.state.phase == "play" and live.state.turn == 1, "Badr's turn")
-        version = live.version
+        async with live.lock:  # a play is applied, then stored, then counted: read it whole
+            version = live.version
         # As the sanction's notice has each process do: the owner's stand-in plays at once,
         # and the other process, which held nothing, holds nothing after.
         for env in (other, owner):
