@@ -109,8 +109,26 @@ def test_a_turn_based_table_from_the_form_and_the_your_turn_list(
     no_violations(page, f"turnbased-vacation-{lang}-{width}")
     press(page, "#vacation-end")
     page.wait_for_selector("#vacation-take-row:not([hidden])")
+    page.wait_for_function(  # the list drawn again: the clock runs
+        "(words) => !document.getElementById('turns-list').textContent.includes(words)",
+        arg=paused,
+    )
+    # A game's link keeps the keyboard's focus while the list is drawn anew (here by a
+    # vacation taken and ended by a click that moves no focus; else every 30 s).
+    link = f"#turns-list a[data-table='{table}']"
+    page.focus(link)
+    for click, shown in (("vacation-take", True), ("vacation-end", False)):
+        page.evaluate(f"document.getElementById('{click}').click()")
+        page.wait_for_function(
+            "([words, shown]) => document.getElementById('turns-list').textContent"
+            ".includes(words) === shown",
+            arg=[paused, shown],
+        )
+        assert page.evaluate(f"document.activeElement === document.querySelector({link!r})"), (
+            "the list drawn anew lost the link's focus"
+        )
     # The list's link opens the table where it stands.
-    press(page, f"#turns-list a[data-table='{table}']")
+    page.keyboard.press("Enter")
     page.wait_for_url(f"**/t/{table}*")
     page.wait_for_selector(".hand button.card")
     context.close()

@@ -60,6 +60,9 @@ export function turnsPanel(ui, heading = "h2") {
     // On the home page the vacation control waits until there is a game (or a vacation) to stop.
     vacation.hidden = heading !== "h1" && !data.turns.length && data.vacation.until === null;
     summary.textContent = t("turns_your_n", { n: data.count });
+    // The list is drawn anew (every 30 s, and after a vacation's change): a game's link
+    // that had the keyboard's focus has it again, not the page's body.
+    const focused = list.contains(document.activeElement) ? document.activeElement.dataset.table : undefined;
     list.replaceChildren(...data.turns.map((game) => {
       const against = game.opponents.map((name) => bdi(name || t("guest")));
       const where = game.status === "open" ? t("turns_waiting")
@@ -71,6 +74,7 @@ export function turnsPanel(ui, heading = "h2") {
         h("span", {}, h("span", { class: game.your_turn ? "tag yours" : "tag" }, where), left ? [" ", left] : null, " ",
           h("a", { href: `/t/${game.table}`, "data-link": true, "data-table": game.table }, t("turns_open"))));
     }));
+    if (focused) list.querySelector(`a[data-table="${CSS.escape(focused)}"]`)?.focus();
     empty.hidden = data.turns.length > 0;
     drawVacation(data.vacation);
     turnCount(ui, data.count);
