@@ -133,6 +133,9 @@ def test_the_mute_switch_is_remembered(browser: Any, site: str) -> None:
     # In another tab of the same browser too; and switched on again.
     other = context.new_page()
     other.goto(f"{site}/rules?lang=ar")
+    # The switch is wired (named) by app.js once its words are loaded, which can be
+    # after the page's load event: read it then.
+    other.wait_for_selector("#mute[aria-label]", state="attached")
     assert other.locator("#mute").get_attribute("aria-pressed") == "true"
     assert other.locator("#mute").get_attribute("aria-label") == "الأصوات"
     other.locator("#mute").click()
