@@ -262,8 +262,12 @@ def wrong_move(puzzle: Puzzle) -> str:
 
 def test_puzzle_ratings_move_as_openskill_says(site: str) -> None:
     token = new_token(site)
-    easy = next(p for p in SHIPPED.values() if p.rating == 1000)
-    hard = max(SHIPPED.values(), key=lambda p: (p.rating, p.id))
+    # Not today's puzzle: an earlier test of this module solves it, rated, which moves its
+    # rating off the shipped one (a fresh run failed on a day the daily was the hardest).
+    today = http(f"{site}/api/puzzles/daily", token=token)[1]["puzzle"]["id"]
+    untried = [p for p in SHIPPED.values() if p.id != today]
+    easy = next(p for p in untried if p.rating == 1000)
+    hard = max(untried, key=lambda p: (p.rating, p.id))
     assert hard.rating > easy.rating
     # Solved: the person rises and the puzzle falls, by openskill's Plackett-Luce.
     newcomer = (25.0, 25 / 3)
