@@ -4,6 +4,7 @@
 // game for whole days (the words say how many days are left this month). The menu's
 // count of games waiting for the person's move is drawn by turnCount().
 
+import { patch } from "./dom.js";
 import { dateText } from "./i18n.js";
 
 /** Seconds left as days and hours (minutes under an hour), in the page's words. */
@@ -60,21 +61,19 @@ export function turnsPanel(ui, heading = "h2") {
     // On the home page the vacation control waits until there is a game (or a vacation) to stop.
     vacation.hidden = heading !== "h1" && !data.turns.length && data.vacation.until === null;
     summary.textContent = t("turns_your_n", { n: data.count });
-    // The list is drawn anew (every 30 s, and after a vacation's change): a game's link
-    // that had the keyboard's focus has it again, not the page's body.
-    const focused = list.contains(document.activeElement) ? document.activeElement.dataset.table : undefined;
-    list.replaceChildren(...data.turns.map((game) => {
+    // Patched, each game by its key (every 30 s, and after a vacation's change): a game's
+    // link that has the keyboard's focus keeps it.
+    patch(list, data.turns.map((game) => {
       const against = game.opponents.map((name) => bdi(name || t("guest")));
       const where = game.status === "open" ? t("turns_waiting")
         : game.your_turn ? t("turns_your_turn") : t("turns_their_turn");
       const left = game.paused ? t("turns_paused") : game.left !== null ? t("turns_left", { time: leftText(ui, game.left) }) : null;
-      return h("li", { "data-turn": game.table, "data-yours": String(game.your_turn) },
+      return h("li", { "data-key": game.table, "data-turn": game.table, "data-yours": String(game.your_turn) },
         h("span", {}, h("strong", {}, ui.variantName(game.variant)), " · ", t("clock_days", { n: game.days }), " · ",
           against.map((x, i) => [i ? ", " : "", x])),
         h("span", {}, h("span", { class: game.your_turn ? "tag yours" : "tag" }, where), left ? [" ", left] : null, " ",
           h("a", { href: `/t/${game.table}`, "data-link": true, "data-table": game.table }, t("turns_open"))));
     }));
-    if (focused) list.querySelector(`a[data-table="${CSS.escape(focused)}"]`)?.focus();
     empty.hidden = data.turns.length > 0;
     drawVacation(data.vacation);
     turnCount(ui, data.count);
